@@ -1,0 +1,91 @@
+# toolgen — build with `make`, test with `make test`, both under ASan+UBSan with SANITIZE=1.
+.SUFFIXES:
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8
+
+# Debian packages `make deps` installs when missing (build + runtime of toolgen itself).
+DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
+            libgit2-dev libpcre2-dev python3 nodejs npm
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
+DEFS    := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+ifeq ($(SANITIZE),1)
+FLAVOR  := asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+FLAVOR  := release
+SANFLAGS :=
+endif
+BUILD   := build/$(FLAVOR)
+ALL_CFLAGS  = $(WARN) $(DEFS) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Itoolgen -MMD -MP
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+LIBS        = $(PKG_LIBS) -lm
+
+SRCS      := $(sort $(wildcard toolgen/*.c))
+OBJS      := $(SRCS:toolgen/%.c=$(BUILD)/obj/%.o)
+LIB_OBJS  := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+TEST_SRCS := $(sort $(wildcard tests/unit/*.c))
+TESTS     := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+# The release binary is bin/toolgen; the sanitizer build keeps its own tree so the two never mix.
+ifeq ($(FLAVOR),release)
+TOOLGEN := bin/toolgen
+else
+TOOLGEN := $(BUILD)/bin/toolgen
+endif
+
+all: $(TOOLGEN)
+
+$(TOOLGEN): $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+$(BUILD)/obj/%.o: toolgen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) tests/unit/testlib.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+tests-build: $(TOOLGEN) $(TESTS)
+
+# The whole suite: unit tests, the JSON-Schema-Test-Suite, CLI and lint tests. The last line
+# printed is the total, "N passed, N failed".
+test: tests-build
+	@TOOLGEN=$(TOOLGEN) TEST_BIN=$(BUILD)/tests sh tests/run.sh
+
+check: test
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	else echo "all Debian packages present"; fi
+
+install: bin/toolgen
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/toolgen/schemas \
+	  $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 bin/toolgen $(DESTDIR)$(PREFIX)/bin/toolgen
+	install -m 644 schemas/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/
+	install -m 644 schemas/meta/draft/2020-12/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/
+	install -m 644 schemas/meta/draft/2020-12/meta/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta/
+	install -m 644 docs/toolgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/toolgen.1
+
+clean:
+	rm -rf build bin
+
+.PHONY: all test check deps install clean tests-build
+
+-include $(OBJS:.o=.d)
