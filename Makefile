@@ -9,7 +9,11 @@ PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8
 
 # Debian packages `make deps` installs when missing (build + runtime of toolgen itself).
 DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
-            libgit2-dev libpcre2-dev python3 nodejs npm
+            libgit2-dev libpcre2-dev python3 python3-yaml python3-pandas python3-numpy \
+            python3-matplotlib
+# Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
+# nodesource, whose nodejs package conflicts with Debian's npm).
+DEB_CMDS := node:nodejs npm:npm
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -67,6 +71,9 @@ check: test
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	for c in $(DEB_CMDS); do \
+	  command -v $${c%%:*} >/dev/null 2>&1 || missing="$$missing $${c#*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \

@@ -47,6 +47,8 @@ for t in tests/cli/*.sh; do
     [ -f "$t" ] || continue
     run_part sh "$t"
 done
+# The example tools' recorded outputs are real: run each example and test through its code.
+run_part /usr/bin/python3 tests/examples/check_examples.py --tests
 
 echo "$total_pass passed, $total_fail failed"
 exit $status

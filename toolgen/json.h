@@ -56,4 +56,15 @@ char *tg_json_print(const cJSON *v);
 /* Compact JSON on one line, no trailing newline. Heap string. */
 char *tg_json_print_compact(const cJSON *v);
 
+/*
+ * Shared with the YAML loader (added by the json.c owner). Columns everywhere are counted in
+ * characters (Unicode code points), 1-based, like libyaml's marks; a tab counts as one.
+ */
+/* Checks that text[0..len) is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF). On failure returns -1 with err line/col/msg at the first bad byte
+ * (err->file left as is). */
+int tg_utf8_validate(const char *text, size_t len, tg_err *err);
+/* 1-based line and column (in characters) of byte offset off in text[0..len). */
+tg_pos tg_text_pos(const char *text, size_t len, size_t off);
+
 #endif

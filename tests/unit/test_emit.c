@@ -1,0 +1,954 @@
+/*
+ * test_emit.c — the emitters: determinism, MCP conformance (against the official 2025-11-25
+ * schema, with toolgen's own validator), OpenAI strict rules, SKILL.md format, fixtures.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "doc.h"
+#include "emit.h"
+#include "json.h"
+#include "jsonschema.h"
+#include "manifest.h"
+#include "testlib.h"
+
+#define MCP_URI "https://modelcontextprotocol.io/schema/2025-11-25/schema.json"
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+/* A missing string compares as "" so that a failed CHECK never becomes a crash. */
+static const char *str(const char *s)
+{
+    return s ? s : "";
+}
+
+static cJSON *parse_json(const char *text)
+{
+    tg_err e = {0};
+    cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &e);
+    CHECK(v != NULL, "not JSON (%d:%d %s): %.200s", e.line, e.col, e.msg, text);
+    return v;
+}
+
+static const char *file_data(const tg_emit_files *f, const char *path)
+{
+    const tg_emit_file *x = tg_emit_files_find(f, path);
+    CHECK(x != NULL, "missing output %s", path);
+    return x ? x->data : NULL;
+}
+
+static bool files_equal(const tg_emit_files *a, const tg_emit_files *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->v[i].path, b->v[i].path) != 0 || a->v[i].len != b->v[i].len ||
+            memcmp(a->v[i].data, b->v[i].data, a->v[i].len) != 0)
+            return false;
+    return true;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every manifests/<dir>/tool.manifest.yaml, in directory-name order. */
+static size_t load_examples(tg_manifest **out)
+{
+    DIR *d = opendir("manifests");
+    CHECK(d != NULL, "cannot open manifests/ (run from the repository root)");
+    if (!d)
+        return 0;
+    char *names[256];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < 256) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *p = xasprintf("manifests/%s/tool.manifest.yaml", e->d_name);
+        if (tg_is_file(p))
+            names[n++] = p;
+        else
+            free(p);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, name_cmp);
+    tg_manifest *ms = xcalloc(n ? n : 1, sizeof *ms);
+    for (size_t i = 0; i < n; i++) {
+        tg_err err = {0};
+        CHECK(tg_manifest_load(names[i], &ms[i], &err) == 0, "%s: %s", names[i], err.msg);
+        tg_manifest_bind(&ms[i]);
+        free(names[i]);
+    }
+    *out = ms;
+    return n;
+}
+
+static js_schema *compile(js_registry *reg, const cJSON *schema)
+{
+    tg_err err = {0};
+    js_schema *s = js_compile(reg, schema, NULL, &err);
+    CHECK(s != NULL, "compile: %s", err.msg);
+    return s;
+}
+
+static js_schema *mcp_def(js_registry *reg, const char *def)
+{
+    char *ref = xasprintf(MCP_URI "#/$defs/%s", def);
+    cJSON *w = cJSON_CreateObject();
+    cJSON_AddStringToObject(w, "$ref", ref);
+    js_schema *s = compile(reg, w);
+    cJSON_Delete(w);
+    free(ref);
+    return s;
+}
+
+static void expect_valid(const js_schema *s, const cJSON *inst, const char *what)
+{
+    if (!s || !inst) {
+        CHECK(false, "%s: nothing to validate", what);
+        return;
+    }
+    js_errors errs = {0};
+    bool ok = js_validate(s, inst, &errs);
+    CHECK(ok, "%s: %s at %s (schema %s)", what, errs.n ? errs.v[0].message : "?",
+          errs.n ? errs.v[0].instance_location : "", errs.n ? errs.v[0].keyword_location : "");
+    js_errors_free(&errs);
+}
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* ---- an independent check of OpenAI's strict-mode rules ------------------------------------- */
+
+static const char *const strict_allowed[] = {
+    "type",    "description", "title",   "enum",    "const",     "properties",
+    "required", "additionalProperties", "items", "anyOf", "$defs", "definitions",
+    "$ref",    "pattern",     "format",  "multipleOf", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", NULL};
+static const char *const strict_formats[] = {"date-time", "time", "date",  "duration", "email",
+                                             "hostname",  "ipv4", "ipv6", "uuid",     NULL};
+
+static bool listed(const char *const *l, const char *s)
+{
+    for (; *l; l++)
+        if (!strcmp(*l, s))
+            return true;
+    return false;
+}
+
+static bool has_type(const cJSON *t, const char *name)
+{
+    if (cJSON_IsString(t))
+        return !strcmp(t->valuestring, name);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, t)
+    {
+        if (cJSON_IsString(e) && !strcmp(e->valuestring, name))
+            return true;
+    }
+    return false;
+}
+
+/* Returns NULL when s obeys the rules, else what breaks them. */
+static const char *strict_violation(const cJSON *s, int level, bool root)
+{
+    if (!cJSON_IsObject(s))
+        return "a schema that is not an object";
+    const cJSON *k;
+    cJSON_ArrayForEach(k, s)
+    {
+        if (!listed(strict_allowed, k->string))
+            return k->string;
+    }
+    const cJSON *type = tg_json_get(s, "type");
+    if (root && (!has_type(type, "object") || tg_json_get(s, "anyOf")))
+        return "root is not a plain object";
+    if (!type && !tg_json_get(s, "enum") && !tg_json_get(s, "const") &&
+        !tg_json_get(s, "anyOf") && !tg_json_get(s, "$ref"))
+        return "no type";
+    if (cJSON_IsArray(type)) {
+        int nonnull = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, type) nonnull += !has_type(e, "null");
+        if (nonnull > 1)
+            return "type union";
+    }
+    const char *fmt = tg_json_get_string(s, "format");
+    if (fmt && !listed(strict_formats, fmt))
+        return "format";
+    const char *why;
+    if (has_type(type, "object")) {
+        if (level >= 10)
+            return "too deep";
+        const cJSON *props = tg_json_get(s, "properties"), *req = tg_json_get(s, "required");
+        if (!cJSON_IsObject(props) || !cJSON_IsFalse(tg_json_get(s, "additionalProperties")))
+            return "object without properties or additionalProperties false";
+        if (!cJSON_IsArray(req) || cJSON_GetArraySize(req) != cJSON_GetArraySize(props))
+            return "required does not list every property";
+        const cJSON *p;
+        cJSON_ArrayForEach(p, props)
+        {
+            bool found = false;
+            const cJSON *r;
+            cJSON_ArrayForEach(r, req)
+            {
+                found |= cJSON_IsString(r) && !strcmp(r->valuestring, p->string);
+            }
+            if (!found)
+                return "a property missing from required";
+            if ((why = strict_violation(p, level + 1, false)) != NULL)
+                return why;
+        }
+    }
+    if (has_type(type, "array")) {
+        if (!tg_json_get(s, "items"))
+            return "array without items";
+        if ((why = strict_violation(tg_json_get(s, "items"), level, false)) != NULL)
+            return why;
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, tg_json_get(s, "anyOf"))
+    {
+        if ((why = strict_violation(e, level, false)) != NULL)
+            return why;
+    }
+    cJSON_ArrayForEach(e, tg_json_get(s, "$defs"))
+    {
+        if ((why = strict_violation(e, level, false)) != NULL)
+            return why;
+    }
+    return NULL;
+}
+
+/* ---- strict transformation on hand-written schemas ------------------------------------------ */
+
+static cJSON *strict_of(const char *schema_json, tg_openai_mode *mode)
+{
+    cJSON *s = parse_json(schema_json);
+    cJSON *t = tg_emit_openai_strict_schema(s, mode);
+    cJSON_Delete(s);
+    if (t) {
+        const char *why = strict_violation(t, 0, true);
+        CHECK(why == NULL, "strict output of %s breaks the rules: %s", schema_json, why);
+    }
+    return t;
+}
+
+static void expect_not_strict(const char *schema_json, const char *reason_part)
+{
+    tg_openai_mode mode;
+    cJSON *t = strict_of(schema_json, &mode);
+    CHECK(t == NULL && !mode.strict, "expected no strict form for %s", schema_json);
+    CHECK_CONTAINS(mode.reason, reason_part);
+    cJSON_Delete(t);
+}
+
+static void test_strict_optional(void)
+{
+    tg_openai_mode mode;
+    cJSON *t = strict_of("{\"type\":\"object\",\"additionalProperties\":false,"
+                         "\"required\":[\"a\"],\"properties\":{"
+                         "\"a\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":9},"
+                         "\"b\":{\"type\":\"integer\",\"description\":\"Count.\",\"default\":3},"
+                         "\"c\":{\"enum\":[\"x\",\"y\"]},"
+                         "\"d\":{\"type\":\"string\",\"format\":\"uri\"}}}",
+                         &mode);
+    CHECK(t && mode.strict && !mode.reason[0], "strict expected, reason %s", mode.reason);
+    char *out = t ? tg_json_print_compact(t) : NULL;
+    CHECK_CONTAINS(out, "\"required\":[\"a\",\"b\",\"c\",\"d\"],\"additionalProperties\":false");
+    /* required a keeps its type; relaxed length moves into the description */
+    CHECK_CONTAINS(out,
+                   "\"a\":{\"type\":\"string\",\"description\":\"Length: 2 to 9 characters.\"}");
+    /* optional with a simple type: a union with null, the default told in the description */
+    CHECK_CONTAINS(out, "\"b\":{\"type\":[\"integer\",\"null\"],\"description\":\"Count. Optional: "
+                        "send null to leave it out (default: 3).\"}");
+    /* optional without a simple type: anyOf with {"type":"null"} */
+    CHECK_CONTAINS(out, "\"c\":{\"anyOf\":[{\"enum\":[\"x\",\"y\"]},{\"type\":\"null\"}]");
+    /* an unsupported format is dropped and described */
+    CHECK_CONTAINS(out, "\"d\":{\"type\":[\"string\",\"null\"],\"description\":\"Format: uri.");
+    CHECK_CONTAINS(mode.relaxed, "default");
+    CHECK_CONTAINS(mode.relaxed, "minLength");
+    CHECK_CONTAINS(mode.relaxed, "format");
+    free(out);
+    cJSON_Delete(t);
+}
+
+static void test_strict_nested(void)
+{
+    tg_openai_mode mode;
+    cJSON *t = strict_of(
+        "{\"type\":\"object\",\"required\":[\"o\",\"l\"],\"properties\":{"
+        "\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"number\",\"minimum\":0}}},"
+        "\"l\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"$ref\":\"#/$defs/item\"}},"
+        "\"r\":{\"$ref\":\"#/$defs/item\",\"description\":\"One item.\"}},"
+        "\"$defs\":{\"item\":{\"type\":\"object\",\"required\":[\"k\"],"
+        "\"properties\":{\"k\":{\"const\":\"v\"}}}}}",
+        &mode);
+    CHECK(t && mode.strict, "nested: %s", mode.reason);
+    char *out = t ? tg_json_print_compact(t) : NULL;
+    /* the nested object is closed too, and its optional property nullable */
+    CHECK_CONTAINS(out, "\"o\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":[\"number\","
+                        "\"null\"],\"minimum\":0,\"description\":\"Optional: send null to leave "
+                        "it out.\"}},\"required\":[\"x\"],\"additionalProperties\":false}");
+    CHECK_CONTAINS(out, "\"description\":\"Items must be unique.\"");
+    /* an optional $ref keeps its annotation outside the anyOf */
+    CHECK_CONTAINS(out, "\"r\":{\"description\":\"One item. Optional: send null to leave it "
+                        "out.\",\"anyOf\":[{\"$ref\":\"#/$defs/item\"},{\"type\":\"null\"}]}");
+    /* $defs are transformed as well (the root itself had no additionalProperties) */
+    CHECK_CONTAINS(out, "\"$defs\":{\"item\":{\"type\":\"object\",\"properties\":{\"k\":{"
+                        "\"const\":\"v\"}},\"required\":[\"k\"],\"additionalProperties\":false}}");
+    free(out);
+    cJSON_Delete(t);
+}
+
+static void test_strict_refused(void)
+{
+    expect_not_strict("{\"type\":\"object\",\"properties\":{\"a\":{\"oneOf\":["
+                      "{\"type\":\"string\"},{\"type\":\"integer\"}]}}}",
+                      "oneOf");
+    expect_not_strict("{\"type\":\"object\",\"properties\":{\"m\":{\"type\":\"object\"}}}",
+                      "/properties/m: an object without fixed properties");
+    expect_not_strict("{\"type\":\"object\",\"required\":[\"m\"],\"properties\":{\"m\":{\"type\":"
+                      "\"object\",\"additionalProperties\":{\"type\":\"string\"}}}}",
+                      "a map");
+    expect_not_strict("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":[\"string\","
+                      "\"null\"]}}}",
+                      "\"n\" also accepts null");
+    expect_not_strict("{\"type\":\"object\",\"properties\":{\"u\":{\"type\":[\"string\","
+                      "\"number\"]}}}",
+                      "one type");
+    expect_not_strict("{\"type\":\"object\",\"required\":[\"a\"],\"properties\":{\"a\":{\"type\":"
+                      "\"array\"}}}",
+                      "items");
+    expect_not_strict("{\"type\":\"object\",\"required\":[\"a\"],\"properties\":{\"a\":{}}}",
+                      "without type");
+    expect_not_strict("{\"type\":\"object\",\"allOf\":[{\"required\":[\"a\"]}],\"properties\":{"
+                      "\"a\":{\"type\":\"string\"}}}",
+                      "allOf");
+    expect_not_strict("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}", "root");
+    expect_not_strict("{\"type\":\"object\",\"required\":[\"r\"],\"properties\":{\"r\":{\"$ref\":"
+                      "\"https://example.com/x.json\"}}}",
+                      "another document");
+    /* eleven levels of objects */
+    tg_buf b = TG_BUF_INIT;
+    for (int i = 0; i < 11; i++)
+        tg_buf_puts(&b, "{\"type\":\"object\",\"required\":[\"a\"],\"properties\":{\"a\":");
+    tg_buf_puts(&b, "{\"type\":\"string\"}");
+    for (int i = 0; i < 11; i++)
+        tg_buf_puts(&b, "}}");
+    expect_not_strict(b.data, "deeper than 10");
+    tg_buf_free(&b);
+}
+
+/* x-toolgen-* keywords go wherever a subschema can be; property names and values stay. */
+static void test_client_schema(void)
+{
+    cJSON *s = parse_json(
+        "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":\"urn:x\","
+        "\"type\":\"object\",\"x-toolgen-root\":1,\"properties\":{"
+        "\"x-toolgen-name\":{\"type\":\"string\",\"x-toolgen-path\":\"read\","
+        "\"enum\":[{\"x-toolgen-value\":1}],\"default\":{\"x-toolgen-d\":2}},"
+        "\"l\":{\"type\":\"array\",\"items\":{\"x-toolgen-i\":true},"
+        "\"anyOf\":[{\"x-toolgen-a\":0}]}},"
+        "\"$defs\":{\"d\":{\"not\":{\"x-toolgen-n\":0}}}}");
+    cJSON *c = tg_emit_client_schema(s);
+    char *out = tg_json_print_compact(c);
+    CHECK(!strcmp(out, "{\"type\":\"object\",\"properties\":{\"x-toolgen-name\":{\"type\":"
+                       "\"string\",\"enum\":[{\"x-toolgen-value\":1}],\"default\":{"
+                       "\"x-toolgen-d\":2}},\"l\":{\"type\":\"array\",\"items\":{},"
+                       "\"anyOf\":[{}]}},\"$defs\":{\"d\":{\"not\":{}}}}"),
+          "client schema: %s", out);
+    free(out);
+    cJSON_Delete(c);
+    cJSON_Delete(s);
+}
+
+static void test_drop_nulls(void)
+{
+    cJSON *s = parse_json("{\"type\":\"object\",\"required\":[\"a\",\"n\"],\"properties\":{"
+                          "\"a\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":"
+                          "\"string\"}}},"
+                          "\"n\":{\"type\":[\"string\",\"null\"]},\"o\":{\"type\":\"integer\"}}}");
+    cJSON *args = parse_json("{\"a\":{\"x\":null},\"n\":null,\"o\":null}");
+    tg_emit_openai_drop_nulls(s, args);
+    char *out = tg_json_print_compact(args);
+    /* optional nulls go (also nested); a required property's null is a real value */
+    CHECK(!strcmp(out, "{\"a\":{},\"n\":null}"), "drop_nulls gave %s", out);
+    free(out);
+    cJSON_Delete(args);
+    cJSON_Delete(s);
+}
+
+/* ---- the example manifests ------------------------------------------------------------------ */
+
+typedef struct mcp_schemas {
+    js_registry *reg;
+    js_schema *tool, *list, *call_req, *call_res, *rpc_res;
+} mcp_schemas;
+
+static bool mcp_open(mcp_schemas *m)
+{
+    *m = (mcp_schemas){0};
+    const char *dir = getenv("TESTDATA_DIR");
+    char *path = xasprintf("%s/mcp-schema/2025-11-25/schema.json",
+                           dir && *dir ? dir : "../shared/testdata");
+    tg_doc doc = {0};
+    tg_err err = {0};
+    bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
+    CHECK(ok, "cannot load the MCP schema %s: %s", path, err.msg);
+    free(path);
+    if (!ok)
+        return false;
+    m->reg = js_registry_new();
+    CHECK(js_registry_add_metaschemas(m->reg, &err) == 0, "metaschemas: %s", err.msg);
+    CHECK(js_registry_add_document(m->reg, MCP_URI, doc.root, &err) == 0, "add: %s", err.msg);
+    tg_doc_free(&doc);
+    m->tool = mcp_def(m->reg, "Tool");
+    m->list = mcp_def(m->reg, "ListToolsResult");
+    m->call_req = mcp_def(m->reg, "CallToolRequest");
+    m->call_res = mcp_def(m->reg, "CallToolResult");
+    m->rpc_res = mcp_def(m->reg, "JSONRPCResultResponse");
+    return m->tool && m->list && m->call_req && m->call_res && m->rpc_res;
+}
+
+static void mcp_close(mcp_schemas *m)
+{
+    js_schema_free(m->tool);
+    js_schema_free(m->list);
+    js_schema_free(m->call_req);
+    js_schema_free(m->call_res);
+    js_schema_free(m->rpc_res);
+    js_registry_free(m->reg);
+}
+
+/* Host facts that must never leak into generated/: the working directory and today's date. */
+static void check_clean(const tg_emit_file *f)
+{
+    char cwd[4096], today[16];
+    time_t now = time(NULL);
+    strftime(today, sizeof today, "%Y-%m-%d", gmtime(&now));
+    CHECK(f->path[0] != '/' && !strstr(f->path, ".."), "bad path %s", f->path);
+    if (getcwd(cwd, sizeof cwd))
+        CHECK(!strstr(f->data, cwd), "%s contains the working directory", f->path);
+    CHECK(!strstr(f->data, today), "%s contains today's date", f->path);
+    CHECK(f->len > 0 && f->data[f->len - 1] == '\n', "%s lacks a final newline", f->path);
+    CHECK(strlen(f->data) == f->len, "%s: length mismatch", f->path);
+}
+
+/* JSON files are printed canonically: parse + print gives the same bytes. */
+static void check_json_file(const tg_emit_file *f)
+{
+    if (!tg_str_endswith(f->path, ".json"))
+        return;
+    cJSON *v = parse_json(f->data);
+    char *again = v ? tg_json_print(v) : NULL;
+    CHECK(again && !strcmp(again, f->data), "%s is not in canonical form", f->path);
+    free(again);
+    cJSON_Delete(v);
+}
+
+/* Fill every optional argument left out with null, as a strict-mode model would send it. */
+static cJSON *as_strict_call(const cJSON *schema, const cJSON *input)
+{
+    cJSON *a = cJSON_Duplicate(input, true);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, tg_json_get(schema, "properties"))
+    {
+        if (!tg_json_get(a, p->string))
+            cJSON_AddNullToObject(a, p->string);
+    }
+    return a;
+}
+
+static void check_openai(const tg_manifest *m, const tg_emit_files *f, js_registry *reg)
+{
+    char *path = xasprintf("%s/openai.json", m->name);
+    cJSON *o = parse_json(file_data(f, path));
+    free(path);
+    const cJSON *fn = tg_json_get(o, "function");
+    CHECK(!strcmp(tg_json_get_string(o, "type") ? tg_json_get_string(o, "type") : "", "function"),
+          "openai type");
+    CHECK(tg_json_get_string(fn, "name") && !strcmp(tg_json_get_string(fn, "name"), m->name),
+          "openai name");
+    const char *desc = tg_json_get_string(fn, "description");
+    CHECK(desc && utf8_chars(desc) <= 1024 && tg_str_startswith(desc, m->description),
+          "%s: OpenAI description over 1024 characters or without the summary", m->name);
+    tg_openai_mode mode = tg_emit_openai_mode(m);
+    CHECK(cJSON_IsBool(tg_json_get(fn, "strict")) &&
+              cJSON_IsTrue(tg_json_get(fn, "strict")) == mode.strict,
+          "%s: strict flag disagrees with tg_emit_openai_mode", m->name);
+    CHECK(mode.strict == !mode.reason[0], "%s: reason iff not strict", m->name);
+    const cJSON *params = tg_json_get(fn, "parameters");
+    if (mode.strict) {
+        const char *why = strict_violation(params, 0, true);
+        CHECK(why == NULL, "%s: strict parameters break the rules: %s", m->name, why);
+        /* Round trip: each example, sent the strict way, fits the strict schema and comes back
+         * to the original arguments once the nulls are dropped. */
+        js_schema *ps = compile(reg, params);
+        const cJSON *ex;
+        cJSON_ArrayForEach(ex, m->examples)
+        {
+            cJSON *call = as_strict_call(params, tg_json_get(ex, "input"));
+            expect_valid(ps, call, "strict call of an example");
+            tg_emit_openai_drop_nulls(m->input_schema, call);
+            char *a = tg_json_print(call), *b = tg_json_print(tg_json_get(ex, "input"));
+            CHECK(!strcmp(a, b), "%s: drop_nulls did not restore the input", m->name);
+            free(a);
+            free(b);
+            cJSON_Delete(call);
+        }
+        js_schema_free(ps);
+    }
+    cJSON_Delete(o);
+}
+
+static void check_golden(const tg_manifest *m, const tg_emit_files *f, const mcp_schemas *mcp,
+                         js_schema *in, js_schema *out)
+{
+    const cJSON *ex;
+    cJSON_ArrayForEach(ex, m->examples)
+    {
+        const char *name = tg_json_get_string(ex, "name");
+        char *rq = xasprintf("%s/golden/%s.request.json", m->name, name);
+        char *rs = xasprintf("%s/golden/%s.response.json", m->name, name);
+        cJSON *req = parse_json(file_data(f, rq)), *res = parse_json(file_data(f, rs));
+        expect_valid(mcp->call_req, req, rq);
+        expect_valid(mcp->rpc_res, res, rs);
+        const cJSON *result = tg_json_get(res, "result");
+        expect_valid(mcp->call_res, result, rs);
+        expect_valid(in, tg_json_get(tg_json_get(req, "params"), "arguments"), rq);
+        expect_valid(out, tg_json_get(result, "structuredContent"), rs);
+        CHECK(cJSON_IsFalse(tg_json_get(result, "isError")), "%s: isError", rs);
+        const char *md = tg_json_get_string(tg_json_get(ex, "output"), "summary_markdown");
+        const char *text =
+            tg_json_get_string(cJSON_GetArrayItem(tg_json_get(result, "content"), 0), "text");
+        if (md)
+            CHECK(text && !strcmp(text, md), "%s: text content is not summary_markdown", rs);
+        free(rq);
+        free(rs);
+        cJSON_Delete(req);
+        cJSON_Delete(res);
+    }
+}
+
+static js_schema *contract(const tg_manifest *m, const tg_emit_files *f, js_registry *reg,
+                           const char *which)
+{
+    char *path = xasprintf("%s/%s.schema.json", m->name, which);
+    cJSON *s = parse_json(file_data(f, path));
+    char *id = xasprintf("urn:toolgen:%s:%s", m->name, which);
+    CHECK(!strcmp(tg_json_get_string(s, "$id") ? tg_json_get_string(s, "$id") : "", id),
+          "%s: $id", path);
+    CHECK(!strcmp(tg_json_get_string(s, "$schema") ? tg_json_get_string(s, "$schema") : "",
+                  "https://json-schema.org/draft/2020-12/schema"),
+          "%s: $schema", path);
+    tg_err err = {0};
+    CHECK(js_schema_check_meta(reg, s, NULL, &err) == 1, "%s fails the meta-schema", path);
+    js_schema *c = compile(reg, s);
+    free(id);
+    free(path);
+    cJSON_Delete(s);
+    return c;
+}
+
+static void check_tool(const tg_manifest *m, const mcp_schemas *mcp)
+{
+    tg_emit_files a = {0}, b = {0};
+    tg_err err = {0};
+    CHECK(tg_emit_tool(m, &a, &err) == 0, "%s: %s", m->name, err.msg);
+    CHECK(tg_emit_tool(m, &b, &err) == 0, "%s: %s", m->name, err.msg);
+    CHECK(files_equal(&a, &b), "%s: two emissions differ", m->name);
+    CHECK(a.n == 5 + 2 * (size_t)cJSON_GetArraySize(m->examples), "%s: %zu files", m->name, a.n);
+    for (size_t i = 0; i < a.n; i++) {
+        char *prefix = xasprintf("%s/", m->name);
+        CHECK(tg_str_startswith(a.v[i].path, prefix), "%s outside its folder", a.v[i].path);
+        free(prefix);
+        check_clean(&a.v[i]);
+        check_json_file(&a.v[i]);
+    }
+    char *path = xasprintf("%s/mcp.tool.json", m->name);
+    const char *tool_text = file_data(&a, path);
+    cJSON *tool = parse_json(tool_text);
+    expect_valid(mcp->tool, tool, path);
+    CHECK(tool_text && !strstr(tool_text, "x-toolgen-"), "%s: x-toolgen-* not stripped", path);
+    const cJSON *ann = tg_json_get(tool, "annotations");
+    CHECK(cJSON_IsTrue(tg_json_get(ann, "readOnlyHint")) == tg_emit_read_only(m), "readOnlyHint");
+    CHECK(cJSON_IsTrue(tg_json_get(ann, "openWorldHint")) == tg_emit_network(m), "openWorldHint");
+    CHECK(cJSON_IsFalse(tg_json_get(ann, "destructiveHint")), "%s: destructiveHint", m->name);
+    CHECK_CONTAINS(tg_json_get_string(tool, "description"), "\n\nWHEN TO USE:\n");
+    CHECK_CONTAINS(tg_json_get_string(tool, "description"), "\n\nPREREQUISITES:\n");
+    free(path);
+    cJSON_Delete(tool);
+    path = xasprintf("%s/anthropic.json", m->name);
+    cJSON *an = parse_json(file_data(&a, path));
+    CHECK(cJSON_IsObject(tg_json_get(an, "input_schema")) && tg_json_get_string(an, "name") &&
+              tg_json_get_string(an, "description"),
+          "%s: anthropic shape", m->name);
+    CHECK(!strstr(file_data(&a, path), "x-toolgen-"), "%s: x-toolgen-* not stripped", path);
+    free(path);
+    cJSON_Delete(an);
+    check_openai(m, &a, mcp->reg);
+    js_schema *in = contract(m, &a, mcp->reg, "input"), *out = contract(m, &a, mcp->reg, "output");
+    check_golden(m, &a, mcp, in, out);
+    js_schema_free(in);
+    js_schema_free(out);
+    tg_emit_files_free(&a);
+    tg_emit_files_free(&b);
+}
+
+static void check_tables(const char *md, const char *what);
+
+/* ---- SKILL.md ------------------------------------------------------------------------------- */
+
+static size_t lines_of(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Front matter parsed by toolgen's YAML loader: name = folder, description < 1024 chars. */
+static const char *check_front_matter(const char *md, const char *folder)
+{
+    CHECK(tg_str_startswith(md, "---\n"), "SKILL.md must start with front matter");
+    const char *end = strstr(md + 4, "\n---\n");
+    CHECK(end != NULL, "front matter is not closed");
+    if (!end)
+        return md;
+    tg_doc doc = {0};
+    tg_err err = {0};
+    CHECK(tg_doc_parse_yaml(md + 4, (size_t)(end + 1 - (md + 4)), "SKILL.md", NULL, &doc,
+                            &err) == 0,
+          "front matter YAML: %s", err.msg);
+    const char *name = tg_json_get_string(doc.root, "name");
+    const char *desc = tg_json_get_string(doc.root, "description");
+    CHECK(name && !strcmp(name, folder), "name %s != folder %s", name ? name : "(none)", folder);
+    CHECK(desc && *desc && utf8_chars(desc) < 1024, "description length %zu",
+          desc ? utf8_chars(desc) : 0);
+    const char *compat = tg_json_get_string(doc.root, "compatibility");
+    CHECK(!compat || utf8_chars(compat) <= 500, "compatibility too long");
+    tg_doc_free(&doc);
+    return end + 5;
+}
+
+static void check_skill_tool(const char *body, const tg_manifest *m, bool full)
+{
+    char *head = xasprintf("\n### `%s`\n", m->name);
+    const char *sec = strstr(body, head);
+    CHECK(sec != NULL, "no section for %s", m->name);
+    free(head);
+    if (!sec)
+        return;
+    const char *next = strstr(sec + 1, "\n## ");
+    const char *next_tool = strstr(sec + 1, "\n### ");
+    if (next_tool && (!next || next_tool < next))
+        next = next_tool;
+    size_t len = next ? (size_t)(next - sec) : strlen(sec);
+    char *s = xstrndup(sec, len);
+    /* the generic call, pretty (full form) or on one line (compact forms), and the MCP one */
+    char *generic = xasprintf("\"tool\": \"%s\",\n  \"input\": {", m->name);
+    char *line = xasprintf("{\"tool\":\"%s\",\"input\":{", m->name);
+    char *mcp = xasprintf("\"method\":\"tools/call\",\"params\":{\"name\":\"%s\"", m->name);
+    CHECK(strstr(s, generic) || strstr(s, line), "no generic example for %s", m->name);
+    CHECK_CONTAINS(s, mcp);
+    CHECK_CONTAINS(s, "Risk: ");
+    if (full)
+        CHECK_CONTAINS(s, "**required**");
+    free(generic);
+    free(line);
+    free(mcp);
+    free(s);
+}
+
+static void check_skill(const tg_emit_files *f, const tg_manifest *const *ms, size_t n,
+                        const char *folder)
+{
+    char *path = xasprintf("skill/%s/SKILL.md", folder);
+    const char *md = file_data(f, path);
+    free(path);
+    if (!md)
+        return;
+    const char *body = check_front_matter(md, folder);
+    CHECK(lines_of(body) < 500, "SKILL.md body has %zu lines", lines_of(body));
+    check_tables(md, "SKILL.md");
+    for (size_t i = 0; i < f->n; i++)
+        if (tg_str_endswith(f->v[i].path, ".md"))
+            check_tables(f->v[i].data, f->v[i].path);
+    for (size_t i = 0; i < n; i++) {
+        check_skill_tool(body, ms[i], true);
+        char *ref = xasprintf("skill/%s/references/%s.md", folder, ms[i]->name);
+        CHECK(tg_emit_files_find(f, ref) != NULL, "missing %s", ref);
+        free(ref);
+        ref = xasprintf("(references/%s.md)", ms[i]->name);
+        CHECK_CONTAINS(body, ref);
+        free(ref);
+    }
+    for (size_t i = 0; tg_emit_all_error_codes[i]; i++)
+        CHECK_CONTAINS(body, tg_emit_all_error_codes[i]);
+    static const char *const sections[] = {
+        "## What this skill does", "## When to use it", "## When not to use it", "## Tools",
+        "## Failure modes and error codes", "## Safety and constraints", "## Operational notes",
+        "toolgen serve", "READ_ONLY=1", NULL};
+    for (int i = 0; sections[i]; i++)
+        CHECK_CONTAINS(body, sections[i]);
+}
+
+/* ---- repository-wide ------------------------------------------------------------------------ */
+
+static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
+{
+    const tg_manifest **fwd = xcalloc(n ? n : 1, sizeof *fwd);
+    const tg_manifest **rev = xcalloc(n ? n : 1, sizeof *rev);
+    for (size_t i = 0; i < n; i++) {
+        fwd[i] = &ms[i];
+        rev[n - 1 - i] = &ms[i];
+    }
+    tg_repo_info repo = {"toolgen-examples", "1.0.0",
+                         "Example data-analysis tools of the toolgen repository.", NULL};
+    tg_emit_files a = {0}, b = {0};
+    tg_err err = {0};
+    CHECK(tg_emit_aggregate(fwd, n, &repo, &a, &err) == 0, "aggregate: %s", err.msg);
+    CHECK(tg_emit_aggregate(rev, n, &repo, &b, &err) == 0, "aggregate: %s", err.msg);
+    CHECK(files_equal(&a, &b), "aggregate depends on the order of the manifests");
+    for (size_t i = 0; i < a.n; i++) {
+        check_clean(&a.v[i]);
+        check_json_file(&a.v[i]);
+    }
+    const char *text = file_data(&a, "mcp/tools.json");
+    cJSON *list = parse_json(text);
+    expect_valid(mcp->list, list, "mcp/tools.json");
+    CHECK(text && !strstr(text, "x-toolgen-"), "tools.json: x-toolgen-* not stripped");
+    const cJSON *t, *prev = NULL;
+    size_t count = 0;
+    cJSON_ArrayForEach(t, tg_json_get(list, "tools"))
+    {
+        if (prev)
+            CHECK(strcmp(str(tg_json_get_string(prev, "name")),
+                         str(tg_json_get_string(t, "name"))) < 0,
+                  "tools.json is not sorted by name");
+        prev = t;
+        count++;
+    }
+    CHECK(count == n, "tools.json has %zu tools, want %zu", count, n);
+    cJSON_Delete(list);
+
+    static const char *const adapters[] = {"adapters/openai.tools.json",
+                                           "adapters/anthropic.tools.json", NULL};
+    for (int i = 0; adapters[i]; i++) {
+        cJSON *arr = parse_json(file_data(&a, adapters[i]));
+        CHECK(cJSON_IsArray(arr) && (size_t)cJSON_GetArraySize(arr) == n, "%s size", adapters[i]);
+        cJSON_Delete(arr);
+    }
+
+    cJSON *bundle = parse_json(file_data(&a, "mcp/manifest.json"));
+    const cJSON *cfg = tg_json_get(tg_json_get(bundle, "server"), "mcp_config");
+    CHECK(!strcmp(str(tg_json_get_string(bundle, "manifest_version")), "0.3"), "manifest_version");
+    CHECK(!strcmp(str(tg_json_get_string(bundle, "name")), "toolgen-examples"), "bundle name");
+    CHECK(!strcmp(str(tg_json_get_string(cfg, "command")), "toolgen"), "bundle command");
+    bool serve = false;
+    cJSON_ArrayForEach(t, tg_json_get(cfg, "args"))
+    {
+        serve |= cJSON_IsString(t) && !strcmp(t->valuestring, "serve");
+    }
+    CHECK(serve, "bundle args lack serve");
+    CHECK(cJSON_GetArraySize(tg_json_get(bundle, "tools")) == (int)n, "bundle tools");
+    cJSON_Delete(bundle);
+
+    const tg_manifest **sorted = xcalloc(n ? n : 1, sizeof *sorted);
+    memcpy(sorted, fwd, n * sizeof *sorted);
+    for (size_t i = 1; i < n; i++) /* insertion sort: n is tiny */
+        for (size_t j = i; j > 0 && strcmp(sorted[j - 1]->name, sorted[j]->name) > 0; j--) {
+            const tg_manifest *x = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = x;
+        }
+    check_skill(&a, sorted, n, "toolgen-examples");
+    free(sorted);
+
+    /* refused: a bad skill name, a duplicate tool */
+    tg_emit_files c = {0};
+    tg_repo_info bad = {"Toolgen_Examples", "1.0.0", NULL, NULL};
+    CHECK(tg_emit_aggregate(fwd, n, &bad, &c, &err) != 0 && c.n == 0, "bad name accepted");
+    CHECK_CONTAINS(err.msg, "not a valid skill name");
+    if (n) {
+        const tg_manifest *dup[2] = {fwd[0], fwd[0]};
+        CHECK(tg_emit_aggregate(dup, 2, &repo, &c, &err) != 0 && c.n == 0, "duplicate accepted");
+        CHECK_CONTAINS(err.msg, "used by two manifests");
+    }
+    tg_emit_files_free(&a);
+    tg_emit_files_free(&b);
+    free(fwd);
+    free(rev);
+}
+
+/* Many tools: SKILL.md switches to its compact form to stay under 500 lines. */
+static void check_many_tools(const tg_manifest *model)
+{
+    enum { N = 24 };
+    tg_manifest ms[N];
+    const tg_manifest *pm[N];
+    for (int i = 0; i < N; i++) {
+        ms[i] = (tg_manifest){0};
+        ms[i].doc.root = cJSON_Duplicate(model->doc.root, true);
+        ms[i].doc.file = xstrdup("synthetic.yaml");
+        char name[32];
+        snprintf(name, sizeof name, "tool_%02d", i);
+        cJSON_ReplaceItemInObjectCaseSensitive(ms[i].doc.root, "name", cJSON_CreateString(name));
+        tg_manifest_bind(&ms[i]);
+        pm[i] = &ms[i];
+    }
+    tg_repo_info repo = {"many-tools", "0.1.0", NULL, "tests"};
+    tg_emit_files f = {0};
+    tg_err err = {0};
+    CHECK(tg_emit_aggregate(pm, N, &repo, &f, &err) == 0, "many: %s", err.msg);
+    const char *md = file_data(&f, "skill/many-tools/SKILL.md");
+    if (md) {
+        const char *body = check_front_matter(md, "many-tools");
+        CHECK(lines_of(body) < 500, "compact SKILL.md body has %zu lines", lines_of(body));
+        for (int i = 0; i < N; i++)
+            check_skill_tool(body, &ms[i], false);
+    }
+    tg_emit_files_free(&f);
+    for (int i = 0; i < N; i++)
+        tg_manifest_free(&ms[i]);
+}
+
+/* A name that would leave the output folder is refused, and nothing is emitted. */
+static void check_bad_names(const tg_manifest *model)
+{
+    tg_manifest m = {0};
+    m.doc.root = cJSON_Duplicate(model->doc.root, true);
+    m.doc.file = xstrdup("bad.yaml");
+    cJSON *ex = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m.doc.root, "examples"), 0);
+    cJSON_ReplaceItemInObjectCaseSensitive(ex, "name", cJSON_CreateString("../../etc"));
+    tg_manifest_bind(&m);
+    tg_emit_files f = {0};
+    tg_err err = {0};
+    CHECK(tg_emit_tool(&m, &f, &err) != 0 && f.n == 0, "example name ../../etc accepted");
+    CHECK_CONTAINS(err.msg, "/examples/0");
+    cJSON_ReplaceItemInObjectCaseSensitive(m.doc.root, "name", cJSON_CreateString("a/b"));
+    tg_manifest_bind(&m);
+    CHECK(tg_emit_tool(&m, &f, &err) != 0 && f.n == 0, "tool name a/b accepted");
+    CHECK_CONTAINS(err.msg, "/name");
+    tg_manifest_free(&m);
+}
+
+/* Every row of a Markdown table has as many unescaped '|' as its header. */
+static void check_tables(const char *md, const char *what)
+{
+    int want = -1;
+    size_t line = 0;
+    for (const char *p = md; *p; line++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len && p[0] == '|') {
+            int pipes = 0;
+            for (size_t i = 0; i < len; i++)
+                pipes += p[i] == '|' && (i == 0 || p[i - 1] != '\\');
+            if (want < 0)
+                want = pipes;
+            CHECK(pipes == want, "%s line %zu: %d cells separators, header has %d", what,
+                  line + 1, pipes, want);
+        } else {
+            want = -1;
+        }
+        p += len + (nl != NULL);
+    }
+}
+
+/* Hostile text in titles, descriptions and values must not break tables, fences or YAML. */
+static void check_markdown_escaping(const tg_manifest *model)
+{
+    tg_manifest m = {0};
+    m.doc.root = cJSON_Duplicate(model->doc.root, true);
+    m.doc.file = xstrdup("hostile.yaml");
+    cJSON *r = m.doc.root;
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "title",
+                                           cJSON_CreateString("Pipes | and *stars* `ticks`"));
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "description",
+                                           cJSON_CreateString("Desc with | pipe\nand a break."));
+    cJSON *props = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(r, "input_schema"), "properties");
+    cJSON *first = props ? props->child : NULL;
+    if (first)
+        cJSON_ReplaceItemInObjectCaseSensitive(first, "description",
+                                               cJSON_CreateString("A | B ``` C"));
+    cJSON *ex = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "examples"), 0);
+    cJSON *in = cJSON_GetObjectItemCaseSensitive(ex, "input");
+    cJSON_AddStringToObject(in, "zz_extra", "value with ``` fence | pipe");
+    tg_manifest_bind(&m);
+    const tg_manifest *pm[1] = {&m};
+    const char *desc = "Quote \" backslash \\ colon: hash # tab\tend";
+    tg_repo_info repo = {"hostile", "1.0.0", desc, NULL};
+    tg_emit_files f = {0};
+    tg_err err = {0};
+    CHECK(tg_emit_aggregate(pm, 1, &repo, &f, &err) == 0, "hostile: %s", err.msg);
+    const char *md = file_data(&f, "skill/hostile/SKILL.md");
+    if (md) {
+        check_tables(md, "hostile SKILL.md");
+        CHECK_CONTAINS(md, "Pipes \\| and \\*stars\\* \\`ticks\\`");
+        CHECK_CONTAINS(md, "````json\n"); /* the fence outgrows the ``` inside */
+        const char *end = strstr(md + 4, "\n---\n");
+        tg_doc doc = {0};
+        if (end && tg_doc_parse_yaml(md + 4, (size_t)(end + 1 - (md + 4)), "fm", NULL, &doc,
+                                     &err) == 0) {
+            /* the tab is folded to a space; the rest survives YAML quoting */
+            CHECK_CONTAINS(tg_json_get_string(doc.root, "description"),
+                           "Quote \" backslash \\ colon: hash # tab end");
+        } else {
+            CHECK(false, "front matter does not parse: %s", err.msg);
+        }
+        tg_doc_free(&doc);
+    }
+    char *ref = xasprintf("skill/hostile/references/%s.md", m.name);
+    const char *rmd = file_data(&f, ref);
+    if (rmd)
+        check_tables(rmd, ref);
+    free(ref);
+    tg_emit_files_free(&f);
+    tg_manifest_free(&m);
+}
+
+static void test_examples(void)
+{
+    tg_manifest *ms = NULL;
+    size_t n = load_examples(&ms);
+    CHECK(n >= 1, "no example manifests found");
+    mcp_schemas mcp;
+    if (mcp_open(&mcp) && n) {
+        for (size_t i = 0; i < n; i++)
+            check_tool(&ms[i], &mcp);
+        check_aggregate(ms, n, &mcp);
+        check_many_tools(&ms[0]);
+        check_bad_names(&ms[0]);
+        check_markdown_escaping(&ms[0]);
+    }
+    mcp_close(&mcp);
+    for (size_t i = 0; i < n; i++)
+        tg_manifest_free(&ms[i]);
+    free(ms);
+}
+
+int main(void)
+{
+    test_strict_optional();
+    test_strict_nested();
+    test_strict_refused();
+    test_drop_nulls();
+    test_client_schema();
+    test_examples();
+    return tl_finish("test_emit");
+}

@@ -1,0 +1,35 @@
+/* cli.h — the command layer: the only code that prints for humans and decides exit codes. */
+#ifndef TG_CLI_H
+#define TG_CLI_H
+
+/* Exit codes shared by every command (DESIGN.md section 6). */
+enum {
+    TG_EXIT_OK = 0,      /* success */
+    TG_EXIT_FAIL = 1,    /* the thing checked is not OK */
+    TG_EXIT_USAGE = 2,   /* usage or configuration error */
+    TG_EXIT_ENV = 3,     /* environment problem (missing sandbox, provider down, ...) */
+};
+
+typedef struct tg_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;               /* one line for `toolgen --help` */
+    const char *usage;                 /* full text for `toolgen help NAME` / `NAME --help` */
+} tg_command;
+
+int cmd_validate(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
+
+extern const char tg_usage_validate[];
+extern const char tg_usage_lint[];
+
+/* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
+int cli_fail(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Prints the usage text of a command (for --help). */
+int cli_print_usage(const char *usage, int code);
+
+#endif
