@@ -99,7 +99,9 @@ int js_registry_add_dir(js_registry *r, const char *uri_prefix, const char *dir,
     if (!tg_is_dir(dir))
         return tg_err_setpos(err, dir, 0, 0, "schema directory for %s does not exist", uri_prefix);
     GROW(r->dirs, r->ndirs, r->capdirs);
-    r->dirs[r->ndirs].prefix = xstrdup(uri_prefix);
+    /* a prefix names a folder: "https://x.test/s" must not match "https://x.test/sx/..." */
+    bool folder = tg_str_endswith(uri_prefix, "/") || tg_str_endswith(uri_prefix, ":");
+    r->dirs[r->ndirs].prefix = folder ? xstrdup(uri_prefix) : xasprintf("%s/", uri_prefix);
     r->dirs[r->ndirs].dir = xstrdup(dir);
     r->ndirs++;
     return 0;
@@ -465,20 +467,29 @@ static bool in_list(const char *s, const char *const *list, size_t n)
 
 #define IN_LIST(s, list) in_list((s), (list), sizeof(list) / sizeof *(list))
 
+/* The absolute URI (heap, no fragment) an "$id" names against base; NULL after an error. */
+static char *id_uri(cc *c, const cJSON *node, const cJSON *id, const char *base)
+{
+    char *abs = js_uri_resolve(base, id->valuestring);
+    const char *frag;
+    char *uri = js_uri_strip_fragment(abs, &frag);
+    bool has_frag = frag && *frag; /* frag points into abs */
+    free(abs);
+    if (has_frag) {
+        cc_fail(c, node, "$id", "\"$id\" must not contain a fragment (\"%s\"); use \"$anchor\"",
+                id->valuestring);
+        free(uri);
+        return NULL;
+    }
+    return uri;
+}
+
 /* Resolves the "$id" of node against the enclosing resource and creates its resource. */
 static js_res *scan_id(cc *c, const cJSON *node, const cJSON *id, js_res *res)
 {
-    char *abs = js_uri_resolve(res->uri, id->valuestring);
-    const char *frag;
-    char *uri = js_uri_strip_fragment(abs, &frag);
-    js_res *r = res;
-    if (frag && *frag)
-        cc_fail(c, node, "$id", "\"$id\" must not contain a fragment (\"%s\"); use \"$anchor\"",
-                id->valuestring);
-    else
-        r = res_new(c, uri, node, res);
+    char *uri = id_uri(c, node, id, res->uri);
+    js_res *r = uri ? res_new(c, uri, node, res) : res;
     free(uri);
-    free(abs);
     return r;
 }
 
@@ -535,13 +546,11 @@ static js_res *add_document(cc *c, cJSON *doc, const char *uri)
     s->ndocs++;
     js_res *r;
     const cJSON *id = cJSON_IsObject(doc) ? cJSON_GetObjectItemCaseSensitive(doc, "$id") : NULL;
-    if (cJSON_IsString(id)) {
-        char *abs = js_uri_resolve(uri, id->valuestring);
-        char *u = js_uri_strip_fragment(abs, NULL);
+    char *u = cJSON_IsString(id) ? id_uri(c, doc, id, uri) : NULL;
+    if (u) {
         r = res_new(c, u, doc, NULL);
         index_uri(c, uri, r); /* also reachable under its retrieval URI */
         free(u);
-        free(abs);
     } else {
         r = res_new(c, uri, doc, NULL);
     }
@@ -696,7 +705,8 @@ static js_node **sub_array(cc *c, const js_node *n, const char *kw, const cJSON 
                            bool nonempty)
 {
     if (!cJSON_IsArray(v) || (nonempty && !v->child)) {
-        cc_fail(c, n->src, kw, "expected a %sarray of schemas, got %s", nonempty ? "non-empty " : "",
+        cc_fail(c, n->src, kw, "expected a %sarray of schemas, got %s",
+                nonempty ? "non-empty " : "",
                 cJSON_IsArray(v) ? "an empty array" : json_type_name(v));
         return NULL;
     }
@@ -814,7 +824,8 @@ static const cJSON *resolve_fragment(cc *c, js_res *r, const char *frag, const c
     return t;
 }
 
-static js_node *resolve_ref(cc *c, js_node *n, const char *kw, const cJSON *v, const char **dyn_name)
+static js_node *resolve_ref(cc *c, js_node *n, const char *kw, const cJSON *v,
+                            const char **dyn_name)
 {
     if (!cJSON_IsString(v)) {
         cc_fail(c, n->src, kw, "expected a URI reference string, got %s", json_type_name(v));
@@ -1012,10 +1023,10 @@ static void kw_min_length(cc *c, js_node *n, const cJSON *v, pend *p)
     n->groups |= JK_STR;
 }
 
-static pcre2_code *compile_regex(cc *c, js_node *n, const char *kw, const char *src)
+static js_re *compile_regex(cc *c, js_node *n, const char *kw, const char *src)
 {
     char msg[300];
-    pcre2_code *re = js_regex_compile(src, msg, sizeof msg);
+    js_re *re = js_re_compile(src, msg, sizeof msg);
     if (!re) {
         cc_fail(c, n->src, kw, "invalid regular expression \"%s\": %s", src, msg);
         return NULL;
@@ -1023,7 +1034,8 @@ static pcre2_code *compile_regex(cc *c, js_node *n, const char *kw, const char *
     js_schema *s = c->s;
     GROW(s->codes, s->ncodes, s->capcodes);
     s->codes[s->ncodes++] = re;
-    s->has_regex = true;
+    if (!re->fast)
+        s->has_regex = true;
     return re;
 }
 
@@ -1135,7 +1147,8 @@ static void kw_unevaluated_items(cc *c, js_node *n, const cJSON *v, pend *p)
 static void kw_properties(cc *c, js_node *n, const cJSON *v, pend *p)
 {
     if (!cJSON_IsObject(v))
-        cc_fail(c, n->src, "properties", "expected an object of schemas, got %s", json_type_name(v));
+        cc_fail(c, n->src, "properties", "expected an object of schemas, got %s",
+                json_type_name(v));
     p->properties = v;
     n->groups |= JK_OBJ;
 }
@@ -1398,8 +1411,10 @@ static void add_name(cc *c, js_node *n, const char *name, js_node *schema, int r
         if (strcmp(n->names[i].name, name) == 0) {
             if (schema)
                 n->names[i].schema = schema;
-            if (req >= 0 && n->names[i].req < 0)
+            if (req >= 0 && n->names[i].req < 0) {
                 n->names[i].req = req;
+                n->names[i].req_bit = req < 64 ? 1ULL << req : 0;
+            }
             return;
         }
     (void)c;
@@ -1408,8 +1423,10 @@ static void add_name(cc *c, js_node *n, const char *name, js_node *schema, int r
     e->len = strlen(name);
     e->hash = js_name_hash(name, e->len);
     e->first = name[0];
+    n->name_filter |= js_name_bit(name);
     e->schema = schema;
     e->req = req;
+    e->req_bit = req >= 0 && req < 64 ? 1ULL << req : 0;
 }
 
 /* One table for "properties" and "required": a single pass over the instance serves both. */
@@ -1605,6 +1622,110 @@ static void analyse_annotations(cc *c)
     }
 }
 
+/* In-place edges: every subschema applied to the same instance, dynamic targets included. */
+static js_node *inplace_edge(const cc *c, const js_node *n, size_t i)
+{
+    js_node *fixed[5] = {n->ref, n->dynref, n->not_, n->if_, n->then_};
+    for (size_t k = 0; k < 5; k++)
+        if (fixed[k] && i-- == 0)
+            return fixed[k];
+    if (n->else_ && i-- == 0)
+        return n->else_;
+    if (i < n->nall_of)
+        return n->all_of[i];
+    i -= n->nall_of;
+    if (i < n->nany_of)
+        return n->any_of[i];
+    i -= n->nany_of;
+    if (i < n->none_of)
+        return n->one_of[i];
+    i -= n->none_of;
+    for (size_t k = 0; k < n->ndeps; k++)
+        if (n->deps[k].schema && i-- == 0)
+            return n->deps[k].schema;
+    if (n->dynref_name)
+        for (size_t r = 0; r < c->s->nres; r++) {
+            const js_res *res = c->s->res[r];
+            for (size_t k = 0; k < res->nanchors; k++)
+                if (res->anchors[k].node && strcmp(res->anchors[k].name, n->dynref_name) == 0 &&
+                    i-- == 0)
+                    return res->anchors[k].node;
+        }
+    return NULL;
+}
+
+/*
+ * Marks nodes on a cycle of in-place applicators (Tarjan's strongly connected components,
+ * iteratively): only $ref hops into those can loop at validation time, so only they pay for
+ * the loop check.
+ */
+static void mark_loops(cc *c)
+{
+    size_t n = c->nall;
+    if (!n)
+        return;
+    uint32_t *index = xcalloc(n, sizeof *index), *low = xcalloc(n, sizeof *low);
+    bool *on = xcalloc(n, sizeof *on);
+    js_node **st = xmalloc(n * sizeof *st);
+    struct frame {
+        js_node *node;
+        size_t edge;
+    } *call = xmalloc(n * sizeof *call);
+    uint32_t next = 1;
+    size_t sp = 0;
+    for (size_t root = 0; root < n; root++) {
+        if (index[root])
+            continue;
+        size_t cp = 0;
+        call[cp++] = (struct frame){c->all[root], 0};
+        index[root] = low[root] = next++;
+        st[sp++] = c->all[root];
+        on[root] = true;
+        while (cp) {
+            struct frame *f = &call[cp - 1];
+            uint32_t v = f->node->idx;
+            js_node *w = inplace_edge(c, f->node, f->edge++);
+            if (w) {
+                if (w == f->node)
+                    w->may_loop = true;
+                if (!index[w->idx]) {
+                    index[w->idx] = low[w->idx] = next++;
+                    st[sp++] = w;
+                    on[w->idx] = true;
+                    call[cp++] = (struct frame){w, 0};
+                } else if (on[w->idx] && index[w->idx] < low[v]) {
+                    low[v] = index[w->idx];
+                }
+                continue;
+            }
+            if (low[v] == index[v]) {
+                /* v roots a component: pop it; more than one member means a cycle */
+                size_t start = sp;
+                while (st[start - 1] != f->node)
+                    start--;
+                start--;
+                for (size_t k = start; k < sp; k++) {
+                    on[st[k]->idx] = false;
+                    if (sp - start > 1)
+                        st[k]->may_loop = true;
+                }
+                sp = start;
+            }
+            cp--;
+            if (cp) {
+                uint32_t u = call[cp - 1].node->idx;
+                if (low[v] < low[u])
+                    low[u] = low[v];
+            }
+        }
+    }
+    free(call);
+    free(st);
+    free(on);
+    free(low);
+    free(index);
+}
+
 /* ======================================================================== public API */
 
 static void cc_free(cc *c)
@@ -1656,8 +1777,10 @@ js_schema *js_compile(js_registry *reg, const cJSON *schema, const js_options *o
         compile_dynamic_anchors(&c);
     if (!c.failed)
         check_ref_cycles(&c);
-    if (!c.failed)
+    if (!c.failed) {
         analyse_annotations(&c);
+        mark_loops(&c);
+    }
     cc_free(&c);
     if (c.failed) {
         js_schema_free(s);
@@ -1674,7 +1797,7 @@ void js_schema_free(js_schema *s)
     for (int i = 0; i < JS_MD_SLOTS; i++)
         pcre2_match_data_free(s->md_pool[i].md);
     for (size_t i = 0; i < s->ncodes; i++)
-        pcre2_code_free(s->codes[i]);
+        js_re_free(s->codes[i]);
     free(s->codes);
     for (size_t i = 0; i < s->ndocs; i++)
         cJSON_Delete(s->docs[i]);

@@ -3,8 +3,18 @@
  *
  * Compile a schema once (resolving $id/$ref/$anchor/$dynamicRef, compiling regexes), then
  * validate many instances. Without an error list, validation stops at the first failure and
- * allocates nothing on the heap; with one, every error is reported as
- * instance location (JSON Pointer) + keyword location + message.
+ * allocates nothing on the heap in the common case (only unevaluated* over more than 256
+ * members or items, uniqueItems over more than 32 items and format "regex" do); with one, every
+ * error is reported as instance location (JSON Pointer) + keyword location + message.
+ *
+ * Threads: a js_registry (and js_compile / js_schema_check_meta, which use one) belongs to one
+ * thread at a time. A compiled js_schema is immutable: js_validate may run on it from any number
+ * of threads at once (each call with its own js_errors). Regex matching uses per-schema match
+ * blocks handed out atomically; calls beyond JS_MD_SLOTS concurrent ones allocate their own.
+ *
+ * Numbers: number nodes whose `valuestring` holds the source literal (tg_json_parse, tg_doc_load)
+ * are compared exactly; others by their double, rendered as the shortest round-trip decimal.
+ * Strings cannot hold U+0000 (cJSON strings are NUL-terminated). See docs/jsonschema.md.
  */
 #ifndef TG_JSONSCHEMA_H
 #define TG_JSONSCHEMA_H
@@ -37,7 +47,9 @@ int js_registry_add_document(js_registry *r, const char *uri, const cJSON *doc, 
 
 typedef struct js_options {
     bool format_assert;     /* treat "format" as an assertion (default: annotation only) */
-    const char *base_uri;   /* retrieval URI of the root schema; NULL = a fixed internal one */
+    /* Retrieval URI of the root schema (e.g. "file:///abs/path/schema.json", or the URL it is
+     * published under), used to resolve relative $id/$ref; NULL = "urn:toolgen:root". */
+    const char *base_uri;
 } js_options;
 
 typedef struct js_schema js_schema;
@@ -65,7 +77,14 @@ typedef struct js_errors {
 void js_errors_clear(js_errors *e); /* frees the messages, keeps the capacity */
 void js_errors_free(js_errors *e);
 
-/* true when valid. errors == NULL: stop at the first failure (fast path). */
+/*
+ * true when valid. errors == NULL: stop at the first failure (fast path). Otherwise the errors
+ * of an invalid instance are appended to *errors (at most 100, then one "too many errors"
+ * entry); a valid instance costs the same as the fast path. Failures of subschemas that are not
+ * failures of the instance (a passing anyOf/oneOf, "if", "not", "contains") are not reported; a
+ * failing anyOf/oneOf reports a summary followed by its branches' errors. A $ref loop on the
+ * same value, or nesting past 2000 schema evaluations, makes the instance invalid with an error.
+ */
 bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors);
 
 /*

@@ -77,11 +77,12 @@ typedef struct js_name {
     uint32_t hash;
     js_node *schema; /* from "properties", NULL for required-only names */
     int req;         /* index in required[], -1 when not required */
+    uint64_t req_bit; /* 1 << req for the first 64 required names, else 0 */
 } js_name;
 
 typedef struct js_pprop {
     const char *src;   /* the ECMA-262 pattern */
-    pcre2_code *re;
+    js_re *re;
     js_node *schema;
 } js_pprop;
 
@@ -113,6 +114,7 @@ struct js_node {
     uint8_t types;     /* JT_* set; 0 = no "type" */
     uint8_t groups;    /* JK_* */
     bool type_only;    /* nothing to check but "type": validated without a call */
+    bool may_loop;     /* on a cycle of in-place applicators: $ref hops check for loops */
     bool ann;          /* may add evaluated-property/item annotations to its instance */
     bool uneval;       /* has unevaluatedProperties or unevaluatedItems */
     uint32_t idx;      /* position in the compile order, for graph passes */
@@ -125,7 +127,7 @@ struct js_node {
     /* strings */
     long long min_length, max_length; /* -1 = absent */
     const char *pattern_src;
-    pcre2_code *pattern;
+    js_re *pattern;
     int format;           /* JS_FMT_*, asserted only when format_assert */
     const char *format_name;
     bool format_assert;
@@ -144,6 +146,7 @@ struct js_node {
     size_t nnames;
     uint32_t *table;      /* open addressing over names (index + 1), NULL for small tables */
     uint32_t table_mask;
+    uint64_t name_filter;  /* bit js_name_bit() of every name: most misses stop here */
     const char **required;
     size_t nrequired;
     js_pprop *pprops;
@@ -174,11 +177,19 @@ struct js_schema {
     js_res **res;
     size_t nres, capres;
     js_node *root;
-    pcre2_code **codes;
+    js_re **codes;
     size_t ncodes, capcodes;
-    bool has_regex, has_dynamic;
+    bool has_regex;   /* some pattern needs PCRE2 (and so match data) at validation time */
+    bool has_dynamic;
     js_md_slot md_pool[JS_MD_SLOTS];
 };
+
+/* A 1-in-64 signature of a name from its first two bytes, for js_node.name_filter. */
+static inline uint64_t js_name_bit(const char *s)
+{
+    unsigned h = (unsigned char)s[0] * 31u + (s[0] ? (unsigned char)s[1] : 0u);
+    return 1ULL << (h & 63);
+}
 
 /* FNV-1a over a property name, for js_node.table. */
 static inline uint32_t js_name_hash(const char *s, size_t n)

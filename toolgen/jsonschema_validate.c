@@ -2,12 +2,14 @@
  * jsonschema_validate.c — evaluating a compiled schema against an instance.
  *
  * Two modes share one evaluator: without an error list (vctx.errs == NULL) every keyword
- * returns at the first failure and nothing is allocated; with one, all failures are reported
- * with instance and keyword locations. js_validate always runs the fast mode first and only
- * re-runs in error mode when the instance is invalid, so valid instances cost the same either
- * way. Subschemas whose failure is not an error of the instance (anyOf/oneOf branches, if, not,
- * contains) are always evaluated quietly; anyOf/oneOf re-run their branches with errors only
- * when none matched.
+ * returns at the first failure and nothing is allocated (exceptions, all bounded by the
+ * instance's size: unevaluated* over more than 256 members or items, uniqueItems over more
+ * than 32 items, format "regex", and a fifth concurrent PCRE2 user); with one, all failures
+ * are reported with instance and keyword locations. js_validate always runs the fast mode
+ * first and only re-runs in error mode when the instance is invalid, so valid instances cost
+ * the same either way. Subschemas whose failure is not an error of the instance (anyOf/oneOf
+ * branches, if, not, contains) are always evaluated quietly; anyOf/oneOf re-run their branches
+ * with errors only when none matched.
  *
  * Annotations for unevaluatedProperties/Items are sets of evaluated member or item positions
  * (evset), passed down only to subschemas the compiler marked as able to add to them.
@@ -102,6 +104,9 @@ typedef struct vctx {
     js_errors *errs;   /* NULL: fast mode */
     size_t base;       /* errs->n when this validation started */
     bool overflow;     /* JS_MAX_ERRORS reached */
+    bool aborted;      /* a reference loop or the depth limit: the instance is invalid */
+    bool abort_reported;
+    const char *abort_msg;
     tg_buf ip, kp;     /* instance / keyword location, error mode only */
     bool dynamic;      /* the schema has $dynamicRef: track the dynamic scope */
     const scope *sc;   /* dynamic scope, innermost first */
@@ -205,8 +210,8 @@ static void v_err(vctx *c, const char *kw, const char *fmt, ...) TG_PRINTF(3, 4)
 static void v_err(vctx *c, const char *kw, const char *fmt, ...)
 {
     js_errors *e = c->errs;
-    if (!e)
-        return;
+    if (!e || c->aborted)
+        return; /* after a loop or the depth limit, only that error is worth reading */
     if (e->n - c->base >= JS_MAX_ERRORS) {
         c->overflow = true;
         return;
@@ -223,6 +228,27 @@ static void v_err(vctx *c, const char *kw, const char *fmt, ...)
     }
     tg_buf_puts(&kl, "");
     errs_push(e, xstrndup(c->ip.data, c->ip.len), tg_buf_steal(&kl), tg_buf_steal(&msg));
+}
+
+#define JS_STR_(x) #x
+#define JS_STR(x) JS_STR_(x)
+
+/*
+ * A reference loop or the depth limit: evaluation is pointless from here on and the instance is
+ * invalid whatever encloses this point (even "not"). Reported once, at the first place it is
+ * met with errors on.
+ */
+static bool v_abort(vctx *c, const char *kw, const char *msg)
+{
+    if (!c->abort_msg)
+        c->abort_msg = msg;
+    if (c->errs && !c->abort_reported) {
+        c->aborted = false; /* let this one error through v_err */
+        v_err(c, kw, "%s", msg);
+        c->abort_reported = true;
+    }
+    c->aborted = true;
+    return false;
 }
 
 /* A JSON value for a message, cut at max bytes (on a UTF-8 boundary). Heap string. */
@@ -369,11 +395,20 @@ static bool v_number(vctx *c, const js_node *n, const cJSON *inst)
     return ok;
 }
 
+/* Bounds from the byte length alone (bytes/4 <= code points <= bytes) settle most strings
+ * without counting code points. */
+static bool length_surely_ok(const js_node *n, const char *s)
+{
+    long long bytes = (long long)strlen(s);
+    return (n->max_length < 0 || bytes <= n->max_length) &&
+           (n->min_length < 0 || (bytes + 3) / 4 >= n->min_length);
+}
+
 static bool v_string(vctx *c, const js_node *n, const cJSON *inst)
 {
     bool ok = true;
     const char *s = inst->valuestring ? inst->valuestring : "";
-    if (n->min_length >= 0 || n->max_length >= 0) {
+    if ((n->min_length >= 0 || n->max_length >= 0) && !length_surely_ok(n, s)) {
         long long len = (long long)js_utf8_count(s);
         if (n->min_length >= 0 && len < n->min_length) {
             if (!c->errs)
@@ -390,7 +425,7 @@ static bool v_string(vctx *c, const js_node *n, const cJSON *inst)
             ok = false;
         }
     }
-    if (n->pattern && !js_regex_search(n->pattern, s, c->md)) {
+    if (n->pattern && !js_re_search(n->pattern, s, c->md)) {
         if (!c->errs)
             return false;
         v_err(c, "pattern", "string does not match pattern \"%s\"", n->pattern_src);
@@ -424,17 +459,6 @@ static bool v_item(vctx *c, const js_node *sch, const char *kw, const cJSON *ite
     return r;
 }
 
-static bool items_equal_at(const cJSON *arr, size_t n, size_t *a, size_t *b);
-
-static bool v_unique(vctx *c, const cJSON *arr, size_t n)
-{
-    size_t a, b;
-    if (!items_equal_at(arr, n, &a, &b))
-        return true;
-    if (c->errs)
-        v_err(c, "uniqueItems", "items %zu and %zu are equal, but items must be unique", a, b);
-    return false;
-}
 
 typedef struct hashed {
     unsigned long long h;
@@ -481,6 +505,16 @@ static bool items_equal_at(const cJSON *arr, size_t n, size_t *a, size_t *b)
             }
     free(h);
     return found;
+}
+
+static bool v_unique(vctx *c, const cJSON *arr, size_t n)
+{
+    size_t a, b;
+    if (!items_equal_at(arr, n, &a, &b))
+        return true;
+    if (c->errs)
+        v_err(c, "uniqueItems", "items %zu and %zu are equal, but items must be unique", a, b);
+    return false;
 }
 
 static bool v_contains(vctx *c, const js_node *n, const cJSON *arr, evset *ev)
@@ -564,12 +598,25 @@ COLD_PATH static bool v_array(vctx *c, const js_node *n, const cJSON *arr, evset
 
 /* ---- objects ---- */
 
-/*
- * The names entry for member name k. Small tables are scanned from *cursor, the entry after the
- * previous hit: instances usually list properties in the schema's order.
- */
-static const js_name *find_name(const js_node *n, const char *k, size_t *cursor)
+/* Equality of two NUL-terminated names known to share their first byte (short: no call). */
+static inline bool same_name(const char *a, const char *b)
 {
+    do {
+        a++;
+        b++;
+    } while (*a && *a == *b);
+    return *a == *b;
+}
+
+static bool name_is(const js_name *e, const char *k)
+{
+    return e->first == k[0] && (k[0] == '\0' || same_name(e->name, k));
+}
+
+COLD_PATH static const js_name *find_name_slow(const js_node *n, const char *k, size_t *cursor)
+{
+    if (!(n->name_filter & js_name_bit(k)))
+        return NULL;
     if (n->table) {
         size_t len = strlen(k);
         uint32_t h = js_name_hash(k, len);
@@ -580,23 +627,26 @@ static const js_name *find_name(const js_node *n, const char *k, size_t *cursor)
         }
         return NULL;
     }
-    size_t nn = n->nnames, start = *cursor < nn ? *cursor : 0;
-    char k0 = k[0];
-    for (size_t i = start; i < nn; i++) {
-        const js_name *e = &n->names[i];
-        if (e->first == k0 && strcmp(e->name, k) == 0) {
+    for (size_t i = 0; i < n->nnames; i++)
+        if (name_is(&n->names[i], k)) {
             *cursor = i + 1;
-            return e;
+            return &n->names[i];
         }
-    }
-    for (size_t i = 0; i < start; i++) {
-        const js_name *e = &n->names[i];
-        if (e->first == k0 && strcmp(e->name, k) == 0) {
-            *cursor = i + 1;
-            return e;
-        }
-    }
     return NULL;
+}
+
+/*
+ * The names entry for member name k. The entry after the previous hit is tried first:
+ * instances usually list properties in the schema's order.
+ */
+static inline const js_name *find_name(const js_node *n, const char *k, size_t *cursor)
+{
+    size_t i = *cursor;
+    if (i < n->nnames && !n->table && name_is(&n->names[i], k)) {
+        *cursor = i + 1;
+        return &n->names[i];
+    }
+    return find_name_slow(n, k, cursor);
 }
 
 /* A member's value against a subschema of kw (tok: the property name or pattern, if any). */
@@ -698,43 +748,11 @@ static bool v_deps(vctx *c, const js_node *n, const cJSON *obj, evset *ev)
     return ok;
 }
 
-COLD_PATH static bool v_object(vctx *c, const js_node *n, const cJSON *obj, evset *ev)
+/* minProperties, maxProperties, required, dependent*: what needs the whole object. */
+static bool v_object_tail(vctx *c, const js_node *n, const cJSON *obj, evset *ev, uint64_t found,
+                          long long count)
 {
     bool ok = true;
-    uint64_t found = 0;
-    long long count = 0;
-    size_t cursor = 0;
-    for (const cJSON *m = obj->child; m; m = m->next, count++) {
-        const char *k = m->string ? m->string : "";
-        bool evaluated = false;
-        if (n->nnames) {
-            const js_name *e = find_name(n, k, &cursor);
-            if (e && e->req >= 0 && e->req < 64)
-                found |= 1ULL << e->req;
-            if (e && e->schema) {
-                evaluated = true;
-                if (!c->errs) {
-                    if (!v_node(c, e->schema, m, NULL))
-                        return false;
-                } else {
-                    STEP(v_prop(c, "properties", e->name, e->schema, m));
-                }
-            }
-        }
-        for (size_t i = 0; i < n->npprops; i++)
-            if (js_regex_search(n->pprops[i].re, k, c->md)) {
-                evaluated = true;
-                STEP(v_prop(c, "patternProperties", n->pprops[i].src, n->pprops[i].schema, m));
-            }
-        if (!evaluated && n->addl) {
-            evaluated = true;
-            STEP(v_prop(c, "additionalProperties", NULL, n->addl, m));
-        }
-        if (evaluated && ev)
-            ev_set(ev, (size_t)count);
-        if (n->pnames)
-            STEP(v_property_name(c, n, k));
-    }
     if (n->min_props >= 0 && count < n->min_props) {
         if (!c->errs)
             return false;
@@ -756,17 +774,88 @@ COLD_PATH static bool v_object(vctx *c, const js_node *n, const cJSON *obj, evse
     return ok;
 }
 
+/* patternProperties, additionalProperties and propertyNames for one member. */
+static bool v_member_rest(vctx *c, const js_node *n, const cJSON *m, bool *evaluated)
+{
+    bool ok = true;
+    const char *k = m->string ? m->string : "";
+    for (size_t i = 0; i < n->npprops; i++)
+        if (js_re_search(n->pprops[i].re, k, c->md)) {
+            *evaluated = true;
+            STEP(v_prop(c, "patternProperties", n->pprops[i].src, n->pprops[i].schema, m));
+        }
+    if (!*evaluated && n->addl) {
+        *evaluated = true;
+        STEP(v_prop(c, "additionalProperties", NULL, n->addl, m));
+    }
+    if (n->pnames)
+        STEP(v_property_name(c, n, k));
+    return ok;
+}
+
+/* The fast path: few live values in the member loop, errors handled elsewhere. */
+static bool v_object_fast(vctx *c, const js_node *n, const cJSON *obj, evset *ev)
+{
+    uint64_t found = 0;
+    long long count = 0;
+    size_t cursor = 0;
+    bool always_rest = n->npprops || n->pnames;
+    for (const cJSON *m = obj->child; m; m = m->next, count++) {
+        bool evaluated = false;
+        const js_name *e = n->nnames ? find_name(n, m->string ? m->string : "", &cursor) : NULL;
+        if (e) {
+            found |= e->req_bit;
+            if (e->schema) {
+                evaluated = true;
+                if (!v_node(c, e->schema, m, NULL))
+                    return false;
+            }
+        }
+        if ((always_rest || (!evaluated && n->addl)) && !v_member_rest(c, n, m, &evaluated))
+            return false;
+        if (evaluated && ev)
+            ev_set(ev, (size_t)count);
+    }
+    return v_object_tail(c, n, obj, ev, found, count);
+}
+
+COLD_PATH static bool v_object(vctx *c, const js_node *n, const cJSON *obj, evset *ev)
+{
+    if (!c->errs)
+        return v_object_fast(c, n, obj, ev);
+    bool ok = true;
+    uint64_t found = 0;
+    long long count = 0;
+    size_t cursor = 0;
+    for (const cJSON *m = obj->child; m; m = m->next, count++) {
+        const char *k = m->string ? m->string : "";
+        bool evaluated = false;
+        const js_name *e = n->nnames ? find_name(n, k, &cursor) : NULL;
+        if (e) {
+            found |= e->req_bit;
+            if (e->schema) {
+                evaluated = true;
+                STEP(v_prop(c, "properties", e->name, e->schema, m));
+            }
+        }
+        STEP(v_member_rest(c, n, m, &evaluated));
+        if (evaluated && ev)
+            ev_set(ev, (size_t)count);
+    }
+    STEP(v_object_tail(c, n, obj, ev, found, count));
+    return ok;
+}
+
 /* ---- in-place applicators ---- */
 
 static bool v_ref(vctx *c, const char *kw, const js_node *target, const cJSON *inst, evset *ev)
 {
-    /* The same reference reached again on the same value without progress never ends. */
-    for (const refhop *h = c->hops; h && h->inst == inst; h = h->up)
-        if (h->target == target) {
-            v_err(c, kw, "infinite reference loop: %s leads back to a schema already being "
-                  "evaluated on this same value", kw);
-            return false;
-        }
+    /* The same reference reached again on the same value without progress never ends (only
+     * possible for targets the compiler found on a cycle of in-place applicators). */
+    for (const refhop *h = target->may_loop ? c->hops : NULL; h && h->inst == inst; h = h->up)
+        if (h->target == target)
+            return v_abort(c, kw, "infinite reference loop: a $ref or $dynamicRef leads back to "
+                                  "a schema already being evaluated on this same value");
     refhop hop = {target, inst, c->hops};
     c->hops = &hop;
     size_t kl = kp_push(c, kw);
@@ -1003,6 +1092,19 @@ COLD_PATH static bool v_unevaluated(vctx *c, const js_node *n, const cJSON *inst
     return ok;
 }
 
+/* A number whose literal has no fraction or exponent: an integer, whatever its size (other
+ * forms, like 1.0 or 1e2, are decided by v_type). */
+static inline bool plain_int(const cJSON *v)
+{
+    const char *t = v->valuestring;
+    if (!t || !*t)
+        return false;
+    for (; *t; t++)
+        if (*t == '.' || *t == 'e' || *t == 'E')
+            return false;
+    return true;
+}
+
 /* The keyword group that applies to each instance type. */
 static const uint8_t GROUP_OF_TYPE[64] = {
     [JT_NUMBER] = JK_NUM, [JT_STRING] = JK_STR, [JT_ARRAY] = JK_ARR, [JT_OBJECT] = JK_OBJ,
@@ -1013,7 +1115,8 @@ static bool v_eval(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 {
     bool ok = true;
     unsigned t = inst_type(inst);
-    if (n->types && !(n->types & t))
+    if (n->types && !(n->types & t) &&
+        !(t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(inst)))
         STEP(v_type(c, n, inst, t));
     unsigned g = n->groups;
     if (g & JK_CONST) {
@@ -1048,11 +1151,9 @@ static bool v_eval(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 /* The general case: depth limit, dynamic scope, own annotation set for unevaluated*. */
 COLD_PATH static bool v_node_full(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 {
-    if (c->depth >= JS_MAX_EVAL_DEPTH) {
-        v_err(c, NULL, "evaluation deeper than %d nested schemas: the instance is too deeply "
-              "nested for this schema", JS_MAX_EVAL_DEPTH);
-        return false;
-    }
+    if (c->depth >= JS_MAX_EVAL_DEPTH)
+        return v_abort(c, NULL, "evaluation deeper than " JS_STR(JS_MAX_EVAL_DEPTH) " nested "
+                                "schemas: the instance is too deeply nested for this schema");
     c->depth++;
     scope fr;
     bool pushed = false;
@@ -1094,12 +1195,33 @@ static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *e
     }
     if (n->type_only && (n->types & inst_type(inst)))
         return true;
-    if (n->uneval || c->dynamic || c->depth >= JS_MAX_EVAL_DEPTH - 1)
+    if (n->uneval || c->depth >= JS_MAX_EVAL_DEPTH - 1 ||
+        (c->dynamic && (!c->sc || c->sc->res != n->res)))
         return v_node_full(c, n, inst, ev);
     c->depth++;
     bool ok = v_eval(c, n, inst, ev);
     c->depth--;
     return ok;
+}
+
+/*
+ * Drops errors that repeat an earlier one (same instance location and message) from this
+ * validation: meta-schemas, for one, apply the same "type" from each vocabulary.
+ */
+static void drop_repeats(js_errors *e, size_t base)
+{
+    size_t w = base;
+    for (size_t i = base; i < e->n; i++) {
+        bool seen = false;
+        for (size_t k = base; k < w && !seen; k++)
+            seen = strcmp(e->v[k].instance_location, e->v[i].instance_location) == 0 &&
+                   strcmp(e->v[k].message, e->v[i].message) == 0;
+        if (seen)
+            error_free(&e->v[i]);
+        else
+            e->v[w++] = e->v[i];
+    }
+    e->n = w;
 }
 
 /* ======================================================================== public API */
@@ -1131,11 +1253,13 @@ bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors)
     if (!s || !instance)
         return false;
     int slot;
-    vctx c = {.s = s, .errs = NULL, .base = 0, .overflow = false, .ip = TG_BUF_INIT,
+    vctx c = {.s = s, .errs = NULL, .base = 0, .overflow = false, .aborted = false,
+              .abort_reported = false, .abort_msg = NULL, .ip = TG_BUF_INIT,
               .kp = TG_BUF_INIT, .dynamic = s->has_dynamic, .sc = NULL, .hops = NULL,
               .depth = 0, .md = NULL};
     c.md = md_acquire(s, &slot);
-    bool ok = v_node(&c, s->root, instance, NULL);
+    /* A loop or the depth limit ends evaluation as invalid, even under "not". */
+    bool ok = v_node(&c, s->root, instance, NULL) && !c.aborted;
     if (!ok && errors) {
         /* Invalid: evaluate again, this time collecting every error. */
         c.errs = errors;
@@ -1143,9 +1267,13 @@ bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors)
         c.depth = 0;
         c.sc = NULL;
         c.hops = NULL;
+        c.aborted = false;
         tg_buf_puts(&c.ip, "");
         tg_buf_puts(&c.kp, "");
         v_node(&c, s->root, instance, NULL);
+        drop_repeats(errors, c.base);
+        if (c.aborted && !c.abort_reported) /* met only where errors are not collected */
+            errs_push(errors, xstrdup(""), xstrdup(""), xstrdup(c.abort_msg));
         if (c.overflow)
             errs_push(errors, xstrdup(""), xstrdup(""),
                       xasprintf("too many errors: only the first %d are reported", JS_MAX_ERRORS));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "jsfastre.h"
 #include "jsutf8.h"
 #include "util.h"
 
@@ -19,6 +20,12 @@ static const char NON_WS_RANGES[] =
     "\\x{0}-\\x{8}\\x{e}-\\x{1f}\\x{21}-\\x{9f}\\x{a1}-\\x{167f}\\x{1681}-\\x{1fff}"
     "\\x{200b}-\\x{2027}\\x{202a}-\\x{202e}\\x{2030}-\\x{205e}\\x{2060}-\\x{2fff}"
     "\\x{3001}-\\x{d7ff}\\x{e000}-\\x{fefe}\\x{ff00}-\\x{10ffff}";
+
+/* Complements of [0-9] and [A-Za-z0-9_] over all code points except surrogates. */
+#define NON_DIGIT_RANGES "\\x{0}-\\x{2f}\\x{3a}-\\x{d7ff}\\x{e000}-\\x{10ffff}"
+#define NON_WORD_RANGES                                                                     \
+    "\\x{0}-\\x{2f}\\x{3a}-\\x{40}\\x{5b}-\\x{5e}\\x{60}\\x{7b}-\\x{d7ff}"                 \
+    "\\x{e000}-\\x{10ffff}"
 
 typedef struct tr {
     const char *p;   /* cursor in the ECMA pattern */
@@ -212,8 +219,19 @@ static void translate_escape(tr *t, bool in_class)
     }
     t->p++;
     switch (c) {
-    case 'd': case 'D': case 'w': case 'W':
-        tg_buf_printf(&t->out, "\\%c", c);
+    case 'd':
+        tg_buf_puts(&t->out, in_class ? "0-9" : "[0-9]");
+        return;
+    case 'w':
+        tg_buf_puts(&t->out, in_class ? "A-Za-z0-9_" : "[A-Za-z0-9_]");
+        return;
+    /* Spelled out rather than PCRE2's \D and \W, which mishandle characters above U+00FF
+     * under PCRE2_MATCH_INVALID_UTF. */
+    case 'D':
+        tg_buf_puts(&t->out, in_class ? NON_DIGIT_RANGES : "[" NON_DIGIT_RANGES "]");
+        return;
+    case 'W':
+        tg_buf_puts(&t->out, in_class ? NON_WORD_RANGES : "[" NON_WORD_RANGES "]");
         return;
     case 's':
         tg_buf_printf(&t->out, in_class ? "%s" : "[%s]", WS_RANGES);
@@ -473,7 +491,8 @@ char *js_regex_translate(const char *ecma, bool strict, char *errbuf, size_t err
     return tg_buf_steal(&t.out);
 }
 
-static const uint32_t RE_OPTIONS = PCRE2_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF;
+static const uint32_t RE_OPTIONS =
+    PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF;
 
 static pcre2_code *compile_translated(const char *pat, int *code, PCRE2_SIZE *off)
 {
@@ -501,43 +520,15 @@ pcre2_code *js_regex_compile(const char *ecma, char *errbuf, size_t errlen)
     return re;
 }
 
-/* Valid UTF-8 (no overlongs, surrogates or values past U+10FFFF); ASCII runs are cheap. */
-static bool utf8_valid(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t k = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : 0;
-        if (k == 0 || c > 0xF4 || n - i <= k)
-            return false;
-        for (size_t j = 1; j <= k; j++)
-            if ((s[i + j] & 0xC0) != 0x80)
-                return false;
-        unsigned c1 = s[i + 1];
-        if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
-            (c == 0xF4 && c1 > 0x8F))
-            return false;
-        i += k + 1;
-    }
-    return true;
-}
-
 bool js_regex_search(const pcre2_code *re, const char *s, pcre2_match_data *md)
 {
     size_t len = strlen(s);
-    int rc;
-    /* pcre2_jit_match skips pcre2_match's per-call checks (the UTF-8 check among them, hence
-     * ours); patterns JIT could not compile go through the interpreter. */
-    if (utf8_valid((const unsigned char *)s, len)) {
-        rc = pcre2_jit_match(re, (PCRE2_SPTR)s, len, 0, 0, md, NULL);
-        if (rc != PCRE2_ERROR_JIT_BADOPTION && rc != PCRE2_ERROR_JIT_STACKLIMIT)
-            return rc >= 0;
-    }
-    rc = pcre2_match(re, (PCRE2_SPTR)s, len, 0, PCRE2_NO_JIT, md, NULL);
+    /* Compiled with PCRE2_MATCH_INVALID_UTF, so the subject needs no UTF-8 check (invalid
+     * sequences just never match) and the JIT fast path is safe. Patterns JIT could not compile
+     * go through the interpreter. */
+    int rc = pcre2_jit_match(re, (PCRE2_SPTR)s, len, 0, 0, md, NULL);
+    if (rc == PCRE2_ERROR_JIT_BADOPTION || rc == PCRE2_ERROR_JIT_STACKLIMIT)
+        rc = pcre2_match(re, (PCRE2_SPTR)s, len, 0, PCRE2_NO_JIT, md, NULL);
     return rc >= 0; /* 0 = matched, ovector too small for the groups (we need none) */
 }
 
@@ -557,4 +548,29 @@ bool js_regex_valid(const char *s)
     /* ECMAScript allows variable-length lookbehind; PCRE2 before 10.43 cannot compile it but the
      * pattern is still valid ECMA-262. */
     return code == PCRE2_ERROR_LOOKBEHIND_NOT_FIXED_LENGTH;
+}
+
+js_re *js_re_compile(const char *ecma, char *errbuf, size_t errlen)
+{
+    pcre2_code *code = js_regex_compile(ecma, errbuf, errlen);
+    if (!code)
+        return NULL;
+    js_re *re = xmalloc(sizeof *re);
+    re->code = code;
+    re->fast = js_fastre_compile(ecma);
+    return re;
+}
+
+bool js_re_search(const js_re *re, const char *s, pcre2_match_data *md)
+{
+    return re->fast ? js_fastre_search(re->fast, s) : js_regex_search(re->code, s, md);
+}
+
+void js_re_free(js_re *re)
+{
+    if (!re)
+        return;
+    pcre2_code_free(re->code);
+    js_fastre_free(re->fast);
+    free(re);
 }

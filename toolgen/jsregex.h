@@ -30,4 +30,18 @@ bool js_regex_search(const pcre2_code *re, const char *s, pcre2_match_data *md);
 /* Whether s is a valid ECMA-262 pattern (format "regex"). Allocates; not for hot paths. */
 bool js_regex_valid(const char *s);
 
+/*
+ * A pattern as the validator keeps it: always compiled by PCRE2 (which also checks the syntax),
+ * plus the jsfastre matcher when the pattern is simple enough for it.
+ */
+typedef struct js_re {
+    pcre2_code *code;
+    struct js_fastre *fast; /* NULL: PCRE2 only */
+} js_re;
+
+js_re *js_re_compile(const char *ecma, char *errbuf, size_t errlen);
+/* md is only used (and may only be NULL) when re->fast is NULL. */
+bool js_re_search(const js_re *re, const char *s, pcre2_match_data *md);
+void js_re_free(js_re *re);
+
 #endif

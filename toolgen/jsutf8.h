@@ -1,4 +1,4 @@
-/* jsutf8.h — the one UTF-8 decoder the schema modules share (strings from our parsers are valid). */
+/* jsutf8.h — the UTF-8 helpers the schema modules share. */
 #ifndef TG_JSUTF8_H
 #define TG_JSUTF8_H
 

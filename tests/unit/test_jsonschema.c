@@ -1,0 +1,628 @@
+/*
+ * test_jsonschema.c — the validator's API beyond the official suite: error locations and
+ * messages, fast path vs error path, reference loops, schema errors, meta-schema checks,
+ * the resource map, exact numbers, limits and the format checkers.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jsfastre.h"
+#include "json.h"
+#include "jsonschema.h"
+#include "jsregex.h"
+#include "testlib.h"
+#include "util.h"
+
+static js_registry *reg;
+
+static cJSON *J(const char *text)
+{
+    tg_err err;
+    tg_err_clear(&err);
+    cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
+    if (!v)
+        fprintf(stderr, "test JSON does not parse: %s: %s\n", text, err.msg);
+    return v;
+}
+
+static js_schema *compile_opt(const char *schema, bool fmt, tg_err *err)
+{
+    cJSON *s = J(schema);
+    js_options opt = {.format_assert = fmt, .base_uri = NULL};
+    tg_err_clear(err);
+    js_schema *c = s ? js_compile(reg, s, &opt, err) : NULL;
+    cJSON_Delete(s);
+    return c;
+}
+
+static js_schema *compile(const char *schema)
+{
+    tg_err err;
+    js_schema *c = compile_opt(schema, false, &err);
+    CHECK(c != NULL, "schema %s does not compile: %s", schema, err.msg);
+    return c;
+}
+
+/* Validates with both paths, checks they agree, returns the verdict; errors filled. */
+static bool check(js_schema *s, const char *instance, js_errors *errs)
+{
+    cJSON *v = J(instance);
+    if (!s || !v) {
+        cJSON_Delete(v);
+        return false;
+    }
+    bool fast = js_validate(s, v, NULL);
+    js_errors_clear(errs);
+    bool full = js_validate(s, v, errs);
+    CHECK(fast == full, "fast (%d) and error-collecting (%d) paths disagree on %s", fast, full,
+          instance);
+    CHECK(full || errs->n > 0, "invalid %s but no error reported", instance);
+    CHECK(!full || errs->n == 0, "valid %s but %zu errors reported", instance, errs->n);
+    cJSON_Delete(v);
+    return full;
+}
+
+/* Expects exactly one error (or at least one with "first"), matching the locations. */
+static void expect_error(const char *schema, const char *instance, const char *iloc,
+                         const char *kloc, const char *msg_part)
+{
+    js_schema *s = compile(schema);
+    js_errors e = {NULL, 0, 0};
+    bool ok = check(s, instance, &e);
+    CHECK(!ok, "%s should be invalid against %s", instance, schema);
+    bool found = false;
+    for (size_t i = 0; i < e.n; i++)
+        if (strcmp(e.v[i].instance_location, iloc) == 0 &&
+            strcmp(e.v[i].keyword_location, kloc) == 0 && strstr(e.v[i].message, msg_part))
+            found = true;
+    CHECK(found, "no error [%s] [%s] \"%s\" for %s against %s (first: [%s] [%s] %s)", iloc, kloc,
+          msg_part, instance, schema, e.n ? e.v[0].instance_location : "-",
+          e.n ? e.v[0].keyword_location : "-", e.n ? e.v[0].message : "-");
+    js_errors_free(&e);
+    js_schema_free(s);
+}
+
+static void expect_valid(const char *schema, const char *instance, bool valid)
+{
+    js_schema *s = compile(schema);
+    js_errors e = {NULL, 0, 0};
+    bool ok = check(s, instance, &e);
+    CHECK(ok == valid, "%s against %s: expected %s", instance, schema, valid ? "valid" : "invalid");
+    js_errors_free(&e);
+    js_schema_free(s);
+}
+
+static void expect_compile_error(const char *schema, const char *part1, const char *part2)
+{
+    tg_err err;
+    js_schema *s = compile_opt(schema, false, &err);
+    CHECK(s == NULL, "schema %s should not compile", schema);
+    CHECK_CONTAINS(err.msg, part1);
+    if (part2)
+        CHECK_CONTAINS(err.msg, part2);
+    js_schema_free(s);
+}
+
+static void test_error_locations(void)
+{
+    expect_error("{\"properties\":{\"a\":{\"type\":\"integer\"}}}", "{\"a\":\"x\"}", "/a",
+                 "/properties/a/type", "expected integer, got string");
+    expect_error("{\"$defs\":{\"i\":{\"type\":\"integer\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/i\"}}}",
+                 "{\"a\":1.5}", "/a", "/properties/a/$ref/type", "expected integer, got number");
+    expect_error("{\"required\":[\"name\"]}", "{}", "", "/required",
+                 "missing required property \"name\"");
+    expect_error("{\"additionalProperties\":false,\"properties\":{\"a\":true}}", "{\"a\":1,\"foo\":2}",
+                 "/foo", "/additionalProperties",
+                 "property \"foo\" is not allowed (additionalProperties is false)");
+    expect_error("{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}", "\"AB\"", "", "/pattern",
+                 "string does not match pattern \"^[a-z]+$\"");
+    expect_error("{\"minLength\":1}", "\"\"", "", "/minLength", "must be at least 1 characters long");
+    expect_error("{\"maxLength\":2}", "\"h\\u00e9llo\"", "", "/maxLength", "got 5");
+    /* JSON Pointer escaping of ~ and / in both locations */
+    expect_error("{\"properties\":{\"a/b~c\":{\"type\":\"null\"}}}", "{\"a/b~c\":3}", "/a~1b~0c",
+                 "/properties/a~1b~0c/type", "expected null, got integer");
+    expect_error("{\"items\":{\"type\":\"string\"}}", "[\"a\",\"b\",7]", "/2", "/items/type",
+                 "expected string");
+    expect_error("{\"prefixItems\":[{\"type\":\"string\"}],\"items\":false}", "[\"a\",1]", "/1",
+                 "/items", "item 1 is not allowed (items is false)");
+    expect_error("{\"minimum\":5}", "4", "", "/minimum", "must be >= 5, got 4");
+    expect_error("{\"exclusiveMaximum\":5}", "5", "", "/exclusiveMaximum", "must be < 5");
+    expect_error("{\"multipleOf\":0.01}", "1.234", "", "/multipleOf", "a multiple of 0.01");
+    expect_error("{\"const\":{\"a\":[1,2]}}", "{\"a\":[2,1]}", "", "/const", "not equal to the constant");
+    expect_error("{\"enum\":[\"red\",\"green\"]}", "\"blue\"", "", "/enum", "is not one of");
+    expect_error("{\"uniqueItems\":true}", "[1,2,1.0]", "", "/uniqueItems", "items 0 and 2 are equal");
+    expect_error("{\"contains\":{\"const\":1},\"maxContains\":1}", "[1,1]", "", "/maxContains",
+                 "at most 1 item");
+    expect_error("{\"contains\":{\"const\":1}}", "[2]", "", "/contains", "at least 1 item");
+    expect_error("{\"minProperties\":2}", "{\"a\":1}", "", "/minProperties", "at least 2 properties");
+    expect_error("{\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}", "", "/dependentRequired/a",
+                 "property \"b\" is required when \"a\" is present");
+    expect_error("{\"propertyNames\":{\"maxLength\":3}}", "{\"abcd\":1}", "",
+                 "/propertyNames/maxLength", "property name \"abcd\"");
+    expect_error("{\"not\":{\"type\":\"string\"}}", "\"x\"", "", "/not", "must not match");
+    expect_error("{\"if\":{\"type\":\"string\"},\"then\":{\"minLength\":3}}", "\"ab\"", "",
+                 "/then/minLength", "at least 3");
+    expect_error("{\"unevaluatedProperties\":false,\"allOf\":[{\"properties\":{\"a\":true}}]}",
+                 "{\"a\":1,\"b\":2}", "/b", "/unevaluatedProperties",
+                 "property \"b\" is not allowed (unevaluatedProperties is false)");
+    expect_error("false", "1", "", "", "schema is false");
+}
+
+static void test_alternatives(void)
+{
+    /* anyOf: a summary, then the errors of the branch that got past "type" */
+    const char *schema = "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"object\",\"required\":[\"x\"]}]}";
+    js_schema *s = compile(schema);
+    js_errors e = {NULL, 0, 0};
+    CHECK(!check(s, "{\"y\":1}", &e), "anyOf should fail");
+    CHECK(e.n == 2, "anyOf: expected summary + 1 branch error, got %zu", e.n);
+    if (e.n == 2) {
+        CHECK(strcmp(e.v[0].keyword_location, "/anyOf") == 0, "summary first, got %s",
+              e.v[0].keyword_location);
+        CHECK(strcmp(e.v[1].keyword_location, "/anyOf/1/required") == 0, "branch error, got %s",
+              e.v[1].keyword_location);
+    }
+    /* a passing branch leaves no errors behind */
+    CHECK(check(s, "\"ok\"", &e) && e.n == 0, "anyOf with a passing branch");
+    js_errors_free(&e);
+    js_schema_free(s);
+    expect_error("{\"oneOf\":[{\"minimum\":1},{\"maximum\":10}]}", "5", "", "/oneOf",
+                 "more than one schema");
+    expect_error("{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}", "5", "", "/oneOf",
+                 "any of the 2 alternatives");
+}
+
+static void test_fast_vs_full(void)
+{
+    /* a mixed schema over many instances: check() asserts both paths agree */
+    js_schema *s = compile(
+        "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\",\"minimum\":0},"
+        "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true},"
+        "\"kind\":{\"enum\":[\"a\",\"b\"]}},\"required\":[\"n\"],"
+        "\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"a\"}}},{\"required\":[\"tags\"]}],"
+        "\"unevaluatedProperties\":false}");
+    const char *inst[] = {
+        "{\"n\":1,\"kind\":\"a\"}", "{\"n\":-1}", "{\"n\":1,\"tags\":[\"x\",\"x\"]}",
+        "{\"n\":1,\"kind\":\"b\",\"tags\":[]}", "{\"n\":1,\"zz\":0,\"kind\":\"a\"}", "[]", "null",
+        "{\"n\":1.0,\"kind\":\"b\",\"tags\":[\"q\"]}", "{\"n\":1,\"kind\":\"a\",\"tags\":[\"q\"]}", "{}", "{\"n\":\"1\",\"tags\":[1]}",
+    };
+    js_errors e = {NULL, 0, 0};
+    int valid = 0;
+    for (size_t i = 0; i < sizeof inst / sizeof *inst; i++)
+        valid += check(s, inst[i], &e);
+    CHECK(valid == 3, "expected 3 valid instances, got %d", valid);
+    js_errors_free(&e);
+    js_schema_free(s);
+}
+
+static void test_loops(void)
+{
+    /* statically certain loops are compile errors */
+    expect_compile_error("{\"$ref\":\"#\"}", "infinite loop", NULL);
+    expect_compile_error("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"allOf\":[{\"$ref\":"
+                         "\"#/$defs/a\"}]}},\"$ref\":\"#/$defs/a\"}",
+                         "infinite loop", "#/$defs/");
+    /* conditional ones are caught while validating, with a clear error */
+    js_schema *s = compile("{\"dependentSchemas\":{\"a\":{\"$ref\":\"#\"}}}");
+    js_errors e = {NULL, 0, 0};
+    CHECK(check(s, "{}", &e), "no loop without the dependent property");
+    CHECK(!check(s, "{\"a\":1}", &e), "loop is invalid");
+    CHECK(e.n > 0 && strstr(e.v[e.n - 1].message, "infinite reference loop"), "loop message: %s",
+          e.n ? e.v[e.n - 1].message : "-");
+    js_schema_free(s);
+    /* a loop under "not" does not turn into a pass */
+    s = compile("{\"$defs\":{\"a\":{\"anyOf\":[{\"type\":\"string\"},{\"not\":{\"$ref\":\"#/$defs/a\"}}]}},"
+                "\"$ref\":\"#/$defs/a\"}");
+    CHECK(!check(s, "1", &e), "paradoxical loop is invalid");
+    CHECK(check(s, "\"s\"", &e), "the string branch still passes");
+    js_schema_free(s);
+    /* recursion on ever deeper values is fine up to the depth limit, then an error */
+    s = compile("{\"items\":{\"$ref\":\"#\"}}");
+    cJSON *deep = cJSON_CreateArray(), *cur = deep;
+    for (int i = 0; i < 5000; i++) {
+        cJSON *a = cJSON_CreateArray();
+        cJSON_AddItemToArray(cur, a);
+        cur = a;
+    }
+    CHECK(!js_validate(s, deep, NULL), "5000-deep instance exceeds the depth limit");
+    js_errors_clear(&e);
+    CHECK(!js_validate(s, deep, &e), "deep instance invalid with errors too");
+    CHECK(e.n > 0 && strstr(e.v[e.n - 1].message, "deeper than"), "depth message: %s",
+          e.n ? e.v[e.n - 1].message : "-");
+    cJSON_Delete(deep);
+    CHECK(check(s, "[[[[[[[[[[]]]]]]]]]]", &e), "moderate nesting is fine");
+    js_errors_free(&e);
+    js_schema_free(s);
+}
+
+static void test_schema_errors(void)
+{
+    expect_compile_error("{\"type\":12}", "#/type", "got 12");
+    expect_compile_error("{\"properties\":{\"a\":{\"pattern\":\"(\"}}}", "#/properties/a/pattern",
+                         "invalid regular expression");
+    expect_compile_error("{\"patternProperties\":{\"[\":{}}}", "#/patternProperties", "regular expression");
+    expect_compile_error("{\"$ref\":\"#/nope\"}", "#/$ref", "cannot resolve");
+    expect_compile_error("{\"$ref\":\"http://example.com/x.json\"}", "never over the network", NULL);
+    expect_compile_error("{\"minLength\":-1}", "#/minLength", "non-negative integer");
+    expect_compile_error("{\"required\":\"a\"}", "#/required", NULL);
+    expect_compile_error("{\"items\":{\"type\":\"nope\"}}", "#/items/type", NULL);
+    expect_compile_error("{\"multipleOf\":0}", "#/multipleOf", "greater than 0");
+    expect_compile_error("{\"allOf\":[]}", "#/allOf", "non-empty");
+    expect_compile_error("{\"properties\":{\"a\":3}}", "#/properties", "expected a schema");
+    expect_compile_error("{\"$id\":\"http://x.test/a#frag\"}", "#/$id", "fragment");
+    expect_compile_error("{\"pattern\":\"\\\\a\"}", "#/pattern", "invalid escape");
+    /* unknown keywords are annotations */
+    expect_valid("{\"x-custom\":{\"type\":12},\"title\":5}", "1", true);
+}
+
+static void test_meta(void)
+{
+    const char *bad[] = {"{\"type\":12}", "{\"minLength\":\"x\"}", "{\"properties\":{\"a\":{\"type\":\"nope\"}}}",
+                         "{\"required\":[1]}", "{\"$defs\":{\"a\":{\"enum\":5}}}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cJSON *s = J(bad[i]);
+        js_errors e = {NULL, 0, 0};
+        tg_err err;
+        tg_err_clear(&err);
+        int rc = js_schema_check_meta(reg, s, &e, &err);
+        CHECK(rc == 0, "meta-schema should reject %s (rc %d: %s)", bad[i], rc, err.msg);
+        CHECK(e.n > 0, "meta-schema errors for %s", bad[i]);
+        js_errors_free(&e);
+        cJSON_Delete(s);
+    }
+    cJSON *good = J("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\","
+                    "\"properties\":{\"a\":{\"type\":[\"string\",\"null\"],\"minLength\":1}}}");
+    tg_err err;
+    tg_err_clear(&err);
+    CHECK(js_schema_check_meta(reg, good, NULL, &err) == 1, "valid schema accepted: %s", err.msg);
+    cJSON_Delete(good);
+    /* the location of a meta-schema error points into the checked schema */
+    cJSON *s = J("{\"properties\":{\"a\":{\"type\":\"nope\"}}}");
+    js_errors e = {NULL, 0, 0};
+    js_schema_check_meta(reg, s, &e, &err);
+    bool at_type = false;
+    for (size_t i = 0; i < e.n; i++)
+        at_type |= strcmp(e.v[i].instance_location, "/properties/a/type") == 0;
+    CHECK(at_type, "meta error at /properties/a/type");
+    js_errors_free(&e);
+    cJSON_Delete(s);
+}
+
+static void test_registry(void)
+{
+    js_registry *r = js_registry_new();
+    tg_err err;
+    tg_err_clear(&err);
+    cJSON *doc = J("{\"$defs\":{\"name\":{\"type\":\"string\",\"minLength\":2}}}");
+    CHECK(js_registry_add_document(r, "http://example.test/common.json", doc, &err) == 0, "add doc");
+    cJSON_Delete(doc); /* the registry keeps its own copy */
+    cJSON *sch = J("{\"$id\":\"http://example.test/main.json\",\"properties\":{\"n\":{\"$ref\":"
+                   "\"common.json#/$defs/name\"}}}");
+    js_schema *s = js_compile(r, sch, NULL, &err);
+    CHECK(s != NULL, "relative $ref into a registered document: %s", err.msg);
+    js_errors e = {NULL, 0, 0};
+    if (s) {
+        CHECK(check(s, "{\"n\":\"ab\"}", &e), "valid through the registry");
+        CHECK(!check(s, "{\"n\":\"a\"}", &e), "invalid through the registry");
+        CHECK(e.n == 1 && strcmp(e.v[0].keyword_location, "/properties/n/$ref/minLength") == 0,
+              "keyword location through a remote $ref: %s", e.n ? e.v[0].keyword_location : "-");
+    }
+    js_schema_free(s);
+    cJSON_Delete(sch);
+
+    /* a directory: files are found with and without the .json extension */
+    char dir[] = "/tmp/tg_jsreg_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char *sub = tg_path_join(dir, "types");
+    tg_mkdirs(sub, &err);
+    char *file = tg_path_join(sub, "pos.json");
+    const char *text = "{\"type\":\"integer\",\"minimum\":1}";
+    tg_write_file_atomic(file, text, strlen(text), &err);
+    CHECK(js_registry_add_dir(r, "https://schemas.example.test/", dir, &err) == 0, "add dir: %s",
+          err.msg);
+    const char *refs[] = {"{\"$ref\":\"https://schemas.example.test/types/pos.json\"}",
+                          "{\"$ref\":\"https://schemas.example.test/types/pos\"}"};
+    for (int i = 0; i < 2; i++) {
+        sch = J(refs[i]);
+        s = js_compile(r, sch, NULL, &err);
+        CHECK(s != NULL, "directory lookup %s: %s", refs[i], err.msg);
+        if (s) {
+            CHECK(check(s, "3", &e), "3 is a positive integer");
+            CHECK(!check(s, "0", &e), "0 is not");
+        }
+        js_schema_free(s);
+        cJSON_Delete(sch);
+    }
+    /* a prefix without a trailing slash still names a folder */
+    CHECK(js_registry_add_dir(r, "https://other.example.test/x", dir, &err) == 0, "add dir");
+    sch = J("{\"$ref\":\"https://other.example.test/x/types/pos.json\"}");
+    s = js_compile(r, sch, NULL, &err);
+    CHECK(s != NULL, "prefix without slash: %s", err.msg);
+    js_schema_free(s);
+    cJSON_Delete(sch);
+    sch = J("{\"$ref\":\"https://other.example.test/xtypes/pos.json\"}");
+    s = js_compile(r, sch, NULL, &err);
+    CHECK(s == NULL, "prefix matches whole path segments only");
+    js_schema_free(s);
+    cJSON_Delete(sch);
+    /* nothing outside the mapped directory */
+    sch = J("{\"$ref\":\"https://schemas.example.test/../etc/passwd\"}");
+    s = js_compile(r, sch, NULL, &err);
+    CHECK(s == NULL, "no escape from the directory");
+    cJSON_Delete(sch);
+    js_schema_free(s);
+    CHECK(js_registry_add_dir(r, "x:", "/nonexistent/dir", &err) != 0, "missing dir refused");
+    /* a base URI lets relative references find registered documents */
+    js_options opt = {.format_assert = false, .base_uri = "https://schemas.example.test/main.json"};
+    sch = J("{\"$ref\":\"types/pos.json\"}");
+    s = js_compile(r, sch, &opt, &err);
+    CHECK(s != NULL, "relative ref against base_uri: %s", err.msg);
+    js_schema_free(s);
+    cJSON_Delete(sch);
+    unlink(file);
+    rmdir(sub);
+    rmdir(dir);
+    free(file);
+    free(sub);
+    js_errors_free(&e);
+    js_registry_free(r);
+}
+
+static void test_numbers(void)
+{
+    expect_valid("{\"multipleOf\":0.0001}", "0.0075", true);
+    expect_valid("{\"multipleOf\":0.123456789}", "1e308", false);
+    expect_valid("{\"multipleOf\":0.1}", "0.3", true);
+    expect_valid("{\"multipleOf\":3}", "1e400", false);
+    expect_valid("{\"multipleOf\":0.5}", "1e400", true);
+    expect_valid("{\"type\":\"integer\"}", "1.0", true);
+    expect_valid("{\"type\":\"integer\"}", "1.5e1", true);
+    expect_valid("{\"type\":\"integer\"}", "1.05e1", false);
+    expect_valid("{\"type\":\"integer\"}", "123456789012345678901234567890", true);
+    expect_valid("{\"maximum\":18446744073709551615}", "18446744073709551616", false);
+    expect_valid("{\"maximum\":18446744073709551615}", "18446744073709551615", true);
+    expect_valid("{\"const\":1}", "1.0", true);
+    expect_valid("{\"enum\":[{\"a\":1,\"b\":[1,2]}]}", "{\"b\":[1.0,2],\"a\":1}", true);
+    expect_valid("{\"uniqueItems\":true}", "[{\"a\":1,\"b\":2},{\"b\":2,\"a\":1}]", false);
+    /* long arrays take the hashing path of uniqueItems */
+    char big[4096] = "[";
+    for (int i = 0; i < 200; i++)
+        snprintf(big + strlen(big), sizeof big - strlen(big), "%s%d", i ? "," : "", i);
+    strcat(big, ",\"x\",{\"k\":[1]},7.0]");
+    expect_valid("{\"uniqueItems\":true}", big, false);
+    big[strlen(big) - 5] = '\0';
+    strcat(big, "]");
+    expect_valid("{\"uniqueItems\":true}", big, true);
+}
+
+static void test_limits(void)
+{
+    /* a huge invalid instance reports a bounded number of errors */
+    js_schema *s = compile("{\"items\":{\"type\":\"string\"}}");
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < 5000; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateNumber(i));
+    js_errors e = {NULL, 0, 0};
+    CHECK(!js_validate(s, arr, &e), "all items invalid");
+    CHECK(e.n <= 101 && e.n >= 100, "error count capped, got %zu", e.n);
+    CHECK(e.n && strstr(e.v[e.n - 1].message, "too many errors"), "cap is announced");
+    cJSON_Delete(arr);
+    js_errors_free(&e);
+    js_schema_free(s);
+    /* errors are appended to what the list already holds */
+    s = compile("{\"type\":\"string\"}");
+    cJSON *one = J("1");
+    js_validate(s, one, &e);
+    js_validate(s, one, &e);
+    CHECK(e.n == 2, "appended, got %zu", e.n);
+    js_errors_free(&e);
+    cJSON_Delete(one);
+    js_schema_free(s);
+}
+
+static void test_booleans_and_vocab(void)
+{
+    expect_valid("true", "{\"any\":1}", true);
+    expect_valid("{\"properties\":{\"a\":false}}", "{\"a\":1}", false);
+    expect_valid("{\"properties\":{\"a\":false}}", "{\"b\":1}", true);
+    expect_valid("{\"items\":true,\"contains\":false}", "[1]", false);
+    expect_valid("{\"not\":true}", "null", false);
+    /* $dynamicRef: the outermost dynamic anchor in scope wins */
+    expect_valid("{\"$id\":\"https://t.test/root\",\"$ref\":\"list\",\"$defs\":{"
+                 "\"item\":{\"$dynamicAnchor\":\"item\",\"type\":\"integer\"},"
+                 "\"list\":{\"$id\":\"list\",\"type\":\"array\",\"items\":{\"$dynamicRef\":\"#item\"},"
+                 "\"$defs\":{\"any\":{\"$dynamicAnchor\":\"item\"}}}}}",
+                 "[1,\"x\"]", false);
+    expect_valid("{\"$id\":\"https://t.test/root2\",\"$ref\":\"list\",\"$defs\":{"
+                 "\"list\":{\"$id\":\"list\",\"type\":\"array\",\"items\":{\"$dynamicRef\":\"#item\"},"
+                 "\"$defs\":{\"any\":{\"$dynamicAnchor\":\"item\"}}}}}",
+                 "[1,\"x\"]", true);
+    /* format is an annotation unless asked for */
+    expect_valid("{\"format\":\"email\"}", "\"nope\"", true);
+    tg_err err;
+    js_schema *s = compile_opt("{\"format\":\"email\"}", true, &err);
+    js_errors e = {NULL, 0, 0};
+    CHECK(s && !check(s, "\"nope\"", &e), "format asserted with format_assert");
+    CHECK(s && check(s, "\"a@b.example\"", &e), "valid email");
+    CHECK(s && check(s, "42", &e), "formats ignore other types");
+    js_schema_free(s);
+    s = compile_opt("{\"properties\":{\"d\":{\"format\":\"date\"}}}", true, &err);
+    CHECK(s && !check(s, "{\"d\":\"2020-13-01\"}", &e), "bad date");
+    CHECK(e.n == 1 && strcmp(e.v[0].keyword_location, "/properties/d/format") == 0 &&
+              strstr(e.v[0].message, "\"2020-13-01\" is not a valid \"date\""),
+          "format error: %s", e.n ? e.v[0].message : "-");
+    js_errors_free(&e);
+    js_schema_free(s);
+}
+
+static void test_regex_dialect(void)
+{
+    expect_valid("{\"pattern\":\"^abc$\"}", "\"abc\\n\"", false);
+    expect_valid("{\"pattern\":\"^\\\\d+$\"}", "\"\\u0664\"", false);
+    expect_valid("{\"pattern\":\"^\\\\s$\"}", "\"\\u00a0\"", true);
+    expect_valid("{\"pattern\":\"^\\\\S$\"}", "\"\\u2003\"", false);
+    expect_valid("{\"pattern\":\"^.$\"}", "\"\\u2028\"", false);
+    expect_valid("{\"pattern\":\"^.$\"}", "\"\\ud83d\\ude00\"", true);
+    expect_valid("{\"pattern\":\"^[^]$\"}", "\"\\n\"", true);
+    expect_valid("{\"pattern\":\"[]\"}", "\"a\"", false);
+    expect_valid("{\"pattern\":\"^\\\\p{Lu}\\\\p{Letter}+$\"}", "\"\\u00c9t\\u00e9\"", true);
+    expect_valid("{\"pattern\":\"^\\\\u00e9\\\\x41\\\\cJ$\"}", "\"\\u00e9A\\n\"", true);
+    expect_valid("{\"pattern\":\"^(?<y>\\\\d{4})-\\\\k<y>$\"}", "\"2020-2020\"", true);
+    expect_valid("{\"pattern\":\"^a\\\\-b\\\\/c$\"}", "\"a-b/c\"", true);
+    expect_valid("{\"pattern\":\"\\\\w\"}", "\"\\u00e9\"", false);
+    /* patterns are searched, not anchored */
+    expect_valid("{\"pattern\":\"b\"}", "\"abc\"", true);
+}
+
+/* The small NFA matcher must agree with PCRE2 on everything it accepts to handle. */
+static void test_fastre_vs_pcre2(void)
+{
+    static const char *const pats[] = {
+        "^[a-z][a-z0-9_]*$", "^[^@]+@[^@]+$", "\\S", "^\\d{4}-\\d{2}-\\d{2}$", "a+b?c*$",
+        "^[A-Za-z0-9_.-][A-Za-z0-9_./-]*$", "^.{2,5}$", "x{0,3}y", "^\\s*$", "[^\\s@]+",
+        "^\\W\\D?\\w+$", "^[\\d\\s]+$", "^[^\\S]$", "ab|cd", "^(a)$", "^a{3,}$", "^.*$",
+        "\\.py$", "^[\\x41-\\x43\\u0061]+$", "^a*?b+?$", "\\t\\n", "^\\$[\\]\\-]{1}$",
+        "^$", "", "^a{0,8}b$", "^[a-z]{0,9}$", "[^a-z]{2}",
+    };
+    static const char *const alphabet[] = {"a", "b", "c", "y", "x", "Z", "0", "7", "_", "@", ".",
+                                           "-", " ", "\t", "\n", "$", "]", "\xc3\xa9",
+                                           "\xc2\xa0", "\xe2\x80\xa8", "\xf0\x9f\x98\x80",
+                                           "/", "p", "A", "C"};
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    unsigned seed = 12345;
+    int fast_count = 0, disagree = 0, matches = 0, runs = 0;
+    for (size_t i = 0; i < sizeof pats / sizeof *pats; i++) {
+        char msg[200];
+        js_re *re = js_re_compile(pats[i], msg, sizeof msg);
+        CHECK(re != NULL, "pattern %s: %s", pats[i], msg);
+        if (!re)
+            continue;
+        fast_count += re->fast != NULL;
+        for (int t = 0; re->fast && t < 3000; t++) {
+            char s[64] = "";
+            int len = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 9;
+            for (int k = 0; k < len; k++) {
+                seed = seed * 1103515245u + 12345u;
+                strcat(s, alphabet[(seed >> 16) % (sizeof alphabet / sizeof *alphabet)]);
+            }
+            bool a = js_fastre_search(re->fast, s), b = js_regex_search(re->code, s, md);
+            matches += b;
+            runs++;
+            if (a != b && disagree++ < 10)
+                CHECK(a == b, "pattern %s on \"%s\": fast %d, PCRE2 %d", pats[i], s, a, b);
+        }
+        js_re_free(re);
+    }
+    CHECK(disagree == 0, "%d disagreements", disagree);
+    CHECK(matches > runs / 10 && matches < runs - runs / 10, "both outcomes exercised (%d of %d)",
+          matches, runs);
+    CHECK(fast_count >= 20, "most of these patterns take the fast path (%d)", fast_count);
+    pcre2_match_data_free(md);
+}
+
+static void test_formats(void)
+{
+    static const struct {
+        const char *fmt, *good, *bad;
+    } F[] = {
+        {"date-time", "2024-02-29T23:59:60Z", "2023-02-29T10:00:00Z"},
+        {"date", "2000-02-29", "1900-02-29"},
+        {"time", "23:59:60+00:00", "12:00:00"},
+        {"duration", "P1Y2M3DT4H5M6S", "P1D2H"},
+        {"email", "\"a b\"@example.com", "a..b@example.com"},
+        {"idn-email", "\xec\x8b\xa4\xeb\xa1\x80@example.com", "user"},
+        {"hostname", "xn--bcher-kva.example", "-bad.example"},
+        {"idn-hostname", "b\xc3\xbc" "cher.example", "a\xe3\x80\xae" "b"},
+        {"ipv4", "192.168.0.1", "192.168.0.01"},
+        {"ipv6", "1::2:192.168.0.1", "1::2::3"},
+        {"uri", "https://example.com/a?b#c", "/relative"},
+        {"uri-reference", "../x?y", "\\\\bad"},
+        {"iri", "https://\xc3\xa9x.example/\xcf\x80", "\xcf\x80"},
+        {"iri-reference", "/\xcf\x80", "#a\\b"},
+        {"uri-template", "https://x.test/{id}{?q*}", "{a,}"},
+        {"uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d16380", "2eb8aa08aa9811eab4aa73b441d16380"},
+        {"json-pointer", "/a~1b/0", "a/b"},
+        {"relative-json-pointer", "1/a#", "01/a"},
+        {"regex", "^(?<x>a)\\k<x>$", "(?i)a"},
+    };
+    for (size_t i = 0; i < sizeof F / sizeof *F; i++) {
+        CHECK(js_format_check(F[i].fmt, F[i].good), "%s should accept %s", F[i].fmt, F[i].good);
+        CHECK(!js_format_check(F[i].fmt, F[i].bad), "%s should reject %s", F[i].fmt, F[i].bad);
+    }
+    /* "#" right after the number asks for the key; after a pointer it is just a character */
+    CHECK(js_format_check("relative-json-pointer", "1#"), "\"1#\"");
+    CHECK(!js_format_check("relative-json-pointer", "1#/a"), "\"1#/a\"");
+    CHECK(js_format_check("no-such-format", "anything"), "unknown formats accept");
+    CHECK(js_format_check(NULL, "x") && js_format_check("date", NULL), "NULL arguments accept");
+}
+
+typedef struct thread_arg {
+    js_schema *s;
+    cJSON *good, *bad;
+    int wrong;
+} thread_arg;
+
+static void *validate_many(void *p)
+{
+    thread_arg *a = p;
+    js_errors e = {NULL, 0, 0};
+    for (int i = 0; i < 2000; i++) {
+        if (!js_validate(a->s, a->good, NULL) || js_validate(a->s, a->bad, i % 10 ? NULL : &e))
+            a->wrong++;
+        js_errors_clear(&e);
+    }
+    js_errors_free(&e);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    /* one compiled schema shared by more threads than it has match-data slots */
+    /* groups and \p{} keep these patterns on PCRE2 (and its match blocks), not jsfastre */
+    js_schema *s = compile("{\"type\":\"object\",\"patternProperties\":{\"^(x)_\":"
+                           "{\"pattern\":\"^([a-z]|\\\\p{Lu})+$\"}}}");
+    cJSON *good = J("{\"x_a\":\"abC\"}"), *bad = J("{\"x_a\":\"a1\"}");
+    enum { N = 8 };
+    pthread_t th[N];
+    thread_arg args[N];
+    for (int i = 0; i < N; i++) {
+        args[i] = (thread_arg){s, good, bad, 0};
+        pthread_create(&th[i], NULL, validate_many, &args[i]);
+    }
+    int wrong = 0;
+    for (int i = 0; i < N; i++) {
+        pthread_join(th[i], NULL);
+        wrong += args[i].wrong;
+    }
+    CHECK(wrong == 0, "%d wrong verdicts under concurrency", wrong);
+    cJSON_Delete(good);
+    cJSON_Delete(bad);
+    js_schema_free(s);
+}
+
+int main(void)
+{
+    reg = js_registry_new();
+    tg_err err;
+    tg_err_clear(&err);
+    CHECK(js_registry_add_metaschemas(reg, &err) == 0, "meta-schemas: %s", err.msg);
+    test_error_locations();
+    test_alternatives();
+    test_fast_vs_full();
+    test_loops();
+    test_schema_errors();
+    test_meta();
+    test_registry();
+    test_numbers();
+    test_limits();
+    test_booleans_and_vocab();
+    test_regex_dialect();
+    test_fastre_vs_pcre2();
+    test_formats();
+    test_threads();
+    js_registry_free(reg);
+    return tl_finish("test_jsonschema");
+}
