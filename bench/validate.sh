@@ -23,7 +23,8 @@ best_time() { # best wall time of 3 runs of: $@ < $INPUT > /dev/null
     echo "$best"
 }
 
-printf '%-10s %10s %14s %14s %8s\n' schema instances "toolgen/s" "ajv/s" ratio
+printf '%-10s %10s %14s %14s %8s %16s %12s\n' schema instances "toolgen/s" "ajv/s" ratio \
+    "toolgen start ms" "ajv start ms"
 for name in flat manifest; do
     schema=work/$name.schema.json
     full=work/$name.jsonl
@@ -40,7 +41,8 @@ for name in flat manifest; do
     INPUT=work/$name.one.jsonl; tg_1=$(best_time tg); aj_1=$(best_time aj)
     awk -v name="$name" -v n="$count" -v tn="$tg_n" -v t1="$tg_1" -v an="$aj_n" -v a1="$aj_1" 'BEGIN {
         tr = (n - 1) / (tn - t1); ar = (n - 1) / (an - a1)
-        printf "%-10s %10d %14.0f %14.0f %7.2fx\n", name, n, tr, ar, tr / ar
+        printf "%-10s %10d %14.0f %14.0f %7.2fx %16.1f %12.1f\n", name, n, tr, ar, tr / ar, t1 * 1000, a1 * 1000
     }'
 done
-echo "(ratio = toolgen / ajv; above 1 means toolgen validates faster once running)"
+echo "(ratio = toolgen / ajv; above 1 means toolgen validates faster once running;"
+echo " start = wall time of a 1-instance run: process start, schema load and compilation)"

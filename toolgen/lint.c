@@ -646,6 +646,13 @@ static int str_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Sorts l->v[from..n); qsort must not see the NULL of an empty list. */
+static void pathlist_sort(pathlist *l, size_t from)
+{
+    if (l->n - from > 1)
+        qsort(l->v + from, l->n - from, sizeof *l->v, str_cmp);
+}
+
 static bool is_config_name(const char *name)
 {
     return strcmp(name, "toolgen.yaml") == 0 || strcmp(name, "toolgen.yml") == 0;
@@ -679,7 +686,7 @@ static void walk(const char *dir, pathlist *manifests, pathlist *configs, int de
             free(p);
     }
     closedir(d);
-    qsort(subdirs.v, subdirs.n, sizeof *subdirs.v, str_cmp);
+    pathlist_sort(&subdirs, 0);
     for (size_t i = 0; i < subdirs.n; i++) {
         walk(subdirs.v[i], manifests, configs, depth + 1);
         free(subdirs.v[i]);
@@ -705,8 +712,8 @@ int tg_lint_paths(tg_schemaset *ss, const char *const *paths, size_t n, tg_probl
         if (S_ISDIR(st.st_mode)) {
             size_t m0 = manifests.n, c0 = configs.n;
             walk(paths[i], &manifests, &configs, 0);
-            qsort(manifests.v + m0, manifests.n - m0, sizeof *manifests.v, str_cmp);
-            qsort(configs.v + c0, configs.n - c0, sizeof *configs.v, str_cmp);
+            pathlist_sort(&manifests, m0);
+            pathlist_sort(&configs, c0);
         } else {
             const char *base = base_name(paths[i]);
             pathlist_add(is_config_name(base) ? &configs : &manifests, xstrdup(paths[i]));
