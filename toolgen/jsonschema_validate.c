@@ -895,6 +895,40 @@ static bool is_type_only(const js_errors *e, size_t from, size_t to, const char 
            strcmp(x->instance_location, iloc) == 0;
 }
 
+static bool is_required_only(const js_errors *e, size_t from, size_t to, const char *iloc)
+{
+    if (to - from != 1)
+        return false;
+    const js_error *x = &e->v[from];
+    size_t kl = strlen(x->keyword_location);
+    return kl >= 9 && strcmp(x->keyword_location + kl - 9, "/required") == 0 &&
+           strcmp(x->instance_location, iloc) == 0 &&
+           strncmp(x->message, "missing required property ", 26) == 0;
+}
+
+/*
+ * "anyOf: [{required: [a]}, {required: [b]}]" is how a schema says "at least one of a, b": when
+ * every branch failed only on one required property, one line says that instead of N.
+ */
+COLD_PATH static bool collapse_required(vctx *c, const char *kw, const size_t *start, size_t nb,
+                                        size_t mark)
+{
+    js_errors *e = c->errs;
+    for (size_t i = 0; i < nb; i++)
+        if (!is_required_only(e, start[i], start[i + 1], c->ip.data))
+            return false;
+    tg_buf names = TG_BUF_INIT;
+    for (size_t k = mark; k < e->n; k++) {
+        tg_buf_printf(&names, "%s%s", k > mark ? ", " : "", e->v[k].message + 26);
+        error_free(&e->v[k]);
+    }
+    e->n = mark;
+    v_err(c, kw, "must have %s of the properties %s", strcmp(kw, "oneOf") == 0 ? "exactly one" : "at least one",
+          names.data ? names.data : "");
+    tg_buf_free(&names);
+    return true;
+}
+
 /*
  * Error report for an anyOf/oneOf where no branch matched: a summary, then the errors of each
  * branch; branches that failed only on "type" are left out when another branch got further
@@ -913,6 +947,10 @@ COLD_PATH static void report_alternatives(vctx *c, const char *kw, js_node *cons
         kp_pop(c, kl);
     }
     start[nb] = e->n;
+    if (nb > 1 && collapse_required(c, kw, start, nb, mark)) {
+        free(start);
+        return;
+    }
     bool further = false;
     for (size_t i = 0; i < nb; i++)
         further |= !is_type_only(e, start[i], start[i + 1], c->ip.data);

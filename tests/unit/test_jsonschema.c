@@ -173,6 +173,14 @@ static void test_alternatives(void)
                  "more than one schema");
     expect_error("{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}", "5", "", "/oneOf",
                  "any of the 2 alternatives");
+    /* "at least one of a, b" written as anyOf of required: one line, not one per branch */
+    s = compile("{\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}");
+    CHECK(!check(s, "{\"c\":1}", &e), "anyOf of required should fail");
+    CHECK(e.n == 1 && strstr(e.v[0].message, "at least one of the properties \"a\", \"b\"") &&
+              strcmp(e.v[0].keyword_location, "/anyOf") == 0,
+          "anyOf of required: got %zu errors, first \"%s\"", e.n, e.n ? e.v[0].message : "-");
+    js_errors_free(&e);
+    js_schema_free(s);
 }
 
 static void test_fast_vs_full(void)
