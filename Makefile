@@ -10,7 +10,7 @@ PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8
 # Debian packages `make deps` installs when missing (build + runtime of toolgen itself).
 DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
             libgit2-dev libpcre2-dev python3 python3-yaml python3-pandas python3-numpy \
-            python3-matplotlib
+            python3-matplotlib bubblewrap
 # Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
 # nodesource, whose nodejs package conflicts with Debian's npm).
 DEB_CMDS := node:nodejs npm:npm
@@ -30,7 +30,7 @@ endif
 BUILD   := build/$(FLAVOR)
 ALL_CFLAGS  = $(WARN) $(DEFS) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Itoolgen -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS        = $(PKG_LIBS) -lm
+LIBS        = $(PKG_LIBS) -lm -pthread
 
 SRCS      := $(sort $(wildcard toolgen/*.c))
 OBJS      := $(SRCS:toolgen/%.c=$(BUILD)/obj/%.o)
@@ -68,6 +68,10 @@ test: tests-build
 
 check: test
 
+# Regenerates tests/golden/*/expected/ from the current build on purpose; review the diff.
+golden-update: $(TOOLGEN)
+	@TOOLGEN_ABS=$(abspath $(TOOLGEN)) sh tests/cli/golden.sh --update
+
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
@@ -89,10 +93,13 @@ install: bin/toolgen
 	install -m 644 schemas/meta/draft/2020-12/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/
 	install -m 644 schemas/meta/draft/2020-12/meta/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta/
 	install -m 644 docs/toolgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/toolgen.1
+	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
+	install -m 644 toolgen/runtime/runner.py toolgen/runtime/runner.js toolgen/runtime/toolgen_helpers.py \
+	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 
 clean:
 	rm -rf build bin
 
-.PHONY: all test check deps install clean tests-build
+.PHONY: all test check deps install clean tests-build golden-update
 
 -include $(OBJS:.o=.d)

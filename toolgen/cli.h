@@ -19,9 +19,21 @@ typedef struct tg_command {
 
 int cmd_validate(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+int cmd_clean(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 extern const char tg_usage_validate[];
 extern const char tg_usage_lint[];
+extern const char tg_usage_build[];
+extern const char tg_usage_explain[];
+extern const char tg_usage_graph[];
+extern const char tg_usage_clean[];
+extern const char tg_usage_check[];
+extern const char tg_usage_run[];
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
 int cli_fail(int code, const char *fmt, ...)

@@ -11,8 +11,17 @@
 #include "version.h"
 
 static const tg_command commands[] = {
+    {"build", cmd_build, "build generated/ from the manifests, incrementally (like ninja)",
+     tg_usage_build},
+    {"check", cmd_check, "frozen build + diff of generated/ against the last commit (for CI)",
+     tg_usage_check},
+    {"clean", cmd_clean, "remove what toolgen generated and its build state", tg_usage_clean},
+    {"explain", cmd_explain, "say why each stage would run, or that it is up to date",
+     tg_usage_explain},
+    {"graph", cmd_graph, "print the stage graph in Graphviz dot", tg_usage_graph},
     {"lint", cmd_lint, "check manifests and toolgen.yaml; print every problem as file:line:col",
      tg_usage_lint},
+    {"run", cmd_run, "run one call of a tool in the sandbox and print its result", tg_usage_run},
     {"validate", cmd_validate, "validate JSON/YAML instances against a JSON Schema (2020-12)",
      tg_usage_validate},
 };

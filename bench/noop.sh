@@ -1,0 +1,224 @@
+#!/bin/sh
+# bench/noop.sh [N...] — the no-op rebuild of toolgen against the no-op rebuild of an equivalent
+# ninja graph, side by side, for N synthetic manifests (default: 100 1000 10000).
+#
+# For each N: generate N manifests, build once with toolgen, then time
+#   - toolgen's no-op rebuild (median of RUNS runs, default 5),
+#   - ninja's no-op rebuild of a graph with one edge per toolgen stage output (same outputs,
+#     same inputs: `cp`/`cat` rules), whose first build is recorded directly in .ninja_log (so
+#     the set-up does not spawn one process per output),
+#   - toolgen's rebuild after editing one manifest (median of RUNS edits).
+# Output: a table (N, outputs, toolgen no-op ms, ninja no-op ms, ratio, one-edit ms).
+# Work files go to $BENCH_DIR (default bench/work/noop/, git-ignored). Not a test: run it by hand.
+set -eu
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+RUNS=${RUNS:-5}
+TG=${TOOLGEN:-$ROOT/bin/toolgen}
+case "$TG" in /*) ;; *) TG=$ROOT/$TG ;; esac
+[ -x "$TG" ] || make >/dev/null
+if ! command -v ninja >/dev/null 2>&1; then
+    echo "installing ninja-build (Debian)" >&2
+    SUDO=
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq ninja-build
+fi
+WORK=${BENCH_DIR:-$ROOT/bench/work/noop}
+mkdir -p "$WORK"
+[ $# -gt 0 ] || set -- 100 1000 10000
+
+# gen.py: the synthetic repository (N command tools, each with one example).
+cat >"$WORK/gen.py" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+os.makedirs(os.path.join(root, "manifests"))
+with open(os.path.join(root, "toolgen.yaml"), "w") as f:
+    f.write("project:\n  name: bench-tools\n  version: 1.0.0\n")
+TEMPLATE = """# synthetic tool {i}
+manifest_version: 1
+name: {name}
+version: 1.0.0
+title: Show data file {i}
+description: Print a data file as text (synthetic tool {i}).
+status: draft
+risk: low
+idempotency: idempotent
+docs:
+  when_to_use: To see the raw content of a small data file.
+  what_it_does: Runs cat on the file.
+  returns: The text of the file.
+  prerequisites: None.
+input_schema:
+  type: object
+  additionalProperties: false
+  required: [file_path]
+  properties:
+    file_path:
+      type: string
+      description: File to show, e.g. data/iris.csv.
+      x-toolgen-path: read
+output_schema:
+  type: object
+  additionalProperties: false
+  required: [text]
+  properties:
+    text: {{type: string, description: The file's text.}}
+examples:
+  - name: show_iris
+    input: {{file_path: data/iris.csv}}
+    output: {{text: "sepal_length,sepal_width"}}
+implementation:
+  runtime: command
+  argv: [cat, --, '{{file_path}}']
+  stdout: text
+"""
+for i in range(n):
+    name = "tool_%05d" % i
+    d = os.path.join(root, "manifests", name)
+    os.makedirs(d)
+    with open(os.path.join(d, "tool.manifest.yaml"), "w") as f:
+        f.write(TEMPLATE.format(i=i, name=name))
+PY
+
+# ninja.py: the equivalent ninja graph, read from toolgen's state log: one edge per output of
+# every stage, whose inputs are the stage's inputs (source files, upstream outputs). The
+# outputs are created in dependency order and the "first build" is written to .ninja_log (v5:
+# start, end, mtime in ns, output, MurmurHash64A of the command), which is what ninja itself
+# would record after running every edge.
+cat >"$WORK/ninja.py" <<'PY'
+import os, sys
+src, dst = sys.argv[1], sys.argv[2]
+stages = {}
+for line in open(os.path.join(src, ".toolgen", "log")):
+    if not line.startswith("s "):
+        continue
+    t = line.split()
+    sid, i = t[1], 3
+    lists = []
+    for _ in range(3):
+        n = int(t[i]); i += 1
+        lists.append([t[i + 2 * k] for k in range(n)]); i += 2 * n
+    stages[sid] = lists  # inputs, outputs, deps
+
+def inputs_of(sid):
+    ins = []
+    for name in stages[sid][0]:
+        kind, _, rest = name.partition(":")
+        if kind == "file":
+            ins.append(rest)
+        elif kind == "stage":
+            ins.extend(stages[rest][1])
+    return ins
+
+edges = []  # (output, inputs)
+for sid in sorted(stages, key=lambda s: (s.startswith("aggregate"), s)):
+    ins = inputs_of(sid)
+    for out in stages[sid][1]:
+        # A per-tool page of the skill reads that tool only: give ninja the precise edge rather
+        # than N inputs per page (which would make its graph quadratic).
+        if "/references/" in out:
+            tool = os.path.basename(out)[:-3]
+            edges.append((out, stages["load:" + tool][1]))
+        else:
+            edges.append((out, ins))
+
+os.makedirs(dst, exist_ok=True)
+made = set()
+def touch(p):
+    d = os.path.dirname(p)
+    if d and d not in made:
+        os.makedirs(os.path.join(dst, d), exist_ok=True)
+        made.add(d)
+    with open(os.path.join(dst, p), "w") as f:
+        f.write(p)
+
+srcs = sorted({i for _, ins in edges for i in ins} - {o for o, _ in edges})
+for s in srcs:
+    touch(s)
+order = {}
+def level(o, ins_of):
+    return order.setdefault(o, 1 + max([level(i, ins_of) for i in ins_of.get(o, []) if i in ins_of] or [0]))
+ins_of = dict(edges)
+for o, _ in edges:
+    level(o, ins_of)
+edges.sort(key=lambda e: order[e[0]])
+
+M, MASK = 0xC6A4A7935BD1E995, (1 << 64) - 1
+def murmur64a(data):
+    h = (0xDECAFBADDECAFBAD ^ (len(data) * M)) & MASK
+    n8 = len(data) // 8
+    for k in range(n8):
+        v = int.from_bytes(data[8 * k:8 * k + 8], "little")
+        v = (v * M) & MASK; v ^= v >> 47; v = (v * M) & MASK
+        h ^= v; h = (h * M) & MASK
+    tail = data[8 * n8:]
+    if tail:
+        for k in range(len(tail) - 1, -1, -1):
+            h ^= tail[k] << (8 * k)
+        h = (h * M) & MASK
+    h ^= h >> 47; h = (h * M) & MASK; h ^= h >> 47
+    return h
+
+with open(os.path.join(dst, "build.ninja"), "w") as f:
+    f.write("rule cp\n  command = cp $in $out\nrule cat\n  command = cat $in > $out\n")
+    for o, ins in edges:
+        f.write("build %s: %s %s\n" % (o, "cp" if len(ins) == 1 else "cat", " ".join(ins)))
+for o, _ in edges:
+    touch(o)
+with open(os.path.join(dst, ".ninja_log"), "w") as f:
+    f.write("# ninja log v5\n")
+    for o, ins in edges:
+        cmd = ("cp %s %s" if len(ins) == 1 else "cat %s > %s") % (" ".join(ins), o)
+        mt = os.stat(os.path.join(dst, o)).st_mtime_ns
+        f.write("0\t1\t%d\t%s\t%x\n" % (mt, o, murmur64a(cmd.encode())))
+print(len(edges))
+PY
+
+# ms CMD...: median wall time of RUNS runs in milliseconds (output discarded)
+cat >"$WORK/time.py" <<'PY'
+import subprocess, sys, time
+runs, cmd = int(sys.argv[1]), sys.argv[2:]
+ts = []
+for _ in range(runs):
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    ts.append((time.perf_counter() - t) * 1000)
+ts.sort()
+print("%.1f" % ts[len(ts) // 2])
+PY
+
+ROWS=""
+for N in "$@"; do
+    D=$WORK/$N
+    rm -rf "$D"
+    mkdir -p "$D"
+    python3 "$WORK/gen.py" "$D/repo" "$N"
+    t0=$(python3 -c 'import time; print(time.time())')
+    "$TG" -C "$D/repo" build >/dev/null
+    full=$(python3 -c "import time; print('%.1f' % ((time.time() - $t0) * 1000))")
+    OUTS=$(python3 "$WORK/ninja.py" "$D/repo" "$D/ninja")
+    if ! (cd "$D/ninja" && ninja -n) | grep -q "no work to do"; then
+        echo "bench: the recorded ninja log is not accepted by this ninja; building for real" >&2
+        (cd "$D/ninja" && ninja >/dev/null)
+    fi
+    "$TG" -C "$D/repo" build >/dev/null # warm caches for both
+    (cd "$D/ninja" && ninja >/dev/null)
+    tg_ms=$(python3 "$WORK/time.py" "$RUNS" "$TG" -C "$D/repo" build)
+    nj_ms=$(python3 "$WORK/time.py" "$RUNS" ninja -C "$D/ninja")
+    # one edit: a different description each time, so every run really changes the manifest
+    M=$D/repo/manifests/tool_00000/tool.manifest.yaml
+    cat >"$WORK/edit.sh" <<EOF
+#!/bin/sh
+n=\$(cat "$WORK/edit.count" 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >"$WORK/edit.count"
+sed "s/^description: .*/description: Print a data file as text (edit \$n)./" "$M" >"$M.new" && mv "$M.new" "$M"
+exec "$TG" -C "$D/repo" build
+EOF
+    edit_ms=$(python3 "$WORK/time.py" "$RUNS" sh "$WORK/edit.sh")
+    ratio=$(python3 -c "print('%.2f' % ($tg_ms / $nj_ms))")
+    ROWS="$ROWS$(printf '| %s | %s | %s | %s | %s | %s× | %s |' "$N" "$OUTS" "$full" "$tg_ms" "$nj_ms" "$ratio" "$edit_ms")
+"
+    printf 'N=%s done\n' "$N" >&2
+done
+echo "| N manifests | outputs | toolgen full build ms | toolgen no-op ms | ninja no-op ms | toolgen / ninja | toolgen one-edit ms |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+printf '%s' "$ROWS"

@@ -1,0 +1,2 @@
+def main(a: str, b: int = 1, c: str = None) -> dict:
+    return {"a": a}

@@ -1,0 +1,2 @@
+def run(a: str, **kwargs) -> dict:
+    return {"a": a, "others": sorted(kwargs)}

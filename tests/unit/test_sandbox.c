@@ -1,0 +1,255 @@
+/* test_sandbox.c — the sandbox library: config, limits, path checks, and calls from threads. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "sandbox.h"
+#include "sandbox_int.h"
+#include "testlib.h"
+
+static cJSON *parse(const char *s)
+{
+    tg_err err = {0};
+    return tg_json_parse(s, strlen(s), NULL, NULL, NULL, &err);
+}
+
+static void test_normalize(void)
+{
+    static const char *const cases[][2] = {
+        {"/work/data/x.csv", "/work/data/x.csv"}, {"/work/./data//x.csv", "/work/data/x.csv"},
+        {"/work/../main/x", "/main/x"},           {"/work/data/../x", "/work/x"},
+        {"/../../etc", "/etc"},                    {"/", "/"},
+        {"/work/", "/work"},                       {"/a/b/../../..", "/"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *n = sb_normalize(cases[i][0]);
+        CHECK(strcmp(n, cases[i][1]) == 0, "normalize(%s) = %s, expected %s", cases[i][0], n, cases[i][1]);
+        free(n);
+    }
+    CHECK(sb_path_within("/r/data/x", "/r/data"), "within");
+    CHECK(sb_path_within("/r/data", "/r/data"), "equal is within");
+    CHECK(!sb_path_within("/r/database/x", "/r/data"), "prefix is not within");
+    CHECK(sb_file_type("a/b.CSV") == TG_FILE_CSV && sb_file_type("x.png") == TG_FILE_IMAGE &&
+              sb_file_type("m.json") == TG_FILE_JSON && sb_file_type("n.txt") == TG_FILE_TEXT &&
+              sb_file_type("bin") == TG_FILE_OTHER && sb_file_type("d.x/bin") == TG_FILE_OTHER,
+          "file types");
+}
+
+static void test_limits(void)
+{
+    tg_limits max = TG_LIMITS_MAX_DEFAULT, l;
+    tg_limits_resolve(NULL, 0, &max, &l);
+    CHECK(l.cpu_s == 30 && l.memory_mb == 1024 && l.wall_ms == 60000 && l.output_kb == 1024 &&
+              l.files == 256 && l.processes == 64,
+          "defaults");
+    cJSON *c = parse("{\"limits\":{\"cpu_s\":9999,\"memory_mb\":2048,\"wall_s\":20}}");
+    tg_limits_resolve(c, 5000, &max, &l);
+    CHECK(l.cpu_s == 300, "cpu capped by max: %ld", l.cpu_s);
+    CHECK(l.memory_mb == 2048, "memory as asked");
+    CHECK(l.wall_ms == 5000, "wall capped by timeout_ms: %ld", l.wall_ms);
+    cJSON_Delete(c);
+}
+
+static void test_config(void)
+{
+    tg_sandbox_config c;
+    tg_err err = {0};
+    cJSON *cfg = parse("{\"sandbox\":{\"isolation\":\"none\",\"data_dirs\":[\"data/\",\"more\"],"
+                       "\"max_limits\":{\"cpu_s\":7,\"wall_s\":9}}}");
+    CHECK(tg_sandbox_config_init(&c, ".", cfg, &err) == 0, "config: %s", err.msg);
+    CHECK(c.isolation == TG_ISOLATION_NONE && c.n_data_dirs == 2 && c.max.cpu_s == 7 &&
+              c.max.wall_ms == 9000 && c.max.memory_mb == 4096,
+          "config values");
+    CHECK(c.runtime_dir != NULL, "runtime files found");
+    tg_sandbox_config_free(&c);
+    cJSON_Delete(cfg);
+
+    cfg = parse("{\"sandbox\":{\"isolation\":\"docker\"}}");
+    CHECK(tg_sandbox_config_init(&c, ".", cfg, &err) != 0, "bad isolation refused");
+    CHECK_CONTAINS(err.msg, "isolation");
+    cJSON_Delete(cfg);
+    cfg = parse("{\"sandbox\":{\"data_dirs\":[\"../outside\"]}}");
+    CHECK(tg_sandbox_config_init(&c, ".", cfg, &err) != 0, "data dir with .. refused");
+    cJSON_Delete(cfg);
+}
+
+static char repo[64];
+
+static void test_paths(void)
+{
+    snprintf(repo, sizeof repo, "/tmp/tg-sbtest-%ld", (long)getpid());
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/data/sub %s/other && echo a > %s/data/ok.csv && echo s > %s/secret && "
+             "ln -s ../secret %s/data/out.csv && ln -s ok.csv %s/data/in.csv && chmod 755 %s",
+             repo, repo, repo, repo, repo, repo, repo);
+    CHECK(system(cmd) == 0, "setup");
+    tg_sandbox_config c;
+    tg_err err = {0};
+    CHECK(tg_sandbox_config_init(&c, repo, NULL, &err) == 0, "config");
+    cJSON *schema = parse("{\"properties\":{\"f\":{\"type\":\"string\",\"x-toolgen-path\":\"read\"},"
+                          "\"g\":{\"type\":\"string\"}}}");
+    static const struct {
+        const char *value;
+        int verdict;
+        const char *inside;
+    } cases[] = {
+        {"data/ok.csv", TG_PATH_OK, "/work/data/ok.csv"},
+        {"./data/ok.csv", TG_PATH_OK, "/work/data/ok.csv"},
+        {"data/in.csv", TG_PATH_OK, "/work/data/in.csv"},
+        {"data/sub", TG_PATH_OK, "/work/data/sub"},
+        {"data/out.csv", TG_PATH_FORBIDDEN, NULL},
+        {"secret", TG_PATH_FORBIDDEN, NULL},
+        {"data/../secret", TG_PATH_FORBIDDEN, NULL},
+        {"/etc/passwd", TG_PATH_FORBIDDEN, NULL},
+        {"data/missing.csv", TG_PATH_NOT_FOUND, NULL},
+        {"other/missing.csv", TG_PATH_FORBIDDEN, NULL},
+        {"data/ok.csv/x", TG_PATH_NOT_FOUND, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cJSON *args = cJSON_CreateObject();
+        cJSON_AddStringToObject(args, "f", cases[i].value);
+        cJSON_AddStringToObject(args, "g", "/etc/passwd"); /* not marked: not checked */
+        tg_path_args pa;
+        tg_err_clear(&err);
+        int v = tg_sandbox_check_paths(&c, schema, args, NULL, &pa, &err);
+        CHECK(v == cases[i].verdict, "%s: verdict %d, expected %d (%s)", cases[i].value, v,
+              cases[i].verdict, err.msg);
+        if (v == TG_PATH_OK && cases[i].inside) {
+            CHECK(pa.n == 1 && strcmp(pa.v[0].inside, cases[i].inside) == 0, "%s inside %s",
+                  cases[i].value, pa.n ? pa.v[0].inside : "-");
+        }
+        if (v == TG_PATH_FORBIDDEN)
+            CHECK_CONTAINS(err.msg, "data/");
+        tg_path_args_free(&pa);
+        cJSON_Delete(args);
+    }
+    /* allowed_paths narrows the data directories */
+    cJSON *args = parse("{\"f\":\"data/ok.csv\"}");
+    cJSON *allowed = parse("[\"data/sub/\"]");
+    tg_path_args pa;
+    CHECK(tg_sandbox_check_paths(&c, schema, args, allowed, &pa, &err) == TG_PATH_FORBIDDEN,
+          "outside allowed_paths");
+    CHECK_CONTAINS(err.msg, "constraints.allowed_paths");
+    cJSON_Delete(allowed);
+    cJSON_Delete(args);
+    cJSON_Delete(schema);
+    tg_sandbox_config_free(&c);
+}
+
+/* ---- calls, from several threads at once --------------------------------------------------- */
+
+typedef struct job {
+    int id;
+    const tg_sandbox_config *c;
+    int rc;
+    char out[64];
+    char reply[64];
+    tg_err err;
+} job;
+
+static void *run_job(void *p)
+{
+    job *j = p;
+    char script[128];
+    snprintf(script, sizeof script, "echo hello %d; cat <&4 >&3", j->id);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    char request[32];
+    snprintf(request, sizeof request, "request %d", j->id);
+    tg_sandbox_cmd cmd = {
+        .argv = argv,
+        .request = request,
+        .request_len = strlen(request),
+        .reply_channel = true,
+        .limits = (tg_limits){5, 256, 10000, 64, 64, 16},
+    };
+    tg_sandbox_result r;
+    j->rc = tg_sandbox_run(j->c, &cmd, &r, &j->err);
+    if (j->rc == 0) {
+        snprintf(j->out, sizeof j->out, "%s", r.out.data ? r.out.data : "");
+        snprintf(j->reply, sizeof j->reply, "%s", r.reply.data ? r.reply.data : "");
+        if (r.exit_code != 0)
+            j->rc = 100 + r.exit_code;
+        tg_sandbox_result_free(&r);
+    }
+    return NULL;
+}
+
+static void test_threads(const tg_sandbox_config *c)
+{
+    enum { N = 4 };
+    pthread_t t[N];
+    job jobs[N];
+    for (int i = 0; i < N; i++) {
+        jobs[i] = (job){.id = i, .c = c};
+        pthread_create(&t[i], NULL, run_job, &jobs[i]);
+    }
+    for (int i = 0; i < N; i++) {
+        pthread_join(t[i], NULL);
+        char want[64], want_reply[64];
+        snprintf(want, sizeof want, "hello %d\n", i);
+        snprintf(want_reply, sizeof want_reply, "request %d", i);
+        CHECK(jobs[i].rc == 0, "thread %d: rc %d: %s", i, jobs[i].rc, jobs[i].err.msg);
+        CHECK(strcmp(jobs[i].out, want) == 0, "thread %d: stdout '%s'", i, jobs[i].out);
+        CHECK(strcmp(jobs[i].reply, want_reply) == 0, "thread %d: reply '%s'", i, jobs[i].reply);
+    }
+}
+
+static void test_limits_enforced(const tg_sandbox_config *c)
+{
+    tg_sandbox_result r;
+    tg_err err = {0};
+    const char *yes[] = {"/usr/bin/yes", NULL};
+    tg_sandbox_cmd cmd = {.argv = yes, .limits = (tg_limits){5, 256, 10000, 16, 64, 16}};
+    CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "yes: %s", err.msg);
+    CHECK(r.killed_by == TG_LIMIT_OUTPUT && r.out.truncated && r.out.len == 16 * 1024,
+          "output capped: killed_by %d, %zu bytes", r.killed_by, r.out.len);
+    CHECK(r.wall_ms < 3000, "capped quickly (%.0f ms)", r.wall_ms);
+    tg_sandbox_result_free(&r);
+
+    const char *sleep_[] = {"/usr/bin/sleep", "30", NULL};
+    cmd = (tg_sandbox_cmd){.argv = sleep_, .limits = (tg_limits){5, 256, 300, 16, 64, 16}};
+    CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "sleep: %s", err.msg);
+    CHECK(r.killed_by == TG_LIMIT_WALL && r.wall_ms < 2500, "wall clock: %d after %.0f ms",
+          r.killed_by, r.wall_ms);
+    tg_sandbox_result_free(&r);
+
+    /* files written into the work directory are listed; the directory goes with the result */
+    const char *write[] = {"/bin/sh", "-c", "mkdir sub && echo a,b > sub/t.csv && echo x > n.txt && "
+                                            "ln -s /etc/passwd link",
+                           NULL};
+    cmd = (tg_sandbox_cmd){.argv = write, .limits = (tg_limits){5, 256, 10000, 64, 64, 16}};
+    CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "write: %s", err.msg);
+    CHECK(r.n_files == 2 && strcmp(r.files[0].path, "n.txt") == 0 &&
+              strcmp(r.files[1].path, "sub/t.csv") == 0 && r.files[1].type == TG_FILE_CSV &&
+              r.files[1].size == 4,
+          "artifacts: %zu", r.n_files);
+    char *wd = r.workdir ? xstrdup(r.workdir) : NULL;
+    tg_sandbox_result_free(&r);
+    CHECK(wd && !tg_is_dir(wd), "work directory removed");
+    free(wd);
+}
+
+int main(void)
+{
+    test_normalize();
+    test_limits();
+    test_config();
+    test_paths();
+    tg_sandbox_config c;
+    tg_err err = {0};
+    if (tg_sandbox_config_init(&c, repo, NULL, &err) == 0) {
+        test_threads(&c);
+        test_limits_enforced(&c);
+        tg_sandbox_config_free(&c);
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", repo);
+    return tl_finish("sandbox");
+}

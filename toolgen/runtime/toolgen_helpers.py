@@ -1,0 +1,168 @@
+"""Shared utilities for toolgen's Python tools (seed 000, section 5.3).
+
+A tool imports them with `from toolgen_helpers import ...`: toolgen's runner puts this module on
+the path inside the sandbox. Every failure is a ToolError carrying one of toolgen's deterministic
+error codes, with a message that says what to do (the missing column and the available ones,
+the path that does not exist), so the caller can fix the call on the first retry.
+
+pandas is imported on first use, so importing this module costs nothing for tools that do not
+need it.
+"""
+
+import json
+import os
+import re
+
+__all__ = [
+    "ToolError",
+    "load_csv_data_with_types",
+    "detect_column_types",
+    "validate_file_and_columns",
+]
+
+# Text values that look like an ISO 8601 date or timestamp. Free-form parsing is avoided on
+# purpose: it would read "Sun" or "May" as dates.
+ISO_DATETIME = re.compile(
+    r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$"
+)
+BOOLEAN_TEXT = {"true": True, "false": False, "True": True, "False": False,
+                "TRUE": True, "FALSE": False}
+# A column is high-cardinality when it has more distinct values than this and they make up more
+# than half of its non-missing values: grouping by it gives almost one group per row.
+HIGH_CARDINALITY_MIN = 50
+
+
+class ToolError(Exception):
+    """An error with a deterministic code (INVALID_INPUT, NOT_FOUND, ...) for the caller."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+def _read_csv(file_path, **kwargs):
+    import pandas as pd
+    try:
+        return pd.read_csv(file_path, **kwargs)
+    except FileNotFoundError:
+        raise ToolError("NOT_FOUND", f"File not found: {file_path}") from None
+    except IsADirectoryError:
+        raise ToolError("INVALID_INPUT", f"{file_path} is a directory, not a CSV file") from None
+    except PermissionError:
+        raise ToolError("FORBIDDEN", f"{file_path} cannot be read (permission denied)") from None
+    except pd.errors.EmptyDataError:
+        raise ToolError("INVALID_INPUT",
+                        f"{file_path} is empty: a CSV file needs at least a header row") from None
+    except pd.errors.ParserError as e:
+        raise ToolError("INVALID_INPUT", f"{file_path} is not a valid CSV file: {e}") from None
+    except UnicodeDecodeError:
+        raise ToolError("INVALID_INPUT", f"{file_path} is not UTF-8 text") from None
+
+
+def validate_file_and_columns(file_path, required_columns=None):
+    """Raise a ToolError unless file_path is a readable CSV file whose header names every
+    column of required_columns. Reads the header only."""
+    if not isinstance(file_path, str) or not file_path:
+        raise ToolError("INVALID_INPUT", "file_path must be a non-empty string")
+    if not os.path.exists(file_path):
+        raise ToolError("NOT_FOUND", f"File not found: {file_path}")
+    if not os.path.isfile(file_path):
+        raise ToolError("INVALID_INPUT", f"{file_path} is not a regular file")
+    if not required_columns:
+        return
+    header = [str(c) for c in _read_csv(file_path, nrows=0).columns]
+    missing = [str(c) for c in required_columns if str(c) not in header]
+    if missing:
+        raise ToolError(
+            "INVALID_INPUT",
+            f"Column(s) not found in {file_path}: {', '.join(missing)}. "
+            f"Available columns: {', '.join(header)}")
+
+
+def _all_json_objects(values):
+    parsed = []
+    for v in values:
+        if not isinstance(v, str) or not v.lstrip().startswith("{"):
+            return None
+        try:
+            obj = json.loads(v)
+        except ValueError:
+            return None
+        if not isinstance(obj, dict):
+            return None
+        parsed.append(obj)
+    return parsed
+
+
+def load_csv_data_with_types(file_path, auto_expand_json=True):
+    """Load a CSV file into a DataFrame with typed columns.
+
+    Beyond pandas' own inference: text columns holding only true/false become booleans, text
+    columns holding only ISO 8601 dates or timestamps become datetimes, and (with
+    auto_expand_json) text columns holding only JSON objects are expanded into one column per
+    key, named "<column>.<key>".
+    """
+    import pandas as pd
+    df = _read_csv(file_path)
+    for name in list(df.columns):
+        series = df[name]
+        if series.dtype != object:
+            continue
+        values = series.dropna()
+        if values.empty:
+            continue
+        if values.isin(list(BOOLEAN_TEXT)).all():
+            df[name] = series.map(BOOLEAN_TEXT).astype("boolean")
+            continue
+        text = values.astype(str)
+        if text.str.match(ISO_DATETIME).all():
+            try:
+                df[name] = pd.to_datetime(series)
+            except (ValueError, TypeError):
+                pass
+            continue
+        if auto_expand_json:
+            objects = _all_json_objects(values.tolist())
+            if objects is not None:
+                expanded = pd.json_normalize(objects)
+                expanded.index = values.index
+                expanded.columns = [f"{name}.{c}" for c in expanded.columns]
+                position = df.columns.get_loc(name)
+                df = df.drop(columns=[name])
+                for offset, col in enumerate(expanded.columns):
+                    df.insert(position + offset, col, expanded[col].reindex(df.index))
+    return df
+
+
+def detect_column_types(df):
+    """Classify the columns of df.
+
+    Returns {"numeric": [...], "categorical": [...], "datetime": [...], "boolean": [...],
+    "high_cardinality": [...], "column_types": {name: type}}; high_cardinality lists the
+    categorical columns with more than 50 distinct values that make up more than half of their
+    non-missing values (poor grouping keys).
+    """
+    import pandas as pd
+    kinds = {"numeric": [], "categorical": [], "datetime": [], "boolean": []}
+    column_types = {}
+    high = []
+    for name in df.columns:
+        series = df[name]
+        if pd.api.types.is_bool_dtype(series):
+            kind = "boolean"
+        elif pd.api.types.is_numeric_dtype(series):
+            kind = "numeric"
+        elif pd.api.types.is_datetime64_any_dtype(series):
+            kind = "datetime"
+        else:
+            values = series.dropna().astype(str)
+            kind = "datetime" if len(values) and values.str.match(ISO_DATETIME).all() \
+                else "categorical"
+        kinds[kind].append(str(name))
+        column_types[str(name)] = kind
+        if kind == "categorical":
+            distinct = series.nunique(dropna=True)
+            present = int(series.notna().sum())
+            if distinct > HIGH_CARDINALITY_MIN and distinct > present / 2:
+                high.append(str(name))
+    return {**kinds, "high_cardinality": high, "column_types": column_types}
