@@ -84,6 +84,8 @@ deps:
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	else echo "all Debian packages present"; fi
+	@# The official peers the tests check toolgen's output with (e.g. the mcpb CLI).
+	@cd tests/npm && npm install --no-audit --no-fund --silent
 
 install: bin/toolgen
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/toolgen/schemas \
