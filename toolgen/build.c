@@ -402,6 +402,7 @@ void tg_build_stats_free(tg_build_stats *s)
     tg_strv_free(&s->edited);
     tg_strv_free(&s->recreated);
     tg_strv_free(&s->outputs);
+    tg_strv_free(&s->summaries);
     free(s->generated_dir);
     *s = (tg_build_stats){0};
 }
@@ -506,10 +507,18 @@ tg_build_status tg_build(const tg_build_opts *o, tg_build_stats *st, tg_err *err
     }
     if (!o->ntools)
         collect_outputs(&e);
-    if (interrupted)
+    tg_strv_sort(&st->summaries);
+    if (interrupted) {
         status = TG_BUILD_INTERRUPTED;
-    else if (e.failures)
+    } else if (e.env_failures) {
+        /* The message of each is printed with its FAILED line; this one says what follows. */
+        st->env_failed = e.env_failures;
+        status = TG_BUILD_ENV;
+        tg_err_set(err, "%d stage%s could not run in this environment (see the message above); "
+                        "the build is incomplete", e.env_failures, e.env_failures == 1 ? "" : "s");
+    } else if (e.failures) {
         status = TG_BUILD_FAILED;
+    }
 out:
     st->failed += e.bad_folders;
     st->seconds = now_s() - t0;

@@ -93,6 +93,8 @@ typedef struct tg_build_stats {
     tg_strv edited;      /* outputs found edited by hand, and rewritten */
     tg_strv recreated;   /* outputs found missing (deleted by someone), and rewritten */
     tg_strv outputs;     /* every output under the generated directory, sorted (full builds) */
+    tg_strv summaries;   /* per-tool lines of the stages that ran (tg_stage_summary), sorted */
+    int env_failed;      /* stages that could not run in this environment (no sandbox) */
     char *generated_dir; /* paths.generated of the build */
     double seconds;
 } tg_build_stats;

@@ -97,6 +97,7 @@ struct engine {
     size_t rhead, rtail, rcap;
     size_t unresolved;
     int failures;
+    int env_failures; /* stages that returned TG_STAGE_ENV */
     bool stop;
     atomic_int done, total; /* progress; read by events outside mu */
     pthread_mutex_t ev_mu;
@@ -112,11 +113,16 @@ struct tg_stage_run {
     struct {
         char *path, *data;
         size_t len;
+        bool always; /* written even when the stage fails */
     } *outs;
     size_t nouts, capouts;
     tg_strv deps;
+    tg_strv deps_exist; /* presence-only dependencies */
     tg_buf problems, notes;
 };
+
+/* The hash recorded for a presence-only dependency that exists (no content hashes to it). */
+#define TGB_EXISTS_HASH ((tg_hash){0x746f6f6c67656e21ull, 0x6578697374730001ull})
 
 /* ---- build.c ---------------------------------------------------------------------------- */
 

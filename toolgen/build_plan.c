@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "version.h"
 
 /* ---- tools and graph ------------------------------------------------------------------------ */
@@ -138,10 +139,19 @@ static node *new_node(engine *e, int kind, const char *tool)
 }
 
 /* Nodes are laid out tool by tool (each tool's stages in table order), then the repository's. */
+static bool kind_off(const engine *e, size_t k)
+{
+    /* read from the file: the typed build section (config.c) does not carry it */
+    const cJSON *g = e->cfg.doc.root ? tg_json_pointer_get(e->cfg.doc.root, "/build/gates") : NULL;
+    return tg_stages[k]->gate && cJSON_IsFalse(g);
+}
+
 void tgb_make_graph(engine *e)
 {
     size_t nkinds = 0, ntool = 0, nrepo = 0;
     for (; tg_stages[nkinds]; nkinds++) {
+        if (kind_off(e, nkinds))
+            continue; /* build.gates: false */
         if (tg_stages[nkinds]->scope == TG_STAGE_TOOL)
             ntool++;
         else
@@ -152,7 +162,7 @@ void tgb_make_graph(engine *e)
     e->nodes = xcalloc(e->tools.n * ntool + nrepo + 1, sizeof *e->nodes);
     for (size_t t = 0; t < e->tools.n; t++) {
         for (size_t k = 0; k < nkinds; k++) {
-            if (tg_stages[k]->scope != TG_STAGE_TOOL)
+            if (tg_stages[k]->scope != TG_STAGE_TOOL || kind_off(e, k))
                 continue;
             node *n = new_node(e, (int)k, e->tools.v[t]);
             for (const char *const *u = n->def->upstream; u && *u; u++) {
@@ -462,6 +472,8 @@ static bool check_recorded_files(engine *e, node *n, bool parallel)
         int rc = tg_statelog_hash_file(e->log, r->dep[i].name, &h, &err);
         if (rc < 0)
             h = (tg_hash){0, 1};
+        else if (rc == 1 && tg_hash_eq(r->dep[i].hash, TGB_EXISTS_HASH))
+            h = TGB_EXISTS_HASH; /* presence-only: any content will do */
         if (!tg_hash_eq(h, r->dep[i].hash)) {
             tgb_why(n, "%s %s", r->dep[i].name,
                     rc == 0                           ? "was deleted"

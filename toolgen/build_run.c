@@ -78,7 +78,7 @@ char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *too
     return tg_read_file(outs[0].name, 0, len, err);
 }
 
-void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len)
+static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always)
 {
     if (r->nouts == r->capouts) {
         r->capouts = r->capouts ? r->capouts * 2 : 16;
@@ -87,7 +87,47 @@ void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len)
     r->outs[r->nouts].path = path;
     r->outs[r->nouts].data = data;
     r->outs[r->nouts].len = len;
+    r->outs[r->nouts].always = always;
     r->nouts++;
+}
+
+void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len)
+{
+    add_output(r, path, data, len, false);
+}
+
+void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len)
+{
+    add_output(r, path, data, len, true);
+}
+
+void tg_stage_dep_exists(tg_stage_run *r, const char *path)
+{
+    tg_strv_push(&r->deps_exist, path);
+}
+
+void tg_stage_warning(tg_stage_run *r, const char *fmt, ...)
+{
+    tg_buf b = TG_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    tgb_event(r->e, TG_EV_WARNING, r->n, b.data, TG_PLAN_RUN);
+    tg_buf_free(&b);
+}
+
+void tg_stage_summary(tg_stage_run *r, const char *fmt, ...)
+{
+    tg_buf b = TG_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&r->e->mu);
+    tg_strv_push(&r->e->st->summaries, b.data);
+    pthread_mutex_unlock(&r->e->mu);
+    tg_buf_free(&b);
 }
 
 void tg_stage_dep(tg_stage_run *r, const char *path)
@@ -121,6 +161,7 @@ static void run_free(tg_stage_run *r)
     }
     free(r->outs);
     tg_strv_free(&r->deps);
+    tg_strv_free(&r->deps_exist);
     tg_buf_free(&r->problems);
     tg_buf_free(&r->notes);
 }
@@ -301,6 +342,14 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         return -1;
     }
     qsort(outs, nout, sizeof *outs, out_cmp);
+    /* Presence-only dependencies are recorded with TGB_EXISTS_HASH (or zero when missing);
+     * a path that is also a content dependency keeps its content hash. */
+    tg_strmap content = TG_STRMAP_INIT;
+    for (size_t i = 0; i < r->deps.n; i++)
+        tg_strmap_put(&content, r->deps.v[i], (void *)1);
+    for (size_t i = 0; i < r->deps_exist.n; i++)
+        if (!tg_strmap_get(&content, r->deps_exist.v[i]))
+            tg_strv_push(&r->deps, r->deps_exist.v[i]);
     tg_named_hash *deps = xcalloc(r->deps.n + 1, sizeof *deps);
     tg_strv_sort(&r->deps);
     size_t ndep = 0;
@@ -309,10 +358,14 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
             continue;
         tg_hash h = {0, 0};
         tg_err derr = {0};
-        if (tg_statelog_hash_file(e->log, r->deps.v[i], &h, &derr) < 0)
+        int hrc = tg_statelog_hash_file(e->log, r->deps.v[i], &h, &derr);
+        if (hrc < 0)
             h = (tg_hash){0, 1};
+        else if (hrc == 1 && !tg_strmap_get(&content, r->deps.v[i]))
+            h = TGB_EXISTS_HASH;
         deps[ndep++] = (tg_named_hash){r->deps.v[i], h};
     }
+    tg_strmap_free(&content);
     tg_stage_rec nr = {n->id, n->key, n->in, outs, deps, n->nin, nout, ndep};
     rc = tg_statelog_put_stage(e->log, &nr, err);
     free(deps);
@@ -320,6 +373,32 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
     n->nout = nout;
     n->out_hash = tgb_combine_outputs(outs, nout);
     return rc;
+}
+
+/*
+ * A failed stage's reports (tg_stage_output_always) are written, unrecorded: the stage has no
+ * new record, so it runs again next build, and its report says why it failed meanwhile.
+ */
+static void write_always(engine *e, node *n, tg_stage_run *r)
+{
+    bool dropped = false;
+    for (size_t i = 0; i < r->nouts; i++) {
+        if (!r->outs[i].always || !output_path_ok(e, r->outs[i].path))
+            continue;
+        if (!dropped && n->rec) {
+            /* The old record's hash of this report would make the next run call it edited by
+             * hand; without a record the stage simply runs again ("never built"). */
+            tg_err derr = {0};
+            n->rec = NULL;
+            tg_statelog_drop_stage(e->log, n->id, &derr);
+            dropped = true;
+        }
+        tg_err err = {0};
+        if (write_output(e, r->outs[i].path, r->outs[i].data, r->outs[i].len, &err) == 0)
+            tg_buf_printf(&r->notes, "wrote %s\n", r->outs[i].path);
+        else
+            tg_buf_printf(&r->problems, "%s\n", err.msg);
+    }
 }
 
 /* ---- running -------------------------------------------------------------------------------- */
@@ -386,8 +465,16 @@ static void process(worker *w, node *n)
     tg_stage_run r = {.e = e, .w = w, .n = n};
     tg_err err = {0};
     int rc = n->def->run(&r, &err);
+    bool env = rc == TG_STAGE_ENV;
     if (rc == 0)
         rc = commit_outputs(e, n, &r, &err);
+    else
+        write_always(e, n, &r);
+    if (env) {
+        pthread_mutex_lock(&e->mu);
+        e->env_failures++;
+        pthread_mutex_unlock(&e->mu);
+    }
     if (rc != 0) {
         char msg[2048];
         tg_err_format(&err, msg, sizeof msg);

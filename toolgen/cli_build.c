@@ -19,7 +19,9 @@ const char tg_usage_build[] =
     "usage: toolgen build [-C DIR] [-j N] [-k N] [-n] [-v] [--frozen] [TOOL...]\n"
     "\n"
     "Builds every manifest (or the named TOOLs) through the stage graph: load (manifest →\n"
-    "canonical IR, with every lint check), emit (generated/<tool>/), aggregate (generated/mcp/,\n"
+    "canonical IR, with every lint check), emit (generated/<tool>/), static (the static check\n"
+    "of the tool's code, in the sandbox), test (every example and test in the sandbox, the\n"
+    "metrics and gates, .toolgen/reports/<tool>.validation.json), aggregate (generated/mcp/,\n"
     "generated/adapters/, generated/skill/). A stage runs only when its key — a hash of its\n"
     "inputs, version and the config it reads — changed, or an output is missing or was edited\n"
     "by hand (it is then overwritten, with a warning). Naming TOOLs builds only their stages;\n"
@@ -30,11 +32,17 @@ const char tg_usage_build[] =
     "  -j N          run N stages in parallel (default: build.jobs, else the CPU count)\n"
     "  -k N          keep going until N stages failed (default 1; 0 = never stop)\n"
     "  -n            dry run: say what would run, change nothing\n"
-    "  -v            say why each stage runs and which files it writes\n"
+    "  -v            say why each stage runs, which files it writes, and every test's result\n"
     "  --frozen      a build that must not call an LLM (what `toolgen check` runs)\n"
     "\n"
-    "Exit status: 0 built, 1 a stage failed, 2 usage or configuration error, 3 environment\n"
-    "problem (e.g. another build holds .toolgen/lock), 130 interrupted.\n";
+    "After the stages, one line per tested tool: tests passed, pass rate, score and quality\n"
+    "tier, and the lifecycle verdict (draft → staged when every gate passes). The manifest's\n"
+    "status is not rewritten; a tool whose manifest says staged (or approved, promoted) but\n"
+    "fails a gate fails the build. docs/build.md#validation-gates explains the rules.\n"
+    "\n"
+    "Exit status: 0 built, 1 a stage failed (a test, a gate, a static-check finding), 2 usage\n"
+    "or configuration error, 3 environment problem (e.g. another build holds .toolgen/lock, no\n"
+    "bubblewrap for the sandbox), 130 interrupted.\n";
 
 const char tg_usage_explain[] =
     "usage: toolgen explain [-C DIR] [TOOL...]\n"
@@ -367,6 +375,13 @@ static int run_build(cli_opts *o, tg_build_stats *st, tg_build_status *status)
     tg_err err = {0};
     *status = tg_build(&o->b, st, &err);
     end_status(&u, true);
+    if (*status == TG_BUILD_ENV && st->env_failed) {
+        /* stages ran, some could not (no sandbox): their messages are above */
+        for (size_t i = 0; i < st->summaries.n; i++)
+            printf("%s\n", st->summaries.v[i]);
+        print_summary(st, TG_BUILD_FAILED);
+        return fail_status(o->cmd, *status, &err);
+    }
     if (*status == TG_BUILD_USAGE || *status == TG_BUILD_ENV)
         return fail_status(o->cmd, *status, &err);
     if (o->b.mode == TG_MODE_DRY_RUN) {
@@ -379,6 +394,9 @@ static int run_build(cli_opts *o, tg_build_stats *st, tg_build_status *status)
             printf("toolgen: no work to do.\n");
         return TG_EXIT_OK;
     }
+    /* one line per tool whose test stage ran: tests, score, tier, lifecycle */
+    for (size_t i = 0; i < st->summaries.n; i++)
+        printf("%s\n", st->summaries.v[i]);
     print_summary(st, *status);
     return exit_code(*status);
 }

@@ -1,4 +1,5 @@
 /* cli_run.c — `toolgen run TOOL ...`: one call of a tool through the sandbox. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ const char tg_usage_run[] =
     "\n"
     "Exit status: 0 success, 1 the tool failed (the code is printed), 2 usage error (unknown\n"
     "tool, bad arguments syntax, runtime not supported), 3 environment problem (no\n"
-    "bubblewrap or user namespaces, interpreter missing): the message says how to fix it.\n";
+    "bubblewrap or user namespaces, interpreter missing): the message says how to fix it;\n"
+    "130 interrupted (the tool's processes are killed and its files removed first).\n";
 
 typedef struct run_opts {
     const char *tool, *input, *input_file, *out_dir;
@@ -171,20 +173,6 @@ static js_schema *compile_schema(js_registry *reg, const cJSON *schema, const ch
     return s;
 }
 
-static js_schema *compile_visualization_schema(js_registry *reg, tg_doc *doc)
-{
-    const char *data = tg_datadir();
-    if (!data)
-        return NULL;
-    char *path = tg_path_join(data, "schemas/visualization_manifest.schema.json");
-    tg_err err = {0};
-    js_schema *s = NULL;
-    if (tg_doc_load(path, NULL, doc, &err) == 0)
-        s = js_compile(reg, doc->root, &(js_options){0}, &err);
-    free(path);
-    return s;
-}
-
 /* ---- printing ------------------------------------------------------------------------------- */
 
 static void print_value_md(FILE *out, const char *key, const cJSON *v)
@@ -248,6 +236,27 @@ static void print_files(const tg_call_result *r, const char *out_dir)
         fprintf(stderr, "; keep them with --out DIR\n");
 }
 
+/* Ctrl-C / SIGTERM: the sandbox kills the tool's process tree and removes its files. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt; /* no SA_RESTART: the sandbox's wait returns at once */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout must not kill toolgen before it cleans up */
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_opts o = {0};
@@ -267,11 +276,10 @@ int cmd_run(int argc, char **argv)
     tg_manifest m = {0};
     char *mpath = manifest_path_for(o.tool, config.root);
     js_registry *reg = NULL;
-    js_schema *in = NULL, *outs = NULL, *viz = NULL;
-    tg_doc viz_doc = {0};
-    tg_sandbox_config sc = {0};
+    js_schema *in = NULL, *outs = NULL;
+    tg_toolrun_env env = {0};
     cJSON *args = NULL;
-    bool have_sc = false;
+    bool have_env = false;
     tg_call_result r = {0};
 
     if (!tg_is_file(mpath)) {
@@ -298,26 +306,26 @@ int cmd_run(int argc, char **argv)
         code = TG_EXIT_USAGE;
         goto out;
     }
-    viz = compile_visualization_schema(reg, &viz_doc);
-    if (tg_sandbox_config_init(&sc, ".", config.root, &err) != 0) {
+    if (tg_toolrun_env_open(&env, ".", config.root, &err) != 0) {
         code = cli_fail(TG_EXIT_USAGE, "run: %s", err.msg);
         goto out;
     }
-    have_sc = true;
-    if (sc.isolation == TG_ISOLATION_NONE)
+    have_env = true;
+    if (env.sandbox.isolation == TG_ISOLATION_NONE)
         fprintf(stderr, "toolgen: warning: sandbox.isolation is none in toolgen.yaml: %s runs "
                         "WITHOUT isolation: only rlimits and the timeout apply, and it can read "
                         "and write your files and use the network (its environment is still "
                         "cleared of secrets). Use this only for code you trust; see "
                         "docs/sandbox.md#isolation-none\n", m.name);
 
-    tg_toolrun_ctx ctx = {
-        .sandbox = &sc,
-        .visualization = viz,
-        .allowed_imports = tg_json_get(tg_json_get(config.root, "static_check"), "allowed_imports"),
-    };
-    tg_tool_call call = {.m = &m, .input = in, .output = outs, .args = args};
-    tg_call_status st = tg_tool_call_run(&ctx, &call, &r, &err);
+    catch_interrupts();
+    tg_tool_call call = {.m = &m, .input = in, .output = outs, .args = args, .cancel = &interrupted};
+    tg_call_status st = tg_tool_call_run(&env.ctx, &call, &r, &err);
+    if (interrupted) {
+        code = cli_fail(130, "run: interrupted; the tool's processes were killed and its files "
+                             "removed");
+        goto out;
+    }
     if (st == TG_CALL_ENV) {
         code = cli_fail(TG_EXIT_ENV, "run: %s", err.msg);
         goto out;
@@ -335,11 +343,11 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     if (o.json) {
-        cJSON *env = tg_call_result_json(&r, &m);
-        char *s = tg_json_print(env);
+        cJSON *envelope = tg_call_result_json(&r, &m);
+        char *s = tg_json_print(envelope);
         fputs(s, stdout);
         free(s);
-        cJSON_Delete(env);
+        cJSON_Delete(envelope);
     } else if (r.ok) {
         print_markdown(&m, r.result);
         print_files(&r, o.out_dir);
@@ -360,11 +368,9 @@ out:
     cJSON_Delete(args);
     js_schema_free(in);
     js_schema_free(outs);
-    js_schema_free(viz);
     js_registry_free(reg);
-    tg_doc_free(&viz_doc);
-    if (have_sc)
-        tg_sandbox_config_free(&sc);
+    if (have_env)
+        tg_toolrun_env_close(&env);
     tg_manifest_free(&m);
     tg_doc_free(&config);
     free(mpath);

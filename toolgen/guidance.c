@@ -48,6 +48,7 @@ static const struct {
     [TG_CLASS_OUTPUT_SCHEMA] = {"output_schema", "INTERNAL_ERROR", "docs/sandbox.md#output-schema"},
     [TG_CLASS_COMMAND_FAILED] = {"command_failed", "UPSTREAM_ERROR", "docs/sandbox.md#command-failed"},
     [TG_CLASS_CRASH] = {"crash", "INTERNAL_ERROR", "docs/sandbox.md#crash"},
+    [TG_CLASS_CANCELLED] = {"cancelled", "INTERNAL_ERROR", "docs/sandbox.md#cancelled"},
 };
 
 const char *tg_error_class_name(tg_error_class c)
@@ -621,6 +622,14 @@ bool tg_classify(const tg_run_facts *f, tg_guidance *g)
                              : "Remove the print statements; return data in the result instead.");
         add_fix(g, "Or raise constraints.limits.output_kb (now %ld; the maximum is %ld).",
                 l->output_kb, f->max.output_kb);
+        return true;
+    }
+    if (f->killed_by == TG_LIMIT_CANCEL) {
+        set_class(g, TG_CLASS_CANCELLED, NULL);
+        setf(g->message, "the call was cancelled and its process tree killed");
+        setf(g->what, "The caller stopped the call (e.g. Ctrl-C) after %.1f s.", f->wall_ms / 1000.0);
+        setf(g->cause, "An interrupt, not the tool.");
+        add_fix(g, "Run the call again.");
         return true;
     }
     if (f->killed_by == TG_LIMIT_DISK) {

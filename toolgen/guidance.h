@@ -56,6 +56,7 @@ typedef enum tg_error_class {
     /* processes that ended without a reply */
     TG_CLASS_COMMAND_FAILED,
     TG_CLASS_CRASH,
+    TG_CLASS_CANCELLED, /* stopped by the caller (Ctrl-C) */
     TG_CLASS_COUNT
 } tg_error_class;
 

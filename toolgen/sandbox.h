@@ -24,6 +24,7 @@
 #ifndef TG_SANDBOX_H
 #define TG_SANDBOX_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -129,6 +130,10 @@ typedef struct tg_sandbox_cmd {
     size_t request_len;
     bool reply_channel;       /* fd 3 is a pipe whose bytes become tg_sandbox_result.reply */
     tg_limits limits;
+    /* Set (e.g. by a SIGINT handler) to stop the call: the tree is killed and the call returns
+     * with TG_LIMIT_CANCEL, its files cleaned up as usual. Checked at least every 200 ms, and
+     * at once when a signal interrupts the wait. May be NULL. */
+    const volatile sig_atomic_t *cancel;
 } tg_sandbox_cmd;
 
 typedef enum tg_file_type {
@@ -154,6 +159,7 @@ typedef enum tg_sandbox_limit {
     TG_LIMIT_WALL,   /* killed by the wall clock */
     TG_LIMIT_OUTPUT, /* stdout, stderr or the reply went over output_kb: killed */
     TG_LIMIT_DISK,   /* the work directory grew past its budget: killed */
+    TG_LIMIT_CANCEL, /* tg_sandbox_cmd.cancel was set: killed */
 } tg_sandbox_limit;
 
 typedef struct tg_sandbox_result {

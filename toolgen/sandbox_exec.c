@@ -293,29 +293,28 @@ static char *font_cache_file(const tg_sandbox_config *c, const char *python)
             free(tmp);
             break;
         }
+        /* Everything the child needs is prepared here: after fork only async-signal-safe calls. */
+        char *home = xasprintf("HOME=%s", tmp), *mpl = xasprintf("MPLCONFIGDIR=%s", tmp);
+        char *envp[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", home, mpl, NULL};
+        char *argv[] = {(char *)python, "-c",
+                        "import matplotlib; matplotlib.use('Agg'); import matplotlib.font_manager",
+                        NULL};
         pid_t pid = fork();
         if (pid == 0) {
-            char *envp[] = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", NULL, NULL, NULL};
-            char home[4200], mpl[4200];
-            snprintf(home, sizeof home, "HOME=%s", tmp);
-            snprintf(mpl, sizeof mpl, "MPLCONFIGDIR=%s", tmp);
-            envp[2] = home;
-            envp[3] = mpl;
             int null = open("/dev/null", O_RDWR);
             if (null >= 0) {
                 dup2(null, 0);
                 dup2(null, 1);
                 dup2(null, 2);
             }
-            char *argv[] = {(char *)python, "-c",
-                            "import matplotlib; matplotlib.use('Agg'); import matplotlib.font_manager",
-                            NULL};
             execve(python, argv, envp);
             _exit(127);
         }
         int st = 0;
         if (pid > 0)
             waitpid(pid, &st, 0);
+        free(home);
+        free(mpl);
         DIR *t = opendir(tmp);
         if (t) {
             struct dirent *e;
@@ -378,6 +377,13 @@ static int env_setup_failed(const char *bwrap_msg, tg_err *err)
     size_t mlen = strcspn(msg, "\n");
     tg_buf_printf(&b, "sandbox unavailable: bubblewrap could not create the sandbox: %.*s. ",
                   (int)(mlen > 500 ? 500 : mlen), msg);
+    if (strstr(msg, "Unknown option") || strstr(msg, "unrecognized option")) {
+        tg_buf_puts(&b, "This bubblewrap is too old: toolgen needs version 0.8 or newer (for "
+                        "--disable-userns and --json-status-fd); upgrade the bubblewrap package.");
+        tg_err_set(err, "%s", b.data);
+        tg_buf_free(&b);
+        return -1;
+    }
     const char *execvp = strstr(msg, "execvp ");
     if (execvp) {
         tg_buf_puts(&b, "The program is not installed in the sandbox's /usr (or is not executable): "
@@ -491,6 +497,18 @@ static void child_fail(int fd, int stage)
 static void child_exec(const child_plan *p)
 {
     setpgid(0, 0);
+    /* Ignored signals and the signal mask survive exec: give the tool the defaults, whatever
+     * the caller's thread had (a CLI ignoring SIGPIPE, a worker blocking SIGINT). */
+    static const int sigs[] = {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGXFSZ,
+                               SIGXCPU, SIGUSR1, SIGUSR2, SIGALRM, SIGTSTP, SIGTTIN, SIGTTOU};
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &dfl, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     /* Move every source above the targets first, so no dup2 clobbers a later source. */
     int keep = fcntl(p->exec_err, F_DUPFD_CLOEXEC, 32);
     if (keep < 0)
@@ -948,6 +966,10 @@ int tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_san
             }
         }
         t = now_ms();
+        if (!exited && !killed && cmd->cancel && *cmd->cancel) {
+            res->killed_by = TG_LIMIT_CANCEL;
+            KILL_ALL();
+        }
         if (!exited && t >= deadline && !killed) {
             res->killed_by = TG_LIMIT_WALL;
             KILL_ALL();

@@ -26,6 +26,16 @@ char *tg_report_path(const char *tool)
     return xasprintf(TG_STATE_DIR "/reports/%s.json", tool);
 }
 
+char *tg_validation_report_path(const char *tool)
+{
+    return xasprintf(TG_STATE_DIR "/reports/%s.validation.json", tool);
+}
+
+char *tg_static_out_path(const char *tool)
+{
+    return xasprintf(TG_STATE_DIR "/out/%s.static.json", tool);
+}
+
 bool tg_tool_name_ok(const char *name)
 {
     size_t n = strlen(name);
@@ -65,6 +75,11 @@ static int ir_manifest(tg_stage_run *r, const char *tool, tg_manifest *m, tg_err
     return 0;
 }
 
+int tg_stage_manifest(tg_stage_run *r, tg_manifest *m, tg_err *err)
+{
+    return ir_manifest(r, tg_stage_tool(r), m, err);
+}
+
 /* ---- load ----------------------------------------------------------------------------------- */
 
 static void load_inputs(const tg_config *cfg, const char *tool, tg_strv *out)
@@ -77,7 +92,9 @@ static void dep_file(tg_stage_run *r, const tg_manifest *m, const char *file)
     if (!file || file[0] == '/' || strstr(file, ".."))
         return;
     char *p = tg_path_join(m->dir, file);
-    tg_stage_dep(r, p);
+    /* lint checks only that the file is there: its content is the static and test stages'
+     * business, so editing tool.py must not rerun load */
+    tg_stage_dep_exists(r, p);
     free(p);
 }
 
@@ -261,7 +278,11 @@ static const tg_stage_def stage_aggregate = {
     .summary = "every IR → generated/mcp/, generated/adapters/, generated/skill/",
 };
 
-const tg_stage_def *const tg_stages[] = {&stage_load, &stage_emit, &stage_aggregate, NULL};
+/* stage_gates.c */
+extern const tg_stage_def tg_stage_static, tg_stage_test;
+
+const tg_stage_def *const tg_stages[] = {&stage_load,      &stage_emit, &tg_stage_static,
+                                         &tg_stage_test,   &stage_aggregate, NULL};
 
 const tg_stage_def *tg_stage_find(const char *id)
 {

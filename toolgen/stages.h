@@ -45,10 +45,14 @@ typedef struct tg_stage_def {
     const char *const *data;     /* NULL-terminated paths relative to toolgen's data dir */
     /* Appends the source files of one instance (paths relative to the repository root). */
     void (*inputs)(const tg_config *cfg, const char *tool, tg_strv *out);
-    /* 0 with outputs handed over, or -1 with err (and tg_stage_problem lines) set. */
+    /* 0 with outputs handed over, or -1 with err (and tg_stage_problem lines) set, or
+     * TG_STAGE_ENV when the environment cannot run it (no sandbox): the build exits 3. */
     int (*run)(tg_stage_run *r, tg_err *err);
     const char *summary; /* one line, for `toolgen graph` and the docs */
+    bool gate;           /* a validation gate: left out of the graph when build.gates is false */
 } tg_stage_def;
+
+#define TG_STAGE_ENV (-3)
 
 /* Every stage, each after its upstream stages; NULL-terminated. */
 extern const tg_stage_def *const tg_stages[];
@@ -68,8 +72,24 @@ char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *too
                              tg_err *err);
 /* Hands an output to the engine (path relative to the repository root); takes path and data. */
 void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len);
+/*
+ * Like tg_stage_output, but written even when run() fails: a report that explains the failure
+ * (the validation report of a tool whose tests fail). On failure it is written without a
+ * record, so the stage runs again next time.
+ */
+void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len);
 /* A file the stage read that is not a declared input. */
 void tg_stage_dep(tg_stage_run *r, const char *path);
+/* A file whose presence (not content) the stage depends on: load checks that the code exists,
+ * so editing tool.py must not rerun it. */
+void tg_stage_dep_exists(tg_stage_run *r, const char *path);
+/* A warning printed however the build is run (e.g. running without isolation). */
+void tg_stage_warning(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
+/* One line of the per-tool summary printed after the stages (tests, scores, lifecycle). */
+void tg_stage_summary(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
+/* The manifest of this tool read back from load's IR (the stage must list load upstream). */
+struct tg_manifest;
+int tg_stage_manifest(tg_stage_run *r, struct tg_manifest *m, tg_err *err);
 /* One line of the failure report (file:line:col: message). */
 void tg_stage_problem(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
 /* Detail shown with -v. */
@@ -82,6 +102,10 @@ void tg_stage_note(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
 char *tg_manifest_path(const tg_config *cfg, const char *tool); /* heap */
 char *tg_ir_path(const char *tool);                              /* heap: .toolgen/ir/<tool>.json */
 char *tg_report_path(const char *tool);                          /* heap */
+/* heap: .toolgen/reports/<tool>.validation.json (the test stage's report) */
+char *tg_validation_report_path(const char *tool);
+/* heap: .toolgen/out/<tool>.static.json (the static stage's findings) */
+char *tg_static_out_path(const char *tool);
 /* ^[a-z][a-z0-9_]{0,63}$: the names that are safe as file names and valid for every client. */
 bool tg_tool_name_ok(const char *name);
 

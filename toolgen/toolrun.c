@@ -25,6 +25,40 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err)
+{
+    *env = (tg_toolrun_env){0};
+    if (tg_sandbox_config_init(&env->sandbox, root, config, err) != 0)
+        return -1;
+    env->reg = js_registry_new();
+    const char *data = tg_datadir();
+    if (data) {
+        char *path = tg_path_join(data, "schemas/visualization_manifest.schema.json");
+        tg_err ignored = {0};
+        /* Missing or broken: visualization manifests are then reported unchecked. */
+        if (tg_doc_load(path, NULL, &env->visualization_doc, &ignored) == 0)
+            env->visualization = js_compile(env->reg, env->visualization_doc.root,
+                                            &(js_options){0}, &ignored);
+        free(path);
+    }
+    const cJSON *sc = tg_json_get(config, "static_check");
+    env->ctx = (tg_toolrun_ctx){
+        .sandbox = &env->sandbox,
+        .visualization = env->visualization,
+        .allowed_imports = tg_json_get(sc, "allowed_imports"),
+    };
+    return 0;
+}
+
+void tg_toolrun_env_close(tg_toolrun_env *env)
+{
+    js_schema_free(env->visualization);
+    js_registry_free(env->reg);
+    tg_doc_free(&env->visualization_doc);
+    tg_sandbox_config_free(&env->sandbox);
+    *env = (tg_toolrun_env){0};
+}
+
 cJSON *tg_apply_defaults(const cJSON *input_schema, const cJSON *args)
 {
     cJSON *out = cJSON_IsObject(args) ? cJSON_Duplicate(args, true) : cJSON_CreateObject();
@@ -378,7 +412,7 @@ tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *c
     strlist argv = {0}, env = {0};
     char *cwd = NULL, *request = NULL, *tool_dir = NULL;
     tg_call_status status = TG_CALL_DONE;
-    tg_sandbox_cmd cmd = {.limits = out->limits, .paths = &paths};
+    tg_sandbox_cmd cmd = {.limits = out->limits, .paths = &paths, .cancel = call->cancel};
     const cJSON *deps = tg_json_get(m->implementation, "dependencies");
     if (m->runtime == TG_RUNTIME_PYTHON || m->runtime == TG_RUNTIME_NODE) {
         bool py = m->runtime == TG_RUNTIME_PYTHON;
@@ -414,7 +448,6 @@ tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *c
             cmd.matplotlib_cache = string_in(deps, "matplotlib") || string_in(deps, "seaborn");
         } else {
             sl_add(&argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
-            sl_add(&env, xstrdup("NODE_PATH=" TG_SANDBOX_RUNTIME));
         }
         cJSON *req = cJSON_CreateObject();
         char *file = tg_path_join(TG_SANDBOX_TOOL, m->impl_file);
@@ -639,6 +672,7 @@ cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
         const char *killed = r->sb.killed_by == TG_LIMIT_WALL     ? "wall_clock"
                              : r->sb.killed_by == TG_LIMIT_OUTPUT ? "output_limit"
                              : r->sb.killed_by == TG_LIMIT_DISK   ? "disk_limit"
+                             : r->sb.killed_by == TG_LIMIT_CANCEL ? "cancelled"
                                                                   : NULL;
         if (killed)
             cJSON_AddStringToObject(o, "killed_by", killed);

@@ -17,6 +17,7 @@
 
 #include "guidance.h"
 #include "jsonschema.h"
+#include "doc.h"
 #include "manifest.h"
 #include "sandbox.h"
 
@@ -26,10 +27,27 @@ typedef struct tg_toolrun_ctx {
     const cJSON *allowed_imports;   /* static_check.allowed_imports; NULL: not judged */
 } tg_toolrun_ctx;
 
+/*
+ * What a program sets up once to run calls: the sandbox configuration from toolgen.yaml (config
+ * may be NULL) for the repository at root, and the compiled visualization-manifest schema.
+ * env->ctx is ready to use afterwards and may be shared by threads; close after the last call.
+ */
+typedef struct tg_toolrun_env {
+    tg_sandbox_config sandbox;
+    js_registry *reg;
+    js_schema *visualization;
+    tg_doc visualization_doc;
+    tg_toolrun_ctx ctx;
+} tg_toolrun_env;
+
+int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err);
+void tg_toolrun_env_close(tg_toolrun_env *env);
+
 typedef struct tg_tool_call {
     const tg_manifest *m;
     const js_schema *input, *output; /* the manifest's compiled schemas */
     const cJSON *args;               /* the arguments as given (an object) */
+    const volatile sig_atomic_t *cancel; /* see tg_sandbox_cmd.cancel; may be NULL */
 } tg_tool_call;
 
 typedef struct tg_call_result {

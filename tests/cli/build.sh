@@ -52,7 +52,8 @@ EOF
 # mk_repo DIR N: toolgen.yaml and tools tool_0 .. tool_{N-1}
 mk_repo() {
     mkdir -p "$1/manifests"
-    printf 'project:\n  name: test-tools\n  version: 1.0.0\n' >"$1/toolgen.yaml"
+    # build.gates: false: these tests are about the engine; tests/cli/gates.sh tests the gates
+    printf 'project:\n  name: test-tools\n  version: 1.0.0\nbuild:\n  gates: false\n' >"$1/toolgen.yaml"
     i=0
     while [ "$i" -lt "$2" ]; do
         mk_tool "$1" "tool_$i"
@@ -176,16 +177,16 @@ expect_err "unknown TOOL: names it" "unknown tool 'nope'"
 expect_err "unknown TOOL: lists the known tools" "known tools: tool_0, tool_1, tool_2"
 
 # ---- a config change reruns only what reads it ---------------------------------------------
-printf 'project:\n  name: renamed-tools\n  version: 1.0.0\n' >"$R/toolgen.yaml"
+printf 'project:\n  name: renamed-tools\n  version: 1.0.0\nbuild:\n  gates: false\n' >"$R/toolgen.yaml"
 run "$TG" -C "$R" build
 expect_out "config: project change reruns the aggregate only" "ran 1 stage (aggregate 1)"
 [ -f "$R/generated/skill/renamed-tools/SKILL.md" ] && [ ! -d "$R/generated/skill/test-tools" ] &&
     ok || bad "config: old skill folder not replaced"
-printf 'project:\n  name: renamed-tools\n  version: one\n' >"$R/toolgen.yaml"
+printf 'project:\n  name: renamed-tools\n  version: one\nbuild:\n  gates: false\n' >"$R/toolgen.yaml"
 run "$TG" -C "$R" build
 expect_rc "bad toolgen.yaml: exit 2" 2
 expect_err "bad toolgen.yaml: file:line:col" "toolgen.yaml:3:"
-printf 'project:\n  name: renamed-tools\n  version: 1.0.0\n' >"$R/toolgen.yaml"
+printf 'project:\n  name: renamed-tools\n  version: 1.0.0\nbuild:\n  gates: false\n' >"$R/toolgen.yaml"
 
 # ---- deleting a manifest removes its outputs ---------------------------------------------------
 rm -r "$R/manifests/tool_0"

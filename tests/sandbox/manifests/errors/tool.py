@@ -63,6 +63,16 @@ def run(kind: str, file_path: str = None) -> dict:
         return [kind]
     if kind == "output_schema":
         return {"kind": 42}
+    if kind == "process_limit":
+        while True:  # uncaught: fork fails with EAGAIN under RLIMIT_NPROC
+            if os.fork() == 0:
+                import time
+                time.sleep(30)
+                os._exit(0)
+    if kind == "files_limit":
+        handles = []
+        while True:  # uncaught: EMFILE under RLIMIT_NOFILE
+            handles.append(open("/dev/null"))
     if kind == "viz_invalid":
         import json
         with open("visualization_manifest.json", "w") as f:

@@ -1,0 +1,6 @@
+"""Spins forever: the CPU limit must stop it, before the (generous) wall clock."""
+
+
+def run() -> dict:
+    while True:
+        pass
