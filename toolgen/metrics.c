@@ -733,9 +733,9 @@ int tg_code_bleu_compute(const char *candidate, const char *reference, double as
                          const tg_bleu_weights *w, const tg_keyword_weight *kw, size_t nkw,
                          tg_code_bleu *out, tg_err *err)
 {
-    const tg_bleu_weights quarter = {0.25, 0.25, 0.25, 0.25};
-    if (!w)
-        w = &quarter;
+    /* By value: w may point into *out (out->weights), which is cleared below. */
+    const tg_bleu_weights wv = w ? *w : (tg_bleu_weights){0.25, 0.25, 0.25, 0.25};
+    w = &wv;
     if (check_bleu_weights(w, err) || check_unit("ast match score", ast, err) ||
         check_unit("dataflow match score", dataflow, err))
         return -1;

@@ -378,9 +378,8 @@ static cJSON *bleu_json(const tg_code_bleu *cb, const tg_code_analysis *ca)
     cJSON *kw = cJSON_AddObjectToObject(s, "keyword_weights");
     size_t nkw = 0;
     const tg_keyword_weight *w = tg_default_keyword_weights(&nkw);
-    for (size_t i = 0; i < nkw; i++)
+    for (size_t i = 0; i < nkw; i++) /* the table ends with its own __default__ */
         cJSON_AddNumberToObject(kw, w[i].token, w[i].weight);
-    cJSON_AddNumberToObject(kw, "__default__", 1.0);
     cJSON_AddNumberToObject(s, "ast_match_score", ca->ast_match);
     cJSON_AddNumberToObject(s, "ast_node_overlap", ca->ast_node_overlap);
     cJSON_AddNumberToObject(s, "ast_depth_similarity", ca->ast_depth_similarity);

@@ -103,6 +103,25 @@ TOOLGEN_BWRAP=$TMP/no-such-bwrap run "$TG" -C "$N" build
 expect_rc "no bwrap: exit 3" 3
 expect_err "no bwrap: says so" "bwrap"
 
+# -- a reference implementation: functional correctness compares outputs, CodeBLEU the code
+F=$TMP/reference
+fresh "$F"
+cp tests/gates/reference/reference.py "$F/manifests/count_rows/"
+printf 'reference:\n  file: reference.py\n  entrypoint: run\n' >>"$F/$MF"
+run "$TG" -C "$F" build
+expect_rc "reference: build" 0
+# different code: the code_bleu gate (0.75) keeps the tool a draft, named on the summary line
+expect_out "reference: code_bleu gate named" "stays draft (gate code_bleu failed)"
+REP=$F/.toolgen/reports/count_rows.validation.json
+run "$TG" validate --schema "$SCHEMA" "$REP"
+expect_rc "reference: report validates" 0
+run python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['code_metrics']; s=m['semantic_closeness']; print('agree=%s bleu_ok=%s' % (m['functional_correctness']['reference_solution_similarity'], 0 < s['code_bleu_score'] < 1 and s['weights']['ast'] == 0.25))" "$REP"
+expect_out "reference: outputs agree, CodeBLEU between 0 and 1 with the configured weights" "agree=1 bleu_ok=True"
+cp tests/gates/reference/wrong_reference.py "$F/manifests/count_rows/reference.py"
+run "$TG" -C "$F" build
+run python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['code_metrics']; print('agree=%s' % m['functional_correctness']['reference_solution_similarity'])" "$REP"
+expect_out "reference: a reference that disagrees lowers the similarity" "agree=0"
+
 # -- this repository's own tools: every example tool is checked and scored
 R=$TMP/repo
 mkdir -p "$R"
