@@ -2,6 +2,8 @@
 # Golden tests: each tests/golden/<case>/ holds input manifests + toolgen.yaml and the expected
 # output: expected/generated/ (the whole generated/ tree) and expected/reports/ (the build
 # reports, .toolgen/reports/). Each case is built in a temporary copy and diffed whole.
+# The repository's own example tools are the largest golden case: their generated/ is committed
+# and `toolgen check` (run by .ci/run) diffs it the same way, so they are not copied here.
 #
 # To regenerate the expectations on purpose (then review the diff before committing):
 #   make golden-update        (= sh tests/cli/golden.sh --update)
