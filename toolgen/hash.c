@@ -23,16 +23,11 @@ tg_hash tg_hash_bytes(const void *data, size_t len)
     return from_xxh(XXH3_128bits(data, len));
 }
 
-int tg_hash_file(const char *path, tg_hash *out, tg_err *err)
+int tg_hash_fd(int fd, const char *path, tg_hash *out, tg_err *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return tg_err_setpos(err, path, 0, 0, "cannot open: %s", strerror(errno));
     XXH3_state_t *st = XXH3_createState();
-    if (!st) {
-        close(fd);
+    if (!st)
         return tg_err_set(err, "out of memory");
-    }
     XXH3_128bits_reset(st);
     char buf[65536];
     for (;;) {
@@ -42,7 +37,6 @@ int tg_hash_file(const char *path, tg_hash *out, tg_err *err)
                 continue;
             int e = errno;
             XXH3_freeState(st);
-            close(fd);
             return tg_err_setpos(err, path, 0, 0, "read error: %s", strerror(e));
         }
         if (r == 0)
@@ -51,8 +45,17 @@ int tg_hash_file(const char *path, tg_hash *out, tg_err *err)
     }
     *out = from_xxh(XXH3_128bits_digest(st));
     XXH3_freeState(st);
-    close(fd);
     return 0;
+}
+
+int tg_hash_file(const char *path, tg_hash *out, tg_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return tg_err_setpos(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    int rc = tg_hash_fd(fd, path, out, err);
+    close(fd);
+    return rc;
 }
 
 bool tg_hash_eq(tg_hash a, tg_hash b)

@@ -490,34 +490,16 @@ static int hash_path(const char *path, tg_hash *h, struct stat *st, bool *truste
         close(fd);
         return tg_err_setpos(err, path, 0, 0, "not a regular file");
     }
-    XXH3_state_t *xs = XXH3_createState();
-    if (!xs) {
+    tg_hash d;
+    if (tg_hash_fd(fd, path, &d, err) != 0) {
         close(fd);
-        return tg_err_set(err, "out of memory");
+        return -1;
     }
-    XXH3_128bits_reset(xs);
-    char buf[65536];
-    for (;;) {
-        ssize_t r = read(fd, buf, sizeof buf);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            XXH3_freeState(xs);
-            close(fd);
-            return tg_err_setpos(err, path, 0, 0, "read error: %s", strerror(e));
-        }
-        if (r == 0)
-            break;
-        XXH3_128bits_update(xs, buf, (size_t)r);
-    }
-    XXH128_hash_t d = XXH3_128bits_digest(xs);
-    XXH3_freeState(xs);
     bool same = fstat(fd, &after) == 0 && after.st_size == before.st_size &&
                 ts_ns(after.st_mtim) == ts_ns(before.st_mtim) &&
                 ts_ns(after.st_ctim) == ts_ns(before.st_ctim);
     close(fd);
-    *h = (tg_hash){d.high64, d.low64};
+    *h = d;
     *st = before;
     int64_t changed = ts_ns(before.st_mtim) > ts_ns(before.st_ctim) ? ts_ns(before.st_mtim)
                                                                     : ts_ns(before.st_ctim);
