@@ -8,45 +8,7 @@ T=$TMP
 # mk_tool REPO NAME: a small valid command tool (strict OpenAI schema)
 mk_tool() {
     mkdir -p "$1/manifests/$2"
-    cat >"$1/manifests/$2/tool.manifest.yaml" <<EOF
-# $2: a synthetic tool for the build tests
-manifest_version: 1
-name: $2
-version: 1.0.0
-title: Show data file $2
-description: Print a data file as text (synthetic tool $2).
-status: draft
-risk: low
-idempotency: idempotent
-docs:
-  when_to_use: To see the raw content of a small data file.
-  what_it_does: Runs cat on the file.
-  returns: The text of the file.
-  prerequisites: None.
-input_schema:
-  type: object
-  additionalProperties: false
-  required: [file_path]
-  properties:
-    file_path:
-      type: string
-      description: File to show, e.g. data/iris.csv.
-      x-toolgen-path: read
-output_schema:
-  type: object
-  additionalProperties: false
-  required: [text]
-  properties:
-    text: {type: string, description: The file's text.}
-examples:
-  - name: show_iris
-    input: {file_path: data/iris.csv}
-    output: {text: "sepal_length,sepal_width"}
-implementation:
-  runtime: command
-  argv: [cat, --, '{file_path}']
-  stdout: text
-EOF
+    sed "s/@NAME@/$2/g" tests/synthetic_tool.yaml >"$1/manifests/$2/tool.manifest.yaml"
 }
 
 # mk_repo DIR N: toolgen.yaml and tools tool_0 .. tool_{N-1}
