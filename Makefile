@@ -32,9 +32,13 @@ ALL_CFLAGS  = $(WARN) $(DEFS) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Itoolgen -MMD
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lm -pthread
 
-SRCS      := $(sort $(wildcard toolgen/*.c))
+# One folder per layer (docs/architecture.md); every layer but cli/ goes into libtoolgen.a, which
+# the program, the unit tests and the benchmarks link.
+SRCS      := $(sort $(wildcard toolgen/*/*.c))
 OBJS      := $(SRCS:toolgen/%.c=$(BUILD)/obj/%.o)
-LIB_OBJS  := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+CLI_OBJS  := $(filter $(BUILD)/obj/cli/%,$(OBJS))
+LIB_OBJS  := $(filter-out $(CLI_OBJS),$(OBJS))
+LIBTOOLGEN := $(BUILD)/libtoolgen.a
 TEST_SRCS := $(sort $(wildcard tests/unit/*.c))
 TESTS     := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -47,17 +51,21 @@ endif
 
 all: $(TOOLGEN)
 
-$(TOOLGEN): $(OBJS)
+$(TOOLGEN): $(CLI_OBJS) $(LIBTOOLGEN)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBTOOLGEN) $(LIBS)
+
+$(LIBTOOLGEN): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $(LIB_OBJS)
 
 $(BUILD)/obj/%.o: toolgen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) tests/unit/testlib.h
+$(BUILD)/tests/%: tests/unit/%.c $(LIBTOOLGEN) tests/unit/testlib.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBTOOLGEN) $(LIBS)
 
 tests-build: $(TOOLGEN) $(TESTS)
 
@@ -96,7 +104,8 @@ install: bin/toolgen
 	install -m 644 schemas/meta/draft/2020-12/meta/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta/
 	install -m 644 docs/toolgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/toolgen.1
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
-	install -m 644 toolgen/runtime/runner.py toolgen/runtime/runner.js toolgen/runtime/toolgen_helpers.py \
+	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner.js \
+	  toolgen/run/runtime/toolgen_helpers.py \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 
 clean:

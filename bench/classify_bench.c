@@ -3,8 +3,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "guidance.h"
-#include "json.h"
+#include "run/guidance.h"
+#include "base/json.h"
 
 static double now_ns(void)
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The static check of Python tool code (toolgen/runtime/static_check.py): every fixture under
+# The static check of Python tool code (toolgen/run/runtime/static_check.py): every fixture under
 # tests/static_check/ gets exactly the findings and warnings its "# expect: KIND LINE:COL RULE"
 # lines list; the example tools pass with the lists of this repository's toolgen.yaml; the lists
 # of the request are honoured; the script's defaults are the config schema's; bad requests exit 2.
@@ -7,7 +7,7 @@
 . tests/lib.sh
 
 PY=/usr/bin/python3
-CHECK=toolgen/runtime/static_check.py
+CHECK=toolgen/run/runtime/static_check.py
 
 # request FILE [POLICY_JSON]: the JSON request for FILE on stdout (policy keys merged in).
 request() {

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "json.h"
-#include "jsonschema.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/json.h"
+#include "schema/jsonschema.h"
+#include "base/util.h"
 
 #define KNOWN_FILE "tests/jsonschema-known-failures.txt"
 

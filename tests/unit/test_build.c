@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "hash.h"
-#include "json.h"
-#include "stages.h"
-#include "statelog.h"
-#include "strmap.h"
+#include "model/config.h"
+#include "base/hash.h"
+#include "base/json.h"
+#include "stages/stages.h"
+#include "engine/statelog.h"
+#include "base/strmap.h"
 #include "testlib.h"
 
 static char tmpdir[256];

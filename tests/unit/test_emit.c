@@ -9,12 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "doc.h"
-#include "emit.h"
-#include "json.h"
-#include "jsonschema.h"
-#include "manifest.h"
+#include "base/buf.h"
+#include "base/doc.h"
+#include "emit/emit.h"
+#include "base/json.h"
+#include "schema/jsonschema.h"
+#include "model/manifest.h"
 #include "testlib.h"
 
 #define MCP_URI "https://modelcontextprotocol.io/schema/2025-11-25/schema.json"
@@ -716,7 +716,7 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
         fwd[i] = &ms[i];
         rev[n - 1 - i] = &ms[i];
     }
-    tg_repo_info repo = {"toolgen-examples", "1.0.0",
+    tg_project_info repo = {"toolgen-examples", "1.0.0",
                          "Example data-analysis tools of the toolgen repository.", NULL};
     tg_emit_files a = {0}, b = {0};
     tg_err err = {0};
@@ -780,7 +780,7 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
 
     /* refused: a bad skill name, a duplicate tool */
     tg_emit_files c = {0};
-    tg_repo_info bad = {"Toolgen_Examples", "1.0.0", NULL, NULL};
+    tg_project_info bad = {"Toolgen_Examples", "1.0.0", NULL, NULL};
     CHECK(tg_emit_aggregate(fwd, n, &bad, &c, &err) != 0 && c.n == 0, "bad name accepted");
     CHECK_CONTAINS(err.msg, "not a valid skill name");
     if (n) {
@@ -810,7 +810,7 @@ static void check_many_tools(const tg_manifest *model)
         tg_manifest_bind(&ms[i]);
         pm[i] = &ms[i];
     }
-    tg_repo_info repo = {"many-tools", "0.1.0", NULL, "tests"};
+    tg_project_info repo = {"many-tools", "0.1.0", NULL, "tests"};
     tg_emit_files f = {0};
     tg_err err = {0};
     CHECK(tg_emit_aggregate(pm, N, &repo, &f, &err) == 0, "many: %s", err.msg);
@@ -892,7 +892,7 @@ static void check_markdown_escaping(const tg_manifest *model)
     tg_manifest_bind(&m);
     const tg_manifest *pm[1] = {&m};
     const char *desc = "Quote \" backslash \\ colon: hash # tab\tend";
-    tg_repo_info repo = {"hostile", "1.0.0", desc, NULL};
+    tg_project_info repo = {"hostile", "1.0.0", desc, NULL};
     tg_emit_files f = {0};
     tg_err err = {0};
     CHECK(tg_emit_aggregate(pm, 1, &repo, &f, &err) == 0, "hostile: %s", err.msg);

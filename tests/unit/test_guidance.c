@@ -4,10 +4,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
-#include "guidance.h"
-#include "json.h"
-#include "manifest.h"
+#include "base/buf.h"
+#include "run/guidance.h"
+#include "base/json.h"
+#include "model/manifest.h"
 #include "testlib.h"
 
 static cJSON *parse(const char *s)

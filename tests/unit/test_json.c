@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "json.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/json.h"
 #include "testlib.h"
 
 /* Heap-mode parse with positions; the caller frees both. */

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jsfastre.h"
-#include "json.h"
-#include "jsonschema.h"
-#include "jsregex.h"
+#include "schema/jsfastre.h"
+#include "base/json.h"
+#include "schema/jsonschema.h"
+#include "schema/jsregex.h"
 #include "testlib.h"
-#include "util.h"
+#include "base/util.h"
 
 static js_registry *reg;
 

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "doc.h"
-#include "json.h"
-#include "jsregex.h"
-#include "manifest.h"
-#include "metrics.h"
+#include "base/buf.h"
+#include "base/doc.h"
+#include "base/json.h"
+#include "schema/jsregex.h"
+#include "model/manifest.h"
+#include "quality/metrics.h"
 #include "testlib.h"
 
 #define NEAR(a, b, eps) (fabs((a) - (b)) <= (eps))
@@ -408,7 +408,7 @@ static void test_bleu(void)
 /* Runs the script on a request, returns the parsed reply (NULL on failure). */
 static cJSON *analyse(const char *candidate, const char *reference)
 {
-    const char *script = "toolgen/runtime/code_analysis.py";
+    const char *script = "toolgen/run/runtime/code_analysis.py";
     if (access(script, R_OK) != 0 || access("/usr/bin/python3", X_OK) != 0) {
         CHECK(0, "%s and /usr/bin/python3 are needed (run from the repository root)", script);
         return NULL;

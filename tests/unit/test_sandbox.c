@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "sandbox.h"
-#include "sandbox_int.h"
+#include "base/json.h"
+#include "run/sandbox.h"
+#include "run/sandbox_int.h"
 #include "testlib.h"
 
 static cJSON *parse(const char *s)

@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "doc.h"
+#include "base/buf.h"
+#include "base/doc.h"
 #include "testlib.h"
 
 /* ---- node counting through cJSON's hooks: proves alias expansion never over-allocates ---- */

@@ -1,0 +1,70 @@
+/*
+ * json.h — JSON text → cJSON with source positions and exact number text.
+ *
+ * cJSON stores numbers as double only. For numbers this parser (and the YAML loader) also keeps
+ * the literal text in `valuestring`, a field cJSON leaves unused for numbers (cJSON_Delete and
+ * cJSON_Duplicate handle it): the validator needs it for big integers and exact multipleOf.
+ */
+#ifndef TG_JSON_H
+#define TG_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/arena.h"
+#include "base/util.h"
+
+typedef struct tg_pos {
+    int line, col; /* 1-based; 0 = unknown */
+} tg_pos;
+
+/* Map from node to position in its source text. */
+typedef struct tg_posmap tg_posmap;
+tg_posmap *tg_posmap_new(void);
+void tg_posmap_free(tg_posmap *m);
+void tg_posmap_put(tg_posmap *m, const cJSON *node, int line, int col);
+/* {0,0} when the node is unknown (or m is NULL). */
+tg_pos tg_posmap_get(const tg_posmap *m, const cJSON *node);
+
+typedef struct tg_json_limits {
+    int max_depth;     /* nesting depth; 0 = default (512) */
+} tg_json_limits;
+
+/*
+ * Parses exactly one JSON value (RFC 8259; surrounding whitespace allowed) from text[0..len).
+ * arena == NULL: nodes are heap-allocated, free with cJSON_Delete.
+ * arena != NULL: nodes live in the arena (no cJSON_Delete; tg_arena_reset frees them) — this is
+ * what keeps JSONL validation free of per-instance malloc.
+ * pos != NULL: records the line/col of every node (object members: position of the key).
+ * Rejects invalid UTF-8, lone surrogate escapes in strings are kept as U+FFFD, duplicate keys are
+ * an error, and so are NaN/Infinity, trailing commas, comments and trailing garbage.
+ * On error returns NULL with err->line/col/msg set (err->file left as is).
+ */
+cJSON *tg_json_parse(const char *text, size_t len, tg_arena *arena, tg_posmap *pos,
+                     const tg_json_limits *lim, tg_err *err);
+
+/* Source text of a number node when known, else a %.17g rendering into buf. */
+const char *tg_json_number_text(const cJSON *num, char buf[40]);
+
+/* RFC 6901 lookup; NULL when the pointer does not resolve. "" is the root. */
+const cJSON *tg_json_pointer_get(const cJSON *root, const char *pointer);
+
+/* Deterministic JSON: keys in source order, two-space indent, trailing newline. Heap string. */
+char *tg_json_print(const cJSON *v);
+/* Compact JSON on one line, no trailing newline. Heap string. */
+char *tg_json_print_compact(const cJSON *v);
+
+/*
+ * Shared with the YAML loader (added by the json.c owner). Columns everywhere are counted in
+ * characters (Unicode code points), 1-based, like libyaml's marks; a tab counts as one.
+ */
+/* Checks that text[0..len) is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF). On failure returns -1 with err line/col/msg at the first bad byte
+ * (err->file left as is). */
+int tg_utf8_validate(const char *text, size_t len, tg_err *err);
+/* 1-based line and column (in characters) of byte offset off in text[0..len). */
+tg_pos tg_text_pos(const char *text, size_t len, size_t off);
+
+#endif

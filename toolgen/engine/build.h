@@ -1,0 +1,117 @@
+/*
+ * build.h — the build engine: the stage graph of a repository, planned against the state log,
+ * run by a pool of worker threads, every output written atomically and only when its bytes
+ * change. docs/build.md describes the behaviour; stages.h the stage interface.
+ *
+ * The engine prints nothing: it reports through an event callback (serialised, never called
+ * concurrently) and returns a status the CLI maps to an exit code.
+ */
+#ifndef TG_BUILD_H
+#define TG_BUILD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "base/strmap.h"
+#include "base/util.h"
+
+typedef enum tg_build_status {
+    TG_BUILD_OK = 0,
+    TG_BUILD_FAILED = 1,      /* a stage failed (or a tool folder is unusable) */
+    TG_BUILD_USAGE = 2,       /* bad toolgen.yaml, unknown tool, not a toolgen repository */
+    TG_BUILD_ENV = 3,         /* cannot write, data files missing, the lock is held */
+    TG_BUILD_INTERRUPTED = 130,
+} tg_build_status;
+
+typedef enum tg_build_event_kind {
+    TG_EV_START,   /* a stage starts; text: why it runs */
+    TG_EV_DONE,    /* a stage finished; done/total updated; text: what it wrote and noted (one
+                      line each, with -v) or NULL */
+    TG_EV_FAILED,  /* a stage failed; text: the cause, one problem per line */
+    TG_EV_CUTOFF,  /* a stage planned to run turned out up to date: its upstream outputs came
+                      out unchanged (early cut-off) */
+    TG_EV_SKIPPED, /* not run because an upstream stage failed */
+    TG_EV_PLAN,    /* dry run and explain: one per stage; plan says what would happen */
+    TG_EV_REMOVED, /* a file toolgen wrote was removed; text: path */
+    TG_EV_KEPT,    /* clean: a file under generated/ toolgen did not write; text: path */
+    TG_EV_WARNING, /* text */
+    TG_EV_PROBLEM, /* a problem outside any stage (toolgen.yaml, a tool folder); text */
+} tg_build_event_kind;
+
+typedef enum tg_build_plan {
+    TG_PLAN_UP_TO_DATE,
+    TG_PLAN_RUN,   /* will run; text says why */
+    TG_PLAN_MAYBE, /* runs only if an upstream stage that runs changes its outputs */
+    TG_PLAN_REMOVE /* outputs of a deleted tool would be removed */
+} tg_build_plan;
+
+typedef struct tg_build_event {
+    tg_build_event_kind kind;
+    const char *stage; /* stage id, or NULL */
+    const char *tool;  /* NULL for repository-wide stages */
+    const char *text;
+    const char *why;   /* TG_EV_DONE, TG_EV_FAILED: why the stage ran */
+    tg_build_plan plan;
+    int done, total;   /* stages finished / stages expected to run, for [done/total] */
+} tg_build_event;
+
+typedef enum tg_build_mode {
+    TG_MODE_BUILD,
+    TG_MODE_DRY_RUN, /* -n: report what would run, change nothing */
+    TG_MODE_EXPLAIN, /* like a dry run, with a reason for every stage, up-to-date ones too */
+} tg_build_mode;
+
+typedef struct tg_build_opts {
+    tg_build_mode mode;
+    int jobs;          /* 0: build.jobs of toolgen.yaml, else the CPU count */
+    int keep_going;    /* stop starting stages after this many failures; 0 = never stop */
+    bool frozen;       /* no stage may call an LLM */
+    bool verbose;      /* more detail: files written, notes of the stages */
+    const char *const *tools; /* limit the build to these tools (NULL/0: every tool) */
+    size_t ntools;
+    volatile sig_atomic_t *interrupted; /* set by a signal handler: stop starting stages */
+    void (*on_event)(void *ud, const tg_build_event *ev);
+    void *ud;
+} tg_build_opts;
+
+#define TG_BUILD_MAX_STAGE_KINDS 16
+
+typedef struct tg_build_stats {
+    int tools;           /* tools in the build */
+    int stages;          /* stage instances in the graph */
+    int ran;             /* stages that ran (successfully or not) */
+    int failed, skipped, not_started, up_to_date, cut_off;
+    const char *kind_id[TG_BUILD_MAX_STAGE_KINDS]; /* per stage kind: how many ran */
+    int kind_ran[TG_BUILD_MAX_STAGE_KINDS];
+    int nkinds;
+    int removed;         /* files of deleted tools (or stale outputs) removed */
+    int kept;            /* clean: files under generated/ toolgen did not write */
+    int would_run;       /* dry run / explain: stages that will or may run */
+    tg_strv failed_ids;  /* "load foo", ... */
+    tg_strv edited;      /* outputs found edited by hand, and rewritten */
+    tg_strv recreated;   /* outputs found missing (deleted by someone), and rewritten */
+    tg_strv outputs;     /* every output under the generated directory, sorted (full builds) */
+    tg_strv summaries;   /* per-tool lines of the stages that ran (tg_stage_summary), sorted */
+    int env_failed;      /* stages that could not run in this environment (no sandbox) */
+    char *generated_dir; /* paths.generated of the build */
+    double seconds;
+} tg_build_stats;
+
+void tg_build_stats_free(tg_build_stats *s);
+
+/* Build, dry run or explain, per o->mode. err holds the message for USAGE/ENV statuses. */
+tg_build_status tg_build(const tg_build_opts *o, tg_build_stats *st, tg_err *err);
+
+/* The stage graph in Graphviz dot, deterministic (tools sorted, stages in table order). */
+tg_build_status tg_build_graph(const tg_build_opts *o, tg_buf *out, tg_err *err);
+
+/*
+ * Removes every file the state log says toolgen wrote, empty directories left behind, and the
+ * build state under .toolgen/ (the LLM cache stays). Files under generated/ that toolgen did not
+ * write are reported (TG_EV_KEPT) and kept.
+ */
+tg_build_status tg_build_clean(const tg_build_opts *o, tg_build_stats *st, tg_err *err);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * build_int.h — what the three parts of the engine share: build.c (set-up, commands, helpers),
+ * build_plan.c (tools, graph, keys, planning) and build_run.c (the stage API, writing outputs,
+ * the scheduler). Not a public header: everything else uses build.h and stages.h.
+ */
+#ifndef TG_BUILD_INT_H
+#define TG_BUILD_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "engine/build.h"
+#include "model/config.h"
+#include "base/hash.h"
+#include "schema/schemaset.h"
+#include "stages/stages.h"
+#include "engine/statelog.h"
+
+#define KEY_MAGIC "toolgen-key-1"
+
+typedef enum nstate {
+    N_NEW,
+    N_CLEAN,   /* up to date (planned so, or cut off while running) */
+    N_DIRTY,   /* must run */
+    N_MAYBE,   /* runs only if an upstream stage changes its outputs */
+    N_DONE,    /* ran */
+    N_FAILED,
+    N_SKIPPED, /* an upstream stage failed */
+} nstate;
+
+/* A folder of the manifests directory and its manifest's hash (tool discovery). */
+typedef struct probe {
+    char *name, *path;
+    int rc; /* 1: a manifest (hash set); 0: none; -1: there but unreadable */
+    tg_hash hash;
+} probe;
+
+typedef struct node {
+    const tg_stage_def *def;
+    int kind; /* index in tg_stages */
+    char *id; /* "load:foo", "aggregate" */
+    const char *tool;
+    struct node **up;
+    size_t nup;
+    struct node **down;
+    size_t ndown, capdown;
+    tg_strv files; /* static source inputs */
+    const tg_stage_rec *rec;
+    nstate state;
+    bool key_known, cut_off;
+    tg_hash key;
+    tg_named_hash *in; /* what the key is made of; names owned */
+    size_t nin, capin;
+    tg_buf why;   /* why it runs */
+    tg_buf notes; /* what it wrote and noted (-v), or why it failed */
+    tg_named_hash *out; /* outputs after a run (names owned); else rec->out is used */
+    size_t nout;
+    tg_hash out_hash; /* all outputs in one hash: what downstream keys see */
+    int pending;      /* upstream nodes still to resolve */
+} node;
+
+typedef struct engine engine;
+
+typedef struct worker {
+    engine *e;
+    pthread_t th;
+    tg_schemaset ss;
+    bool ss_open;
+} worker;
+
+struct engine {
+    const tg_build_opts *o;
+    tg_build_stats *st;
+    tg_config cfg;
+    bool have_cfg;
+    tg_statelog *log;
+    tg_strv all_tools; /* every tool folder found, sorted */
+    tg_strv tools;     /* the tools of this build */
+    int bad_folders;
+    node **nodes;
+    size_t nnodes, ntoolkinds;
+    tg_strmap by_id;
+    tg_hash version_hash[TG_BUILD_MAX_STAGE_KINDS];
+    tg_named_hash *fixed; /* "config:<ptr>" and "data:<path>" inputs, computed once */
+    size_t nfixed;
+    struct probe *probes; /* tool folders found, with their manifest's hash */
+    size_t nprobes;
+    tg_strmap memo;       /* manifest path → probe: hashed once per build */
+    pthread_mutex_t dir_mu;
+    tg_strmap dirs;       /* directories known to exist (for writing outputs) */
+    tg_strv dir_keys;
+    long pid;
+    /* scheduling, under mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    node **ready;
+    size_t rhead, rtail, rcap;
+    size_t unresolved;
+    int failures;
+    int env_failures; /* stages that returned TG_STAGE_ENV */
+    bool stop;
+    atomic_int done, total; /* progress; read by events outside mu */
+    pthread_mutex_t ev_mu;
+    atomic_uint tmpseq;
+    int lockfd;
+    bool created_state; /* this build created .toolgen/ */
+};
+
+struct tg_stage_run {
+    engine *e;
+    worker *w;
+    node *n;
+    struct {
+        char *path, *data;
+        size_t len;
+        bool always; /* written even when the stage fails */
+    } *outs;
+    size_t nouts, capouts;
+    tg_strv deps;
+    tg_strv deps_exist; /* presence-only dependencies */
+    tg_buf problems, notes;
+};
+
+/* The hash recorded for a presence-only dependency that exists (no content hashes to it). */
+#define TGB_EXISTS_HASH ((tg_hash){0x746f6f6c67656e21ull, 0x6578697374730001ull})
+
+/* ---- build.c ---------------------------------------------------------------------------- */
+
+/* Reports an event to the caller (serialised). */
+void tgb_event(engine *e, tg_build_event_kind kind, const node *n, const char *text,
+           tg_build_plan plan);
+void tgb_eventf(engine *e, tg_build_event_kind kind, const node *n, const char *fmt, ...)
+    TG_PRINTF(4, 5);
+/* Appends a reason to n->why ("; "-separated). */
+void tgb_why(node *n, const char *fmt, ...) TG_PRINTF(2, 3);
+char *tgb_display(const node *n); /* "load foo", "aggregate" (heap) */
+bool tgb_is_under(const char *path, const char *dir);
+void tgb_prune_dirs(const char *path, const char *top);
+const char *tgb_top_of(const engine *e, const char *path);
+/* fn(ctx, i) for every i < n, on up to nth threads (the caller's included). */
+void tgb_parallel_for(int nth, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
+#define PFOR_CHUNK 32
+int tgb_jobs(const engine *e);
+
+/* ---- build_plan.c ----------------------------------------------------------------------- */
+
+int tgb_discover(engine *e, tg_err *err);
+int tgb_select_tools(engine *e, tg_err *err);
+void tgb_make_graph(engine *e);
+void tgb_free_node(node *n);
+int tgb_prepare_fixed(engine *e, tg_err *err);
+void tgb_compute_key(engine *e, node *n);
+void tgb_explain_key(node *n);
+void tgb_output_list(const node *n, const tg_named_hash **v, size_t *count);
+tg_hash tgb_combine_outputs(const tg_named_hash *v, size_t n);
+const tg_named_hash *tgb_find_named(const tg_named_hash *v, size_t n, const char *name);
+void tgb_plan(engine *e);
+
+/* A hash index over a long list of names (a repository-wide stage has one entry per tool). */
+typedef struct named_index {
+    const tg_named_hash *v;
+    size_t n;
+    tg_strmap map;
+} named_index;
+void tgb_nidx_init(named_index *x, const tg_named_hash *v, size_t n);
+const tg_named_hash *tgb_nidx_find(const named_index *x, const char *name);
+void tgb_nidx_free(named_index *x);
+
+/* ---- build_run.c ------------------------------------------------------------------------ */
+
+bool tgb_should_stop(const engine *e);
+/* Runs every planned stage on tgb_jobs(e) threads; returns when all ran or the build stopped. */
+void tgb_run_graph(engine *e);
+
+#endif

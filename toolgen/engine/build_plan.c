@@ -1,0 +1,556 @@
+/*
+ * build_plan.c — tools, the stage graph, keys, and the plan: which stages are up to date, which
+ * must run (and why), which run only if an upstream stage changes its outputs.
+ */
+#include "engine/build_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/json.h"
+#include "base/version.h"
+
+/* ---- tools and graph ------------------------------------------------------------------------ */
+
+static void probe_one(void *ctx, size_t i)
+{
+    engine *e = ctx;
+    probe *p = &e->probes[i];
+    if (e->log) {
+        tg_err err = {0};
+        p->rc = tg_statelog_hash_file(e->log, p->path, &p->hash, &err);
+    } else {
+        struct stat st;
+        p->rc = stat(p->path, &st) == 0 && S_ISREG(st.st_mode);
+    }
+}
+
+/*
+ * A tool is a folder of the manifests directory holding tool.manifest.yaml. The manifests are
+ * hashed here, in parallel, through the stat cache; the load stages' keys reuse the result.
+ */
+int tgb_discover(engine *e, tg_err *err)
+{
+    DIR *d = opendir(e->cfg.manifests_dir);
+    if (!d) {
+        if (errno == ENOENT)
+            return 0; /* toolgen.yaml but no tools yet (open_repo refused a non-repository) */
+        return tg_err_setpos(err, e->cfg.manifests_dir, 0, 0, "cannot read: %s", strerror(errno));
+    }
+    tg_strv names = TG_STRV_INIT;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN || de->d_type == DT_LNK)
+            tg_strv_push(&names, de->d_name);
+    }
+    closedir(d);
+    tg_strv_sort(&names);
+    e->probes = xcalloc(names.n + 1, sizeof *e->probes);
+    e->nprobes = names.n;
+    for (size_t i = 0; i < names.n; i++) {
+        e->probes[i].name = names.v[i];
+        e->probes[i].path = xasprintf("%s/%s/tool.manifest.yaml", e->cfg.manifests_dir, names.v[i]);
+    }
+    free(names.v); /* the probes own the names now */
+    tgb_parallel_for(tgb_jobs(e), e->nprobes, probe_one, e);
+    for (size_t i = 0; i < e->nprobes; i++) {
+        probe *p = &e->probes[i];
+        if (p->rc == 0)
+            continue; /* no manifest: not a tool (an unreadable one is, and its load fails) */
+        if (!tg_tool_name_ok(p->name)) {
+            e->bad_folders++;
+            tgb_eventf(e, TG_EV_PROBLEM, NULL,
+                       "%s: folder name '%s' is not a valid tool name (^[a-z][a-z0-9_]{0,63}$); "
+                       "name the folder after the tool",
+                       p->path, p->name);
+            continue;
+        }
+        tg_strmap_put(&e->memo, p->path, p);
+        tg_strv_push(&e->all_tools, p->name);
+    }
+    return 0;
+}
+
+int tgb_select_tools(engine *e, tg_err *err)
+{
+    const tg_build_opts *o = e->o;
+    if (!o->ntools) {
+        for (size_t i = 0; i < e->all_tools.n; i++)
+            tg_strv_push(&e->tools, e->all_tools.v[i]);
+        return 0;
+    }
+    tg_strmap known = TG_STRMAP_INIT, seen = TG_STRMAP_INIT;
+    for (size_t i = 0; i < e->all_tools.n; i++)
+        tg_strmap_put(&known, e->all_tools.v[i], (void *)1);
+    int rc = 0;
+    for (size_t i = 0; i < o->ntools && rc == 0; i++) {
+        if (!tg_strmap_get(&known, o->tools[i])) {
+            tg_buf b = TG_BUF_INIT;
+            for (size_t j = 0; j < e->all_tools.n; j++)
+                tg_buf_printf(&b, "%s%s", j ? ", " : "", e->all_tools.v[j]);
+            rc =
+                tg_err_set(err, "unknown tool '%s' (no %s/%s/tool.manifest.yaml); known tools: %s",
+                           o->tools[i], e->cfg.manifests_dir, o->tools[i], b.len ? b.data : "none");
+            tg_buf_free(&b);
+        } else if (!tg_strmap_get(&seen, o->tools[i])) {
+            tg_strmap_put(&seen, o->tools[i], (void *)1);
+            tg_strv_push(&e->tools, o->tools[i]);
+        }
+    }
+    tg_strmap_free(&known);
+    tg_strmap_free(&seen);
+    tg_strv_sort(&e->tools);
+    return rc;
+}
+
+static void link_nodes(node *from, node *to)
+{
+    to->up = xrealloc(to->up, (to->nup + 1) * sizeof *to->up);
+    to->up[to->nup++] = from;
+    if (from->ndown == from->capdown) {
+        from->capdown = from->capdown ? from->capdown * 2 : 4;
+        from->down = xrealloc(from->down, from->capdown * sizeof *from->down);
+    }
+    from->down[from->ndown++] = to;
+}
+
+static node *new_node(engine *e, int kind, const char *tool)
+{
+    node *n = xcalloc(1, sizeof *n);
+    n->def = tg_stages[kind];
+    n->kind = kind;
+    n->tool = tool;
+    n->id = tool ? xasprintf("%s:%s", n->def->id, tool) : xstrdup(n->def->id);
+    if (n->def->inputs)
+        n->def->inputs(&e->cfg, tool, &n->files);
+    e->nodes[e->nnodes++] = n;
+    tg_strmap_put(&e->by_id, n->id, n);
+    return n;
+}
+
+/* Nodes are laid out tool by tool (each tool's stages in table order), then the repository's. */
+static bool kind_off(const engine *e, size_t k)
+{
+    /* read from the file: the typed build section (config.c) does not carry it */
+    const cJSON *g = e->cfg.doc.root ? tg_json_pointer_get(e->cfg.doc.root, "/build/gates") : NULL;
+    return tg_stages[k]->gate && cJSON_IsFalse(g);
+}
+
+void tgb_make_graph(engine *e)
+{
+    size_t nkinds = 0, ntool = 0, nrepo = 0;
+    for (; tg_stages[nkinds]; nkinds++) {
+        if (kind_off(e, nkinds))
+            continue; /* build.gates: false */
+        if (tg_stages[nkinds]->scope == TG_STAGE_TOOL)
+            ntool++;
+        else
+            nrepo++;
+    }
+    e->ntoolkinds = ntool;
+    bool with_repo = e->o->ntools == 0;
+    e->nodes = xcalloc(e->tools.n * ntool + nrepo + 1, sizeof *e->nodes);
+    for (size_t t = 0; t < e->tools.n; t++) {
+        for (size_t k = 0; k < nkinds; k++) {
+            if (tg_stages[k]->scope != TG_STAGE_TOOL || kind_off(e, k))
+                continue;
+            node *n = new_node(e, (int)k, e->tools.v[t]);
+            for (const char *const *u = n->def->upstream; u && *u; u++) {
+                char *id = xasprintf("%s:%s", *u, n->tool);
+                node *up = tg_strmap_get(&e->by_id, id);
+                free(id);
+                if (up)
+                    link_nodes(up, n);
+            }
+        }
+    }
+    for (size_t k = 0; with_repo && k < nkinds; k++) {
+        if (tg_stages[k]->scope != TG_STAGE_REPO)
+            continue;
+        node *n = new_node(e, (int)k, NULL);
+        for (const char *const *u = n->def->upstream; u && *u; u++) {
+            const tg_stage_def *ud = tg_stage_find(*u);
+            if (ud && ud->scope == TG_STAGE_REPO) {
+                node *up = tg_strmap_get(&e->by_id, *u);
+                if (up)
+                    link_nodes(up, n);
+                continue;
+            }
+            for (size_t t = 0; t < e->tools.n; t++) {
+                char *id = xasprintf("%s:%s", *u, e->tools.v[t]);
+                node *up = tg_strmap_get(&e->by_id, id);
+                free(id);
+                if (up)
+                    link_nodes(up, n);
+            }
+        }
+    }
+}
+
+void tgb_free_node(node *n)
+{
+    free(n->id);
+    free(n->up);
+    free(n->down);
+    tg_strv_free(&n->files);
+    for (size_t i = 0; i < n->nin; i++)
+        free((char *)n->in[i].name);
+    free(n->in);
+    for (size_t i = 0; i < n->nout; i++)
+        free((char *)n->out[i].name);
+    free(n->out);
+    tg_buf_free(&n->why);
+    tg_buf_free(&n->notes);
+    free(n);
+}
+
+static const char *display_input(const char *name, char *buf, size_t size)
+{
+    /* "stage:load:foo" → "load foo"; other kinds print as their path or pointer */
+    if (strncmp(name, "stage:", 6) == 0) {
+        snprintf(buf, size, "%s", name + 6);
+        char *c = strchr(buf, ':');
+        if (c)
+            *c = ' ';
+        return buf;
+    }
+    const char *c = strchr(name, ':');
+    return c ? c + 1 : name;
+}
+
+/* ---- keys ----------------------------------------------------------------------------------- */
+
+static const tg_hash *fixed_input(const engine *e, const char *name)
+{
+    for (size_t i = 0; i < e->nfixed; i++)
+        if (strcmp(e->fixed[i].name, name) == 0)
+            return &e->fixed[i].hash;
+    return NULL;
+}
+
+static void add_fixed(engine *e, char *name, tg_hash h)
+{
+    if (fixed_input(e, name)) {
+        free(name);
+        return;
+    }
+    e->fixed = xrealloc(e->fixed, (e->nfixed + 1) * sizeof *e->fixed);
+    e->fixed[e->nfixed++] = (tg_named_hash){name, h};
+}
+
+/* Config values and toolgen's data files are the same for every stage: hash them once. */
+int tgb_prepare_fixed(engine *e, tg_err *err)
+{
+    const char *datadir = tg_datadir();
+    /* The program itself is an input of every stage (as Bazel hashes its tools): a rebuilt
+     * toolgen whose code changed what a stage writes need not have bumped the stage's version.
+     * Through the stat cache this costs one stat. */
+    tg_hash exe_hash = {0, 0};
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        tg_err ignore = {0};
+        exe[n] = '\0';
+        if (tg_statelog_hash_file(e->log, exe, &exe_hash, &ignore) != 1)
+            exe_hash = (tg_hash){0, 0};
+    }
+    for (int k = 0; tg_stages[k]; k++) {
+        if (k >= TG_BUILD_MAX_STAGE_KINDS)
+            return tg_err_set(err, "more stages than TG_BUILD_MAX_STAGE_KINDS (%d)",
+                              TG_BUILD_MAX_STAGE_KINDS);
+        const tg_stage_def *d = tg_stages[k];
+        tg_hasher *vh = tg_hasher_new();
+        tg_hasher_str(vh, 'v', d->version);
+        tg_hasher_str(vh, 't', TOOLGEN_VERSION);
+        tg_hasher_hash(vh, 'x', exe_hash);
+        e->version_hash[k] = tg_hasher_final(vh);
+        tg_hasher_free(vh);
+        for (const char *const *p = d->config; p && *p; p++)
+            add_fixed(e, xasprintf("config:%s", *p), tg_hash_json(tg_config_get(&e->cfg, *p)));
+        for (const char *const *p = d->data; p && *p; p++) {
+            if (!datadir)
+                return tg_err_set(err,
+                                  "cannot find toolgen's data directory (schemas/); set "
+                                  "TOOLGEN_DATADIR to the source tree or PREFIX/share/toolgen");
+            char *path = tg_path_join(datadir, *p);
+            tg_hash h = {0, 0};
+            int rc = tg_statelog_hash_file(e->log, path, &h, err);
+            free(path);
+            if (rc < 0)
+                return -1;
+            add_fixed(e, xasprintf("data:%s", *p), h);
+        }
+    }
+    return 0;
+}
+
+static void add_in(node *n, char *name, tg_hash h)
+{
+    if (n->nin == n->capin) {
+        n->capin = n->capin ? n->capin * 2 : 8;
+        n->in = xrealloc(n->in, n->capin * sizeof *n->in);
+    }
+    n->in[n->nin++] = (tg_named_hash){name, h};
+}
+
+tg_hash tgb_combine_outputs(const tg_named_hash *v, size_t n)
+{
+    tg_hasher *h = tg_hasher_new();
+    for (size_t i = 0; i < n; i++) {
+        tg_hasher_str(h, 'p', v[i].name);
+        tg_hasher_hash(h, 'h', v[i].hash);
+    }
+    tg_hash r = tg_hasher_final(h);
+    tg_hasher_free(h);
+    return r;
+}
+
+/*
+ * The key: stage id and instance, version (with toolgen's), then every input as (name, hash) in
+ * a fixed order — source files, data files, config values, upstream outputs. A missing file
+ * hashes as zero, which no content hashes to in practice.
+ */
+void tgb_compute_key(engine *e, node *n)
+{
+    for (size_t i = 0; i < n->nin; i++)
+        free((char *)n->in[i].name);
+    n->nin = 0;
+    add_in(n, xstrdup("version"), e->version_hash[n->kind]);
+    for (size_t i = 0; i < n->files.n; i++) {
+        tg_hash h = {0, 0};
+        tg_err err = {0};
+        const probe *p = tg_strmap_get(&e->memo, n->files.v[i]);
+        if (p)
+            h = p->hash;
+        else if (tg_statelog_hash_file(e->log, n->files.v[i], &h, &err) < 0)
+            tgb_why(n, "cannot read %s: %s", n->files.v[i], err.msg);
+        add_in(n, xasprintf("file:%s", n->files.v[i]), h);
+    }
+    for (const char *const *p = n->def->data; p && *p; p++) {
+        char *name = xasprintf("data:%s", *p);
+        const tg_hash *h = fixed_input(e, name);
+        add_in(n, name, h ? *h : (tg_hash){0, 0});
+    }
+    for (const char *const *p = n->def->config; p && *p; p++) {
+        char *name = xasprintf("config:%s", *p);
+        const tg_hash *h = fixed_input(e, name);
+        add_in(n, name, h ? *h : (tg_hash){0, 0});
+    }
+    for (size_t i = 0; i < n->nup; i++)
+        add_in(n, xasprintf("stage:%s", n->up[i]->id), n->up[i]->out_hash);
+    tg_hasher *h = tg_hasher_new();
+    tg_hasher_str(h, 'm', KEY_MAGIC);
+    tg_hasher_str(h, 'i', n->id);
+    for (size_t i = 0; i < n->nin; i++) {
+        tg_hasher_str(h, 'n', n->in[i].name);
+        tg_hasher_hash(h, 'h', n->in[i].hash);
+    }
+    n->key = tg_hasher_final(h);
+    tg_hasher_free(h);
+    n->key_known = true;
+}
+
+const tg_named_hash *tgb_find_named(const tg_named_hash *v, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].name, name) == 0)
+            return &v[i];
+    return NULL;
+}
+
+#define INDEX_MIN 16
+
+void tgb_nidx_init(named_index *x, const tg_named_hash *v, size_t n)
+{
+    *x = (named_index){v, n, TG_STRMAP_INIT};
+    if (n > INDEX_MIN)
+        for (size_t i = 0; i < n; i++)
+            tg_strmap_put(&x->map, v[i].name, (void *)&v[i]);
+}
+
+const tg_named_hash *tgb_nidx_find(const named_index *x, const char *name)
+{
+    if (x->n > INDEX_MIN)
+        return tg_strmap_get(&x->map, name);
+    return tgb_find_named(x->v, x->n, name);
+}
+
+void tgb_nidx_free(named_index *x)
+{
+    tg_strmap_free(&x->map);
+}
+
+/* Why the key differs from the recorded one, input by input. */
+void tgb_explain_key(node *n)
+{
+    const tg_stage_rec *r = n->rec;
+    size_t before = n->why.len;
+    char buf[256];
+    named_index olds, curs;
+    tgb_nidx_init(&olds, r->in, r->nin);
+    tgb_nidx_init(&curs, n->in, n->nin);
+    for (size_t i = 0; i < n->nin; i++) {
+        const tg_named_hash *cur = &n->in[i];
+        const tg_named_hash *old = tgb_nidx_find(&olds, cur->name);
+        const char *what = display_input(cur->name, buf, sizeof buf);
+        if (old && tg_hash_eq(old->hash, cur->hash))
+            continue;
+        if (strcmp(cur->name, "version") == 0)
+            tgb_why(n, "the stage's version changed (a different toolgen)");
+        else if (!old)
+            tgb_why(n, "new input %s", what);
+        else if (strncmp(cur->name, "file:", 5) == 0)
+            tgb_why(n, "%s %s", what,
+                    tg_hash_is_zero(cur->hash)   ? "was deleted"
+                    : tg_hash_is_zero(old->hash) ? "appeared"
+                                                 : "changed");
+        else if (strncmp(cur->name, "config:", 7) == 0)
+            tgb_why(n, "toolgen.yaml %s changed", what);
+        else if (strncmp(cur->name, "data:", 5) == 0)
+            tgb_why(n, "toolgen's %s changed", what);
+        else
+            tgb_why(n, "the output of %s changed", what);
+    }
+    for (size_t i = 0; i < r->nin; i++)
+        if (!tgb_nidx_find(&curs, r->in[i].name))
+            tgb_why(n, "%s is no longer an input", display_input(r->in[i].name, buf, sizeof buf));
+    tgb_nidx_free(&olds);
+    tgb_nidx_free(&curs);
+    if (n->why.len == before)
+        tgb_why(n, "its key changed");
+}
+
+void tgb_output_list(const node *n, const tg_named_hash **v, size_t *count)
+{
+    if (n->state == N_DONE) {
+        *v = n->out;
+        *count = n->nout;
+    } else if (n->rec) {
+        *v = n->rec->out;
+        *count = n->rec->nout;
+    } else {
+        *v = NULL;
+        *count = 0;
+    }
+}
+
+typedef struct fcheck {
+    engine *e;
+    const tg_named_hash *v;
+    int *rc;
+    tg_hash *h;
+} fcheck;
+
+static void fcheck_one(void *ctx, size_t i)
+{
+    fcheck *c = ctx;
+    tg_err err = {0};
+    c->rc[i] = tg_statelog_hash_file(c->e->log, c->v[i].name, &c->h[i], &err);
+}
+
+/*
+ * Outputs missing or edited by hand, and discovered inputs that changed. A repository-wide
+ * stage may have thousands of outputs: those are stat'ed in parallel (parallel == true).
+ */
+static bool check_recorded_files(engine *e, node *n, bool parallel)
+{
+    bool dirty = false;
+    const tg_stage_rec *r = n->rec;
+    for (size_t i = 0; i < r->ndep; i++) {
+        tg_hash h = {0, 0};
+        tg_err err = {0};
+        int rc = tg_statelog_hash_file(e->log, r->dep[i].name, &h, &err);
+        if (rc < 0)
+            h = (tg_hash){0, 1};
+        else if (rc == 1 && tg_hash_eq(r->dep[i].hash, TGB_EXISTS_HASH))
+            h = TGB_EXISTS_HASH; /* presence-only: any content will do */
+        if (!tg_hash_eq(h, r->dep[i].hash)) {
+            tgb_why(n, "%s %s", r->dep[i].name,
+                    rc == 0                           ? "was deleted"
+                    : tg_hash_is_zero(r->dep[i].hash) ? "appeared"
+                                                      : "changed");
+            dirty = true;
+        }
+    }
+    fcheck c = {e, r->out, xcalloc(r->nout + 1, sizeof(int)),
+                xcalloc(r->nout + 1, sizeof(tg_hash))};
+    if (parallel && r->nout > 4 * PFOR_CHUNK)
+        tgb_parallel_for(tgb_jobs(e), r->nout, fcheck_one, &c);
+    else
+        for (size_t i = 0; i < r->nout; i++)
+            fcheck_one(&c, i);
+    for (size_t i = 0; i < r->nout; i++) {
+        if (c.rc[i] == 0) {
+            tgb_why(n, "output %s is missing", r->out[i].name);
+            dirty = true;
+        } else if (c.rc[i] < 0) {
+            tg_err err = {0};
+            tg_hash h;
+            tg_statelog_hash_file(e->log, r->out[i].name, &h, &err); /* again, for the message */
+            tgb_why(n, "output %s cannot be read (%s)", r->out[i].name, err.msg);
+            dirty = true;
+        } else if (!tg_hash_eq(c.h[i], r->out[i].hash)) {
+            tgb_why(n, "output %s was edited by hand", r->out[i].name);
+            dirty = true;
+        }
+    }
+    free(c.rc);
+    free(c.h);
+    return dirty;
+}
+
+static void plan_node(engine *e, node *n, bool parallel)
+{
+    bool ups_known = true;
+    for (size_t i = 0; i < n->nup; i++)
+        if (n->up[i]->state != N_CLEAN)
+            ups_known = false;
+    n->rec = tg_statelog_stage(e->log, n->id);
+    if (ups_known)
+        tgb_compute_key(e, n);
+    if (!n->rec) {
+        tgb_why(n, "never built");
+        n->state = N_DIRTY;
+        return;
+    }
+    bool dirty = false;
+    if (n->key_known && !tg_hash_eq(n->key, n->rec->key)) {
+        tgb_explain_key(n);
+        dirty = true;
+    }
+    if (check_recorded_files(e, n, parallel))
+        dirty = true;
+    if (dirty)
+        n->state = N_DIRTY;
+    else if (!n->key_known)
+        n->state = N_MAYBE;
+    else {
+        n->state = N_CLEAN;
+        n->out_hash = tgb_combine_outputs(n->rec->out, n->rec->nout);
+    }
+}
+
+static void plan_tool(void *ctx, size_t t)
+{
+    engine *e = ctx;
+    for (size_t k = 0; k < e->ntoolkinds; k++)
+        plan_node(e, e->nodes[t * e->ntoolkinds + k], false);
+}
+
+/* Plans every node: per-tool chains in parallel (they are independent), then the repository's. */
+void tgb_plan(engine *e)
+{
+    tgb_parallel_for(tgb_jobs(e), e->tools.n, plan_tool, e);
+    for (size_t i = e->tools.n * e->ntoolkinds; i < e->nnodes; i++)
+        plan_node(e, e->nodes[i], true);
+}

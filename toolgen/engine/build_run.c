@@ -1,0 +1,593 @@
+/*
+ * build_run.c — running the plan: the API a stage sees (stages.h), writing its outputs
+ * atomically and only when they changed, recording it, and the scheduler (a pool of threads,
+ * early cut-off, keep-going, interruption).
+ */
+#include "engine/build_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the stage run API ---------------------------------------------------------------------- */
+
+const tg_config *tg_stage_config(const tg_stage_run *r)
+{
+    return &r->e->cfg;
+}
+
+const char *tg_stage_tool(const tg_stage_run *r)
+{
+    return r->n->tool;
+}
+
+bool tg_stage_frozen(const tg_stage_run *r)
+{
+    return r->e->o->frozen;
+}
+
+size_t tg_stage_tools(const tg_stage_run *r, const char *const **names)
+{
+    *names = (const char *const *)r->e->tools.v;
+    return r->e->tools.n;
+}
+
+tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err)
+{
+    worker *w = r->w;
+    if (!w->ss_open) {
+        if (tg_schemaset_open(&w->ss, err) != 0)
+            return NULL;
+        w->ss_open = true;
+    }
+    return &w->ss;
+}
+
+char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *tool, size_t *len,
+                             tg_err *err)
+{
+    /* Only what the stage declared: its key covers nothing else. */
+    bool declared = false;
+    for (const char *const *u = r->n->def->upstream; u && *u; u++)
+        declared |= strcmp(*u, stage) == 0;
+    if (r->n->tool && (!tool || strcmp(tool, r->n->tool) != 0))
+        declared = false; /* a per-tool stage reads its own tool's upstream only */
+    char *id = tool ? xasprintf("%s:%s", stage, tool) : xstrdup(stage);
+    node *up = declared ? tg_strmap_get(&r->e->by_id, id) : NULL;
+    if (!up) {
+        tg_err_set(err, "stage %s reads %s, which is not one of its declared upstream stages",
+                   r->n->id, id);
+        free(id);
+        return NULL;
+    }
+    free(id);
+    const tg_named_hash *outs;
+    size_t n;
+    tgb_output_list(up, &outs, &n);
+    if (!n) {
+        tg_err_set(err, "%s has no output", up->id);
+        return NULL;
+    }
+    return tg_read_file(outs[0].name, 0, len, err);
+}
+
+static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always)
+{
+    if (r->nouts == r->capouts) {
+        r->capouts = r->capouts ? r->capouts * 2 : 16;
+        r->outs = xrealloc(r->outs, r->capouts * sizeof *r->outs);
+    }
+    r->outs[r->nouts].path = path;
+    r->outs[r->nouts].data = data;
+    r->outs[r->nouts].len = len;
+    r->outs[r->nouts].always = always;
+    r->nouts++;
+}
+
+void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len)
+{
+    add_output(r, path, data, len, false);
+}
+
+void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len)
+{
+    add_output(r, path, data, len, true);
+}
+
+void tg_stage_dep_exists(tg_stage_run *r, const char *path)
+{
+    tg_strv_push(&r->deps_exist, path);
+}
+
+void tg_stage_warning(tg_stage_run *r, const char *fmt, ...)
+{
+    tg_buf b = TG_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    tgb_event(r->e, TG_EV_WARNING, r->n, b.data, TG_PLAN_RUN);
+    tg_buf_free(&b);
+}
+
+void tg_stage_summary(tg_stage_run *r, const char *fmt, ...)
+{
+    tg_buf b = TG_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&r->e->mu);
+    tg_strv_push(&r->e->st->summaries, b.data);
+    pthread_mutex_unlock(&r->e->mu);
+    tg_buf_free(&b);
+}
+
+void tg_stage_dep(tg_stage_run *r, const char *path)
+{
+    tg_strv_push(&r->deps, path);
+}
+
+void tg_stage_problem(tg_stage_run *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&r->problems, fmt, ap);
+    va_end(ap);
+    tg_buf_putc(&r->problems, '\n');
+}
+
+void tg_stage_note(tg_stage_run *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&r->notes, fmt, ap);
+    va_end(ap);
+    tg_buf_putc(&r->notes, '\n');
+}
+
+static void run_free(tg_stage_run *r)
+{
+    for (size_t i = 0; i < r->nouts; i++) {
+        free(r->outs[i].path);
+        free(r->outs[i].data);
+    }
+    free(r->outs);
+    tg_strv_free(&r->deps);
+    tg_strv_free(&r->deps_exist);
+    tg_buf_free(&r->problems);
+    tg_buf_free(&r->notes);
+}
+
+/* ---- writing outputs ------------------------------------------------------------------------ */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/*
+ * Atomic write: the temporary file lives in .toolgen/tmp/, not next to the output, so that a
+ * build killed mid-write leaves nothing under generated/ (the next build sweeps .toolgen/tmp/).
+ */
+static int ensure_dir(engine *e, const char *dir, tg_err *err)
+{
+    pthread_mutex_lock(&e->dir_mu);
+    bool known = tg_strmap_get(&e->dirs, dir) != NULL;
+    pthread_mutex_unlock(&e->dir_mu);
+    if (known)
+        return 0;
+    if (tg_mkdirs(dir, err) != 0)
+        return -1;
+    pthread_mutex_lock(&e->dir_mu);
+    if (!tg_strmap_get(&e->dirs, dir)) {
+        tg_strv_push(&e->dir_keys, dir);
+        tg_strmap_put(&e->dirs, e->dir_keys.v[e->dir_keys.n - 1], (void *)1);
+    }
+    pthread_mutex_unlock(&e->dir_mu);
+    return 0;
+}
+
+static int write_output(engine *e, const char *path, const char *data, size_t len, tg_err *err)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        if (ensure_dir(e, dir, err) != 0) {
+            free(dir);
+            return -1;
+        }
+    }
+    free(dir);
+    char *tmp = xasprintf(TG_STATE_DIR "/tmp/%ld.%u", e->pid, atomic_fetch_add(&e->tmpseq, 1));
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        tg_err_setpos(err, tmp, 0, 0, "cannot create: %s", strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    int rc = 0;
+    bool renamed = false;
+    if (write_all(fd, data, len) != 0) {
+        rc = tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
+        close(fd);
+    } else if (close(fd) != 0) {
+        rc = tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
+    } else if (rename(tmp, path) == 0) {
+        renamed = true;
+    } else if (errno == EXDEV) {
+        /* generated/ on another file system: a temporary file next to the output instead */
+        rc = tg_write_file_atomic(path, data, len, err);
+    } else {
+        rc = tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
+    }
+    if (!renamed)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+static bool output_path_ok(const engine *e, const char *p)
+{
+    if (!*p || p[0] == '/' || strpbrk(p, " \t\r\n") || strstr(p, "//"))
+        return false;
+    for (const char *s = p; *s;) {
+        size_t n = strcspn(s, "/");
+        if ((n == 2 && s[0] == '.' && s[1] == '.') || (n == 1 && s[0] == '.'))
+            return false;
+        s += n;
+        if (*s == '/')
+            s++;
+    }
+    return tgb_is_under(p, e->cfg.generated_dir) || tgb_is_under(p, TG_STATE_DIR "/ir") ||
+           tgb_is_under(p, TG_STATE_DIR "/reports") || tgb_is_under(p, TG_STATE_DIR "/out");
+}
+
+static int out_cmp(const void *a, const void *b)
+{
+    return strcmp(((const tg_named_hash *)a)->name, ((const tg_named_hash *)b)->name);
+}
+
+static void add_restored(engine *e, tg_strv *list, const char *path)
+{
+    pthread_mutex_lock(&e->mu);
+    tg_strv_push(list, path);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
+{
+    const tg_stage_rec *rec = n->rec;
+    tg_named_hash *outs = xcalloc(r->nouts + 1, sizeof *outs);
+    size_t nout = 0;
+    int rc = 0;
+    tg_strmap seen = TG_STRMAP_INIT; /* outputs of this run */
+    named_index was_out;
+    tgb_nidx_init(&was_out, rec ? rec->out : NULL, rec ? rec->nout : 0);
+    for (size_t i = 0; i < r->nouts && rc == 0; i++) {
+        const char *path = r->outs[i].path;
+        if (!output_path_ok(e, path)) {
+            rc = tg_err_set(err, "stage %s produced '%s', outside %s/ and " TG_STATE_DIR "/", n->id,
+                            path, e->cfg.generated_dir);
+            break;
+        }
+        if (tg_strmap_get(&seen, path)) {
+            rc = tg_err_set(err, "stage %s produced %s twice", n->id, path);
+            break;
+        }
+        tg_hash h = tg_hash_bytes(r->outs[i].data, r->outs[i].len);
+        outs[nout] = (tg_named_hash){xstrdup(path), h};
+        tg_strmap_put(&seen, outs[nout].name, &outs[nout]);
+        nout++;
+        tg_hash cur;
+        tg_err ferr = {0};
+        int have = tg_statelog_hash_file(e->log, path, &cur, &ferr);
+        if (have == 1 && tg_hash_eq(cur, h))
+            continue; /* same bytes: leave the file (and its mtime) alone */
+        const tg_named_hash *was = tgb_nidx_find(&was_out, path);
+        if (have == 1 && was && !tg_hash_eq(cur, was->hash)) {
+            tgb_eventf(e, TG_EV_WARNING, n,
+                       "%s was edited by hand; overwritten with the generated version (generated "
+                       "files are not to be edited: change the manifest instead)",
+                       path);
+            add_restored(e, &e->st->edited, path);
+        } else if (have == 0 && was && tg_hash_eq(h, was->hash)) {
+            add_restored(e, &e->st->recreated, path); /* deleted by someone: put back */
+        }
+        rc = write_output(e, path, r->outs[i].data, r->outs[i].len, err);
+        if (rc == 0) {
+            tg_statelog_wrote(e->log, path, h);
+            tg_buf_printf(&n->notes, "wrote %s\n", path);
+        }
+    }
+    if (rc == 0 && rec) {
+        /* Outputs this run no longer produces: they were ours, so they go. */
+        for (size_t i = 0; i < rec->nout; i++) {
+            if (tg_strmap_get(&seen, rec->out[i].name))
+                continue;
+            if (unlink(rec->out[i].name) == 0) {
+                tgb_prune_dirs(rec->out[i].name, tgb_top_of(e, rec->out[i].name));
+                tg_buf_printf(&n->notes, "removed %s (no longer produced)\n", rec->out[i].name);
+                pthread_mutex_lock(&e->mu);
+                e->st->removed++;
+                pthread_mutex_unlock(&e->mu);
+            }
+            tg_statelog_forget(e->log, rec->out[i].name);
+        }
+    }
+    tg_strmap_free(&seen);
+    tgb_nidx_free(&was_out);
+    if (rc != 0) {
+        for (size_t i = 0; i < nout; i++)
+            free((char *)outs[i].name);
+        free(outs);
+        return -1;
+    }
+    qsort(outs, nout, sizeof *outs, out_cmp);
+    /* Presence-only dependencies are recorded with TGB_EXISTS_HASH (or zero when missing);
+     * a path that is also a content dependency keeps its content hash. */
+    tg_strmap content = TG_STRMAP_INIT;
+    for (size_t i = 0; i < r->deps.n; i++)
+        tg_strmap_put(&content, r->deps.v[i], (void *)1);
+    for (size_t i = 0; i < r->deps_exist.n; i++)
+        if (!tg_strmap_get(&content, r->deps_exist.v[i]))
+            tg_strv_push(&r->deps, r->deps_exist.v[i]);
+    tg_named_hash *deps = xcalloc(r->deps.n + 1, sizeof *deps);
+    tg_strv_sort(&r->deps);
+    size_t ndep = 0;
+    for (size_t i = 0; i < r->deps.n; i++) {
+        if (ndep && strcmp(deps[ndep - 1].name, r->deps.v[i]) == 0)
+            continue;
+        tg_hash h = {0, 0};
+        tg_err derr = {0};
+        int hrc = tg_statelog_hash_file(e->log, r->deps.v[i], &h, &derr);
+        if (hrc < 0)
+            h = (tg_hash){0, 1};
+        else if (hrc == 1 && !tg_strmap_get(&content, r->deps.v[i]))
+            h = TGB_EXISTS_HASH;
+        deps[ndep++] = (tg_named_hash){r->deps.v[i], h};
+    }
+    tg_strmap_free(&content);
+    tg_stage_rec nr = {n->id, n->key, n->in, outs, deps, n->nin, nout, ndep};
+    rc = tg_statelog_put_stage(e->log, &nr, err);
+    free(deps);
+    n->out = outs;
+    n->nout = nout;
+    n->out_hash = tgb_combine_outputs(outs, nout);
+    return rc;
+}
+
+/*
+ * A failed stage's reports (tg_stage_output_always) are written, unrecorded: the stage has no
+ * new record, so it runs again next build, and its report says why it failed meanwhile.
+ */
+static void write_always(engine *e, node *n, tg_stage_run *r)
+{
+    bool dropped = false;
+    for (size_t i = 0; i < r->nouts; i++) {
+        if (!r->outs[i].always || !output_path_ok(e, r->outs[i].path))
+            continue;
+        if (!dropped && n->rec) {
+            /* The old record's hash of this report would make the next run call it edited by
+             * hand; without a record the stage simply runs again ("never built"). */
+            tg_err derr = {0};
+            n->rec = NULL;
+            tg_statelog_drop_stage(e->log, n->id, &derr);
+            dropped = true;
+        }
+        tg_err err = {0};
+        if (write_output(e, r->outs[i].path, r->outs[i].data, r->outs[i].len, &err) == 0)
+            tg_buf_printf(&r->notes, "wrote %s\n", r->outs[i].path);
+        else
+            tg_buf_printf(&r->problems, "%s\n", err.msg);
+    }
+}
+
+/* ---- running -------------------------------------------------------------------------------- */
+
+bool tgb_should_stop(const engine *e)
+{
+    if (e->o->interrupted && *e->o->interrupted)
+        return true;
+    return e->o->keep_going > 0 && e->failures >= e->o->keep_going;
+}
+
+static void push_ready(engine *e, node *n)
+{
+    if (e->rtail == e->rcap) {
+        e->rcap = e->rcap ? e->rcap * 2 : 64;
+        e->ready = xrealloc(e->ready, e->rcap * sizeof *e->ready);
+    }
+    e->ready[e->rtail++] = n;
+}
+
+/* Under mu: n is finished (ran, cut off, failed or skipped); release its downstream nodes. */
+static void resolve(engine *e, node *n)
+{
+    e->unresolved--;
+    bool bad = n->state == N_FAILED || n->state == N_SKIPPED;
+    for (size_t i = 0; i < n->ndown; i++) {
+        node *d = n->down[i];
+        if (d->state != N_DIRTY && d->state != N_MAYBE)
+            continue;
+        if (bad) {
+            d->state = N_SKIPPED;
+            e->total--;
+            e->st->skipped++;
+            tgb_event(e, TG_EV_SKIPPED, d, n->id, TG_PLAN_RUN);
+            resolve(e, d);
+        } else if (--d->pending == 0) {
+            push_ready(e, d);
+        }
+    }
+}
+
+/* Runs one node (not under mu). Sets its state. */
+static void process(worker *w, node *n)
+{
+    engine *e = w->e;
+    if (!n->key_known)
+        tgb_compute_key(e, n);
+    if (n->state == N_MAYBE) {
+        if (n->rec && tg_hash_eq(n->key, n->rec->key)) {
+            n->state = N_CLEAN;
+            n->cut_off = true;
+            n->out_hash = tgb_combine_outputs(n->rec->out, n->rec->nout);
+            return;
+        }
+        if (n->rec)
+            tgb_explain_key(n);
+        else
+            tgb_why(n, "never built");
+    }
+    pthread_mutex_lock(&e->mu);
+    tgb_event(e, TG_EV_START, n, n->why.data, TG_PLAN_RUN);
+    pthread_mutex_unlock(&e->mu);
+
+    tg_stage_run r = {.e = e, .w = w, .n = n};
+    tg_err err = {0};
+    int rc = n->def->run(&r, &err);
+    bool env = rc == TG_STAGE_ENV;
+    if (rc == 0)
+        rc = commit_outputs(e, n, &r, &err);
+    else
+        write_always(e, n, &r);
+    if (env) {
+        pthread_mutex_lock(&e->mu);
+        e->env_failures++;
+        pthread_mutex_unlock(&e->mu);
+    }
+    if (rc != 0) {
+        char msg[2048];
+        tg_err_format(&err, msg, sizeof msg);
+        tg_buf_printf(&r.problems, "%s\n", msg);
+        n->state = N_FAILED;
+        tg_buf_free(&n->notes);
+        n->notes = r.problems;
+        r.problems = (tg_buf)TG_BUF_INIT;
+    } else {
+        n->state = N_DONE;
+        if (r.notes.len)
+            tg_buf_append(&n->notes, r.notes.data, r.notes.len);
+    }
+    run_free(&r);
+}
+
+static void finish_node(engine *e, node *n)
+{
+    /* under mu */
+    if (n->cut_off) {
+        e->total--;
+        e->st->cut_off++;
+        e->st->up_to_date++;
+        tgb_event(e, TG_EV_CUTOFF, n, NULL, TG_PLAN_RUN);
+    } else {
+        e->done++;
+        e->st->ran++;
+        e->st->kind_ran[n->kind]++;
+        if (n->state == N_FAILED) {
+            e->failures++;
+            e->st->failed++;
+            char *d = tgb_display(n);
+            tg_strv_push_owned(&e->st->failed_ids, d);
+            tgb_event(e, TG_EV_FAILED, n, n->notes.data, TG_PLAN_RUN);
+        } else {
+            tgb_event(e, TG_EV_DONE, n, n->notes.len ? n->notes.data : NULL, TG_PLAN_RUN);
+        }
+    }
+    resolve(e, n);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        if (!e->stop && tgb_should_stop(e)) {
+            e->stop = true;
+            pthread_cond_broadcast(&e->cv);
+        }
+        if (e->stop || e->unresolved == 0)
+            break;
+        if (e->rhead == e->rtail) {
+            /* timed: a signal handler cannot signal the condition variable */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 50 * 1000000;
+            if (ts.tv_nsec >= 1000000000) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(&e->cv, &e->mu, &ts);
+            continue;
+        }
+        node *n = e->ready[e->rhead++];
+        pthread_mutex_unlock(&e->mu);
+        process(w, n);
+        pthread_mutex_lock(&e->mu);
+        finish_node(e, n);
+        pthread_cond_broadcast(&e->cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+void tgb_run_graph(engine *e)
+{
+    for (size_t i = 0; i < e->nnodes; i++) {
+        node *n = e->nodes[i];
+        if (n->state != N_DIRTY && n->state != N_MAYBE)
+            continue;
+        e->unresolved++;
+        for (size_t j = 0; j < n->nup; j++)
+            if (n->up[j]->state == N_DIRTY || n->up[j]->state == N_MAYBE)
+                n->pending++;
+    }
+    for (size_t i = 0; i < e->nnodes; i++) {
+        node *n = e->nodes[i];
+        if ((n->state == N_DIRTY || n->state == N_MAYBE) && n->pending == 0)
+            push_ready(e, n);
+    }
+    if (!e->unresolved)
+        return;
+    int nth = tgb_jobs(e);
+    if ((size_t)nth > e->unresolved)
+        nth = (int)e->unresolved;
+    worker *ws = xcalloc((size_t)nth, sizeof *ws);
+    bool *started = xcalloc((size_t)nth, sizeof *started);
+    for (int i = 0; i < nth; i++) {
+        ws[i].e = e;
+        /* a thread that cannot be created just means fewer workers */
+        if (i > 0)
+            started[i] = pthread_create(&ws[i].th, NULL, worker_main, &ws[i]) == 0;
+    }
+    worker_main(&ws[0]); /* the calling thread works too */
+    for (int i = 1; i < nth; i++)
+        if (started[i])
+            pthread_join(ws[i].th, NULL);
+    free(started);
+    for (int i = 0; i < nth; i++)
+        if (ws[i].ss_open)
+            tg_schemaset_close(&ws[i].ss);
+    free(ws);
+    e->st->not_started = (int)e->unresolved;
+}

@@ -1,0 +1,180 @@
+/* config.c — typed toolgen.yaml. */
+#include "model/config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/manifest.h"
+#include "base/util.h"
+
+static int type_error(const tg_config *c, const char *pointer, const char *what, tg_err *err)
+{
+    tg_pos p = tg_doc_pointer_pos(&c->doc, pointer);
+    return tg_err_setpos(err, c->path, p.line, p.col, "%s: must be %s (see docs/config.md)",
+                         pointer, what);
+}
+
+/* A string at pointer, the fallback when absent; -1 when present with another type. */
+static int get_string(const tg_config *c, const char *pointer, const char *fallback,
+                      const char **out, tg_err *err)
+{
+    const cJSON *v = c->doc.root ? tg_json_pointer_get(c->doc.root, pointer) : NULL;
+    if (!v) {
+        *out = fallback;
+        return 0;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring[0])
+        return type_error(c, pointer, "a non-empty string", err);
+    *out = v->valuestring;
+    return 0;
+}
+
+/*
+ * Directory paths end up in file names, in the state log (space-separated) and in messages, so
+ * they are held to the schema's relative_path rule even before the schema check runs.
+ */
+static int get_dir(const tg_config *c, const char *pointer, const char *fallback, char **out,
+                   tg_err *err)
+{
+    const char *s;
+    if (get_string(c, pointer, fallback, &s, err) != 0)
+        return -1;
+    bool ok = s[0] != '/';
+    for (const char *p = s; *p && ok; p++)
+        ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+             *p == '_' || *p == '-' || *p == '.' || *p == '/';
+    for (const char *p = s; *p && ok;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            ok = false;
+        p += n;
+        while (*p == '/')
+            p++;
+    }
+    if (!ok)
+        return type_error(c, pointer,
+                          "a relative path of letters, digits, '_', '-', '.' and '/', without '..'",
+                          err);
+    while (s[0] == '.' && s[1] == '/')
+        s += 2;
+    size_t n = strlen(s);
+    while (n > 1 && s[n - 1] == '/')
+        n--;
+    if (n == 0 || (n == 1 && s[0] == '.'))
+        return type_error(c, pointer, "a directory below the repository root", err);
+    *out = xstrndup(s, n);
+    return 0;
+}
+
+static bool kebab(const char *s)
+{
+    if (!s[0] || strlen(s) > 64 || s[0] == '-')
+        return false;
+    for (const char *p = s; *p; p++) {
+        if (*p == '-') {
+            if (p[1] == '-' || p[1] == '\0')
+                return false;
+        } else if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int tg_config_load(tg_config *c, tg_err *err)
+{
+    *c = (tg_config){0};
+    const char *name = tg_is_file("toolgen.yaml")  ? "toolgen.yaml"
+                       : tg_is_file("toolgen.yml") ? "toolgen.yml"
+                                                   : NULL;
+    if (name) {
+        c->path = xstrdup(name);
+        size_t len = 0;
+        char *text = tg_read_file(name, 16u << 20, &len, err);
+        if (!text)
+            goto fail;
+        c->hash = tg_hash_bytes(text, len);
+        int rc = tg_doc_parse_yaml(text, len, name, NULL, &c->doc, err);
+        free(text);
+        if (rc != 0)
+            goto fail;
+        if (c->doc.root && cJSON_IsNull(c->doc.root)) {
+            /* an empty file: every default */
+        } else if (!cJSON_IsObject(c->doc.root)) {
+            tg_err_setpos(err, name, 1, 1, "toolgen.yaml must be a mapping of settings");
+            goto fail;
+        }
+    }
+    if (get_dir(c, "/paths/manifests", "manifests", &c->manifests_dir, err) != 0 ||
+        get_dir(c, "/paths/generated", "generated", &c->generated_dir, err) != 0)
+        goto fail;
+    if (strcmp(c->manifests_dir, c->generated_dir) == 0) {
+        type_error(c, "/paths/generated", "a directory other than paths.manifests", err);
+        goto fail;
+    }
+    const cJSON *jobs = c->doc.root ? tg_json_pointer_get(c->doc.root, "/build/jobs") : NULL;
+    if (jobs) {
+        if (!cJSON_IsNumber(jobs) || jobs->valuedouble < 0 || jobs->valuedouble > 1024 ||
+            jobs->valuedouble != (double)(int)jobs->valuedouble) {
+            type_error(c, "/build/jobs", "an integer from 0 to 1024", err);
+            goto fail;
+        }
+        c->jobs = (int)jobs->valuedouble;
+    }
+    tg_project_info *p = &c->project;
+    if (get_string(c, "/project/name", TG_CONFIG_DEFAULT_PROJECT_NAME, &p->name, err) != 0 ||
+        get_string(c, "/project/version", TG_CONFIG_DEFAULT_PROJECT_VERSION, &p->version, err) !=
+            0 ||
+        get_string(c, "/project/description", NULL, &p->description, err) != 0 ||
+        get_string(c, "/project/author", NULL, &p->author, err) != 0)
+        goto fail;
+    if (!kebab(p->name)) {
+        type_error(c, "/project/name",
+                   "kebab-case (lowercase letters and digits, single '-' between), at most 64 "
+                   "characters: it names the skill folder and the bundle",
+                   err);
+        goto fail;
+    }
+
+    cJSON *e = cJSON_CreateObject();
+    cJSON *paths = cJSON_AddObjectToObject(e, "paths");
+    cJSON_AddStringToObject(paths, "manifests", c->manifests_dir);
+    cJSON_AddStringToObject(paths, "generated", c->generated_dir);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(e, "build"), "jobs", c->jobs);
+    cJSON *proj = cJSON_AddObjectToObject(e, "project");
+    cJSON_AddStringToObject(proj, "name", p->name);
+    cJSON_AddStringToObject(proj, "version", p->version);
+    if (p->description)
+        cJSON_AddStringToObject(proj, "description", p->description);
+    if (p->author)
+        cJSON_AddStringToObject(proj, "author", p->author);
+    c->effective = e;
+    return 0;
+fail:
+    tg_config_free(c);
+    return -1;
+}
+
+void tg_config_free(tg_config *c)
+{
+    free(c->path);
+    tg_doc_free(&c->doc);
+    free(c->manifests_dir);
+    free(c->generated_dir);
+    cJSON_Delete(c->effective);
+    *c = (tg_config){0};
+}
+
+const cJSON *tg_config_get(const tg_config *c, const char *pointer)
+{
+    /* A typed section answers whole (defaults included); only other keys come from the file. */
+    static const char *const typed[] = {"/paths", "/build", "/project"};
+    for (size_t i = 0; i < sizeof typed / sizeof *typed; i++) {
+        size_t n = strlen(typed[i]);
+        if (strncmp(pointer, typed[i], n) == 0 && (pointer[n] == '\0' || pointer[n] == '/'))
+            return tg_json_pointer_get(c->effective, pointer);
+    }
+    if (pointer[0] == '\0')
+        return c->doc.root;
+    return c->doc.root ? tg_json_pointer_get(c->doc.root, pointer) : NULL;
+}

@@ -1,0 +1,741 @@
+/* lint.c — manifest and config checks beyond what the schemas say. */
+#include "model/lint.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/buf.h"
+#include "model/manifest.h"
+#include "base/util.h"
+
+/* ---- problem list -------------------------------------------------------------------------- */
+
+void tg_problems_add(tg_problems *p, const char *file, tg_pos pos, const char *fmt, ...)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 16;
+        p->v = xrealloc(p->v, p->cap * sizeof *p->v);
+    }
+    tg_buf b = TG_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    p->v[p->n] = (tg_problem){xstrdup(file), pos.line, pos.col, tg_buf_steal(&b), p->n};
+    p->n++;
+}
+
+static int problem_cmp(const void *a, const void *b)
+{
+    const tg_problem *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->col != y->col)
+        return x->col < y->col ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void tg_problems_sort(tg_problems *p)
+{
+    if (p->n > 1)
+        qsort(p->v, p->n, sizeof *p->v, problem_cmp);
+}
+
+void tg_problems_free(tg_problems *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->v[i].file);
+        free(p->v[i].msg);
+    }
+    free(p->v);
+    *p = (tg_problems){0};
+}
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+typedef struct lint_ctx {
+    tg_schemaset *ss;
+    tg_problems *out;
+    tg_lint_stats *stats;
+    /* name → file of every manifest seen, for the uniqueness check */
+    char **names, **name_files;
+    tg_pos *name_pos;
+    size_t nnames;
+} lint_ctx;
+
+static void add_at(lint_ctx *c, const tg_doc *d, const char *pointer, const char *fmt, ...)
+    TG_PRINTF(4, 5);
+
+static void add_at(lint_ctx *c, const tg_doc *d, const char *pointer, const char *fmt, ...)
+{
+    tg_buf b = TG_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    tg_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    tg_problems_add(c->out, d->file, tg_doc_pointer_pos(d, pointer), "%s", b.data ? b.data : "");
+    tg_buf_free(&b);
+}
+
+static void add_err(lint_ctx *c, const tg_err *err, const char *file)
+{
+    tg_pos p = {err->line, err->col};
+    tg_problems_add(c->out, err->file[0] ? err->file : file, p, "%s", err->msg);
+}
+
+/* Edit distance, for "did you mean" hints; names are short, so the quadratic table is fine. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Closest property name declared anywhere in schema (under "properties"), or NULL. */
+static void closest_property(const cJSON *schema, const char *name, const char **best,
+                             size_t *best_d, int depth)
+{
+    if (!schema || depth > 64)
+        return;
+    const cJSON *child;
+    cJSON_ArrayForEach(child, schema)
+    {
+        if (cJSON_IsObject(schema) && strcmp(child->string, "properties") == 0 &&
+            cJSON_IsObject(child)) {
+            const cJSON *prop;
+            cJSON_ArrayForEach(prop, child)
+            {
+                size_t d = edit_distance(name, prop->string);
+                if (d > 0 && d < *best_d) {
+                    *best_d = d;
+                    *best = prop->string;
+                }
+            }
+        }
+        if (cJSON_IsObject(child) || cJSON_IsArray(child))
+            closest_property(child, name, best, best_d, depth + 1);
+    }
+}
+
+/* For 'property "X" is not allowed': a known property close to X, as a hint. */
+static const char *suggest_property(const cJSON *schema, const char *message)
+{
+    const char *q = strstr(message, "property \"");
+    if (!schema || !q || !strstr(message, "not allowed"))
+        return NULL;
+    q += strlen("property \"");
+    const char *end = strchr(q, '"');
+    if (!end || end == q)
+        return NULL;
+    char *name = xstrndup(q, (size_t)(end - q));
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    closest_property(schema, name, &best, &best_d, 0);
+    size_t limit = strlen(name) / 3 + 1;
+    free(name);
+    return best && best_d <= limit ? best : NULL;
+}
+
+/*
+ * Reports schema errors of an instance that sits at `prefix` inside document d. `schema` is the
+ * schema's JSON, used only to suggest a known property name for a misspelt one.
+ */
+static void report_errors(lint_ctx *c, const tg_doc *d, const char *prefix, const char *what,
+                          const cJSON *schema, const js_errors *errs)
+{
+    for (size_t i = 0; i < errs->n; i++) {
+        const js_error *e = &errs->v[i];
+        char *ptr = xasprintf("%s%s", prefix, e->instance_location);
+        const char *hint = suggest_property(schema, e->message);
+        char *tail = hint ? xasprintf("; did you mean \"%s\"?", hint) : xstrdup("");
+        if (what)
+            add_at(c, d, ptr, "%s: %s%s (%s: %s)", ptr[0] ? ptr : "(root)", e->message, tail, what,
+                   e->keyword_location[0] ? e->keyword_location : "(root)");
+        else
+            add_at(c, d, ptr, "%s: %s%s", ptr[0] ? ptr : "(root)", e->message, tail);
+        free(tail);
+        free(ptr);
+    }
+}
+
+static bool errors_under(const js_errors *errs, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (size_t i = 0; i < errs->n; i++) {
+        const char *loc = errs->v[i].instance_location;
+        if (strncmp(loc, prefix, n) == 0 && (loc[n] == '\0' || loc[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
+/* ---- manifest checks ------------------------------------------------------------------------ */
+
+static js_schema *compile_tool_schema(lint_ctx *c, const tg_manifest *m, const char *key,
+                                      bool already_reported)
+{
+    const cJSON *s = tg_json_get(m->doc.root, key);
+    if (!s)
+        return NULL;
+    tg_err err = {0};
+    js_schema *js = js_compile(c->ss->reg, s, &(js_options){0}, &err);
+    if (!js && !already_reported) {
+        char *ptr = xasprintf("/%s", key);
+        add_at(c, &m->doc, ptr, "%s is not a usable JSON Schema: %s", ptr, err.msg);
+        free(ptr);
+    }
+    return js;
+}
+
+static void validate_part(lint_ctx *c, const tg_manifest *m, const js_schema *schema,
+                          const cJSON *value, const char *pointer, const char *schema_name)
+{
+    if (!schema || !value)
+        return;
+    js_errors errs = {0};
+    if (!js_validate(schema, value, &errs))
+        report_errors(c, &m->doc, pointer, schema_name, tg_json_get(m->doc.root, schema_name), &errs);
+    js_errors_free(&errs);
+}
+
+static void check_examples_and_tests(lint_ctx *c, const tg_manifest *m, const js_schema *in,
+                                     const js_schema *out)
+{
+    const cJSON *ex;
+    int i = 0;
+    cJSON_ArrayForEach(ex, m->examples)
+    {
+        char *p = xasprintf("/examples/%d/input", i);
+        validate_part(c, m, in, tg_json_get(ex, "input"), p, "input_schema");
+        free(p);
+        p = xasprintf("/examples/%d/output", i);
+        validate_part(c, m, out, tg_json_get(ex, "output"), p, "output_schema");
+        free(p);
+        i++;
+    }
+    const cJSON *t;
+    i = 0;
+    cJSON_ArrayForEach(t, m->tests)
+    {
+        const cJSON *expect = tg_json_get(t, "expect");
+        const char *code = tg_json_get_string(expect, "error");
+        /* A test that expects INVALID_INPUT feeds bad input on purpose. */
+        if (!code || strcmp(code, "INVALID_INPUT") != 0) {
+            char *p = xasprintf("/tests/%d/input", i);
+            validate_part(c, m, in, tg_json_get(t, "input"), p, "input_schema");
+            free(p);
+        }
+        char *p = xasprintf("/tests/%d/expect/output", i);
+        validate_part(c, m, out, tg_json_get(expect, "output"), p, "output_schema");
+        free(p);
+        i++;
+    }
+}
+
+static bool safe_relative(const char *f)
+{
+    if (f[0] == '/')
+        return false;
+    for (const char *s = f; *s;) {
+        size_t n = strcspn(s, "/");
+        if (n == 2 && s[0] == '.' && s[1] == '.')
+            return false;
+        s += n;
+        while (*s == '/')
+            s++;
+    }
+    return true;
+}
+
+static void check_file(lint_ctx *c, const tg_manifest *m, const char *file, const char *pointer)
+{
+    if (!file)
+        return;
+    if (!safe_relative(file)) {
+        add_at(c, &m->doc, pointer,
+               "%s: '%s' must be a path relative to the manifest's folder, without '..'", pointer,
+               file);
+        return;
+    }
+    char *path = tg_path_join(m->dir, file);
+    if (!tg_is_file(path))
+        add_at(c, &m->doc, pointer, "%s: file '%s' not found (looked for %s); create it or fix the path",
+               pointer, file, path);
+    free(path);
+}
+
+static bool input_has_property(const tg_manifest *m, const char *name)
+{
+    const cJSON *props = tg_json_get(m->input_schema, "properties");
+    return tg_json_get(props, name) != NULL;
+}
+
+/*
+ * Templates ({param} placeholders, {{ and }} for literal braces) may only name input properties:
+ * anything else would be substituted with nothing at run time.
+ */
+static void check_template_string(lint_ctx *c, const tg_manifest *m, const char *s,
+                                  const char *pointer)
+{
+    for (const char *p = s; *p; p++) {
+        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+            p++;
+            continue;
+        }
+        if (*p == '}') {
+            add_at(c, &m->doc, pointer, "%s: unmatched '}' in template \"%s\"; write '}}' for a literal brace",
+                   pointer, s);
+            return;
+        }
+        if (*p != '{')
+            continue;
+        const char *end = strchr(p, '}');
+        if (!end) {
+            add_at(c, &m->doc, pointer, "%s: unterminated placeholder in template \"%s\"", pointer, s);
+            return;
+        }
+        char *name = xstrndup(p + 1, (size_t)(end - p - 1));
+        if (!input_has_property(m, name)) {
+            tg_buf known = TG_BUF_INIT;
+            const cJSON *prop;
+            cJSON_ArrayForEach(prop, tg_json_get(m->input_schema, "properties"))
+            {
+                tg_buf_printf(&known, "%s%s", known.len ? ", " : "", prop->string);
+            }
+            add_at(c, &m->doc, pointer,
+                   "%s: placeholder {%s} names no property of input_schema (properties: %s)",
+                   pointer, name, known.len ? known.data : "none");
+            tg_buf_free(&known);
+        }
+        free(name);
+        p = end;
+    }
+}
+
+static void check_templates(lint_ctx *c, const tg_manifest *m, const cJSON *node, tg_buf *ptr)
+{
+    if (!node)
+        return;
+    if (cJSON_IsString(node)) {
+        check_template_string(c, m, node->valuestring, ptr->data);
+        return;
+    }
+    if (!cJSON_IsArray(node) && !cJSON_IsObject(node))
+        return;
+    size_t mark = ptr->len;
+    int i = 0;
+    const cJSON *child;
+    cJSON_ArrayForEach(child, node)
+    {
+        tg_buf_putc(ptr, '/');
+        if (cJSON_IsObject(node))
+            tg_buf_pointer_token(ptr, child->string);
+        else
+            tg_buf_printf(ptr, "%d", i);
+        check_templates(c, m, child, ptr);
+        tg_buf_truncate(ptr, mark);
+        i++;
+    }
+}
+
+static void check_templates_at(lint_ctx *c, const tg_manifest *m, const cJSON *node,
+                               const char *pointer)
+{
+    tg_buf ptr = TG_BUF_INIT;
+    tg_buf_puts(&ptr, pointer);
+    check_templates(c, m, node, &ptr);
+    tg_buf_free(&ptr);
+}
+
+static void check_implementation(lint_ctx *c, const tg_manifest *m)
+{
+    const cJSON *impl = m->implementation;
+    switch (m->runtime) {
+    case TG_RUNTIME_PYTHON:
+    case TG_RUNTIME_NODE:
+        check_file(c, m, m->impl_file, "/implementation/file");
+        break;
+    case TG_RUNTIME_COMMAND:
+        check_templates_at(c, m, tg_json_get(impl, "argv"), "/implementation/argv");
+        check_templates_at(c, m, tg_json_get(impl, "env"), "/implementation/env");
+        check_templates_at(c, m, tg_json_get(impl, "cwd"), "/implementation/cwd");
+        break;
+    case TG_RUNTIME_HTTP:
+        check_templates_at(c, m, tg_json_get(impl, "request"), "/implementation/request");
+        break;
+    case TG_RUNTIME_UNKNOWN:
+        break;
+    }
+    if (m->reference)
+        check_file(c, m, tg_json_get_string(m->reference, "file"), "/reference/file");
+}
+
+static void check_path_markers(lint_ctx *c, const tg_manifest *m)
+{
+    const cJSON *prop;
+    cJSON_ArrayForEach(prop, tg_json_get(m->input_schema, "properties"))
+    {
+        if (!tg_json_get(prop, "x-toolgen-path"))
+            continue;
+        const char *type = tg_json_get_string(prop, "type");
+        if (!type || strcmp(type, "string") != 0) {
+            tg_buf ptr = TG_BUF_INIT;
+            tg_buf_puts(&ptr, "/input_schema/properties/");
+            tg_buf_pointer_token(&ptr, prop->string);
+            add_at(c, &m->doc, ptr.data,
+                   "%s: a property marked x-toolgen-path must have \"type\": \"string\"", ptr.data);
+            tg_buf_free(&ptr);
+        }
+    }
+}
+
+/*
+ * Unknown keywords in a tool's schemas are legal JSON Schema and silently ignored, which is how a
+ * misspelt "maxLenght" or a YAML flow mapping cut short by an unquoted comma ({description: a, b})
+ * goes unnoticed. A contract should say only what is enforced: custom annotations take "x-".
+ */
+static const char *const schema_keywords[] = {
+    "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
+    "$comment", "$defs", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+    "dependentSchemas", "prefixItems", "items", "contains", "properties", "patternProperties",
+    "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "type",
+    "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+    "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains",
+    "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "title",
+    "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format",
+    "contentEncoding", "contentMediaType", "contentSchema",
+};
+static const char *const map_of_schemas[] = {"$defs", "properties", "patternProperties",
+                                             "dependentSchemas"};
+static const char *const list_of_schemas[] = {"allOf", "anyOf", "oneOf", "prefixItems"};
+static const char *const one_schema[] = {"not", "if", "then", "else", "items", "contains",
+                                         "additionalProperties", "propertyNames",
+                                         "unevaluatedItems", "unevaluatedProperties",
+                                         "contentSchema"};
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, list[i]) == 0)
+            return true;
+    return false;
+}
+#define IN_LIST(s, list) in_list((s), (list), sizeof(list) / sizeof *(list))
+
+static void check_schema_keywords(lint_ctx *c, const tg_manifest *m, const cJSON *schema,
+                                  tg_buf *ptr, int depth)
+{
+    if (!cJSON_IsObject(schema) || depth > 64)
+        return;
+    size_t mark = ptr->len;
+    const cJSON *kw;
+    cJSON_ArrayForEach(kw, schema)
+    {
+        tg_buf_putc(ptr, '/');
+        tg_buf_pointer_token(ptr, kw->string);
+        if (!IN_LIST(kw->string, schema_keywords) && strncmp(kw->string, "x-", 2) != 0) {
+            const char *best = NULL;
+            size_t best_d = (size_t)-1;
+            for (size_t i = 0; i < sizeof schema_keywords / sizeof *schema_keywords; i++) {
+                size_t d = edit_distance(kw->string, schema_keywords[i]);
+                if (d < best_d) {
+                    best_d = d;
+                    best = schema_keywords[i];
+                }
+            }
+            if (best && best_d <= strlen(kw->string) / 3 + 1)
+                add_at(c, &m->doc, ptr->data,
+                       "%s: unknown keyword \"%s\" is ignored by JSON Schema; did you mean \"%s\"?",
+                       ptr->data, kw->string, best);
+            else
+                add_at(c, &m->doc, ptr->data,
+                       "%s: unknown keyword \"%s\" is ignored by JSON Schema; name custom annotations "
+                       "\"x-...\", and quote values that contain \", \" inside a YAML {...} mapping",
+                       ptr->data, kw->string);
+        } else if (IN_LIST(kw->string, map_of_schemas) && cJSON_IsObject(kw)) {
+            size_t mark2 = ptr->len;
+            const cJSON *sub;
+            cJSON_ArrayForEach(sub, kw)
+            {
+                tg_buf_putc(ptr, '/');
+                tg_buf_pointer_token(ptr, sub->string);
+                check_schema_keywords(c, m, sub, ptr, depth + 1);
+                tg_buf_truncate(ptr, mark2);
+            }
+        } else if (IN_LIST(kw->string, list_of_schemas) && cJSON_IsArray(kw)) {
+            size_t mark2 = ptr->len;
+            int i = 0;
+            const cJSON *sub;
+            cJSON_ArrayForEach(sub, kw)
+            {
+                tg_buf_printf(ptr, "/%d", i++);
+                check_schema_keywords(c, m, sub, ptr, depth + 1);
+                tg_buf_truncate(ptr, mark2);
+            }
+        } else if (IN_LIST(kw->string, one_schema)) {
+            check_schema_keywords(c, m, kw, ptr, depth + 1);
+        }
+        tg_buf_truncate(ptr, mark);
+    }
+}
+
+static void check_tool_schema_keywords(lint_ctx *c, const tg_manifest *m, const char *key)
+{
+    tg_buf ptr = TG_BUF_INIT;
+    tg_buf_printf(&ptr, "/%s", key);
+    check_schema_keywords(c, m, tg_json_get(m->doc.root, key), &ptr, 0);
+    tg_buf_free(&ptr);
+}
+
+static const char *base_name(const char *dir)
+{
+    const char *s = strrchr(dir, '/');
+    return s ? s + 1 : dir;
+}
+
+static void remember_name(lint_ctx *c, const tg_manifest *m)
+{
+    tg_pos pos = tg_doc_pointer_pos(&m->doc, "/name");
+    for (size_t i = 0; i < c->nnames; i++) {
+        if (strcmp(c->names[i], m->name) == 0) {
+            tg_problems_add(c->out, m->doc.file, pos,
+                            "/name: tool name '%s' is already used by %s:%d; tool names must be unique",
+                            m->name, c->name_files[i], c->name_pos[i].line);
+            return;
+        }
+    }
+    c->names = xrealloc(c->names, (c->nnames + 1) * sizeof *c->names);
+    c->name_files = xrealloc(c->name_files, (c->nnames + 1) * sizeof *c->name_files);
+    c->name_pos = xrealloc(c->name_pos, (c->nnames + 1) * sizeof *c->name_pos);
+    c->names[c->nnames] = xstrdup(m->name);
+    c->name_files[c->nnames] = xstrdup(m->doc.file);
+    c->name_pos[c->nnames] = pos;
+    c->nnames++;
+}
+
+static void lint_manifest(lint_ctx *c, const char *path)
+{
+    c->stats->manifests++;
+    tg_manifest m;
+    tg_err err = {0};
+    if (tg_manifest_load(path, &m, &err) != 0) {
+        add_err(c, &err, path);
+        return;
+    }
+    js_errors errs = {0};
+    js_validate(c->ss->manifest, m.doc.root, &errs);
+    report_errors(c, &m.doc, "", NULL, c->ss->manifest_doc.root, &errs);
+    tg_manifest_bind(&m);
+
+    if (m.name) {
+        const char *folder = base_name(m.dir);
+        if (strcmp(folder, m.name) != 0 && strcmp(folder, ".") != 0)
+            add_at(c, &m.doc, "/name",
+                   "/name: '%s' differs from its folder '%s'; the folder name is the tool's id, "
+                   "rename one of them",
+                   m.name, folder);
+        remember_name(c, &m);
+    }
+    js_schema *in = compile_tool_schema(c, &m, "input_schema", errors_under(&errs, "/input_schema"));
+    js_schema *out = compile_tool_schema(c, &m, "output_schema", errors_under(&errs, "/output_schema"));
+    check_examples_and_tests(c, &m, in, out);
+    check_implementation(c, &m);
+    check_path_markers(c, &m);
+    check_tool_schema_keywords(c, &m, "input_schema");
+    check_tool_schema_keywords(c, &m, "output_schema");
+    js_schema_free(in);
+    js_schema_free(out);
+    js_errors_free(&errs);
+    tg_manifest_free(&m);
+}
+
+/* ---- config checks -------------------------------------------------------------------------- */
+
+static void check_weights(lint_ctx *c, const tg_doc *d, const char *pointer)
+{
+    const cJSON *w = tg_json_pointer_get(d->root, pointer);
+    if (!cJSON_IsObject(w))
+        return;
+    double sum = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, w)
+    {
+        if (cJSON_IsNumber(v))
+            sum += v->valuedouble;
+    }
+    if (fabs(sum - 1.0) > 1e-6)
+        add_at(c, d, pointer, "%s: weights add up to %g, they must add up to 1.0", pointer, sum);
+}
+
+static void check_tiers(lint_ctx *c, const tg_doc *d)
+{
+    static const char *const order[] = {"excellent", "good", "acceptable", "poor"};
+    const cJSON *t = tg_json_pointer_get(d->root, "/validation/quality_tiers");
+    for (int i = 0; t && i + 1 < 4; i++) {
+        const cJSON *hi = tg_json_get(t, order[i]), *lo = tg_json_get(t, order[i + 1]);
+        if (cJSON_IsNumber(hi) && cJSON_IsNumber(lo) && hi->valuedouble <= lo->valuedouble)
+            add_at(c, d, "/validation/quality_tiers",
+                   "/validation/quality_tiers: %s (%g) must be above %s (%g)", order[i],
+                   hi->valuedouble, order[i + 1], lo->valuedouble);
+    }
+}
+
+static void lint_config(lint_ctx *c, const char *path)
+{
+    c->stats->configs++;
+    tg_doc d = {0};
+    tg_err err = {0};
+    if (tg_doc_load(path, NULL, &d, &err) != 0) {
+        add_err(c, &err, path);
+        return;
+    }
+    js_errors errs = {0};
+    js_validate(c->ss->config, d.root, &errs);
+    report_errors(c, &d, "", NULL, c->ss->config_doc.root, &errs);
+    js_errors_free(&errs);
+    check_weights(c, &d, "/validation/metric_weights");
+    check_weights(c, &d, "/validation/code_bleu_weights");
+    check_tiers(c, &d);
+    tg_doc_free(&d);
+}
+
+/* ---- walking -------------------------------------------------------------------------------- */
+
+typedef struct pathlist {
+    char **v;
+    size_t n, cap;
+} pathlist;
+
+static void pathlist_add(pathlist *l, char *p)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = p;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts l->v[from..n); qsort must not see the NULL of an empty list. */
+static void pathlist_sort(pathlist *l, size_t from)
+{
+    if (l->n - from > 1)
+        qsort(l->v + from, l->n - from, sizeof *l->v, str_cmp);
+}
+
+static bool is_config_name(const char *name)
+{
+    return strcmp(name, "toolgen.yaml") == 0 || strcmp(name, "toolgen.yml") == 0;
+}
+
+static void walk(const char *dir, pathlist *manifests, pathlist *configs, int depth)
+{
+    if (depth > 32)
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    pathlist subdirs = {0};
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "node_modules") == 0)
+            continue;
+        char *p = tg_path_join(dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) != 0) {
+            free(p);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode))
+            pathlist_add(&subdirs, p);
+        else if (S_ISREG(st.st_mode) && strcmp(e->d_name, "tool.manifest.yaml") == 0)
+            pathlist_add(manifests, p);
+        else if (S_ISREG(st.st_mode) && is_config_name(e->d_name))
+            pathlist_add(configs, p);
+        else
+            free(p);
+    }
+    closedir(d);
+    pathlist_sort(&subdirs, 0);
+    for (size_t i = 0; i < subdirs.n; i++) {
+        walk(subdirs.v[i], manifests, configs, depth + 1);
+        free(subdirs.v[i]);
+    }
+    free(subdirs.v);
+}
+
+int tg_lint_paths(tg_schemaset *ss, const char *const *paths, size_t n, tg_problems *out,
+                  tg_lint_stats *stats, tg_err *err)
+{
+    pathlist manifests = {0}, configs = {0};
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            for (size_t j = 0; j < manifests.n; j++)
+                free(manifests.v[j]);
+            for (size_t j = 0; j < configs.n; j++)
+                free(configs.v[j]);
+            free(manifests.v);
+            free(configs.v);
+            return tg_err_setpos(err, paths[i], 0, 0, "no such file or directory");
+        }
+        if (S_ISDIR(st.st_mode)) {
+            size_t m0 = manifests.n, c0 = configs.n;
+            walk(paths[i], &manifests, &configs, 0);
+            pathlist_sort(&manifests, m0);
+            pathlist_sort(&configs, c0);
+        } else {
+            const char *base = base_name(paths[i]);
+            pathlist_add(is_config_name(base) ? &configs : &manifests, xstrdup(paths[i]));
+        }
+    }
+    lint_ctx c = {.ss = ss, .out = out, .stats = stats};
+    for (size_t i = 0; i < configs.n; i++) {
+        lint_config(&c, configs.v[i]);
+        free(configs.v[i]);
+    }
+    for (size_t i = 0; i < manifests.n; i++) {
+        lint_manifest(&c, manifests.v[i]);
+        free(manifests.v[i]);
+    }
+    for (size_t i = 0; i < c.nnames; i++) {
+        free(c.names[i]);
+        free(c.name_files[i]);
+    }
+    free(c.names);
+    free(c.name_files);
+    free(c.name_pos);
+    free(manifests.v);
+    free(configs.v);
+    return 0;
+}

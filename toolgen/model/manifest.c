@@ -1,0 +1,96 @@
+/* manifest.c — load a manifest and bind its typed views. */
+#include "model/manifest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const char *const status_names[] = {"draft", "staged", "approved", "rejected", "promoted"};
+static const char *const runtime_names[] = {"python", "node", "command", "http"};
+
+tg_status tg_status_parse(const char *s)
+{
+    for (int i = 0; s && i < TG_STATUS_UNKNOWN; i++)
+        if (strcmp(s, status_names[i]) == 0)
+            return (tg_status)i;
+    return TG_STATUS_UNKNOWN;
+}
+
+const char *tg_status_name(tg_status s)
+{
+    return s < TG_STATUS_UNKNOWN ? status_names[s] : "unknown";
+}
+
+tg_runtime tg_runtime_parse(const char *s)
+{
+    for (int i = 0; s && i < TG_RUNTIME_UNKNOWN; i++)
+        if (strcmp(s, runtime_names[i]) == 0)
+            return (tg_runtime)i;
+    return TG_RUNTIME_UNKNOWN;
+}
+
+const char *tg_runtime_name(tg_runtime r)
+{
+    return r < TG_RUNTIME_UNKNOWN ? runtime_names[r] : "unknown";
+}
+
+const cJSON *tg_json_get(const cJSON *obj, const char *key)
+{
+    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+const char *tg_json_get_string(const cJSON *obj, const char *key)
+{
+    const cJSON *v = tg_json_get(obj, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+double tg_json_get_number(const cJSON *obj, const char *key, double fallback)
+{
+    const cJSON *v = tg_json_get(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err)
+{
+    *m = (tg_manifest){0};
+    if (tg_doc_load(path, NULL, &m->doc, err) != 0)
+        return -1;
+    const char *slash = strrchr(path, '/');
+    m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+    m->status = TG_STATUS_UNKNOWN;
+    m->runtime = TG_RUNTIME_UNKNOWN;
+    return 0;
+}
+
+void tg_manifest_bind(tg_manifest *m)
+{
+    const cJSON *r = m->doc.root;
+    m->name = tg_json_get_string(r, "name");
+    m->version = tg_json_get_string(r, "version");
+    m->title = tg_json_get_string(r, "title");
+    m->description = tg_json_get_string(r, "description");
+    m->status = tg_status_parse(tg_json_get_string(r, "status"));
+    m->risk = tg_json_get_string(r, "risk");
+    m->idempotency = tg_json_get_string(r, "idempotency");
+    m->timeout_ms = (long)tg_json_get_number(r, "timeout_ms", 30000);
+    m->docs = tg_json_get(r, "docs");
+    m->input_schema = tg_json_get(r, "input_schema");
+    m->output_schema = tg_json_get(r, "output_schema");
+    m->examples = tg_json_get(r, "examples");
+    m->tests = tg_json_get(r, "tests");
+    m->constraints = tg_json_get(r, "constraints");
+    m->implementation = tg_json_get(r, "implementation");
+    m->reference = tg_json_get(r, "reference");
+    m->runtime = tg_runtime_parse(tg_json_get_string(m->implementation, "runtime"));
+    m->impl_file = tg_json_get_string(m->implementation, "file");
+    m->entrypoint = tg_json_get_string(m->implementation, "entrypoint");
+}
+
+void tg_manifest_free(tg_manifest *m)
+{
+    tg_doc_free(&m->doc);
+    free(m->dir);
+    *m = (tg_manifest){0};
+}

@@ -1,0 +1,62 @@
+/*
+ * manifest.h — the IR: a tool.manifest.yaml loaded into typed fields.
+ *
+ * The cJSON tree stays the storage (so positions and the canonical form stay exact); the typed
+ * fields are views into it, filled by tg_manifest_bind once the document passed the manifest
+ * schema. Strings point into the tree and live as long as the manifest.
+ */
+#ifndef TG_MANIFEST_H
+#define TG_MANIFEST_H
+
+#include "base/doc.h"
+
+typedef enum tg_status {
+    TG_STATUS_DRAFT,
+    TG_STATUS_STAGED,
+    TG_STATUS_APPROVED,
+    TG_STATUS_REJECTED,
+    TG_STATUS_PROMOTED,
+    TG_STATUS_UNKNOWN
+} tg_status;
+
+typedef enum tg_runtime {
+    TG_RUNTIME_PYTHON,
+    TG_RUNTIME_NODE,
+    TG_RUNTIME_COMMAND,
+    TG_RUNTIME_HTTP,
+    TG_RUNTIME_UNKNOWN
+} tg_runtime;
+
+typedef struct tg_manifest {
+    tg_doc doc;
+    char *dir; /* folder holding the manifest (owned) */
+
+    const char *name, *version, *title, *description;
+    tg_status status;
+    tg_runtime runtime;
+    const char *risk, *idempotency;
+    long timeout_ms;
+    const char *impl_file;  /* python/node: the code file, relative to dir */
+    const char *entrypoint; /* python/node */
+
+    const cJSON *docs, *input_schema, *output_schema, *examples, *tests, *constraints;
+    const cJSON *implementation, *reference;
+} tg_manifest;
+
+/* Parses the YAML (no schema check). On failure nothing is left allocated. */
+int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err);
+/* Fills the typed views; tolerant of a document that failed the schema (fields stay NULL). */
+void tg_manifest_bind(tg_manifest *m);
+void tg_manifest_free(tg_manifest *m);
+
+tg_status tg_status_parse(const char *s);
+const char *tg_status_name(tg_status s);
+tg_runtime tg_runtime_parse(const char *s);
+const char *tg_runtime_name(tg_runtime r);
+
+/* Small typed getters over cJSON objects: NULL / fallback when absent or of another type. */
+const char *tg_json_get_string(const cJSON *obj, const char *key);
+const cJSON *tg_json_get(const cJSON *obj, const char *key);
+double tg_json_get_number(const cJSON *obj, const char *key, double fallback);
+
+#endif

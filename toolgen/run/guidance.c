@@ -1,0 +1,870 @@
+/* guidance.c — the classification table, the guidance texts and the resource analysis. */
+#include "run/guidance.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/manifest.h"
+
+static const struct {
+    const char *name, *code, *anchor;
+} classes[TG_CLASS_COUNT] = {
+    [TG_CLASS_NONE] = {"none", NULL, "docs/sandbox.md#error-classes"},
+    [TG_CLASS_INPUT_SCHEMA] = {"input_schema", "INVALID_INPUT", "docs/sandbox.md#input-schema"},
+    [TG_CLASS_PATH_FORBIDDEN] = {"path_forbidden", "FORBIDDEN", "docs/sandbox.md#path-forbidden"},
+    [TG_CLASS_PATH_NOT_FOUND] = {"path_not_found", "NOT_FOUND", "docs/sandbox.md#path-not-found"},
+    [TG_CLASS_TIMEOUT] = {"timeout", "TIMEOUT", "docs/sandbox.md#timeout"},
+    [TG_CLASS_CPU_LIMIT] = {"cpu_limit", "TIMEOUT", "docs/sandbox.md#cpu-limit"},
+    [TG_CLASS_MEMORY_LIMIT] = {"memory_limit", "INTERNAL_ERROR", "docs/sandbox.md#memory-limit"},
+    [TG_CLASS_OUTPUT_LIMIT] = {"output_limit", "INTERNAL_ERROR", "docs/sandbox.md#output-limit"},
+    [TG_CLASS_DISK_LIMIT] = {"disk_limit", "INTERNAL_ERROR", "docs/sandbox.md#disk-limit"},
+    [TG_CLASS_PROCESS_LIMIT] = {"process_limit", "INTERNAL_ERROR", "docs/sandbox.md#process-limit"},
+    [TG_CLASS_FILES_LIMIT] = {"files_limit", "INTERNAL_ERROR", "docs/sandbox.md#files-limit"},
+    [TG_CLASS_SYNTAX_ERROR] = {"syntax_error", "INTERNAL_ERROR", "docs/sandbox.md#syntax-error"},
+    [TG_CLASS_MODULE_MISSING] = {"module_missing", "INTERNAL_ERROR", "docs/sandbox.md#module-missing"},
+    [TG_CLASS_MODULE_NOT_ALLOWED] = {"module_not_allowed", "INTERNAL_ERROR",
+                                     "docs/sandbox.md#module-not-allowed"},
+    [TG_CLASS_ENTRYPOINT_MISSING] = {"entrypoint_missing", "INTERNAL_ERROR",
+                                     "docs/sandbox.md#entrypoint-missing"},
+    [TG_CLASS_SIGNATURE_MISMATCH] = {"signature_mismatch", "INTERNAL_ERROR",
+                                     "docs/sandbox.md#signature-mismatch"},
+    [TG_CLASS_TOOL_ERROR] = {"tool_error", NULL, "docs/sandbox.md#tool-error"},
+    [TG_CLASS_FILE_NOT_FOUND] = {"file_not_found", "NOT_FOUND", "docs/sandbox.md#file-not-found"},
+    [TG_CLASS_PERMISSION_DENIED] = {"permission_denied", "FORBIDDEN",
+                                    "docs/sandbox.md#permission-denied"},
+    [TG_CLASS_NETWORK_BLOCKED] = {"network_blocked", "FORBIDDEN", "docs/sandbox.md#network-blocked"},
+    [TG_CLASS_MISSING_KEY] = {"missing_key", "INVALID_INPUT", "docs/sandbox.md#missing-key"},
+    [TG_CLASS_TYPE_ERROR] = {"type_error", "INVALID_INPUT", "docs/sandbox.md#type-error"},
+    [TG_CLASS_INVALID_VALUE] = {"invalid_value", "INVALID_INPUT", "docs/sandbox.md#invalid-value"},
+    [TG_CLASS_EMPTY_DATA] = {"empty_data", "INVALID_INPUT", "docs/sandbox.md#empty-data"},
+    [TG_CLASS_RECURSION_LIMIT] = {"recursion_limit", "INTERNAL_ERROR",
+                                  "docs/sandbox.md#recursion-limit"},
+    [TG_CLASS_SYSTEM_EXIT] = {"system_exit", "INTERNAL_ERROR", "docs/sandbox.md#system-exit"},
+    [TG_CLASS_EXCEPTION] = {"exception", "INTERNAL_ERROR", "docs/sandbox.md#exception"},
+    [TG_CLASS_INVALID_RESULT] = {"invalid_result", "INTERNAL_ERROR", "docs/sandbox.md#invalid-result"},
+    [TG_CLASS_OUTPUT_SCHEMA] = {"output_schema", "INTERNAL_ERROR", "docs/sandbox.md#output-schema"},
+    [TG_CLASS_COMMAND_FAILED] = {"command_failed", "UPSTREAM_ERROR", "docs/sandbox.md#command-failed"},
+    [TG_CLASS_CRASH] = {"crash", "INTERNAL_ERROR", "docs/sandbox.md#crash"},
+    [TG_CLASS_CANCELLED] = {"cancelled", "INTERNAL_ERROR", "docs/sandbox.md#cancelled"},
+};
+
+const char *tg_error_class_name(tg_error_class c)
+{
+    return c < TG_CLASS_COUNT ? classes[c].name : "unknown";
+}
+
+const char *tg_error_class_doc(tg_error_class c)
+{
+    return c < TG_CLASS_COUNT ? classes[c].anchor : "docs/sandbox.md";
+}
+
+static const char *const valid_codes[] = {"INVALID_INPUT", "NOT_FOUND",  "CONFLICT",
+                                          "UNAUTHORIZED",  "FORBIDDEN",  "TIMEOUT",
+                                          "RATE_LIMITED",  "UPSTREAM_ERROR", "INTERNAL_ERROR"};
+
+static const char *valid_code(const char *s)
+{
+    for (size_t i = 0; s && i < sizeof valid_codes / sizeof *valid_codes; i++)
+        if (strcmp(s, valid_codes[i]) == 0)
+            return valid_codes[i];
+    return NULL;
+}
+
+/* ---- the runner's error object -------------------------------------------------------------- */
+
+typedef struct rerr {
+    const cJSON *obj;
+    const char *type, *phase, *message, *code, *errno_name, *filename, *key, *module, *text;
+    int lineno, tool_line;
+} rerr;
+
+static int get_int(const cJSON *o, const char *k)
+{
+    const cJSON *v = tg_json_get(o, k);
+    return cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
+}
+
+static void read_error(const cJSON *reply, rerr *e)
+{
+    *e = (rerr){0};
+    const cJSON *o = tg_json_get(reply, "error");
+    if (!cJSON_IsObject(o))
+        return;
+    e->obj = o;
+    e->type = tg_json_get_string(o, "type");
+    e->phase = tg_json_get_string(o, "phase");
+    e->message = tg_json_get_string(o, "message");
+    e->code = valid_code(tg_json_get_string(o, "code"));
+    e->errno_name = tg_json_get_string(o, "errno_name");
+    e->filename = tg_json_get_string(o, "filename");
+    e->key = tg_json_get_string(o, "key");
+    e->module = tg_json_get_string(o, "missing_module");
+    e->text = tg_json_get_string(o, "text");
+    e->lineno = get_int(o, "lineno");
+    e->tool_line = get_int(o, "tool_line");
+}
+
+/* The exception is an instance of name (by the class names of its MRO / prototype chain). */
+static bool isa(const rerr *e, const char *name)
+{
+    const cJSON *mro = tg_json_get(e->obj, "mro"), *m;
+    if (e->type && strcmp(e->type, name) == 0)
+        return true;
+    cJSON_ArrayForEach(m, mro) if (cJSON_IsString(m) && strcmp(m->valuestring, name) == 0) return true;
+    return false;
+}
+
+static bool errno_is(const rerr *e, const char *name)
+{
+    return e->errno_name && strcmp(e->errno_name, name) == 0;
+}
+
+static bool msg_has(const rerr *e, const char *needle)
+{
+    return e->message && strstr(e->message, needle);
+}
+
+/* ---- text helpers --------------------------------------------------------------------------- */
+
+static void setf(char *dst, const char *fmt, ...) TG_PRINTF(2, 3);
+static void setf(char *dst, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, TG_GUIDANCE_TEXT, fmt, ap);
+    va_end(ap);
+}
+
+static void add_fix(tg_guidance *g, const char *fmt, ...) TG_PRINTF(2, 3);
+static void add_fix(tg_guidance *g, const char *fmt, ...)
+{
+    if (g->n_fix >= TG_GUIDANCE_FIXES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->fix[g->n_fix++], TG_GUIDANCE_TEXT, fmt, ap);
+    va_end(ap);
+}
+
+static void set_class(tg_guidance *g, tg_error_class c, const char *code_override)
+{
+    g->cls = c;
+    g->code = code_override ? code_override : classes[c].code ? classes[c].code : "INTERNAL_ERROR";
+    g->doc = classes[c].anchor;
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGKILL: return "SIGKILL";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGTERM: return "SIGTERM";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGINT: return "SIGINT";
+    default: return "a signal";
+    }
+}
+
+/* "... Available columns: a, b, c" in a message: the list, for a concrete fix. */
+static const char *available_list(const char *message, int *len)
+{
+    const char *a = message ? strstr(message, "vailable columns: ") : NULL;
+    if (!a)
+        return NULL;
+    a += strlen("vailable columns: ");
+    *len = (int)strcspn(a, "\n.");
+    return *len > 0 ? a : NULL;
+}
+
+static double mb(long kb) { return (double)kb / 1024.0; }
+
+/* ---- classification ------------------------------------------------------------------------- */
+
+static bool limit_hit_cpu(const tg_run_facts *f)
+{
+    return f->signal == SIGXCPU ||
+           (f->signal == SIGKILL && f->cpu_ms >= 0.95 * 1000.0 * (double)f->limits.cpu_s);
+}
+
+static bool memory_death(const tg_run_facts *f)
+{
+    if (!f->signal || f->signal == SIGXCPU)
+        return false;
+    if ((double)f->max_rss_kb >= 0.9 * 1024.0 * (double)f->limits.memory_mb)
+        return true;
+    /* The runtime's own abort message; trusted only together with the signal death. */
+    const char *t = f->stderr_tail;
+    return t && (f->signal == SIGABRT || f->signal == SIGTRAP || f->signal == SIGSEGV ||
+                 f->signal == SIGKILL) &&
+           (strstr(t, "heap out of memory") || strstr(t, "Fatal process out of memory") ||
+            strstr(t, "std::bad_alloc") || strstr(t, "Cannot allocate memory") ||
+            strstr(t, "MemoryError"));
+}
+
+static void classify_limits_from_process(const tg_run_facts *f, tg_guidance *g)
+{
+    const tg_limits *l = &f->limits;
+    if (limit_hit_cpu(f)) {
+        set_class(g, TG_CLASS_CPU_LIMIT, NULL);
+        setf(g->message, "the tool used its whole CPU budget (%ld s) and was stopped", l->cpu_s);
+        setf(g->what, "The process was killed after %.1f s of CPU time (limit cpu_s = %ld).",
+             f->cpu_ms / 1000.0, l->cpu_s);
+        setf(g->cause, "An endless or very long loop, or more data than the budget allows.");
+        add_fix(g, "Look for a loop that never ends or grows with the data (e.g. row-by-row "
+                   "Python loops over a DataFrame: use vectorised pandas operations).");
+        add_fix(g, "If the work is legitimate, raise constraints.limits.cpu_s (now %ld; "
+                   "sandbox.max_limits.cpu_s allows %ld).", l->cpu_s, f->max.cpu_s);
+        return;
+    }
+    if (memory_death(f)) {
+        set_class(g, TG_CLASS_MEMORY_LIMIT, NULL);
+        setf(g->message, "the tool ran out of memory (limit %ld MiB) and was killed", l->memory_mb);
+        setf(g->what, "The process died of %s with a peak of %.0f MiB resident (address-space "
+                      "limit memory_mb = %ld MiB).", signal_name(f->signal), mb(f->max_rss_kb),
+             l->memory_mb);
+        setf(g->cause, "The data or an intermediate result did not fit into the memory limit%s.",
+             f->runtime && strcmp(f->runtime, "node") == 0
+                 ? " (Node.js alone reserves about 700 MB of address space)" : "");
+        add_fix(g, "Read only the columns you need (usecols=...) and process large files in "
+                   "chunks.");
+        add_fix(g, "Raise constraints.limits.memory_mb (now %ld; sandbox.max_limits.memory_mb "
+                   "allows %ld).", l->memory_mb, f->max.memory_mb);
+        return;
+    }
+    if (f->signal) {
+        set_class(g, TG_CLASS_CRASH, NULL);
+        setf(g->message, "the tool's process died of %s (%d) without returning a result",
+             signal_name(f->signal), f->signal);
+        setf(g->what, "The process ended by signal %d (%s)%s.", f->signal, signal_name(f->signal),
+             f->signal_inferred ? ", reported by the sandbox as exit status 128+N" : "");
+        setf(g->cause, "A crash in native code (a library or the runtime), an abort, or the "
+                       "process killed itself.");
+        add_fix(g, "Run the tool again with the same input and read its stderr for the runtime's "
+                   "message.");
+        add_fix(g, "If memory is close to its limit (see resources), raise "
+                   "constraints.limits.memory_mb.");
+        return;
+    }
+    set_class(g, TG_CLASS_CRASH, NULL);
+    setf(g->message, "the tool exited with status %d without returning a result", f->exit_code);
+    setf(g->what, "The process exited with status %d before the runner could send a result.",
+         f->exit_code);
+    setf(g->cause, "The tool ended the process itself (os._exit, process.exit) or the runtime "
+                   "failed to start.");
+    add_fix(g, "Return the result from the entry function (or raise an exception) instead of "
+               "exiting the process.");
+}
+
+static void classify_reply_error(const tg_run_facts *f, const rerr *e, tg_guidance *g)
+{
+    const char *type = e->type ? e->type : "Error";
+    const char *msg = e->message && *e->message ? e->message : type;
+    const char *phase = e->phase ? e->phase : "call";
+    const tg_limits *l = &f->limits;
+    bool python = f->runtime && strcmp(f->runtime, "python") == 0;
+
+    if (strcmp(type, "SignatureMismatch") == 0) {
+        set_class(g, TG_CLASS_SIGNATURE_MISMATCH, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The entry function's parameters do not match input_schema, so the tool was "
+                      "not called.");
+        setf(g->cause, "The code and the manifest's input_schema were changed separately.");
+        add_fix(g, "Make every input_schema property a %s with the same name; required "
+                   "properties without a default, optional ones with one.",
+                python ? "keyword parameter" : "destructured key of the argument object");
+        return;
+    }
+    if (strcmp(type, "EntrypointMissing") == 0) {
+        set_class(g, TG_CLASS_ENTRYPOINT_MISSING, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The tool file loaded, but the entry function named by "
+                      "implementation.entrypoint is not in it.");
+        setf(g->cause, "A typo in implementation.entrypoint, or the function was renamed%s.",
+             python ? "" : " or not exported (module.exports)");
+        add_fix(g, "Set implementation.entrypoint to the function's name, or define it.");
+        return;
+    }
+    if (strcmp(type, "ResultNotObject") == 0 || strcmp(type, "ResultNotJSON") == 0) {
+        set_class(g, TG_CLASS_INVALID_RESULT, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The entry function returned, but its result is not a JSON object.");
+        setf(g->cause, "A DataFrame, numpy number, NaN or another non-JSON value in the result.");
+        add_fix(g, "Convert values before returning: int(x), float(x), str(x), df.to_dict("
+                   "orient=\"records\"), and None for missing values.");
+        return;
+    }
+    if (isa(e, "SyntaxError") || isa(e, "IndentationError")) {
+        set_class(g, TG_CLASS_SYNTAX_ERROR, NULL);
+        if (e->lineno)
+            setf(g->message, "syntax error in the tool's code at line %d: %s", e->lineno, msg);
+        else
+            setf(g->message, "syntax error in the tool's code: %s", msg);
+        setf(g->what, "The tool file could not be parsed%s%s.", e->text ? ": " : "",
+             e->text ? e->text : "");
+        setf(g->cause, "Invalid %s syntax (a missing bracket or colon, wrong indentation).",
+             python ? "Python" : "JavaScript");
+        add_fix(g, "Fix line %d of the tool file; `python3 -m py_compile tool.py` or `node "
+                   "--check tool.js` shows the error without running anything.",
+                e->lineno ? e->lineno : e->tool_line);
+        return;
+    }
+    if (e->module || isa(e, "ModuleNotFoundError") || isa(e, "ImportError")) {
+        const char *mod = e->module ? e->module : "?";
+        bool allowed = true;
+        if (cJSON_IsArray(f->allowed_imports)) {
+            allowed = false;
+            size_t top = strcspn(mod, ".");
+            const cJSON *a;
+            cJSON_ArrayForEach(a, f->allowed_imports) if (cJSON_IsString(a) &&
+                                                          strlen(a->valuestring) == top &&
+                                                          strncmp(a->valuestring, mod, top) == 0)
+                allowed = true;
+        }
+        if (!allowed) {
+            set_class(g, TG_CLASS_MODULE_NOT_ALLOWED, NULL);
+            setf(g->message, "the tool imports '%s', which is not allowed: %s", mod, msg);
+            setf(g->what, "Importing module '%s' failed; it is not in static_check.allowed_imports.",
+                 mod);
+            setf(g->cause, "Tools may use only the allowed modules; others are not installed in "
+                           "the sandbox, or give access it does not permit.");
+            add_fix(g, "Rewrite the code with an allowed module (static_check.allowed_imports in "
+                       "toolgen.yaml).");
+            return;
+        }
+        set_class(g, TG_CLASS_MODULE_MISSING, NULL);
+        setf(g->message, "module '%s' is not installed in the sandbox: %s", mod, msg);
+        setf(g->what, "Importing module '%s' failed in phase '%s'.", mod, phase);
+        setf(g->cause, "The package is not installed on this machine (the sandbox sees only the "
+                       "system's /usr), or its name is misspelled.");
+        add_fix(g, "Install the Debian package (e.g. `sudo apt-get install python3-%s`), or use "
+                   "a module that is installed.", mod);
+        add_fix(g, "List it in implementation.dependencies so the requirement is visible.");
+        return;
+    }
+    if (e->code) {
+        set_class(g, TG_CLASS_TOOL_ERROR, e->code);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The tool reported %s: %s", e->code, msg);
+        int n;
+        const char *cols = available_list(msg, &n);
+        if (strcmp(e->code, "INVALID_INPUT") == 0) {
+            setf(g->cause, "The arguments do not fit the data (a column, value or option the "
+                           "file does not have).");
+            if (cols)
+                add_fix(g, "Use one of the available columns: %.*s.", n, cols);
+            add_fix(g, "Correct the argument the message names and call again.");
+        } else if (strcmp(e->code, "NOT_FOUND") == 0) {
+            setf(g->cause, "A file or record the arguments name does not exist.");
+            add_fix(g, "Check the path (relative to the repository root, inside a data directory).");
+        } else {
+            setf(g->cause, "See the message: the tool chose this code deliberately.");
+            add_fix(g, "Act on the message; retry only for TIMEOUT, RATE_LIMITED or UPSTREAM_ERROR.");
+        }
+        return;
+    }
+    if (isa(e, "MemoryError") ||
+        (isa(e, "RangeError") && (msg_has(e, "allocation failed") || msg_has(e, "Invalid array length") ||
+                                   msg_has(e, "Invalid string length")))) {
+        set_class(g, TG_CLASS_MEMORY_LIMIT, NULL);
+        setf(g->message, "the tool ran out of memory (limit %ld MiB): %s", l->memory_mb, msg);
+        setf(g->what, "An allocation failed (%s) at a peak of %.0f MiB resident; the address-space "
+                      "limit is %ld MiB.", type, mb(f->max_rss_kb), l->memory_mb);
+        setf(g->cause, "The data or an intermediate result (a join, a pivot, a copy of a large "
+                       "frame) does not fit into constraints.limits.memory_mb.");
+        add_fix(g, "Load only the needed columns (usecols=...), use smaller dtypes, or process "
+                   "the file in chunks (chunksize=...).");
+        add_fix(g, "Raise constraints.limits.memory_mb (now %ld; sandbox.max_limits.memory_mb "
+                   "allows %ld).", l->memory_mb, f->max.memory_mb);
+        return;
+    }
+    if (isa(e, "RecursionError") || (isa(e, "RangeError") && msg_has(e, "call stack size"))) {
+        set_class(g, TG_CLASS_RECURSION_LIMIT, NULL);
+        if (e->tool_line)
+            setf(g->message, "maximum recursion depth exceeded (tool line %d)", e->tool_line);
+        else
+            setf(g->message, "maximum recursion depth exceeded");
+        setf(g->what, "The call stack overflowed (%s).", type);
+        setf(g->cause, "Unbounded recursion: a function that calls itself without a base case, "
+                       "or recursion over deeply nested data.");
+        add_fix(g, "Replace the recursion with a loop, or add the missing base case.");
+        return;
+    }
+    if (errno_is(e, "EFBIG")) {
+        set_class(g, TG_CLASS_OUTPUT_LIMIT, NULL);
+        setf(g->message, "a file the tool wrote went over the %ld KiB limit: %s", l->output_kb, msg);
+        setf(g->what, "Writing %s failed: file too large (RLIMIT_FSIZE = output_kb = %ld KiB).",
+             e->filename ? e->filename : "a file", l->output_kb);
+        setf(g->cause, "The tool writes more data into a file than constraints.limits.output_kb "
+                       "allows.");
+        add_fix(g, "Write less (aggregate, sample, or compress), or raise "
+                   "constraints.limits.output_kb (now %ld; the maximum is %ld).", l->output_kb,
+                f->max.output_kb);
+        return;
+    }
+    if ((errno_is(e, "EAGAIN") && (isa(e, "BlockingIOError") || msg_has(e, "spawn") ||
+                                   msg_has(e, "fork"))) ||
+        msg_has(e, "can't start new thread")) {
+        set_class(g, TG_CLASS_PROCESS_LIMIT, NULL);
+        setf(g->message, "the tool hit its process limit (%ld processes and threads): %s",
+             l->processes, msg);
+        setf(g->what, "Creating a process or thread failed (EAGAIN): limit processes = %ld.",
+             l->processes);
+        setf(g->cause, "The tool starts processes or threads in a loop (or a library starts one "
+                       "thread per CPU).");
+        add_fix(g, "Do the work in one process; set thread pools to a fixed small size.");
+        add_fix(g, "If more are really needed, raise constraints.limits.processes (now %ld; the "
+                   "maximum is %ld).", l->processes, f->max.processes);
+        return;
+    }
+    if (errno_is(e, "EMFILE") || errno_is(e, "ENFILE")) {
+        set_class(g, TG_CLASS_FILES_LIMIT, NULL);
+        setf(g->message, "the tool hit its open-file limit (%ld): %s", l->files, msg);
+        setf(g->what, "Opening a file failed: too many open files (limit files = %ld).", l->files);
+        setf(g->cause, "Files opened in a loop and never closed.");
+        add_fix(g, "Close files (use `with open(...)`), or raise constraints.limits.files (now "
+                   "%ld).", l->files);
+        return;
+    }
+    static const char *const net_errnos[] = {"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH",
+                                             "ENETDOWN", "ENOTFOUND", "EAI_AGAIN", "EADDRNOTAVAIL"};
+    bool net = isa(e, "socket.gaierror") || isa(e, "gaierror") || isa(e, "ConnectionError") ||
+               isa(e, "urllib.error.URLError") || isa(e, "requests.exceptions.ConnectionError");
+    for (size_t i = 0; !net && i < sizeof net_errnos / sizeof *net_errnos; i++)
+        net = errno_is(e, net_errnos[i]);
+    if (net) {
+        set_class(g, TG_CLASS_NETWORK_BLOCKED, NULL);
+        setf(g->message, "network access is blocked in the sandbox: %s", msg);
+        setf(g->what, "A network call failed (%s): the sandbox has no network, only a loopback "
+                      "interface with nothing listening.", e->errno_name ? e->errno_name : type);
+        setf(g->cause, "python, node and command tools never get network access; only http tools "
+                       "reach remote services, through toolgen.");
+        add_fix(g, "Take the data as a file argument (x-toolgen-path: read) instead of "
+                   "downloading it.");
+        add_fix(g, "For a remote API, write an http tool (implementation.runtime: http).");
+        return;
+    }
+    if (isa(e, "FileNotFoundError") || errno_is(e, "ENOENT")) {
+        set_class(g, TG_CLASS_FILE_NOT_FOUND, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The tool opened %s, which does not exist in the sandbox.",
+             e->filename ? e->filename : "a file");
+        setf(g->cause, "Only path arguments marked `x-toolgen-path: read` (mounted at the path "
+                       "given) and the tool's own folder (/tool) are visible; everything else of "
+                       "the host is not.");
+        add_fix(g, "Pass the file as an argument whose input_schema property has "
+                   "`x-toolgen-path: read`, with a path inside a data directory.");
+        add_fix(g, "Open files next to the code via the module's directory "
+                   "(os.path.dirname(__file__)), not the current directory.");
+        return;
+    }
+    if (isa(e, "PermissionError") || errno_is(e, "EACCES") || errno_is(e, "EPERM") ||
+        errno_is(e, "EROFS")) {
+        set_class(g, TG_CLASS_PERMISSION_DENIED, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The tool tried to write or open %s and was refused (%s).",
+             e->filename ? e->filename : "a path", e->errno_name ? e->errno_name : type);
+        setf(g->cause, "Everything but the working directory (and /tmp) is read-only in the "
+                       "sandbox, and input files are mounted read-only.");
+        add_fix(g, "Write output files into the current working directory; they are collected "
+                   "as artifacts.");
+        return;
+    }
+    if (isa(e, "TimeoutError")) {
+        set_class(g, TG_CLASS_TIMEOUT, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The tool raised TimeoutError: %s", msg);
+        setf(g->cause, "An operation inside the tool gave up waiting.");
+        add_fix(g, "Retry later, or make the operation cheaper.");
+        return;
+    }
+    if (isa(e, "pandas.errors.EmptyDataError") || isa(e, "EmptyDataError")) {
+        set_class(g, TG_CLASS_EMPTY_DATA, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The input file has no data (not even a header row).");
+        setf(g->cause, "An empty file, or a path pointing at the wrong file.");
+        add_fix(g, "Pass a file with a header row; handle the empty case in the tool with a "
+                   "clear ValueError.");
+        return;
+    }
+    if (isa(e, "KeyError")) {
+        set_class(g, TG_CLASS_MISSING_KEY, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The tool looked up %s%s%s, which does not exist.", e->key ? "'" : "a key",
+             e->key ? e->key : "", e->key ? "'" : "");
+        setf(g->cause, "Usually a column name that is not in the file (names are case-sensitive) "
+                       "or a missing key in JSON data.");
+        add_fix(g, "Check the column names first (load_and_analyze_csv lists them) and pass one "
+                   "that exists.");
+        add_fix(g, "In the tool: validate columns up front (toolgen_helpers."
+                   "validate_file_and_columns) so the message lists the available ones.");
+        return;
+    }
+    if (isa(e, "TypeError")) {
+        set_class(g, TG_CLASS_TYPE_ERROR, NULL);
+        setf(g->message, "%s", msg);
+        if (e->tool_line)
+            setf(g->what, "A value had the wrong type at tool line %d: %s", e->tool_line, msg);
+        else
+            setf(g->what, "A value had the wrong type: %s", msg);
+        setf(g->cause, "A column holds text where numbers were expected (or the reverse), or an "
+                       "argument of the wrong type reached the code.");
+        add_fix(g, "Convert the column first (pd.to_numeric(..., errors=\"coerce\")) or pick a "
+                   "numeric column.");
+        return;
+    }
+    if (isa(e, "ValueError") || isa(e, "RangeError")) {
+        set_class(g, TG_CLASS_INVALID_VALUE, NULL);
+        setf(g->message, "%s", msg);
+        setf(g->what, "The tool rejected a value: %s", msg);
+        int n;
+        const char *cols = available_list(msg, &n);
+        setf(g->cause, "An argument that does not fit the data.");
+        if (cols)
+            add_fix(g, "Use one of the available columns: %.*s.", n, cols);
+        add_fix(g, "Correct the argument the message names and call again.");
+        return;
+    }
+    if (isa(e, "SystemExit")) {
+        set_class(g, TG_CLASS_SYSTEM_EXIT, NULL);
+        setf(g->message, "the tool called sys.exit(%s) instead of returning a result", msg);
+        setf(g->what, "SystemExit was raised inside the entry function.");
+        setf(g->cause, "Script-style code (sys.exit, exit()) in a tool function.");
+        add_fix(g, "Return the result dict, or raise an exception with a message.");
+        return;
+    }
+    set_class(g, TG_CLASS_EXCEPTION, NULL);
+    setf(g->message, "%s: %s", type, msg);
+    if (e->tool_line)
+        setf(g->what, "The tool raised %s at line %d in phase '%s'.", type, e->tool_line, phase);
+    else
+        setf(g->what, "The tool raised %s in phase '%s'.", type, phase);
+    setf(g->cause, "A bug in the tool, or data it does not handle.");
+    add_fix(g, "Read the traceback (error.traceback in `toolgen run --json`) and fix the code, or "
+               "raise ValueError with a clear message for bad input.");
+}
+
+bool tg_classify(const tg_run_facts *f, tg_guidance *g)
+{
+    memset(g, 0, sizeof *g);
+    const tg_limits *l = &f->limits;
+    if (f->pre != TG_CLASS_NONE) {
+        set_class(g, f->pre, NULL);
+        setf(g->message, "%s", f->pre_message ? f->pre_message : "refused");
+        switch (f->pre) {
+        case TG_CLASS_INPUT_SCHEMA:
+            setf(g->what, "The arguments do not fit the tool's input_schema; the tool did not run.");
+            setf(g->cause, "A missing required argument, a wrong type, or a value out of range.");
+            add_fix(g, "Fix the arguments at the JSON Pointers named in the message.");
+            break;
+        case TG_CLASS_PATH_FORBIDDEN:
+            setf(g->what, "A path argument points outside the directories tools may read; the "
+                          "tool did not run.");
+            setf(g->cause, "An absolute path, '..', or a symlink leading out of the data "
+                           "directories.");
+            add_fix(g, "Copy the file into a data directory (data/ by default) and pass its path "
+                       "relative to the repository root, e.g. data/file.csv.");
+            add_fix(g, "Or add its directory to sandbox.data_dirs in toolgen.yaml.");
+            break;
+        case TG_CLASS_PATH_NOT_FOUND:
+            setf(g->what, "A path argument names a file that does not exist; the tool did not run.");
+            setf(g->cause, "A typo in the path, or the file has not been created yet.");
+            add_fix(g, "Pass the path of an existing file, relative to the repository root.");
+            break;
+        default:
+            break;
+        }
+        return true;
+    }
+    rerr e;
+    read_error(f->reply, &e);
+    bool reply_ok = f->reply && cJSON_IsTrue(tg_json_get(f->reply, "ok"));
+
+    if (f->killed_by == TG_LIMIT_WALL) {
+        set_class(g, TG_CLASS_TIMEOUT, NULL);
+        setf(g->message, "the tool did not finish within %.1f s and was stopped",
+             (double)l->wall_ms / 1000.0);
+        setf(g->what, "The wall clock (%.1f s: the smaller of constraints.limits.wall_s and "
+                      "timeout_ms) ran out; the whole process tree was killed after %.1f s of "
+                      "CPU time.", (double)l->wall_ms / 1000.0, f->cpu_ms / 1000.0);
+        setf(g->cause, f->cpu_ms < 0.1 * (double)l->wall_ms
+                           ? "The tool was waiting, not computing: a sleep, or a read that never "
+                             "ends (stdin is empty; there is no network)."
+                           : "The computation takes longer than the limit: a slow loop or too "
+                             "much data.");
+        add_fix(g, "Make the tool faster (vectorised pandas instead of Python loops, fewer rows).");
+        add_fix(g, "Raise constraints.limits.wall_s / timeout_ms (now %.0f s; "
+                   "sandbox.max_limits.wall_s allows %.0f s).", (double)l->wall_ms / 1000.0,
+                (double)f->max.wall_ms / 1000.0);
+        return true;
+    }
+    if (f->killed_by == TG_LIMIT_OUTPUT) {
+        const char *s = f->overflow_stream ? f->overflow_stream : "output";
+        set_class(g, TG_CLASS_OUTPUT_LIMIT, NULL);
+        setf(g->message, "the tool wrote more than %ld KiB to %s and was stopped", l->output_kb, s);
+        setf(g->what, "%s went over constraints.limits.output_kb (%ld KiB); toolgen kept the "
+                      "first %ld KiB and killed the process tree.", s, l->output_kb, l->output_kb);
+        setf(g->cause, strcmp(s, "reply") == 0
+                           ? "The result object is larger than the output limit."
+                           : "Debug printing in a loop, or printing a whole data set.");
+        add_fix(g, "%s", strcmp(s, "reply") == 0
+                             ? "Return less: aggregate, paginate (a limit argument), or write "
+                               "the bulk to a file in the working directory."
+                             : "Remove the print statements; return data in the result instead.");
+        add_fix(g, "Or raise constraints.limits.output_kb (now %ld; the maximum is %ld).",
+                l->output_kb, f->max.output_kb);
+        return true;
+    }
+    if (f->killed_by == TG_LIMIT_CANCEL) {
+        set_class(g, TG_CLASS_CANCELLED, NULL);
+        setf(g->message, "the call was cancelled and its process tree killed");
+        setf(g->what, "The caller stopped the call (e.g. Ctrl-C) after %.1f s.", f->wall_ms / 1000.0);
+        setf(g->cause, "An interrupt, not the tool.");
+        add_fix(g, "Run the call again.");
+        return true;
+    }
+    if (f->killed_by == TG_LIMIT_DISK) {
+        set_class(g, TG_CLASS_DISK_LIMIT, NULL);
+        setf(g->message, "the tool wrote too much into its working directory and was stopped");
+        setf(g->what, "The working directory grew past its budget (16 x output_kb, at least "
+                      "100 MiB).");
+        setf(g->cause, "Files written in a loop, or a very large intermediate file.");
+        add_fix(g, "Write fewer or smaller files; keep intermediate data in memory.");
+        return true;
+    }
+    if (f->reply && !reply_ok && e.obj) {
+        classify_reply_error(f, &e, g);
+        return true;
+    }
+    if (reply_ok && !f->result_problem && !f->output_schema_message && !f->signal &&
+        f->exit_code == 0)
+        return false;
+    if (reply_ok && f->result_problem) {
+        set_class(g, TG_CLASS_INVALID_RESULT, NULL);
+        setf(g->message, "%s", f->result_problem);
+        setf(g->what, "The result could not be used: %s", f->result_problem);
+        setf(g->cause, "The result is not a JSON object.");
+        add_fix(g, "Return a dict / object of plain JSON values.");
+        return true;
+    }
+    if (reply_ok && f->output_schema_message) {
+        set_class(g, TG_CLASS_OUTPUT_SCHEMA, NULL);
+        setf(g->message, "the result does not fit output_schema: %s", f->output_schema_message);
+        setf(g->what, "The tool returned, but its result breaks the contract in output_schema.");
+        setf(g->cause, "The code and output_schema disagree (a renamed or missing key, a "
+                       "wrong type, an extra property).");
+        add_fix(g, "Change the code or output_schema so that they agree at the JSON Pointer in "
+                   "the message.");
+        return true;
+    }
+    if (reply_ok)
+        return false; /* the answer arrived; how the process ended afterwards does not matter */
+
+    /* No usable reply: what the process and the limits say. */
+    if (f->runtime && strcmp(f->runtime, "command") == 0) {
+        if (f->exit_code == 0 && !f->signal && !f->result_problem && !f->output_schema_message)
+            return false;
+        if (f->result_problem) {
+            set_class(g, TG_CLASS_INVALID_RESULT, NULL);
+            setf(g->message, "%s", f->result_problem);
+            setf(g->what, "The program succeeded, but its output is not the result: %s",
+                 f->result_problem);
+            setf(g->cause, "implementation.stdout is json, but the program printed something "
+                           "else.");
+            add_fix(g, "Use stdout: text, or make the program print one JSON object.");
+            return true;
+        }
+        if (f->output_schema_message) {
+            set_class(g, TG_CLASS_OUTPUT_SCHEMA, NULL);
+            setf(g->message, "the result does not fit output_schema: %s", f->output_schema_message);
+            setf(g->what, "The program's result breaks the contract in output_schema.");
+            setf(g->cause, "The program's output format and output_schema disagree.");
+            add_fix(g, "Adapt output_schema to what the program prints.");
+            return true;
+        }
+        if (!f->signal || (!limit_hit_cpu(f) && !memory_death(f) && f->signal_inferred)) {
+            set_class(g, TG_CLASS_COMMAND_FAILED, valid_code(f->mapped_code));
+            setf(g->message, "the program exited with status %d%s%s", f->exit_code,
+                 f->mapped_code ? ", mapped to " : "", f->mapped_code ? f->mapped_code : "");
+            setf(g->what, "The program failed (exit status %d); its stderr says why.", f->exit_code);
+            setf(g->cause, f->mapped_code ? "implementation.exit_codes maps this status."
+                                          : "The program rejected its arguments or input.");
+            add_fix(g, "Read the program's stderr; map known exit statuses to codes in "
+                       "implementation.exit_codes.");
+            return true;
+        }
+    }
+    if (f->reply_garbled) {
+        set_class(g, TG_CLASS_CRASH, NULL);
+        setf(g->message, "the runner's reply could not be read (exit status %d)", f->exit_code);
+        setf(g->what, "Something other than the runner's reply arrived on the reply channel.");
+        setf(g->cause, "The tool wrote to the runner's private descriptor, or the runner was "
+                       "killed while replying.");
+        add_fix(g, "Write output to stdout or to files, never to inherited descriptors.");
+        return true;
+    }
+    classify_limits_from_process(f, g);
+    return true;
+}
+
+/* ---- resource analysis ---------------------------------------------------------------------- */
+
+const char *tg_usage_status_name(tg_usage_status s)
+{
+    static const char *const n[] = {"efficient", "moderate", "warning", "critical", "exhausted"};
+    return s <= TG_USAGE_EXHAUSTED ? n[s] : "unknown";
+}
+
+tg_usage_status tg_usage_status_of(double percent)
+{
+    if (percent >= 100)
+        return TG_USAGE_EXHAUSTED;
+    if (percent >= 90)
+        return TG_USAGE_CRITICAL;
+    if (percent >= 75)
+        return TG_USAGE_WARNING;
+    if (percent >= 50)
+        return TG_USAGE_MODERATE;
+    return TG_USAGE_EFFICIENT;
+}
+
+static void usage_set(tg_usage *u, double used, double budget, bool exhausted)
+{
+    u->used = used;
+    u->budget = budget;
+    u->percent = budget > 0 ? 100.0 * used / budget : 0;
+    if (exhausted && u->percent < 100)
+        u->percent = 100;
+    u->percent = round(u->percent * 10) / 10;
+    u->status = exhausted ? TG_USAGE_EXHAUSTED : tg_usage_status_of(u->percent);
+    if (!exhausted && u->status == TG_USAGE_EXHAUSTED)
+        u->status = TG_USAGE_CRITICAL; /* at the limit but not over it */
+}
+
+/* A budget with room: twice the use, rounded up, at least the current limit + 50 %. */
+static long suggest(double used, long now, long max)
+{
+    long s = (long)ceil(used * 2);
+    if (s < now + now / 2)
+        s = now + now / 2;
+    return max > 0 && s > max ? max : s;
+}
+
+void tg_resources_analyze(const tg_run_facts *f, const tg_guidance *g, tg_resources *r)
+{
+    memset(r, 0, sizeof *r);
+    tg_error_class c = g ? g->cls : TG_CLASS_NONE;
+    const tg_limits *l = &f->limits;
+    usage_set(&r->cpu, f->cpu_ms, 1000.0 * (double)l->cpu_s, c == TG_CLASS_CPU_LIMIT);
+    usage_set(&r->memory, mb(f->max_rss_kb), (double)l->memory_mb, c == TG_CLASS_MEMORY_LIMIT);
+    usage_set(&r->wall, f->wall_ms, (double)l->wall_ms, c == TG_CLASS_TIMEOUT && f->killed_by == TG_LIMIT_WALL);
+    const tg_usage *worst = &r->cpu;
+    const char *what = "CPU", *key = "cpu_s";
+    if (r->memory.status > worst->status) {
+        worst = &r->memory;
+        what = "memory";
+        key = "memory_mb";
+    }
+    if (r->wall.status > worst->status) {
+        worst = &r->wall;
+        what = "wall time";
+        key = "wall_s";
+    }
+    r->status = worst->status;
+    if (!f->ran) {
+        setf(r->recommendation, "The tool did not run; nothing was used.");
+        return;
+    }
+    long now, max;
+    double used;
+    if (worst == &r->cpu) {
+        now = l->cpu_s, max = f->max.cpu_s, used = f->cpu_ms / 1000.0;
+    } else if (worst == &r->memory) {
+        now = l->memory_mb, max = f->max.memory_mb, used = mb(f->max_rss_kb);
+    } else {
+        now = l->wall_ms / 1000, max = f->max.wall_ms / 1000, used = f->wall_ms / 1000.0;
+    }
+    if (now < 1)
+        now = 1;
+    switch (r->status) {
+    case TG_USAGE_EFFICIENT:
+        setf(r->recommendation, "Well within budget (CPU %.0f%%, memory %.0f%%, wall %.0f%%); no "
+                                "change needed.", r->cpu.percent, r->memory.percent, r->wall.percent);
+        break;
+    case TG_USAGE_MODERATE:
+        setf(r->recommendation, "Within budget; %s is the largest share (%.0f%%). Larger inputs "
+                                "may need more.", what, worst->percent);
+        break;
+    case TG_USAGE_WARNING:
+        setf(r->recommendation, "%s at %.0f%% of its budget: larger inputs will fail. Consider "
+                                "constraints.limits.%s: %ld (now %ld), or make the tool lighter.",
+             what, worst->percent, key, suggest(used, now, max), now);
+        break;
+    case TG_USAGE_CRITICAL:
+        setf(r->recommendation, "%s at %.0f%% of its budget: the next larger input will fail. "
+                                "Raise constraints.limits.%s to %ld (now %ld; the maximum is %ld) "
+                                "or reduce the work.",
+             what, worst->percent, key, suggest(used, now, max), now, max);
+        break;
+    case TG_USAGE_EXHAUSTED:
+        if (max > 0 && now >= max)
+            setf(r->recommendation, "%s budget exhausted at the configured maximum (%s %ld): the "
+                                    "tool must do less work (fewer rows, fewer columns, a "
+                                    "cheaper algorithm).", what, key, max);
+        else
+            setf(r->recommendation, "%s budget exhausted: raise constraints.limits.%s to %ld (now "
+                                    "%ld; the maximum is %ld) or make the tool do less work.",
+                 what, key, suggest((double)now, now, max), now, max);
+        break;
+    }
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+cJSON *tg_guidance_json(const tg_guidance *g)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "code", g->code ? g->code : "INTERNAL_ERROR");
+    cJSON_AddStringToObject(o, "message", g->message);
+    cJSON_AddStringToObject(o, "class", tg_error_class_name(g->cls));
+    cJSON *gd = cJSON_AddObjectToObject(o, "guidance");
+    cJSON_AddStringToObject(gd, "what_happened", g->what);
+    cJSON_AddStringToObject(gd, "likely_cause", g->cause);
+    cJSON *fix = cJSON_AddArrayToObject(gd, "how_to_fix");
+    for (int i = 0; i < g->n_fix; i++)
+        cJSON_AddItemToArray(fix, cJSON_CreateString(g->fix[i]));
+    cJSON *docs = cJSON_AddArrayToObject(gd, "docs");
+    cJSON_AddItemToArray(docs, cJSON_CreateString(g->doc ? g->doc : "docs/sandbox.md"));
+    return o;
+}
+
+static cJSON *usage_json(const tg_usage *u, const char *unit)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "used", round(u->used * 10) / 10);
+    cJSON_AddNumberToObject(o, "budget", u->budget);
+    cJSON_AddStringToObject(o, "unit", unit);
+    cJSON_AddNumberToObject(o, "percent", u->percent);
+    cJSON_AddStringToObject(o, "status", tg_usage_status_name(u->status));
+    return o;
+}
+
+cJSON *tg_resources_json(const tg_resources *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "cpu", usage_json(&r->cpu, "ms"));
+    cJSON_AddItemToObject(o, "memory", usage_json(&r->memory, "MiB"));
+    cJSON_AddItemToObject(o, "wall", usage_json(&r->wall, "ms"));
+    cJSON_AddStringToObject(o, "status", tg_usage_status_name(r->status));
+    cJSON_AddStringToObject(o, "recommendation", r->recommendation);
+    return o;
+}

@@ -1,0 +1,26 @@
+/* sandbox_int.h — helpers shared by the sandbox's source files; not part of its interface. */
+#ifndef TG_SANDBOX_INT_H
+#define TG_SANDBOX_INT_H
+
+#include "run/sandbox.h"
+
+/* Lexically normalised absolute path: no ".", "..", empty components or trailing '/'. Heap. */
+char *sb_normalize(const char *abs_path);
+/* true when path equals dir or lies below it (both normalised, absolute). */
+bool sb_path_within(const char *path, const char *dir);
+
+/* rm -rf without following symlinks; makes unreadable directories readable first. */
+int sb_remove_tree(const char *path);
+
+/*
+ * Lists the regular files below workdir (symlinks and the mount stubs in skip are left out),
+ * sorted by path, at most TG_SANDBOX_MAX_FILES. Never follows a symlink.
+ */
+void sb_collect_files(const char *workdir, const char *const *skip, size_t nskip,
+                      tg_sandbox_result *res);
+/* Bytes of the regular files below dir, stopping once past stop_after (a budget check). */
+long long sb_tree_bytes(const char *dir, long long stop_after);
+
+tg_file_type sb_file_type(const char *name);
+
+#endif

@@ -1,0 +1,779 @@
+/* toolrun.c — one call of a tool: validate, run in the sandbox, check, classify, report. */
+#define _GNU_SOURCE
+#include "run/toolrun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/json.h"
+
+#define VIZ_FILE "visualization_manifest.json"
+#define VIZ_MAX_BYTES (1 << 20)
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err)
+{
+    *env = (tg_toolrun_env){0};
+    if (tg_sandbox_config_init(&env->sandbox, root, config, err) != 0)
+        return -1;
+    env->reg = js_registry_new();
+    const char *data = tg_datadir();
+    if (data) {
+        char *path = tg_path_join(data, "schemas/visualization_manifest.schema.json");
+        tg_err ignored = {0};
+        /* Missing or broken: visualization manifests are then reported unchecked. */
+        if (tg_doc_load(path, NULL, &env->visualization_doc, &ignored) == 0)
+            env->visualization = js_compile(env->reg, env->visualization_doc.root,
+                                            &(js_options){0}, &ignored);
+        free(path);
+    }
+    const cJSON *sc = tg_json_get(config, "static_check");
+    env->ctx = (tg_toolrun_ctx){
+        .sandbox = &env->sandbox,
+        .visualization = env->visualization,
+        .allowed_imports = tg_json_get(sc, "allowed_imports"),
+    };
+    return 0;
+}
+
+void tg_toolrun_env_close(tg_toolrun_env *env)
+{
+    js_schema_free(env->visualization);
+    js_registry_free(env->reg);
+    tg_doc_free(&env->visualization_doc);
+    tg_sandbox_config_free(&env->sandbox);
+    *env = (tg_toolrun_env){0};
+}
+
+cJSON *tg_apply_defaults(const cJSON *input_schema, const cJSON *args)
+{
+    cJSON *out = cJSON_IsObject(args) ? cJSON_Duplicate(args, true) : cJSON_CreateObject();
+    const cJSON *props = tg_json_get(input_schema, "properties"), *p;
+    cJSON_ArrayForEach(p, props)
+    {
+        const cJSON *def = tg_json_get(p, "default");
+        if (def && !tg_json_get(out, p->string))
+            cJSON_AddItemToObject(out, p->string, cJSON_Duplicate(def, true));
+    }
+    return out;
+}
+
+/* ---- command templates (docs/manifest.md#templates) ------------------------------------------ */
+
+static void render_value(tg_buf *b, const cJSON *v)
+{
+    if (cJSON_IsString(v)) {
+        tg_buf_puts(b, v->valuestring);
+    } else if (cJSON_IsBool(v)) {
+        tg_buf_puts(b, cJSON_IsTrue(v) ? "true" : "false");
+    } else if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (d == floor(d) && fabs(d) < 1e15) {
+            tg_buf_printf(b, "%lld", (long long)d);
+        } else {
+            cJSON tmp = *v;
+            tmp.valuestring = NULL; /* shortest round-trip form, not the literal */
+            char nb[40];
+            tg_buf_puts(b, tg_json_number_text(&tmp, nb));
+        }
+    } else if (cJSON_IsNull(v)) {
+        tg_buf_puts(b, "null");
+    } else {
+        char *s = tg_json_print_compact(v);
+        tg_buf_puts(b, s);
+        free(s);
+    }
+}
+
+static bool ident_char(char c, bool first)
+{
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
+}
+
+/* Renders one template string; false when a placeholder names an absent argument. */
+static bool render_template(const char *t, const cJSON *args, tg_buf *out)
+{
+    for (const char *p = t; *p;) {
+        if (p[0] == '{' && p[1] == '{') {
+            tg_buf_putc(out, '{');
+            p += 2;
+        } else if (p[0] == '}' && p[1] == '}') {
+            tg_buf_putc(out, '}');
+            p += 2;
+        } else if (p[0] == '{') {
+            const char *e = p + 1;
+            while (ident_char(*e, e == p + 1))
+                e++;
+            if (*e != '}' || e == p + 1) { /* lint rejects this; keep it literal */
+                tg_buf_putc(out, *p++);
+                continue;
+            }
+            char *name = xstrndup(p + 1, (size_t)(e - p - 1));
+            const cJSON *v = tg_json_get(args, name);
+            free(name);
+            if (!v)
+                return false;
+            render_value(out, v);
+            p = e + 1;
+        } else {
+            tg_buf_putc(out, *p++);
+        }
+    }
+    return true;
+}
+
+/* A whole-element placeholder "{name}": its name, else NULL. */
+static char *whole_placeholder(const char *t)
+{
+    size_t n = strlen(t);
+    if (n < 3 || t[0] != '{' || t[n - 1] != '}' || t[1] == '{')
+        return NULL;
+    for (size_t i = 1; i < n - 1; i++)
+        if (!ident_char(t[i], i == 1))
+            return NULL;
+    return xstrndup(t + 1, n - 2);
+}
+
+static char *find_program(const char *name)
+{
+    if (name[0] == '/')
+        return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+    static const char *const dirs[] = {"/usr/local/bin", "/usr/bin", "/bin"};
+    for (size_t i = 0; i < 3; i++) {
+        char *p = tg_path_join(dirs[i], name);
+        if (access(p, X_OK) == 0)
+            return p;
+        free(p);
+    }
+    return NULL;
+}
+
+typedef struct strlist {
+    char **v;
+    size_t n;
+} strlist;
+
+static void sl_add(strlist *l, char *owned)
+{
+    l->v = xrealloc(l->v, (l->n + 2) * sizeof *l->v);
+    l->v[l->n++] = owned;
+    l->v[l->n] = NULL;
+}
+
+static void sl_free(strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    *l = (strlist){0};
+}
+
+static int command_argv(const cJSON *impl, const cJSON *args, strlist *argv, strlist *env,
+                        char **cwd, tg_err *err)
+{
+    const cJSON *tpl = tg_json_get(impl, "argv"), *e;
+    if (!cJSON_IsArray(tpl) || cJSON_GetArraySize(tpl) == 0 || !cJSON_IsString(tpl->child))
+        return tg_err_set(err, "implementation.argv must be a non-empty list of strings");
+    char *prog = find_program(tpl->child->valuestring);
+    if (!prog)
+        return tg_err_set(err, "the program '%s' (implementation.argv[0]) is not installed in "
+                               "/usr/local/bin, /usr/bin or /bin, where the sandbox looks for it",
+                          tpl->child->valuestring);
+    sl_add(argv, prog);
+    for (e = tpl->child->next; e; e = e->next) {
+        if (!cJSON_IsString(e))
+            continue;
+        char *name = whole_placeholder(e->valuestring);
+        if (name) {
+            const cJSON *v = tg_json_get(args, name);
+            free(name);
+            if (!v)
+                continue;
+            if (cJSON_IsArray(v)) {
+                const cJSON *item;
+                cJSON_ArrayForEach(item, v)
+                {
+                    tg_buf b = TG_BUF_INIT;
+                    render_value(&b, item);
+                    sl_add(argv, tg_buf_steal(&b));
+                }
+                continue;
+            }
+        }
+        tg_buf b = TG_BUF_INIT;
+        if (render_template(e->valuestring, args, &b))
+            sl_add(argv, tg_buf_steal(&b));
+        tg_buf_free(&b);
+    }
+    const cJSON *envt = tg_json_get(impl, "env");
+    cJSON_ArrayForEach(e, envt)
+    {
+        if (!cJSON_IsString(e))
+            continue;
+        tg_buf b = TG_BUF_INIT;
+        tg_buf_printf(&b, "%s=", e->string);
+        if (render_template(e->valuestring, args, &b))
+            sl_add(env, tg_buf_steal(&b));
+        tg_buf_free(&b);
+    }
+    const char *cwdt = tg_json_get_string(impl, "cwd");
+    if (cwdt) {
+        tg_buf b = TG_BUF_INIT;
+        render_template(cwdt, args, &b);
+        *cwd = tg_buf_steal(&b);
+        if (strstr(*cwd, "..") || (*cwd)[0] == '/') {
+            tg_err_set(err, "implementation.cwd must stay inside the working directory: '%s'", *cwd);
+            free(*cwd);
+            *cwd = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- reading what came back ----------------------------------------------------------------- */
+
+static char *first_error(const js_errors *errs)
+{
+    if (!errs->n)
+        return xstrdup("invalid");
+    return xasprintf("%s: %s", errs->v[0].instance_location[0] ? errs->v[0].instance_location : "(root)",
+                     errs->v[0].message);
+}
+
+static char *all_errors(const js_errors *errs)
+{
+    tg_buf b = TG_BUF_INIT;
+    for (size_t i = 0; i < errs->n; i++)
+        tg_buf_printf(&b, "%s%s: %s", i ? "; " : "",
+                      errs->v[i].instance_location[0] ? errs->v[i].instance_location : "(root)",
+                      errs->v[i].message);
+    return b.data ? tg_buf_steal(&b) : xstrdup("invalid");
+}
+
+static bool has_artifact(const tg_sandbox_result *sb, const char *path)
+{
+    for (size_t i = 0; i < sb->n_files; i++)
+        if (strcmp(sb->files[i].path, path) == 0)
+            return true;
+    return false;
+}
+
+static cJSON *read_visualizations(const tg_toolrun_ctx *ctx, const tg_sandbox_result *sb)
+{
+    if (!has_artifact(sb, VIZ_FILE))
+        return NULL;
+    cJSON *out = cJSON_CreateObject();
+    cJSON *errors = cJSON_CreateArray();
+    char *text = NULL;
+    int fd = -1;
+    int dfd = open(sb->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd >= 0)
+        fd = openat(dfd, VIZ_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= VIZ_MAX_BYTES) {
+        text = xmalloc((size_t)st.st_size + 1);
+        ssize_t n = read(fd, text, (size_t)st.st_size);
+        text[n > 0 ? n : 0] = '\0';
+        tg_err err = {0};
+        cJSON *doc = tg_json_parse(text, n > 0 ? (size_t)n : 0, NULL, NULL, NULL, &err);
+        if (!doc) {
+            cJSON_AddItemToArray(errors, cJSON_CreateString(
+                                             err.msg[0] ? err.msg : "not valid JSON"));
+        } else {
+            js_errors errs = {0};
+            if (ctx->visualization && !js_validate(ctx->visualization, doc, &errs)) {
+                for (size_t i = 0; i < errs.n; i++) {
+                    char *m = xasprintf("%s: %s", errs.v[i].instance_location[0]
+                                                      ? errs.v[i].instance_location : "(root)",
+                                        errs.v[i].message);
+                    cJSON_AddItemToArray(errors, cJSON_CreateString(m));
+                    free(m);
+                }
+            }
+            js_errors_free(&errs);
+            const cJSON *outs = tg_json_get(doc, "outputs"), *o;
+            cJSON_ArrayForEach(o, outs)
+            {
+                const char *data = tg_json_get_string(o, "dataFile");
+                if (data && !has_artifact(sb, data)) {
+                    char *m = xasprintf("/outputs/%s: dataFile '%s' is not among the files the "
+                                        "tool wrote", tg_json_get_string(o, "id") ? tg_json_get_string(o, "id") : "?", data);
+                    cJSON_AddItemToArray(errors, cJSON_CreateString(m));
+                    free(m);
+                }
+            }
+            cJSON_AddItemToObject(out, "manifest", doc);
+        }
+    } else {
+        cJSON_AddItemToArray(errors, cJSON_CreateString("visualization_manifest.json is not a "
+                                                        "readable regular file of at most 1 MiB"));
+    }
+    if (fd >= 0)
+        close(fd);
+    if (dfd >= 0)
+        close(dfd);
+    free(text);
+    cJSON_AddBoolToObject(out, "valid", cJSON_GetArraySize(errors) == 0);
+    if (cJSON_GetArraySize(errors))
+        cJSON_AddItemToObject(out, "errors", errors);
+    else
+        cJSON_Delete(errors);
+    return out;
+}
+
+static bool string_in(const cJSON *arr, const char *s)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0) return true;
+    return false;
+}
+
+/* ---- the call ------------------------------------------------------------------------------- */
+
+static void finish(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_call_result *out)
+{
+    f->limits = out->limits;
+    f->max = ctx->sandbox->max;
+    f->allowed_imports = ctx->allowed_imports;
+    double t0 = now_us();
+    out->ok = !tg_classify(f, &out->guidance);
+    tg_resources_analyze(f, out->ok ? NULL : &out->guidance, &out->resources);
+    out->analysis_us = now_us() - t0;
+}
+
+tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
+                                tg_call_result *out, tg_err *err)
+{
+    *out = (tg_call_result){0};
+    const tg_manifest *m = call->m;
+    tg_run_facts f = {0};
+    f.runtime = tg_runtime_name(m->runtime);
+    tg_limits_resolve(m->constraints, m->timeout_ms, &ctx->sandbox->max, &out->limits);
+
+    if (m->runtime == TG_RUNTIME_HTTP) {
+        tg_err_set(err, "%s: http tools are not run by this version of toolgen yet (runtime: "
+                        "http); call the service directly, or use `toolgen serve` once it "
+                        "supports them", m->name ? m->name : "tool");
+        return TG_CALL_UNSUPPORTED;
+    }
+    if (m->runtime == TG_RUNTIME_UNKNOWN) {
+        tg_err_set(err, "%s: unknown implementation.runtime; run `toolgen lint`", m->name ? m->name : "tool");
+        return TG_CALL_UNSUPPORTED;
+    }
+
+    /* 1. arguments */
+    js_errors errs = {0};
+    if (!cJSON_IsObject(call->args) || !js_validate(call->input, call->args, &errs)) {
+        char *msg = cJSON_IsObject(call->args) ? all_errors(&errs)
+                                               : xstrdup("(root): the arguments must be a JSON object");
+        char *full = xasprintf("arguments do not fit input_schema: %s", msg);
+        f.pre = TG_CLASS_INPUT_SCHEMA;
+        f.pre_message = full;
+        out->args = cJSON_IsObject(call->args) ? cJSON_Duplicate(call->args, true) : cJSON_CreateObject();
+        finish(ctx, &f, out);
+        free(full);
+        free(msg);
+        js_errors_free(&errs);
+        return TG_CALL_DONE;
+    }
+    js_errors_free(&errs);
+    out->args = tg_apply_defaults(m->input_schema, call->args);
+
+    /* 2. path arguments */
+    tg_path_args paths = {0};
+    int v = tg_sandbox_check_paths(ctx->sandbox, m->input_schema, out->args,
+                                   tg_json_get(m->constraints, "allowed_paths"), &paths, err);
+    if (v < 0)
+        return TG_CALL_INTERNAL;
+    if (v != TG_PATH_OK) {
+        f.pre = v == TG_PATH_NOT_FOUND ? TG_CLASS_PATH_NOT_FOUND : TG_CLASS_PATH_FORBIDDEN;
+        f.pre_message = err->msg;
+        finish(ctx, &f, out);
+        tg_err_clear(err);
+        return TG_CALL_DONE;
+    }
+
+    /* 3. the command */
+    strlist argv = {0}, env = {0};
+    char *cwd = NULL, *request = NULL, *tool_dir = NULL;
+    tg_call_status status = TG_CALL_DONE;
+    tg_sandbox_cmd cmd = {.limits = out->limits, .paths = &paths, .cancel = call->cancel};
+    const cJSON *deps = tg_json_get(m->implementation, "dependencies");
+    if (m->runtime == TG_RUNTIME_PYTHON || m->runtime == TG_RUNTIME_NODE) {
+        bool py = m->runtime == TG_RUNTIME_PYTHON;
+        const char *interp = py ? tg_sandbox_python() : tg_sandbox_node();
+        if (!interp) {
+            tg_err_set(err, py ? "python3 is not installed at /usr/bin/python3: install it with "
+                                 "`sudo apt-get install python3 python3-pandas python3-numpy "
+                                 "python3-matplotlib` (or `make deps`)"
+                               : "Node.js is not installed (/usr/bin/node): install it with `sudo "
+                                 "apt-get install nodejs` (or `make deps`)");
+            tg_path_args_free(&paths);
+            return TG_CALL_ENV;
+        }
+        if (!m->impl_file || !m->entrypoint) {
+            tg_err_set(err, "%s: implementation.file and implementation.entrypoint are required",
+                       m->name ? m->name : "tool");
+            tg_path_args_free(&paths);
+            return TG_CALL_UNSUPPORTED;
+        }
+        char real[4096];
+        tool_dir = realpath(m->dir, real) ? xstrdup(real) : xstrdup(m->dir);
+        sl_add(&argv, xstrdup(interp));
+        if (py) {
+            sl_add(&argv, xstrdup("-B"));
+            sl_add(&argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.py"));
+            static const char *const py_env[] = {
+                "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
+                "PYTHONIOENCODING=utf-8", "PYTHONPATH=" TG_SANDBOX_RUNTIME, "MPLBACKEND=Agg",
+                "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1",
+                "NUMEXPR_MAX_THREADS=1"};
+            for (size_t i = 0; i < sizeof py_env / sizeof *py_env; i++)
+                sl_add(&env, xstrdup(py_env[i]));
+            cmd.matplotlib_cache = string_in(deps, "matplotlib") || string_in(deps, "seaborn");
+        } else {
+            sl_add(&argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
+        }
+        cJSON *req = cJSON_CreateObject();
+        char *file = tg_path_join(TG_SANDBOX_TOOL, m->impl_file);
+        /* With isolation none the runner sees host paths. */
+        if (ctx->sandbox->isolation == TG_ISOLATION_NONE) {
+            free(file);
+            file = tg_path_join(tool_dir, m->impl_file);
+        }
+        cJSON_AddStringToObject(req, "file", file);
+        free(file);
+        cJSON_AddStringToObject(req, "entrypoint", m->entrypoint);
+        cJSON_AddItemToObject(req, "args", cJSON_Duplicate(out->args, true));
+        cJSON_AddItemToObject(req, "input_schema", cJSON_Duplicate(m->input_schema, true));
+        request = tg_json_print_compact(req);
+        cJSON_Delete(req);
+        cmd.tool_dir = tool_dir;
+        cmd.mount_runtime = true;
+        cmd.request = request;
+        cmd.request_len = strlen(request);
+        cmd.reply_channel = true;
+    } else { /* command */
+        if (command_argv(m->implementation, out->args, &argv, &env, &cwd, err) != 0) {
+            status = strstr(err->msg, "not installed") ? TG_CALL_ENV : TG_CALL_UNSUPPORTED;
+            goto done;
+        }
+        cmd.cwd = cwd;
+    }
+    cmd.argv = (const char *const *)argv.v;
+    cmd.env = (const char *const *)env.v;
+
+    /* 4. run */
+    int rc = tg_sandbox_run(ctx->sandbox, &cmd, &out->sb, err);
+    if (rc != 0) {
+        status = rc == TG_SANDBOX_ENV ? TG_CALL_ENV : TG_CALL_INTERNAL;
+        goto done;
+    }
+    out->ran = f.ran = true;
+    const tg_sandbox_result *sb = &out->sb;
+    f.exit_code = sb->exit_code;
+    f.signal = sb->signal;
+    f.signal_inferred = sb->signal_inferred;
+    f.killed_by = sb->killed_by;
+    f.overflow_stream = sb->overflow_stream;
+    f.wall_ms = sb->wall_ms;
+    f.cpu_ms = sb->user_ms + sb->sys_ms;
+    f.max_rss_kb = sb->max_rss_kb;
+    if (sb->err.len)
+        f.stderr_tail = sb->err.len > 2000 ? sb->err.data + sb->err.len - 2000 : sb->err.data;
+
+    /* 5. the result */
+    cJSON *reply = NULL;
+    char *problem = NULL;
+    if (cmd.reply_channel) {
+        if (sb->reply.len && !sb->reply.truncated) {
+            tg_err perr = {0};
+            reply = tg_json_parse(sb->reply.data, sb->reply.len, NULL, NULL, NULL, &perr);
+            if (!reply || !cJSON_IsObject(reply) || !cJSON_IsBool(tg_json_get(reply, "ok"))) {
+                cJSON_Delete(reply);
+                reply = NULL;
+                f.reply_garbled = true;
+            }
+        }
+        f.reply = reply;
+        if (reply && cJSON_IsTrue(tg_json_get(reply, "ok"))) {
+            cJSON *res = cJSON_DetachItemFromObject(reply, "result");
+            if (cJSON_IsObject(res))
+                out->result = res;
+            else {
+                cJSON_Delete(res);
+                problem = xstrdup("the reply holds no result object");
+            }
+        } else if (reply) {
+            out->reply_error = cJSON_Duplicate(tg_json_get(reply, "error"), true);
+        }
+    } else if (sb->exit_code == 0 && !sb->signal && sb->killed_by == TG_LIMIT_NONE) {
+        const char *mode = tg_json_get_string(m->implementation, "stdout");
+        const char *text = sb->out.data ? sb->out.data : "";
+        tg_err perr = {0};
+        if (tg_utf8_validate(text, sb->out.len, &perr) != 0) {
+            problem = xstrdup("the program's output is not UTF-8 text");
+        } else if (mode && strcmp(mode, "json") == 0) {
+            cJSON *res = tg_json_parse(text, sb->out.len, NULL, NULL, NULL, &perr);
+            if (!cJSON_IsObject(res)) {
+                problem = res ? xstrdup("stdout is JSON but not an object")
+                              : xasprintf("stdout is not JSON: %d:%d: %s", perr.line, perr.col, perr.msg);
+                cJSON_Delete(res);
+            } else {
+                out->result = res;
+            }
+        } else {
+            size_t n = sb->out.len;
+            while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+                n--;
+            char *t = xstrndup(text, n);
+            out->result = cJSON_CreateObject();
+            cJSON_AddStringToObject(out->result, "text", t);
+            free(t);
+        }
+    } else if (sb->exit_code != 0) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", sb->exit_code);
+        f.mapped_code = tg_json_get_string(tg_json_get(m->implementation, "exit_codes"), key);
+    }
+    f.result_problem = problem;
+    char *schema_msg = NULL;
+    if (out->result) {
+        js_errors oe = {0};
+        if (!js_validate(call->output, out->result, &oe)) {
+            schema_msg = first_error(&oe);
+            f.output_schema_message = schema_msg;
+        }
+        js_errors_free(&oe);
+    }
+    finish(ctx, &f, out);
+    /* A command's message carries the end of its stderr (docs/manifest.md#command). */
+    if (!out->ok && out->guidance.cls == TG_CLASS_COMMAND_FAILED && sb->err.len) {
+        const char *s = sb->err.data;
+        size_t end = sb->err.len;
+        while (end && (s[end - 1] == '\n' || s[end - 1] == '\r'))
+            end--;
+        size_t start = end;
+        while (start && s[start - 1] != '\n' && end - start < 300)
+            start--;
+        size_t used = strlen(out->guidance.message);
+        snprintf(out->guidance.message + used, sizeof out->guidance.message - used, ": %.*s",
+                 (int)(end - start), s + start);
+    }
+    out->visualizations = read_visualizations(ctx, sb);
+    cJSON_Delete(reply);
+    free(problem);
+    free(schema_msg);
+
+done:
+    tg_path_args_free(&paths);
+    sl_free(&argv);
+    sl_free(&env);
+    free(cwd);
+    free(request);
+    free(tool_dir);
+    return status;
+}
+
+void tg_call_result_free(tg_call_result *r)
+{
+    cJSON_Delete(r->args);
+    cJSON_Delete(r->result);
+    cJSON_Delete(r->reply_error);
+    cJSON_Delete(r->visualizations);
+    tg_sandbox_result_free(&r->sb);
+    *r = (tg_call_result){0};
+}
+
+/* ---- the envelope --------------------------------------------------------------------------- */
+
+static cJSON *limits_json(const tg_limits *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "cpu_s", (double)l->cpu_s);
+    cJSON_AddNumberToObject(o, "memory_mb", (double)l->memory_mb);
+    cJSON_AddNumberToObject(o, "wall_s", (double)l->wall_ms / 1000.0);
+    cJSON_AddNumberToObject(o, "output_kb", (double)l->output_kb);
+    cJSON_AddNumberToObject(o, "files", (double)l->files);
+    cJSON_AddNumberToObject(o, "processes", (double)l->processes);
+    return o;
+}
+
+static double round1(double x) { return round(x * 10) / 10; }
+
+static void add_stream(cJSON *o, const char *name, const tg_stream *s)
+{
+    tg_err e = {0};
+    const char *text = s->data ? s->data : "";
+    /* Output cut at the cap may end inside a UTF-8 sequence; JSON needs valid text. */
+    if (tg_utf8_validate(text, s->len, &e) == 0) {
+        cJSON_AddStringToObject(o, name, text);
+    } else {
+        char *copy = xstrndup(text, s->len);
+        for (char *p = copy; *p; p++)
+            if ((unsigned char)*p >= 0x80)
+                *p = '?';
+        cJSON_AddStringToObject(o, name, copy);
+        free(copy);
+    }
+    char key[40];
+    snprintf(key, sizeof key, "%s_truncated", name);
+    cJSON_AddBoolToObject(o, key, s->truncated);
+}
+
+cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "tool", m->name ? m->name : "");
+    if (m->version)
+        cJSON_AddStringToObject(o, "version", m->version);
+    cJSON_AddBoolToObject(o, "success", r->ok);
+    cJSON_AddItemToObject(o, "arguments", r->args ? cJSON_Duplicate(r->args, true) : cJSON_CreateObject());
+    cJSON_AddItemToObject(o, "result", r->result ? cJSON_Duplicate(r->result, true) : cJSON_CreateNull());
+    if (r->ok) {
+        cJSON_AddNullToObject(o, "error");
+    } else {
+        cJSON *e = tg_guidance_json(&r->guidance);
+        if (r->reply_error) {
+            cJSON *d = cJSON_AddObjectToObject(e, "details");
+            static const char *const keep[] = {"type", "phase", "errno_name", "filename", "key",
+                                               "missing_module", "lineno", "tool_line",
+                                               "problems", "traceback"};
+            for (size_t i = 0; i < sizeof keep / sizeof *keep; i++) {
+                const cJSON *v = tg_json_get(r->reply_error, keep[i]);
+                if (v)
+                    cJSON_AddItemToObject(d, keep[i], cJSON_Duplicate(v, true));
+            }
+        }
+        cJSON_AddItemToObject(o, "error", e);
+    }
+    cJSON_AddBoolToObject(o, "ran", r->ran);
+    if (r->ran) {
+        cJSON_AddNumberToObject(o, "exit_status", r->sb.exit_code);
+        if (r->sb.signal)
+            cJSON_AddNumberToObject(o, "signal", r->sb.signal);
+        else
+            cJSON_AddNullToObject(o, "signal");
+        const char *killed = r->sb.killed_by == TG_LIMIT_WALL     ? "wall_clock"
+                             : r->sb.killed_by == TG_LIMIT_OUTPUT ? "output_limit"
+                             : r->sb.killed_by == TG_LIMIT_DISK   ? "disk_limit"
+                             : r->sb.killed_by == TG_LIMIT_CANCEL ? "cancelled"
+                                                                  : NULL;
+        if (killed)
+            cJSON_AddStringToObject(o, "killed_by", killed);
+        else
+            cJSON_AddNullToObject(o, "killed_by");
+    } else {
+        cJSON_AddNullToObject(o, "exit_status");
+        cJSON_AddNullToObject(o, "signal");
+        cJSON_AddNullToObject(o, "killed_by");
+    }
+    add_stream(o, "stdout", &r->sb.out);
+    add_stream(o, "stderr", &r->sb.err);
+    cJSON *files = cJSON_AddArrayToObject(o, "files");
+    for (size_t i = 0; i < r->sb.n_files; i++) {
+        const tg_artifact *a = &r->sb.files[i];
+        cJSON *f = cJSON_CreateObject();
+        const char *base = strrchr(a->path, '/');
+        cJSON_AddStringToObject(f, "filename", base ? base + 1 : a->path);
+        cJSON_AddStringToObject(f, "path", a->path);
+        cJSON_AddStringToObject(f, "type", tg_file_type_name(a->type));
+        cJSON_AddNumberToObject(f, "size", (double)a->size);
+        cJSON_AddItemToArray(files, f);
+    }
+    cJSON_AddBoolToObject(o, "files_truncated", r->sb.files_truncated);
+    cJSON_AddItemToObject(o, "visualizations",
+                          r->visualizations ? cJSON_Duplicate(r->visualizations, true) : cJSON_CreateNull());
+    cJSON_AddNumberToObject(o, "execution_time_ms", round1(r->sb.wall_ms));
+    cJSON *u = cJSON_AddObjectToObject(o, "resource_usage");
+    cJSON_AddNumberToObject(u, "wall_ms", round1(r->sb.wall_ms));
+    cJSON_AddNumberToObject(u, "cpu_user_ms", round1(r->sb.user_ms));
+    cJSON_AddNumberToObject(u, "cpu_system_ms", round1(r->sb.sys_ms));
+    cJSON_AddNumberToObject(u, "max_rss_kb", (double)r->sb.max_rss_kb);
+    cJSON_AddItemToObject(o, "resources", tg_resources_json(&r->resources));
+    cJSON_AddItemToObject(o, "limits", limits_json(&r->limits));
+    cJSON_AddStringToObject(o, "isolation", r->ran ? (r->sb.isolated ? "bwrap" : "none") : "not_run");
+    cJSON_AddNumberToObject(o, "analysis_us", round1(r->analysis_us));
+    return o;
+}
+
+int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *err)
+{
+    if (!r->sb.workdir)
+        return 0;
+    if (tg_mkdirs(dir, err) != 0)
+        return -1;
+    int src_dir = open(r->sb.workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (src_dir < 0)
+        return tg_err_set(err, "%s: %s", r->sb.workdir, strerror(errno));
+    int copied = 0;
+    for (size_t i = 0; i < r->sb.n_files; i++) {
+        const char *rel = r->sb.files[i].path;
+        /* Walk the relative path component by component without following symlinks. */
+        int d = dup(src_dir);
+        char *copy = xstrdup(rel), *save = NULL, *part = strtok_r(copy, "/", &save), *next;
+        int fd = -1;
+        while (d >= 0 && part) {
+            next = strtok_r(NULL, "/", &save);
+            int nd = openat(d, part, (next ? O_DIRECTORY : 0) | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            close(d);
+            if (next)
+                d = nd;
+            else {
+                d = -1;
+                fd = nd;
+            }
+            part = next;
+        }
+        if (d >= 0)
+            close(d);
+        free(copy);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        char *dst = tg_path_join(dir, rel);
+        char *slash = strrchr(dst, '/');
+        *slash = '\0';
+        tg_err ignored = {0};
+        tg_mkdirs(dst, &ignored);
+        *slash = '/';
+        int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (out < 0) {
+            int e = errno;
+            close(fd);
+            tg_err_set(err, "cannot write %s: %s", dst, strerror(e));
+            free(dst);
+            close(src_dir);
+            return -1;
+        }
+        char buf[65536];
+        ssize_t n;
+        while ((n = read(fd, buf, sizeof buf)) > 0)
+            if (write(out, buf, (size_t)n) != n)
+                break;
+        close(out);
+        close(fd);
+        free(dst);
+        copied++;
+    }
+    close(src_dir);
+    return copied;
+}

@@ -1,0 +1,94 @@
+/*
+ * toolrun.h — one call of a tool, end to end: arguments checked against input_schema (defaults
+ * applied), path arguments checked and mounted, the implementation run in the sandbox through
+ * toolgen's runner, the result checked against output_schema, files and the visualization
+ * manifest collected, the outcome classified with guidance and a resource analysis.
+ *
+ * This is what `toolgen run` prints and what the build's test stage runs for every example and
+ * test. Thread-safe in the same way as the sandbox: a context is read-only and may be shared by
+ * worker threads; compiled schemas (js_schema) are immutable.
+ */
+#ifndef TG_TOOLRUN_H
+#define TG_TOOLRUN_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "run/guidance.h"
+#include "schema/jsonschema.h"
+#include "base/doc.h"
+#include "model/manifest.h"
+#include "run/sandbox.h"
+
+typedef struct tg_toolrun_ctx {
+    const tg_sandbox_config *sandbox;
+    const js_schema *visualization; /* schemas/visualization_manifest.schema.json; NULL: unchecked */
+    const cJSON *allowed_imports;   /* static_check.allowed_imports; NULL: not judged */
+} tg_toolrun_ctx;
+
+/*
+ * What a program sets up once to run calls: the sandbox configuration from toolgen.yaml (config
+ * may be NULL) for the repository at root, and the compiled visualization-manifest schema.
+ * env->ctx is ready to use afterwards and may be shared by threads; close after the last call.
+ */
+typedef struct tg_toolrun_env {
+    tg_sandbox_config sandbox;
+    js_registry *reg;
+    js_schema *visualization;
+    tg_doc visualization_doc;
+    tg_toolrun_ctx ctx;
+} tg_toolrun_env;
+
+int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err);
+void tg_toolrun_env_close(tg_toolrun_env *env);
+
+typedef struct tg_tool_call {
+    const tg_manifest *m;
+    const js_schema *input, *output; /* the manifest's compiled schemas */
+    const cJSON *args;               /* the arguments as given (an object) */
+    const volatile sig_atomic_t *cancel; /* see tg_sandbox_cmd.cancel; may be NULL */
+} tg_tool_call;
+
+typedef struct tg_call_result {
+    bool ok;                 /* result is set and fits output_schema */
+    bool ran;                /* the implementation was started */
+    cJSON *args;             /* the arguments with input_schema's top-level defaults applied */
+    cJSON *result;           /* the tool's result (also when it broke output_schema) */
+    cJSON *reply_error;      /* the runner's structured error (type, message, traceback, ...) */
+    tg_guidance guidance;    /* when !ok */
+    tg_resources resources;
+    tg_limits limits;
+    tg_sandbox_result sb;    /* exit status, output, files, usage */
+    cJSON *visualizations;   /* {"valid": bool, "manifest"?: ..., "errors"?: [...]}, or NULL */
+    double analysis_us;      /* time spent classifying + analysing resources */
+} tg_call_result;
+
+typedef enum tg_call_status {
+    TG_CALL_DONE = 0,        /* out is filled: ok, or a classified failure */
+    TG_CALL_ENV = 1,         /* no sandbox / no interpreter here: err says what to install */
+    TG_CALL_UNSUPPORTED = 2, /* a runtime this version cannot run (http) */
+    TG_CALL_INTERNAL = 3,    /* toolgen itself failed (err) */
+} tg_call_status;
+
+tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
+                                tg_call_result *out, tg_err *err);
+void tg_call_result_free(tg_call_result *r);
+
+/*
+ * The full envelope: success, result, error (+ guidance), stdout, stderr, exit status, files,
+ * visualizations, execution time, resource usage and analysis, limits. Schema:
+ * schemas/run_result.schema.json.
+ */
+cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m);
+
+/*
+ * Copies the call's files into dir (created), keeping their relative paths; symlinks are never
+ * followed. Returns the number copied, or -1 with err.
+ */
+int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *err);
+
+/* Applies top-level `default`s of input_schema to a copy of args. */
+cJSON *tg_apply_defaults(const cJSON *input_schema, const cJSON *args);
+
+#endif

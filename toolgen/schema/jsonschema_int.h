@@ -1,0 +1,203 @@
+/*
+ * jsonschema_int.h — the compiled form shared by the schema compiler (jsonschema.c) and the
+ * validator (jsonschema_validate.c). Not a public header.
+ *
+ * A compiled schema is a graph of js_node, one per schema object or boolean reached from the
+ * root (through subschema keywords, $ref and $dynamicRef targets). Every $ref is resolved to its
+ * node at compile time; only $dynamicRef may pick its target at validation time, from the dynamic
+ * scope. Nodes, their arrays and tables live in one arena freed with the schema.
+ */
+#ifndef TG_JSONSCHEMA_INT_H
+#define TG_JSONSCHEMA_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "schema/jsonschema.h"
+#include "schema/jsregex.h"
+
+#define JS_MAX_ERRORS 100    /* errors collected by one js_validate call */
+#define JS_MAX_EVAL_DEPTH 2000 /* nested schema evaluations (instance depth × $ref hops) */
+#define JS_MD_SLOTS 4        /* match-data blocks kept per schema for concurrent validations */
+
+/* Instance types, as a bit set for "type". */
+enum {
+    JT_NULL = 1,
+    JT_BOOLEAN = 2,
+    JT_OBJECT = 4,
+    JT_ARRAY = 8,
+    JT_NUMBER = 16,
+    JT_STRING = 32,
+    JT_INTEGER = 64,
+};
+
+/* Vocabularies in force for a schema resource (from its meta-schema's $vocabulary). */
+enum {
+    JV_CORE = 1,
+    JV_APPLICATOR = 2,
+    JV_UNEVALUATED = 4,
+    JV_VALIDATION = 8,
+    JV_METADATA = 16,
+    JV_FORMAT_ANNOTATION = 32,
+    JV_FORMAT_ASSERTION = 64,
+    JV_CONTENT = 128,
+    JV_DEFAULT = JV_CORE | JV_APPLICATOR | JV_UNEVALUATED | JV_VALIDATION | JV_METADATA |
+                 JV_FORMAT_ANNOTATION | JV_CONTENT,
+};
+
+typedef struct js_node js_node;
+typedef struct js_res js_res;
+
+typedef struct js_anchor {
+    const char *name;
+    const cJSON *src;
+    js_node *node; /* dynamic anchors only: compiled after the main pass */
+    bool dynamic;
+} js_anchor;
+
+/* A schema resource: a document root or a subschema with "$id". */
+struct js_res {
+    char *uri;              /* absolute, without fragment (heap) */
+    const cJSON *root;
+    js_res *parent;         /* enclosing resource (for the inherited dialect), NULL at a root */
+    const char *schema_uri; /* "$schema" of this resource, NULL when absent */
+    js_anchor *anchors;
+    size_t nanchors, capanchors;
+    unsigned vocab;         /* JV_* bits, valid when vocab_done */
+    bool vocab_done, legacy; /* legacy: draft 2019-09 or older ("items" arrays, no prefixItems) */
+};
+
+/* One entry of a node's property-name table (properties + required names). */
+typedef struct js_name {
+    const char *name;
+    char first;      /* name[0], kept here so most mismatches cost no pointer chase */
+    size_t len;
+    uint32_t hash;
+    js_node *schema; /* from "properties", NULL for required-only names */
+    int req;         /* index in required[], -1 when not required */
+    uint64_t req_bit; /* 1 << req for the first 64 required names, else 0 */
+} js_name;
+
+typedef struct js_pprop {
+    const char *src;   /* the ECMA-262 pattern */
+    js_re *re;
+    js_node *schema;
+} js_pprop;
+
+typedef struct js_dep {
+    const char *name;
+    const char *kw;         /* "dependentRequired", "dependentSchemas" or "dependencies" */
+    const char **req;
+    size_t nreq;
+    js_node *schema;
+} js_dep;
+
+enum { JS_OBJ_SCHEMA = 0, JS_TRUE = 1, JS_FALSE = 2 };
+
+/* Keyword groups present, so validation can skip whole groups with one test. */
+enum {
+    JK_NUM = 1,    /* multipleOf, maximum, ... */
+    JK_STR = 2,    /* minLength, maxLength, pattern, asserted format */
+    JK_ARR = 4,    /* prefixItems, items, contains, minItems, ... */
+    JK_OBJ = 8,    /* properties, required, ... */
+    JK_INPLACE = 16, /* $ref, $dynamicRef, allOf, anyOf, oneOf, not, if */
+    JK_CONST = 32,   /* const, enum */
+    JK_UNEVAL = 64,  /* unevaluatedProperties, unevaluatedItems */
+};
+
+struct js_node {
+    const cJSON *src;
+    js_res *res;
+    uint8_t kind;      /* JS_OBJ_SCHEMA, JS_TRUE, JS_FALSE */
+    uint8_t types;     /* JT_* set; 0 = no "type" */
+    uint8_t groups;    /* JK_* */
+    bool type_only;    /* nothing to check but "type": validated without a call */
+    bool may_loop;     /* on a cycle of in-place applicators: $ref hops check for loops */
+    bool ann;          /* may add evaluated-property/item annotations to its instance */
+    bool uneval;       /* has unevaluatedProperties or unevaluatedItems */
+    uint32_t idx;      /* position in the compile order, for graph passes */
+
+    const cJSON *const_, *enum_;
+
+    /* numbers: the schema's number nodes (compared exactly, see jsnum.h) */
+    const cJSON *multiple_of, *maximum, *exclusive_maximum, *minimum, *exclusive_minimum;
+
+    /* strings */
+    long long min_length, max_length; /* -1 = absent */
+    const char *pattern_src;
+    js_re *pattern;
+    int format;           /* JS_FMT_*, asserted only when format_assert */
+    const char *format_name;
+    bool format_assert;
+
+    /* arrays */
+    js_node **prefix;
+    size_t nprefix;
+    js_node *items, *contains, *uitems;
+    long long min_items, max_items, min_contains, max_contains;
+    const char *items_kw; /* "items", or "additionalItems" for legacy array-form items */
+    const char *prefix_kw; /* "prefixItems", or "items" for legacy array-form items */
+    bool unique;
+
+    /* objects */
+    js_name *names;
+    size_t nnames;
+    uint32_t *table;      /* open addressing over names (index + 1), NULL for small tables */
+    uint32_t table_mask;
+    uint64_t name_filter;  /* bit js_name_bit() of every name: most misses stop here */
+    const char **required;
+    size_t nrequired;
+    js_pprop *pprops;
+    size_t npprops;
+    js_node *addl, *uprops, *pnames;
+    js_dep *deps;
+    size_t ndeps;
+    long long min_props, max_props;
+
+    /* in-place applicators */
+    js_node *ref;
+    js_node *dynref;          /* static target of $dynamicRef */
+    const char *dynref_name;  /* set when the static target has a matching $dynamicAnchor */
+    js_node **all_of, **any_of, **one_of;
+    size_t nall_of, nany_of, none_of;
+    js_node *not_, *if_, *then_, *else_;
+};
+
+typedef struct js_md_slot {
+    atomic_int busy;
+    pcre2_match_data *md;
+} js_md_slot;
+
+struct js_schema {
+    tg_arena arena;
+    cJSON **docs; /* owned copies of every document the schema uses */
+    size_t ndocs, capdocs;
+    js_res **res;
+    size_t nres, capres;
+    js_node *root;
+    js_re **codes;
+    size_t ncodes, capcodes;
+    bool has_regex;   /* some pattern needs PCRE2 (and so match data) at validation time */
+    bool has_dynamic;
+    js_md_slot md_pool[JS_MD_SLOTS];
+};
+
+/* A 1-in-64 signature of a name from its first two bytes, for js_node.name_filter. */
+static inline uint64_t js_name_bit(const char *s)
+{
+    unsigned h = (unsigned char)s[0] * 31u + (s[0] ? (unsigned char)s[1] : 0u);
+    return 1ULL << (h & 63);
+}
+
+/* FNV-1a over a property name, for js_node.table. */
+static inline uint32_t js_name_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+#endif
