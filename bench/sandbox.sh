@@ -25,8 +25,7 @@ echo
 echo "| outcome | code | us per call |"
 echo "| --- | --- | ---: |"
 PKGS="yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8"
-OBJS=$(ls "$ROOT"/build/release/obj/*.o | grep -v '/main\.o$')
 cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$ROOT/toolgen" $(pkg-config --cflags $PKGS) \
-    -o "$BENCH_DIR/classify_bench" "$ROOT/bench/classify_bench.c" $OBJS $(pkg-config --libs $PKGS) -lm -pthread
+    -o "$BENCH_DIR/classify_bench" "$ROOT/bench/classify_bench.c" "$ROOT/build/release/libtoolgen.a" $(pkg-config --libs $PKGS) -lm -pthread
 "$BENCH_DIR/classify_bench"
 rm -rf "$BENCH_DIR"
