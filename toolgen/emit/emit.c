@@ -10,16 +10,12 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/errcode.h"
 #include "base/json.h"
 
 /* The MCP Bundle manifest points at toolgen on PATH; see docs/emit.md, "mcp/manifest.json". */
 #define MCPB_MANIFEST_VERSION "0.3"
 #define CONTRACT_DIALECT "https://json-schema.org/draft/2020-12/schema"
-
-const char *const tg_emit_all_error_codes[] = {
-    "INVALID_INPUT", "NOT_FOUND",    "CONFLICT",       "UNAUTHORIZED",   "FORBIDDEN",
-    "TIMEOUT",       "RATE_LIMITED", "UPSTREAM_ERROR", "INTERNAL_ERROR", NULL,
-};
 
 /* ---- the output list ------------------------------------------------------------------------ */
 
@@ -222,10 +218,10 @@ static bool codes_contain(const cJSON *codes, const char *code)
 size_t tg_emit_error_codes(const tg_manifest *m, const char ***out)
 {
     const cJSON *codes = tg_json_get(m->doc.root, "error_codes");
-    const char **v = xmalloc(sizeof tg_emit_all_error_codes);
+    const char **v = xmalloc(TG_ERRCODE_COUNT * sizeof *v);
     size_t k = 0;
-    for (size_t i = 0; tg_emit_all_error_codes[i]; i++) {
-        const char *c = tg_emit_all_error_codes[i];
+    for (size_t i = 0; i < TG_ERRCODE_COUNT; i++) {
+        const char *c = tg_errcode_name((tg_errcode)i);
         if (!strcmp(c, "INVALID_INPUT") || !strcmp(c, "INTERNAL_ERROR") || codes_contain(codes, c))
             v[k++] = c;
     }

@@ -138,8 +138,6 @@ size_t tg_emit_auth_envs(const tg_manifest *const *ms, size_t n, const char ***o
 size_t tg_emit_error_codes(const tg_manifest *m, const char ***out);
 /* repo->description, or a generic sentence when it has none. */
 const char *tg_emit_repo_description(const tg_project_info *repo);
-/* All nine codes of the error model, in its order, NULL-terminated. */
-extern const char *const tg_emit_all_error_codes[];
 
 /*
  * SKILL.md and references/<tool>.md for manifests already sorted by name and unique (as

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/errcode.h"
 #include "base/json.h"
 
 #define SKILL_MAX_BODY_LINES 500
@@ -760,43 +761,17 @@ static void skill_tool(tg_buf *b, const skill_ctx *c, const tg_manifest *m)
     b->data[b->len] = '\0';
 }
 
-struct error_doc {
-    const char *code, *meaning, *todo;
-};
-
-static const struct error_doc error_docs[] = {
-    {"INVALID_INPUT", "The arguments do not fit the input schema or make no sense for the data "
-                      "(e.g. an unknown column).",
-     "Fix the argument the message names (check the Inputs list); do not retry unchanged."},
-    {"NOT_FOUND", "A named file, record or resource does not exist.",
-     "Check the name or path; list or inspect what exists first. Do not retry unchanged."},
-    {"CONFLICT", "The request conflicts with the current state (e.g. it already exists).",
-     "Read the current state, then adjust the request."},
-    {"UNAUTHORIZED", "Credentials are missing or invalid.",
-     "Tell the user which environment variable to set (see Operational notes); retrying does "
-     "not help."},
-    {"FORBIDDEN", "Not allowed: a path outside the data directories or allowed paths, or a "
-                  "refused tool in read-only mode.",
-     "Use an allowed path, or ask the user; do not try to work around it."},
-    {"TIMEOUT", "The call took longer than its timeout and was stopped.",
-     "Retry once with a smaller request (fewer rows, a narrower question)."},
-    {"RATE_LIMITED", "Too many calls in a short time.", "Wait about a minute, then retry."},
-    {"UPSTREAM_ERROR", "A remote service or external program failed.",
-     "Retry later; if it persists, report the message to the user."},
-    {"INTERNAL_ERROR", "The tool itself failed or broke its output contract.",
-     "Do not retry; report the message to the user (it is a bug in the tool)."},
-};
-
 static void skill_failures(tg_buf *b)
 {
     tg_buf_puts(b, "\n## Failure modes and error codes\n\n"
                    "Errors are deterministic: the same call on the same data fails the same way. "
                    "Each tool lists the codes it can return.\n\n"
                    "| Code | Meaning | What to do |\n| --- | --- | --- |\n");
-    for (size_t i = 0; i < sizeof error_docs / sizeof error_docs[0]; i++) {
+    for (size_t i = 0; i < TG_ERRCODE_COUNT; i++) {
+        const tg_errcode_info *e = tg_errcode_get((tg_errcode)i);
         tg_buf code = TG_BUF_INIT;
-        put_code(&code, error_docs[i].code);
-        row(b, 3, code.data, error_docs[i].meaning, error_docs[i].todo);
+        put_code(&code, e->name);
+        row(b, 3, code.data, e->meaning, e->advice);
         tg_buf_free(&code);
     }
 }

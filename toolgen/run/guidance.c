@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/errcode.h"
 #include "model/manifest.h"
 
 static const struct {
@@ -61,17 +62,6 @@ const char *tg_error_class_doc(tg_error_class c)
     return c < TG_CLASS_COUNT ? classes[c].anchor : "docs/sandbox.md";
 }
 
-static const char *const valid_codes[] = {"INVALID_INPUT", "NOT_FOUND",  "CONFLICT",
-                                          "UNAUTHORIZED",  "FORBIDDEN",  "TIMEOUT",
-                                          "RATE_LIMITED",  "UPSTREAM_ERROR", "INTERNAL_ERROR"};
-
-static const char *valid_code(const char *s)
-{
-    for (size_t i = 0; s && i < sizeof valid_codes / sizeof *valid_codes; i++)
-        if (strcmp(s, valid_codes[i]) == 0)
-            return valid_codes[i];
-    return NULL;
-}
 
 /* ---- the runner's error object -------------------------------------------------------------- */
 
@@ -97,7 +87,7 @@ static void read_error(const cJSON *reply, rerr *e)
     e->type = tg_json_get_string(o, "type");
     e->phase = tg_json_get_string(o, "phase");
     e->message = tg_json_get_string(o, "message");
-    e->code = valid_code(tg_json_get_string(o, "code"));
+    e->code = tg_errcode_canonical(tg_json_get_string(o, "code"));
     e->errno_name = tg_json_get_string(o, "errno_name");
     e->filename = tg_json_get_string(o, "filename");
     e->key = tg_json_get_string(o, "key");
@@ -692,7 +682,7 @@ bool tg_classify(const tg_run_facts *f, tg_guidance *g)
             return true;
         }
         if (!f->signal || (!limit_hit_cpu(f) && !memory_death(f) && f->signal_inferred)) {
-            set_class(g, TG_CLASS_COMMAND_FAILED, valid_code(f->mapped_code));
+            set_class(g, TG_CLASS_COMMAND_FAILED, tg_errcode_canonical(f->mapped_code));
             setf(g->message, "the program exited with status %d%s%s", f->exit_code,
                  f->mapped_code ? ", mapped to " : "", f->mapped_code ? f->mapped_code : "");
             setf(g->what, "The program failed (exit status %d); its stderr says why.", f->exit_code);

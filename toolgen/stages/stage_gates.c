@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/errcode.h"
 #include "base/hash.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
@@ -262,16 +263,9 @@ typedef struct tcase {
     double ms;
 } tcase;
 
-static const char *const error_codes[] = {"INVALID_INPUT", "NOT_FOUND", "CONFLICT",
-                                          "UNAUTHORIZED",  "FORBIDDEN", "TIMEOUT",
-                                          "RATE_LIMITED",  "UPSTREAM_ERROR", "INTERNAL_ERROR"};
-
 static bool known_code(const char *c)
 {
-    for (size_t i = 0; c && i < sizeof error_codes / sizeof *error_codes; i++)
-        if (strcmp(c, error_codes[i]) == 0)
-            return true;
-    return false;
+    return tg_errcode_lookup(c) != NULL;
 }
 
 /* Path arguments are inputs of the stage: editing data/tips.csv reruns the tests that read it. */
