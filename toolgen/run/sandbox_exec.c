@@ -728,311 +728,373 @@ static void link_paths_none(const tg_sandbox_cmd *cmd, const char *workdir)
     }
 }
 
-int tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_sandbox_result *res,
-                   tg_err *err)
+/*
+ * One call, from setup to result, around a call struct: open (checks, call directory,
+ * descriptors), command (argv and environment), spawn (fork/exec), supervise (the poll loop:
+ * output caps, wall clock, disk budget, cancel), reap (wait for the tree), collect (status,
+ * usage, files), close (what the call still holds). Each step reads and fills the struct, so
+ * no step needs more than a handful of arguments and the kill logic lives in one function.
+ */
+typedef struct sb_call {
+    const tg_sandbox_config *c;
+    const tg_sandbox_cmd *cmd;
+    tg_sandbox_result *res;
+    tg_err *err;
+    bool isolated, drop_root;
+    char *call_dir, *workdir, *fonts, *chdir_to;
+    /* parent's ends and child's ends; all close-on-exec in the parent */
+    int p_out[2], p_err[2], p_reply[2], p_status[2], p_exec[2];
+    int request_fd, fonts_fd, null_fd;
+    strv argv, envp;
+    pid_t pid;
+    int pidfd, inner_pidfd, status_fd;
+    sink sinks[3];
+    char status[STATUS_MAX + 1];
+    size_t status_len;
+    bool exited, killed;
+    int wstatus;
+    struct rusage ru;
+    double start, end, deadline, exited_at, next_disk;
+    long long free_at_start;
+} sb_call;
+
+static void call_init(sb_call *k, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+                      tg_sandbox_result *res, tg_err *err)
 {
-    *res = (tg_sandbox_result){0};
-    bool isolated = c->isolation == TG_ISOLATION_BWRAP;
-    if (isolated && (!c->bwrap || access(c->bwrap, X_OK) != 0)) {
-        env_missing_bwrap(c, err);
+    *k = (sb_call){.c = c, .cmd = cmd, .res = res, .err = err,
+                   .isolated = c->isolation == TG_ISOLATION_BWRAP,
+                   .p_out = {-1, -1}, .p_err = {-1, -1}, .p_reply = {-1, -1},
+                   .p_status = {-1, -1}, .p_exec = {-1, -1},
+                   .request_fd = -1, .fonts_fd = -1, .null_fd = -1,
+                   .pidfd = -1, .inner_pidfd = -1, .status_fd = -1};
+    for (int i = 0; i < 3; i++)
+        k->sinks[i].fd = -1;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Checks the environment, makes the call directory and the call's descriptors. */
+static tg_sandbox_status call_open(sb_call *k)
+{
+    const tg_sandbox_config *c = k->c;
+    const tg_sandbox_cmd *cmd = k->cmd;
+    if (k->isolated && (!c->bwrap || access(c->bwrap, X_OK) != 0)) {
+        env_missing_bwrap(c, k->err);
         return TG_SANDBOX_ENV;
     }
     if (cmd->mount_runtime && !c->runtime_dir) {
-        tg_err_set(err, "toolgen's runtime files (runner.py) were not found under its data "
-                        "directory; set TOOLGEN_DATADIR to the source tree or PREFIX/share/toolgen");
+        tg_err_set(k->err, "toolgen's runtime files (runner.py) were not found under its data "
+                           "directory; set TOOLGEN_DATADIR to the source tree or PREFIX/share/toolgen");
         return TG_SANDBOX_ENV;
     }
-    bool drop_root = isolated && geteuid() == 0;
-    if (drop_root && check_reachable(c, cmd, err) != 0)
+    k->drop_root = k->isolated && geteuid() == 0;
+    if (k->drop_root && check_reachable(c, cmd, k->err) != 0)
         return TG_SANDBOX_ENV;
-    const tg_limits *l = &cmd->limits;
-    char *call_dir = NULL, *workdir = NULL;
-    if (make_call_dir(c, drop_root, &call_dir, &workdir, err) != 0) {
-        if (call_dir)
-            sb_remove_tree(call_dir);
-        free(call_dir);
-        free(workdir);
+    if (make_call_dir(c, k->drop_root, &k->call_dir, &k->workdir, k->err) != 0)
         return TG_SANDBOX_INTERNAL;
-    }
-
-    /* Descriptors, all close-on-exec in the parent (no other thread's child inherits them). */
-    int p_out[2] = {-1, -1}, p_err[2] = {-1, -1}, p_reply[2] = {-1, -1}, p_status[2] = {-1, -1};
-    int p_exec[2] = {-1, -1}, request_fd = -1, fonts_fd = -1, null_fd = -1;
-    strv argv = {0}, envp = {0};
-    char *fonts = NULL;
-    int rc = TG_SANDBOX_INTERNAL;
-    bool ok = pipe2(p_out, O_CLOEXEC) == 0 && pipe2(p_err, O_CLOEXEC) == 0 &&
-              pipe2(p_exec, O_CLOEXEC) == 0 &&
-              (!cmd->reply_channel || pipe2(p_reply, O_CLOEXEC) == 0) &&
-              (!isolated || pipe2(p_status, O_CLOEXEC) == 0) &&
-              (null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;
-    if (ok && cmd->request && (request_fd = make_request_fd(cmd->request, cmd->request_len)) < 0)
+    bool ok = pipe2(k->p_out, O_CLOEXEC) == 0 && pipe2(k->p_err, O_CLOEXEC) == 0 &&
+              pipe2(k->p_exec, O_CLOEXEC) == 0 &&
+              (!cmd->reply_channel || pipe2(k->p_reply, O_CLOEXEC) == 0) &&
+              (!k->isolated || pipe2(k->p_status, O_CLOEXEC) == 0) &&
+              (k->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;
+    if (ok && cmd->request &&
+        (k->request_fd = make_request_fd(cmd->request, cmd->request_len)) < 0)
         ok = false;
     if (!ok) {
-        tg_err_set(err, "cannot set up the call's descriptors: %s", strerror(errno));
-        goto out;
+        tg_err_set(k->err, "cannot set up the call's descriptors: %s", strerror(errno));
+        return TG_SANDBOX_INTERNAL;
     }
+    return TG_SANDBOX_OK;
+}
 
-    if (isolated) {
+/* The program's argv and environment: bwrap's command line, or the tool's own (none). */
+static void call_command(sb_call *k)
+{
+    const tg_sandbox_config *c = k->c;
+    const tg_sandbox_cmd *cmd = k->cmd;
+    if (k->isolated) {
         const char *font_name = NULL;
-        if (cmd->matplotlib_cache && (fonts = font_cache_file(c, tg_sandbox_python())) != NULL &&
-            (fonts_fd = open(fonts, O_RDONLY | O_CLOEXEC)) >= 0)
-            font_name = strrchr(fonts, '/') + 1;
-        bwrap_argv(c, cmd, workdir, font_name, &argv);
-        sv_add(&envp, "PATH=/usr/bin:/bin"); /* bwrap's own: nothing of the caller's */
-    } else {
-        for (size_t i = 0; cmd->argv[i]; i++) {
-            char *m = map_host(c, cmd, cmd->argv[i]);
-            sv_add(&argv, m);
-            free(m);
-        }
-        char *tmp = tg_path_join(call_dir, "tmp");
-        base_env(&envp, workdir, tmp);
-        free(tmp);
-        for (size_t i = 0; cmd->env && cmd->env[i]; i++)
-            add_env_value(&envp, c, cmd, cmd->env[i], false);
-        link_paths_none(cmd, workdir);
+        if (cmd->matplotlib_cache && (k->fonts = font_cache_file(c, tg_sandbox_python())) != NULL &&
+            (k->fonts_fd = open(k->fonts, O_RDONLY | O_CLOEXEC)) >= 0)
+            font_name = strrchr(k->fonts, '/') + 1;
+        bwrap_argv(c, cmd, k->workdir, font_name, &k->argv);
+        sv_add(&k->envp, "PATH=/usr/bin:/bin"); /* bwrap's own: nothing of the caller's */
+        return;
     }
-    char *chdir_to = NULL;
-    if (!isolated)
-        chdir_to = cmd->cwd && *cmd->cwd ? tg_path_join(workdir, cmd->cwd) : xstrdup(workdir);
+    for (size_t i = 0; cmd->argv[i]; i++) {
+        char *m = map_host(c, cmd, cmd->argv[i]);
+        sv_add(&k->argv, m);
+        free(m);
+    }
+    char *tmp = tg_path_join(k->call_dir, "tmp");
+    base_env(&k->envp, k->workdir, tmp);
+    free(tmp);
+    for (size_t i = 0; cmd->env && cmd->env[i]; i++)
+        add_env_value(&k->envp, c, cmd, cmd->env[i], false);
+    link_paths_none(cmd, k->workdir);
+    k->chdir_to = cmd->cwd && *cmd->cwd ? tg_path_join(k->workdir, cmd->cwd) : xstrdup(k->workdir);
+}
 
+/* After a failed exec: what the child reported on the exec-error pipe, as the call's error. */
+static tg_sandbox_status spawn_failed(sb_call *k, const int failmsg[2])
+{
+    int st;
+    waitpid(k->pid, &st, 0);
+    static const char *const stage[] = {"", "descriptors", "rlimits",
+                                        "switching to an unprivileged user", "chdir", "exec"};
+    if (failmsg[0] == 5 && k->isolated) {
+        errno = failmsg[1];
+        env_missing_bwrap(k->c, k->err);
+        return TG_SANDBOX_ENV;
+    }
+    tg_err_set(k->err, "cannot start %s: %s: %s", k->argv.v[0],
+               stage[failmsg[0] >= 1 && failmsg[0] <= 5 ? failmsg[0] : 0], strerror(failmsg[1]));
+    return failmsg[0] == 3 ? TG_SANDBOX_ENV : TG_SANDBOX_INTERNAL;
+}
+
+/* Forks and execs the program with the call's rlimits; waits only until exec succeeded. */
+static tg_sandbox_status call_spawn(sb_call *k)
+{
+    const tg_limits *l = &k->cmd->limits;
     rlim_t nproc = (rlim_t)l->processes;
-    if (isolated)
+    if (k->isolated)
         nproc += 1; /* bwrap's monitor */
     /* The kernel counts the user's other tasks too (not for root, which it does not limit). */
-    if (!drop_root && geteuid() != 0)
+    if (!k->drop_root && geteuid() != 0)
         nproc += (rlim_t)count_user_tasks(getuid());
     child_plan plan = {
-        .argv = argv.v, .envp = envp.v,
-        .in = null_fd, .out = p_out[1], .err = p_err[1], .reply = p_reply[1],
-        .request = request_fd, .status = p_status[1], .fonts = fonts_fd, .exec_err = p_exec[1],
-        .chdir_to = chdir_to,
-        .workdir = workdir,
+        .argv = k->argv.v, .envp = k->envp.v,
+        .in = k->null_fd, .out = k->p_out[1], .err = k->p_err[1], .reply = k->p_reply[1],
+        .request = k->request_fd, .status = k->p_status[1], .fonts = k->fonts_fd,
+        .exec_err = k->p_exec[1],
+        .chdir_to = k->chdir_to,
+        .workdir = k->workdir,
         .cpu = {(rlim_t)l->cpu_s, (rlim_t)l->cpu_s + 1},
         .as = {(rlim_t)l->memory_mb << 20, (rlim_t)l->memory_mb << 20},
         .fsize = {(rlim_t)l->output_kb << 10, (rlim_t)l->output_kb << 10},
         .nofile = {(rlim_t)l->files, (rlim_t)l->files},
         .nproc = {nproc, nproc},
-        .drop_root = drop_root,
-        .no_new_privs = !isolated, /* bwrap sets it itself */
+        .drop_root = k->drop_root,
+        .no_new_privs = !k->isolated, /* bwrap sets it itself */
         .parent = getpid(),
     };
-
     struct statvfs vfs;
-    long long free_at_start = statvfs(workdir, &vfs) == 0 ? (long long)vfs.f_bavail * (long long)vfs.f_frsize : -1;
-    double start = now_ms();
-    pid_t pid = fork();
-    if (pid < 0) {
-        tg_err_set(err, "cannot start the sandbox: fork: %s", strerror(errno));
-        free(chdir_to);
-        goto out;
+    k->free_at_start = statvfs(k->workdir, &vfs) == 0
+                           ? (long long)vfs.f_bavail * (long long)vfs.f_frsize : -1;
+    k->start = now_ms();
+    k->pid = fork();
+    if (k->pid < 0) {
+        tg_err_set(k->err, "cannot start the sandbox: fork: %s", strerror(errno));
+        return TG_SANDBOX_INTERNAL;
     }
-    if (pid == 0)
+    if (k->pid == 0)
         child_exec(&plan);
-    free(chdir_to);
-    int pidfd = pidfd_open_(pid);
-
+    k->pidfd = pidfd_open_(k->pid);
     /* Close the child's ends; then the exec-error pipe reads EOF once exec succeeded. */
-    close(p_out[1]);
-    close(p_err[1]);
-    close(p_exec[1]);
-    p_out[1] = p_err[1] = p_exec[1] = -1;
-    if (p_reply[1] >= 0) {
-        close(p_reply[1]);
-        p_reply[1] = -1;
-    }
-    if (p_status[1] >= 0) {
-        close(p_status[1]);
-        p_status[1] = -1;
-    }
+    close_fd(&k->p_out[1]);
+    close_fd(&k->p_err[1]);
+    close_fd(&k->p_exec[1]);
+    close_fd(&k->p_reply[1]);
+    close_fd(&k->p_status[1]);
     int failmsg[2];
     ssize_t got;
     do
-        got = read(p_exec[0], failmsg, sizeof failmsg);
+        got = read(k->p_exec[0], failmsg, sizeof failmsg);
     while (got < 0 && errno == EINTR);
-    if (got == (ssize_t)sizeof failmsg) {
-        int st;
-        waitpid(pid, &st, 0);
-        if (pidfd >= 0)
-            close(pidfd);
-        static const char *const stage[] = {"", "descriptors", "rlimits", "switching to an unprivileged user",
-                                            "chdir", "exec"};
-        if (failmsg[0] == 5 && isolated) {
-            errno = failmsg[1];
-            env_missing_bwrap(c, err);
-            rc = TG_SANDBOX_ENV;
-        } else {
-            tg_err_set(err, "cannot start %s: %s: %s", argv.v[0],
-                       stage[failmsg[0] >= 1 && failmsg[0] <= 5 ? failmsg[0] : 0], strerror(failmsg[1]));
-            rc = failmsg[0] == 3 ? TG_SANDBOX_ENV : TG_SANDBOX_INTERNAL;
-        }
-        goto out;
+    if (got == (ssize_t)sizeof failmsg)
+        return spawn_failed(k, failmsg);
+    return TG_SANDBOX_OK;
+}
+
+/* Kills the whole tree once; why is recorded by the caller in res->killed_by. */
+static void call_kill(sb_call *k)
+{
+    if (k->killed)
+        return;
+    kill(-k->pid, SIGKILL);
+    kill(k->pid, SIGKILL);
+    pidfd_kill(k->inner_pidfd);
+    k->killed = true;
+}
+
+static void call_kill_for(sb_call *k, tg_sandbox_limit why)
+{
+    if (k->killed)
+        return;
+    k->res->killed_by = why;
+    call_kill(k);
+}
+
+/* bwrap's JSON status: the line with "child-pid" gives the tool's pid, for a pidfd. */
+static void read_status(sb_call *k)
+{
+    ssize_t m = read(k->status_fd, k->status + k->status_len, STATUS_MAX - k->status_len);
+    if (m <= 0 || k->status_len + (size_t)m >= STATUS_MAX)
+        close_fd(&k->status_fd);
+    if (m > 0)
+        k->status_len += (size_t)m;
+    k->status[k->status_len] = '\0';
+    const char *cp = strstr(k->status, "\"child-pid\"");
+    if (cp && strchr(cp, ':') && k->inner_pidfd < 0) {
+        long inner = strtol(strchr(cp, ':') + 1, NULL, 10);
+        if (inner > 0)
+            k->inner_pidfd = pidfd_open_((pid_t)inner);
+        if (k->killed)
+            pidfd_kill(k->inner_pidfd);
     }
+}
 
-    res->isolated = isolated;
-    res->workdir = workdir;
-    workdir = NULL;
+/* The limits toolgen enforces by watching: cancel, the wall clock, the disk budget. */
+static void check_limits(sb_call *k, double t)
+{
+    if (k->exited)
+        return;
+    if (k->cmd->cancel && *k->cmd->cancel)
+        call_kill_for(k, TG_LIMIT_CANCEL);
+    if (t >= k->deadline && !k->killed) {
+        call_kill_for(k, TG_LIMIT_WALL);
+        k->deadline = t + 5000; /* SIGKILL cannot be ignored; this only bounds the loop */
+    }
+    if (t >= k->next_disk) {
+        k->next_disk = t + 200;
+        /* Cheap check first (free space of the file system), the walk only when it moved. */
+        long long budget = work_budget(&k->cmd->limits);
+        struct statvfs vfs;
+        if (k->free_at_start >= 0 && statvfs(k->res->workdir, &vfs) == 0 &&
+            k->free_at_start - (long long)vfs.f_bavail * (long long)vfs.f_frsize > budget &&
+            sb_tree_bytes(k->res->workdir, budget) > budget)
+            call_kill_for(k, TG_LIMIT_DISK);
+    }
+}
+
+/* How long poll may wait: until the deadline or the next disk check, bounded after exit. */
+static int poll_timeout(const sb_call *k, double t)
+{
+    double wait = k->exited ? 1000 - (t - k->exited_at) : k->deadline - t;
+    if (!k->exited && wait > k->next_disk - t)
+        wait = k->next_disk - t;
+    if (!k->exited && k->pidfd < 0 && wait > 20)
+        wait = 20;
+    return wait < 0 ? 1 : (int)(wait + 1);
+}
+
+/* The poll loop: reads the streams under their caps and enforces the watched limits until the
+ * program exited and its streams closed (or 1 s after it exited: a daemon may hold them). */
+static void call_supervise(sb_call *k)
+{
+    const tg_limits *l = &k->cmd->limits;
+    tg_sandbox_result *res = k->res;
     size_t cap = (size_t)l->output_kb << 10;
-    sink sinks[3] = {{p_out[0], &res->out, cap, "stdout"},
-                     {p_err[0], &res->err, cap, "stderr"},
-                     {p_reply[0], &res->reply, cap, "reply"}};
-    p_out[0] = p_err[0] = p_reply[0] = -1;
-    int status_fd = p_status[0];
-    p_status[0] = -1;
-    char status[STATUS_MAX + 1] = "";
-    size_t status_len = 0;
-    int inner_pidfd = -1;
-    bool exited = false, killed = false;
-    int wstatus = 0;
-    struct rusage ru = {0};
-    double deadline = start + (double)l->wall_ms, exited_at = 0, next_disk = start + 200;
-    long long budget = work_budget(l);
+    tg_stream *streams[3] = {&res->out, &res->err, &res->reply};
+    static const char *const names[3] = {"stdout", "stderr", "reply"};
+    int *ends[3] = {&k->p_out[0], &k->p_err[0], &k->p_reply[0]};
+    for (int i = 0; i < 3; i++) {
+        k->sinks[i] = (sink){*ends[i], streams[i], cap, names[i]};
+        *ends[i] = -1;
+    }
+    k->status_fd = k->p_status[0];
+    k->p_status[0] = -1;
+    k->deadline = k->start + (double)l->wall_ms;
+    k->next_disk = k->start + 200;
     char *chunk = xmalloc(READ_CHUNK);
-
-#define KILL_ALL()                                                                           \
-    do {                                                                                     \
-        if (!killed) {                                                                       \
-            kill(-pid, SIGKILL);                                                             \
-            kill(pid, SIGKILL);                                                              \
-            pidfd_kill(inner_pidfd);                                                         \
-            killed = true;                                                                   \
-        }                                                                                    \
-    } while (0)
-
     for (;;) {
         struct pollfd pf[6];
         int idx[6], n = 0;
         for (int i = 0; i < 3; i++)
-            if (sinks[i].fd >= 0) {
-                pf[n] = (struct pollfd){sinks[i].fd, POLLIN, 0};
+            if (k->sinks[i].fd >= 0) {
+                pf[n] = (struct pollfd){k->sinks[i].fd, POLLIN, 0};
                 idx[n++] = i;
             }
-        bool streams_open = n > 0 || status_fd >= 0;
-        if (status_fd >= 0) {
-            pf[n] = (struct pollfd){status_fd, POLLIN, 0};
+        bool streams_open = n > 0 || k->status_fd >= 0;
+        if (k->status_fd >= 0) {
+            pf[n] = (struct pollfd){k->status_fd, POLLIN, 0};
             idx[n++] = 3;
         }
-        if (!exited && pidfd >= 0) {
-            pf[n] = (struct pollfd){pidfd, POLLIN, 0};
+        if (!k->exited && k->pidfd >= 0) {
+            pf[n] = (struct pollfd){k->pidfd, POLLIN, 0};
             idx[n++] = 4;
         }
         double t = now_ms();
-        if (exited && (!streams_open || t - exited_at > 1000))
-            break; /* (isolation none) a daemon may hold the pipes: stop reading after 1 s */
-        double wait = exited ? 1000 - (t - exited_at) : deadline - t;
-        if (!exited && wait > next_disk - t)
-            wait = next_disk - t;
-        if (!exited && pidfd < 0 && wait > 20)
-            wait = 20;
-        if (wait < 0)
-            wait = 0;
-        int r = poll(pf, (nfds_t)n, (int)(wait + 1));
+        if (k->exited && (!streams_open || t - k->exited_at > 1000))
+            break;
+        int r = poll(pf, (nfds_t)n, poll_timeout(k, t));
         if (r < 0 && errno != EINTR)
             break;
         for (int i = 0; r > 0 && i < n; i++) {
             if (!pf[i].revents)
                 continue;
-            if (idx[i] < 3) {
-                if (!sink_read(&sinks[idx[i]], chunk) && !killed) {
-                    res->killed_by = TG_LIMIT_OUTPUT;
-                    res->overflow_stream = sinks[idx[i]].name;
-                    KILL_ALL();
-                }
+            if (idx[i] < 3 && !sink_read(&k->sinks[idx[i]], chunk) && !k->killed) {
+                res->overflow_stream = k->sinks[idx[i]].name;
+                call_kill_for(k, TG_LIMIT_OUTPUT);
             } else if (idx[i] == 3) {
-                ssize_t m = read(status_fd, status + status_len, STATUS_MAX - status_len);
-                if (m <= 0 || status_len + (size_t)m >= STATUS_MAX) {
-                    close(status_fd);
-                    status_fd = -1;
-                }
-                if (m > 0)
-                    status_len += (size_t)m;
-                status[status_len] = '\0';
-                const char *cp = strstr(status, "\"child-pid\"");
-                if (cp && strchr(cp, ':') && inner_pidfd < 0) {
-                    long inner = strtol(strchr(cp, ':') + 1, NULL, 10);
-                    if (inner > 0)
-                        inner_pidfd = pidfd_open_((pid_t)inner);
-                    if (killed)
-                        pidfd_kill(inner_pidfd);
-                }
+                read_status(k);
             }
         }
-        if (!exited && (pidfd < 0 || (r > 0 && n > 0))) {
-            pid_t w = wait4(pid, &wstatus, WNOHANG, &ru);
-            if (w == pid) {
-                exited = true;
-                exited_at = now_ms();
-            }
+        if (!k->exited && (k->pidfd < 0 || (r > 0 && n > 0)) &&
+            wait4(k->pid, &k->wstatus, WNOHANG, &k->ru) == k->pid) {
+            k->exited = true;
+            k->exited_at = now_ms();
         }
-        t = now_ms();
-        if (!exited && !killed && cmd->cancel && *cmd->cancel) {
-            res->killed_by = TG_LIMIT_CANCEL;
-            KILL_ALL();
-        }
-        if (!exited && t >= deadline && !killed) {
-            res->killed_by = TG_LIMIT_WALL;
-            KILL_ALL();
-            deadline = t + 5000; /* SIGKILL cannot be ignored; this only bounds the loop */
-        }
-        if (!exited && t >= next_disk) {
-            next_disk = t + 200;
-            /* Cheap check first (free space of the file system), the walk only when it moved. */
-            if (free_at_start >= 0 && statvfs(res->workdir, &vfs) == 0 &&
-                free_at_start - (long long)vfs.f_bavail * (long long)vfs.f_frsize > budget &&
-                sb_tree_bytes(res->workdir, budget) > budget && !killed) {
-                res->killed_by = TG_LIMIT_DISK;
-                KILL_ALL();
-            }
-        }
+        check_limits(k, now_ms());
     }
-#undef KILL_ALL
     free(chunk);
-    if (!exited) {
-        kill(-pid, SIGKILL);
-        wait4(pid, &wstatus, 0, &ru);
+}
+
+/* Waits for the program, and after a kill for the namespace's init: nothing outlives the call. */
+static void call_reap(sb_call *k)
+{
+    if (!k->exited) {
+        kill(-k->pid, SIGKILL);
+        wait4(k->pid, &k->wstatus, 0, &k->ru);
     }
-    double end = now_ms();
-    if (killed && inner_pidfd >= 0) {
-        /* The namespace's init dies after all its processes: wait for it, so that nothing the
-         * tool started outlives the call. */
-        struct pollfd ip = {inner_pidfd, POLLIN, 0};
+    k->end = now_ms();
+    if (k->killed && k->inner_pidfd >= 0) {
+        /* The namespace's init dies after all its processes. */
+        struct pollfd ip = {k->inner_pidfd, POLLIN, 0};
         poll(&ip, 1, 2000);
     }
     for (int i = 0; i < 3; i++)
-        if (sinks[i].fd >= 0)
-            close(sinks[i].fd);
-    if (status_fd >= 0)
-        close(status_fd);
-    if (inner_pidfd >= 0)
-        close(inner_pidfd);
-    if (pidfd >= 0)
-        close(pidfd);
+        close_fd(&k->sinks[i].fd);
+    close_fd(&k->status_fd);
+    close_fd(&k->inner_pidfd);
+    close_fd(&k->pidfd);
+}
 
-    if (isolated && !killed && !strstr(status, "\"exit-code\"")) {
+static double tv_ms(struct timeval tv)
+{
+    return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec / 1e3;
+}
+
+/* The call's outcome into res: exit status or signal, usage, and the files the tool wrote. */
+static tg_sandbox_status call_collect(sb_call *k)
+{
+    tg_sandbox_result *res = k->res;
+    const tg_sandbox_cmd *cmd = k->cmd;
+    if (k->isolated && !k->killed && !strstr(k->status, "\"exit-code\"")) {
         /* bwrap reports the command's exit only when it started it: without that line the
          * sandbox itself could not be set up (namespaces, a mount, the program missing). */
-        env_setup_failed(res->err.data, err);
-        tg_sandbox_result_free(res);
-        rc = TG_SANDBOX_ENV;
-        goto out;
+        env_setup_failed(res->err.data, k->err);
+        return TG_SANDBOX_ENV;
     }
-
-    res->wall_ms = end - start;
-    res->user_ms = (double)ru.ru_utime.tv_sec * 1e3 + (double)ru.ru_utime.tv_usec / 1e3;
-    res->sys_ms = (double)ru.ru_stime.tv_sec * 1e3 + (double)ru.ru_stime.tv_usec / 1e3;
-    res->max_rss_kb = ru.ru_maxrss;
-    if (WIFEXITED(wstatus)) {
-        res->exit_code = WEXITSTATUS(wstatus);
-        if (isolated && res->exit_code > 128 && res->exit_code <= 128 + 64) {
+    res->wall_ms = k->end - k->start;
+    res->user_ms = tv_ms(k->ru.ru_utime);
+    res->sys_ms = tv_ms(k->ru.ru_stime);
+    res->max_rss_kb = k->ru.ru_maxrss;
+    if (WIFEXITED(k->wstatus)) {
+        res->exit_code = WEXITSTATUS(k->wstatus);
+        if (k->isolated && res->exit_code > 128 && res->exit_code <= 128 + 64) {
             res->signal = res->exit_code - 128;
             res->signal_inferred = true;
         }
-    } else if (WIFSIGNALED(wstatus)) {
-        res->signal = WTERMSIG(wstatus);
+    } else if (WIFSIGNALED(k->wstatus)) {
+        res->signal = WTERMSIG(k->wstatus);
         res->exit_code = 128 + res->signal;
     }
-
     /* Mount stubs bwrap created for the path arguments are not the tool's files. */
     const char **skip = NULL;
     size_t nskip = 0;
@@ -1045,43 +1107,57 @@ int tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_san
     sb_collect_files(res->workdir, skip, nskip, res);
     free(skip);
     /* The work directory moves to the result; the rest of the call directory goes now. */
-    char *final_work = xasprintf("%s.work", call_dir);
+    char *final_work = xasprintf("%s.work", k->call_dir);
     if (rename(res->workdir, final_work) == 0) {
         free(res->workdir);
         res->workdir = final_work;
     } else {
         free(final_work);
     }
-    rc = 0;
+    return TG_SANDBOX_OK;
+}
 
-out:
-    for (int i = 0; i < 2; i++) {
-        if (p_out[i] >= 0)
-            close(p_out[i]);
-        if (p_err[i] >= 0)
-            close(p_err[i]);
-        if (p_reply[i] >= 0)
-            close(p_reply[i]);
-        if (p_status[i] >= 0)
-            close(p_status[i]);
-        if (p_exec[i] >= 0)
-            close(p_exec[i]);
+static void call_close(sb_call *k)
+{
+    int *fds[] = {&k->p_out[0], &k->p_out[1], &k->p_err[0], &k->p_err[1], &k->p_reply[0],
+                  &k->p_reply[1], &k->p_status[0], &k->p_status[1], &k->p_exec[0],
+                  &k->p_exec[1], &k->request_fd, &k->fonts_fd, &k->null_fd, &k->pidfd};
+    for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+        close_fd(fds[i]);
+    free(k->fonts);
+    free(k->chdir_to);
+    sv_free(&k->argv);
+    sv_free(&k->envp);
+    if (k->call_dir) {
+        sb_remove_tree(k->call_dir);
+        free(k->call_dir);
     }
-    if (request_fd >= 0)
-        close(request_fd);
-    if (fonts_fd >= 0)
-        close(fonts_fd);
-    if (null_fd >= 0)
-        close(null_fd);
-    free(fonts);
-    sv_free(&argv);
-    sv_free(&envp);
-    if (call_dir) {
-        sb_remove_tree(call_dir);
-        free(call_dir);
+    free(k->workdir);
+}
+
+tg_sandbox_status tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+                                 tg_sandbox_result *res, tg_err *err)
+{
+    *res = (tg_sandbox_result){0};
+    sb_call k;
+    call_init(&k, c, cmd, res, err);
+    tg_sandbox_status st = call_open(&k);
+    if (st == TG_SANDBOX_OK) {
+        call_command(&k);
+        st = call_spawn(&k);
     }
-    free(workdir);
-    return rc;
+    if (st == TG_SANDBOX_OK) {
+        res->isolated = k.isolated;
+        res->workdir = k.workdir;
+        k.workdir = NULL;
+        call_supervise(&k);
+        call_reap(&k);
+        st = call_collect(&k);
+        if (st != TG_SANDBOX_OK)
+            tg_sandbox_result_free(res);
+    }
+    call_close(&k);
+    return st;
 }
 
 void tg_sandbox_result_free(tg_sandbox_result *res)
