@@ -260,7 +260,7 @@ static void classify_limits_from_process(const tg_run_facts *f, tg_guidance *g)
 /*
  * What a reply error says, as a table read top to bottom: the first row that matches wins. A row
  * matches when the exception is an instance of one of `types`, or its errno is one of `errnos`,
- * or `test` says so. Its texts are templates: {name} is replaced by a fact of the call (see
+ * or `test` says so, or its type is one of `exact`, or the tool chose `code`. Its texts are templates: {name} is replaced by a fact of the call (see
  * var_value); a fix that comes out empty is left out. docs/sandbox.md#error-classes lists the
  * classes in the same order.
  */
@@ -268,6 +268,8 @@ typedef struct reply_rule {
     const char *types[6];
     const char *errnos[8];
     bool (*test)(const rerr *e, const tg_run_facts *f);
+    const char *exact[2]; /* the runner's own error types, compared as they are */
+    const char *code;     /* the tool chose this code ("*": any code) */
     tg_error_class cls;
     const char *message, *what, *cause, *fix[2];
 } reply_rule;
@@ -278,29 +280,6 @@ typedef struct tvars {
     const char *type, *msg, *phase;
     bool python;
 } tvars;
-
-static bool exact_type(const rerr *e, const char *name)
-{
-    return e->type && strcmp(e->type, name) == 0;
-}
-
-static bool t_signature(const rerr *e, const tg_run_facts *f)
-{
-    (void)f;
-    return exact_type(e, "SignatureMismatch");
-}
-
-static bool t_entrypoint(const rerr *e, const tg_run_facts *f)
-{
-    (void)f;
-    return exact_type(e, "EntrypointMissing");
-}
-
-static bool t_result(const rerr *e, const tg_run_facts *f)
-{
-    (void)f;
-    return exact_type(e, "ResultNotObject") || exact_type(e, "ResultNotJSON");
-}
 
 static bool import_failed(const rerr *e)
 {
@@ -332,29 +311,6 @@ static bool t_module_missing(const rerr *e, const tg_run_facts *f)
     return import_failed(e);
 }
 
-static bool code_is(const rerr *e, const char *code)
-{
-    return e->code && strcmp(e->code, code) == 0;
-}
-
-static bool t_code_invalid(const rerr *e, const tg_run_facts *f)
-{
-    (void)f;
-    return code_is(e, "INVALID_INPUT");
-}
-
-static bool t_code_not_found(const rerr *e, const tg_run_facts *f)
-{
-    (void)f;
-    return code_is(e, "NOT_FOUND");
-}
-
-static bool t_code_other(const rerr *e, const tg_run_facts *f)
-{
-    (void)f;
-    return e->code != NULL;
-}
-
 static bool t_memory(const rerr *e, const tg_run_facts *f)
 {
     (void)f;
@@ -381,34 +337,37 @@ static const char fix_columns[] = "{columns_fix}";
 static const char fix_correct[] = "Correct the argument the message names and call again.";
 
 static const reply_rule reply_rules[] = {
-    {{0}, {0}, t_signature, TG_CLASS_SIGNATURE_MISMATCH, "{msg}",
+    {{0}, {0}, NULL, {"SignatureMismatch"}, NULL,
+     TG_CLASS_SIGNATURE_MISMATCH, "{msg}",
      "The entry function's parameters do not match input_schema, so the tool was not called.",
      "The code and the manifest's input_schema were changed separately.",
      {"Make every input_schema property a {param_kind} with the same name; required properties "
       "without a default, optional ones with one."}},
-    {{0}, {0}, t_entrypoint, TG_CLASS_ENTRYPOINT_MISSING, "{msg}",
+    {{0}, {0}, NULL, {"EntrypointMissing"}, NULL,
+     TG_CLASS_ENTRYPOINT_MISSING, "{msg}",
      "The tool file loaded, but the entry function named by implementation.entrypoint is not in "
      "it.",
      "A typo in implementation.entrypoint, or the function was renamed{not_exported}.",
      {"Set implementation.entrypoint to the function's name, or define it."}},
-    {{0}, {0}, t_result, TG_CLASS_INVALID_RESULT, "{msg}",
+    {{0}, {0}, NULL, {"ResultNotObject", "ResultNotJSON"}, NULL,
+     TG_CLASS_INVALID_RESULT, "{msg}",
      "The entry function returned, but its result is not a JSON object.",
      "A DataFrame, numpy number, NaN or another non-JSON value in the result.",
      {"Convert values before returning: int(x), float(x), str(x), df.to_dict(orient=\"records\"), "
       "and None for missing values."}},
-    {{"SyntaxError", "IndentationError"}, {0}, NULL, TG_CLASS_SYNTAX_ERROR,
+    {{"SyntaxError", "IndentationError"}, {0}, NULL, {0}, NULL, TG_CLASS_SYNTAX_ERROR,
      "syntax error in the tool's code{at_lineno}: {msg}",
      "The tool file could not be parsed{source_text}.",
      "Invalid {language} syntax (a missing bracket or colon, wrong indentation).",
      {"Fix line {fix_line} of the tool file; `python3 -m py_compile tool.py` or `node --check "
       "tool.js` shows the error without running anything."}},
-    {{0}, {0}, t_module_not_allowed, TG_CLASS_MODULE_NOT_ALLOWED,
+    {{0}, {0}, t_module_not_allowed, {0}, NULL, TG_CLASS_MODULE_NOT_ALLOWED,
      "the tool imports '{module}', which is not allowed: {msg}",
      "Importing module '{module}' failed; it is not in static_check.allowed_imports.",
      "Tools may use only the allowed modules; others are not installed in the sandbox, or give "
      "access it does not permit.",
      {"Rewrite the code with an allowed module (static_check.allowed_imports in toolgen.yaml)."}},
-    {{0}, {0}, t_module_missing, TG_CLASS_MODULE_MISSING,
+    {{0}, {0}, t_module_missing, {0}, NULL, TG_CLASS_MODULE_MISSING,
      "module '{module}' is not installed in the sandbox: {msg}",
      "Importing module '{module}' failed in phase '{phase}'.",
      "The package is not installed on this machine (the sandbox sees only the system's /usr), or "
@@ -416,16 +375,19 @@ static const reply_rule reply_rules[] = {
      {"Install the Debian package (e.g. `sudo apt-get install python3-{module}`), or use a module "
       "that is installed.",
       "List it in implementation.dependencies so the requirement is visible."}},
-    {{0}, {0}, t_code_invalid, TG_CLASS_TOOL_ERROR, "{msg}", "The tool reported {code}: {msg}",
+    {{0}, {0}, NULL, {0}, "INVALID_INPUT", TG_CLASS_TOOL_ERROR, "{msg}",
+     "The tool reported {code}: {msg}",
      "The arguments do not fit the data (a column, value or option the file does not have).",
      {fix_columns, fix_correct}},
-    {{0}, {0}, t_code_not_found, TG_CLASS_TOOL_ERROR, "{msg}", "The tool reported {code}: {msg}",
+    {{0}, {0}, NULL, {0}, "NOT_FOUND", TG_CLASS_TOOL_ERROR, "{msg}",
+     "The tool reported {code}: {msg}",
      "A file or record the arguments name does not exist.",
      {"Check the path (relative to the repository root, inside a data directory)."}},
-    {{0}, {0}, t_code_other, TG_CLASS_TOOL_ERROR, "{msg}", "The tool reported {code}: {msg}",
+    {{0}, {0}, NULL, {0}, "*", TG_CLASS_TOOL_ERROR, "{msg}",
+     "The tool reported {code}: {msg}",
      "See the message: the tool chose this code deliberately.",
      {"Act on the message; retry only for TIMEOUT, RATE_LIMITED or UPSTREAM_ERROR."}},
-    {{"MemoryError"}, {0}, t_memory, TG_CLASS_MEMORY_LIMIT,
+    {{"MemoryError"}, {0}, t_memory, {0}, NULL, TG_CLASS_MEMORY_LIMIT,
      "the tool ran out of memory (limit {memory_mb} MiB): {msg}",
      "An allocation failed ({type}) at a peak of {rss_mb} MiB resident; the address-space limit "
      "is {memory_mb} MiB.",
@@ -435,25 +397,25 @@ static const reply_rule reply_rules[] = {
       "chunks (chunksize=...).",
       "Raise constraints.limits.memory_mb (now {memory_mb}; sandbox.max_limits.memory_mb allows "
       "{max_memory_mb})."}},
-    {{"RecursionError"}, {0}, t_recursion, TG_CLASS_RECURSION_LIMIT,
+    {{"RecursionError"}, {0}, t_recursion, {0}, NULL, TG_CLASS_RECURSION_LIMIT,
      "maximum recursion depth exceeded{tool_line_paren}", "The call stack overflowed ({type}).",
      "Unbounded recursion: a function that calls itself without a base case, or recursion over "
      "deeply nested data.",
      {"Replace the recursion with a loop, or add the missing base case."}},
-    {{0}, {"EFBIG"}, NULL, TG_CLASS_OUTPUT_LIMIT,
+    {{0}, {"EFBIG"}, NULL, {0}, NULL, TG_CLASS_OUTPUT_LIMIT,
      "a file the tool wrote went over the {output_kb} KiB limit: {msg}",
      "Writing {filename} failed: file too large (RLIMIT_FSIZE = output_kb = {output_kb} KiB).",
      "The tool writes more data into a file than constraints.limits.output_kb allows.",
      {"Write less (aggregate, sample, or compress), or raise constraints.limits.output_kb (now "
       "{output_kb}; the maximum is {max_output_kb})."}},
-    {{0}, {0}, t_processes, TG_CLASS_PROCESS_LIMIT,
+    {{0}, {0}, t_processes, {0}, NULL, TG_CLASS_PROCESS_LIMIT,
      "the tool hit its process limit ({processes} processes and threads): {msg}",
      "Creating a process or thread failed (EAGAIN): limit processes = {processes}.",
      "The tool starts processes or threads in a loop (or a library starts one thread per CPU).",
      {"Do the work in one process; set thread pools to a fixed small size.",
       "If more are really needed, raise constraints.limits.processes (now {processes}; the "
       "maximum is {max_processes})."}},
-    {{0}, {"EMFILE", "ENFILE"}, NULL, TG_CLASS_FILES_LIMIT,
+    {{0}, {"EMFILE", "ENFILE"}, NULL, {0}, NULL, TG_CLASS_FILES_LIMIT,
      "the tool hit its open-file limit ({files}): {msg}",
      "Opening a file failed: too many open files (limit files = {files}).",
      "Files opened in a loop and never closed.",
@@ -462,14 +424,14 @@ static const reply_rule reply_rules[] = {
       "requests.exceptions.ConnectionError"},
      {"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "ENOTFOUND", "EAI_AGAIN",
       "EADDRNOTAVAIL"},
-     NULL, TG_CLASS_NETWORK_BLOCKED, "network access is blocked in the sandbox: {msg}",
+     NULL, {0}, NULL, TG_CLASS_NETWORK_BLOCKED, "network access is blocked in the sandbox: {msg}",
      "A network call failed ({errno_or_type}): the sandbox has no network, only a loopback "
      "interface with nothing listening.",
      "python, node and command tools never get network access; only http tools reach remote "
      "services, through toolgen.",
      {"Take the data as a file argument (x-toolgen-path: read) instead of downloading it.",
       "For a remote API, write an http tool (implementation.runtime: http)."}},
-    {{"FileNotFoundError"}, {"ENOENT"}, NULL, TG_CLASS_FILE_NOT_FOUND, "{msg}",
+    {{"FileNotFoundError"}, {"ENOENT"}, NULL, {0}, NULL, TG_CLASS_FILE_NOT_FOUND, "{msg}",
      "The tool opened {filename}, which does not exist in the sandbox.",
      "Only path arguments marked `x-toolgen-path: read` (mounted at the path given) and the "
      "tool's own folder (/tool) are visible; everything else of the host is not.",
@@ -477,36 +439,40 @@ static const reply_rule reply_rules[] = {
       "a path inside a data directory.",
       "Open files next to the code via the module's directory (os.path.dirname(__file__)), not "
       "the current directory."}},
-    {{"PermissionError"}, {"EACCES", "EPERM", "EROFS"}, NULL, TG_CLASS_PERMISSION_DENIED, "{msg}",
+    {{"PermissionError"}, {"EACCES", "EPERM", "EROFS"}, NULL, {0}, NULL,
+     TG_CLASS_PERMISSION_DENIED, "{msg}",
      "The tool tried to write or open {path} and was refused ({errno_or_type}).",
      "Everything but the working directory (and /tmp) is read-only in the sandbox, and input "
      "files are mounted read-only.",
      {"Write output files into the current working directory; they are collected as "
       "artifacts."}},
-    {{"TimeoutError"}, {0}, NULL, TG_CLASS_TIMEOUT, "{msg}", "The tool raised TimeoutError: {msg}",
-     "An operation inside the tool gave up waiting.", {"Retry later, or make the operation cheaper."}},
-    {{"pandas.errors.EmptyDataError", "EmptyDataError"}, {0}, NULL, TG_CLASS_EMPTY_DATA, "{msg}",
+    {{"TimeoutError"}, {0}, NULL, {0}, NULL, TG_CLASS_TIMEOUT, "{msg}",
+     "The tool raised TimeoutError: {msg}",
+     "An operation inside the tool gave up waiting.",
+     {"Retry later, or make the operation cheaper."}},
+    {{"pandas.errors.EmptyDataError", "EmptyDataError"}, {0}, NULL, {0}, NULL,
+     TG_CLASS_EMPTY_DATA, "{msg}",
      "The input file has no data (not even a header row).",
      "An empty file, or a path pointing at the wrong file.",
      {"Pass a file with a header row; handle the empty case in the tool with a clear "
       "ValueError."}},
-    {{"KeyError"}, {0}, NULL, TG_CLASS_MISSING_KEY, "{msg}",
+    {{"KeyError"}, {0}, NULL, {0}, NULL, TG_CLASS_MISSING_KEY, "{msg}",
      "The tool looked up {key}, which does not exist.",
      "Usually a column name that is not in the file (names are case-sensitive) or a missing key "
      "in JSON data.",
      {"Check the column names first (load_and_analyze_csv lists them) and pass one that exists.",
       "In the tool: validate columns up front (toolgen_helpers.validate_file_and_columns) so the "
       "message lists the available ones."}},
-    {{"TypeError"}, {0}, NULL, TG_CLASS_TYPE_ERROR, "{msg}",
+    {{"TypeError"}, {0}, NULL, {0}, NULL, TG_CLASS_TYPE_ERROR, "{msg}",
      "A value had the wrong type{at_tool_line}: {msg}",
      "A column holds text where numbers were expected (or the reverse), or an argument of the "
      "wrong type reached the code.",
      {"Convert the column first (pd.to_numeric(..., errors=\"coerce\")) or pick a numeric "
       "column."}},
-    {{"ValueError", "RangeError"}, {0}, NULL, TG_CLASS_INVALID_VALUE, "{msg}",
+    {{"ValueError", "RangeError"}, {0}, NULL, {0}, NULL, TG_CLASS_INVALID_VALUE, "{msg}",
      "The tool rejected a value: {msg}", "An argument that does not fit the data.",
      {fix_columns, fix_correct}},
-    {{"SystemExit"}, {0}, NULL, TG_CLASS_SYSTEM_EXIT,
+    {{"SystemExit"}, {0}, NULL, {0}, NULL, TG_CLASS_SYSTEM_EXIT,
      "the tool called sys.exit({msg}) instead of returning a result",
      "SystemExit was raised inside the entry function.",
      "Script-style code (sys.exit, exit()) in a tool function.",
@@ -515,7 +481,7 @@ static const reply_rule reply_rules[] = {
 
 /* The last row: anything else the tool raised. */
 static const reply_rule reply_fallback = {
-    {0}, {0}, NULL, TG_CLASS_EXCEPTION, "{type}: {msg}",
+    {0}, {0}, NULL, {0}, NULL, TG_CLASS_EXCEPTION, "{type}: {msg}",
     "The tool raised {type}{at_line} in phase '{phase}'.",
     "A bug in the tool, or data it does not handle.",
     {"Read the traceback (error.traceback in `toolgen run --json`) and fix the code, or raise "
@@ -529,6 +495,11 @@ static bool rule_matches(const reply_rule *r, const rerr *e, const tg_run_facts 
     for (size_t i = 0; i < sizeof r->errnos / sizeof *r->errnos && r->errnos[i]; i++)
         if (errno_is(e, r->errnos[i]))
             return true;
+    for (size_t i = 0; i < 2 && r->exact[i]; i++)
+        if (e->type && strcmp(e->type, r->exact[i]) == 0)
+            return true;
+    if (r->code && e->code && (strcmp(r->code, "*") == 0 || strcmp(r->code, e->code) == 0))
+        return true;
     return r->test && r->test(e, f);
 }
 
