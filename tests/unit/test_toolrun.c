@@ -21,13 +21,14 @@ static const char manifest[] =
     "version: 1.0.0\n"
     "title: Probe\n"
     "description: Count the lines of a file, in a mode the test chooses.\n"
+    "timeout_ms: 2500\n"
     "input_schema:\n"
     "  type: object\n"
     "  additionalProperties: false\n"
     "  required: [file_path]\n"
     "  properties:\n"
     "    file_path: {type: string, x-toolgen-path: read}\n"
-    "    mode: {type: string, enum: [ok, bad_type, not_object, write], default: ok}\n"
+    "    mode: {type: string, enum: [ok, bad_type, not_object, write, spin, sleep], default: ok}\n"
     "    scale: {type: integer, default: 3}\n"
     "output_schema:\n"
     "  type: object\n"
@@ -45,6 +46,12 @@ static const char tool_py[] =
     "def run(file_path, mode='ok', scale=3):\n"
     "    with open(file_path) as f:\n"
     "        n = sum(1 for _ in f)\n"
+    "    if mode == 'spin':\n"
+    "        while True:\n"
+    "            n += 1\n"
+    "    if mode == 'sleep':\n"
+    "        import time\n"
+    "        time.sleep(60)\n"
     "    if mode == 'bad_type':\n"
     "        return {'lines': str(n), 'scale': scale}\n"
     "    if mode == 'not_object':\n"
@@ -194,6 +201,31 @@ static void test_files(fixture *fx)
     tg_call_result_free(&r);
 }
 
+/* Killed at the wall clock: the CPU time is the whole tree's, and the diagnosis follows it. */
+static void test_timeouts(fixture *fx)
+{
+    tg_call_result r;
+    call(fx, "{\"file_path\":\"data/x.csv\",\"mode\":\"spin\"}", &r);
+    double cpu = r.sb.user_ms + r.sb.sys_ms;
+    CHECK(!r.ok && r.guidance.cls == TG_CLASS_TIMEOUT && r.sb.killed_by == TG_LIMIT_WALL,
+          "spin: %s", tg_error_class_name(r.guidance.cls));
+    /* Close to the wall time on an idle machine (bwrap's own usage alone is a few ms); a
+     * loaded one gives the loop less of a CPU, so the bound is the diagnosis' own 10 %. */
+    CHECK(cpu > 0.1 * r.sb.wall_ms, "spin: CPU %.1f ms of %.1f ms wall counted", cpu, r.sb.wall_ms);
+    CHECK_CONTAINS(r.guidance.cause, "computation takes longer");
+    CHECK(r.resources.cpu.used == cpu, "spin: resources.cpu.used %.1f ms", r.resources.cpu.used);
+    tg_call_result_free(&r);
+
+    call(fx, "{\"file_path\":\"data/x.csv\",\"mode\":\"sleep\"}", &r);
+    cpu = r.sb.user_ms + r.sb.sys_ms;
+    CHECK(!r.ok && r.guidance.cls == TG_CLASS_TIMEOUT && r.sb.killed_by == TG_LIMIT_WALL,
+          "sleep: %s", tg_error_class_name(r.guidance.cls));
+    CHECK(cpu < 0.1 * r.sb.wall_ms, "sleep: CPU %.1f ms of %.1f ms wall", cpu, r.sb.wall_ms);
+    CHECK(cpu > 5, "sleep: the interpreter's start is counted (%.1f ms)", cpu);
+    CHECK_CONTAINS(r.guidance.cause, "waiting, not computing");
+    tg_call_result_free(&r);
+}
+
 int main(void)
 {
     snprintf(repo, sizeof repo, "/tmp/tg-toolrun-%ld", (long)getpid());
@@ -203,6 +235,7 @@ int main(void)
         test_invalid_output(&fx);
         test_refused(&fx);
         test_files(&fx);
+        test_timeouts(&fx);
     }
     fixture_close(&fx);
     char cmd[128];

@@ -39,6 +39,8 @@
 /* The work directory may hold this much (files are capped one by one by RLIMIT_FSIZE). */
 #define WORK_BUDGET_MIN (100LL << 20)
 #define SHM_BYTES (64LL << 20)
+/* After a kill, how long bwrap may take to reap the tool's namespace before it is killed too. */
+#define KILL_GRACE_MS 1000
 
 /* Child-side fds: 0 stdin, 1 stdout, 2 stderr, 3 reply, 4 request, 5 bwrap status, 6 font cache. */
 enum { FD_REPLY = 3, FD_REQUEST = 4, FD_STATUS = 5, FD_FONTS = 6, FD_FIRST_FREE = 7 };
@@ -755,6 +757,7 @@ typedef struct sb_call {
     int wstatus;
     struct rusage ru;
     double start, end, deadline, exited_at, next_disk;
+    double kill_outer_at; /* after a kill: when bwrap goes too, if it still runs (0: done) */
     long long free_at_start;
 } sb_call;
 
@@ -911,15 +914,33 @@ static tg_sandbox_status call_spawn(sb_call *k)
     return TG_SANDBOX_OK;
 }
 
-/* Kills the whole tree once; why is recorded by the caller in res->killed_by. */
+/* Kills bwrap (or, with isolation none, the tool) and its process group at once. */
+static void kill_now(sb_call *k)
+{
+    kill(-k->pid, SIGKILL);
+    kill(k->pid, SIGKILL);
+    pidfd_kill(k->inner_pidfd);
+    k->kill_outer_at = 0;
+}
+
+/*
+ * Kills the whole tree once. Under bwrap the tool (its namespace's pid 1) goes first: the kernel
+ * then kills and reaps everything in the namespace into the tool's usage, bwrap reaps the tool,
+ * and wait4 on bwrap reports the CPU time of the whole tree (docs/sandbox.md#resource-analysis)
+ * — killing bwrap first would leave only bwrap's own few milliseconds. bwrap itself is killed
+ * too if it has not exited KILL_GRACE_MS later.
+ */
 static void call_kill(sb_call *k)
 {
     if (k->killed)
         return;
-    kill(-k->pid, SIGKILL);
-    kill(k->pid, SIGKILL);
-    pidfd_kill(k->inner_pidfd);
     k->killed = true;
+    if (k->isolated && k->inner_pidfd >= 0) {
+        pidfd_kill(k->inner_pidfd);
+        k->kill_outer_at = now_ms() + KILL_GRACE_MS;
+    } else {
+        kill_now(k);
+    }
 }
 
 static void call_kill_for(sb_call *k, tg_sandbox_limit why)
@@ -945,7 +966,7 @@ static void read_status(sb_call *k)
         if (inner > 0)
             k->inner_pidfd = pidfd_open_((pid_t)inner);
         if (k->killed)
-            pidfd_kill(k->inner_pidfd);
+            kill_now(k);
     }
 }
 
@@ -954,6 +975,8 @@ static void check_limits(sb_call *k, double t)
 {
     if (k->exited)
         return;
+    if (k->kill_outer_at > 0 && t >= k->kill_outer_at)
+        kill_now(k);
     if (k->cmd->cancel && *k->cmd->cancel)
         call_kill_for(k, TG_LIMIT_CANCEL);
     if (t >= k->deadline && !k->killed) {
@@ -978,6 +1001,8 @@ static int poll_timeout(const sb_call *k, double t)
     double wait = k->exited ? 1000 - (t - k->exited_at) : k->deadline - t;
     if (!k->exited && wait > k->next_disk - t)
         wait = k->next_disk - t;
+    if (!k->exited && k->kill_outer_at > 0 && wait > k->kill_outer_at - t)
+        wait = k->kill_outer_at - t;
     if (!k->exited && k->pidfd < 0 && wait > 20)
         wait = 20;
     return wait < 0 ? 1 : (int)(wait + 1);
