@@ -669,7 +669,10 @@ static int check_reachable(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd
 static int make_call_dir(const tg_sandbox_config *c, bool drop_root, char **call_dir,
                          char **workdir, tg_err *err)
 {
-    char *tmpl = tg_path_join(c->tmp_dir, "toolgen-call-XXXXXX");
+    sb_remove_stale_calls(c->tmp_dir);
+    char *name = xasprintf(SB_CALL_PREFIX "%ld-XXXXXX", (long)getpid());
+    char *tmpl = tg_path_join(c->tmp_dir, name);
+    free(name);
     if (!mkdtemp(tmpl)) {
         int e = errno;
         free(tmpl);
