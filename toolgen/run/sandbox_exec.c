@@ -7,6 +7,11 @@
  * unprivileged uid of its own, TG_SANDBOX_UID_BASE + its pid (unique among live processes, so
  * parallel calls never share a process budget), and bwrap builds the user namespace as that
  * user. Files it must mount have to be readable by others; the work directory is chowned to it.
+ * bwrap, running as that user, resolves every path it mounts: a path below a directory others
+ * cannot search (a checkout in /root, a mktemp -d) is first bind-mounted by the child, still
+ * root, into a private mount namespace at a mount point under the call directory, which others
+ * can reach (plan_binds; docs/sandbox.md#running-as-root). bwrap's --bind-fd does not help
+ * here: it resolves the descriptor back to its path, as the unprivileged user.
  */
 #define _GNU_SOURCE
 #include "run/sandbox.h"
@@ -20,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -174,8 +181,14 @@ static long long work_budget(const tg_limits *l)
     return b < WORK_BUDGET_MIN ? WORK_BUDGET_MIN : b;
 }
 
+/* Where bwrap takes each bind from: the host path, or its staged mount point (see stage_binds). */
+typedef struct bind_sources {
+    const char *tool, *runtime;
+    const char **paths; /* one per cmd->paths entry */
+} bind_sources;
+
 static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, const char *workdir,
-                       const char *font_name, strv *a)
+                       const char *font_name, const bind_sources *src, strv *a)
 {
     sv_add(a, c->bwrap);
     sv_add(a, "--unshare-all");
@@ -228,12 +241,12 @@ static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, co
     }
     if (cmd->tool_dir) {
         sv_add(a, "--ro-bind");
-        sv_add(a, cmd->tool_dir);
+        sv_add(a, src->tool);
         sv_add(a, TG_SANDBOX_TOOL);
     }
     if (cmd->mount_runtime) {
         sv_add(a, "--ro-bind");
-        sv_add(a, c->runtime_dir);
+        sv_add(a, src->runtime);
         sv_add(a, TG_SANDBOX_RUNTIME);
     }
     sv_add(a, "--bind");
@@ -241,7 +254,7 @@ static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, co
     sv_add(a, TG_SANDBOX_WORK);
     for (size_t i = 0; cmd->paths && i < cmd->paths->n; i++) {
         sv_add(a, "--ro-bind");
-        sv_add(a, cmd->paths->v[i].host);
+        sv_add(a, src->paths[i]);
         sv_add(a, cmd->paths->v[i].inside);
     }
     /* Last: everything above needed a writable root to create its mount point. */
@@ -420,8 +433,8 @@ static int env_setup_failed(const char *bwrap_msg, tg_err *err)
         tg_buf_puts(&b, "; see docs/sandbox.md#requirements. ");
     } else {
         tg_buf_puts(&b, "Check that the paths it mounts exist and are readable (as root, tool code "
-                        "runs as an unprivileged user: the repository must be readable by others); "
-                        "see docs/sandbox.md#requirements. ");
+                        "runs as an unprivileged user: the files it mounts must be readable by "
+                        "others); see docs/sandbox.md#requirements. ");
     }
     tg_buf_puts(&b, no_isolation_hint);
     tg_err_set(err, "%s", b.data);
@@ -482,6 +495,8 @@ typedef struct child_plan {
     const char *chdir_to; /* NULL under bwrap (--chdir) */
     const char *workdir;  /* chowned to the unprivileged uid (drop_root) */
     struct rlimit cpu, as, fsize, nofile, nproc;
+    char *const *stage_from, *const *stage_to; /* bind mounts into a private namespace */
+    size_t n_stage;
     bool drop_root;
     bool no_new_privs;
     pid_t parent;
@@ -493,6 +508,17 @@ static void child_fail(int fd, int stage)
     ssize_t ignored = write(fd, msg, sizeof msg);
     (void)ignored;
     _exit(127);
+}
+
+/* As root, before dropping it: the staged binds, in a mount namespace of this call's own. */
+static int stage_mounts(const child_plan *p)
+{
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        return -1;
+    for (size_t i = 0; i < p->n_stage; i++)
+        if (mount(p->stage_from[i], p->stage_to[i], NULL, MS_BIND | MS_REC, NULL) != 0)
+            return -1;
+    return 0;
 }
 
 /* Runs in the forked child: async-signal-safe calls only (the parent may have threads). */
@@ -541,6 +567,8 @@ static void child_exec(const child_plan *p)
         setrlimit(RLIMIT_NPROC, &p->nproc) != 0 ||
         setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0}) != 0)
         child_fail(keep, 2);
+    if (p->n_stage && stage_mounts(p) != 0)
+        child_fail(keep, 6);
     if (p->drop_root) {
         uid_t id = TG_SANDBOX_UID_BASE + (uid_t)getpid();
         if (chown(p->workdir, id, id) != 0 || setgroups(0, NULL) != 0 ||
@@ -604,9 +632,10 @@ static bool sink_read(sink *k, char *chunk)
 /*
  * As root the tool runs as an unprivileged uid, and so does bwrap while it mounts: every path it
  * mounts must be reachable by "others". Returns NULL when it is, else the first place that is
- * not (heap), for an error that names it.
+ * not (heap), for an error that names it; *itself tells whether that place is the path itself
+ * (its own mode) rather than a directory above it.
  */
-static char *unreachable_for_others(const char *path, bool need_read)
+static char *unreachable_for_others(const char *path, bool need_read, bool *itself)
 {
     char real[4096];
     if (!realpath(path, real))
@@ -626,6 +655,7 @@ static char *unreachable_for_others(const char *path, bool need_read)
             ok = (st.st_mode & need) == need;
         }
         if (!ok) {
+            *itself = last;
             char *bad = xasprintf("%s (mode %04o)", real, (unsigned)(st.st_mode & 07777));
             *p = saved;
             return bad;
@@ -634,36 +664,6 @@ static char *unreachable_for_others(const char *path, bool need_read)
         if (last)
             return NULL;
     }
-}
-
-static int check_reachable(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_err *err)
-{
-    typedef struct reach {
-        const char *path, *what;
-        bool read;
-    } reach;
-    reach need[4 + 64];
-    size_t n = 0;
-    need[n++] = (reach){c->tmp_dir, "the temporary directory (TMPDIR)", false};
-    if (cmd->tool_dir)
-        need[n++] = (reach){cmd->tool_dir, "the tool's folder", true};
-    if (cmd->mount_runtime)
-        need[n++] = (reach){c->runtime_dir, "toolgen's runtime files", true};
-    for (size_t i = 0; cmd->paths && i < cmd->paths->n && n < sizeof need / sizeof *need; i++)
-        need[n++] = (reach){cmd->paths->v[i].host, cmd->paths->v[i].value, true};
-    for (size_t i = 0; i < n; i++) {
-        char *bad = unreachable_for_others(need[i].path, need[i].read);
-        if (bad) {
-            tg_err_set(err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
-                            "unprivileged user, which cannot reach %s: %s is not accessible to "
-                            "other users. Make it readable (chmod o+rx on the directories, o+r on "
-                            "files) or move it; see docs/sandbox.md#running-as-root",
-                       need[i].what, bad);
-            free(bad);
-            return -1;
-        }
-    }
-    return 0;
 }
 
 static int make_call_dir(const tg_sandbox_config *c, bool drop_root, char **call_dir,
@@ -751,6 +751,8 @@ typedef struct sb_call {
     int p_out[2], p_err[2], p_reply[2], p_status[2], p_exec[2];
     int request_fd, fonts_fd, null_fd;
     strv argv, envp;
+    bind_sources src;
+    strv stage_from, stage_to; /* as root: binds staged in a private mount namespace */
     pid_t pid;
     int pidfd, inner_pidfd, status_fd;
     sink sinks[3];
@@ -784,6 +786,78 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
+/* Stages one bind: a mount point under the call directory that the child binds host onto. */
+static tg_sandbox_status stage_bind(sb_call *k, const char *host, const char **slot)
+{
+    char *binds = tg_path_join(k->call_dir, "binds");
+    char *to = xasprintf("%s/%zu", binds, k->stage_to.n);
+    struct stat st;
+    bool ok = (mkdir(binds, 0711) == 0 || errno == EEXIST) && stat(host, &st) == 0;
+    if (ok && S_ISDIR(st.st_mode)) {
+        ok = mkdir(to, 0755) == 0;
+    } else if (ok) {
+        int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        ok = fd >= 0 && close(fd) == 0;
+    }
+    if (ok) {
+        sv_add(&k->stage_from, host);
+        sv_add(&k->stage_to, to);
+        *slot = k->stage_to.v[k->stage_to.n - 1];
+    } else {
+        tg_err_set(k->err, "cannot prepare the mount point %s: %s", to, strerror(errno));
+    }
+    free(to);
+    free(binds);
+    return ok ? TG_SANDBOX_OK : TG_SANDBOX_INTERNAL;
+}
+
+/*
+ * Where bwrap takes each bind from. As root, bwrap runs as the call's unprivileged user: a path
+ * that user cannot reach because of a directory above it is staged (stage_bind); a path whose
+ * own mode keeps others out, or an unreachable TMPDIR, is an error naming it.
+ */
+static tg_sandbox_status plan_binds(sb_call *k)
+{
+    const tg_sandbox_cmd *cmd = k->cmd;
+    size_t np = cmd->paths ? cmd->paths->n : 0;
+    k->src = (bind_sources){cmd->tool_dir, k->c->runtime_dir, xcalloc(np + 1, sizeof(char *))};
+    for (size_t i = 0; i < np; i++)
+        k->src.paths[i] = cmd->paths->v[i].host;
+    if (!k->drop_root)
+        return TG_SANDBOX_OK;
+    typedef struct reach {
+        const char *path, *what;
+        const char **slot; /* NULL: cannot be staged */
+    } reach;
+    reach *need = xcalloc(np + 3, sizeof *need);
+    size_t n = 0;
+    need[n++] = (reach){k->c->tmp_dir, "the temporary directory (TMPDIR)", NULL};
+    if (cmd->tool_dir)
+        need[n++] = (reach){cmd->tool_dir, "the tool's folder", &k->src.tool};
+    if (cmd->mount_runtime)
+        need[n++] = (reach){k->c->runtime_dir, "toolgen's runtime files", &k->src.runtime};
+    for (size_t i = 0; i < np; i++)
+        need[n++] = (reach){cmd->paths->v[i].host, cmd->paths->v[i].value, &k->src.paths[i]};
+    tg_sandbox_status st = TG_SANDBOX_OK;
+    for (size_t i = 0; i < n && st == TG_SANDBOX_OK; i++) {
+        bool itself = false;
+        char *bad = unreachable_for_others(need[i].path, need[i].slot != NULL, &itself);
+        if (bad && need[i].slot && !itself) {
+            st = stage_bind(k, need[i].path, need[i].slot);
+        } else if (bad) {
+            tg_err_set(k->err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
+                               "unprivileged user, which cannot read %s: %s is not accessible to "
+                               "other users. Make it readable (chmod o+rx on a directory, o+r on "
+                               "a file) or move it; see docs/sandbox.md#running-as-root",
+                       need[i].what, bad);
+            st = TG_SANDBOX_ENV;
+        }
+        free(bad);
+    }
+    free(need);
+    return st;
+}
+
 /* Checks the environment, makes the call directory and the call's descriptors. */
 static tg_sandbox_status call_open(sb_call *k)
 {
@@ -799,10 +873,11 @@ static tg_sandbox_status call_open(sb_call *k)
         return TG_SANDBOX_ENV;
     }
     k->drop_root = k->isolated && geteuid() == 0;
-    if (k->drop_root && check_reachable(c, cmd, k->err) != 0)
-        return TG_SANDBOX_ENV;
     if (make_call_dir(c, k->drop_root, &k->call_dir, &k->workdir, k->err) != 0)
         return TG_SANDBOX_INTERNAL;
+    tg_sandbox_status st = plan_binds(k);
+    if (st != TG_SANDBOX_OK)
+        return st;
     bool ok = pipe2(k->p_out, O_CLOEXEC) == 0 && pipe2(k->p_err, O_CLOEXEC) == 0 &&
               pipe2(k->p_exec, O_CLOEXEC) == 0 &&
               (!cmd->reply_channel || pipe2(k->p_reply, O_CLOEXEC) == 0) &&
@@ -828,7 +903,7 @@ static void call_command(sb_call *k)
         if (cmd->matplotlib_cache && (k->fonts = font_cache_file(c, tg_sandbox_python())) != NULL &&
             (k->fonts_fd = open(k->fonts, O_RDONLY | O_CLOEXEC)) >= 0)
             font_name = strrchr(k->fonts, '/') + 1;
-        bwrap_argv(c, cmd, k->workdir, font_name, &k->argv);
+        bwrap_argv(c, cmd, k->workdir, font_name, &k->src, &k->argv);
         sv_add(&k->envp, "PATH=/usr/bin:/bin"); /* bwrap's own: nothing of the caller's */
         return;
     }
@@ -852,14 +927,24 @@ static tg_sandbox_status spawn_failed(sb_call *k, const int failmsg[2])
     int st;
     waitpid(k->pid, &st, 0);
     static const char *const stage[] = {"", "descriptors", "rlimits",
-                                        "switching to an unprivileged user", "chdir", "exec"};
+                                        "switching to an unprivileged user", "chdir", "exec",
+                                        "binding paths into a private mount namespace"};
     if (failmsg[0] == 5 && k->isolated) {
         errno = failmsg[1];
         env_missing_bwrap(k->c, k->err);
         return TG_SANDBOX_ENV;
     }
+    if (failmsg[0] == 6) {
+        tg_err_set(k->err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
+                           "unprivileged user, which cannot traverse to the tool's files; binding "
+                           "them where it can failed (%s: a private mount namespace needs "
+                           "CAP_SYS_ADMIN). Make the path readable by others (chmod o+x on its "
+                           "directories) or move the checkout; see "
+                           "docs/sandbox.md#running-as-root", strerror(failmsg[1]));
+        return TG_SANDBOX_ENV;
+    }
     tg_err_set(k->err, "cannot start %s: %s: %s", k->argv.v[0],
-               stage[failmsg[0] >= 1 && failmsg[0] <= 5 ? failmsg[0] : 0], strerror(failmsg[1]));
+               stage[failmsg[0] >= 1 && failmsg[0] <= 6 ? failmsg[0] : 0], strerror(failmsg[1]));
     return failmsg[0] == 3 ? TG_SANDBOX_ENV : TG_SANDBOX_INTERNAL;
 }
 
@@ -885,6 +970,7 @@ static tg_sandbox_status call_spawn(sb_call *k)
         .fsize = {(rlim_t)l->output_kb << 10, (rlim_t)l->output_kb << 10},
         .nofile = {(rlim_t)l->files, (rlim_t)l->files},
         .nproc = {nproc, nproc},
+        .stage_from = k->stage_from.v, .stage_to = k->stage_to.v, .n_stage = k->stage_to.n,
         .drop_root = k->drop_root,
         .no_new_privs = !k->isolated, /* bwrap sets it itself */
         .parent = getpid(),
@@ -1156,6 +1242,9 @@ static void call_close(sb_call *k)
     free(k->chdir_to);
     sv_free(&k->argv);
     sv_free(&k->envp);
+    sv_free(&k->stage_from);
+    sv_free(&k->stage_to);
+    free(k->src.paths);
     if (k->call_dir) {
         sb_remove_tree(k->call_dir);
         free(k->call_dir);
