@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Structural parts of CodeBLEU (seed 000, 4.7.3 AST match and 4.7.4 dataflow match).
+"""Structural parts of CodeBLEU: AST match and dataflow match (docs/metrics.md#codebleu).
 
 Reads {"candidate": "<python code>", "reference": "<python code>"} on stdin and prints one JSON
 object on stdout:
