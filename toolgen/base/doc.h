@@ -16,7 +16,7 @@
 
 typedef struct tg_doc_limits {
     size_t max_bytes;        /* 0 = default 16 MiB */
-    int max_depth;           /* 0 = default 256 */
+    int max_depth;           /* 0 = default TG_JSON_MAX_DEPTH (512) */
     size_t max_alias_nodes;  /* nodes created by alias expansion; 0 = default 100000 */
 } tg_doc_limits;
 

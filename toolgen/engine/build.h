@@ -15,6 +15,7 @@
 
 #include "base/buf.h"
 #include "base/strmap.h"
+#include "base/strvec.h"
 #include "base/util.h"
 
 typedef enum tg_build_status {

@@ -50,22 +50,11 @@ static void tr_fail(tr *t, const char *fmt, ...)
     }
 }
 
-static int hexv(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool read_hex(const char *p, int n, unsigned *out)
 {
     unsigned v = 0;
     for (int i = 0; i < n; i++) {
-        int h = hexv((unsigned char)p[i]);
+        int h = tg_hexval((unsigned char)p[i]);
         if (h < 0)
             return false;
         v = v * 16 + (unsigned)h;
@@ -95,7 +84,7 @@ static long read_unicode_escape(tr *t)
         }
         unsigned long cp = 0;
         for (size_t i = 1; i <= n; i++) {
-            int h = hexv((unsigned char)t->p[i]);
+            int h = tg_hexval((unsigned char)t->p[i]);
             if (h < 0) {
                 tr_fail(t, "malformed \\u{...} escape");
                 return -1;

@@ -27,6 +27,7 @@
 #include "model/config.h"
 #include "schema/schemaset.h"
 #include "base/strmap.h"
+#include "base/strvec.h"
 #include "base/util.h"
 
 typedef enum tg_stage_scope {
