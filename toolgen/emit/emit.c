@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "base/strvec.h"
 
 /* The MCP Bundle manifest points at toolgen on PATH; see docs/emit.md, "mcp/manifest.json". */
 #define MCPB_MANIFEST_VERSION "0.3"
@@ -109,7 +110,7 @@ static int fail_at(const tg_manifest *m, const char *pointer, tg_err *err, const
     va_end(ap);
     tg_pos p = tg_doc_pointer_pos(&m->doc, pointer);
     tg_err_setpos(err, m->doc.file ? m->doc.file : "", p.line, p.col, "%s: %s", pointer,
-                  b.data ? b.data : "");
+                  b.data);
     tg_buf_free(&b);
     return -1;
 }
@@ -208,17 +209,6 @@ size_t tg_emit_auth_envs(const tg_manifest *const *ms, size_t n, const char ***o
     return u;
 }
 
-static bool codes_contain(const cJSON *codes, const char *code)
-{
-    const cJSON *c;
-    cJSON_ArrayForEach(c, codes)
-    {
-        if (cJSON_IsString(c) && strcmp(c->valuestring, code) == 0)
-            return true;
-    }
-    return false;
-}
-
 size_t tg_emit_error_codes(const tg_manifest *m, const char ***out)
 {
     const cJSON *codes = tg_json_get(m->doc.root, "error_codes");
@@ -226,7 +216,7 @@ size_t tg_emit_error_codes(const tg_manifest *m, const char ***out)
     size_t k = 0;
     for (size_t i = 0; tg_emit_all_error_codes[i]; i++) {
         const char *c = tg_emit_all_error_codes[i];
-        if (!strcmp(c, "INVALID_INPUT") || !strcmp(c, "INTERNAL_ERROR") || codes_contain(codes, c))
+        if (!strcmp(c, "INVALID_INPUT") || !strcmp(c, "INTERNAL_ERROR") || tg_json_array_has_string(codes, c))
             v[k++] = c;
     }
     *out = v;
@@ -297,14 +287,6 @@ static const char *const kw_schema_one[] = {
     "unevaluatedProperties", "unevaluatedItems", "additionalItems", "contentSchema", NULL};
 static const char *const kw_schema_list[] = {"allOf", "anyOf", "oneOf", "prefixItems", NULL};
 
-static bool in_list(const char *const *list, const char *s)
-{
-    for (; s && *list; list++)
-        if (strcmp(*list, s) == 0)
-            return true;
-    return false;
-}
-
 static void strip_private(cJSON *s, int depth)
 {
     if (!cJSON_IsObject(s) || depth > 256)
@@ -316,11 +298,11 @@ static void strip_private(cJSON *s, int depth)
             continue;
         }
         cJSON *sub;
-        if ((in_list(kw_schema_map, c->string) && cJSON_IsObject(c)) ||
-            (in_list(kw_schema_list, c->string) && cJSON_IsArray(c)) ||
+        if ((tg_strlist_has(kw_schema_map, c->string) && cJSON_IsObject(c)) ||
+            (tg_strlist_has(kw_schema_list, c->string) && cJSON_IsArray(c)) ||
             (strcmp(c->string, "items") == 0 && cJSON_IsArray(c))) {
             cJSON_ArrayForEach(sub, c) strip_private(sub, depth + 1);
-        } else if (in_list(kw_schema_one, c->string)) {
+        } else if (tg_strlist_has(kw_schema_one, c->string)) {
             strip_private(c, depth + 1);
         }
     }

@@ -91,7 +91,7 @@ static void put_code(tg_buf *b, const char *s)
 {
     tg_buf t = TG_BUF_INIT;
     put_folded(&t, s);
-    const char *v = t.data ? t.data : "";
+    const char *v = t.data;
     size_t ticks = longest_backtick_run(v) + 1;
     bool pad = *v == '`' || (*v && v[strlen(v) - 1] == '`');
     for (size_t i = 0; i < ticks; i++)
@@ -319,13 +319,7 @@ static void put_schema_summary(tg_buf *b, const cJSON *s)
 
 static bool is_required(const cJSON *schema, const char *name)
 {
-    const cJSON *r;
-    cJSON_ArrayForEach(r, tg_json_get(schema, "required"))
-    {
-        if (cJSON_IsString(r) && strcmp(r->valuestring, name) == 0)
-            return true;
-    }
-    return false;
+    return tg_json_array_has_string(tg_json_get(schema, "required"), name);
 }
 
 /* One bullet per top-level property: `name` (**required**; type, constraints): description. */
@@ -453,7 +447,7 @@ static void put_runtime(tg_buf *b, const tg_manifest *m)
             tg_buf_puts(&t, cJSON_IsString(e) ? e->valuestring : "?");
         }
         tg_buf_puts(b, "the command ");
-        put_code(b, t.data ? t.data : "");
+        put_code(b, t.data);
         tg_buf_free(&t);
         return;
     }
@@ -986,7 +980,7 @@ static void ref_facts(tg_buf *b, const tg_manifest *m)
     do {                                                                                       \
         tg_buf_reset(&v);                                                                      \
         __VA_ARGS__;                                                                           \
-        row(b, 2, label, v.data ? v.data : "");                                                \
+        row(b, 2, label, v.data);                                                              \
     } while (0)
     FACT("Version", put_code(&v, m->version ? m->version : "?"));
     FACT("Status", tg_buf_puts(&v, tg_status_name(m->status)));

@@ -168,21 +168,6 @@ static void run_free(tg_stage_run *r)
 
 /* ---- writing outputs ------------------------------------------------------------------------ */
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /*
  * Atomic write: the temporary file lives in .toolgen/tmp/, not next to the output, so that a
  * build killed mid-write leaves nothing under generated/ (the next build sweeps .toolgen/tmp/).
@@ -226,7 +211,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     }
     int rc = 0;
     bool renamed = false;
-    if (write_all(fd, data, len) != 0) {
+    if (tg_write_all(fd, data, len) != 0) {
         rc = tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
         close(fd);
     } else if (close(fd) != 0) {

@@ -31,13 +31,6 @@
 
 #define CODE_MAX_BYTES (4u << 20)
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Milliseconds rounded to 0.1: the report is for people, not for diffing. */
 static double ms_round(double ms)
 {
@@ -113,7 +106,7 @@ static int run_script(tg_stage_run *r, const tg_sandbox_config *sc, const char *
     if (src != 0)
         goto out;
     if (res.exit_code != 0 || res.killed_by != TG_LIMIT_NONE) {
-        const char *e = res.err.data ? res.err.data : "";
+        const char *e = res.err.data;
         size_t n = strlen(e);
         tg_err_set(err, "toolgen/run/runtime/%s failed in the sandbox (exit status %d%s): %s", script,
                    res.exit_code, res.killed_by ? ", killed by a limit" : "",
@@ -121,7 +114,7 @@ static int run_script(tg_stage_run *r, const tg_sandbox_config *sc, const char *
         goto out;
     }
     tg_err perr = {0};
-    *reply = tg_json_parse(res.out.data ? res.out.data : "", res.out.len, NULL, NULL, NULL, &perr);
+    *reply = tg_json_parse(res.out.data, res.out.len, NULL, NULL, NULL, &perr);
     if (!cJSON_IsObject(*reply)) {
         cJSON_Delete(*reply);
         *reply = NULL;
@@ -423,7 +416,7 @@ static int run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx, const tg_ma
                          const js_schema *in, const js_schema *out, tcase *cs, size_t n,
                          refinfo *ri, tg_err *err)
 {
-    double t0 = now_ms();
+    double t0 = tg_now_ms();
     const char *file = tg_json_get_string(m->reference, "file");
     const char *entry = tg_json_get_string(m->reference, "entrypoint");
     char *ref_path = code_path_of(m, file);
@@ -499,7 +492,7 @@ out:
     free(gen);
     free(refo);
     free(ref_path);
-    ri->ms = now_ms() - t0;
+    ri->ms = tg_now_ms() - t0;
     return rc;
 }
 
@@ -541,7 +534,7 @@ static js_schema *compile_or_fail(js_registry *reg, const cJSON *schema, const c
 
 static int test_run(tg_stage_run *r, tg_err *err)
 {
-    double t0 = now_ms();
+    double t0 = tg_now_ms();
     const tg_config *cfg = tg_stage_config(r);
     const char *tool = tg_stage_tool(r);
     tg_metrics_config mc;
@@ -635,15 +628,15 @@ static int test_run(tg_stage_run *r, tg_err *err)
         .visualization = viz,
         .allowed_imports = tg_json_get(tg_config_get(cfg, "/static_check"), "allowed_imports"),
     };
-    double t_tests = now_ms();
+    double t_tests = tg_now_ms();
     bool schema_ok = true, sandbox_ok = true;
     for (; !not_run && ran < n; ran++) {
         tcase *c = &cs[ran];
         dep_path_args(r, &m, c->input);
         tg_tool_call call = {.m = &m, .input = in, .output = outs, .args = c->input};
-        double ts = now_ms();
+        double ts = tg_now_ms();
         tg_call_status st = tg_tool_call_run(&ctx, &call, &c->res, err);
-        c->ms = now_ms() - ts;
+        c->ms = tg_now_ms() - ts;
         c->ran = true;
         if (st == TG_CALL_UNSUPPORTED) {
             not_run = xasprintf("%s", err->msg);
@@ -669,7 +662,7 @@ static int test_run(tg_stage_run *r, tg_err *err)
         if (cls == TG_CLASS_CRASH)
             sandbox_ok = false;
     }
-    t_tests = now_ms() - t_tests;
+    t_tests = tg_now_ms() - t_tests;
     if (!not_run && m.reference) {
         int rrc = run_reference(r, &ctx, &m, in, outs, cs, n, &ri, err);
         if (rrc != 0) {
@@ -679,7 +672,7 @@ static int test_run(tg_stage_run *r, tg_err *err)
     }
 
     /* ---- metrics and gates ---- */
-    double t_metrics = now_ms();
+    double t_metrics = tg_now_ms();
     tg_test_outcome *outc = xcalloc(n + 1, sizeof *outc);
     size_t nout = 0, npassed = 0;
     for (size_t i = 0; !not_run && i < n; i++) {
@@ -707,7 +700,7 @@ static int test_run(tg_stage_run *r, tg_err *err)
     free(outc);
     if (erc != 0)
         goto out;
-    t_metrics = now_ms() - t_metrics;
+    t_metrics = tg_now_ms() - t_metrics;
 
     /* ---- lifecycle ---- */
     tg_status from = m.status == TG_STATUS_UNKNOWN ? TG_STATUS_DRAFT : m.status;
@@ -864,7 +857,7 @@ static int test_run(tg_stage_run *r, tg_err *err)
         tg_stage_note(r, "reference agreement %.2f%s%s", ri.similarity,
                       ri.disagreement ? ": " : "", ri.disagreement ? ri.disagreement : "");
     cJSON *tm = cJSON_AddObjectToObject(report, "timings");
-    cJSON_AddNumberToObject(tm, "total_ms", ms_round(now_ms() - t0));
+    cJSON_AddNumberToObject(tm, "total_ms", ms_round(tg_now_ms() - t0));
     cJSON_AddNumberToObject(tm, "tests_ms", ms_round(not_run ? 0 : t_tests));
     if (ri.has)
         cJSON_AddNumberToObject(tm, "reference_ms", ms_round(ri.ms));
