@@ -392,7 +392,7 @@ static size_t skip_blanks(const lexer *L, size_t i)
 /*
  * A run of adjacent string literals starting at `start` (implicit concatenation). At the start
  * of a logical line and followed by the end of the statement it is a docstring (or a no-op
- * statement): dropped, like the seed's tokenizer drops docstrings.
+ * statement): dropped, as docs/metrics.md (CodeBLEU, Tokens) says.
  */
 static void lex_strings(lexer *L, size_t start)
 {
