@@ -7,9 +7,6 @@
 
 #include "base/doc.h"
 
-/* The default cap on a document's size (tg_doc_limits.max_bytes == 0). */
-#define TG_DOC_MAX_BYTES ((size_t)16 << 20)
-
 /* lim's size cap, or TG_DOC_MAX_BYTES. */
 size_t tg_doc_max_bytes(const tg_doc_limits *lim);
 /* lim's nesting cap, or TG_JSON_MAX_DEPTH. */

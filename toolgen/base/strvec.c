@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/buf.h"
 
 void tg_strv_push_owned(tg_strv *s, char *str)
 {
@@ -24,12 +23,10 @@ void tg_strv_push(tg_strv *s, const char *str)
 
 void tg_strv_pushf(tg_strv *s, const char *fmt, ...)
 {
-    tg_buf b = TG_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
+    tg_strv_push_owned(s, xvasprintf(fmt, ap));
     va_end(ap);
-    tg_strv_push_owned(s, tg_buf_steal(&b));
 }
 
 static int str_cmp(const void *a, const void *b)

@@ -2,6 +2,7 @@
 #ifndef TG_UTIL_H
 #define TG_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) TG_PRINTF(1, 2);
+/* The va_list form of xasprintf, for functions that take a format themselves; ap is consumed. */
+char *xvasprintf(const char *fmt, va_list ap);
 
 /*
  * Reads a whole file into a NUL-terminated heap buffer. Fails (with a message naming the

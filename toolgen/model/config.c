@@ -90,7 +90,7 @@ int tg_config_load(tg_config *c, tg_err *err)
     if (name) {
         c->path = xstrdup(name);
         size_t len = 0;
-        char *text = tg_read_file(name, 16u << 20, &len, err);
+        char *text = tg_read_file(name, TG_DOC_MAX_BYTES, &len, err);
         if (!text)
             goto fail;
         c->hash = tg_hash_bytes(text, len);

@@ -22,12 +22,11 @@ void tg_problems_add(tg_problems *p, const char *file, tg_pos pos, const char *f
         p->cap = p->cap ? p->cap * 2 : 16;
         p->v = xrealloc(p->v, p->cap * sizeof *p->v);
     }
-    tg_buf b = TG_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
-    p->v[p->n] = (tg_problem){xstrdup(file), pos.line, pos.col, tg_buf_steal(&b), p->n};
+    p->v[p->n] = (tg_problem){xstrdup(file), pos.line, pos.col, msg, p->n};
     p->n++;
 }
 
@@ -77,13 +76,12 @@ static void add_at(lint_ctx *c, const tg_doc *d, const char *pointer, const char
 
 static void add_at(lint_ctx *c, const tg_doc *d, const char *pointer, const char *fmt, ...)
 {
-    tg_buf b = TG_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
-    tg_problems_add(c->out, d->file, tg_doc_pointer_pos(d, pointer), "%s", b.data);
-    tg_buf_free(&b);
+    tg_problems_add(c->out, d->file, tg_doc_pointer_pos(d, pointer), "%s", msg);
+    free(msg);
 }
 
 static void add_err(lint_ctx *c, const tg_err *err, const char *file)

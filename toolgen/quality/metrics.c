@@ -1153,12 +1153,10 @@ static int check_fail(char **why, const char *fmt, ...) TG_PRINTF(2, 3);
 static int check_fail(char **why, const char *fmt, ...)
 {
     if (why) {
-        tg_buf b = TG_BUF_INIT;
         va_list ap;
         va_start(ap, fmt);
-        tg_buf_vprintf(&b, fmt, ap);
+        *why = xvasprintf(fmt, ap);
         va_end(ap);
-        *why = tg_buf_steal(&b);
     }
     return 0;
 }

@@ -30,7 +30,6 @@
 #define META_2020_12 "https://json-schema.org/draft/2020-12/schema"
 #define DEFAULT_BASE "urn:toolgen:root"
 #define MAX_SCAN_DEPTH 1000
-#define REG_MAX_BYTES (16u << 20)
 
 /* ======================================================================== registry */
 
@@ -168,7 +167,7 @@ static bool safe_rel_path(const char *rest)
 static int load_file_doc(const char *path, cJSON **out, tg_err *err)
 {
     tg_doc d;
-    tg_doc_limits lim = {.max_bytes = REG_MAX_BYTES, .max_depth = 0, .max_alias_nodes = 0};
+    tg_doc_limits lim = {.max_bytes = TG_DOC_MAX_BYTES, .max_depth = 0, .max_alias_nodes = 0};
     if (tg_doc_load(path, &lim, &d, err) != 0)
         return -1;
     *out = d.root;
