@@ -10,7 +10,7 @@
  * minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems.
  * docs/emit.md explains the transformation and when it gives up.
  */
-#include "emit/emit.h"
+#include "emit/emit_adapters.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,14 +60,6 @@ static const char *const unsupported_keywords[] = {
     "$recursiveAnchor", "$vocabulary", NULL};
 static const char *const simple_types[] = {"string", "number", "integer", "boolean",
                                            "object", "array",  "null",    NULL};
-
-static bool in_list(const char *const *list, const char *s)
-{
-    for (; s && *list; list++)
-        if (strcmp(*list, s) == 0)
-            return true;
-    return false;
-}
 
 typedef struct strict_ctx {
     tg_openai_mode *mode;
@@ -134,13 +126,7 @@ static bool type_has(const cJSON *type, const char *t)
 {
     if (cJSON_IsString(type))
         return strcmp(type->valuestring, t) == 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, type)
-    {
-        if (cJSON_IsString(e) && strcmp(e->valuestring, t) == 0)
-            return true;
-    }
-    return false;
+    return tg_emit_has_string(type, t);
 }
 
 /* Shallow: does the schema itself say null is a valid value? */
@@ -159,17 +145,6 @@ static bool accepts_null(const cJSON *s)
     cJSON_ArrayForEach(e, tg_json_get(s, "anyOf"))
     {
         if (accepts_null(e))
-            return true;
-    }
-    return false;
-}
-
-static bool name_in(const cJSON *arr, const char *name)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, arr)
-    {
-        if (cJSON_IsString(e) && strcmp(e->valuestring, name) == 0)
             return true;
     }
     return false;
@@ -194,14 +169,14 @@ static cJSON *strict_node(strict_ctx *c, const cJSON *in, int depth);
 static bool type_ok(const cJSON *type)
 {
     if (cJSON_IsString(type))
-        return in_list(simple_types, type->valuestring);
+        return tg_emit_in_list(simple_types, type->valuestring);
     if (!cJSON_IsArray(type))
         return false;
     int n = 0, nonnull = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, type)
     {
-        if (!cJSON_IsString(e) || !in_list(simple_types, e->valuestring))
+        if (!cJSON_IsString(e) || !tg_emit_in_list(simple_types, e->valuestring))
             return false;
         n++;
         nonnull += strcmp(e->valuestring, "null") != 0;
@@ -251,7 +226,7 @@ static void relaxed_notes(strict_ctx *c, const cJSON *in, tg_buf *note)
         c->relaxed |= RX_UNIQUE;
     }
     const char *fmt = tg_json_get_string(in, "format");
-    if (fmt && !in_list(strict_formats, fmt)) {
+    if (fmt && !tg_emit_in_list(strict_formats, fmt)) {
         note_add(note, "Format: %s.", fmt);
         c->relaxed |= RX_FORMAT;
     }
@@ -420,7 +395,7 @@ static cJSON *strict_object(strict_ctx *c, const cJSON *in, cJSON *out, int leve
         cJSON_DetachItemViaPointer(tp, p);
         char *name = xstrdup(p->string);
         cJSON_AddItemToArray(all, cJSON_CreateString(name));
-        if (!name_in(req, name)) {
+        if (!tg_emit_has_string(req, name)) {
             size_t mark = push(c, "properties", name);
             p = make_nullable(c, p, cJSON_GetObjectItemCaseSensitive(props, name), name);
             pop(c, mark);
@@ -448,7 +423,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
 {
     const char *k = kw->string;
     cJSON *t = NULL;
-    if (in_list(kept_keywords, k) || strcmp(k, "const") == 0) {
+    if (tg_emit_in_list(kept_keywords, k) || strcmp(k, "const") == 0) {
         if (strcmp(k, "const") == 0)
             count_chars(c, kw);
         cJSON_AddItemToObject(out, k, cJSON_Duplicate(kw, true));
@@ -469,7 +444,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
         return true;
     }
     if (strcmp(k, "format") == 0) {
-        if (cJSON_IsString(kw) && in_list(strict_formats, kw->valuestring))
+        if (cJSON_IsString(kw) && tg_emit_in_list(strict_formats, kw->valuestring))
             cJSON_AddItemToObject(out, k, cJSON_Duplicate(kw, true));
         return true; /* other formats: relaxed_notes */
     }
@@ -488,7 +463,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
         t = strict_list(c, k, kw, depth);
     } else if (strcmp(k, "$defs") == 0 || strcmp(k, "definitions") == 0) {
         t = strict_map(c, k, kw, depth);
-    } else if (in_list(unsupported_keywords, k)) {
+    } else if (tg_emit_in_list(unsupported_keywords, k)) {
         return refuse(c, "%s has no strict form", k);
     } else {
         /* properties/required/additionalProperties: strict_object. Everything else is an
@@ -648,7 +623,8 @@ static void drop_nulls(const cJSON *root, const cJSON *s, cJSON *v, int depth)
             const cJSON *ps = tg_json_get(props, e->string);
             if (!ps)
                 continue;
-            if (cJSON_IsNull(e) && !name_in(req, e->string) && !accepts_null(deref(root, ps)))
+            if (cJSON_IsNull(e) && !tg_emit_has_string(req, e->string) &&
+                !accepts_null(deref(root, ps)))
                 cJSON_Delete(cJSON_DetachItemViaPointer(v, e));
             else
                 drop_nulls(root, ps, e, depth + 1);
