@@ -166,6 +166,29 @@ size_t tg_emit_auth_envs(const tg_manifest *const *ms, size_t n, const char ***o
     return u;
 }
 
+size_t tg_emit_artifact_names(const tg_manifest *m, const char ***out)
+{
+    size_t k = 0, cap = 8;
+    const char **v = xmalloc(cap * sizeof *v);
+    const cJSON *t, *a;
+    cJSON_ArrayForEach(t, m->tests)
+    {
+        cJSON_ArrayForEach(a, tg_json_get(tg_json_get(t, "expect"), "artifacts"))
+        {
+            bool seen = !cJSON_IsString(a);
+            for (size_t i = 0; !seen && i < k; i++)
+                seen = strcmp(v[i], a->valuestring) == 0;
+            if (seen)
+                continue;
+            if (k == cap)
+                v = xrealloc(v, (cap *= 2) * sizeof *v);
+            v[k++] = a->valuestring;
+        }
+    }
+    *out = v;
+    return k;
+}
+
 const char *tg_emit_repo_description(const tg_project_info *repo)
 {
     return repo->description && *repo->description
@@ -206,29 +229,128 @@ static size_t utf8_chars(const char *s, size_t n)
     return c;
 }
 
-/* Appends the section when it fits in max characters in all (max 0: no limit). */
-static void put_section(tg_buf *b, const char *heading, const char *text, size_t max)
+enum { N_SECTIONS = 5, SECTION_MIN_TEXT = 24 };
+static const char *const section_keys[] = {"when_to_use", "when_not_to_use", "what_it_does",
+                                           "returns", "prerequisites"};
+static const char *const section_heads[] = {"WHEN TO USE", "WHEN NOT TO USE", "WHAT IT DOES",
+                                            "RETURNS", "PREREQUISITES"};
+
+/* Byte length of the longest prefix of s[0..len) with at most max characters. */
+static size_t prefix_bytes(const char *s, size_t len, size_t max)
 {
-    if (!text)
+    size_t chars = 0, i = 0;
+    for (; i < len; i++) {
+        if (((unsigned char)s[i] & 0xC0) != 0x80 && chars++ == max)
+            break;
+    }
+    return i;
+}
+
+/*
+ * Appends text (trimmed) cut to at most max characters: whole when it fits, else up to its last
+ * sentence end that fits, else up to its last word that fits, followed by "...".
+ */
+static void put_shortened(tg_buf *b, const char *text, size_t max)
+{
+    tg_buf t = TG_BUF_INIT;
+    tg_emit_put_trimmed(&t, text);
+    if (utf8_chars(t.data ? t.data : "", t.len) <= max) {
+        tg_buf_append(b, t.data, t.len);
+        tg_buf_free(&t);
         return;
-    tg_buf sec = TG_BUF_INIT;
-    tg_buf_printf(&sec, "\n\n%s:\n", heading);
-    tg_emit_put_trimmed(&sec, text);
-    if (!max || utf8_chars(b->data, b->len) + utf8_chars(sec.data, sec.len) <= max)
-        tg_buf_append(b, sec.data, sec.len);
-    tg_buf_free(&sec);
+    }
+    size_t room = prefix_bytes(t.data, t.len, max);
+    size_t cut = room;
+    /* a sentence ends at ".", "!" or "?" followed by white space */
+    while (cut > 0 && !(strchr(".!?", t.data[cut - 1]) && cut < t.len && is_space(t.data[cut])))
+        cut--;
+    if (cut > 0) {
+        tg_buf_append(b, t.data, cut);
+    } else {
+        cut = prefix_bytes(t.data, t.len, max >= 3 ? max - 3 : 0);
+        while (cut > 0 && !is_space(t.data[cut]))
+            cut--;
+        while (cut > 0 && is_space(t.data[cut - 1]))
+            cut--;
+        if (cut == 0) /* one long word: cut it, at a character boundary */
+            cut = prefix_bytes(t.data, t.len, max >= 3 ? max - 3 : 0);
+        tg_buf_append(b, t.data, cut);
+        tg_buf_puts(b, "...");
+    }
+    tg_buf_free(&t);
+}
+
+enum { DROPPED = -1, UNSET = -2 };
+
+/*
+ * The character budget of each section's text (max 0: unlimited), by water-filling: sections
+ * shorter than an equal share keep all their text, the others share what remains equally.
+ * When that would leave fewer than SECTION_MIN_TEXT characters each, sections are dropped
+ * (DROPPED), the last first. used: the characters of the one-line description.
+ */
+static void section_budgets(const char *const *texts, size_t used, size_t max,
+                            long budget[N_SECTIONS])
+{
+    size_t len[N_SECTIONS], total = 0;
+    int open = 0;
+    for (int i = 0; i < N_SECTIONS; i++) {
+        budget[i] = texts[i] ? UNSET : DROPPED;
+        len[i] = 0;
+        if (!texts[i])
+            continue;
+        tg_buf t = TG_BUF_INIT;
+        tg_emit_put_trimmed(&t, texts[i]);
+        len[i] = utf8_chars(t.data ? t.data : "", t.len);
+        tg_buf_free(&t);
+        used += strlen(section_heads[i]) + 4; /* "\n\n" HEADING ":\n", always whole */
+        total += len[i];
+        open++;
+    }
+    if (!max || used + total <= max) {
+        for (int i = 0; i < N_SECTIONS; i++)
+            budget[i] = texts[i] ? (long)len[i] : DROPPED;
+        return;
+    }
+    while (open > 0 && (used < max ? max - used : 0) / (size_t)open < SECTION_MIN_TEXT) {
+        int last = N_SECTIONS - 1;
+        while (budget[last] == DROPPED)
+            last--;
+        budget[last] = DROPPED;
+        used -= strlen(section_heads[last]) + 4;
+        open--;
+    }
+    size_t left = used < max ? max - used : 0;
+    bool settled = false;
+    while (!settled && open > 0) { /* short sections first; each frees room for the others */
+        settled = true;
+        for (int i = 0; i < N_SECTIONS && open > 0; i++)
+            if (budget[i] == UNSET && len[i] <= left / (size_t)open) {
+                budget[i] = (long)len[i];
+                left -= len[i];
+                open--;
+                settled = false;
+            }
+    }
+    for (int i = 0; i < N_SECTIONS; i++)
+        if (budget[i] == UNSET)
+            budget[i] = (long)(left / (size_t)open);
 }
 
 char *tg_emit_description_max(const tg_manifest *m, size_t max)
 {
     tg_buf b = TG_BUF_INIT;
     tg_emit_put_trimmed(&b, m->description ? m->description : m->title ? m->title : "");
-    static const char *const keys[] = {"when_to_use", "when_not_to_use", "what_it_does",
-                                       "returns", "prerequisites", NULL};
-    static const char *const heads[] = {"WHEN TO USE", "WHEN NOT TO USE", "WHAT IT DOES",
-                                        "RETURNS", "PREREQUISITES", NULL};
-    for (int i = 0; keys[i]; i++)
-        put_section(&b, heads[i], tg_json_get_string(m->docs, keys[i]), max);
+    const char *texts[N_SECTIONS];
+    for (int i = 0; i < N_SECTIONS; i++)
+        texts[i] = tg_json_get_string(m->docs, section_keys[i]);
+    long budget[N_SECTIONS];
+    section_budgets(texts, utf8_chars(b.data ? b.data : "", b.len), max, budget);
+    for (int i = 0; i < N_SECTIONS; i++) {
+        if (budget[i] == DROPPED)
+            continue;
+        tg_buf_printf(&b, "\n\n%s:\n", section_heads[i]);
+        put_shortened(&b, texts[i], (size_t)budget[i]);
+    }
     return tg_buf_steal(&b);
 }
 

@@ -74,6 +74,10 @@ typedef struct tg_emit_error_doc {
 /* One entry per code of tg_emit_all_error_codes, in the same order, ended by {NULL}. */
 extern const tg_emit_error_doc tg_emit_error_docs[];
 
+/* The files the tool is known to write (its artifacts): the distinct names its tests expect
+ * (tests[].expect.artifacts), in the order first seen. *out is a heap array of borrowed strings
+ * (free the array only); returns the count. */
+size_t tg_emit_artifact_names(const tg_manifest *m, const char ***out);
 /* repo->description, or a generic sentence when it has none. */
 const char *tg_emit_repo_description(const tg_project_info *repo);
 

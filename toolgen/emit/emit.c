@@ -145,6 +145,8 @@ int tg_emit_tool(const tg_manifest *m, tg_emit_files *out, tg_err *err)
                            tg_emit_contract_schema(m, true));
     tg_emit_files_add_json(out, xasprintf("%s/mcp.tool.json", t), tg_emit_mcp_tool(m));
     tg_emit_files_add_json(out, xasprintf("%s/openai.json", t), tg_emit_openai_tool(m, NULL));
+    tg_emit_files_add_json(out, xasprintf("%s/openai.responses.json", t),
+                           tg_emit_openai_responses_tool(m));
     tg_emit_files_add_json(out, xasprintf("%s/anthropic.json", t), tg_emit_anthropic_tool(m));
     const cJSON *ex;
     cJSON_ArrayForEach(ex, m->examples)
@@ -178,12 +180,15 @@ static int check_repo(const tg_project_info *repo, tg_err *err)
     return 0;
 }
 
-static cJSON *adapter_list(const tg_manifest *const *ms, size_t n, bool openai)
+enum adapter { OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC };
+
+static cJSON *adapter_list(const tg_manifest *const *ms, size_t n, enum adapter which)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, openai ? tg_emit_openai_tool(ms[i], NULL)
-                                       : tg_emit_anthropic_tool(ms[i]));
+        cJSON_AddItemToArray(a, which == OPENAI_CHAT        ? tg_emit_openai_tool(ms[i], NULL)
+                                : which == OPENAI_RESPONSES ? tg_emit_openai_responses_tool(ms[i])
+                                                            : tg_emit_anthropic_tool(ms[i]));
     return a;
 }
 
@@ -211,9 +216,11 @@ int tg_emit_aggregate(const tg_manifest *const *ms, size_t n, const tg_project_i
     tg_emit_files_add_json(&tmp, xstrdup("mcp/tools.json"), tg_emit_mcp_tools_list(sorted, n));
     tg_emit_files_add_json(&tmp, xstrdup("mcp/manifest.json"), tg_emit_mcp_bundle(sorted, n, repo));
     tg_emit_files_add_json(&tmp, xstrdup("adapters/openai.tools.json"),
-                           adapter_list(sorted, n, true));
+                           adapter_list(sorted, n, OPENAI_CHAT));
+    tg_emit_files_add_json(&tmp, xstrdup("adapters/openai.responses.tools.json"),
+                           adapter_list(sorted, n, OPENAI_RESPONSES));
     tg_emit_files_add_json(&tmp, xstrdup("adapters/anthropic.tools.json"),
-                           adapter_list(sorted, n, false));
+                           adapter_list(sorted, n, ANTHROPIC));
     int rc = tg_emit_skill(sorted, n, repo, &tmp, err);
     free(s);
     if (rc != 0) {

@@ -30,7 +30,8 @@
  * Per-tool outputs, all under "<tool>/":
  *   input.schema.json, output.schema.json   the contract schemas ($schema 2020-12, $id urn)
  *   mcp.tool.json                           the MCP Tool object, as tools/list returns it
- *   openai.json, anthropic.json             the adapters' tool definitions
+ *   openai.json, openai.responses.json      OpenAI tool definitions (Chat Completions, Responses)
+ *   anthropic.json                          the Anthropic tool definition
  *   golden/<example>.request.json           JSON-RPC tools/call request of each example
  *   golden/<example>.response.json          the JSON-RPC response with the expected result
  * Appended to out in that order; nothing is appended when it fails.
@@ -41,7 +42,8 @@ int tg_emit_tool(const tg_manifest *m, tg_emit_files *out, tg_err *err);
  * Repository-wide outputs:
  *   mcp/tools.json                     the tools/list result {"tools": [...]}
  *   mcp/manifest.json                  MCP Bundle manifest (0.3) that runs toolgen serve
- *   adapters/openai.tools.json         array of the OpenAI tool definitions
+ *   adapters/openai.tools.json         array of the OpenAI tool definitions (Chat Completions)
+ *   adapters/openai.responses.tools.json  the same for the Responses API
  *   adapters/anthropic.tools.json      array of the Anthropic tool definitions
  *   skill/<name>/SKILL.md              Agent Skills entry point
  *   skill/<name>/references/<tool>.md  one reference page per tool

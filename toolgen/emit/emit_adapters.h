@@ -1,6 +1,6 @@
 /*
- * emit_adapters.h — the tool definitions of other clients: OpenAI (Chat Completions function
- * tool, strict mode when the schema allows it) and Anthropic.
+ * emit_adapters.h — the tool definitions of other clients: OpenAI (Chat Completions and
+ * Responses API function tools, strict mode when the schema allows it) and Anthropic.
  *
  * Built on common.h only. docs/emit.md, "openai.json", "anthropic.json" and "OpenAI strict
  * mode", explains the shapes and the strict-mode transformation. Every function returning cJSON
@@ -40,9 +40,14 @@ cJSON *tg_emit_openai_strict_schema(const cJSON *schema, tg_openai_mode *mode);
  */
 void tg_emit_openai_drop_nulls(const cJSON *input_schema, cJSON *args);
 
-/* {"type":"function","function":{name, description, parameters, strict}}; mode may be NULL. */
+/* Chat Completions: {"type":"function","function":{name, description, parameters, strict}};
+ * the description cut to 1024 characters, every section kept. mode may be NULL. */
 cJSON *tg_emit_openai_tool(const tg_manifest *m, tg_openai_mode *mode);
-/* {"name", "description", "input_schema"} */
+/* Responses API: {"type":"function", name, description, parameters, strict, output_schema},
+ * the same members flat, plus the client output schema of the result's JSON text. */
+cJSON *tg_emit_openai_responses_tool(const tg_manifest *m);
+/* {"name", "description", "input_schema", "input_examples"}: the full description, the client
+ * input schema and every example's input. */
 cJSON *tg_emit_anthropic_tool(const tg_manifest *m);
 
 #endif

@@ -53,28 +53,50 @@ cJSON *tg_emit_mcp_tools_list(const tg_manifest *const *ms, size_t n)
 
 /* ---- calls ---------------------------------------------------------------------------------- */
 
-cJSON *tg_emit_call_result(const cJSON *output)
+static void add_text(cJSON *content, const char *text)
+{
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "text");
+    cJSON_AddStringToObject(block, "text", text);
+    cJSON_AddItemToArray(content, block);
+}
+
+cJSON *tg_emit_call_result_for(const cJSON *output, const tg_emit_artifacts *a)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON *content = cJSON_AddArrayToObject(r, "content");
-    cJSON *text = cJSON_CreateObject();
-    cJSON_AddStringToObject(text, "type", "text");
-    /* summary_markdown is the human-readable rendering; without it the client still gets the
-     * serialised JSON as text, as MCP recommends for structured results. */
+    /* summary_markdown is the human-readable rendering, first for clients that show text; the
+     * serialised JSON follows, as MCP asks of tools with structured results, so that a client
+     * reading only content still gets every field. */
     const char *md = tg_json_get_string(output, "summary_markdown");
     if (md) {
-        cJSON_AddStringToObject(text, "text", md);
-    } else {
-        char *json = tg_json_print_compact(output);
-        cJSON_AddStringToObject(text, "text", json);
-        free(json);
+        char *shown = tg_emit_artifact_relink_markdown(md, a);
+        add_text(content, shown);
+        free(shown);
     }
-    cJSON_AddItemToArray(content, text);
+    char *json = tg_json_print_compact(output);
+    add_text(content, json);
+    free(json);
+    for (size_t i = 0; a && a->base && i < a->n; i++) {
+        cJSON *link = cJSON_CreateObject();
+        char *uri = tg_emit_artifact_ref(a->base, a->paths[i]);
+        cJSON_AddStringToObject(link, "type", "resource_link");
+        cJSON_AddStringToObject(link, "uri", uri);
+        cJSON_AddStringToObject(link, "name", a->paths[i]);
+        cJSON_AddStringToObject(link, "mimeType", tg_emit_artifact_mime(a->paths[i]));
+        cJSON_AddItemToArray(content, link);
+        free(uri);
+    }
     /* The whole output, summary_markdown included: structuredContent must validate against
      * outputSchema, which lists summary_markdown. */
     cJSON_AddItemToObject(r, "structuredContent", cJSON_Duplicate(output, true));
     cJSON_AddBoolToObject(r, "isError", false);
     return r;
+}
+
+cJSON *tg_emit_call_result(const cJSON *output)
+{
+    return tg_emit_call_result_for(output, NULL);
 }
 
 cJSON *tg_emit_call_response(const cJSON *output)

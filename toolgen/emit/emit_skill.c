@@ -456,6 +456,30 @@ static void put_runtime(tg_buf *b, const tg_manifest *m)
     }
 }
 
+/* Where the files a tool writes can be opened (docs/emit.md, "Artifacts"); false when it is
+ * known to write none. */
+static bool put_artifacts(tg_buf *b, const tg_manifest *m)
+{
+    const char **names;
+    size_t n = tg_emit_artifact_names(m, &names);
+    if (n) {
+        tg_buf_puts(b, "writes ");
+        for (size_t i = 0; i < n; i++) {
+            tg_buf_puts(b, i ? ", " : "");
+            put_code(b, names[i]);
+        }
+        tg_buf_puts(b, " into its private working directory, where no client can open them. "
+                       "Its result names them relative to that directory; `toolgen run --out "
+                       "DIR` copies them into DIR and its result then names the copies (");
+        char *ref = tg_emit_artifact_ref("DIR", names[0]);
+        put_code(b, ref);
+        free(ref);
+        tg_buf_puts(b, "). Without `--out` they are removed after the call");
+    }
+    free(names);
+    return n > 0;
+}
+
 static cJSON *generic_call(const char *tool, const cJSON *input)
 {
     cJSON *c = cJSON_CreateObject();
@@ -639,7 +663,8 @@ static void skill_calling(tg_buf *b, const skill_ctx *c)
         "%s"
         "Leave out an optional argument to get its default. The result is the tool's JSON "
         "object (MCP: `structuredContent`; the text content holds its `summary_markdown` when "
-        "it has one). A call that fails returns one of the error codes under "
+        "it has one, then the same JSON as text). A call that fails returns one of the error "
+        "codes under "
         "[Failure modes](#failure-modes-and-error-codes) with a message saying what was "
         "wrong.\n",
         c->level == 2 ? "Each tool below shows one example on two lines: the generic call, then "
@@ -723,6 +748,10 @@ static void skill_tool(tg_buf *b, const skill_ctx *c, const tg_manifest *m)
     put_facts_line(b, m);
     tg_buf_puts(b, "\n- Errors: ");
     put_error_codes(b, m);
+    tg_buf files = TG_BUF_INIT;
+    if (put_artifacts(&files, m))
+        tg_buf_printf(b, ".\n- Files: it %s", files.data);
+    tg_buf_free(&files);
     tg_buf_printf(b, ".\n- Details: [references/%s.md](references/%s.md) (full schemas, every "
                      "example, tests).\n\n",
                   m->name, m->name);
@@ -950,6 +979,10 @@ static void ref_facts(tg_buf *b, const tg_manifest *m)
     FACT("Limits", put_limits(&v, tg_json_get(m->constraints, "limits")));
     FACT("Rate limit", put_rate_limit(&v, m));
     FACT("Error codes", put_error_codes(&v, m));
+    tg_buf files = TG_BUF_INIT;
+    if (put_artifacts(&files, m))
+        FACT("Files", tg_buf_printf(&v, "It %s.", files.data));
+    tg_buf_free(&files);
     if (tg_emit_auth_env(m))
         FACT("Credential", put_code(&v, tg_emit_auth_env(m)); tg_buf_puts(&v, " (environment)"));
 #undef FACT

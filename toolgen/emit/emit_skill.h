@@ -7,6 +7,7 @@
 #ifndef TG_EMIT_SKILL_H
 #define TG_EMIT_SKILL_H
 
+#include "emit/artifact.h"
 #include "emit/common.h"
 
 /*
