@@ -248,23 +248,24 @@ static size_t prefix_bytes(const char *s, size_t len, size_t max)
 
 /*
  * Appends text (trimmed) cut to at most max characters: whole when it fits, else up to its last
- * sentence end that fits, else up to its last word that fits, followed by "...".
+ * sentence end that fits (when that keeps at least half of max), else up to its last word that
+ * fits, followed by "...". Returns the characters appended.
  */
-static void put_shortened(tg_buf *b, const char *text, size_t max)
+static size_t put_shortened(tg_buf *b, const char *text, size_t max)
 {
     tg_buf t = TG_BUF_INIT;
     tg_emit_put_trimmed(&t, text);
+    size_t start = b->len;
     if (utf8_chars(t.data ? t.data : "", t.len) <= max) {
         tg_buf_append(b, t.data, t.len);
         tg_buf_free(&t);
-        return;
+        return utf8_chars(b->data + start, b->len - start);
     }
-    size_t room = prefix_bytes(t.data, t.len, max);
-    size_t cut = room;
+    size_t cut = prefix_bytes(t.data, t.len, max);
     /* a sentence ends at ".", "!" or "?" followed by white space */
     while (cut > 0 && !(strchr(".!?", t.data[cut - 1]) && cut < t.len && is_space(t.data[cut])))
         cut--;
-    if (cut > 0) {
+    if (cut > 0 && utf8_chars(t.data, cut) >= max / 2) {
         tg_buf_append(b, t.data, cut);
     } else {
         cut = prefix_bytes(t.data, t.len, max >= 3 ? max - 3 : 0);
@@ -278,6 +279,7 @@ static void put_shortened(tg_buf *b, const char *text, size_t max)
         tg_buf_puts(b, "...");
     }
     tg_buf_free(&t);
+    return utf8_chars(b->data + start, b->len - start);
 }
 
 enum { DROPPED = -1, UNSET = -2 };
@@ -345,11 +347,13 @@ char *tg_emit_description_max(const tg_manifest *m, size_t max)
         texts[i] = tg_json_get_string(m->docs, section_keys[i]);
     long budget[N_SECTIONS];
     section_budgets(texts, utf8_chars(b.data ? b.data : "", b.len), max, budget);
+    size_t spare = 0; /* what a cut section left of its share goes to the next ones */
     for (int i = 0; i < N_SECTIONS; i++) {
         if (budget[i] == DROPPED)
             continue;
         tg_buf_printf(&b, "\n\n%s:\n", section_heads[i]);
-        put_shortened(&b, texts[i], (size_t)budget[i]);
+        size_t share = (size_t)budget[i] + (max ? spare : 0);
+        spare = share - put_shortened(&b, texts[i], share);
     }
     return tg_buf_steal(&b);
 }

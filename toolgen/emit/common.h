@@ -86,8 +86,15 @@ const char *tg_emit_repo_description(const tg_project_info *repo);
 /* The description every client sees: the one-line description, then WHEN TO USE, WHEN NOT TO
  * USE, WHAT IT DOES, RETURNS and PREREQUISITES sections as plain text. Heap string. */
 char *tg_emit_description(const tg_manifest *m);
-/* The same within max characters (0: no limit): a section that does not fit is left out whole
- * (the one-line description always stays; the manifest schema caps it at 1024). */
+/*
+ * The same within max characters (0: no limit), every section kept (docs/emit.md, "The tool
+ * description"): when the whole is too long, each section gets a share of what the one-line
+ * description and the headings leave (a short section keeps all its text, the long ones share
+ * the rest; what a cut leaves unused goes to the next section) and a long section is cut after
+ * its last sentence that fits, else its last word ("..." marks that cut). Sections are dropped,
+ * the last first, only when max leaves fewer than a few words each. The one-line description
+ * always stays whole (the manifest schema caps it at 1024).
+ */
 char *tg_emit_description_max(const tg_manifest *m, size_t max);
 /* Deep copy of a tool schema for clients: without x-toolgen-* keywords, and without the root's
  * $schema / $id (the clients' formats define the dialect). */
