@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "base/doc.h"
+#include "emit/artifact.h"
 #include "schema/jsonschema.h"
 #include "model/manifest.h"
 #include "run/sandbox.h"
@@ -34,7 +35,8 @@ const char tg_usage_run[] =
     "                      stdout, stderr, exit status, files, visualizations, execution time,\n"
     "                      resource usage and analysis (schemas/run_result.schema.json)\n"
     "  --out DIR           copy the files the tool wrote into DIR (otherwise they are listed\n"
-    "                      and removed)\n"
+    "                      and removed); the result then names the copies: a value or a\n"
+    "                      Markdown link naming bar_chart.png becomes DIR/bar_chart.png\n"
     "\n"
     "Without --json the result is printed as Markdown: its summary_markdown when it has one,\n"
     "else a readable rendering. A failure prints its code, message and guidance (what\n"
@@ -236,6 +238,20 @@ static void print_files(const tg_call_result *r, const char *out_dir)
         fprintf(stderr, "; keep them with --out DIR\n");
 }
 
+/* The result names the files by their path in the sandbox's private working directory; once
+ * they are copied into --out, it names the copies instead (docs/emit.md, "Artifacts"). */
+static void refer_to_copies(tg_call_result *r, const char *out_dir)
+{
+    const char **paths = xcalloc(r->sb.n_files, sizeof *paths);
+    for (size_t i = 0; i < r->sb.n_files; i++)
+        paths[i] = r->sb.files[i].path;
+    tg_emit_artifacts a = {paths, r->sb.n_files, out_dir};
+    cJSON *shown = tg_emit_artifact_relink(r->result, &a);
+    cJSON_Delete(r->result);
+    r->result = shown;
+    free(paths);
+}
+
 /* Ctrl-C / SIGTERM: the sandbox kills the tool's process tree and removes its files. */
 static volatile sig_atomic_t interrupted;
 
@@ -342,6 +358,8 @@ int cmd_run(int argc, char **argv)
         code = cli_fail(TG_EXIT_ENV, "run: --out: %s", err.msg);
         goto out;
     }
+    if (o.out_dir && r.sb.n_files && r.result)
+        refer_to_copies(&r, o.out_dir);
     if (o.json) {
         cJSON *envelope = tg_call_result_json(&r, &m);
         char *s = tg_json_print(envelope);
