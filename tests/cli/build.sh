@@ -1,6 +1,7 @@
 #!/bin/sh
 # toolgen build / explain / graph / clean / check: incrementality, early cut-off, hand edits,
-# deleted manifests, interruption (kill -9 and SIGTERM), the lock, -n, -k, unknown tools,
+# deleted manifests, interruption (kill -9 and SIGTERM), the lock, -n, -k, unknown tools, files
+# outside the repository (refused),
 # determinism across paths, and check against git. Every case runs in its own temp repository.
 . tests/lib.sh
 T=$TMP
@@ -325,5 +326,41 @@ if command -v git >/dev/null 2>&1; then
 else
     for _ in 1 2 3 4 5 6 7 8 9 10 11; do ok; done
 fi
+
+# ---- files outside the repository: refused unread (docs/manifest.md#files-outside-the-repository)
+X=$T/outside
+SECRET=$T/secret
+mkdir -p "$SECRET" "$X/manifests/pytool" "$X/manifests/leak" "$X/data"
+chmod 755 "$T" # run as root, the sandbox's unprivileged user must reach the repository
+printf 'root:$6$TOPSECRET-HASH-1:19000:0:99999:7:::\ndaemon:*:TOPSECRET-2:0:99999:7:::\n' >"$SECRET/shadow"
+printf 'def run(file_path):\n    return {"text": "TOPSECRET-3"}\n' >"$SECRET/code.py"
+REAL_SECRET=$(cd "$SECRET" && pwd -P)
+cp data/iris.csv "$X/data/"
+printf 'project:\n  name: test-tools\n  version: 1.0.0\n' >"$X/toolgen.yaml"
+sed -e 's/@NAME@/pytool/g' -e 's/  runtime: command/  runtime: python/' \
+    -e 's/  argv: .*/  file: tool.py/' -e 's/  stdout: text/  entrypoint: run/' \
+    tests/synthetic_tool.yaml >"$X/manifests/pytool/tool.manifest.yaml"
+printf 'def run(file_path):\n    return {"text": "sepal_length,sepal_width"}\n' >"$X/manifests/pytool/tool.py"
+ln -s "$SECRET/shadow" "$X/manifests/leak/tool.manifest.yaml"
+no_secret() { # NAME: the last command's output shows no line of the secret
+    case "$OUT$ERR" in *TOPSECRET*) bad "$1: printed the secret" ;; *) ok ;; esac
+}
+run "$TG" -C "$X" build -k0
+expect_rc "outside: build fails" 1
+expect_err "outside: a manifest linked out is refused, naming its target" \
+    "manifests/leak/tool.manifest.yaml: is a symlink to $REAL_SECRET/shadow, outside the repository"
+no_secret "outside: build"
+rm "$X/manifests/leak/tool.manifest.yaml"
+run "$TG" -C "$X" build
+expect_rc "outside: without the link, the python tool builds" 0
+# The code becomes a link after the manifest was loaded: only the static stage reruns, and it
+# must refuse to read the file (toolgen may run as root).
+rm "$X/manifests/pytool/tool.py"
+ln -s "$SECRET/code.py" "$X/manifests/pytool/tool.py"
+run "$TG" -C "$X" build
+expect_rc "outside: code linked out: the build fails" 1
+expect_err "outside: code linked out: the static stage refuses it" \
+    "manifests/pytool/tool.py: is a symlink to $REAL_SECRET/code.py, outside the repository"
+no_secret "outside: code linked out"
 
 finish cli-build
