@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/confine.h"
 #include "base/hash.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
@@ -188,8 +189,9 @@ static int static_run(tg_stage_run *r, tg_err *err)
     }
     tg_stage_dep(r, code_path);
     size_t len = 0;
-    code = tg_read_file(code_path, CODE_MAX_BYTES, &len, err);
-    if (!code)
+    /* a link out of the repository would be read with toolgen's rights (base/confine.h) */
+    if (tg_confine_repo(code_path, m.dir, "tool code", err) != 0 ||
+        !(code = tg_read_file(code_path, CODE_MAX_BYTES, &len, err)))
         goto done;
     if (open_sandbox(r, "the static stage", &sc, err) != 0)
         goto done;
@@ -470,7 +472,10 @@ static int run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx, const tg_ma
     char *cand_path = code_path_of(m, m->impl_file);
     if (m->runtime == TG_RUNTIME_PYTHON && cand_path) {
         size_t l1 = 0, l2 = 0;
-        char *cand = tg_read_file(cand_path, CODE_MAX_BYTES, &l1, err);
+        char *cand = tg_confine_repo(cand_path, m->dir, "tool code", err) == 0 &&
+                             tg_confine_repo(ref_path, m->dir, "tool code", err) == 0
+                         ? tg_read_file(cand_path, CODE_MAX_BYTES, &l1, err)
+                         : NULL;
         char *refc = cand ? tg_read_file(ref_path, CODE_MAX_BYTES, &l2, err) : NULL;
         cJSON *req = refc ? tg_code_analysis_request(cand, refc) : NULL, *reply = NULL;
         if (!refc)
