@@ -12,6 +12,7 @@
 #include "model/config.h"
 #include "base/hash.h"
 #include "base/json.h"
+#include "model/paths.h"
 #include "stages/stages.h"
 #include "engine/statelog.h"
 #include "base/strmap.h"
@@ -278,8 +279,8 @@ static void test_names(void)
     CHECK(!tg_tool_name_ok("Csv") && !tg_tool_name_ok("1tool") && !tg_tool_name_ok("a-b") &&
               !tg_tool_name_ok("") && !tg_tool_name_ok("a b"),
           "invalid name accepted");
-    CHECK(tg_stage_find("load") && tg_stage_find("emit") && tg_stage_find("aggregate") &&
-              !tg_stage_find("nope"),
+    CHECK(tg_stage_def_find(tg_stages, "load") && tg_stage_def_find(tg_stages, "emit") &&
+              tg_stage_def_find(tg_stages, "aggregate") && !tg_stage_def_find(tg_stages, "nope"),
           "stage table");
     /* every stage's upstream comes earlier in the table */
     for (size_t i = 0; tg_stages[i]; i++)
