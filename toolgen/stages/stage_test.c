@@ -459,7 +459,7 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
         judge(c);
         tg_error_class cls = c->res.guidance.cls;
         if (cls == TG_CLASS_SIGNATURE_MISMATCH || cls == TG_CLASS_ENTRYPOINT_MISSING)
-            t->schema_ok = false; /* the entry function must match input_schema (docs/manifest.md) */
+            t->schema_ok = false; /* docs/metrics.md#gates-and-the-status-transition */
         if (cls == TG_CLASS_CRASH)
             t->sandbox_ok = false;
     }
