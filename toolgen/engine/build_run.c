@@ -195,7 +195,8 @@ static int write_all(int fd, const char *p, size_t n)
 
 /*
  * Atomic write: the temporary file lives in .toolgen/tmp/, not next to the output, so that a
- * build killed mid-write leaves nothing under generated/ (the next build sweeps .toolgen/tmp/).
+ * build killed mid-write leaves nothing in the output folders (the next build sweeps
+ * .toolgen/tmp/).
  */
 static int ensure_dir(engine *e, const char *dir, tg_err *err)
 {
@@ -244,7 +245,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     } else if (rename(tmp, path) == 0) {
         renamed = true;
     } else if (errno == EXDEV) {
-        /* generated/ on another file system: a temporary file next to the output instead */
+        /* an output folder on another file system: a temporary file next to the output */
         rc = tg_write_file_atomic(path, data, len, err);
     } else {
         rc = tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
