@@ -25,9 +25,10 @@ int tg_doc_begin(const char **text, size_t *len, const char **name, const tg_doc
     size_t max_bytes = tg_doc_max_bytes(lim);
     if (*len > max_bytes)
         return tg_err_setpos(err, *name, 0, 0,
-                             "input is %zu bytes, over the limit of %zu bytes; split it or raise "
-                             "the limit (max_bytes)",
+                             "input is %zu bytes, over the limit of %zu bytes for one document; "
+                             "split it (see docs/manifest.md#limits)",
                              *len, max_bytes);
+    /* Editors on Windows add a byte order mark; it is not content, so skip it. */
     if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3))
         *text += 3, *len -= 3;
     return 0;

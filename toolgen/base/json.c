@@ -769,7 +769,8 @@ static cJSON *parse_value(jp *j);
 
 static void *too_deep(jp *j, const unsigned char *at)
 {
-    return jfail(j, at, "nesting deeper than %d levels; flatten the document or raise the limit",
+    return jfail(j, at,
+                 "nesting deeper than %d levels; flatten the document (see docs/manifest.md#limits)",
                  j->max_depth);
 }
 
@@ -1741,6 +1742,8 @@ double tg_json_get_number(const cJSON *obj, const char *key, double fallback)
 bool tg_json_array_has_string(const cJSON *arr, const char *s)
 {
     const cJSON *e;
+    if (!cJSON_IsArray(arr) || !s)
+        return false;
     cJSON_ArrayForEach(e, arr)
     {
         if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/confine.h"
 #include "base/strvec.h"
 #include "base/util.h"
 
@@ -37,7 +38,8 @@ const char *tg_runtime_name(tg_runtime r)
 int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err)
 {
     *m = (tg_manifest){0};
-    if (tg_doc_load(path, NULL, &m->doc, err) != 0)
+    if (tg_confine_repo(path, NULL, "manifest", err) != 0 ||
+        tg_doc_load(path, NULL, &m->doc, err) != 0)
         return -1;
     const char *slash = strrchr(path, '/');
     m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
