@@ -222,6 +222,8 @@ static const char *strict_violation(const cJSON *s, int level, bool root)
     const cJSON *e;
     cJSON_ArrayForEach(e, tg_json_get(s, "anyOf"))
     {
+        if ((tg_json_get(e, "enum") || tg_json_get(e, "const")) && !tg_json_get(e, "type"))
+            return "an enum or const inside anyOf without a type";
         if ((why = strict_violation(e, level, false)) != NULL)
             return why;
     }
@@ -276,7 +278,8 @@ static void test_strict_optional(void)
     CHECK_CONTAINS(out, "\"b\":{\"type\":[\"integer\",\"null\"],\"description\":\"Count. Optional: "
                         "send null to leave it out (default: 3).\"}");
     /* optional without a simple type: anyOf with {"type":"null"} */
-    CHECK_CONTAINS(out, "\"c\":{\"anyOf\":[{\"enum\":[\"x\",\"y\"]},{\"type\":\"null\"}]");
+    CHECK_CONTAINS(out, "\"c\":{\"anyOf\":[{\"type\":\"string\",\"enum\":[\"x\",\"y\"]},"
+                        "{\"type\":\"null\"}]");
     /* an unsupported format is dropped and described */
     CHECK_CONTAINS(out, "\"d\":{\"type\":[\"string\",\"null\"],\"description\":\"Format: uri.");
     CHECK_CONTAINS(mode.relaxed, "default");
@@ -353,6 +356,196 @@ static void test_strict_refused(void)
     tg_buf_free(&b);
 }
 
+/* A type-less enum or const inside anyOf gets the type of its values (strict mode wants one). */
+static void test_strict_enum_type(void)
+{
+    tg_openai_mode mode;
+    cJSON *t = strict_of("{\"type\":\"object\",\"required\":[\"r\"],\"properties\":{"
+                         "\"i\":{\"enum\":[1,2,3]},"
+                         "\"n\":{\"enum\":[1,2.5]},"
+                         "\"b\":{\"const\":true},"
+                         "\"r\":{\"anyOf\":[{\"enum\":[\"a\",null]},{\"type\":\"integer\"}]}}}",
+                         &mode);
+    CHECK(t && mode.strict, "enum types: %s", mode.reason);
+    char *out = t ? tg_json_print_compact(t) : NULL;
+    CHECK_CONTAINS(out, "\"i\":{\"anyOf\":[{\"type\":\"integer\",\"enum\":[1,2,3]}");
+    CHECK_CONTAINS(out, "\"n\":{\"anyOf\":[{\"type\":\"number\",\"enum\":[1,2.5]}");
+    CHECK_CONTAINS(out, "\"b\":{\"anyOf\":[{\"type\":\"boolean\",\"const\":true}");
+    CHECK_CONTAINS(out, "\"r\":{\"anyOf\":[{\"type\":[\"string\",\"null\"],\"enum\":[\"a\",null]}");
+    free(out);
+    cJSON_Delete(t);
+    /* values of two types have no single type: no strict form */
+    expect_not_strict("{\"type\":\"object\",\"properties\":{\"m\":{\"enum\":[\"a\",1]}}}",
+                      "several types");
+}
+
+/* The 1024-character description of m once its docs.prerequisites is text. */
+static char *budget_with_prerequisites(tg_manifest *m, cJSON *docs, const char *text)
+{
+    cJSON_ReplaceItemInObjectCaseSensitive(docs, "prerequisites", cJSON_CreateString(text));
+    tg_manifest_bind(m);
+    return tg_emit_description_max(m, 1024);
+}
+
+/* An OpenAI description over budget keeps every section, each shortened to its share. */
+static void test_description_budget(void)
+{
+    tg_buf long_text = TG_BUF_INIT;
+    for (int i = 0; i < 40; i++)
+        tg_buf_printf(&long_text, "Sentence number %d says something. ", i);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "name", "budget_tool");
+    cJSON_AddStringToObject(root, "description", "Does one thing.");
+    cJSON *docs = cJSON_AddObjectToObject(root, "docs");
+    cJSON_AddStringToObject(docs, "when_to_use", "When asked.");
+    cJSON_AddStringToObject(docs, "when_not_to_use", long_text.data);
+    cJSON_AddStringToObject(docs, "what_it_does", long_text.data);
+    cJSON_AddStringToObject(docs, "returns", "A number.");
+    cJSON_AddStringToObject(docs, "prerequisites", long_text.data);
+    tg_manifest m = {0};
+    m.doc.root = root;
+    m.doc.file = xstrdup("budget.yaml");
+    tg_manifest_bind(&m);
+    char *full = tg_emit_description(&m), *cut = tg_emit_description_max(&m, 1024);
+    CHECK(utf8_chars(full) > 1024, "the test text should be too long (%zu)", utf8_chars(full));
+    CHECK(utf8_chars(cut) <= 1024, "cut description has %zu characters", utf8_chars(cut));
+    CHECK(utf8_chars(cut) > 990, "the budget is used (%zu characters)", utf8_chars(cut));
+    CHECK(tg_str_startswith(cut, "Does one thing.\n\nWHEN TO USE:\nWhen asked.\n\n"),
+          "summary and short section whole: %s", cut);
+    static const char *const heads[] = {"WHEN TO USE:", "WHEN NOT TO USE:", "WHAT IT DOES:",
+                                        "RETURNS:\nA number.", "PREREQUISITES:", NULL};
+    for (int i = 0; heads[i]; i++)
+        CHECK_CONTAINS(cut, heads[i]);
+    /* long sections are cut after a whole sentence */
+    CHECK_CONTAINS(cut, "something.\n\nWHAT IT DOES:\nSentence number 0");
+    CHECK(tg_str_endswith(cut, "something."), "ends inside a sentence: %s", cut);
+    /* a text without sentence ends is cut at a word, marked with ... */
+    free(cut);
+    tg_buf words = TG_BUF_INIT;
+    for (int i = 0; i < 300; i++)
+        tg_buf_puts(&words, "word ");
+    cut = budget_with_prerequisites(&m, docs, words.data);
+    CHECK(utf8_chars(cut) <= 1024 && tg_str_endswith(cut, "word..."), "word cut: %s", cut);
+    /* the budget counts characters, and a cut never splits one (not even without spaces) */
+    free(cut);
+    tg_buf wide = TG_BUF_INIT;
+    for (int i = 0; i < 600; i++)
+        tg_buf_puts(&wide, "\xc3\xa9");
+    cut = budget_with_prerequisites(&m, docs, wide.data);
+    CHECK(utf8_chars(cut) <= 1024, "wide: %zu characters", utf8_chars(cut));
+    CHECK_CONTAINS(cut, "PREREQUISITES:\n\xc3\xa9\xc3\xa9");
+    tg_err e = {0};
+    CHECK(tg_utf8_validate(cut, strlen(cut), &e) == 0, "a cut split a character: %s", e.msg);
+    /* a blank section costs its heading only */
+    free(cut);
+    cut = budget_with_prerequisites(&m, docs, "   ");
+    CHECK(utf8_chars(cut) <= 1024 && tg_str_endswith(cut, "PREREQUISITES:\n"), "blank: %s", cut);
+    /* a one-line description that leaves no room: the last sections go first */
+    free(cut);
+    tg_buf summary = TG_BUF_INIT;
+    for (int i = 0; i < 192; i++)
+        tg_buf_puts(&summary, "long ");
+    cJSON_ReplaceItemInObjectCaseSensitive(root, "description", cJSON_CreateString(summary.data));
+    cut = budget_with_prerequisites(&m, docs, "Needs a file.");
+    CHECK(utf8_chars(cut) <= 1024, "long summary: %zu characters", utf8_chars(cut));
+    CHECK(!strncmp(cut, summary.data, summary.len - 1) && cut[summary.len - 1] == '\n',
+          "the one-line description stays whole");
+    CHECK_CONTAINS(cut, "\n\nWHEN TO USE:\nWhen asked.");
+    CHECK(!strstr(cut, "PREREQUISITES:") && !strstr(cut, "RETURNS:"),
+          "the last sections are dropped first: %s", cut);
+    tg_buf_free(&summary);
+    free(cut);
+    free(full);
+    tg_buf_free(&wide);
+    tg_buf_free(&words);
+    tg_buf_free(&long_text);
+    tg_manifest_free(&m);
+}
+
+/* MCP: the text content carries the serialised JSON; the summary stays as a block before it. */
+static void test_call_result(void)
+{
+    cJSON *out = parse_json("{\"n\":2,\"chart\":\"c.png\",\"summary_markdown\":\"## Two\\n\\n"
+                            "![chart](c.png) and [data](./d.csv)\"}");
+    cJSON *r = tg_emit_call_result(out);
+    const cJSON *content = tg_json_get(r, "content");
+    char *json = tg_json_print_compact(out);
+    CHECK(cJSON_GetArraySize(content) == 2, "two text blocks, got %d",
+          cJSON_GetArraySize(content));
+    CHECK(!strcmp(str(tg_json_get_string(cJSON_GetArrayItem(content, 0), "text")),
+                  "## Two\n\n![chart](c.png) and [data](./d.csv)"),
+          "first block: the summary");
+    CHECK(!strcmp(str(tg_json_get_string(cJSON_GetArrayItem(content, 1), "text")), json),
+          "second block: the serialised structuredContent");
+    cJSON_Delete(r);
+    cJSON *plain = parse_json("{\"n\":2}");
+    r = tg_emit_call_result(plain);
+    content = tg_json_get(r, "content");
+    CHECK(cJSON_GetArraySize(content) == 1 &&
+              !strcmp(str(tg_json_get_string(cJSON_GetArrayItem(content, 0), "text")),
+                      "{\"n\":2}"),
+          "without a summary: one JSON block");
+    cJSON_Delete(r);
+    cJSON_Delete(plain);
+
+    /* artifacts handed out under a base: links in the summary point there, one resource_link
+     * each; structuredContent and its JSON stay the tool's own values (outputSchema) */
+    const char *paths[] = {"c.png", "d.csv"};
+    tg_emit_artifacts a = {paths, 2, "toolgen://artifacts/call-1/"};
+    r = tg_emit_call_result_for(out, &a);
+    content = tg_json_get(r, "content");
+    CHECK(cJSON_GetArraySize(content) == 4, "summary, JSON, two links: %d",
+          cJSON_GetArraySize(content));
+    CHECK(!strcmp(str(tg_json_get_string(cJSON_GetArrayItem(content, 0), "text")),
+                  "## Two\n\n![chart](toolgen://artifacts/call-1/c.png) and "
+                  "[data](toolgen://artifacts/call-1/d.csv)"),
+          "summary relinked: %s", tg_json_get_string(cJSON_GetArrayItem(content, 0), "text"));
+    CHECK(!strcmp(str(tg_json_get_string(cJSON_GetArrayItem(content, 1), "text")), json),
+          "JSON block unchanged");
+    const cJSON *link = cJSON_GetArrayItem(content, 2);
+    CHECK(!strcmp(str(tg_json_get_string(link, "type")), "resource_link") &&
+              !strcmp(str(tg_json_get_string(link, "uri")), "toolgen://artifacts/call-1/c.png") &&
+              !strcmp(str(tg_json_get_string(link, "name")), "c.png") &&
+              !strcmp(str(tg_json_get_string(link, "mimeType")), "image/png"),
+          "resource_link of c.png");
+    CHECK(!strcmp(str(tg_json_get_string(tg_json_get(r, "structuredContent"), "chart")),
+                  "c.png"),
+          "structuredContent keeps the tool's value");
+    cJSON_Delete(r);
+    free(json);
+    cJSON_Delete(out);
+}
+
+/* Artifact references: exact names and Markdown targets only, anything else untouched. */
+static void test_artifact_relink(void)
+{
+    const char *paths[] = {"bar_chart.png", "sub/data.csv"};
+    tg_emit_artifacts a = {paths, 2, "out dir"};
+    cJSON *res = parse_json(
+        "{\"chart_file\":\"bar_chart.png\",\"nested\":[{\"f\":\"./sub/data.csv\"}],"
+        "\"other\":\"bar_chart.png is mentioned\",\"bar_chart.png\":1,\"n\":3,"
+        "\"md\":\"![c](bar_chart.png \\\"t\\\") [d](<sub/data.csv>) [x](other.png) ](\"}");
+    cJSON *r = tg_emit_artifact_relink(res, &a);
+    char *out = tg_json_print_compact(r);
+    CHECK(!strcmp(out, "{\"chart_file\":\"out dir/bar_chart.png\",\"nested\":[{\"f\":"
+                       "\"out dir/sub/data.csv\"}],\"other\":\"bar_chart.png is mentioned\","
+                       "\"bar_chart.png\":1,\"n\":3,\"md\":\"![c](<out dir/bar_chart.png> "
+                       "\\\"t\\\") [d](<out dir/sub/data.csv>) [x](other.png) ](\"}"),
+          "relinked: %s", out);
+    free(out);
+    cJSON_Delete(r);
+    /* no base: a plain copy */
+    a.base = NULL;
+    r = tg_emit_artifact_relink(res, &a);
+    CHECK(cJSON_Compare(r, res, true), "without a base nothing changes");
+    cJSON_Delete(r);
+    cJSON_Delete(res);
+    char *ref = tg_emit_artifact_ref("out", "./x.png");
+    CHECK(!strcmp(ref, "out/x.png"), "ref: %s", ref);
+    free(ref);
+    CHECK(!strcmp(tg_emit_artifact_mime("a/b.csv"), "text/csv"), "mime csv");
+}
+
 /* x-toolgen-* keywords go wherever a subschema can be; property names and values stay. */
 static void test_client_schema(void)
 {
@@ -404,7 +597,7 @@ static bool mcp_open(mcp_schemas *m)
     *m = (mcp_schemas){0};
     const char *dir = getenv("TESTDATA_DIR");
     char *path = xasprintf("%s/mcp-schema/2025-11-25/schema.json",
-                           dir && *dir ? dir : "../shared/testdata");
+                           dir && *dir ? dir : "tests/testdata");
     tg_doc doc = {0};
     tg_err err = {0};
     bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
@@ -486,6 +679,16 @@ static void check_openai(const tg_manifest *m, const tg_emit_files *f, js_regist
     const char *desc = tg_json_get_string(fn, "description");
     CHECK(desc && utf8_chars(desc) <= 1024 && tg_str_startswith(desc, m->description),
           "%s: OpenAI description over 1024 characters or without the summary", m->name);
+    /* every section of the full description is there, shortened if need be */
+    char *full = tg_emit_description(m);
+    static const char *const heads[] = {"\n\nWHEN TO USE:\n", "\n\nWHEN NOT TO USE:\n",
+                                        "\n\nWHAT IT DOES:\n", "\n\nRETURNS:\n",
+                                        "\n\nPREREQUISITES:\n", NULL};
+    for (int i = 0; heads[i]; i++)
+        if (strstr(full, heads[i]))
+            CHECK(desc && strstr(desc, heads[i]), "%s: OpenAI description lacks %s", m->name,
+                  heads[i] + 2);
+    free(full);
     tg_openai_mode mode = tg_emit_openai_mode(m);
     CHECK(cJSON_IsBool(tg_json_get(fn, "strict")) &&
               cJSON_IsTrue(tg_json_get(fn, "strict")) == mode.strict,
@@ -515,6 +718,31 @@ static void check_openai(const tg_manifest *m, const tg_emit_files *f, js_regist
     cJSON_Delete(o);
 }
 
+/* The Responses API shape: flat, the same members as the Chat Completions one, and the output
+ * schema of the JSON text toolgen returns as the call's output. */
+static void check_responses(const tg_manifest *m, const tg_emit_files *f)
+{
+    char *cpath = xasprintf("%s/openai.json", m->name);
+    char *rpath = xasprintf("%s/openai.responses.json", m->name);
+    cJSON *chat = parse_json(file_data(f, cpath)), *resp = parse_json(file_data(f, rpath));
+    const cJSON *fn = tg_json_get(chat, "function");
+    CHECK(!strcmp(str(tg_json_get_string(resp, "type")), "function") &&
+              !tg_json_get(resp, "function"),
+          "%s: not the flat shape", rpath);
+    static const char *const same[] = {"name", "description", "parameters", "strict", NULL};
+    for (int i = 0; same[i]; i++)
+        CHECK(cJSON_Compare(tg_json_get(resp, same[i]), tg_json_get(fn, same[i]), true),
+              "%s: %s differs from the Chat Completions tool", rpath, same[i]);
+    cJSON *os = tg_emit_client_schema(m->output_schema);
+    CHECK(cJSON_Compare(tg_json_get(resp, "output_schema"), os, true),
+          "%s: output_schema is not the client output schema", rpath);
+    cJSON_Delete(os);
+    cJSON_Delete(chat);
+    cJSON_Delete(resp);
+    free(cpath);
+    free(rpath);
+}
+
 static void check_golden(const tg_manifest *m, const tg_emit_files *f, const mcp_schemas *mcp,
                          js_schema *in, js_schema *out)
 {
@@ -537,6 +765,13 @@ static void check_golden(const tg_manifest *m, const tg_emit_files *f, const mcp
             tg_json_get_string(cJSON_GetArrayItem(tg_json_get(result, "content"), 0), "text");
         if (md)
             CHECK(text && !strcmp(text, md), "%s: text content is not summary_markdown", rs);
+        /* the last text block is the serialised structuredContent (MCP 2025-06-18 and later) */
+        const cJSON *content = tg_json_get(result, "content");
+        char *json = tg_json_print_compact(tg_json_get(result, "structuredContent"));
+        const cJSON *last_block = cJSON_GetArrayItem(content, cJSON_GetArraySize(content) - 1);
+        const char *last = tg_json_get_string(last_block, "text");
+        CHECK(last && !strcmp(last, json), "%s: no text block holds the serialised JSON", rs);
+        free(json);
         free(rq);
         free(rs);
         cJSON_Delete(req);
@@ -571,7 +806,7 @@ static void check_tool(const tg_manifest *m, const mcp_schemas *mcp)
     CHECK(tg_emit_tool(m, &a, &err) == 0, "%s: %s", m->name, err.msg);
     CHECK(tg_emit_tool(m, &b, &err) == 0, "%s: %s", m->name, err.msg);
     CHECK(files_equal(&a, &b), "%s: two emissions differ", m->name);
-    CHECK(a.n == 5 + 2 * (size_t)cJSON_GetArraySize(m->examples), "%s: %zu files", m->name, a.n);
+    CHECK(a.n == 6 + 2 * (size_t)cJSON_GetArraySize(m->examples), "%s: %zu files", m->name, a.n);
     for (size_t i = 0; i < a.n; i++) {
         char *prefix = xasprintf("%s/", m->name);
         CHECK(tg_str_startswith(a.v[i].path, prefix), "%s outside its folder", a.v[i].path);
@@ -599,9 +834,22 @@ static void check_tool(const tg_manifest *m, const mcp_schemas *mcp)
           "%s: anthropic shape", m->name);
     CHECK(!strstr(file_data(&a, path), "x-toolgen-"), "%s: x-toolgen-* not stripped", path);
     free(path);
-    cJSON_Delete(an);
     check_openai(m, &a, mcp->reg);
+    check_responses(m, &a);
     js_schema *in = contract(m, &a, mcp->reg, "input"), *out = contract(m, &a, mcp->reg, "output");
+    /* Anthropic's input_examples: every example's input, each one a valid call */
+    const cJSON *ie = tg_json_get(an, "input_examples"), *ex;
+    CHECK(cJSON_GetArraySize(ie) == cJSON_GetArraySize(m->examples), "%s: input_examples",
+          m->name);
+    int k = 0;
+    cJSON_ArrayForEach(ex, m->examples)
+    {
+        const cJSON *got = cJSON_GetArrayItem(ie, k++);
+        CHECK(got && cJSON_Compare(got, tg_json_get(ex, "input"), true),
+              "%s: input_examples[%d] is not the example's input", m->name, k - 1);
+        expect_valid(in, got, "an Anthropic input example");
+    }
+    cJSON_Delete(an);
     check_golden(m, &a, mcp, in, out);
     js_schema_free(in);
     js_schema_free(out);
@@ -696,6 +944,20 @@ static void check_skill(const tg_emit_files *f, const tg_manifest *const *ms, si
         ref = xasprintf("(references/%s.md)", ms[i]->name);
         CHECK_CONTAINS(body, ref);
         free(ref);
+        /* a tool that writes files says where a client finds them */
+        const char **files;
+        size_t nf = tg_emit_artifact_names(ms[i], &files);
+        if (nf) {
+            char *copy = xasprintf("`DIR/%s`", files[0]);
+            char *ref_path = xasprintf("skill/%s/references/%s.md", folder, ms[i]->name);
+            const char *ref_md = file_data(f, ref_path);
+            CHECK_CONTAINS(body, copy);
+            CHECK_CONTAINS(ref_md, "| Files | It writes ");
+            CHECK_CONTAINS(ref_md, copy);
+            free(ref_path);
+            free(copy);
+        }
+        free(files);
     }
     for (size_t i = 0; i < TG_ERRCODE_COUNT; i++)
         CHECK_CONTAINS(body, tg_errcode_name((tg_errcode)i));
@@ -747,6 +1009,7 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
     cJSON_Delete(list);
 
     static const char *const adapters[] = {"adapters/openai.tools.json",
+                                           "adapters/openai.responses.tools.json",
                                            "adapters/anthropic.tools.json", NULL};
     for (int i = 0; adapters[i]; i++) {
         cJSON *arr = parse_json(file_data(&a, adapters[i]));
@@ -948,6 +1211,10 @@ int main(void)
     test_strict_optional();
     test_strict_nested();
     test_strict_refused();
+    test_strict_enum_type();
+    test_description_budget();
+    test_call_result();
+    test_artifact_relink();
     test_drop_nulls();
     test_client_schema();
     test_examples();

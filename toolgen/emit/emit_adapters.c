@@ -1,6 +1,6 @@
 /*
- * emit_adapters.c — OpenAI (Chat Completions function tool, strict mode when possible) and
- * Anthropic tool definitions.
+ * emit_adapters.c — OpenAI (Chat Completions and Responses API function tools, strict mode when
+ * possible) and Anthropic tool definitions.
  *
  * Strict mode follows OpenAI's documented subset for Structured Outputs: types string, number,
  * integer, boolean, object, array, null, plus enum, const, anyOf, local $ref/$defs; objects with
@@ -10,7 +10,7 @@
  * minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems.
  * docs/emit.md explains the transformation and when it gives up.
  */
-#include "emit/emit.h"
+#include "emit/emit_adapters.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "base/strvec.h"
 
 enum {
     STRICT_MAX_DEPTH = 10,
@@ -60,14 +61,6 @@ static const char *const unsupported_keywords[] = {
     "$recursiveAnchor", "$vocabulary", NULL};
 static const char *const simple_types[] = {"string", "number", "integer", "boolean",
                                            "object", "array",  "null",    NULL};
-
-static bool in_list(const char *const *list, const char *s)
-{
-    for (; s && *list; list++)
-        if (strcmp(*list, s) == 0)
-            return true;
-    return false;
-}
 
 typedef struct strict_ctx {
     tg_openai_mode *mode;
@@ -134,13 +127,7 @@ static bool type_has(const cJSON *type, const char *t)
 {
     if (cJSON_IsString(type))
         return strcmp(type->valuestring, t) == 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, type)
-    {
-        if (cJSON_IsString(e) && strcmp(e->valuestring, t) == 0)
-            return true;
-    }
-    return false;
+    return tg_json_array_has_string(type, t);
 }
 
 /* Shallow: does the schema itself say null is a valid value? */
@@ -159,17 +146,6 @@ static bool accepts_null(const cJSON *s)
     cJSON_ArrayForEach(e, tg_json_get(s, "anyOf"))
     {
         if (accepts_null(e))
-            return true;
-    }
-    return false;
-}
-
-static bool name_in(const cJSON *arr, const char *name)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, arr)
-    {
-        if (cJSON_IsString(e) && strcmp(e->valuestring, name) == 0)
             return true;
     }
     return false;
@@ -194,14 +170,14 @@ static cJSON *strict_node(strict_ctx *c, const cJSON *in, int depth);
 static bool type_ok(const cJSON *type)
 {
     if (cJSON_IsString(type))
-        return in_list(simple_types, type->valuestring);
+        return tg_strlist_has(simple_types, type->valuestring);
     if (!cJSON_IsArray(type))
         return false;
     int n = 0, nonnull = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, type)
     {
-        if (!cJSON_IsString(e) || !in_list(simple_types, e->valuestring))
+        if (!cJSON_IsString(e) || !tg_strlist_has(simple_types, e->valuestring))
             return false;
         n++;
         nonnull += strcmp(e->valuestring, "null") != 0;
@@ -251,7 +227,7 @@ static void relaxed_notes(strict_ctx *c, const cJSON *in, tg_buf *note)
         c->relaxed |= RX_UNIQUE;
     }
     const char *fmt = tg_json_get_string(in, "format");
-    if (fmt && !in_list(strict_formats, fmt)) {
+    if (fmt && !tg_strlist_has(strict_formats, fmt)) {
         note_add(note, "Format: %s.", fmt);
         c->relaxed |= RX_FORMAT;
     }
@@ -334,6 +310,72 @@ static cJSON *strict_list(strict_ctx *c, const char *kw, const cJSON *list, int 
     return out;
 }
 
+/* The JSON Schema type of one enum/const value; integral numbers are "integer". */
+static const char *value_type(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return "string";
+    if (cJSON_IsBool(v))
+        return "boolean";
+    if (cJSON_IsNull(v))
+        return "null";
+    if (cJSON_IsArray(v))
+        return "array";
+    if (cJSON_IsObject(v))
+        return "object";
+    double d = v->valuedouble;
+    return d > -9e15 && d < 9e15 && d == (double)(long long)d ? "integer" : "number";
+}
+
+/*
+ * A branch of anyOf that is only an enum or a const gets the type of its values: strict mode
+ * wants a type on every branch. Integers and other numbers make "number"; null adds "null".
+ * False when the values have several other types (no single type says that).
+ */
+static bool type_enum_branch(strict_ctx *c, cJSON *branch)
+{
+    const cJSON *values = tg_json_get(branch, "enum"), *cnst = tg_json_get(branch, "const");
+    if (tg_json_get(branch, "type") || (!values && !cnst))
+        return true;
+    const char *type = NULL;
+    bool null = false;
+    const cJSON *v = values ? values->child : cnst;
+    for (; v; v = values ? v->next : NULL) {
+        const char *t = value_type(v);
+        if (!strcmp(t, "null"))
+            null = true;
+        else if (!type || (!strcmp(type, "integer") && !strcmp(t, "number")))
+            type = t;
+        else if (strcmp(type, t) != 0 && !(!strcmp(type, "number") && !strcmp(t, "integer")))
+            return refuse(c, "an enum of values of several types inside anyOf has no strict "
+                             "form");
+    }
+    if (!type)
+        type = "null";
+    cJSON *t = cJSON_CreateObject();
+    if (null && strcmp(type, "null") != 0) {
+        const char *both[2] = {type, "null"};
+        cJSON_AddItemToObject(t, "type", cJSON_CreateStringArray(both, 2));
+    } else {
+        cJSON_AddStringToObject(t, "type", type);
+    }
+    /* first, where a reader expects it */
+    cJSON_InsertItemInArray(branch, 0, cJSON_DetachItemFromObjectCaseSensitive(t, "type"));
+    cJSON_Delete(t);
+    return true;
+}
+
+static bool type_enum_branches(strict_ctx *c, cJSON *any_of)
+{
+    cJSON *b;
+    cJSON_ArrayForEach(b, any_of)
+    {
+        if (!type_enum_branch(c, b))
+            return false;
+    }
+    return true;
+}
+
 /*
  * An optional property: strict mode wants it required, so null takes the place of "absent".
  * That only works when null was not already a valid value (else null would mean two things).
@@ -376,6 +418,10 @@ static cJSON *make_nullable(strict_ctx *c, cJSON *s, const cJSON *orig, const ch
         cJSON_AddStringToObject(null_alt, "type", "null");
         cJSON_AddItemToArray(any, null_alt);
         s = w;
+        if (!type_enum_branches(c, any)) {
+            cJSON_Delete(s);
+            return NULL;
+        }
     }
     const cJSON *def = tg_json_get(orig, "default");
     if (def) {
@@ -420,7 +466,7 @@ static cJSON *strict_object(strict_ctx *c, const cJSON *in, cJSON *out, int leve
         cJSON_DetachItemViaPointer(tp, p);
         char *name = xstrdup(p->string);
         cJSON_AddItemToArray(all, cJSON_CreateString(name));
-        if (!name_in(req, name)) {
+        if (!tg_json_array_has_string(req, name)) {
             size_t mark = push(c, "properties", name);
             p = make_nullable(c, p, cJSON_GetObjectItemCaseSensitive(props, name), name);
             pop(c, mark);
@@ -448,7 +494,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
 {
     const char *k = kw->string;
     cJSON *t = NULL;
-    if (in_list(kept_keywords, k) || strcmp(k, "const") == 0) {
+    if (tg_strlist_has(kept_keywords, k) || strcmp(k, "const") == 0) {
         if (strcmp(k, "const") == 0)
             count_chars(c, kw);
         cJSON_AddItemToObject(out, k, cJSON_Duplicate(kw, true));
@@ -469,7 +515,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
         return true;
     }
     if (strcmp(k, "format") == 0) {
-        if (cJSON_IsString(kw) && in_list(strict_formats, kw->valuestring))
+        if (cJSON_IsString(kw) && tg_strlist_has(strict_formats, kw->valuestring))
             cJSON_AddItemToObject(out, k, cJSON_Duplicate(kw, true));
         return true; /* other formats: relaxed_notes */
     }
@@ -486,9 +532,13 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
         pop(c, mark);
     } else if (strcmp(k, "anyOf") == 0) {
         t = strict_list(c, k, kw, depth);
+        if (t && !type_enum_branches(c, t)) {
+            cJSON_Delete(t);
+            t = NULL;
+        }
     } else if (strcmp(k, "$defs") == 0 || strcmp(k, "definitions") == 0) {
         t = strict_map(c, k, kw, depth);
-    } else if (in_list(unsupported_keywords, k)) {
+    } else if (tg_strlist_has(unsupported_keywords, k)) {
         return refuse(c, "%s has no strict form", k);
     } else {
         /* properties/required/additionalProperties: strict_object. Everything else is an
@@ -542,7 +592,7 @@ static void relaxed_list(unsigned bits, char *out, size_t n)
     for (int i = 0; relaxed_names[i]; i++)
         if (bits & (1u << i))
             tg_buf_printf(&b, "%s%s", b.len ? ", " : "", relaxed_names[i]);
-    snprintf(out, n, "%s", b.data ? b.data : "");
+    snprintf(out, n, "%s", b.data);
     tg_buf_free(&b);
 }
 
@@ -575,29 +625,46 @@ cJSON *tg_emit_openai_strict_schema(const cJSON *schema, tg_openai_mode *mode)
 
 /* ---- tool definitions ----------------------------------------------------------------------- */
 
-cJSON *tg_emit_openai_tool(const tg_manifest *m, tg_openai_mode *mode)
+/* name, description, parameters, strict: the members both OpenAI shapes share, added to t. */
+static void add_openai_function(cJSON *t, const tg_manifest *m, tg_openai_mode *mode)
 {
     tg_openai_mode local;
     if (!mode)
         mode = &local;
     cJSON *client = tg_emit_client_schema(m->input_schema);
     cJSON *strict = tg_emit_openai_strict_schema(client, mode);
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "type", "function");
-    cJSON *fn = cJSON_AddObjectToObject(t, "function");
-    cJSON_AddStringToObject(fn, "name", m->name);
+    cJSON_AddStringToObject(t, "name", m->name);
     /* OpenAI refused function descriptions over 1024 characters until 2025, and compatible
-     * servers (Azure OpenAI, proxies) still may: the sections that do not fit are left out. */
+     * servers (Azure OpenAI, proxies) still may: every section is kept, shortened to its share
+     * (docs/emit.md, "The tool description"). */
     char *desc = tg_emit_description_max(m, OPENAI_MAX_DESCRIPTION);
-    cJSON_AddStringToObject(fn, "description", desc);
+    cJSON_AddStringToObject(t, "description", desc);
     free(desc);
     if (strict) {
-        cJSON_AddItemToObject(fn, "parameters", strict);
+        cJSON_AddItemToObject(t, "parameters", strict);
         cJSON_Delete(client);
     } else {
-        cJSON_AddItemToObject(fn, "parameters", client);
+        cJSON_AddItemToObject(t, "parameters", client);
     }
-    cJSON_AddBoolToObject(fn, "strict", strict != NULL);
+    cJSON_AddBoolToObject(t, "strict", strict != NULL);
+}
+
+cJSON *tg_emit_openai_tool(const tg_manifest *m, tg_openai_mode *mode)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "type", "function");
+    add_openai_function(cJSON_AddObjectToObject(t, "function"), m, mode);
+    return t;
+}
+
+cJSON *tg_emit_openai_responses_tool(const tg_manifest *m)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "type", "function");
+    add_openai_function(t, m, NULL);
+    /* The output of a forwarded call is the result's JSON text (the MCP result's JSON block),
+     * which the output schema describes. */
+    cJSON_AddItemToObject(t, "output_schema", tg_emit_client_schema(m->output_schema));
     return t;
 }
 
@@ -616,6 +683,15 @@ cJSON *tg_emit_anthropic_tool(const tg_manifest *m)
     cJSON_AddStringToObject(t, "description", desc);
     free(desc);
     cJSON_AddItemToObject(t, "input_schema", tg_emit_client_schema(m->input_schema));
+    /* Each example's input: complete, valid calls Claude learns the argument conventions from
+     * (docs/emit.md, "anthropic.json"). */
+    cJSON *examples = cJSON_AddArrayToObject(t, "input_examples");
+    const cJSON *ex;
+    cJSON_ArrayForEach(ex, m->examples)
+    {
+        const cJSON *in = tg_json_get(ex, "input");
+        cJSON_AddItemToArray(examples, in ? cJSON_Duplicate(in, true) : cJSON_CreateObject());
+    }
     return t;
 }
 
@@ -648,7 +724,8 @@ static void drop_nulls(const cJSON *root, const cJSON *s, cJSON *v, int depth)
             const cJSON *ps = tg_json_get(props, e->string);
             if (!ps)
                 continue;
-            if (cJSON_IsNull(e) && !name_in(req, e->string) && !accepts_null(deref(root, ps)))
+            if (cJSON_IsNull(e) && !tg_json_array_has_string(req, e->string) &&
+                !accepts_null(deref(root, ps)))
                 cJSON_Delete(cJSON_DetachItemViaPointer(v, e));
             else
                 drop_nulls(root, ps, e, depth + 1);

@@ -11,7 +11,7 @@
  * passed through — folded to one line where a line is needed, and with '|' escaped in tables.
  * Values (names, defaults, enum members, JSON) go in code spans or fences sized to their content.
  */
-#include "emit/emit.h"
+#include "emit/emit_skill.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,17 +51,6 @@ static void put_folded(tg_buf *b, const char *s)
     }
 }
 
-/* A paragraph as written (line breaks kept), without surrounding blank space. */
-static void put_block(tg_buf *b, const char *s)
-{
-    while (s && is_space(*s))
-        s++;
-    size_t n = s ? strlen(s) : 0;
-    while (n && is_space(s[n - 1]))
-        n--;
-    tg_buf_append(b, s, n);
-}
-
 /* Plain text (titles) in running Markdown: characters that would start markup are escaped. */
 static void put_plain(tg_buf *b, const char *s)
 {
@@ -92,7 +81,7 @@ static void put_code(tg_buf *b, const char *s)
 {
     tg_buf t = TG_BUF_INIT;
     put_folded(&t, s);
-    const char *v = t.data ? t.data : "";
+    const char *v = t.data;
     size_t ticks = longest_backtick_run(v) + 1;
     bool pad = *v == '`' || (*v && v[strlen(v) - 1] == '`');
     for (size_t i = 0; i < ticks; i++)
@@ -320,13 +309,7 @@ static void put_schema_summary(tg_buf *b, const cJSON *s)
 
 static bool is_required(const cJSON *schema, const char *name)
 {
-    const cJSON *r;
-    cJSON_ArrayForEach(r, tg_json_get(schema, "required"))
-    {
-        if (cJSON_IsString(r) && strcmp(r->valuestring, name) == 0)
-            return true;
-    }
-    return false;
+    return tg_json_array_has_string(tg_json_get(schema, "required"), name);
 }
 
 /* One bullet per top-level property: `name` (**required**; type, constraints): description. */
@@ -454,7 +437,7 @@ static void put_runtime(tg_buf *b, const tg_manifest *m)
             tg_buf_puts(&t, cJSON_IsString(e) ? e->valuestring : "?");
         }
         tg_buf_puts(b, "the command ");
-        put_code(b, t.data ? t.data : "");
+        put_code(b, t.data);
         tg_buf_free(&t);
         return;
     }
@@ -472,6 +455,30 @@ static void put_runtime(tg_buf *b, const tg_manifest *m)
     default:
         tg_buf_puts(b, "unknown");
     }
+}
+
+/* Where the files a tool writes can be opened (docs/emit.md, "Artifacts"); false when it is
+ * known to write none. */
+static bool put_artifacts(tg_buf *b, const tg_manifest *m)
+{
+    const char **names;
+    size_t n = tg_emit_artifact_names(m, &names);
+    if (n) {
+        tg_buf_puts(b, "writes ");
+        for (size_t i = 0; i < n; i++) {
+            tg_buf_puts(b, i ? ", " : "");
+            put_code(b, names[i]);
+        }
+        tg_buf_puts(b, " into its private working directory, where no client can open them. "
+                       "Its result names them relative to that directory; `toolgen run --out "
+                       "DIR` copies them into DIR and its result then names the copies (");
+        char *ref = tg_emit_artifact_ref("DIR", names[0]);
+        put_code(b, ref);
+        free(ref);
+        tg_buf_puts(b, "). Without `--out` they are removed after the call");
+    }
+    free(names);
+    return n > 0;
 }
 
 static cJSON *generic_call(const char *tool, const cJSON *input)
@@ -598,7 +605,7 @@ static void skill_intro(tg_buf *b, const skill_ctx *c)
     tg_buf_puts(b, "\n# ");
     put_plain(b, c->repo->name);
     tg_buf_puts(b, "\n\n");
-    put_block(b, tg_emit_repo_description(c->repo));
+    tg_emit_put_trimmed(b, tg_emit_repo_description(c->repo));
     tg_buf_puts(b, "\n\n## What this skill does\n\n");
     tg_buf_printf(b,
                   "It gives you %zu tool%s. Each takes one JSON object of arguments and returns "
@@ -619,27 +626,27 @@ static void skill_intro(tg_buf *b, const skill_ctx *c)
     }
 }
 
-static void skill_when(tg_buf *b, const skill_ctx *c)
+/* "- `tool`: text" for every tool whose docs have key (folded to one line). */
+static void put_docs_bullets(tg_buf *b, const skill_ctx *c, const char *key)
 {
-    tg_buf_puts(b, "\n## When to use it\n\n");
     for (size_t i = 0; i < c->n; i++) {
-        tg_buf_puts(b, "- ");
-        put_code(b, c->ms[i]->name);
-        tg_buf_puts(b, ": ");
-        put_folded(b, tg_json_get_string(c->ms[i]->docs, "when_to_use"));
-        tg_buf_puts(b, "\n");
-    }
-    tg_buf_puts(b, "\n## When not to use it\n\n");
-    for (size_t i = 0; i < c->n; i++) {
-        const char *no = tg_json_get_string(c->ms[i]->docs, "when_not_to_use");
-        if (!no)
+        const char *text = tg_json_get_string(c->ms[i]->docs, key);
+        if (!text)
             continue;
         tg_buf_puts(b, "- ");
         put_code(b, c->ms[i]->name);
         tg_buf_puts(b, ": ");
-        put_folded(b, no);
+        put_folded(b, text);
         tg_buf_puts(b, "\n");
     }
+}
+
+static void skill_when(tg_buf *b, const skill_ctx *c)
+{
+    tg_buf_puts(b, "\n## When to use it\n\n");
+    put_docs_bullets(b, c, "when_to_use");
+    tg_buf_puts(b, "\n## When not to use it\n\n");
+    put_docs_bullets(b, c, "when_not_to_use");
     tg_buf_puts(b, "- Not for anything these tools do not cover: they are the only actions this "
                    "skill offers, and none runs arbitrary code or shell commands.\n");
 }
@@ -657,7 +664,8 @@ static void skill_calling(tg_buf *b, const skill_ctx *c)
         "%s"
         "Leave out an optional argument to get its default. The result is the tool's JSON "
         "object (MCP: `structuredContent`; the text content holds its `summary_markdown` when "
-        "it has one). A call that fails returns one of the error codes under "
+        "it has one, then the same JSON as text). A call that fails returns one of the error "
+        "codes under "
         "[Failure modes](#failure-modes-and-error-codes) with a message saying what was "
         "wrong.\n",
         c->level == 2 ? "Each tool below shows one example on two lines: the generic call, then "
@@ -741,6 +749,10 @@ static void skill_tool(tg_buf *b, const skill_ctx *c, const tg_manifest *m)
     put_facts_line(b, m);
     tg_buf_puts(b, "\n- Errors: ");
     put_error_codes(b, m);
+    tg_buf files = TG_BUF_INIT;
+    if (put_artifacts(&files, m))
+        tg_buf_printf(b, ".\n- Files: it %s", files.data);
+    tg_buf_free(&files);
     tg_buf_printf(b, ".\n- Details: [references/%s.md](references/%s.md) (full schemas, every "
                      "example, tests).\n\n",
                   m->name, m->name);
@@ -904,16 +916,7 @@ static void skill_operations(tg_buf *b, const skill_ctx *c)
         put_runtime(b, c->ms[i]);
     }
     tg_buf_puts(b, ".\n");
-    for (size_t i = 0; i < c->n; i++) {
-        const char *notes = tg_json_get_string(c->ms[i]->docs, "notes");
-        if (!notes)
-            continue;
-        tg_buf_puts(b, "- ");
-        put_code(b, c->ms[i]->name);
-        tg_buf_puts(b, ": ");
-        put_folded(b, notes);
-        tg_buf_puts(b, "\n");
-    }
+    put_docs_bullets(b, c, "notes");
     skill_env(b, c);
     tg_buf_puts(b, "\nThis skill is generated by toolgen from the tool manifests "
                    "(`manifests/<tool>/tool.manifest.yaml`); change those and run `toolgen "
@@ -961,7 +964,7 @@ static void ref_facts(tg_buf *b, const tg_manifest *m)
     do {                                                                                       \
         tg_buf_reset(&v);                                                                      \
         __VA_ARGS__;                                                                           \
-        row(b, 2, label, v.data ? v.data : "");                                                \
+        row(b, 2, label, v.data);                                                              \
     } while (0)
     FACT("Version", put_code(&v, m->version ? m->version : "?"));
     FACT("Status", tg_buf_puts(&v, tg_status_name(m->status)));
@@ -978,6 +981,10 @@ static void ref_facts(tg_buf *b, const tg_manifest *m)
     FACT("Limits", put_limits(&v, tg_json_get(m->constraints, "limits")));
     FACT("Rate limit", put_rate_limit(&v, m));
     FACT("Error codes", put_error_codes(&v, m));
+    tg_buf files = TG_BUF_INIT;
+    if (put_artifacts(&files, m))
+        FACT("Files", tg_buf_printf(&v, "It %s.", files.data));
+    tg_buf_free(&files);
     if (tg_emit_auth_env(m))
         FACT("Credential", put_code(&v, tg_emit_auth_env(m)); tg_buf_puts(&v, " (environment)"));
 #undef FACT
@@ -995,7 +1002,7 @@ static void ref_docs(tg_buf *b, const tg_manifest *m)
         if (!t)
             continue;
         tg_buf_printf(b, "\n## %s\n\n", heads[i]);
-        put_block(b, t);
+        tg_emit_put_trimmed(b, t);
         tg_buf_puts(b, "\n");
     }
     static const char *const lists[] = {"assumptions", "limitations", NULL};
@@ -1056,7 +1063,7 @@ static void ref_examples(tg_buf *b, const tg_manifest *m)
         put_code(b, tg_json_get_string(ex, "name"));
         tg_buf_puts(b, "\n\n");
         if (tg_json_get_string(ex, "description")) {
-            put_block(b, tg_json_get_string(ex, "description"));
+            tg_emit_put_trimmed(b, tg_json_get_string(ex, "description"));
             tg_buf_puts(b, "\n\n");
         }
         tg_buf_puts(b, "Call:\n\n");
@@ -1068,29 +1075,20 @@ static void ref_examples(tg_buf *b, const tg_manifest *m)
     }
 }
 
-static void put_keys(tg_buf *b, const char *label, const cJSON *obj)
+/* "; label `a`, `b`": the member names of an object (keys) or the values of an array. */
+static void put_listing(tg_buf *b, const char *label, const cJSON *v, bool keys)
 {
     sep(b, "; ");
     tg_buf_puts(b, label);
     int i = 0;
     const cJSON *k;
-    cJSON_ArrayForEach(k, obj)
+    cJSON_ArrayForEach(k, v)
     {
         tg_buf_puts(b, i++ ? ", " : " ");
-        put_code(b, k->string);
-    }
-}
-
-static void put_strings(tg_buf *b, const char *label, const cJSON *arr)
-{
-    sep(b, "; ");
-    tg_buf_puts(b, label);
-    int i = 0;
-    const cJSON *k;
-    cJSON_ArrayForEach(k, arr)
-    {
-        tg_buf_puts(b, i++ ? ", " : " ");
-        put_code_json(b, k);
+        if (keys)
+            put_code(b, k->string);
+        else
+            put_code_json(b, k);
     }
 }
 
@@ -1102,22 +1100,22 @@ static void put_expectation(tg_buf *b, const cJSON *expect)
         tg_buf_puts(b, "fails with ");
         put_code(b, error);
         if (tg_json_get(expect, "message_contains"))
-            put_strings(b, "message contains", tg_json_get(expect, "message_contains"));
+            put_listing(b, "message contains", tg_json_get(expect, "message_contains"), false);
         return;
     }
     if (tg_json_get(expect, "output"))
-        put_keys(b, "exact output:", tg_json_get(expect, "output"));
+        put_listing(b, "exact output:", tg_json_get(expect, "output"), true);
     if (tg_json_get(expect, "output_contains"))
-        put_keys(b, "output contains", tg_json_get(expect, "output_contains"));
+        put_listing(b, "output contains", tg_json_get(expect, "output_contains"), true);
     if (tg_json_get(expect, "text_contains"))
-        put_strings(b, "summary contains", tg_json_get(expect, "text_contains"));
+        put_listing(b, "summary contains", tg_json_get(expect, "text_contains"), false);
     if (tg_json_get_string(expect, "text_matches")) {
         sep(b, "; ");
         tg_buf_puts(b, "summary matches ");
         put_code(b, tg_json_get_string(expect, "text_matches"));
     }
     if (tg_json_get(expect, "artifacts"))
-        put_strings(b, "writes", tg_json_get(expect, "artifacts"));
+        put_listing(b, "writes", tg_json_get(expect, "artifacts"), false);
     if (cJSON_IsTrue(tg_json_get(expect, "schema_valid"))) {
         sep(b, "; ");
         tg_buf_puts(b, "output matches the output schema");
@@ -1158,7 +1156,7 @@ static char *reference_md(const tg_manifest *m)
         put_plain(&b, m->title);
     }
     tg_buf_puts(&b, "\n\n");
-    put_block(&b, m->description);
+    tg_emit_put_trimmed(&b, m->description);
     tg_buf_puts(&b, "\n\nBack to [SKILL.md](../SKILL.md).\n\n");
     ref_facts(&b, m);
     ref_docs(&b, m);

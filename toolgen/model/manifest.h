@@ -43,7 +43,10 @@ typedef struct tg_manifest {
     const cJSON *implementation, *reference;
 } tg_manifest;
 
-/* Parses the YAML (no schema check). On failure nothing is left allocated. */
+/*
+ * Parses the YAML (no schema check). A manifest that resolves outside the repository, or is not
+ * a regular file, is refused unread (base/confine.h). On failure nothing is left allocated.
+ */
 int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err);
 /* Fills the typed views; tolerant of a document that failed the schema (fields stay NULL). */
 void tg_manifest_bind(tg_manifest *m);
@@ -53,10 +56,5 @@ tg_status tg_status_parse(const char *s);
 const char *tg_status_name(tg_status s);
 tg_runtime tg_runtime_parse(const char *s);
 const char *tg_runtime_name(tg_runtime r);
-
-/* Small typed getters over cJSON objects: NULL / fallback when absent or of another type. */
-const char *tg_json_get_string(const cJSON *obj, const char *key);
-const cJSON *tg_json_get(const cJSON *obj, const char *key);
-double tg_json_get_number(const cJSON *obj, const char *key, double fallback);
 
 #endif

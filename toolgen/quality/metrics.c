@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "base/strvec.h"
 #include "schema/jsregex.h"
 
 /*
@@ -19,7 +20,7 @@
  */
 #define SLACK 1e-9
 
-static const char *const CATEGORY_NAMES[TG_CAT_COUNT] = {"edge", "normal", "stress"};
+static const char *const CATEGORY_NAMES[TG_CAT_COUNT + 1] = {"edge", "normal", "stress", NULL};
 static const char *const TIER_NAMES[] = {"poor", "acceptable", "good", "excellent"};
 static const char *const GATE_NAMES[TG_GATE_COUNT] = {
     "schema",           "static_check",     "test_pass_rate",         "edge_pass_rate",
@@ -34,10 +35,8 @@ const char *tg_test_category_name(tg_test_category c)
 
 tg_test_category tg_test_category_parse(const char *s)
 {
-    for (int i = 0; s && i < TG_CAT_COUNT; i++)
-        if (strcmp(s, CATEGORY_NAMES[i]) == 0)
-            return (tg_test_category)i;
-    return TG_CAT_COUNT;
+    int i = tg_strlist_index(CATEGORY_NAMES, s);
+    return i < 0 ? TG_CAT_COUNT : (tg_test_category)i;
 }
 
 const char *tg_quality_tier_name(tg_quality_tier t)
@@ -393,7 +392,7 @@ static size_t skip_blanks(const lexer *L, size_t i)
 /*
  * A run of adjacent string literals starting at `start` (implicit concatenation). At the start
  * of a logical line and followed by the end of the statement it is a docstring (or a no-op
- * statement): dropped, like the seed's tokenizer drops docstrings.
+ * statement): dropped, as docs/metrics.md (CodeBLEU, Tokens) says.
  */
 static void lex_strings(lexer *L, size_t start)
 {
@@ -543,7 +542,8 @@ static bool find_weight(const tg_keyword_weight *kw, size_t n, const char *tok, 
     return false;
 }
 
-/* Overrides first (the seed merges them over the defaults), then defaults, then __default__. */
+/* Overrides first (merged over the defaults: docs/metrics.md, Weighted n-gram match), then the
+ * defaults, then __default__. */
 static double token_weight(const tg_keyword_weight *kw, size_t nkw, const char *tok)
 {
     double w;
@@ -897,6 +897,21 @@ static bool fail(matcher *m, const char *fmt, ...)
     return false;
 }
 
+/* A failure at member v of the current object: the path names the member, fmt's %s shows v. */
+static bool fail_member(matcher *m, const cJSON *v, const char *fmt)
+{
+    if (m->quiet || !m->why || *m->why)
+        return false;
+    char *vs = describe(v);
+    size_t mark = m->path.len;
+    tg_buf_putc(&m->path, '/');
+    tg_buf_pointer_token(&m->path, v->string);
+    fail(m, fmt, vs);
+    tg_buf_truncate(&m->path, mark);
+    free(vs);
+    return false;
+}
+
 static bool fail_values(matcher *m, const cJSON *e, const cJSON *a)
 {
     if (m->quiet || !m->why || *m->why)
@@ -958,16 +973,8 @@ static bool match_object(matcher *m, const cJSON *e, const cJSON *a, tg_match_mo
         if (skipped_key(m, ev->string))
             continue;
         const cJSON *av = cJSON_GetObjectItemCaseSensitive(a, ev->string);
-        if (!av) {
-            char *es = describe(ev);
-            size_t mark = m->path.len;
-            tg_buf_putc(&m->path, '/');
-            tg_buf_pointer_token(&m->path, ev->string);
-            fail(m, "missing (expected %s)", es);
-            tg_buf_truncate(&m->path, mark);
-            free(es);
-            return false;
-        }
+        if (!av)
+            return fail_member(m, ev, "missing (expected %s)");
         if (!match_child(m, ev->string, 0, ev, av, mode))
             return false;
     }
@@ -978,14 +985,7 @@ static bool match_object(matcher *m, const cJSON *e, const cJSON *a, tg_match_mo
     {
         if (skipped_key(m, av->string) || cJSON_GetObjectItemCaseSensitive(e, av->string))
             continue;
-        char *as = describe(av);
-        size_t mark = m->path.len;
-        tg_buf_putc(&m->path, '/');
-        tg_buf_pointer_token(&m->path, av->string);
-        fail(m, "unexpected member (value %s)", as);
-        tg_buf_truncate(&m->path, mark);
-        free(as);
-        return false;
+        return fail_member(m, av, "unexpected member (value %s)");
     }
     return true;
 }
@@ -1153,12 +1153,10 @@ static int check_fail(char **why, const char *fmt, ...) TG_PRINTF(2, 3);
 static int check_fail(char **why, const char *fmt, ...)
 {
     if (why) {
-        tg_buf b = TG_BUF_INIT;
         va_list ap;
         va_start(ap, fmt);
-        tg_buf_vprintf(&b, fmt, ap);
+        *why = xvasprintf(fmt, ap);
         va_end(ap);
-        *why = tg_buf_steal(&b);
     }
     return 0;
 }

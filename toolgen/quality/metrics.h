@@ -1,5 +1,5 @@
 /*
- * metrics.h — the validation metrics and gates of seed 000, step 4 (4.4–4.8): pass@k, test pass
+ * metrics.h — the validation metrics and gates of docs/metrics.md: pass@k, test pass
  * rates per category, CodeBLEU (token parts; the AST and dataflow parts come from
  * runtime/code_analysis.py), the overall quality score and tier, and the comparator that decides
  * whether a tool's output meets a test's `expect` block. See docs/metrics.md for the formulas.
@@ -51,7 +51,7 @@ typedef struct tg_metrics_config {
     double tiers[4];                   /* quality_tiers, indexed by tg_quality_tier */
 } tg_metrics_config;
 
-/* The schema's defaults (seed 000, section 5.5 and appendix B). */
+/* The schema's defaults (docs/metrics.md, Defaults; docs/config.md). */
 void tg_metrics_config_default(tg_metrics_config *c);
 /*
  * Reads toolgen.yaml's `validation` object (NULL: all defaults) over the defaults. A weight block
@@ -66,7 +66,7 @@ const char *tg_test_category_name(tg_test_category c); /* "edge", "normal", "str
 tg_test_category tg_test_category_parse(const char *s);
 const char *tg_quality_tier_name(tg_quality_tier t); /* "excellent" ... "poor" */
 
-/* ---- pass@k (seed 4.5; Chen et al. 2021, HumanEval) ------------------------------------------ */
+/* ---- pass@k (docs/metrics.md, pass@k; Chen et al. 2021, HumanEval) --------------------------- */
 
 /*
  * Unbiased estimate of the probability that at least one of k samples drawn from n generated
@@ -76,8 +76,7 @@ const char *tg_quality_tier_name(tg_quality_tier t); /* "excellent" ... "poor" *
  */
 int tg_pass_at_k(int n, int c, int k, double *out, tg_err *err);
 
-/* ---- test pass rates (seed 4.6) ----------------------------------------------------------------
- */
+/* ---- test pass rates (docs/metrics.md, Test pass rates) -------------------------------------- */
 
 typedef struct tg_test_outcome {
     tg_test_category category;
@@ -100,14 +99,12 @@ typedef struct tg_pass_rates {
 void tg_pass_rates_compute(const tg_test_outcome *tests, size_t n, const tg_metrics_config *cfg,
                            tg_pass_rates *out);
 
-/* ---- functional correctness (seed 4.4) ---------------------------------------------------------
- */
+/* ---- functional correctness (docs/metrics.md, Functional correctness) ------------------------ */
 
 /* 0.6 * test_pass_rate + 0.4 * reference_similarity, or the test pass rate without a reference. */
 double tg_correctness_score(bool has_reference, double reference_similarity, double test_pass_rate);
 
-/* ---- overall score and tier (seed 4.8) ---------------------------------------------------------
- */
+/* ---- overall score and tier (docs/metrics.md, Overall score and quality tier) ---------------- */
 
 typedef struct tg_score_input {
     double functional_correctness, test_pass_rate;
@@ -132,8 +129,7 @@ int tg_overall_score(const tg_metrics_config *cfg, const tg_score_input *in, tg_
                      tg_err *err);
 tg_quality_tier tg_quality_tier_of(const tg_metrics_config *cfg, double score);
 
-/* ---- Python tokens and CodeBLEU (seed 4.7) -----------------------------------------------------
- */
+/* ---- Python tokens and CodeBLEU (docs/metrics.md, CodeBLEU) ---------------------------------- */
 
 typedef struct tg_tokens {
     char **tok;
@@ -166,7 +162,8 @@ typedef struct tg_keyword_weight {
     double weight;
 } tg_keyword_weight;
 
-/* The seed's keyword weights (4.7.2); tokens not listed weigh 1.0. */
+/* The default keyword weights (docs/metrics.md, Weighted n-gram match); tokens not listed weigh
+ * 1.0. */
 const tg_keyword_weight *tg_default_keyword_weights(size_t *n);
 
 typedef struct tg_code_bleu {
@@ -256,7 +253,7 @@ typedef struct tg_call_outcome {
 int tg_expect_check(const cJSON *expect, const tg_call_outcome *call, char **why, tg_err *err);
 
 /*
- * Reference-implementation agreement (seed 4.4.1): the share of inputs on which the generated and
+ * Reference-implementation agreement (docs/metrics.md, Functional correctness): the share of inputs on which the generated and
  * the reference implementation agree — both results equal under opts (summary_markdown ignored
  * when opts->ignore_summary), or both failing with the same error code. n must be >= 1.
  * *why (optional): the first disagreement, prefixed with "input N: ".
@@ -265,8 +262,7 @@ int tg_reference_agreement(const tg_call_outcome *generated, const tg_call_outco
                            size_t n, const tg_match_opts *opts, double *out, char **why,
                            tg_err *err);
 
-/* ---- gates (issue 4: validation gates as build stages) -----------------------------------------
- */
+/* ---- gates (docs/metrics.md, Gates and the status transition; docs/build.md) ----------------- */
 
 typedef enum tg_gate_id {
     TG_GATE_SCHEMA,

@@ -100,11 +100,9 @@ static void read_error(const cJSON *reply, rerr *e)
 /* The exception is an instance of name (by the class names of its MRO / prototype chain). */
 static bool isa(const rerr *e, const char *name)
 {
-    const cJSON *mro = tg_json_get(e->obj, "mro"), *m;
     if (e->type && strcmp(e->type, name) == 0)
         return true;
-    cJSON_ArrayForEach(m, mro) if (cJSON_IsString(m) && strcmp(m->valuestring, name) == 0) return true;
-    return false;
+    return tg_json_array_has_string(tg_json_get(e->obj, "mro"), name);
 }
 
 static bool errno_is(const rerr *e, const char *name)

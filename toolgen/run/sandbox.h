@@ -150,7 +150,7 @@ typedef struct tg_artifact {
 } tg_artifact;
 
 typedef struct tg_stream {
-    char *data;     /* NUL-terminated, at most the cap */
+    char *data;     /* NUL-terminated, at most the cap; "" once the call ran, NULL before */
     size_t len;
     size_t total;   /* bytes produced, including what was dropped */
     bool truncated;

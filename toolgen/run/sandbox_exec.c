@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/strvec.h"
 #include "run/sandbox_int.h"
 
 #define TG_SANDBOX_UID_BASE 0x70000000u
@@ -52,63 +53,19 @@
 /* Child-side fds: 0 stdin, 1 stdout, 2 stderr, 3 reply, 4 request, 5 bwrap status, 6 font cache. */
 enum { FD_REPLY = 3, FD_REQUEST = 4, FD_STATUS = 5, FD_FONTS = 6, FD_FIRST_FREE = 7 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* ---- a growable argv ------------------------------------------------------------------------ */
-
-typedef struct strv {
-    char **v;
-    size_t n, cap;
-} strv;
-
-static void sv_add(strv *s, const char *x)
-{
-    if (s->n + 2 > s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 64;
-        s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-    }
-    s->v[s->n++] = xstrdup(x);
-    s->v[s->n] = NULL;
-}
-
-static void sv_addf(strv *s, const char *fmt, ...) TG_PRINTF(2, 3);
-static void sv_addf(strv *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tg_buf b = TG_BUF_INIT;
-    tg_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    sv_add(s, b.data ? b.data : "");
-    tg_buf_free(&b);
-}
-
-static void sv_free(strv *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    *s = (strv){0};
-}
-
 /* ---- environment ---------------------------------------------------------------------------- */
 
 /* The whole environment of the tool: nothing is inherited from the caller (no secrets). */
-static void base_env(strv *env, const char *home, const char *tmp)
+static void base_env(tg_strv *env, const char *home, const char *tmp)
 {
-    sv_add(env, "PATH=/usr/local/bin:/usr/bin:/bin");
-    sv_addf(env, "HOME=%s", home);
-    sv_addf(env, "TMPDIR=%s", tmp);
-    sv_add(env, "LANG=C.UTF-8");
-    sv_add(env, "TZ=UTC");
-    sv_add(env, "USER=sandbox");
-    sv_add(env, "LOGNAME=sandbox");
-    sv_addf(env, "MPLCONFIGDIR=%s/matplotlib", tmp);
+    tg_strv_push(env, "PATH=/usr/local/bin:/usr/bin:/bin");
+    tg_strv_pushf(env, "HOME=%s", home);
+    tg_strv_pushf(env, "TMPDIR=%s", tmp);
+    tg_strv_push(env, "LANG=C.UTF-8");
+    tg_strv_push(env, "TZ=UTC");
+    tg_strv_push(env, "USER=sandbox");
+    tg_strv_push(env, "LOGNAME=sandbox");
+    tg_strv_pushf(env, "MPLCONFIGDIR=%s/matplotlib", tmp);
 }
 
 /* "/tool/x" → tool_dir/x and "/toolgen/x" → runtime_dir/x (isolation none only). */
@@ -121,30 +78,30 @@ static char *map_host(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, con
     return xstrdup(s);
 }
 
-static void add_env_value(strv *env, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+static void add_env_value(tg_strv *env, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
                           const char *kv, bool isolated)
 {
     if (isolated) {
-        sv_add(env, kv);
+        tg_strv_push(env, kv);
         return;
     }
     const char *eq = strchr(kv, '=');
     if (!eq) {
-        sv_add(env, kv);
+        tg_strv_push(env, kv);
         return;
     }
     char *val = map_host(c, cmd, eq + 1);
-    sv_addf(env, "%.*s=%s", (int)(eq - kv), kv, val);
+    tg_strv_pushf(env, "%.*s=%s", (int)(eq - kv), kv, val);
     free(val);
 }
 
 /* ---- the bwrap command line ----------------------------------------------------------------- */
 
-static void system_mounts(strv *a)
+static void system_mounts(tg_strv *a)
 {
-    sv_add(a, "--ro-bind");
-    sv_add(a, "/usr");
-    sv_add(a, "/usr");
+    tg_strv_push(a, "--ro-bind");
+    tg_strv_push(a, "/usr");
+    tg_strv_push(a, "/usr");
     static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
     for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
         struct stat st;
@@ -156,22 +113,22 @@ static void system_mounts(strv *a)
             if (n <= 0)
                 continue;
             target[n] = '\0';
-            sv_add(a, "--symlink");
-            sv_add(a, target);
-            sv_add(a, top[i]);
+            tg_strv_push(a, "--symlink");
+            tg_strv_push(a, target);
+            tg_strv_push(a, top[i]);
         } else if (S_ISDIR(st.st_mode)) {
-            sv_add(a, "--ro-bind");
-            sv_add(a, top[i]);
-            sv_add(a, top[i]);
+            tg_strv_push(a, "--ro-bind");
+            tg_strv_push(a, top[i]);
+            tg_strv_push(a, top[i]);
         }
     }
     /* Only what the loader, fontconfig and matplotlib read: no passwd, shadow, hosts, ssl. */
     static const char *const etc[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                       "/etc/alternatives", "/etc/fonts", "/etc/matplotlibrc"};
     for (size_t i = 0; i < sizeof etc / sizeof *etc; i++) {
-        sv_add(a, "--ro-bind-try");
-        sv_add(a, etc[i]);
-        sv_add(a, etc[i]);
+        tg_strv_push(a, "--ro-bind-try");
+        tg_strv_push(a, etc[i]);
+        tg_strv_push(a, etc[i]);
     }
 }
 
@@ -188,90 +145,90 @@ typedef struct bind_sources {
 } bind_sources;
 
 static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, const char *workdir,
-                       const char *font_name, const bind_sources *src, strv *a)
+                       const char *font_name, const bind_sources *src, tg_strv *a)
 {
-    sv_add(a, c->bwrap);
-    sv_add(a, "--unshare-all");
-    sv_add(a, "--unshare-user"); /* required, not "-try": --disable-userns and NPROC need it */
-    sv_add(a, "--disable-userns");
+    tg_strv_push(a, c->bwrap);
+    tg_strv_push(a, "--unshare-all");
+    tg_strv_push(a, "--unshare-user"); /* required, not "-try": --disable-userns and NPROC need it */
+    tg_strv_push(a, "--disable-userns");
     /* The tool is the namespace's pid 1: when it exits, everything it started is killed, and
      * wait4 on bwrap sees the tool's own CPU time and peak RSS (bwrap's reaper hides them). */
-    sv_add(a, "--as-pid-1");
-    sv_add(a, "--die-with-parent");
-    sv_add(a, "--new-session");
-    sv_add(a, "--cap-drop");
-    sv_add(a, "ALL");
-    sv_add(a, "--hostname");
-    sv_add(a, "sandbox");
-    sv_add(a, "--clearenv");
-    strv env = {0};
+    tg_strv_push(a, "--as-pid-1");
+    tg_strv_push(a, "--die-with-parent");
+    tg_strv_push(a, "--new-session");
+    tg_strv_push(a, "--cap-drop");
+    tg_strv_push(a, "ALL");
+    tg_strv_push(a, "--hostname");
+    tg_strv_push(a, "sandbox");
+    tg_strv_push(a, "--clearenv");
+    tg_strv env = TG_STRV_INIT;
     base_env(&env, TG_SANDBOX_WORK, "/tmp");
     for (size_t i = 0; cmd->env && cmd->env[i]; i++)
-        sv_add(&env, cmd->env[i]);
+        tg_strv_push(&env, cmd->env[i]);
     for (size_t i = 0; i < env.n; i++) {
         const char *eq = strchr(env.v[i], '=');
         if (!eq)
             continue;
-        sv_add(a, "--setenv");
-        sv_addf(a, "%.*s", (int)(eq - env.v[i]), env.v[i]);
-        sv_add(a, eq + 1);
+        tg_strv_push(a, "--setenv");
+        tg_strv_pushf(a, "%.*s", (int)(eq - env.v[i]), env.v[i]);
+        tg_strv_push(a, eq + 1);
     }
-    sv_free(&env);
+    tg_strv_free(&env);
     system_mounts(a);
-    sv_add(a, "--proc");
-    sv_add(a, "/proc");
-    sv_add(a, "--dev");
-    sv_add(a, "/dev");
-    sv_add(a, "--size");
-    sv_addf(a, "%lld", SHM_BYTES);
-    sv_add(a, "--tmpfs");
-    sv_add(a, "/dev/shm");
-    sv_add(a, "--size");
-    sv_addf(a, "%lld", work_budget(&cmd->limits));
-    sv_add(a, "--tmpfs");
-    sv_add(a, "/tmp");
-    sv_add(a, "--dir");
-    sv_add(a, "/tmp/matplotlib");
+    tg_strv_push(a, "--proc");
+    tg_strv_push(a, "/proc");
+    tg_strv_push(a, "--dev");
+    tg_strv_push(a, "/dev");
+    tg_strv_push(a, "--size");
+    tg_strv_pushf(a, "%lld", SHM_BYTES);
+    tg_strv_push(a, "--tmpfs");
+    tg_strv_push(a, "/dev/shm");
+    tg_strv_push(a, "--size");
+    tg_strv_pushf(a, "%lld", work_budget(&cmd->limits));
+    tg_strv_push(a, "--tmpfs");
+    tg_strv_push(a, "/tmp");
+    tg_strv_push(a, "--dir");
+    tg_strv_push(a, "/tmp/matplotlib");
     if (font_name) {
-        sv_add(a, "--perms");
-        sv_add(a, "0644");
-        sv_add(a, "--file");
-        sv_addf(a, "%d", FD_FONTS);
-        sv_addf(a, "/tmp/matplotlib/%s", font_name);
+        tg_strv_push(a, "--perms");
+        tg_strv_push(a, "0644");
+        tg_strv_push(a, "--file");
+        tg_strv_pushf(a, "%d", FD_FONTS);
+        tg_strv_pushf(a, "/tmp/matplotlib/%s", font_name);
     }
     if (cmd->tool_dir) {
-        sv_add(a, "--ro-bind");
-        sv_add(a, src->tool);
-        sv_add(a, TG_SANDBOX_TOOL);
+        tg_strv_push(a, "--ro-bind");
+        tg_strv_push(a, src->tool);
+        tg_strv_push(a, TG_SANDBOX_TOOL);
     }
     if (cmd->mount_runtime) {
-        sv_add(a, "--ro-bind");
-        sv_add(a, src->runtime);
-        sv_add(a, TG_SANDBOX_RUNTIME);
+        tg_strv_push(a, "--ro-bind");
+        tg_strv_push(a, src->runtime);
+        tg_strv_push(a, TG_SANDBOX_RUNTIME);
     }
-    sv_add(a, "--bind");
-    sv_add(a, workdir);
-    sv_add(a, TG_SANDBOX_WORK);
+    tg_strv_push(a, "--bind");
+    tg_strv_push(a, workdir);
+    tg_strv_push(a, TG_SANDBOX_WORK);
     for (size_t i = 0; cmd->paths && i < cmd->paths->n; i++) {
-        sv_add(a, "--ro-bind");
-        sv_add(a, src->paths[i]);
-        sv_add(a, cmd->paths->v[i].inside);
+        tg_strv_push(a, "--ro-bind");
+        tg_strv_push(a, src->paths[i]);
+        tg_strv_push(a, cmd->paths->v[i].inside);
     }
     /* Last: everything above needed a writable root to create its mount point. */
-    sv_add(a, "--remount-ro");
-    sv_add(a, "/dev");
-    sv_add(a, "--remount-ro");
-    sv_add(a, "/");
-    sv_add(a, "--chdir");
+    tg_strv_push(a, "--remount-ro");
+    tg_strv_push(a, "/dev");
+    tg_strv_push(a, "--remount-ro");
+    tg_strv_push(a, "/");
+    tg_strv_push(a, "--chdir");
     if (cmd->cwd && *cmd->cwd && strcmp(cmd->cwd, ".") != 0)
-        sv_addf(a, "%s/%s", TG_SANDBOX_WORK, cmd->cwd);
+        tg_strv_pushf(a, "%s/%s", TG_SANDBOX_WORK, cmd->cwd);
     else
-        sv_add(a, TG_SANDBOX_WORK);
-    sv_add(a, "--json-status-fd");
-    sv_addf(a, "%d", FD_STATUS);
-    sv_add(a, "--");
+        tg_strv_push(a, TG_SANDBOX_WORK);
+    tg_strv_push(a, "--json-status-fd");
+    tg_strv_pushf(a, "%d", FD_STATUS);
+    tg_strv_push(a, "--");
     for (size_t i = 0; cmd->argv[i]; i++)
-        sv_add(a, cmd->argv[i]);
+        tg_strv_push(a, cmd->argv[i]);
 }
 
 /* ---- matplotlib's font cache ---------------------------------------------------------------- */
@@ -698,16 +655,9 @@ static int make_request_fd(const char *data, size_t len)
     int fd = memfd_create("toolgen-request", MFD_CLOEXEC);
     if (fd < 0)
         return -1;
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            close(fd);
-            return -1;
-        }
-        off += (size_t)w;
+    if (tg_write_all(fd, data, len) != 0) {
+        close(fd);
+        return -1;
     }
     lseek(fd, 0, SEEK_SET);
     return fd;
@@ -750,9 +700,9 @@ typedef struct sb_call {
     /* parent's ends and child's ends; all close-on-exec in the parent */
     int p_out[2], p_err[2], p_reply[2], p_status[2], p_exec[2];
     int request_fd, fonts_fd, null_fd;
-    strv argv, envp;
+    tg_strv argv, envp;
     bind_sources src;
-    strv stage_from, stage_to; /* as root: binds staged in a private mount namespace */
+    tg_strv stage_from, stage_to; /* as root: binds staged in a private mount namespace */
     pid_t pid;
     int pidfd, inner_pidfd, status_fd;
     sink sinks[3];
@@ -800,8 +750,8 @@ static tg_sandbox_status stage_bind(sb_call *k, const char *host, const char **s
         ok = fd >= 0 && close(fd) == 0;
     }
     if (ok) {
-        sv_add(&k->stage_from, host);
-        sv_add(&k->stage_to, to);
+        tg_strv_push(&k->stage_from, host);
+        tg_strv_push(&k->stage_to, to);
         *slot = k->stage_to.v[k->stage_to.n - 1];
     } else {
         tg_err_set(k->err, "cannot prepare the mount point %s: %s", to, strerror(errno));
@@ -904,12 +854,12 @@ static void call_command(sb_call *k)
             (k->fonts_fd = open(k->fonts, O_RDONLY | O_CLOEXEC)) >= 0)
             font_name = strrchr(k->fonts, '/') + 1;
         bwrap_argv(c, cmd, k->workdir, font_name, &k->src, &k->argv);
-        sv_add(&k->envp, "PATH=/usr/bin:/bin"); /* bwrap's own: nothing of the caller's */
+        tg_strv_push(&k->envp, "PATH=/usr/bin:/bin"); /* bwrap's own: nothing of the caller's */
         return;
     }
     for (size_t i = 0; cmd->argv[i]; i++) {
         char *m = map_host(c, cmd, cmd->argv[i]);
-        sv_add(&k->argv, m);
+        tg_strv_push(&k->argv, m);
         free(m);
     }
     char *tmp = tg_path_join(k->call_dir, "tmp");
@@ -978,7 +928,7 @@ static tg_sandbox_status call_spawn(sb_call *k)
     struct statvfs vfs;
     k->free_at_start = statvfs(k->workdir, &vfs) == 0
                            ? (long long)vfs.f_bavail * (long long)vfs.f_frsize : -1;
-    k->start = now_ms();
+    k->start = tg_now_ms();
     k->pid = fork();
     if (k->pid < 0) {
         tg_err_set(k->err, "cannot start the sandbox: fork: %s", strerror(errno));
@@ -1026,7 +976,7 @@ static void call_kill(sb_call *k)
     k->killed = true;
     if (k->isolated && k->inner_pidfd >= 0) {
         pidfd_kill(k->inner_pidfd);
-        k->kill_outer_at = now_ms() + KILL_GRACE_MS;
+        k->kill_outer_at = tg_now_ms() + KILL_GRACE_MS;
     } else {
         kill_now(k);
     }
@@ -1133,7 +1083,7 @@ static void call_supervise(sb_call *k)
             pf[n] = (struct pollfd){k->pidfd, POLLIN, 0};
             idx[n++] = 4;
         }
-        double t = now_ms();
+        double t = tg_now_ms();
         if (k->exited && (!streams_open || t - k->exited_at > 1000))
             break;
         int r = poll(pf, (nfds_t)n, poll_timeout(k, t));
@@ -1152,9 +1102,9 @@ static void call_supervise(sb_call *k)
         if (!k->exited && (k->pidfd < 0 || (r > 0 && n > 0)) &&
             wait4(k->pid, &k->wstatus, WNOHANG, &k->ru) == k->pid) {
             k->exited = true;
-            k->exited_at = now_ms();
+            k->exited_at = tg_now_ms();
         }
-        check_limits(k, now_ms());
+        check_limits(k, tg_now_ms());
     }
     free(chunk);
 }
@@ -1166,14 +1116,17 @@ static void call_reap(sb_call *k)
         kill(-k->pid, SIGKILL);
         wait4(k->pid, &k->wstatus, 0, &k->ru);
     }
-    k->end = now_ms();
+    k->end = tg_now_ms();
     if (k->killed && k->inner_pidfd >= 0) {
         /* The namespace's init dies after all its processes. */
         struct pollfd ip = {k->inner_pidfd, POLLIN, 0};
         poll(&ip, 1, 2000);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         close_fd(&k->sinks[i].fd);
+        if (!k->sinks[i].s->data)
+            k->sinks[i].s->data = xstrdup(""); /* never NULL once it ran (sandbox.h) */
+    }
     close_fd(&k->status_fd);
     close_fd(&k->inner_pidfd);
     close_fd(&k->pidfd);
@@ -1240,10 +1193,10 @@ static void call_close(sb_call *k)
         close_fd(fds[i]);
     free(k->fonts);
     free(k->chdir_to);
-    sv_free(&k->argv);
-    sv_free(&k->envp);
-    sv_free(&k->stage_from);
-    sv_free(&k->stage_to);
+    tg_strv_free(&k->argv);
+    tg_strv_free(&k->envp);
+    tg_strv_free(&k->stage_from);
+    tg_strv_free(&k->stage_to);
     free(k->src.paths);
     if (k->call_dir) {
         sb_remove_tree(k->call_dir);

@@ -14,16 +14,10 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "base/strvec.h"
 
 #define VIZ_FILE "visualization_manifest.json"
 #define VIZ_MAX_BYTES (1 << 20)
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err)
 {
@@ -162,30 +156,10 @@ static char *find_program(const char *name)
     return NULL;
 }
 
-typedef struct strlist {
-    char **v;
-    size_t n;
-} strlist;
-
-static void sl_add(strlist *l, char *owned)
-{
-    l->v = xrealloc(l->v, (l->n + 2) * sizeof *l->v);
-    l->v[l->n++] = owned;
-    l->v[l->n] = NULL;
-}
-
-static void sl_free(strlist *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-    *l = (strlist){0};
-}
-
 /* A command tool's argv, env and cwd from its templates. TG_CALL_ENV when the program is not
  * installed, TG_CALL_UNSUPPORTED when the templates are unusable. */
-static tg_call_status command_argv(const cJSON *impl, const cJSON *args, strlist *argv,
-                                   strlist *env, char **cwd, tg_err *err)
+static tg_call_status command_argv(const cJSON *impl, const cJSON *args, tg_strv *argv,
+                                   tg_strv *env, char **cwd, tg_err *err)
 {
     const cJSON *tpl = tg_json_get(impl, "argv"), *e;
     if (!cJSON_IsArray(tpl) || cJSON_GetArraySize(tpl) == 0 || !cJSON_IsString(tpl->child)) {
@@ -199,7 +173,7 @@ static tg_call_status command_argv(const cJSON *impl, const cJSON *args, strlist
                    tpl->child->valuestring);
         return TG_CALL_ENV;
     }
-    sl_add(argv, prog);
+    tg_strv_push_owned(argv, prog);
     for (e = tpl->child->next; e; e = e->next) {
         if (!cJSON_IsString(e))
             continue;
@@ -215,14 +189,14 @@ static tg_call_status command_argv(const cJSON *impl, const cJSON *args, strlist
                 {
                     tg_buf b = TG_BUF_INIT;
                     render_value(&b, item);
-                    sl_add(argv, tg_buf_steal(&b));
+                    tg_strv_push_owned(argv, tg_buf_steal(&b));
                 }
                 continue;
             }
         }
         tg_buf b = TG_BUF_INIT;
         if (render_template(e->valuestring, args, &b))
-            sl_add(argv, tg_buf_steal(&b));
+            tg_strv_push_owned(argv, tg_buf_steal(&b));
         tg_buf_free(&b);
     }
     const cJSON *envt = tg_json_get(impl, "env");
@@ -233,7 +207,7 @@ static tg_call_status command_argv(const cJSON *impl, const cJSON *args, strlist
         tg_buf b = TG_BUF_INIT;
         tg_buf_printf(&b, "%s=", e->string);
         if (render_template(e->valuestring, args, &b))
-            sl_add(env, tg_buf_steal(&b));
+            tg_strv_push_owned(env, tg_buf_steal(&b));
         tg_buf_free(&b);
     }
     const char *cwdt = tg_json_get_string(impl, "cwd");
@@ -268,7 +242,7 @@ static char *all_errors(const js_errors *errs)
         tg_buf_printf(&b, "%s%s: %s", i ? "; " : "",
                       errs->v[i].instance_location[0] ? errs->v[i].instance_location : "(root)",
                       errs->v[i].message);
-    return b.data ? tg_buf_steal(&b) : xstrdup("invalid");
+    return b.len ? tg_buf_steal(&b) : xstrdup("invalid");
 }
 
 static bool has_artifact(const tg_sandbox_result *sb, const char *path)
@@ -342,13 +316,6 @@ static cJSON *read_visualizations(const tg_toolrun_ctx *ctx, const tg_sandbox_re
     return out;
 }
 
-static bool string_in(const cJSON *arr, const char *s)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, arr) if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0) return true;
-    return false;
-}
-
 /* ---- the call ------------------------------------------------------------------------------- */
 
 static void finish(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_call_result *out)
@@ -356,10 +323,10 @@ static void finish(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_call_result *o
     f->limits = out->limits;
     f->max = ctx->sandbox->max;
     f->allowed_imports = ctx->allowed_imports;
-    double t0 = now_us();
+    double t0 = tg_now_ms();
     out->ok = !tg_classify(f, &out->guidance);
     tg_resources_analyze(f, out->ok ? NULL : &out->guidance, &out->resources);
-    out->analysis_us = now_us() - t0;
+    out->analysis_us = (tg_now_ms() - t0) * 1e3;
 }
 
 /*
@@ -394,14 +361,14 @@ static tg_call_status refuse(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_erro
 /* The command being assembled for the sandbox, and everything it borrows. */
 typedef struct call_cmd {
     tg_sandbox_cmd cmd;
-    strlist argv, env;
+    tg_strv argv, env;
     char *cwd, *request, *tool_dir;
 } call_cmd;
 
 static void call_cmd_free(call_cmd *c)
 {
-    sl_free(&c->argv);
-    sl_free(&c->env);
+    tg_strv_free(&c->argv);
+    tg_strv_free(&c->env);
     free(c->cwd);
     free(c->request);
     free(c->tool_dir);
@@ -447,21 +414,22 @@ static tg_call_status runner_command(const tg_toolrun_ctx *ctx, const tg_manifes
     }
     char real[4096];
     c->tool_dir = realpath(m->dir, real) ? xstrdup(real) : xstrdup(m->dir);
-    sl_add(&c->argv, xstrdup(interp));
+    tg_strv_push_owned(&c->argv, xstrdup(interp));
     if (py) {
-        sl_add(&c->argv, xstrdup("-B"));
-        sl_add(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.py"));
+        tg_strv_push_owned(&c->argv, xstrdup("-B"));
+        tg_strv_push_owned(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.py"));
         static const char *const py_env[] = {
             "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
             "PYTHONIOENCODING=utf-8", "PYTHONPATH=" TG_SANDBOX_RUNTIME, "MPLBACKEND=Agg",
             "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1",
             "NUMEXPR_MAX_THREADS=1"};
         for (size_t i = 0; i < sizeof py_env / sizeof *py_env; i++)
-            sl_add(&c->env, xstrdup(py_env[i]));
+            tg_strv_push_owned(&c->env, xstrdup(py_env[i]));
         const cJSON *deps = tg_json_get(m->implementation, "dependencies");
-        c->cmd.matplotlib_cache = string_in(deps, "matplotlib") || string_in(deps, "seaborn");
+        c->cmd.matplotlib_cache = tg_json_array_has_string(deps, "matplotlib") ||
+                                  tg_json_array_has_string(deps, "seaborn");
     } else {
-        sl_add(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
+        tg_strv_push_owned(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
     }
     c->request = runner_request(ctx, m, c->tool_dir, args);
     c->cmd.tool_dir = c->tool_dir;
@@ -512,7 +480,7 @@ static void read_command_output(const tg_manifest *m, const tg_sandbox_result *s
     if (sb->signal || sb->killed_by != TG_LIMIT_NONE)
         return;
     const char *mode = tg_json_get_string(m->implementation, "stdout");
-    const char *text = sb->out.data ? sb->out.data : "";
+    const char *text = sb->out.data; /* never NULL once the call ran (sandbox.h) */
     tg_err perr = {0};
     if (tg_utf8_validate(text, sb->out.len, &perr) != 0) {
         *problem = xstrdup("the program's output is not UTF-8 text");
@@ -840,7 +808,7 @@ int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *
         char buf[65536];
         ssize_t n;
         while ((n = read(fd, buf, sizeof buf)) > 0)
-            if (write(out, buf, (size_t)n) != n)
+            if (tg_write_all(out, buf, (size_t)n) != 0)
                 break;
         close(out);
         close(fd);

@@ -1,0 +1,101 @@
+/*
+ * common.h — what every emitter of generated/ builds on: the output list, the facts derived
+ * from a bound manifest (read-only, network, credentials, error codes), the composed tool
+ * description, the client form of a schema and the MCP tools/call request.
+ *
+ * Emission flows one way (docs/emit.md, "Library API"): this module at the bottom; the MCP
+ * emitter (emit_mcp.h), the adapters (emit_adapters.h) and the Agent Skill (emit_skill.h) on
+ * top of it, none of them calling into another; emit.h's two entry points on top of all. A
+ * helper two emitters need belongs here, not in one of them.
+ *
+ * Everything is pure and deterministic: no disk, no printing, nothing from the host. Functions
+ * take manifests that were loaded and bound (tg_manifest_load + tg_manifest_bind) and never
+ * modify them. Returned heap strings and cJSON trees belong to the caller; strings inside
+ * manifests are borrowed.
+ */
+#ifndef TG_EMIT_COMMON_H
+#define TG_EMIT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "model/config.h"
+#include "model/manifest.h"
+
+/* ---- the output list ------------------------------------------------------------------------ */
+
+typedef struct tg_emit_file {
+    char *path; /* relative to generated/, '/'-separated, never absolute, never ".." */
+    char *data; /* NUL-terminated (the NUL is not part of len) */
+    size_t len;
+} tg_emit_file;
+
+typedef struct tg_emit_files {
+    tg_emit_file *v;
+    size_t n, cap;
+} tg_emit_files;
+
+void tg_emit_files_free(tg_emit_files *f);
+/* Appends a file; takes ownership of data (a heap string). */
+void tg_emit_files_add(tg_emit_files *f, const char *path, char *data);
+/* Appends v printed as a JSON file (two-space indentation, final newline); takes ownership of
+ * path (a heap string) and v. Every emitted JSON file goes through here. */
+void tg_emit_files_add_json(tg_emit_files *f, char *path, cJSON *v);
+/* NULL when no file has that path. */
+const tg_emit_file *tg_emit_files_find(const tg_emit_files *f, const char *path);
+
+/* ---- facts derived from the IR -------------------------------------------------------------- */
+
+/* constraints with their schema defaults: read_only true, network false (true for http). */
+bool tg_emit_read_only(const tg_manifest *m);
+bool tg_emit_network(const tg_manifest *m);
+/* Refused with FORBIDDEN when READ_ONLY=1: not read-only, or risk high. */
+bool tg_emit_refused_in_read_only(const tg_manifest *m);
+/* The environment variable an http tool reads its credential from; NULL when none. */
+const char *tg_emit_auth_env(const tg_manifest *m);
+/* The distinct credential variables of the tools, sorted. *out is a heap array of borrowed
+ * strings (free the array only); returns the count. */
+size_t tg_emit_auth_envs(const tg_manifest *const *ms, size_t n, const char ***out);
+/* The deterministic error codes of the tool: its error_codes in the fixed order of the error
+ * model, plus INVALID_INPUT and INTERNAL_ERROR, which every call can return. Heap array of static
+ * strings; returns the count. */
+size_t tg_emit_error_codes(const tg_manifest *m, const char ***out);
+/* The files the tool is known to write (its artifacts): the distinct names its tests expect
+ * (tests[].expect.artifacts), in the order first seen. *out is a heap array of borrowed strings
+ * (free the array only); returns the count. */
+size_t tg_emit_artifact_names(const tg_manifest *m, const char ***out);
+/* repo->description, or a generic sentence when it has none. */
+const char *tg_emit_repo_description(const tg_project_info *repo);
+
+/* ---- the description and the client schemas ------------------------------------------------- */
+
+/* The description every client sees: the one-line description, then WHEN TO USE, WHEN NOT TO
+ * USE, WHAT IT DOES, RETURNS and PREREQUISITES sections as plain text. Heap string. */
+char *tg_emit_description(const tg_manifest *m);
+/*
+ * The same within max characters (0: no limit), every section kept (docs/emit.md, "The tool
+ * description"): when the whole is too long, each section gets a share of what the one-line
+ * description and the headings leave (a short section keeps all its text, the long ones share
+ * the rest; what a cut leaves unused goes to the next section) and a long section is cut after
+ * its last sentence that fits, else its last word ("..." marks that cut). Sections are dropped,
+ * the last first, only when max leaves fewer than a few words each. The one-line description
+ * always stays whole (the manifest schema caps it at 1024).
+ */
+char *tg_emit_description_max(const tg_manifest *m, size_t max);
+/* Deep copy of a tool schema for clients: without x-toolgen-* keywords, and without the root's
+ * $schema / $id (the clients' formats define the dialect). */
+cJSON *tg_emit_client_schema(const cJSON *schema);
+
+/* {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":tool,"arguments":args}} */
+cJSON *tg_emit_call_request(const char *tool, const cJSON *args);
+
+/* ---- small helpers the emitters share ------------------------------------------------------- */
+
+/* Appends s (NULL: nothing) without its leading and trailing white space. */
+void tg_emit_put_trimmed(tg_buf *b, const char *s);
+
+#endif
