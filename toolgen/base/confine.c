@@ -21,11 +21,11 @@ static bool below(const char *real, const char *root)
  * absolute one below its real location. Symlinks are deliberately not followed here: where the
  * path leads is tg_confine's question.
  */
-static bool inside_cwd(const char *path)
+static bool inside_base(const char *base, const char *path)
 {
     if (path[0] == '/') {
         char cwd[PATH_MAX];
-        return realpath(".", cwd) && below(path, cwd);
+        return realpath(base ? base : ".", cwd) && below(path, cwd);
     }
     long depth = 0;
     for (const char *s = path; *s;) {
@@ -43,12 +43,27 @@ static bool inside_cwd(const char *path)
     return true;
 }
 
+/* path as the kernel should see it: relative paths are under base (NULL: the working
+ * directory). Heap string. */
+static char *under(const char *base, const char *path)
+{
+    return base && path[0] != '/' ? tg_path_join(base, path) : xstrdup(path);
+}
+
 char *tg_confine_root_of(const char *path)
 {
-    if (inside_cwd(path))
+    return tg_confine_root_of_in(NULL, path);
+}
+
+char *tg_confine_root_of_in(const char *base, const char *path)
+{
+    if (inside_base(base, path))
         return xstrdup(".");
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    char *full = under(base, path);
+    bool dir = lstat(full, &st) == 0 && S_ISDIR(st.st_mode);
+    free(full);
+    if (dir)
         return xstrdup(path);
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -59,16 +74,34 @@ char *tg_confine_root_of(const char *path)
 int tg_confine(const char *path, const char *const *roots, size_t nroots, const char *what,
                const char *where, tg_err *err)
 {
+    return tg_confine_in(NULL, path, roots, nroots, what, where, err);
+}
+
+/* realpath of path under base; false when it does not resolve. */
+static bool real_under(const char *base, const char *path, char real[PATH_MAX])
+{
+    char *full = under(base, path);
+    bool ok = realpath(full, real) != NULL;
+    free(full);
+    return ok;
+}
+
+int tg_confine_in(const char *base, const char *path, const char *const *roots, size_t nroots,
+                  const char *what, const char *where, tg_err *err)
+{
     struct stat lst;
     char real[PATH_MAX];
+    char *full = under(base, path);
+    bool exists = lstat(full, &lst) == 0;
+    free(full);
     /* Missing, or a dangling link: the read that follows reports it ("cannot open"). */
-    if (lstat(path, &lst) != 0 || !realpath(path, real))
+    if (!exists || !real_under(base, path, real))
         return 0;
     char first[PATH_MAX] = "";
     bool inside = false;
     for (size_t i = 0; i < nroots && !inside; i++) {
         char root[PATH_MAX];
-        if (!realpath(roots[i], root))
+        if (!real_under(base, roots[i], root))
             continue;
         if (!first[0])
             memcpy(first, root, sizeof first);
@@ -92,9 +125,15 @@ int tg_confine(const char *path, const char *const *roots, size_t nroots, const 
 
 int tg_confine_repo(const char *path, const char *anchor, const char *what, tg_err *err)
 {
-    char *root = tg_confine_root_of(anchor ? anchor : path);
+    return tg_confine_repo_in(NULL, path, anchor, what, err);
+}
+
+int tg_confine_repo_in(const char *base, const char *path, const char *anchor, const char *what,
+                       tg_err *err)
+{
+    char *root = tg_confine_root_of_in(base, anchor ? anchor : path);
     const char *roots[1] = {root};
-    int rc = tg_confine(path, roots, 1, what,
+    int rc = tg_confine_in(base, path, roots, 1, what,
                         strcmp(root, ".") == 0 ? "the repository" : "the folder given", err);
     free(root);
     return rc;

@@ -10,9 +10,10 @@
  * regular file (not a directory, FIFO or device); otherwise the error names the file, what it
  * resolves to and the fix (docs/manifest.md#files-outside-the-repository).
  *
- * The repository is the working directory (where toolgen.yaml is; `toolgen -C DIR`). A path
- * given on the command line that lies outside it (`toolgen lint /elsewhere/x`) is confined to
- * its own folder instead.
+ * The repository is the folder relative paths are under: the *_in forms take its absolute path
+ * as base (model/repo.h: the repository's root, so the check does not depend on the working
+ * directory); the plain forms use the working directory. A path given on the command line that
+ * lies outside it (`toolgen lint /elsewhere/x`) is confined to its own folder instead.
  *
  * The check precedes the read: it keeps a repository's links from reaching out, not a local
  * attacker who swaps a file for a link between the two.
@@ -32,12 +33,17 @@
  */
 int tg_confine(const char *path, const char *const *roots, size_t nroots, const char *what,
                const char *where, tg_err *err);
+/* tg_confine with relative paths (path and roots) under the folder base (NULL: cwd). */
+int tg_confine_in(const char *base, const char *path, const char *const *roots, size_t nroots,
+                  const char *what, const char *where, tg_err *err);
 
 /*
  * The root a path is confined to: "." (the repository) when the path lies inside the working
  * directory, else the path's own folder. Heap string.
  */
 char *tg_confine_root_of(const char *path);
+/* tg_confine_root_of with the repository at base (NULL: cwd). */
+char *tg_confine_root_of_in(const char *base, const char *path);
 
 /*
  * tg_confine with the one root tg_confine_root_of(anchor): anchor is the path as the user named
@@ -45,5 +51,8 @@ char *tg_confine_root_of(const char *path);
  * composed with ".." cannot pick its own root.
  */
 int tg_confine_repo(const char *path, const char *anchor, const char *what, tg_err *err);
+/* tg_confine_repo with the repository at base (NULL: cwd). */
+int tg_confine_repo_in(const char *base, const char *path, const char *anchor, const char *what,
+                       tg_err *err);
 
 #endif

@@ -72,9 +72,15 @@ static bool looks_like_json(const char *text, size_t len)
 
 int tg_doc_load(const char *path, const tg_doc_limits *lim, tg_doc *out, tg_err *err)
 {
+    return tg_doc_load_at(AT_FDCWD, path, lim, out, err);
+}
+
+int tg_doc_load_at(int dirfd, const char *path, const tg_doc_limits *lim, tg_doc *out,
+                   tg_err *err)
+{
     memset(out, 0, sizeof *out);
     size_t len = 0;
-    char *text = tg_read_file(path, tg_doc_max_bytes(lim), &len, err);
+    char *text = tg_read_file_at(dirfd, path, tg_doc_max_bytes(lim), &len, err);
     if (!text)
         return -1; /* tg_read_file names the file and the limit */
     bool json;

@@ -35,6 +35,9 @@ typedef struct tg_doc {
 
 /* Chooses the parser by extension (.json → JSON, .yaml/.yml → YAML; otherwise by content). */
 int tg_doc_load(const char *path, const tg_doc_limits *lim, tg_doc *out, tg_err *err);
+/* tg_doc_load for a path under the directory open as dirfd (see tg_read_file_at). */
+int tg_doc_load_at(int dirfd, const char *path, const tg_doc_limits *lim, tg_doc *out,
+                   tg_err *err);
 int tg_doc_parse_yaml(const char *text, size_t len, const char *name, const tg_doc_limits *lim,
                       tg_doc *out, tg_err *err);
 int tg_doc_parse_json(const char *text, size_t len, const char *name, const tg_doc_limits *lim,

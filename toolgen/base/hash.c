@@ -50,7 +50,12 @@ int tg_hash_fd(int fd, const char *path, tg_hash *out, tg_err *err)
 
 int tg_hash_file(const char *path, tg_hash *out, tg_err *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return tg_hash_file_at(AT_FDCWD, path, out, err);
+}
+
+int tg_hash_file_at(int dirfd, const char *path, tg_hash *out, tg_err *err)
+{
+    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return tg_err_setpos(err, path, 0, 0, "cannot open: %s", strerror(errno));
     int rc = tg_hash_fd(fd, path, out, err);

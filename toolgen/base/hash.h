@@ -24,6 +24,8 @@ typedef struct tg_hash {
 tg_hash tg_hash_bytes(const void *data, size_t len);
 /* Streams the file through the hash (no size limit, constant memory). */
 int tg_hash_file(const char *path, tg_hash *out, tg_err *err);
+/* tg_hash_file for a path under the directory open as dirfd (see tg_read_file_at). */
+int tg_hash_file_at(int dirfd, const char *path, tg_hash *out, tg_err *err);
 /* Hashes the rest of an open file (path only names it in messages); the caller closes fd. */
 int tg_hash_fd(int fd, const char *path, tg_hash *out, tg_err *err);
 bool tg_hash_eq(tg_hash a, tg_hash b);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -153,7 +154,13 @@ char *xasprintf(const char *fmt, ...)
 
 char *tg_read_file(const char *path, size_t max_bytes, size_t *len_out, tg_err *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return tg_read_file_at(AT_FDCWD, path, max_bytes, len_out, err);
+}
+
+char *tg_read_file_at(int dirfd, const char *path, size_t max_bytes, size_t *len_out,
+                      tg_err *err)
+{
+    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         tg_err_setpos(err, path, 0, 0, "cannot open: %s", strerror(errno));
         return NULL;
@@ -247,29 +254,61 @@ static void read_umask(void)
     fclose(f);
 }
 
+/* Creates "PATH.tmp.XXXXXX" under dirfd with O_EXCL: mkostemp has no *at form, so the unique
+ * suffix comes from getrandom, and a name another writer holds already is simply drawn again. */
+static int create_temp_at(int dirfd, const char *path, char **tmp_out)
+{
+    static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+    char *suffix = tmp + strlen(tmp) - 6;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char rnd[6];
+        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+            uint64_t mix = (uint64_t)getpid() * 0x9E3779B97F4A7C15u +
+                           (uint64_t)clock() + (uint64_t)attempt;
+            memcpy(rnd, &mix, sizeof rnd);
+        }
+        for (int i = 0; i < 6; i++)
+            suffix[i] = alnum[rnd[i] % (sizeof alnum - 1)];
+        int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST) {
+            *tmp_out = tmp;
+            return fd;
+        }
+    }
+    *tmp_out = tmp;
+    return -1;
+}
+
 int tg_write_file_atomic(const char *path, const void *data, size_t len, tg_err *err)
+{
+    return tg_write_file_atomic_at(AT_FDCWD, path, data, len, err);
+}
+
+int tg_write_file_atomic_at(int dirfd, const char *path, const void *data, size_t len,
+                            tg_err *err)
 {
     /* A unique name per call (not per process): worker threads may write the same path at
      * once, and each must rename a whole file of its own over it. */
-    char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-    int fd = mkostemp(tmp, O_CLOEXEC);
+    char *tmp = NULL;
+    int fd = create_temp_at(dirfd, path, &tmp);
     if (fd < 0) {
         tg_err_setpos(err, path, 0, 0, "cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         return -1;
     }
     pthread_once(&umask_once, read_umask);
-    /* mkstemp makes the file 0600; give it the mode a plain creat(0644) would have. */
+    /* The file is created 0600 like mkstemp's; give it the mode a plain creat(0644) would have. */
     if (fchmod(fd, 0644 & ~process_umask) != 0 || tg_write_all(fd, data, len) != 0) {
         tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
         close(fd);
-        unlink(tmp);
+        unlinkat(dirfd, tmp, 0);
         free(tmp);
         return -1;
     }
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
+    if (close(fd) != 0 || renameat(dirfd, tmp, dirfd, path) != 0) {
         tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
-        unlink(tmp);
+        unlinkat(dirfd, tmp, 0);
         free(tmp);
         return -1;
     }
@@ -279,24 +318,39 @@ int tg_write_file_atomic(const char *path, const void *data, size_t len, tg_err 
 
 bool tg_is_dir(const char *path)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    return tg_is_dir_at(AT_FDCWD, path);
 }
 
 bool tg_is_file(const char *path)
 {
+    return tg_is_file_at(AT_FDCWD, path);
+}
+
+bool tg_is_dir_at(int dirfd, const char *path)
+{
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return fstatat(dirfd, path, &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool tg_is_file_at(int dirfd, const char *path)
+{
+    struct stat st;
+    return fstatat(dirfd, path, &st, 0) == 0 && S_ISREG(st.st_mode);
 }
 
 int tg_mkdirs(const char *path, tg_err *err)
+{
+    return tg_mkdirs_at(AT_FDCWD, path, err);
+}
+
+int tg_mkdirs_at(int dirfd, const char *path, tg_err *err)
 {
     char *p = xstrdup(path);
     for (char *s = p + 1; *s; s++) {
         if (*s != '/')
             continue;
         *s = '\0';
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+        if (mkdirat(dirfd, p, 0755) != 0 && errno != EEXIST) {
             tg_err_setpos(err, p, 0, 0, "cannot create directory: %s", strerror(errno));
             free(p);
             return -1;
@@ -304,10 +358,21 @@ int tg_mkdirs(const char *path, tg_err *err)
         *s = '/';
     }
     int rc = 0;
-    if (mkdir(p, 0755) != 0 && errno != EEXIST)
+    if (mkdirat(dirfd, p, 0755) != 0 && errno != EEXIST)
         rc = tg_err_setpos(err, p, 0, 0, "cannot create directory: %s", strerror(errno));
     free(p);
     return rc;
+}
+
+DIR *tg_opendir_at(int dirfd, const char *path)
+{
+    int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    DIR *d = fdopendir(fd);
+    if (!d)
+        close(fd);
+    return d;
 }
 
 char *tg_path_join(const char *a, const char *b)

@@ -2,6 +2,8 @@
 #ifndef TG_UTIL_H
 #define TG_UTIL_H
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,6 +58,15 @@ char *xvasprintf(const char *fmt, va_list ap);
  * file and the limit) when the file is larger than max_bytes (0 = no limit).
  */
 char *tg_read_file(const char *path, size_t max_bytes, size_t *len_out, tg_err *err);
+/*
+ * The *_at forms below take a relative path under the directory open as dirfd (AT_FDCWD: the
+ * current directory, which is what the path-only forms use; an absolute path ignores dirfd).
+ * Library code reaches the repository through its root fd (model/repo.h), never the current
+ * directory, so one process can work on several repositories at once; messages name path as
+ * given.
+ */
+char *tg_read_file_at(int dirfd, const char *path, size_t max_bytes, size_t *len_out,
+                      tg_err *err);
 /* Writes all len bytes, retrying short writes and EINTR. 0, or -1 with errno set. */
 int tg_write_all(int fd, const void *data, size_t len);
 /*
@@ -64,10 +75,21 @@ int tg_write_all(int fd, const void *data, size_t len);
  * share a temporary file: the last rename wins, whole. The file gets mode 0644 minus the umask.
  */
 int tg_write_file_atomic(const char *path, const void *data, size_t len, tg_err *err);
+/* tg_write_file_atomic under dirfd: the temporary file is created with O_EXCL and a random
+ * suffix in the target's directory (openat), then renamed over it (renameat). */
+int tg_write_file_atomic_at(int dirfd, const char *path, const void *data, size_t len,
+                            tg_err *err);
 bool tg_is_dir(const char *path);
 bool tg_is_file(const char *path);
+/* true when path (under dirfd, symlinks followed) is a directory / a regular file */
+bool tg_is_dir_at(int dirfd, const char *path);
+bool tg_is_file_at(int dirfd, const char *path);
 /* mkdir -p */
 int tg_mkdirs(const char *path, tg_err *err);
+/* mkdir -p under dirfd */
+int tg_mkdirs_at(int dirfd, const char *path, tg_err *err);
+/* opendir(path) under dirfd (close with closedir); NULL with errno set. */
+DIR *tg_opendir_at(int dirfd, const char *path);
 /* Joins two path parts with exactly one '/' between them. Heap string. */
 char *tg_path_join(const char *a, const char *b);
 bool tg_str_endswith(const char *s, const char *suffix);
