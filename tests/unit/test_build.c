@@ -142,7 +142,7 @@ static void test_statelog(void)
     char *dir = tmp_path("state");
     tg_err err = {0};
     tg_statelog *l;
-    CHECK(tg_statelog_open(dir, true, &l, &err) == 0, "open: %s", err.msg);
+    CHECK(tg_statelog_open(AT_FDCWD, dir, true, &l, &err) == 0, "open: %s", err.msg);
     CHECK(tg_statelog_stage(l, "load:x") == NULL, "empty log has records");
     tg_named_hash in[2], out[1];
     tg_hash key1 = tg_hash_bytes("k1", 2), key2 = tg_hash_bytes("k2", 2);
@@ -168,7 +168,7 @@ static void test_statelog(void)
         fputs("garbage line\ns load:y 0000", f);
         fclose(f);
     }
-    CHECK(tg_statelog_open(dir, true, &l, &err) == 0, "reopen: %s", err.msg);
+    CHECK(tg_statelog_open(AT_FDCWD, dir, true, &l, &err) == 0, "reopen: %s", err.msg);
     const tg_stage_rec *got = tg_statelog_stage(l, "load:x");
     CHECK(got && tg_hash_eq(got->key, key2), "later record did not win");
     CHECK(got && got->nin == 2 && got->nout == 1 &&
@@ -207,7 +207,7 @@ static void test_statelog(void)
     tg_statelog_close(l);
 
     /* after finish() settled it, the entry is trusted: the next open answers from the cache */
-    CHECK(tg_statelog_open(dir, false, &l, &err) == 0, "reopen: %s", err.msg);
+    CHECK(tg_statelog_open(AT_FDCWD, dir, false, &l, &err) == 0, "reopen: %s", err.msg);
     CHECK(tg_statelog_hash_file(l, p, &h1, &err) == 1 && tg_hash_eq(h1, h3), "cached hash wrong");
     tg_statelog_close(l);
     FILE *lf = fopen(logp, "r");
@@ -222,7 +222,7 @@ static void test_statelog(void)
 
     /* a log of another format is ignored (everything rebuilds), not misread */
     write_text(logp, "# some other log v9\ns load:x 00\n");
-    CHECK(tg_statelog_open(dir, false, &l, &err) == 0, "reopen: %s", err.msg);
+    CHECK(tg_statelog_open(AT_FDCWD, dir, false, &l, &err) == 0, "reopen: %s", err.msg);
     CHECK(tg_statelog_stage(l, "load:x") == NULL, "foreign log was read");
     tg_statelog_close(l);
     free(missing);
@@ -242,7 +242,7 @@ static void test_statelog_compaction(void)
     char *logp = xasprintf("%s/log", dir);
     tg_err err = {0};
     tg_statelog *l;
-    CHECK(tg_statelog_open(dir, true, &l, &err) == 0, "open: %s", err.msg);
+    CHECK(tg_statelog_open(AT_FDCWD, dir, true, &l, &err) == 0, "open: %s", err.msg);
     tg_named_hash in[2], out[1];
     tg_stage_rec r = sample("emit:y", "generated/y/openai.json", tg_hash_bytes("k", 1), in, out);
     CHECK(tg_statelog_put_stage(l, &r, &err) == 0, "put: %s", err.msg);
@@ -269,7 +269,7 @@ static void test_statelog_compaction(void)
         fputs("s load:z 99aa06d3014798d86001c324468d497f 1 version 99aa", f); /* torn */
         fclose(f);
     }
-    CHECK(tg_statelog_open(dir, false, &l, &err) == 0, "reopen: %s", err.msg);
+    CHECK(tg_statelog_open(AT_FDCWD, dir, false, &l, &err) == 0, "reopen: %s", err.msg);
     const tg_stage_rec *got = tg_statelog_stage(l, "load:x");
     CHECK(got && tg_hash_eq(got->key, last) && got->nin == 2 && got->nout == 1,
           "the live record changed in compaction");
@@ -295,7 +295,7 @@ static void test_config(void)
     CHECK(chdir(dir) == 0, "chdir");
     tg_config c;
     tg_err err = {0};
-    CHECK(tg_config_load(&c, &err) == 0, "no toolgen.yaml: %s", err.msg);
+    CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) == 0, "no toolgen.yaml: %s", err.msg);
     CHECK(strcmp(c.manifests_dir, "manifests") == 0 && strcmp(c.generated_dir, "generated") == 0,
           "defaults %s %s", c.manifests_dir, c.generated_dir);
     CHECK(strcmp(c.project.name, TG_CONFIG_DEFAULT_PROJECT_NAME) == 0, "default name");
@@ -306,7 +306,7 @@ static void test_config(void)
 
     write_text("toolgen.yaml", "paths:\n  manifests: ./tools/\n  generated: out//\nbuild: {jobs: 3}\n"
                                "project: {name: my-tools, version: 2.0.0, author: me}\n");
-    CHECK(tg_config_load(&c, &err) == 0, "load: %s", err.msg);
+    CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) == 0, "load: %s", err.msg);
     CHECK(strcmp(c.manifests_dir, "tools") == 0 && strcmp(c.generated_dir, "out") == 0,
           "normalised %s %s", c.manifests_dir, c.generated_dir);
     CHECK(c.jobs == 3 && strcmp(c.project.name, "my-tools") == 0 &&
@@ -315,13 +315,13 @@ static void test_config(void)
     tg_config_free(&c);
 
     write_text("toolgen.yaml", "paths:\n  generated: ../elsewhere\n");
-    CHECK(tg_config_load(&c, &err) != 0, "'..' accepted");
+    CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) != 0, "'..' accepted");
     CHECK(err.line == 2 && strstr(err.msg, "/paths/generated"), "error place %d %s", err.line,
           err.msg);
     write_text("toolgen.yaml", "project:\n  name: Not_Kebab\n");
-    CHECK(tg_config_load(&c, &err) != 0 && strstr(err.msg, "kebab"), "bad name accepted");
+    CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) != 0 && strstr(err.msg, "kebab"), "bad name accepted");
     write_text("toolgen.yaml", "build:\n  jobs: many\n");
-    CHECK(tg_config_load(&c, &err) != 0 && strstr(err.msg, "/build/jobs"), "bad jobs accepted");
+    CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) != 0 && strstr(err.msg, "/build/jobs"), "bad jobs accepted");
     unlink("toolgen.yaml");
     CHECK(chdir(cwd) == 0, "chdir back");
     rmdir(dir);

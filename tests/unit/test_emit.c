@@ -81,12 +81,16 @@ static size_t load_examples(tg_manifest **out)
     closedir(d);
     qsort(names, n, sizeof *names, name_cmp);
     tg_manifest *ms = xcalloc(n ? n : 1, sizeof *ms);
+    tg_repo here;
+    tg_err rerr = {0};
+    CHECK(tg_repo_open_dir(&here, ".", &rerr) == 0, "repo: %s", rerr.msg);
     for (size_t i = 0; i < n; i++) {
         tg_err err = {0};
-        CHECK(tg_manifest_load(names[i], &ms[i], &err) == 0, "%s: %s", names[i], err.msg);
+        CHECK(tg_manifest_load(&here, names[i], &ms[i], &err) == 0, "%s: %s", names[i], err.msg);
         tg_manifest_bind(&ms[i]);
         free(names[i]);
     }
+    tg_repo_release(&here);
     *out = ms;
     return n;
 }

@@ -12,8 +12,13 @@
  *   - a key changes when, and only when, one of its declared inputs changes (source file,
  *     config value, data file, upstream output, version), seen through explain.
  *
- * The engine works in the current directory, so the test chdirs into a temporary directory.
+ *   - the engine works on the repository it is given, not on the current directory: two
+ *     repositories built one after the other from a third directory each get their own outputs
+ *     and state, and the third directory stays empty.
+ *
+ * The tests but the last chdir into the repository only for their own file helpers.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +71,7 @@ static tg_stage_status gen_run(tg_stage_run *r, tg_err *err)
     ran("gen", tool);
     char *path = xasprintf("src/%s.txt", tool);
     size_t len = 0;
-    char *text = tg_read_file(path, 0, &len, err);
+    char *text = tg_read_file_at(tg_stage_repo(r)->root_fd, path, 0, &len, err);
     free(path);
     if (!text)
         return TG_STAGE_FAILED;
@@ -156,9 +161,9 @@ static const tg_stage_def *const fake_stages[] = {&stage_gen, &stage_pub, &stage
 
 /* ---- the tool source: a fixed list, src/<tool>.txt marks a tool ---------------------------- */
 
-static int list_tools(const tg_config *cfg, tg_strv *names, tg_err *err)
+static int list_tools(const tg_repo *repo, tg_strv *names, tg_err *err)
 {
-    (void)cfg;
+    (void)repo;
     (void)err;
     static const char *const all[] = {"c", "a", "b", "nofile"};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -225,11 +230,22 @@ static bool listed(const tg_strv *v, const char *s)
     return false;
 }
 
+static const char *build_dir = "."; /* the repository build_with builds */
+
 static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs)
 {
     *res = (result){0};
     tg_strv_free(&runs);
-    tg_build_opts o = {.stages = fake_stages,
+    tg_repo repo;
+    tg_err oerr = {0};
+    /* opened per build, as each toolgen process does: toolgen.yaml edits between builds count */
+    if (tg_repo_open(&repo, build_dir, &oerr) != 0) {
+        CHECK(false, "open %s: %s", build_dir, oerr.msg);
+        res->status = TG_BUILD_USAGE;
+        return;
+    }
+    tg_build_opts o = {.repo = &repo,
+                       .stages = fake_stages,
                        .tool_source = &fake_tools,
                        .mode = mode,
                        .jobs = jobs,
@@ -238,6 +254,7 @@ static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs
                        .ud = res};
     tg_err err = {0};
     res->status = tg_build(&o, &res->st, &err);
+    tg_repo_release(&repo);
     if (res->status != TG_BUILD_OK && res->status != TG_BUILD_FAILED)
         fprintf(stderr, "build: status %d: %s\n", res->status, err.msg);
     tg_strv_sort(&runs);
@@ -384,10 +401,13 @@ static void test_outputs(void)
 
     /* a file of the shared root toolgen did not write is kept by clean; everything else goes */
     write_text("pub/mine.txt", "mine\n");
-    tg_build_opts o = {.stages = fake_stages, .on_event = on_event, .ud = &r};
-    r = (result){0};
+    tg_repo repo;
     tg_err err = {0};
+    CHECK(tg_repo_open(&repo, ".", &err) == 0, "open: %s", err.msg);
+    tg_build_opts o = {.repo = &repo, .stages = fake_stages, .on_event = on_event, .ud = &r};
+    r = (result){0};
     CHECK(tg_build_clean(&o, &r.st, &err) == TG_BUILD_OK, "clean: %s", err.msg);
+    tg_repo_release(&repo);
     CHECK(r.st.kept == 1 && has_event(&r, "KEPT: pub/mine.txt"), "kept %d", r.st.kept);
     CHECK(r.st.removed == 7, "removed %d", r.st.removed);
     CHECK(!tg_is_dir("out") && !tg_is_dir(".toolgen") && tg_is_file("pub/mine.txt"),
@@ -487,6 +507,85 @@ static void test_keys(const char *datadir)
     free(dat);
 }
 
+/* ---- two repositories, built from a third directory --------------------------------------- */
+
+static size_t entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    for (struct dirent *de; d && (de = readdir(d));)
+        n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void expect_text(const char *dir, const char *rel, const char *want)
+{
+    char *path = tg_path_join(dir, rel);
+    char *text = read_text(path);
+    if (want)
+        CHECK(text && strcmp(text, want) == 0, "%s: \"%s\", expected \"%s\"", path,
+              text ? text : "(none)", want);
+    else
+        CHECK(!text, "%s exists", path);
+    free(text);
+    free(path);
+}
+
+static void test_two_repos(const char *tmpdir)
+{
+    char *one = tg_path_join(tmpdir, "one"), *two = tg_path_join(tmpdir, "two");
+    char *elsewhere = tg_path_join(tmpdir, "elsewhere");
+    char *p;
+    write_text(p = tg_path_join(one, "src/a.txt"), "one\n"), free(p);
+    write_text(p = tg_path_join(two, "src/a.txt"), "two\n"), free(p);
+    write_text(p = tg_path_join(two, "src/b.txt"), "two b\n"), free(p);
+    mkdir(elsewhere, 0755);
+    CHECK(chdir(elsewhere) == 0, "chdir %s", elsewhere);
+
+    result r;
+    build_dir = one;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "build one: %d", r.status);
+    CHECK_RAN(r, "all gen:a pub:a");
+    result_free(&r);
+    build_dir = two;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "build two: %d", r.status);
+    CHECK_RAN(r, "all gen:a gen:b pub:a pub:b");
+    result_free(&r);
+
+    expect_text(one, "pub/a.txt", "[a]\none\n");
+    expect_text(one, "pub/b.txt", NULL);
+    expect_text(one, "pub/all.txt", "a: one\n");
+    expect_text(two, "pub/a.txt", "[a]\ntwo\n");
+    expect_text(two, "pub/all.txt", "a: two\nb: two b\n");
+    p = tg_path_join(one, ".toolgen/log");
+    CHECK(tg_is_file(p), "no state log in %s", one);
+    free(p);
+    CHECK(entries(elsewhere) == 0, "the build wrote into the current directory");
+
+    /* each repository's state is its own: both are up to date, a change in one rebuilds one */
+    build_dir = one;
+    build(&r);
+    CHECK_RAN(r, "");
+    result_free(&r);
+    write_text(p = tg_path_join(two, "src/b.txt"), "two b 2\n"), free(p);
+    build(&r);
+    CHECK_RAN(r, "");
+    result_free(&r);
+    build_dir = two;
+    build(&r);
+    CHECK_RAN(r, "all gen:b pub:b");
+    result_free(&r);
+    CHECK(entries(elsewhere) == 0, "the build wrote into the current directory");
+    build_dir = ".";
+    free(one);
+    free(two);
+    free(elsewhere);
+}
+
 int main(void)
 {
     char cwd[1024], tmpdir[] = "/tmp/toolgen-test-engine-XXXXXX";
@@ -509,6 +608,7 @@ int main(void)
     test_failures();
     test_outputs();
     test_keys(datadir);
+    test_two_repos(tmpdir);
 
     CHECK(chdir(cwd) == 0, "chdir back");
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);

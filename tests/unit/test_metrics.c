@@ -769,10 +769,13 @@ static void test_manifest_expectations(void)
     const char *names[] = {"manifests/group_and_count_by_columns/tool.manifest.yaml",
                            "manifests/bar_chart_by_group/tool.manifest.yaml",
                            "manifests/load_and_analyze_csv/tool.manifest.yaml"};
+    tg_repo here;
+    tg_err rerr = {0};
+    CHECK(tg_repo_open_dir(&here, ".", &rerr) == 0, "repo: %s", rerr.msg);
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         tg_manifest m = {0};
         tg_err err = {0};
-        CHECK(tg_manifest_load(names[i], &m, &err) == 0, "%s: %s", names[i], err.msg);
+        CHECK(tg_manifest_load(&here, names[i], &m, &err) == 0, "%s: %s", names[i], err.msg);
         tg_manifest_bind(&m);
         const cJSON *t;
         cJSON_ArrayForEach(t, m.tests)
@@ -820,6 +823,7 @@ static void test_manifest_expectations(void)
         }
         tg_manifest_free(&m);
     }
+    tg_repo_release(&here);
 }
 
 static void test_reference_agreement(void)

@@ -62,6 +62,7 @@ static const char tool_py[] =
     "    return {'lines': n, 'scale': scale}\n";
 
 typedef struct fixture {
+    tg_repo repo;
     tg_toolrun_env env;
     tg_manifest m;
     js_registry *reg;
@@ -76,12 +77,13 @@ static int fixture_open(fixture *fx)
              repo, repo, repo, repo, repo);
     CHECK(system(cmd) == 0, "setup");
     tg_err err = {0};
+    CHECK(tg_repo_open_dir(&fx->repo, repo, &err) == 0, "repo: %s", err.msg);
     char *mpath = xasprintf("%s/tools/probe/tool.manifest.yaml", repo);
     char *tpath = xasprintf("%s/tools/probe/tool.py", repo);
     int rc = tg_write_file_atomic(mpath, manifest, strlen(manifest), &err) == 0 &&
                      tg_write_file_atomic(tpath, tool_py, strlen(tool_py), &err) == 0 &&
                      chmod(tpath, 0644) == 0 && chmod(mpath, 0644) == 0 &&
-                     tg_manifest_load(mpath, &fx->m, &err) == 0
+                     tg_manifest_load(&fx->repo, mpath, &fx->m, &err) == 0
                  ? 0
                  : -1;
     CHECK(rc == 0, "manifest: %s", err.msg);
@@ -94,7 +96,7 @@ static int fixture_open(fixture *fx)
     fx->in = js_compile(fx->reg, fx->m.input_schema, &(js_options){0}, &err);
     fx->out = js_compile(fx->reg, fx->m.output_schema, &(js_options){0}, &err);
     CHECK(fx->in && fx->out, "schemas compile: %s", err.msg);
-    CHECK(tg_toolrun_env_open(&fx->env, repo, NULL, &err) == 0, "env: %s", err.msg);
+    CHECK(tg_toolrun_env_open(&fx->env, &fx->repo, NULL, &err) == 0, "env: %s", err.msg);
     return fx->in && fx->out ? 0 : -1;
 }
 
@@ -105,6 +107,7 @@ static void fixture_close(fixture *fx)
     js_schema_free(fx->out);
     js_registry_free(fx->reg);
     tg_manifest_free(&fx->m);
+    tg_repo_release(&fx->repo);
 }
 
 /* Runs the probe with args (JSON text); the status is TG_CALL_DONE or the test fails. */

@@ -2,6 +2,8 @@
 #ifndef TG_CLI_H
 #define TG_CLI_H
 
+#include "model/repo.h"
+
 /* Exit codes shared by every command (docs/cli.md, the table at the top). */
 enum {
     TG_EXIT_OK = 0,      /* success */
@@ -43,5 +45,23 @@ int cli_fail(int code, const char *fmt, ...)
     ;
 /* Prints the usage text of a command (for --help). */
 int cli_print_usage(const char *usage, int code);
+
+/*
+ * The repository folder: "." unless -C DIR named another. Nothing changes the process's working
+ * directory; the commands open the repository with cli_repo_open and the library reaches its
+ * files through the root fd (model/repo.h). Paths typed on the command line are relative to it,
+ * as they were when -C changed directory (like git -C and make -C).
+ */
+const char *cli_dir(void);
+/*
+ * Makes dir (relative to the current -C folder, or absolute) the repository folder. 0, or -1
+ * with errno when it is not a directory that can be opened.
+ */
+int cli_set_dir(const char *dir);
+/* tg_repo_open_dir(cli_dir()): the repository without its config (tg_repo_load_config). */
+int cli_repo_open(tg_repo *r, tg_err *err);
+/* A path typed by the user, for the path-based helpers: unchanged when absolute or without
+ * -C, else below the -C folder. Heap string. */
+char *cli_user_path(const char *path);
 
 #endif

@@ -81,7 +81,16 @@ typedef struct cli_opts {
     tg_build_opts b;
     const char **tools;
     bool allow_tools, allow_jobs, allow_build_flags;
+    bool config_later; /* check: the git probe comes before toolgen.yaml's errors */
+    tg_repo repo;      /* o->b.repo */
 } cli_opts;
+
+static void opts_free(cli_opts *o)
+{
+    free(o->tools);
+    if (o->b.repo) /* opened */
+        tg_repo_release(&o->repo);
+}
 
 static int parse_count(const char *cmd, const char *opt, const char *s, int *out)
 {
@@ -101,6 +110,24 @@ static const tg_tool_source manifest_tools = {
     .marker = tg_tools_marker,
     .refuse = tg_tools_refuse,
 };
+
+/* The repository (cli_dir()) and, unless o->config_later, its config; -1 when it printed why
+ * not (a config error is a usage error, as the build would report it). */
+static int open_repo(cli_opts *o)
+{
+    tg_err err = {0};
+    if (cli_repo_open(&o->repo, &err) != 0) {
+        cli_fail(TG_EXIT_USAGE, "%s: %s", o->cmd, err.msg);
+        return -1;
+    }
+    o->b.repo = &o->repo;
+    if (o->config_later || tg_repo_load_config(&o->repo, &err) == 0)
+        return 0;
+    char msg[2048];
+    tg_err_format(&err, msg, sizeof msg);
+    cli_fail(TG_EXIT_USAGE, "%s: %s", o->cmd, msg);
+    return -1;
+}
 
 /* Parses argv into o (and sets up the build: toolgen's stages, tools from manifests/); returns
  * -1 when it printed a usage error. */
@@ -132,7 +159,7 @@ static int parse(int argc, char **argv, cli_opts *o)
                 cli_fail(TG_EXIT_USAGE, "%s: -C needs a directory", cmd);
                 return -1;
             }
-            if (chdir(dir) != 0) {
+            if (cli_set_dir(dir) != 0) {
                 cli_fail(TG_EXIT_USAGE, "%s: -C %s: %s", cmd, dir, strerror(errno));
                 return -1;
             }
@@ -157,7 +184,7 @@ static int parse(int argc, char **argv, cli_opts *o)
         }
     }
     o->b.tools = o->tools;
-    return 0;
+    return open_repo(o);
 }
 
 /* ---- progress and messages ------------------------------------------------------------------ */
@@ -417,14 +444,14 @@ int cmd_build(int argc, char **argv)
 {
     cli_opts o = {.allow_tools = true, .allow_jobs = true, .allow_build_flags = true};
     if (parse(argc, argv, &o) != 0) {
-        free(o.tools);
+        opts_free(&o);
         return TG_EXIT_USAGE;
     }
     tg_build_stats st;
     tg_build_status status;
     int rc = run_build(&o, &st, &status);
     tg_build_stats_free(&st);
-    free(o.tools);
+    opts_free(&o);
     return rc;
 }
 
@@ -432,7 +459,7 @@ int cmd_explain(int argc, char **argv)
 {
     cli_opts o = {.allow_tools = true};
     if (parse(argc, argv, &o) != 0) {
-        free(o.tools);
+        opts_free(&o);
         return TG_EXIT_USAGE;
     }
     o.b.mode = TG_MODE_EXPLAIN;
@@ -451,7 +478,7 @@ int cmd_explain(int argc, char **argv)
     else
         printf("toolgen: everything is up to date\n");
     tg_build_stats_free(&st);
-    free(o.tools);
+    opts_free(&o);
     return rc;
 }
 
@@ -459,7 +486,7 @@ int cmd_graph(int argc, char **argv)
 {
     cli_opts o = {.allow_tools = true};
     if (parse(argc, argv, &o) != 0) {
-        free(o.tools);
+        opts_free(&o);
         return TG_EXIT_USAGE;
     }
     tg_buf out = TG_BUF_INIT;
@@ -471,7 +498,7 @@ int cmd_graph(int argc, char **argv)
     else
         fwrite(out.data, 1, out.len, stdout);
     tg_buf_free(&out);
-    free(o.tools);
+    opts_free(&o);
     return rc;
 }
 
@@ -479,7 +506,7 @@ int cmd_clean(int argc, char **argv)
 {
     cli_opts o = {0};
     if (parse(argc, argv, &o) != 0) {
-        free(o.tools);
+        opts_free(&o);
         return TG_EXIT_USAGE;
     }
     ui u = {.verbose = o.b.verbose};
@@ -499,7 +526,7 @@ int cmd_clean(int argc, char **argv)
                    st.kept == 1 ? "" : "s", st.generated_dir);
     }
     tg_build_stats_free(&st);
-    free(o.tools);
+    opts_free(&o);
     return rc;
 }
 
@@ -538,9 +565,10 @@ static int drift_cmp(const void *a, const void *b)
 }
 
 /* Files under dir that no stage produced: stale leftovers, or files someone put there. */
-static void find_strays(const char *dir, const tg_strmap *outputs, drifts *d, int depth)
+static void find_strays(int root, const char *dir, const tg_strmap *outputs, drifts *d,
+                        int depth)
 {
-    DIR *dp = opendir(dir);
+    DIR *dp = tg_opendir_at(root, dir);
     if (!dp || depth > 64) {
         if (dp)
             closedir(dp);
@@ -552,8 +580,8 @@ static void find_strays(const char *dir, const tg_strmap *outputs, drifts *d, in
             continue;
         char *p = tg_path_join(dir, de->d_name);
         struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            find_strays(p, outputs, d, depth + 1);
+        if (fstatat(root, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+            find_strays(root, p, outputs, d, depth + 1);
         else if (!tg_strmap_get(outputs, p))
             add_drift(d, p, "stale", "no manifest produces it");
         free(p);
@@ -563,15 +591,19 @@ static void find_strays(const char *dir, const tg_strmap *outputs, drifts *d, in
 
 int cmd_check(int argc, char **argv)
 {
-    cli_opts o = {.allow_jobs = true};
+    cli_opts o = {.allow_jobs = true, .config_later = true};
     if (parse(argc, argv, &o) != 0) {
-        free(o.tools);
+        opts_free(&o);
         return TG_EXIT_USAGE;
     }
     tg_err err = {0};
-    if (tg_git_probe(&err) != 0) {
-        free(o.tools);
+    if (tg_git_probe(&o.repo, &err) != 0) {
+        opts_free(&o);
         return cli_fail(TG_EXIT_USAGE, "check: %s", err.msg);
+    }
+    if (tg_repo_load_config(&o.repo, &err) != 0) {
+        opts_free(&o);
+        return fail_status("check", TG_BUILD_USAGE, &err);
     }
     o.b.frozen = true;
     tg_build_stats st;
@@ -580,11 +612,11 @@ int cmd_check(int argc, char **argv)
     if (status != TG_BUILD_OK) {
         fprintf(stderr, "toolgen check: the frozen build did not succeed\n");
         tg_build_stats_free(&st);
-        free(o.tools);
+        opts_free(&o);
         return rc;
     }
     tg_git_changes ch = {0};
-    int grc = tg_git_status_dir(st.generated_dir, &ch, &err);
+    int grc = tg_git_status_dir(&o.repo, st.generated_dir, &ch, &err);
     if (grc != 0) {
         rc = cli_fail(grc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV, "check: %s", err.msg);
         goto out;
@@ -599,7 +631,7 @@ int cmd_check(int argc, char **argv)
     tg_strmap outs = TG_STRMAP_INIT;
     for (size_t i = 0; i < st.outputs.n; i++)
         tg_strmap_put(&outs, st.outputs.v[i], (void *)1);
-    find_strays(st.generated_dir, &outs, &d, 0);
+    find_strays(o.repo.root_fd, st.generated_dir, &outs, &d, 0);
     tg_strmap_free(&outs);
     if (d.n) {
         qsort(d.v, d.n, sizeof *d.v, drift_cmp);
@@ -623,6 +655,6 @@ int cmd_check(int argc, char **argv)
 out:
     tg_git_changes_free(&ch);
     tg_build_stats_free(&st);
-    free(o.tools);
+    opts_free(&o);
     return rc;
 }

@@ -24,13 +24,13 @@ const char tg_usage_lint[] =
     "Every problem is printed as FILE:LINE:COL: message. Exit status: 0 clean, 1 problems\n"
     "found, 2 usage error.\n";
 
-/* paths.manifests of ./toolgen.yaml, or "manifests". */
-static char *manifests_dir_from_config(void)
+/* paths.manifests of the repository's toolgen.yaml, or "manifests". */
+static char *manifests_dir_from_config(const tg_repo *repo)
 {
     tg_doc d = {0};
     tg_err err = {0};
     char *dir = NULL;
-    if (tg_doc_load("toolgen.yaml", NULL, &d, &err) == 0) {
+    if (tg_doc_load_at(repo->root_fd, "toolgen.yaml", NULL, &d, &err) == 0) {
         const char *s = tg_json_get_string(tg_json_get(d.root, "paths"), "manifests");
         if (s)
             dir = xstrdup(s);
@@ -53,15 +53,22 @@ int cmd_lint(int argc, char **argv)
         }
         paths[n++] = argv[i];
     }
+    tg_repo repo;
+    tg_err err = {0};
+    if (cli_repo_open(&repo, &err) != 0) {
+        free(paths);
+        return cli_fail(TG_EXIT_USAGE, "lint: %s", err.msg);
+    }
     if (n == 0) {
-        if (tg_is_file("toolgen.yaml"))
+        if (tg_is_file_at(repo.root_fd, "toolgen.yaml"))
             paths[n++] = "toolgen.yaml";
-        mdir = manifests_dir_from_config();
-        if (tg_is_dir(mdir))
+        mdir = manifests_dir_from_config(&repo);
+        if (tg_is_dir_at(repo.root_fd, mdir))
             paths[n++] = mdir;
         if (n == 0) {
             free(mdir);
             free(paths);
+            tg_repo_release(&repo);
             return cli_fail(TG_EXIT_USAGE,
                             "lint: nothing to lint here (no toolgen.yaml, no manifests/); pass paths "
                             "or run in a toolgen repository (-C DIR)");
@@ -69,18 +76,18 @@ int cmd_lint(int argc, char **argv)
     }
 
     tg_schemaset ss;
-    tg_err err = {0};
     char msg[2048];
     if (tg_schemaset_open(&ss, &err) != 0) {
         tg_err_format(&err, msg, sizeof msg);
         free(mdir);
         free(paths);
+        tg_repo_release(&repo);
         return cli_fail(TG_EXIT_ENV, "%s", msg);
     }
     tg_problems probs = {0};
     tg_lint_stats stats = {0};
     int rc = TG_EXIT_OK;
-    if (tg_lint_paths(&ss, paths, n, &probs, &stats, &err) != 0) {
+    if (tg_lint_paths(&repo, &ss, paths, n, &probs, &stats, &err) != 0) {
         tg_err_format(&err, msg, sizeof msg);
         rc = cli_fail(TG_EXIT_USAGE, "lint: %s", msg);
     } else {
@@ -108,5 +115,6 @@ int cmd_lint(int argc, char **argv)
     tg_schemaset_close(&ss);
     free(mdir);
     free(paths);
+    tg_repo_release(&repo);
     return rc;
 }

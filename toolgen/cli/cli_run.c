@@ -100,7 +100,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
  * --input-file must resolve inside the repository or one of the data directories
  * (sandbox.data_dirs, default data/): a link elsewhere is refused unread (base/confine.h).
  */
-static int confine_input_file(const char *path, const cJSON *config, tg_err *err)
+static int confine_input_file(const tg_repo *repo, const char *path, const cJSON *config,
+                              tg_err *err)
 {
     const cJSON *dirs = tg_json_get(tg_json_get(config, "sandbox"), "data_dirs");
     enum { MAX_ROOTS = 32 };
@@ -115,12 +116,12 @@ static int confine_input_file(const char *path, const cJSON *config, tg_err *err
                 roots[n++] = d->valuestring;
         }
     }
-    return tg_confine(path, roots, n, "input file",
+    return tg_confine_in(repo->path, path, roots, n, "input file",
                       "the repository and its data directories (sandbox.data_dirs)", err);
 }
 
 /* The arguments object from --input / --input-file / --arg. */
-static cJSON *build_args(const run_opts *o, const cJSON *config, int *code)
+static cJSON *build_args(const tg_repo *repo, const run_opts *o, const cJSON *config, int *code)
 {
     tg_err err = {0};
     char msg[2048];
@@ -135,8 +136,8 @@ static cJSON *build_args(const run_opts *o, const cJSON *config, int *code)
         }
     } else if (o->input_file) {
         tg_doc d = {0};
-        if (confine_input_file(o->input_file, config, &err) != 0 ||
-            tg_doc_load(o->input_file, NULL, &d, &err) != 0) {
+        if (confine_input_file(repo, o->input_file, config, &err) != 0 ||
+            tg_doc_load_at(repo->root_fd, o->input_file, NULL, &d, &err) != 0) {
             tg_err_format(&err, msg, sizeof msg);
             cli_fail(TG_EXIT_USAGE, "run: --input-file: %s", msg);
             return NULL;
@@ -173,10 +174,10 @@ static cJSON *build_args(const run_opts *o, const cJSON *config, int *code)
     return args;
 }
 
-static char *manifest_path_for(const char *tool, const cJSON *config)
+static char *manifest_path_for(const tg_repo *repo, const char *tool, const cJSON *config)
 {
     if (strchr(tool, '/') || tg_str_endswith(tool, ".yaml") || tg_str_endswith(tool, ".yml")) {
-        if (tg_is_dir(tool))
+        if (tg_is_dir_at(repo->root_fd, tool))
             return tg_path_join(tool, "tool.manifest.yaml");
         return xstrdup(tool);
     }
@@ -188,13 +189,13 @@ static char *manifest_path_for(const char *tool, const cJSON *config)
 }
 
 /* The manifest, bound; its code file must not resolve outside the repository (base/confine.h). */
-static int load_tool(const char *mpath, tg_manifest *m, tg_err *err)
+static int load_tool(const tg_repo *repo, const char *mpath, tg_manifest *m, tg_err *err)
 {
-    if (tg_manifest_load(mpath, m, err) != 0)
+    if (tg_manifest_load(repo, mpath, m, err) != 0)
         return -1;
     tg_manifest_bind(m);
     char *impl = m->impl_file ? tg_path_join(m->dir, m->impl_file) : NULL;
-    int rc = impl ? tg_confine_repo(impl, m->dir, "tool code", err) : 0;
+    int rc = impl ? tg_confine_repo_in(repo->path, impl, m->dir, "tool code", err) : 0;
     free(impl);
     return rc;
 }
@@ -347,13 +348,21 @@ int cmd_run(int argc, char **argv)
     tg_err err = {0};
     char msg[2048];
     tg_doc config = {0};
-    if (tg_is_file("toolgen.yaml") && tg_doc_load("toolgen.yaml", NULL, &config, &err) != 0) {
+    tg_repo repo;
+    if (cli_repo_open(&repo, &err) != 0) {
+        free(o.args);
+        return cli_fail(TG_EXIT_USAGE, "run: %s", err.msg);
+    }
+    if (tg_is_file_at(repo.root_fd, "toolgen.yaml") &&
+        tg_doc_load_at(repo.root_fd, "toolgen.yaml", NULL, &config, &err) != 0) {
         tg_err_format(&err, msg, sizeof msg);
         free(o.args);
+        tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "run: %s", msg);
     }
     tg_manifest m = {0};
-    char *mpath = manifest_path_for(o.tool, config.root);
+    char *mpath = manifest_path_for(&repo, o.tool, config.root);
+    char *out_dir = o.out_dir ? cli_user_path(o.out_dir) : NULL;
     js_registry *reg = NULL;
     js_schema *in = NULL, *outs = NULL;
     tg_toolrun_env env = {0};
@@ -361,20 +370,20 @@ int cmd_run(int argc, char **argv)
     bool have_env = false;
     tg_call_result r = {0};
 
-    if (!tg_is_file(mpath)) {
+    if (!tg_is_file_at(repo.root_fd, mpath)) {
         code = cli_fail(TG_EXIT_USAGE, "run: no tool '%s': %s does not exist (tools are "
                                        "manifests/<name>/tool.manifest.yaml; `toolgen lint` lists "
                                        "problems)", o.tool, mpath);
         goto out;
     }
-    if (load_tool(mpath, &m, &err) != 0) {
+    if (load_tool(&repo, mpath, &m, &err) != 0) {
         tg_err_format(&err, msg, sizeof msg);
         code = cli_fail(TG_EXIT_USAGE, "run: %s", msg);
         goto out;
     }
     if (!m.name)
         m.name = o.tool;
-    if ((args = build_args(&o, config.root, &code)) == NULL)
+    if ((args = build_args(&repo, &o, config.root, &code)) == NULL)
         goto out;
     reg = js_registry_new();
     if (js_registry_add_metaschemas(reg, &err) != 0)
@@ -384,7 +393,7 @@ int cmd_run(int argc, char **argv)
         code = TG_EXIT_USAGE;
         goto out;
     }
-    if (tg_toolrun_env_open(&env, ".", config.root, &err) != 0) {
+    if (tg_toolrun_env_open(&env, &repo, config.root, &err) != 0) {
         code = cli_fail(TG_EXIT_USAGE, "run: %s", err.msg);
         goto out;
     }
@@ -409,7 +418,7 @@ int cmd_run(int argc, char **argv)
                         err.msg);
         goto out;
     }
-    if (o.out_dir && r.sb.n_files && tg_call_result_copy_files(&r, o.out_dir, &err) < 0) {
+    if (out_dir && r.sb.n_files && tg_call_result_copy_files(&r, out_dir, &err) < 0) {
         code = cli_fail(TG_EXIT_ENV, "run: --out: %s", err.msg);
         goto out;
     }
@@ -429,6 +438,8 @@ out:
     tg_manifest_free(&m);
     tg_doc_free(&config);
     free(mpath);
+    free(out_dir);
     free(o.args);
+    tg_repo_release(&repo);
     return code;
 }

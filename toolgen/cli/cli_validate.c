@@ -9,6 +9,7 @@
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "base/doc.h"
+#include "base/strvec.h"
 #include "schema/jsonschema.h"
 #include "base/util.h"
 
@@ -228,6 +229,13 @@ static int validate_file(const js_schema *s, const char *path)
     return ok ? TG_EXIT_OK : TG_EXIT_FAIL;
 }
 
+/* Keeps a heap string until the command ends; returns it. */
+static const char *keep_path(tg_strv *keep, char *s)
+{
+    tg_strv_push_owned(keep, s);
+    return s;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -239,6 +247,7 @@ int cmd_validate(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     validate_opts o = {0};
+    tg_strv keep = TG_STRV_INIT; /* the paths below the -C folder */
     js_registry *reg = js_registry_new();
     tg_err err = {0};
     int c, rc = TG_EXIT_USAGE;
@@ -246,7 +255,7 @@ int cmd_validate(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+s:", longopts, NULL)) != -1) {
         switch (c) {
-        case 's': o.schema_path = optarg; break;
+        case 's': o.schema_path = keep_path(&keep, cli_user_path(optarg)); break;
         case 'f': o.format_assert = true; break;
         case 'j': o.jsonl = true; break;
         case 'e': o.errors = true; break;
@@ -257,8 +266,10 @@ int cmd_validate(int argc, char **argv)
                 goto out;
             }
             char *url = xstrndup(optarg, (size_t)(eq - optarg));
-            int r = tg_is_dir(eq + 1) ? js_registry_add_dir(reg, url, eq + 1, &err)
-                                      : tg_err_set(&err, "'%s' is not a directory", eq + 1);
+            char *dir = cli_user_path(eq + 1);
+            int r = tg_is_dir(dir) ? js_registry_add_dir(reg, url, dir, &err)
+                                   : tg_err_set(&err, "'%s' is not a directory", eq + 1);
+            free(dir);
             free(url);
             if (r != 0) {
                 cli_fail(TG_EXIT_USAGE, "--resource-dir %s: %s", optarg, err.msg);
@@ -295,7 +306,7 @@ int cmd_validate(int argc, char **argv)
         } else {
             rc = TG_EXIT_OK;
             for (int i = optind; i < argc; i++)
-                if (validate_file(s, argv[i]) != TG_EXIT_OK)
+                if (validate_file(s, keep_path(&keep, cli_user_path(argv[i]))) != TG_EXIT_OK)
                     rc = TG_EXIT_FAIL;
         }
         js_schema_free(s);
@@ -303,5 +314,6 @@ int cmd_validate(int argc, char **argv)
     tg_doc_free(&sdoc);
 out:
     js_registry_free(reg);
+    tg_strv_free(&keep);
     return rc;
 }

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
             const char *dir = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
             if (!dir)
                 return cli_fail(TG_EXIT_USAGE, "-C needs a directory");
-            if (chdir(dir) != 0)
+            if (cli_set_dir(dir) != 0)
                 return cli_fail(TG_EXIT_USAGE, "-C %s: %s", dir, strerror(errno));
             i++;
             continue;

@@ -71,10 +71,10 @@ static int remove_orphans(engine *e, bool dry, tg_err *err)
 
 static int take_lock(engine *e, tg_err *err)
 {
-    e->created_state = !tg_is_dir(TG_STATE_DIR);
-    if (tg_mkdirs(TG_STATE_DIR, err) != 0)
+    e->created_state = !tg_is_dir_at(e->root, TG_STATE_DIR);
+    if (tg_mkdirs_at(e->root, TG_STATE_DIR, err) != 0)
         return -1;
-    int fd = open(TG_STATE_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = openat(e->root, TG_STATE_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return tg_err_set(err, "cannot open " TG_STATE_DIR "/lock: %s", strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -108,15 +108,15 @@ static void release_lock(engine *e)
 /* toolgen.yaml gets the full lint check whenever its bytes change. */
 static int check_config(engine *e, bool record, tg_err *err)
 {
-    if (!e->cfg.path || tg_statelog_config_checked(e->log, e->cfg.hash))
+    if (!e->cfg->path || tg_statelog_config_checked(e->log, e->cfg->hash))
         return 0;
     tg_schemaset ss;
     if (tg_schemaset_open(&ss, err) != 0)
         return -2;
     tg_problems probs = {0};
     tg_lint_stats stats = {0};
-    const char *paths[1] = {e->cfg.path};
-    int rc = tg_lint_paths(&ss, paths, 1, &probs, &stats, err) == 0 ? 0 : -2;
+    const char *paths[1] = {e->cfg->path};
+    int rc = tg_lint_paths(e->repo, &ss, paths, 1, &probs, &stats, err) == 0 ? 0 : -2;
     if (rc == 0 && probs.n) {
         tg_problems_sort(&probs);
         for (size_t i = 0; i < probs.n; i++) {
@@ -127,13 +127,13 @@ static int check_config(engine *e, bool record, tg_err *err)
             else
                 tgb_eventf(e, TG_EV_PROBLEM, NULL, "%s: %s", p->file, p->msg);
         }
-        rc = tg_err_set(err, "%s has %zu problem%s; fix %s (see docs/config.md)", e->cfg.path,
+        rc = tg_err_set(err, "%s has %zu problem%s; fix %s (see docs/config.md)", e->cfg->path,
                         probs.n, probs.n == 1 ? "" : "s", probs.n == 1 ? "it" : "them");
     }
     tg_problems_free(&probs);
     tg_schemaset_close(&ss);
     if (rc == 0 && record)
-        rc = tg_statelog_set_config_checked(e->log, e->cfg.hash, err) == 0 ? 0 : -2;
+        rc = tg_statelog_set_config_checked(e->log, e->cfg->hash, err) == 0 ? 0 : -2;
     return rc;
 }
 
@@ -145,10 +145,10 @@ static void undo_state_dir(engine *e)
 {
     if (!e->created_state || e->lockfd < 0)
         return;
-    rmdir(TG_STATE_DIR "/tmp");
-    unlink(TG_STATE_DIR "/log");
-    unlink(TG_STATE_DIR "/lock");
-    rmdir(TG_STATE_DIR);
+    unlinkat(e->root, TG_STATE_DIR "/tmp", AT_REMOVEDIR);
+    unlinkat(e->root, TG_STATE_DIR "/log", 0);
+    unlinkat(e->root, TG_STATE_DIR "/lock", 0);
+    unlinkat(e->root, TG_STATE_DIR, AT_REMOVEDIR);
 }
 
 static void engine_free(engine *e)
@@ -174,8 +174,6 @@ static void engine_free(engine *e)
     tg_strv_free(&e->dir_keys);
     pthread_mutex_destroy(&e->dir_mu);
     tg_statelog_close(e->log);
-    if (e->have_cfg)
-        tg_config_free(&e->cfg);
     release_lock(e);
     pthread_mutex_destroy(&e->mu);
     pthread_mutex_destroy(&e->ev_mu);
@@ -186,6 +184,8 @@ static void engine_init(engine *e, const tg_build_opts *o, tg_build_stats *st)
 {
     *e = (engine){0};
     e->o = o;
+    e->repo = o->repo;
+    e->root = o->repo ? o->repo->root_fd : -1;
     e->stages = o->stages;
     for (e->nkinds = 0; e->stages && e->stages[e->nkinds];)
         e->nkinds++;
@@ -211,10 +211,12 @@ static tg_build_status load_config(engine *e, tg_err *err)
                    TG_BUILD_MAX_STAGE_KINDS);
         return TG_BUILD_USAGE;
     }
-    if (tg_config_load(&e->cfg, err) != 0)
+    if (!e->repo || !e->repo->have_config) {
+        tg_err_set(err, "the build needs a repository opened with its config (tg_repo_open)");
         return TG_BUILD_USAGE;
-    e->have_cfg = true;
-    e->st->generated_dir = xstrdup(e->cfg.generated_dir);
+    }
+    e->cfg = &e->repo->cfg;
+    e->st->generated_dir = xstrdup(e->cfg->generated_dir);
     tgb_roots_init(e);
     return TG_BUILD_OK;
 }
@@ -233,12 +235,12 @@ static tg_build_status open_repo(engine *e, bool building, bool with_log, tg_err
     if (building) {
         if (take_lock(e, err) != 0)
             return TG_BUILD_ENV;
-        tgb_empty_dir(TG_STATE_DIR "/tmp", false); /* what a killed build left */
-        if (tg_mkdirs(TG_STATE_DIR "/tmp", err) != 0)
+        tgb_empty_dir(e, TG_STATE_DIR "/tmp", false); /* what a killed build left */
+        if (tg_mkdirs_at(e->root, TG_STATE_DIR "/tmp", err) != 0)
             return TG_BUILD_ENV;
     }
     if (with_log) {
-        if (tg_statelog_open(TG_STATE_DIR, building, &e->log, err) != 0)
+        if (tg_statelog_open(e->root, TG_STATE_DIR, building, &e->log, err) != 0)
             return TG_BUILD_ENV;
         int crc = check_config(e, building, err);
         if (crc != 0)
@@ -464,7 +466,7 @@ done:
 
 static void walk_kept(engine *e, const char *dir, int depth)
 {
-    DIR *d = opendir(dir);
+    DIR *d = tg_opendir_at(e->root, dir);
     if (!d || depth > 64) {
         if (d)
             closedir(d);
@@ -480,9 +482,9 @@ static void walk_kept(engine *e, const char *dir, int depth)
     for (size_t i = 0; i < names.n; i++) {
         char *p = tg_path_join(dir, names.v[i]);
         struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (fstatat(e->root, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
             walk_kept(e, p, depth + 1);
-            rmdir(p); /* empty directories toolgen left behind */
+            unlinkat(e->root, p, AT_REMOVEDIR); /* empty directories toolgen left behind */
         } else {
             tgb_event(e, TG_EV_KEPT, NULL, p, TG_PLAN_RUN);
             e->st->kept++;
@@ -492,10 +494,10 @@ static void walk_kept(engine *e, const char *dir, int depth)
     tg_strv_free(&names);
 }
 
-static bool any_dir(const tg_strv *dirs)
+static bool any_dir(int root, const tg_strv *dirs)
 {
     for (size_t i = 0; i < dirs->n; i++)
-        if (tg_is_dir(dirs->v[i]))
+        if (tg_is_dir_at(root, dirs->v[i]))
             return true;
     return false;
 }
@@ -507,13 +509,13 @@ tg_build_status tg_build_clean(const tg_build_opts *o, tg_build_stats *st, tg_er
     tg_build_status status = load_config(&e, err);
     if (status != TG_BUILD_OK)
         goto out;
-    if (!tg_is_dir(TG_STATE_DIR) && !any_dir(&e.shared_roots))
+    if (!tg_is_dir_at(e.root, TG_STATE_DIR) && !any_dir(e.root, &e.shared_roots))
         goto out; /* nothing was ever built here */
     if (take_lock(&e, err) != 0) {
         status = TG_BUILD_ENV;
         goto out;
     }
-    if (tg_statelog_open(TG_STATE_DIR, false, &e.log, err) != 0) {
+    if (tg_statelog_open(e.root, TG_STATE_DIR, false, &e.log, err) != 0) {
         status = TG_BUILD_ENV;
         goto out;
     }
@@ -533,19 +535,19 @@ tg_build_status tg_build_clean(const tg_build_opts *o, tg_build_stats *st, tg_er
     tg_strv_free(&ids);
     for (size_t i = 0; i < e.shared_roots.n; i++) {
         const char *root = e.shared_roots.v[i];
-        if (tg_is_dir(root)) {
+        if (tg_is_dir_at(e.root, root)) {
             walk_kept(&e, root, 0);
-            rmdir(root); /* only when nothing is left */
+            unlinkat(e.root, root, AT_REMOVEDIR); /* only when nothing is left */
         }
     }
-    tgb_empty_dir(TG_STATE_DIR "/tmp", true);
+    tgb_empty_dir(&e, TG_STATE_DIR "/tmp", true);
     for (size_t i = 0; i < e.own_roots.n; i++)
-        rmdir(e.own_roots.v[i]);
-    unlink(TG_STATE_DIR "/log");
-    unlink(TG_STATE_DIR "/log.tmp");
-    unlink(TG_STATE_DIR "/lock");
+        unlinkat(e.root, e.own_roots.v[i], AT_REMOVEDIR);
+    unlinkat(e.root, TG_STATE_DIR "/log", 0);
+    unlinkat(e.root, TG_STATE_DIR "/log.tmp", 0);
+    unlinkat(e.root, TG_STATE_DIR "/lock", 0);
     release_lock(&e);
-    rmdir(TG_STATE_DIR); /* stays when it holds more (e.g. the LLM cache) */
+    unlinkat(e.root, TG_STATE_DIR, AT_REMOVEDIR); /* stays when it holds more (the LLM cache) */
 out:
     engine_free(&e);
     return status;

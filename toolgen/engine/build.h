@@ -24,6 +24,7 @@
 #include "base/util.h"
 #include "engine/stage.h"
 #include "model/config.h"
+#include "model/repo.h"
 
 typedef enum tg_build_status {
     TG_BUILD_OK = 0,
@@ -79,7 +80,7 @@ typedef enum tg_build_mode {
  */
 typedef struct tg_tool_source {
     /* Appends candidate names (any order); 0, or -1 with err (a usage error: exit 2). */
-    int (*list)(const tg_config *cfg, tg_strv *names, tg_err *err);
+    int (*list)(const tg_repo *repo, tg_strv *names, tg_err *err);
     /* The file that makes name a tool (also named by 'unknown tool' messages). */
     char *(*marker)(const tg_config *cfg, const char *name);
     /* Why name cannot be a tool, or NULL; may itself be NULL (every name is fine). */
@@ -87,6 +88,9 @@ typedef struct tg_tool_source {
 } tg_tool_source;
 
 typedef struct tg_build_opts {
+    /* The repository, opened with its config (tg_repo_open); every file the build reads or
+     * writes is relative to its root fd, never to the current directory. */
+    const tg_repo *repo;
     /* The stages, NULL-terminated, each after its upstream stages (at most
      * TG_BUILD_MAX_STAGE_KINDS). */
     const tg_stage_def *const *stages;

@@ -83,8 +83,9 @@ struct engine {
     size_t nkinds;                     /* stages in the table */
     tg_strv shared_roots, own_roots;   /* every stage's roots() (build_roots.c) */
     tg_build_stats *st;
-    tg_config cfg;
-    bool have_cfg;
+    const tg_repo *repo; /* o->repo */
+    int root;            /* repo->root_fd: every path of the build is relative to it */
+    const tg_config *cfg; /* &repo->cfg */
     tg_statelog *log;
     tg_strv all_tools; /* every tool folder found, sorted */
     tg_strv tools;     /* the tools of this build */
@@ -160,7 +161,7 @@ bool tgb_output_path_ok(const engine *e, const char *path);
 /* Removes path, then the directories it leaves empty up to its root (or the state dir). */
 bool tgb_remove_output(const engine *e, const char *path);
 /* Removes every file directly in dir, then dir itself when rmdir_too and it is empty. */
-void tgb_empty_dir(const char *dir, bool rmdir_too);
+void tgb_empty_dir(const engine *e, const char *dir, bool rmdir_too);
 
 /* ---- build_parallel.c ------------------------------------------------------------------- */
 

@@ -56,7 +56,7 @@ int tgb_jobs(const engine *e)
 {
     if (e->o->jobs > 0)
         return e->o->jobs;
-    if (e->cfg.jobs > 0)
-        return e->cfg.jobs;
+    if (e->cfg->jobs > 0)
+        return e->cfg->jobs;
     return cpu_count();
 }

@@ -29,7 +29,7 @@ static void probe_one(void *ctx, size_t i)
         p->rc = tg_statelog_hash_file(e->log, p->path, &p->hash, &err);
     } else {
         struct stat st;
-        p->rc = stat(p->path, &st) == 0 && S_ISREG(st.st_mode);
+        p->rc = fstatat(e->root, p->path, &st, 0) == 0 && S_ISREG(st.st_mode);
     }
 }
 
@@ -39,7 +39,7 @@ int tgb_list_tools(engine *e, tg_err *err)
     if (!src || !src->list || !src->marker)
         return tg_err_set(err, "the build needs a tool source");
     tg_strv names = TG_STRV_INIT;
-    if (src->list(&e->cfg, &names, err) != 0) {
+    if (src->list(e->repo, &names, err) != 0) {
         tg_strv_free(&names);
         return -1;
     }
@@ -48,7 +48,7 @@ int tgb_list_tools(engine *e, tg_err *err)
     e->nprobes = names.n;
     for (size_t i = 0; i < names.n; i++) {
         e->probes[i].name = names.v[i];
-        e->probes[i].path = src->marker(&e->cfg, names.v[i]);
+        e->probes[i].path = src->marker(e->cfg, names.v[i]);
     }
     free(names.v); /* the probes own the names now */
     return 0;
@@ -95,7 +95,7 @@ int tgb_select_tools(engine *e, tg_err *err)
             tg_buf b = TG_BUF_INIT;
             for (size_t j = 0; j < e->all_tools.n; j++)
                 tg_buf_printf(&b, "%s%s", j ? ", " : "", e->all_tools.v[j]);
-            char *marker = o->tool_source->marker(&e->cfg, o->tools[i]);
+            char *marker = o->tool_source->marker(e->cfg, o->tools[i]);
             rc = tg_err_set(err, "unknown tool '%s' (no %s); known tools: %s", o->tools[i], marker,
                             b.len ? b.data : "none");
             free(marker);
@@ -130,7 +130,7 @@ static node *new_node(engine *e, int kind, const char *tool)
     n->tool = tool;
     n->id = tool ? xasprintf("%s:%s", n->def->id, tool) : xstrdup(n->def->id);
     if (n->def->inputs)
-        n->def->inputs(&e->cfg, tool, &n->files);
+        n->def->inputs(e->cfg, tool, &n->files);
     e->nodes[e->nnodes++] = n;
     tg_strmap_put(&e->by_id, n->id, n);
     return n;
@@ -140,7 +140,7 @@ static node *new_node(engine *e, int kind, const char *tool)
 static bool kind_off(const engine *e, size_t k)
 {
     /* read from the file: the typed build section (config.c) does not carry it */
-    const cJSON *g = e->cfg.doc.root ? tg_json_pointer_get(e->cfg.doc.root, "/build/gates") : NULL;
+    const cJSON *g = e->cfg->doc.root ? tg_json_pointer_get(e->cfg->doc.root, "/build/gates") : NULL;
     return e->stages[k]->gate && cJSON_IsFalse(g);
 }
 
@@ -278,7 +278,7 @@ int tgb_prepare_fixed(engine *e, tg_err *err)
         e->version_hash[k] = tg_hasher_final(vh);
         tg_hasher_free(vh);
         for (const char *const *p = d->config; p && *p; p++)
-            add_fixed(e, xasprintf("config:%s", *p), tg_hash_json(tg_config_get(&e->cfg, *p)));
+            add_fixed(e, xasprintf("config:%s", *p), tg_hash_json(tg_config_get(e->cfg, *p)));
         for (const char *const *p = d->data; p && *p; p++) {
             if (!datadir)
                 return tg_err_set(err,

@@ -28,7 +28,7 @@ void tgb_roots_init(engine *e)
         if (!e->stages[k]->roots)
             continue;
         tg_strv shared = TG_STRV_INIT, own = TG_STRV_INIT;
-        e->stages[k]->roots(&e->cfg, &shared, &own);
+        e->stages[k]->roots(e->cfg, &shared, &own);
         push_unique(&e->shared_roots, &shared);
         push_unique(&e->own_roots, &own);
         tg_strv_free(&shared);
@@ -71,7 +71,7 @@ bool tgb_output_path_ok(const engine *e, const char *p)
 }
 
 /* Removes now-empty directories from path's parent up to (not including) top. */
-static void prune_dirs(const char *path, const char *top)
+static void prune_dirs(int root, const char *path, const char *top)
 {
     char *p = xstrdup(path);
     for (;;) {
@@ -79,7 +79,7 @@ static void prune_dirs(const char *path, const char *top)
         if (!slash)
             break;
         *slash = '\0';
-        if (strcmp(p, top) == 0 || !tgb_is_under(p, top) || rmdir(p) != 0)
+        if (strcmp(p, top) == 0 || !tgb_is_under(p, top) || unlinkat(root, p, AT_REMOVEDIR) != 0)
             break;
     }
     free(p);
@@ -87,7 +87,7 @@ static void prune_dirs(const char *path, const char *top)
 
 bool tgb_remove_output(const engine *e, const char *path)
 {
-    if (unlink(path) != 0)
+    if (unlinkat(e->root, path, 0) != 0)
         return false;
     /* a shared root stays (it is the user's folder); the state directory's subfolders go */
     const char *top = tgb_is_under(path, TG_STATE_DIR) ? TG_STATE_DIR : NULL;
@@ -96,13 +96,13 @@ bool tgb_remove_output(const engine *e, const char *path)
     if (!top)
         top = root_of(&e->own_roots, path);
     if (top)
-        prune_dirs(path, top);
+        prune_dirs(e->root, path, top);
     return true;
 }
 
-void tgb_empty_dir(const char *dir, bool rmdir_too)
+void tgb_empty_dir(const engine *e, const char *dir, bool rmdir_too)
 {
-    DIR *d = opendir(dir);
+    DIR *d = tg_opendir_at(e->root, dir);
     if (!d)
         return;
     struct dirent *de;
@@ -110,10 +110,10 @@ void tgb_empty_dir(const char *dir, bool rmdir_too)
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
         char *p = tg_path_join(dir, de->d_name);
-        unlink(p);
+        unlinkat(e->root, p, 0);
         free(p);
     }
     closedir(d);
     if (rmdir_too)
-        rmdir(dir);
+        unlinkat(e->root, dir, AT_REMOVEDIR);
 }

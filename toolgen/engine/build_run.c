@@ -20,7 +20,12 @@
 
 const tg_config *tg_stage_config(const tg_stage_run *r)
 {
-    return &r->e->cfg;
+    return r->e->cfg;
+}
+
+const tg_repo *tg_stage_repo(const tg_stage_run *r)
+{
+    return r->e->repo;
 }
 
 const char *tg_stage_tool(const tg_stage_run *r)
@@ -75,7 +80,7 @@ char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *too
         tg_err_set(err, "%s has no output", up->id);
         return NULL;
     }
-    return tg_read_file(outs[0].name, 0, len, err);
+    return tg_read_file_at(r->e->root, outs[0].name, 0, len, err);
 }
 
 static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always)
@@ -188,7 +193,7 @@ static int ensure_dir(engine *e, const char *dir, tg_err *err)
     pthread_mutex_unlock(&e->dir_mu);
     if (known)
         return 0;
-    if (tg_mkdirs(dir, err) != 0)
+    if (tg_mkdirs_at(e->root, dir, err) != 0)
         return -1;
     pthread_mutex_lock(&e->dir_mu);
     if (!tg_strmap_get(&e->dirs, dir)) {
@@ -212,7 +217,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     }
     free(dir);
     char *tmp = xasprintf(TG_STATE_DIR "/tmp/%ld.%u", e->pid, atomic_fetch_add(&e->tmpseq, 1));
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = openat(e->root, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         tg_err_setpos(err, tmp, 0, 0, "cannot create: %s", strerror(errno));
         free(tmp);
@@ -225,16 +230,16 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
         close(fd);
     } else if (close(fd) != 0) {
         rc = tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
-    } else if (rename(tmp, path) == 0) {
+    } else if (renameat(e->root, tmp, e->root, path) == 0) {
         renamed = true;
     } else if (errno == EXDEV) {
         /* an output folder on another file system: a temporary file next to the output */
-        rc = tg_write_file_atomic(path, data, len, err);
+        rc = tg_write_file_atomic_at(e->root, path, data, len, err);
     } else {
         rc = tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
     }
     if (!renamed)
-        unlink(tmp);
+        unlinkat(e->root, tmp, 0);
     free(tmp);
     return rc;
 }

@@ -33,6 +33,7 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "model/config.h"
+#include "model/repo.h"
 #include "schema/schemaset.h"
 
 typedef enum tg_stage_scope {
@@ -80,6 +81,9 @@ const tg_stage_def *tg_stage_def_find(const tg_stage_def *const *table, const ch
 /* ---- what a running stage may ask the engine ------------------------------------------------ */
 
 const tg_config *tg_stage_config(const tg_stage_run *r);
+/* The repository being built: stages reach its files through repo->root_fd (and give the
+ * sandbox repo->path), never through the current directory. */
+const tg_repo *tg_stage_repo(const tg_stage_run *r);
 const char *tg_stage_tool(const tg_stage_run *r); /* NULL for a repository-wide stage */
 bool tg_stage_frozen(const tg_stage_run *r);       /* no LLM calls allowed (toolgen check) */
 /* The tools of this build, sorted by name (borrowed: valid during run()). */

@@ -35,6 +35,7 @@ typedef struct fentry {
 
 struct tg_statelog {
     pthread_mutex_t mu;
+    int root;     /* the repository's root fd: dir, path and the cached files are under it */
     char *dir, *path;
     bool writable;
     int fd;       /* append descriptor; -1 until the first write */
@@ -235,9 +236,9 @@ static int load(tg_statelog *l, tg_err *err)
 {
     size_t len = 0;
     tg_err e2 = {0};
-    char *text = tg_read_file(l->path, 0, &len, &e2);
+    char *text = tg_read_file_at(l->root, l->path, 0, &len, &e2);
     if (!text) {
-        if (errno == ENOENT || !tg_is_file(l->path)) {
+        if (errno == ENOENT || !tg_is_file_at(l->root, l->path)) {
             l->rewrite = true;
             return 0;
         }
@@ -266,10 +267,11 @@ static int load(tg_statelog *l, tg_err *err)
     return 0;
 }
 
-int tg_statelog_open(const char *dir, bool writable, tg_statelog **out, tg_err *err)
+int tg_statelog_open(int root, const char *dir, bool writable, tg_statelog **out, tg_err *err)
 {
     tg_statelog *l = xcalloc(1, sizeof *l);
     pthread_mutex_init(&l->mu, NULL);
+    l->root = root;
     l->dir = xstrdup(dir);
     l->path = tg_path_join(dir, "log");
     l->writable = writable;
@@ -354,7 +356,7 @@ static void mark_referenced(tg_strmap *refs, const tg_named_hash *v, size_t n, c
 /* The whole log, live entries only, written to a temporary file and renamed over the log. */
 static int rewrite_log(tg_statelog *l, tg_err *err)
 {
-    if (tg_mkdirs(l->dir, err) != 0)
+    if (tg_mkdirs_at(l->root, l->dir, err) != 0)
         return -1;
     tg_buf b = TG_BUF_INIT;
     tg_buf_puts(&b, LOG_HEADER);
@@ -393,16 +395,16 @@ static int rewrite_log(tg_statelog *l, tg_err *err)
 
     char *tmp = xasprintf("%s.tmp", l->path);
     int rc = -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = openat(l->root, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         tg_err_setpos(err, tmp, 0, 0, "cannot create: %s", strerror(errno));
     } else if (tg_write_all(fd, b.data, b.len) != 0) {
         tg_err_setpos(err, tmp, 0, 0, "write error: %s", strerror(errno));
         close(fd);
-        unlink(tmp);
-    } else if (close(fd) != 0 || rename(tmp, l->path) != 0) {
+        unlinkat(l->root, tmp, 0);
+    } else if (close(fd) != 0 || renameat(l->root, tmp, l->root, l->path) != 0) {
         tg_err_setpos(err, l->path, 0, 0, "cannot write: %s", strerror(errno));
-        unlink(tmp);
+        unlinkat(l->root, tmp, 0);
     } else {
         rc = 0;
     }
@@ -427,7 +429,7 @@ static int append(tg_statelog *l, const tg_buf *b, tg_err *err)
     if (l->rewrite)
         return rewrite_log(l, err); /* memory already holds the new state */
     if (l->fd < 0) {
-        l->fd = open(l->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+        l->fd = openat(l->root, l->path, O_WRONLY | O_APPEND | O_CLOEXEC);
         if (l->fd < 0)
             return tg_err_setpos(err, l->path, 0, 0, "cannot open for appending: %s",
                                  strerror(errno));
@@ -457,10 +459,11 @@ static void mark_pending(tg_statelog *l, fentry *e)
  * Hashes an open file and says whether the result can be trusted: the file did not change while
  * it was read, and its last change is older than the clock tick at which we started.
  */
-static int hash_path(const char *path, tg_hash *h, struct stat *st, bool *trusted, tg_err *err)
+static int hash_path(int root, const char *path, tg_hash *h, struct stat *st, bool *trusted,
+                     tg_err *err)
 {
     int64_t stamp = tg_clock_coarse_ns();
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = openat(root, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             return 0;
@@ -508,7 +511,7 @@ static void store(tg_statelog *l, const char *path, tg_hash h, const struct stat
 int tg_statelog_hash_file(tg_statelog *l, const char *path, tg_hash *out, tg_err *err)
 {
     struct stat st;
-    if (stat(path, &st) != 0) {
+    if (fstatat(l->root, path, &st, 0) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             return 0;
         return tg_err_setpos(err, path, 0, 0, "cannot stat: %s", strerror(errno));
@@ -524,7 +527,7 @@ int tg_statelog_hash_file(tg_statelog *l, const char *path, tg_hash *out, tg_err
     pthread_mutex_unlock(&l->mu);
 
     bool trusted;
-    int rc = hash_path(path, out, &st, &trusted, err);
+    int rc = hash_path(l->root, path, out, &st, &trusted, err);
     if (rc != 1)
         return rc;
     if (strchr(path, '\n'))
@@ -538,7 +541,7 @@ int tg_statelog_hash_file(tg_statelog *l, const char *path, tg_hash *out, tg_err
 void tg_statelog_wrote(tg_statelog *l, const char *path, tg_hash h)
 {
     struct stat st;
-    if (stat(path, &st) != 0 || strchr(path, '\n'))
+    if (fstatat(l->root, path, &st, 0) != 0 || strchr(path, '\n'))
         return;
     pthread_mutex_lock(&l->mu);
     store(l, path, h, &st, false); /* written this very tick: finish() confirms it */
@@ -718,7 +721,7 @@ static void settle(tg_statelog *l)
         struct stat st;
         bool trusted;
         tg_err ignore = {0};
-        if (hash_path(e->path, &h, &st, &trusted, &ignore) == 1) {
+        if (hash_path(l->root, e->path, &h, &st, &trusted, &ignore) == 1) {
             e->hash = h; /* if someone changed it meanwhile, the stage record tells */
             set_stat(e, &st);
             e->trusted = trusted;

@@ -50,10 +50,11 @@ typedef struct tg_stage_rec {
 typedef struct tg_statelog tg_statelog;
 
 /*
- * Reads DIR/log when it exists. writable: the first change creates DIR and the log; otherwise
- * (dry run, explain) changes stay in memory and nothing on disk is touched.
+ * Reads DIR/log when it exists, DIR relative to the repository's root fd root (as are the
+ * relative paths the stat cache is asked about). writable: the first change creates DIR and the
+ * log; otherwise (dry run, explain) changes stay in memory and nothing on disk is touched.
  */
-int tg_statelog_open(const char *dir, bool writable, tg_statelog **out, tg_err *err);
+int tg_statelog_open(int root, const char *dir, bool writable, tg_statelog **out, tg_err *err);
 void tg_statelog_close(tg_statelog *l);
 
 /*

@@ -59,14 +59,14 @@ static tg_git_change_kind kind_of(unsigned s)
     return TG_GIT_UNTRACKED;
 }
 
-int tg_git_status_dir(const char *dir, tg_git_changes *out, tg_err *err)
+int tg_git_status_dir(const tg_repo *r, const char *dir, tg_git_changes *out, tg_err *err)
 {
     git_libgit2_init();
     git_repository *repo = NULL;
     git_status_list *list = NULL;
     char *prefix = NULL, *spec = NULL;
     int rc = -1;
-    if (git_repository_open_ext(&repo, ".", 0, NULL) != 0) {
+    if (git_repository_open_ext(&repo, r->path, 0, NULL) != 0) {
         tg_err_set(err, "not inside a git repository: toolgen check compares the generated "
                         "files with the last commit; run it in a git working tree");
         rc = -2;
@@ -78,17 +78,18 @@ int tg_git_status_dir(const char *dir, tg_git_changes *out, tg_err *err)
         rc = -2;
         goto out;
     }
-    char cwd[PATH_MAX], root[PATH_MAX];
-    if (!realpath(".", cwd) || !realpath(workdir, root)) {
-        tg_err_set(err, "cannot resolve the current directory or the git working tree");
+    const char *cwd = r->path;
+    char root[PATH_MAX];
+    if (!realpath(workdir, root)) {
+        tg_err_set(err, "cannot resolve the git working tree %s", workdir);
         goto out;
     }
     size_t rl = strlen(root);
     if (strncmp(cwd, root, rl) != 0 || (cwd[rl] != '\0' && cwd[rl] != '/')) {
-        tg_err_set(err, "the current directory is not inside the git working tree %s", root);
+        tg_err_set(err, "the repository %s is not inside the git working tree %s", cwd, root);
         goto out;
     }
-    /* Paths from libgit2 are relative to the working tree root; ours to the current directory. */
+    /* Paths from libgit2 are relative to the working tree root; ours to the repository's. */
     prefix = cwd[rl] ? xasprintf("%s/", cwd + rl + 1) : xstrdup("");
     spec = xasprintf("%s%s/", prefix, dir);
     char *specs[1] = {spec};
@@ -126,12 +127,12 @@ out:
     return rc;
 }
 
-int tg_git_probe(tg_err *err)
+int tg_git_probe(const tg_repo *r, tg_err *err)
 {
     git_libgit2_init();
     git_repository *repo = NULL;
     int rc = 0;
-    if (git_repository_open_ext(&repo, ".", 0, NULL) != 0) {
+    if (git_repository_open_ext(&repo, r->path, 0, NULL) != 0) {
         tg_err_set(err, "not inside a git repository: toolgen check compares the generated "
                         "files with the last commit; run it in a git working tree");
         rc = -2;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
+#include "model/repo.h"
 
 typedef enum tg_git_change_kind {
     TG_GIT_ADDED,     /* in the index, not in the commit */
@@ -30,13 +31,13 @@ void tg_git_changes_free(tg_git_changes *c);
 const char *tg_git_change_name(tg_git_change_kind k);
 
 /*
- * Compares dir (relative to the current directory, which must be inside a git working tree)
+ * Compares dir (relative to the repository's root, which must be inside a git working tree)
  * with HEAD: staged and unstaged changes, and untracked files (recursively; ignored files are
- * not reported). Returns 0, -1 with err on failure, or -2 with err when the current directory is
- * not inside a git working tree.
+ * not reported); paths come out relative to the repository's root. Returns 0, -1 with err on
+ * failure, or -2 with err when the repository is not inside a git working tree.
  */
-int tg_git_status_dir(const char *dir, tg_git_changes *out, tg_err *err);
-/* 0 when the current directory is inside a git working tree, else -2 with err (as above). */
-int tg_git_probe(tg_err *err);
+int tg_git_status_dir(const tg_repo *repo, const char *dir, tg_git_changes *out, tg_err *err);
+/* 0 when the repository is inside a git working tree, else -2 with err (as above). */
+int tg_git_probe(const tg_repo *repo, tg_err *err);
 
 #endif

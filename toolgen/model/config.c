@@ -82,17 +82,17 @@ static bool kebab(const char *s)
     return true;
 }
 
-int tg_config_load(tg_config *c, tg_err *err)
+int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
 {
     *c = (tg_config){0};
-    const char *name = tg_is_file("toolgen.yaml")  ? "toolgen.yaml"
-                       : tg_is_file("toolgen.yml") ? "toolgen.yml"
-                                                   : NULL;
+    const char *name = tg_is_file_at(root_fd, "toolgen.yaml")  ? "toolgen.yaml"
+                       : tg_is_file_at(root_fd, "toolgen.yml") ? "toolgen.yml"
+                                                               : NULL;
     if (name) {
         c->path = xstrdup(name);
         size_t len = 0;
-        char *text = tg_confine_repo(name, NULL, "config", err) == 0
-                         ? tg_read_file(name, TG_DOC_MAX_BYTES, &len, err)
+        char *text = tg_confine_repo_in(root, name, NULL, "config", err) == 0
+                         ? tg_read_file_at(root_fd, name, TG_DOC_MAX_BYTES, &len, err)
                          : NULL;
         if (!text)
             goto fail;

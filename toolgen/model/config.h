@@ -36,11 +36,11 @@ typedef struct tg_config {
 #define TG_CONFIG_DEFAULT_PROJECT_VERSION "0.1.0"
 
 /*
- * Loads ./toolgen.yaml (or toolgen.yml) of the current directory; a repository without one gets
- * every default. Fails with file:line:col when a key the build needs has the wrong type or an
- * unsafe path.
+ * Loads toolgen.yaml (or toolgen.yml) of the repository open as root_fd, whose absolute path is
+ * root (model/repo.h opens both); a repository without one gets every default. Fails with
+ * file:line:col when a key the build needs has the wrong type or an unsafe path.
  */
-int tg_config_load(tg_config *c, tg_err *err);
+int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err);
 void tg_config_free(tg_config *c);
 
 /*

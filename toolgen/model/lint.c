@@ -63,6 +63,7 @@ void tg_problems_free(tg_problems *p)
 /* ---- helpers ------------------------------------------------------------------------------- */
 
 typedef struct lint_ctx {
+    const tg_repo *repo; /* paths are relative to its root */
     tg_schemaset *ss;
     tg_problems *out;
     tg_lint_stats *stats;
@@ -311,9 +312,9 @@ static void check_file(lint_ctx *c, const tg_manifest *m, const char *file, cons
     }
     char *path = tg_path_join(m->dir, file);
     tg_err err = {0};
-    if (tg_confine_repo(path, m->dir, "tool code", &err) != 0)
+    if (tg_confine_repo_in(c->repo->path, path, m->dir, "tool code", &err) != 0)
         add_at(c, &m->doc, pointer, "%s: %s %s", pointer, path, err.msg);
-    else if (!tg_is_file(path))
+    else if (!tg_is_file_at(c->repo->root_fd, path))
         add_at(c, &m->doc, pointer, "%s: file '%s' not found (looked for %s); create it or fix the path",
                pointer, file, path);
     free(path);
@@ -564,7 +565,7 @@ static void lint_manifest(lint_ctx *c, const char *path)
     c->stats->manifests++;
     tg_manifest m;
     tg_err err = {0};
-    if (tg_manifest_load(path, &m, &err) != 0) {
+    if (tg_manifest_load(c->repo, path, &m, &err) != 0) {
         add_err(c, &err, path);
         return;
     }
@@ -631,8 +632,8 @@ static void lint_config(lint_ctx *c, const char *path)
     c->stats->configs++;
     tg_doc d = {0};
     tg_err err = {0};
-    if (tg_confine_repo(path, NULL, "config", &err) != 0 ||
-        tg_doc_load(path, NULL, &d, &err) != 0) {
+    if (tg_confine_repo_in(c->repo->path, path, NULL, "config", &err) != 0 ||
+        tg_doc_load_at(c->repo->root_fd, path, NULL, &d, &err) != 0) {
         add_err(c, &err, path);
         return;
     }
@@ -653,11 +654,11 @@ static bool is_config_name(const char *name)
     return strcmp(name, "toolgen.yaml") == 0 || strcmp(name, "toolgen.yml") == 0;
 }
 
-static void walk(const char *dir, tg_strv *manifests, tg_strv *configs, int depth)
+static void walk(int root, const char *dir, tg_strv *manifests, tg_strv *configs, int depth)
 {
     if (depth > 32)
         return;
-    DIR *d = opendir(dir);
+    DIR *d = tg_opendir_at(root, dir);
     if (!d)
         return;
     tg_strv subdirs = TG_STRV_INIT;
@@ -667,7 +668,7 @@ static void walk(const char *dir, tg_strv *manifests, tg_strv *configs, int dept
             continue;
         char *p = tg_path_join(dir, e->d_name);
         struct stat st;
-        if (lstat(p, &st) != 0) {
+        if (fstatat(root, p, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             free(p);
             continue;
         }
@@ -685,24 +686,24 @@ static void walk(const char *dir, tg_strv *manifests, tg_strv *configs, int dept
     closedir(d);
     tg_strv_sort(&subdirs);
     for (size_t i = 0; i < subdirs.n; i++)
-        walk(subdirs.v[i], manifests, configs, depth + 1);
+        walk(root, subdirs.v[i], manifests, configs, depth + 1);
     tg_strv_free(&subdirs);
 }
 
-int tg_lint_paths(tg_schemaset *ss, const char *const *paths, size_t n, tg_problems *out,
-                  tg_lint_stats *stats, tg_err *err)
+int tg_lint_paths(const tg_repo *repo, tg_schemaset *ss, const char *const *paths, size_t n,
+                  tg_problems *out, tg_lint_stats *stats, tg_err *err)
 {
     tg_strv manifests = TG_STRV_INIT, configs = TG_STRV_INIT;
     for (size_t i = 0; i < n; i++) {
         struct stat st;
-        if (stat(paths[i], &st) != 0) {
+        if (fstatat(repo->root_fd, paths[i], &st, 0) != 0) {
             tg_strv_free(&manifests);
             tg_strv_free(&configs);
             return tg_err_setpos(err, paths[i], 0, 0, "no such file or directory");
         }
         if (S_ISDIR(st.st_mode)) {
             size_t m0 = manifests.n, c0 = configs.n;
-            walk(paths[i], &manifests, &configs, 0);
+            walk(repo->root_fd, paths[i], &manifests, &configs, 0);
             tg_strv_sort_from(&manifests, m0);
             tg_strv_sort_from(&configs, c0);
         } else {
@@ -710,7 +711,7 @@ int tg_lint_paths(tg_schemaset *ss, const char *const *paths, size_t n, tg_probl
             tg_strv_push_owned(is_config_name(base) ? &configs : &manifests, xstrdup(paths[i]));
         }
     }
-    lint_ctx c = {.ss = ss, .out = out, .stats = stats};
+    lint_ctx c = {.repo = repo, .ss = ss, .out = out, .stats = stats};
     for (size_t i = 0; i < configs.n; i++)
         lint_config(&c, configs.v[i]);
     for (size_t i = 0; i < manifests.n; i++)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "base/json.h"
+#include "model/repo.h"
 #include "schema/schemaset.h"
 
 typedef struct tg_problem {
@@ -35,10 +36,11 @@ typedef struct tg_lint_stats {
 
 /*
  * Lints each path: a manifest file, a toolgen.yaml, or a directory searched recursively for
- * both (hidden directories and node_modules are skipped). Problems go to out; -1 only when
- * linting itself could not run (err set).
+ * both (hidden directories and node_modules are skipped). Relative paths are relative to the
+ * repository's root (repo needs no config). Problems go to out; -1 only when linting itself
+ * could not run (err set).
  */
-int tg_lint_paths(tg_schemaset *ss, const char *const *paths, size_t n, tg_problems *out,
-                  tg_lint_stats *stats, tg_err *err);
+int tg_lint_paths(const tg_repo *repo, tg_schemaset *ss, const char *const *paths, size_t n,
+                  tg_problems *out, tg_lint_stats *stats, tg_err *err);
 
 #endif

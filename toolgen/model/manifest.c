@@ -35,11 +35,11 @@ const char *tg_runtime_name(tg_runtime r)
     return r < TG_RUNTIME_UNKNOWN ? runtime_names[r] : "unknown";
 }
 
-int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err)
+int tg_manifest_load(const tg_repo *repo, const char *path, tg_manifest *m, tg_err *err)
 {
     *m = (tg_manifest){0};
-    if (tg_confine_repo(path, NULL, "manifest", err) != 0 ||
-        tg_doc_load(path, NULL, &m->doc, err) != 0)
+    if (tg_confine_repo_in(repo->path, path, NULL, "manifest", err) != 0 ||
+        tg_doc_load_at(repo->root_fd, path, NULL, &m->doc, err) != 0)
         return -1;
     const char *slash = strrchr(path, '/');
     m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");

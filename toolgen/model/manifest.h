@@ -9,6 +9,7 @@
 #define TG_MANIFEST_H
 
 #include "base/doc.h"
+#include "model/repo.h"
 
 typedef enum tg_status {
     TG_STATUS_DRAFT,
@@ -45,9 +46,10 @@ typedef struct tg_manifest {
 
 /*
  * Parses the YAML (no schema check). A manifest that resolves outside the repository, or is not
- * a regular file, is refused unread (base/confine.h). On failure nothing is left allocated.
+ * a regular file, is refused unread (base/confine.h). path is relative to the repository's root
+ * (or absolute); m->dir keeps it that way. On failure nothing is left allocated.
  */
-int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err);
+int tg_manifest_load(const tg_repo *repo, const char *path, tg_manifest *m, tg_err *err);
 /* Fills the typed views; tolerant of a document that failed the schema (fields stay NULL). */
 void tg_manifest_bind(tg_manifest *m);
 void tg_manifest_free(tg_manifest *m);

@@ -42,9 +42,10 @@ bool tg_tool_name_ok(const char *name)
     return true;
 }
 
-int tg_tools_list(const tg_config *cfg, tg_strv *names, tg_err *err)
+int tg_tools_list(const tg_repo *repo, tg_strv *names, tg_err *err)
 {
-    DIR *d = opendir(cfg->manifests_dir);
+    const tg_config *cfg = &repo->cfg;
+    DIR *d = tg_opendir_at(repo->root_fd, cfg->manifests_dir);
     if (!d) {
         if (errno != ENOENT)
             return tg_err_setpos(err, cfg->manifests_dir, 0, 0, "cannot read: %s",

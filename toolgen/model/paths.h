@@ -16,6 +16,7 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "model/config.h"
+#include "model/repo.h"
 
 /* The build's state directory, relative to the repository root, and the stages' folders in it. */
 #define TG_STATE_DIR ".toolgen"
@@ -45,7 +46,7 @@ bool tg_tool_name_ok(const char *name);
  * not a toolgen repository (no toolgen.yaml and no manifests folder). No manifests folder next
  * to a toolgen.yaml is a repository without tools (0, nothing appended).
  */
-int tg_tools_list(const tg_config *cfg, tg_strv *names, tg_err *err);
+int tg_tools_list(const tg_repo *repo, tg_strv *names, tg_err *err);
 /* A candidate is a tool when this file exists: tg_manifest_path. */
 char *tg_tools_marker(const tg_config *cfg, const char *name);
 /* NULL when name is a valid tool name, else why not (heap), naming marker. */

@@ -19,10 +19,11 @@
 #define VIZ_FILE "visualization_manifest.json"
 #define VIZ_MAX_BYTES (1 << 20)
 
-int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err)
+int tg_toolrun_env_open(tg_toolrun_env *env, const tg_repo *repo, const cJSON *config,
+                        tg_err *err)
 {
     *env = (tg_toolrun_env){0};
-    if (tg_sandbox_config_init(&env->sandbox, root, config, err) != 0)
+    if (tg_sandbox_config_init(&env->sandbox, repo->path, config, err) != 0)
         return -1;
     env->reg = js_registry_new();
     const char *data = tg_datadir();
@@ -412,8 +413,11 @@ static tg_call_status runner_command(const tg_toolrun_ctx *ctx, const tg_manifes
                    m->name ? m->name : "tool");
         return TG_CALL_UNSUPPORTED;
     }
+    /* m->dir is relative to the repository's root (the sandbox's root), not to the cwd */
     char real[4096];
-    c->tool_dir = realpath(m->dir, real) ? xstrdup(real) : xstrdup(m->dir);
+    char *dir = m->dir[0] == '/' ? xstrdup(m->dir) : tg_path_join(ctx->sandbox->root, m->dir);
+    c->tool_dir = realpath(dir, real) ? xstrdup(real) : xstrdup(dir);
+    free(dir);
     tg_strv_push_owned(&c->argv, xstrdup(interp));
     if (py) {
         tg_strv_push_owned(&c->argv, xstrdup("-B"));

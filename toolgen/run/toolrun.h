@@ -29,7 +29,8 @@ typedef struct tg_toolrun_ctx {
 
 /*
  * What a program sets up once to run calls: the sandbox configuration from toolgen.yaml (config
- * may be NULL) for the repository at root, and the compiled visualization-manifest schema.
+ * may be NULL) for the repository repo (the sandbox binds its absolute path), and the compiled
+ * visualization-manifest schema.
  * env->ctx is ready to use afterwards and may be shared by threads; close after the last call.
  */
 typedef struct tg_toolrun_env {
@@ -40,7 +41,8 @@ typedef struct tg_toolrun_env {
     tg_toolrun_ctx ctx;
 } tg_toolrun_env;
 
-int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err);
+int tg_toolrun_env_open(tg_toolrun_env *env, const tg_repo *repo, const cJSON *config,
+                        tg_err *err);
 void tg_toolrun_env_close(tg_toolrun_env *env);
 
 typedef struct tg_tool_call {

@@ -57,7 +57,7 @@ static tg_stage_status load_run(tg_stage_run *r, tg_err *err)
     tg_lint_stats stats = {0};
     const char *paths[1] = {path};
     tg_stage_status rc = TG_STAGE_FAILED;
-    if (tg_lint_paths(ss, paths, 1, &probs, &stats, err) != 0)
+    if (tg_lint_paths(tg_stage_repo(r), ss, paths, 1, &probs, &stats, err) != 0)
         goto out;
     if (probs.n) {
         report_problems(r, &probs);
@@ -66,7 +66,7 @@ static tg_stage_status load_run(tg_stage_run *r, tg_err *err)
         goto out;
     }
     tg_manifest m;
-    if (tg_manifest_load(path, &m, err) != 0)
+    if (tg_manifest_load(tg_stage_repo(r), path, &m, err) != 0)
         goto out;
     tg_manifest_bind(&m);
     /* Files next to the manifest that lint looked at: their presence is part of the verdict. */

@@ -61,10 +61,11 @@ static tg_stage_status static_run(tg_stage_run *r, tg_err *err)
     tg_stage_dep(r, code_path);
     size_t len = 0;
     /* a link out of the repository would be read with toolgen's rights (base/confine.h) */
-    if (tg_confine_repo(code_path, m.dir, "tool code", err) != 0 ||
-        !(code = tg_read_file(code_path, TGS_CODE_MAX_BYTES, &len, err)))
+    const tg_repo *repo = tg_stage_repo(r);
+    if (tg_confine_repo_in(repo->path, code_path, m.dir, "tool code", err) != 0 ||
+        !(code = tg_read_file_at(repo->root_fd, code_path, TGS_CODE_MAX_BYTES, &len, err)))
         goto done;
-    if (tg_sandbox_config_init(&sc, ".", tg_stage_config(r)->doc.root, err) != 0)
+    if (tg_sandbox_config_init(&sc, repo->path, tg_stage_config(r)->doc.root, err) != 0)
         goto done;
     have_sc = true;
     tgs_warn_isolation(r, "the static stage", &sc);

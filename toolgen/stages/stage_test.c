@@ -263,11 +263,14 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
     char *cand_path = tgs_code_path(m, m->impl_file);
     if (m->runtime == TG_RUNTIME_PYTHON && cand_path) {
         size_t l1 = 0, l2 = 0;
-        char *cand = tg_confine_repo(cand_path, m->dir, "tool code", err) == 0 &&
-                             tg_confine_repo(ref_path, m->dir, "tool code", err) == 0
-                         ? tg_read_file(cand_path, TGS_CODE_MAX_BYTES, &l1, err)
+        const tg_repo *repo = tg_stage_repo(r);
+        char *cand = tg_confine_repo_in(repo->path, cand_path, m->dir, "tool code", err) == 0 &&
+                             tg_confine_repo_in(repo->path, ref_path, m->dir, "tool code",
+                                                err) == 0
+                         ? tg_read_file_at(repo->root_fd, cand_path, TGS_CODE_MAX_BYTES, &l1, err)
                          : NULL;
-        char *refc = cand ? tg_read_file(ref_path, TGS_CODE_MAX_BYTES, &l2, err) : NULL;
+        char *refc = cand ? tg_read_file_at(repo->root_fd, ref_path, TGS_CODE_MAX_BYTES, &l2, err)
+                          : NULL;
         cJSON *req = refc ? tg_code_analysis_request(cand, refc) : NULL, *reply = NULL;
         if (!refc)
             rc = TG_STAGE_FAILED;
@@ -410,7 +413,7 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
                              "run by the build");
         return TG_STAGE_DONE;
     }
-    if (tg_toolrun_env_open(&t->env, ".", t->cfg->doc.root, err) != 0)
+    if (tg_toolrun_env_open(&t->env, tg_stage_repo(t->r), t->cfg->doc.root, err) != 0)
         return TG_STAGE_FAILED;
     t->have_env = true;
     tgs_warn_isolation(t->r, "the test stage", &t->env.sandbox);
@@ -538,7 +541,8 @@ static void report_cases(test_run_state *t, cJSON *report)
     cJSON_AddStringToObject(report, "manifest", m->doc.file);
     tg_hash ch;
     tg_err herr = {0};
-    if (t->code_path && tg_hash_file(t->code_path, &ch, &herr) == 0) {
+    if (t->code_path &&
+        tg_hash_file_at(tg_stage_repo(t->r)->root_fd, t->code_path, &ch, &herr) == 0) {
         char hex[TG_HASH_HEX];
         tg_hash_hex(ch, hex);
         cJSON_AddStringToObject(report, "code_hash", hex);
