@@ -12,7 +12,10 @@ any; prints "layers: N files, M includes, ok" and exits 0 otherwise. The rules:
   - a layer includes only itself and the layers it declares below (LAYERS), never a layer above
     or an undeclared sibling;
   - a header named *_int.h is private to its layer;
-  - each external library is included by the one file that wraps it (WRAPPERS).
+  - each external library is included by the one file that wraps it (WRAPPERS);
+  - no code changes the process's working directory (chdir, fchdir): toolgen reaches a
+    repository through its root fd (model/repo.h), so several can be open in one process. The
+    one exception is a forked child setting its own before exec, marked "forked child".
 """
 import os
 import re
@@ -48,6 +51,7 @@ WRAPPERS = {
 KNOWN = set()
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+CHDIR = re.compile(r'\bf?chdir\s*\(')
 
 
 def check(root):
@@ -79,6 +83,9 @@ def check(root):
         layer = rel.split(os.sep)[0]
         with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
             for lineno, line in enumerate(f, 1):
+                if CHDIR.search(line.split("//")[0]) and "forked child" not in line:
+                    problems.append(f"{rel}:{lineno}: changes the working directory: reach the "
+                                    f"repository through its root fd instead (model/repo.h)")
                 m = INCLUDE.match(line)
                 if not m:
                     continue

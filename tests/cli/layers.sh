@@ -40,6 +40,15 @@ inject model/lint.c '#include "model/nonexistent.h"'
 expect_rc "missing header" 1
 expect_out "missing header" 'does not exist'
 
+inject engine/build.c 'static int f(void) { return chdir("/"); }'
+expect_rc "chdir in the library" 1
+expect_out "chdir in the library" 'changes the working directory'
+expect_out "chdir in the library" 'engine/build.c:'
+
+inject cli/main.c 'static int g(int fd) { return fchdir(fd); }'
+expect_rc "chdir in the command layer" 1
+expect_out "chdir in the command layer" 'cli/main.c:'
+
 rm -rf "$TMP/tree"; cp -r toolgen "$TMP/tree"; echo 'int x;' >"$TMP/tree/stray.c"
 run python3 tests/layers.py --root "$TMP/tree"
 expect_rc "file outside a layer" 1

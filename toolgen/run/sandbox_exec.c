@@ -538,7 +538,7 @@ static void child_exec(const child_plan *p)
         _exit(127);
     if (p->no_new_privs)
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (p->chdir_to && chdir(p->chdir_to) != 0)
+    if (p->chdir_to && chdir(p->chdir_to) != 0) /* forked child: its own cwd, before exec */
         child_fail(keep, 4);
     execve(p->argv[0], p->argv, p->envp);
     child_fail(keep, 5);
