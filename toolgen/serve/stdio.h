@@ -1,0 +1,44 @@
+/*
+ * stdio.h — the stdio transport of toolgen serve: newline-delimited JSON-RPC, one message per
+ * line on stdin, one reply per line on the protocol descriptor (docs/mcp.md, "Transport").
+ *
+ * stdout carries protocol messages only. tg_serve_stdio_claim_stdout keeps the real stdout for
+ * the protocol and points fd 1 at stderr, so a stray printf — ours, a library's, a child's —
+ * lands in the log instead of corrupting the stream. Call it first thing at start-up.
+ *
+ * A reader thread takes stdin into a bounded buffer while the main thread serves, so the end of
+ * stdin is seen even in the middle of a call: the call's process group is killed (through the
+ * cancel flag the sandbox watches) and the loop ends. Messages longer than the cap are refused
+ * with -32600 and skipped up to their newline; text that is not JSON (or not UTF-8) gets -32700;
+ * serving goes on after both. Each message gets one JSON log line on the log descriptor:
+ * time, request id, method, tool, era, duration, status, error code — never arguments.
+ */
+#ifndef TG_SERVE_STDIO_H
+#define TG_SERVE_STDIO_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "serve/core.h"
+
+#define TG_SERVE_MAX_MESSAGE (4u << 20) /* bytes per message by default (4 MiB) */
+
+typedef struct tg_serve_stdio {
+    int in_fd;                     /* the client's requests (0) */
+    int out_fd;                    /* replies: what tg_serve_stdio_claim_stdout returned */
+    int log_fd;                    /* log lines (2); -1: none */
+    size_t max_message;            /* 0: TG_SERVE_MAX_MESSAGE */
+    volatile sig_atomic_t *cancel; /* set when stdin ends; also the config's call.cancel */
+    volatile sig_atomic_t *stop;   /* set (by a signal handler) to end the loop; may be NULL */
+} tg_serve_stdio;
+
+/* Returns a close-on-exec duplicate of fd 1 for the protocol and makes fd 1 a copy of fd 2;
+ * -1 with err on failure. */
+int tg_serve_stdio_claim_stdout(tg_err *err);
+
+/* Serves until stdin ends or *stop is set. 0 on a clean end, -1 with err when the transport
+ * failed (the reply stream broke, a thread could not start). */
+int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err);
+
+#endif
