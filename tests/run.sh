@@ -9,9 +9,9 @@ set -u
 export TOOLGEN
 TOOLGEN_ABS=$(cd "$(dirname "$TOOLGEN")" && pwd)/$(basename "$TOOLGEN")
 export TOOLGEN_ABS
-: "${JSTS_DIR:=../shared/testdata/json-schema-test-suite}"
+: "${JSTS_DIR:=tests/testdata/json-schema-test-suite}"
 export JSTS_DIR
-: "${TESTDATA_DIR:=../shared/testdata}"
+: "${TESTDATA_DIR:=tests/testdata}"
 export TESTDATA_DIR
 
 total_pass=0 total_fail=0 status=0

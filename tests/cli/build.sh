@@ -1,6 +1,7 @@
 #!/bin/sh
 # toolgen build / explain / graph / clean / check: incrementality, early cut-off, hand edits,
-# deleted manifests, interruption (kill -9 and SIGTERM), the lock, -n, -k, unknown tools,
+# deleted manifests, interruption (kill -9 and SIGTERM), the lock, -n, -k, unknown tools, files
+# outside the repository (refused),
 # determinism across paths, and check against git. Every case runs in its own temp repository.
 . tests/lib.sh
 T=$TMP
@@ -30,13 +31,30 @@ tree_sum() {
     done)
 }
 
-# wait_for FILE TEXT: until FILE contains TEXT (at most ~20 s)
-wait_for() {
+# hold NAME CMD...: runs CMD with its output unread (tests/hold_output.py), so that a build,
+# which prints a line per stage, blocks part-way through and cannot finish until `release`.
+# Sets CPID to the held command's pid, or to "" when it ended before it could be held.
+hold() {
+    H=$T/hold.$1
+    shift
+    mkdir -p "$H"
+    python3 tests/hold_output.py "$H" -- "$@" &
+    HPID=$!
     n=0
-    while ! grep -q "$2" "$1" 2>/dev/null && [ "$n" -lt 400 ]; do
+    while [ ! -f "$H/pid" ] && [ ! -f "$H/finished" ] && [ "$n" -lt 2400 ]; do
         sleep 0.05
         n=$((n + 1))
     done
+    CPID=$(cat "$H/pid" 2>/dev/null)
+}
+
+# release: lets the held command go on and waits for it; sets RC and OUT (stdout + stderr).
+release() {
+    touch "$H/release"
+    wait "$HPID"
+    RC=$(cat "$H/rc" 2>/dev/null || echo 255)
+    OUT=$(cat "$H/out" 2>/dev/null)
+    ERR=""
 }
 
 # ---- not a repository; a bad config in a fresh repository: exit 2, nothing written ----------
@@ -212,25 +230,27 @@ else
 fi
 L=$T/lock
 mk_repo "$L" 300
-"$TG" -C "$L" build -j1 >"$T/lock.out" 2>&1 &
-BPID=$!
-wait_for "$T/lock.out" "^\[5/"
+hold lock "$TG" -C "$L" build -j1
+RC=0 OUT="" ERR=""
+[ -n "$CPID" ] && ok || bad "concurrent build: the first build ended before it could be held"
 run "$TG" -C "$L" build
 expect_rc "concurrent build: the second fails at once" 3
 expect_err "concurrent build: message" "holds .toolgen/lock"
-wait "$BPID"
+release
+expect_rc "concurrent build: the first one goes on" 0
 run "$TG" -C "$L" build
 expect_eq "concurrent build: the first one finished the job" "$OUT" "toolgen: no work to do."
 
 # ---- interruption: kill -9 mid-way, then build = clean build ---------------------------------
 I=$T/kill
 mk_repo "$I" 300
-"$TG" -C "$I" build -j1 >"$T/kill.out" 2>&1 &
-BPID=$!
-wait_for "$T/kill.out" "^\[40/"
-kill -9 "$BPID"
-wait "$BPID" 2>/dev/null
-grep -q "toolgen: ran" "$T/kill.out" && bad "kill -9: the build ended before the kill" || ok
+hold kill "$TG" -C "$I" build -j1
+RC=0 OUT="" ERR=""
+[ -n "$CPID" ] && ok || bad "kill -9: the build ended before it could be held"
+[ -n "$CPID" ] && kill -9 "$CPID"
+release
+expect_rc "kill -9: killed mid-way" 137
+expect_not_out "kill -9: the build did not finish" "toolgen: ran"
 run "$TG" -C "$I" build
 expect_rc "after kill -9: build" 0
 C=$T/clean
@@ -243,16 +263,14 @@ expect_eq "after kill -9 + build: nothing to do" "$OUT" "toolgen: no work to do.
 
 # SIGTERM (like Ctrl-C): running stages finish, the rest is not started, exit 130
 "$TG" -C "$I" clean >/dev/null 2>&1
-"$TG" -C "$I" build -j1 >"$T/term.out" 2>&1 &
-BPID=$!
-wait_for "$T/term.out" "^\[40/"
-kill -TERM "$BPID"
-wait "$BPID"
-RC=$?
-OUT=$(cat "$T/term.out")
-ERR=""
+hold term "$TG" -C "$I" build -j1
+RC=0 OUT="" ERR=""
+[ -n "$CPID" ] && ok || bad "SIGTERM: the build ended before it could be held"
+[ -n "$CPID" ] && kill -TERM "$CPID"
+release
 expect_rc "SIGTERM: exit 130" 130
 expect_out "SIGTERM: says so" "toolgen: interrupted:"
+expect_not_out "SIGTERM: the stages not yet started did not run" "[601/601]"
 run "$TG" -C "$I" build
 expect_rc "after SIGTERM: build" 0
 case "$OUT" in *"ran 601 stages"*) bad "after SIGTERM: finished stages were rebuilt" ;; *) ok ;; esac
@@ -308,5 +326,41 @@ if command -v git >/dev/null 2>&1; then
 else
     for _ in 1 2 3 4 5 6 7 8 9 10 11; do ok; done
 fi
+
+# ---- files outside the repository: refused unread (docs/manifest.md#files-outside-the-repository)
+X=$T/outside
+SECRET=$T/secret
+mkdir -p "$SECRET" "$X/manifests/pytool" "$X/manifests/leak" "$X/data"
+chmod 755 "$T" # run as root, the sandbox's unprivileged user must reach the repository
+printf 'root:$6$TOPSECRET-HASH-1:19000:0:99999:7:::\ndaemon:*:TOPSECRET-2:0:99999:7:::\n' >"$SECRET/shadow"
+printf 'def run(file_path):\n    return {"text": "TOPSECRET-3"}\n' >"$SECRET/code.py"
+REAL_SECRET=$(cd "$SECRET" && pwd -P)
+cp data/iris.csv "$X/data/"
+printf 'project:\n  name: test-tools\n  version: 1.0.0\n' >"$X/toolgen.yaml"
+sed -e 's/@NAME@/pytool/g' -e 's/  runtime: command/  runtime: python/' \
+    -e 's/  argv: .*/  file: tool.py/' -e 's/  stdout: text/  entrypoint: run/' \
+    tests/synthetic_tool.yaml >"$X/manifests/pytool/tool.manifest.yaml"
+printf 'def run(file_path):\n    return {"text": "sepal_length,sepal_width"}\n' >"$X/manifests/pytool/tool.py"
+ln -s "$SECRET/shadow" "$X/manifests/leak/tool.manifest.yaml"
+no_secret() { # NAME: the last command's output shows no line of the secret
+    case "$OUT$ERR" in *TOPSECRET*) bad "$1: printed the secret" ;; *) ok ;; esac
+}
+run "$TG" -C "$X" build -k0
+expect_rc "outside: build fails" 1
+expect_err "outside: a manifest linked out is refused, naming its target" \
+    "manifests/leak/tool.manifest.yaml: is a symlink to $REAL_SECRET/shadow, outside the repository"
+no_secret "outside: build"
+rm "$X/manifests/leak/tool.manifest.yaml"
+run "$TG" -C "$X" build
+expect_rc "outside: without the link, the python tool builds" 0
+# The code becomes a link after the manifest was loaded: only the static stage reruns, and it
+# must refuse to read the file (toolgen may run as root).
+rm "$X/manifests/pytool/tool.py"
+ln -s "$SECRET/code.py" "$X/manifests/pytool/tool.py"
+run "$TG" -C "$X" build
+expect_rc "outside: code linked out: the build fails" 1
+expect_err "outside: code linked out: the static stage refuses it" \
+    "manifests/pytool/tool.py: is a symlink to $REAL_SECRET/code.py, outside the repository"
+no_secret "outside: code linked out"
 
 finish cli-build

@@ -2,7 +2,7 @@
  * jsonschema_suite.c — runs the official JSON-Schema-Test-Suite (draft2020-12) against the
  * validator.
  *
- * $JSTS_DIR (default ../shared/testdata/json-schema-test-suite) holds tests/draft2020-12/ and
+ * $JSTS_DIR (default tests/testdata/json-schema-test-suite, see tests/testdata/README.md) holds tests/draft2020-12/ and
  * remotes/, which is served as http://localhost:1234/. Each case's schema is compiled once and
  * checked against its meta-schema; each test's data is validated and compared with "valid".
  * Tests under optional/ are counted apart (optional/format/ with format assertion on). Prints
@@ -323,7 +323,7 @@ int main(void)
 {
     const char *jsts = getenv("JSTS_DIR");
     if (!jsts || !*jsts)
-        jsts = "../shared/testdata/json-schema-test-suite";
+        jsts = "tests/testdata/json-schema-test-suite";
     suite S;
     memset(&S, 0, sizeof S);
     S.verbose = getenv("JSTS_VERBOSE") && *getenv("JSTS_VERBOSE") == '1';

@@ -1,7 +1,8 @@
 /*
  * test_build.c — the pieces under the build engine: XXH3 hashes and key encoding, the string
- * map, the state log (round trip, torn lines, later lines win, the stat cache), typed config.
- * The engine itself is exercised end to end by tests/cli/build.sh and tests/cli/golden.sh.
+ * map, the state log (round trip, torn lines, later lines win, the stat cache, compaction),
+ * typed config, tool names and the stage table. The engine itself is exercised with stages of
+ * its own by test_engine.c, and end to end by tests/cli/build.sh and tests/cli/golden.sh.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "model/config.h"
 #include "base/hash.h"
 #include "base/json.h"
+#include "model/paths.h"
 #include "stages/stages.h"
 #include "engine/statelog.h"
 #include "base/strmap.h"
@@ -228,6 +230,59 @@ static void test_statelog(void)
     free(dir);
 }
 
+/*
+ * Compaction: a log grown far beyond its live entries (here: one stage rerun 2000 times) is
+ * rewritten at finish with the live entries only, and reads back the same; a record torn
+ * after that (a build killed mid-append) is dropped without losing the others.
+ */
+static void test_statelog_compaction(void)
+{
+    char *dir = tmp_path("state-compact");
+    char *logp = xasprintf("%s/log", dir);
+    tg_err err = {0};
+    tg_statelog *l;
+    CHECK(tg_statelog_open(dir, true, &l, &err) == 0, "open: %s", err.msg);
+    tg_named_hash in[2], out[1];
+    tg_stage_rec r = sample("emit:y", "generated/y/openai.json", tg_hash_bytes("k", 1), in, out);
+    CHECK(tg_statelog_put_stage(l, &r, &err) == 0, "put: %s", err.msg);
+    tg_hash last = {0, 0};
+    for (int i = 0; i < 2000; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "key %d", i);
+        last = tg_hash_bytes(k, strlen(k));
+        r = sample("load:x", ".toolgen/ir/x.json", last, in, out);
+        if (tg_statelog_put_stage(l, &r, &err) != 0)
+            break;
+    }
+    struct stat before, after;
+    CHECK(stat(logp, &before) == 0 && before.st_size > 3 * 64 * 1024, "log only %lld bytes",
+          (long long)before.st_size);
+    CHECK(tg_statelog_finish(l, false, &err) == 0, "finish: %s", err.msg);
+    tg_statelog_close(l);
+    CHECK(stat(logp, &after) == 0 && after.st_size < 4096, "not compacted: %lld bytes",
+          (long long)after.st_size);
+
+    FILE *f = fopen(logp, "a");
+    CHECK(f != NULL, "append");
+    if (f) {
+        fputs("s load:z 99aa06d3014798d86001c324468d497f 1 version 99aa", f); /* torn */
+        fclose(f);
+    }
+    CHECK(tg_statelog_open(dir, false, &l, &err) == 0, "reopen: %s", err.msg);
+    const tg_stage_rec *got = tg_statelog_stage(l, "load:x");
+    CHECK(got && tg_hash_eq(got->key, last) && got->nin == 2 && got->nout == 1,
+          "the live record changed in compaction");
+    CHECK(tg_statelog_stage(l, "emit:y") != NULL, "a record lost in compaction");
+    CHECK(tg_statelog_stage(l, "load:z") == NULL, "torn record accepted");
+    tg_strv ids = TG_STRV_INIT;
+    tg_statelog_stage_ids(l, &ids);
+    CHECK(ids.n == 2, "%zu ids", ids.n);
+    tg_strv_free(&ids);
+    tg_statelog_close(l);
+    free(logp);
+    free(dir);
+}
+
 /* ---- config --------------------------------------------------------------------------------- */
 
 static void test_config(void)
@@ -278,8 +333,8 @@ static void test_names(void)
     CHECK(!tg_tool_name_ok("Csv") && !tg_tool_name_ok("1tool") && !tg_tool_name_ok("a-b") &&
               !tg_tool_name_ok("") && !tg_tool_name_ok("a b"),
           "invalid name accepted");
-    CHECK(tg_stage_find("load") && tg_stage_find("emit") && tg_stage_find("aggregate") &&
-              !tg_stage_find("nope"),
+    CHECK(tg_stage_def_find(tg_stages, "load") && tg_stage_def_find(tg_stages, "emit") &&
+              tg_stage_def_find(tg_stages, "aggregate") && !tg_stage_def_find(tg_stages, "nope"),
           "stage table");
     /* every stage's upstream comes earlier in the table */
     for (size_t i = 0; tg_stages[i]; i++)
@@ -301,6 +356,7 @@ int main(void)
     test_hash();
     test_strmap();
     test_statelog();
+    test_statelog_compaction();
     test_config();
     test_names();
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);

@@ -596,7 +596,7 @@ static bool mcp_open(mcp_schemas *m)
     *m = (mcp_schemas){0};
     const char *dir = getenv("TESTDATA_DIR");
     char *path = xasprintf("%s/mcp-schema/2025-11-25/schema.json",
-                           dir && *dir ? dir : "../shared/testdata");
+                           dir && *dir ? dir : "tests/testdata");
     tg_doc doc = {0};
     tg_err err = {0};
     bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;

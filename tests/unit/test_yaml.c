@@ -357,13 +357,13 @@ static void test_billion_laughs(void)
         tg_doc_free(&d);
     CHECK(dt < 2.0, "billion laughs took %.3fs", dt);
     CHECK(made <= 100000 + 200, "made %zu nodes, over the limit", made);
-    CHECK_CONTAINS(e.msg, "over the limit of 100000 nodes created by alias expansion");
-    CHECK_CONTAINS(e.msg, "max_alias_nodes");
+    CHECK_CONTAINS(e.msg, "over the limit of 100000 nodes that alias expansion may create");
+    CHECK_CONTAINS(e.msg, "docs/manifest.md#limits");
     CHECK(e.line > 0 && e.col > 0 && strcmp(e.file, "t.yaml") == 0, "placed: %s:%d:%d", e.file, e.line,
           e.col);
 
     /* A small limit is honoured exactly: 4 copies of an 11-node list fit in 44, a fifth does not. */
-    tg_doc_limits lim = {0, 0, 44};
+    tg_doc_limits lim = {0, 0, 44, 0};
     tg_buf_reset(&b);
     billion_laughs(&b, 2, 4);
     hooks_on();
@@ -392,6 +392,44 @@ static void test_billion_laughs(void)
     tg_buf_free(&b);
 }
 
+/* One huge anchored string aliased many times: few nodes, many bytes; the byte bound stops it. */
+static void test_alias_bytes(void)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, "big: &big ");
+    for (size_t i = 0; i < ((size_t)1 << 20); i++)
+        tg_buf_putc(&b, 'x');
+    tg_buf_puts(&b, "\ncopies:\n");
+    for (int i = 0; i < 20000; i++)
+        tg_buf_puts(&b, "  - *big\n");
+    tg_doc d;
+    tg_err e = {0};
+    double t0 = now();
+    int rc = load(b.data, NULL, &d, &e);
+    double dt = now() - t0;
+    CHECK(rc == -1, "20000 aliases of a 1 MiB string must fail");
+    if (rc == 0)
+        tg_doc_free(&d);
+    CHECK(dt < 2.0, "refused in %.3fs", dt);
+    /* 16 copies fill the default 16 MiB; the 17th alias (line 19) is refused, before copying */
+    CHECK(e.line == 19 && e.col == 5, "placed at %d:%d", e.line, e.col);
+    CHECK_CONTAINS(e.msg, "alias *big would copy 1048576 more bytes of text (the anchor at line 1, "
+                          "column 6), over the limit of 16777216 bytes");
+    CHECK_CONTAINS(e.msg, "docs/manifest.md#limits");
+
+    /* A small limit is honoured exactly; keys of an aliased mapping count, its own key does not. */
+    tg_doc_limits lim = {.max_alias_bytes = 8};
+    rc = load("m: &m {ab: cd}\nl: [*m, *m]\n", &lim, &d, &e);
+    CHECK(rc == 0, "8 bytes fit: %s", e.msg);
+    if (rc == 0)
+        tg_doc_free(&d);
+    expect_err_lim("m: &m {ab: cd}\nl: [*m, *m, *m]\n", &lim, 2, 13,
+                   "alias *m would copy 4 more bytes of text");
+    lim.max_alias_bytes = 10;
+    expect_err_lim("s: &s hello\nl: [*s, *s, *s]\n", &lim, 2, 13, "over the limit of 10 bytes");
+    tg_buf_free(&b);
+}
+
 static void test_alias_cycles(void)
 {
     expect_err("a: &a [*a]\n", 1, 8, "alias cycle: *a refers to the node anchored at line 1, column 4");
@@ -412,7 +450,7 @@ static void test_depth(void)
     for (int i = 0; i < 100000; i++)
         tg_buf_putc(&b, '[');
     double t0 = now();
-    expect_err(b.data, 1, 257, "nesting deeper than 256 levels; flatten the document or raise the limit");
+    expect_err(b.data, 1, 257, "nesting deeper than 256 levels; flatten the document (see docs/manifest.md#limits)");
     CHECK(now() - t0 < 2.0, "flow depth bomb is quick");
 
     tg_buf_reset(&b);
@@ -432,7 +470,7 @@ static void test_depth(void)
     tg_buf_puts(&b, "x\n");
     expect_err(b.data, 1, 513, "nesting deeper than 256 levels");
 
-    tg_doc_limits lim = {0, 3, 0};
+    tg_doc_limits lim = {0, 3, 0, 0};
     tg_doc d;
     tg_err e;
     CHECK(tg_doc_parse_yaml("[[[1]]]", 7, "t.yaml", &lim, &d, &e) == 0, "depth 3 fits");
@@ -533,7 +571,7 @@ static void test_load(void)
     for (int i = 0; i < 500; i++)
         tg_buf_puts(&big, "key: [1, 2, 3]\n");
     p = write_tmp("h.yaml", big.data, big.len);
-    tg_doc_limits lim = {1000, 0, 0};
+    tg_doc_limits lim = {1000, 0, 0, 0};
     hooks_on();
     CHECK(tg_doc_load(p, &lim, &d, &e) == -1, "over the cap");
     CHECK(node_allocs == 0, "nothing parsed (%zu nodes)", node_allocs);
@@ -582,6 +620,7 @@ int main(void)
     test_positions();
     test_structure();
     test_billion_laughs();
+    test_alias_bytes();
     test_alias_cycles();
     test_depth();
     test_utf8();

@@ -22,8 +22,8 @@ int tg_doc_parse_json(const char *text, size_t len, const char *name, const tg_d
     size_t max_bytes = max_bytes_of(lim);
     if (len > max_bytes)
         return tg_err_setpos(err, name, 0, 0,
-                             "input is %zu bytes, over the limit of %zu bytes; split it or raise "
-                             "the limit (max_bytes)",
+                             "input is %zu bytes, over the limit of %zu bytes for one document; "
+                             "split it (see docs/manifest.md#limits)",
                              len, max_bytes);
     /* Editors on Windows add a byte order mark; it is not content, so skip it. */
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))

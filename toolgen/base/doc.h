@@ -3,9 +3,11 @@
  *
  * YAML is resolved with the YAML 1.2 core schema (so `yes`, `on`, `no` are strings, `0x1F` is
  * 31, `~`/`null`/empty are null, `.inf`/`.nan` are refused because JSON cannot hold them).
- * Hostile input is bounded: file size, nesting depth, and the number of nodes that alias
- * expansion may create (billion laughs), with alias cycles detected; duplicate keys and invalid
- * UTF-8 are errors. Only one document per file.
+ * Hostile input is bounded: file size, nesting depth, and the number of nodes and of text bytes
+ * that alias expansion may create (billion laughs; one huge anchored string aliased many times),
+ * with alias cycles detected; duplicate keys and invalid UTF-8 are errors. Only one document per
+ * file. The limits are the library's to set (tg_doc_limits); the commands use the defaults,
+ * which docs/manifest.md#limits lists.
  */
 #ifndef TG_DOC_H
 #define TG_DOC_H
@@ -18,6 +20,7 @@ typedef struct tg_doc_limits {
     size_t max_bytes;        /* 0 = default 16 MiB */
     int max_depth;           /* 0 = default 256 */
     size_t max_alias_nodes;  /* nodes created by alias expansion; 0 = default 100000 */
+    size_t max_alias_bytes;  /* text bytes created by alias expansion; 0 = max_bytes */
 } tg_doc_limits;
 
 typedef struct tg_doc {

@@ -786,7 +786,8 @@ static cJSON *parse_value(jp *j);
 
 static void *too_deep(jp *j, const unsigned char *at)
 {
-    return jfail(j, at, "nesting deeper than %d levels; flatten the document or raise the limit",
+    return jfail(j, at,
+                 "nesting deeper than %d levels; flatten the document (see docs/manifest.md#limits)",
                  j->max_depth);
 }
 

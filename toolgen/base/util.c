@@ -158,7 +158,7 @@ char *tg_read_file(const char *path, size_t max_bytes, size_t *len_out, tg_err *
     }
     if (max_bytes && S_ISREG(st.st_mode) && (size_t)st.st_size > max_bytes) {
         tg_err_setpos(err, path, 0, 0,
-                      "file is %lld bytes, over the limit of %zu bytes; split it or raise the limit",
+                      "file is %lld bytes, over the limit of %zu bytes toolgen reads; make it smaller",
                       (long long)st.st_size, max_bytes);
         close(fd);
         return NULL;
@@ -184,7 +184,7 @@ char *tg_read_file(const char *path, size_t max_bytes, size_t *len_out, tg_err *
         len += (size_t)r;
         if (max_bytes && len > max_bytes) {
             tg_err_setpos(err, path, 0, 0,
-                          "input is over the limit of %zu bytes; split it or raise the limit",
+                          "input is over the limit of %zu bytes toolgen reads; make it smaller",
                           max_bytes);
             free(data);
             close(fd);

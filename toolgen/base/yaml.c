@@ -7,8 +7,10 @@
  *
  * Scalars are resolved with the YAML 1.2 core schema. Hostile input is bounded before work is
  * done: the size before parsing, the depth at each collection start, and alias expansion by
- * the node count of the anchored subtree, known when the anchor closes, checked before copying
- * (a billion-laughs file fails after at most max_alias_nodes copies, never exponentially).
+ * the node count and the text bytes (scalars and keys) of the anchored subtree, both known when
+ * the anchor closes and checked before copying: a billion-laughs file fails after at most
+ * max_alias_nodes copied nodes, one huge anchored string after at most max_alias_bytes copied
+ * bytes, never exponentially (docs/manifest.md#limits).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -37,6 +39,7 @@ typedef struct frame {
     char *key;      /* pending key of a mapping (cJSON allocator), NULL when a key is expected */
     tg_pos key_pos;
     size_t count;   /* nodes in this subtree so far, itself included */
+    size_t bytes;   /* text bytes (scalars, keys of members) in this subtree so far */
     int height;     /* collection levels in this subtree, itself included */
     long anchor;    /* index into ld.anchors, or -1 */
     size_t members;
@@ -49,6 +52,7 @@ typedef struct anchor {
     bool owned;
     bool done;      /* false while the anchored collection is still open */
     size_t count;
+    size_t bytes;   /* text bytes an alias of it copies */
     int height;
     tg_pos pos;
 } anchor;
@@ -61,6 +65,7 @@ typedef struct ld {
     tg_err *err;
     int max_depth;
     size_t max_alias, alias_nodes;
+    size_t max_alias_bytes, alias_bytes;
     frame *st;
     size_t nst, capst;
     anchor *an;
@@ -185,7 +190,7 @@ static void anchor_index(ld *L, size_t idx)
     L->ah[s] = (uint32_t)idx + 1; /* a redefinition replaces the old one */
 }
 
-static long anchor_add(ld *L, const char *name, cJSON *node, bool owned, tg_pos pos)
+static long anchor_add(ld *L, const char *name, cJSON *node, bool owned, size_t bytes, tg_pos pos)
 {
     if (L->nan == L->capan) {
         L->capan = L->capan ? L->capan * 2 : 16;
@@ -200,7 +205,7 @@ static long anchor_add(ld *L, const char *name, cJSON *node, bool owned, tg_pos 
             anchor_index(L, i);
     }
     size_t idx = L->nan++;
-    L->an[idx] = (anchor){xstrdup(name), node, owned, false, 1, 0, pos};
+    L->an[idx] = (anchor){xstrdup(name), node, owned, false, 1, bytes, 0, pos};
     anchor_index(L, idx);
     return (long)idx;
 }
@@ -453,7 +458,9 @@ static cJSON *scalar_node(ld *L, const yaml_event_t *ev, tg_pos at)
         int r = int_text(v, n, &b);
         if (r < 0) {
             tg_buf_free(&b);
-            fail(L, at, "integer %s does not fit in 64 bits; write it in decimal", v);
+            char q[128];
+            quoted(v, q, sizeof q);
+            fail(L, at, "integer %s does not fit in 64 bits; write it in decimal", q);
             return NULL;
         }
         if (r == 0 && kind != K_INT)
@@ -494,8 +501,11 @@ static void copy_positions(ld *L, const cJSON *orig, const cJSON *copy)
     }
 }
 
-/* Attaches a freshly made node (count nodes, height collection levels) where the stack says. */
-static void attach(ld *L, cJSON *node, tg_pos at, size_t count, int height)
+/*
+ * Attaches a freshly made node (count nodes, bytes of text, height collection levels) where the
+ * stack says; a mapping member's key counts towards the mapping's bytes.
+ */
+static void attach(ld *L, cJSON *node, tg_pos at, size_t count, size_t bytes, int height)
 {
     frame *f = top(L);
     if (!f) {
@@ -504,6 +514,7 @@ static void attach(ld *L, cJSON *node, tg_pos at, size_t count, int height)
         return;
     }
     if (f->is_map) {
+        bytes += strlen(f->key);
         node->string = f->key;
         f->key = NULL;
         at = f->key_pos; /* members are found by their key */
@@ -517,6 +528,7 @@ static void attach(ld *L, cJSON *node, tg_pos at, size_t count, int height)
     f->last = node;
     f->node->child->prev = node; /* cJSON keeps the tail there for O(1) appends */
     f->count += count;
+    f->bytes += bytes;
     if (height + 1 > f->height)
         f->height = height + 1;
     tg_posmap_put(L->pos, node, at.line, at.col);
@@ -553,7 +565,7 @@ static int on_key(ld *L, const yaml_event_t *ev)
     f->key_pos = at;
     if (ev->data.scalar.anchor) { /* &a key: the key is not in the tree, so the anchor owns a copy */
         long a = anchor_add(L, (const char *)ev->data.scalar.anchor, chk(cJSON_CreateString(v)), true,
-                            at);
+                            n, at);
         L->an[a].done = true;
     }
     return 0;
@@ -568,9 +580,10 @@ static int on_scalar(ld *L, const yaml_event_t *ev)
     cJSON *node = scalar_node(L, ev, at);
     if (!node)
         return -1;
-    attach(L, node, at, 1, 0);
+    attach(L, node, at, 1, ev->data.scalar.length, 0);
     if (ev->data.scalar.anchor) {
-        long a = anchor_add(L, (const char *)ev->data.scalar.anchor, node, false, at);
+        long a = anchor_add(L, (const char *)ev->data.scalar.anchor, node, false,
+                            ev->data.scalar.length, at);
         L->an[a].done = true;
     }
     return 0;
@@ -579,11 +592,13 @@ static int on_scalar(ld *L, const yaml_event_t *ev)
 static int on_alias(ld *L, const yaml_event_t *ev)
 {
     tg_pos at = mark_pos(ev->start_mark);
-    const char *name = (const char *)ev->data.alias.anchor;
+    const char *anchor_name = (const char *)ev->data.alias.anchor;
+    char name[80]; /* anchor names come from the file: messages show at most 64 bytes of one */
+    snprintf(name, sizeof name, "%.64s%s", anchor_name, strlen(anchor_name) > 64 ? "..." : "");
     frame *f = top(L);
     if (f && f->is_map && !f->key)
         return fail(L, at, "an alias (*%s) cannot be a mapping key here; write the key out", name);
-    long ai = anchor_find(L, name);
+    long ai = anchor_find(L, anchor_name);
     if (ai < 0)
         return fail(L, at, "unknown alias *%s: no anchor &%s is defined before it", name, name);
     const anchor *a = &L->an[ai];
@@ -594,23 +609,31 @@ static int on_alias(ld *L, const yaml_event_t *ev)
                     name, a->pos.line, a->pos.col);
     if (a->count > L->max_alias - L->alias_nodes)
         return fail(L, at,
-                    "alias *%s would expand to %zu more nodes, over the limit of %zu nodes created "
-                    "by alias expansion (a \"billion laughs\" document?); use fewer aliases or raise "
-                    "the limit (max_alias_nodes)",
+                    "alias *%s would expand to %zu more nodes, over the limit of %zu nodes that "
+                    "alias expansion may create in one document (a \"billion laughs\" document?); "
+                    "use fewer aliases (see docs/manifest.md#limits)",
                     name, a->count, L->max_alias);
+    if (a->bytes > L->max_alias_bytes - L->alias_bytes)
+        return fail(L, at,
+                    "alias *%s would copy %zu more bytes of text (the anchor at line %d, column "
+                    "%d), over the limit of %zu bytes that alias expansion may create in one "
+                    "document; use fewer aliases or write the value out (see "
+                    "docs/manifest.md#limits)",
+                    name, a->bytes, a->pos.line, a->pos.col, L->max_alias_bytes);
     if ((size_t)a->height + L->nst > (size_t)L->max_depth)
         return fail(L, at,
-                    "alias *%s would nest deeper than %d levels; flatten the document or raise the "
-                    "limit (max_depth)",
+                    "alias *%s would nest deeper than %d levels; flatten the document (see "
+                    "docs/manifest.md#limits)",
                     name, L->max_depth);
     L->alias_nodes += a->count;
+    L->alias_bytes += a->bytes;
     cJSON *copy = chk(cJSON_Duplicate(a->node, true));
     if (copy->string) { /* the anchored node's own key is not part of its value */
         cJSON_free(copy->string);
         copy->string = NULL;
     }
     copy_positions(L, a->node, copy);
-    attach(L, copy, at, a->count, a->height);
+    attach(L, copy, at, a->count, a->bytes, a->height);
     return 0;
 }
 
@@ -638,21 +661,21 @@ static int on_start(ld *L, const yaml_event_t *ev, bool is_map)
                     "strings",
                     is_map ? "mapping" : "sequence");
     if (L->nst >= (size_t)L->max_depth)
-        return fail(L, at, "nesting deeper than %d levels; flatten the document or raise the limit "
-                           "(max_depth)",
+        return fail(L, at, "nesting deeper than %d levels; flatten the document (see "
+                           "docs/manifest.md#limits)",
                     L->max_depth);
     const char *tag = (const char *)(is_map ? ev->data.mapping_start.tag : ev->data.sequence_start.tag);
     if (check_collection_tag(L, tag, is_map, at) < 0)
         return -1;
     cJSON *node = chk(is_map ? cJSON_CreateObject() : cJSON_CreateArray());
-    attach(L, node, at, 0, 0); /* count and height are added when it closes */
+    attach(L, node, at, 0, 0, 0); /* count, bytes and height are added when it closes */
     const yaml_char_t *aname = is_map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
-    long a = aname ? anchor_add(L, (const char *)aname, node, false, at) : -1;
+    long a = aname ? anchor_add(L, (const char *)aname, node, false, 0, at) : -1;
     if (L->nst == L->capst) {
         L->capst = L->capst ? L->capst * 2 : 32;
         L->st = xrealloc(L->st, L->capst * sizeof *L->st);
     }
-    L->st[L->nst++] = (frame){node, NULL, is_map, NULL, {0, 0}, 1, 1, a, 0, {NULL, 0, 0}};
+    L->st[L->nst++] = (frame){node, NULL, is_map, NULL, {0, 0}, 1, 0, 1, a, 0, {NULL, 0, 0}};
     return 0;
 }
 
@@ -664,11 +687,13 @@ static void on_end(ld *L)
         anchor *a = &L->an[f.anchor];
         a->done = true;
         a->count = f.count;
+        a->bytes = f.bytes;
         a->height = f.height;
     }
     frame *p = top(L);
     if (p) {
         p->count += f.count;
+        p->bytes += f.bytes;
         if (f.height + 1 > p->height)
             p->height = f.height + 1;
     }
@@ -822,8 +847,8 @@ int tg_doc_parse_yaml(const char *text, size_t len, const char *name, const tg_d
     size_t max_bytes = lim && lim->max_bytes ? lim->max_bytes : (size_t)16 << 20;
     if (len > max_bytes)
         return tg_err_setpos(err, name, 0, 0,
-                             "input is %zu bytes, over the limit of %zu bytes; split it or raise "
-                             "the limit (max_bytes)",
+                             "input is %zu bytes, over the limit of %zu bytes for one document; "
+                             "split it (see docs/manifest.md#limits)",
                              len, max_bytes);
     /* The byte order mark is not content; positions count from after it, as editors do. */
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
@@ -836,6 +861,7 @@ int tg_doc_parse_yaml(const char *text, size_t len, const char *name, const tg_d
     L.pos = tg_posmap_new();
     L.max_depth = lim && lim->max_depth > 0 ? lim->max_depth : 256;
     L.max_alias = lim && lim->max_alias_nodes ? lim->max_alias_nodes : 100000;
+    L.max_alias_bytes = lim && lim->max_alias_bytes ? lim->max_alias_bytes : max_bytes;
     int rc = yaml_to_json(&L);
     ld_free(&L);
     if (rc < 0) {

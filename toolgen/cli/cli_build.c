@@ -12,6 +12,8 @@
 #include "engine/build.h"
 #include "cli/cli.h"
 #include "lifecycle/gitstatus.h"
+#include "model/paths.h"
+#include "stages/stages.h"
 #include "base/strmap.h"
 #include "base/util.h"
 
@@ -93,11 +95,21 @@ static int parse_count(const char *cmd, const char *opt, const char *s, int *out
     return 0;
 }
 
-/* Parses argv into o; returns -1 when it printed a usage error. */
+/* The tools of a repository: the folders of paths.manifests holding a manifest. */
+static const tg_tool_source manifest_tools = {
+    .list = tg_tools_list,
+    .marker = tg_tools_marker,
+    .refuse = tg_tools_refuse,
+};
+
+/* Parses argv into o (and sets up the build: toolgen's stages, tools from manifests/); returns
+ * -1 when it printed a usage error. */
 static int parse(int argc, char **argv, cli_opts *o)
 {
     const char *cmd = argv[0];
     o->cmd = cmd;
+    o->b.stages = tg_stages;
+    o->b.tool_source = &manifest_tools;
     o->tools = xcalloc((size_t)argc + 1, sizeof *o->tools);
     o->b.keep_going = 1;
     bool dashdash = false;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/confine.h"
 #include "cli/cli.h"
 #include "base/doc.h"
 #include "emit/artifact.h"
@@ -27,7 +28,8 @@ const char tg_usage_run[] =
     "names), a manifest folder or a tool.manifest.yaml path.\n"
     "\n"
     "  --input JSON        the arguments as one JSON object\n"
-    "  --input-file FILE   the arguments from a JSON or YAML file\n"
+    "  --input-file FILE   the arguments from a JSON or YAML file inside the repository or a\n"
+    "                      data directory (a symlink elsewhere is refused)\n"
     "  --arg NAME=VALUE    one argument (repeatable; overrides --input): VALUE is parsed as\n"
     "                      JSON when it is valid JSON (42, true, [\"a\",\"b\"]), else taken as\n"
     "                      a string (data/tips.csv)\n"
@@ -94,8 +96,31 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     return TG_EXIT_OK;
 }
 
+/*
+ * --input-file must resolve inside the repository or one of the data directories
+ * (sandbox.data_dirs, default data/): a link elsewhere is refused unread (base/confine.h).
+ */
+static int confine_input_file(const char *path, const cJSON *config, tg_err *err)
+{
+    const cJSON *dirs = tg_json_get(tg_json_get(config, "sandbox"), "data_dirs");
+    enum { MAX_ROOTS = 32 };
+    const char *roots[MAX_ROOTS] = {".", "data"};
+    size_t n = 2;
+    const cJSON *d;
+    if (cJSON_IsArray(dirs)) {
+        n = 1;
+        cJSON_ArrayForEach(d, dirs)
+        {
+            if (cJSON_IsString(d) && n < MAX_ROOTS)
+                roots[n++] = d->valuestring;
+        }
+    }
+    return tg_confine(path, roots, n, "input file",
+                      "the repository and its data directories (sandbox.data_dirs)", err);
+}
+
 /* The arguments object from --input / --input-file / --arg. */
-static cJSON *build_args(const run_opts *o, int *code)
+static cJSON *build_args(const run_opts *o, const cJSON *config, int *code)
 {
     tg_err err = {0};
     char msg[2048];
@@ -110,7 +135,8 @@ static cJSON *build_args(const run_opts *o, int *code)
         }
     } else if (o->input_file) {
         tg_doc d = {0};
-        if (tg_doc_load(o->input_file, NULL, &d, &err) != 0) {
+        if (confine_input_file(o->input_file, config, &err) != 0 ||
+            tg_doc_load(o->input_file, NULL, &d, &err) != 0) {
             tg_err_format(&err, msg, sizeof msg);
             cli_fail(TG_EXIT_USAGE, "run: --input-file: %s", msg);
             return NULL;
@@ -159,6 +185,18 @@ static char *manifest_path_for(const char *tool, const cJSON *config)
     char *p = tg_path_join(base, "tool.manifest.yaml");
     free(base);
     return p;
+}
+
+/* The manifest, bound; its code file must not resolve outside the repository (base/confine.h). */
+static int load_tool(const char *mpath, tg_manifest *m, tg_err *err)
+{
+    if (tg_manifest_load(mpath, m, err) != 0)
+        return -1;
+    tg_manifest_bind(m);
+    char *impl = m->impl_file ? tg_path_join(m->dir, m->impl_file) : NULL;
+    int rc = impl ? tg_confine_repo(impl, m->dir, "tool code", err) : 0;
+    free(impl);
+    return rc;
 }
 
 static js_schema *compile_schema(js_registry *reg, const cJSON *schema, const char *what,
@@ -304,15 +342,14 @@ int cmd_run(int argc, char **argv)
                                        "problems)", o.tool, mpath);
         goto out;
     }
-    if (tg_manifest_load(mpath, &m, &err) != 0) {
+    if (load_tool(mpath, &m, &err) != 0) {
         tg_err_format(&err, msg, sizeof msg);
         code = cli_fail(TG_EXIT_USAGE, "run: %s", msg);
         goto out;
     }
-    tg_manifest_bind(&m);
     if (!m.name)
         m.name = o.tool;
-    if ((args = build_args(&o, &code)) == NULL)
+    if ((args = build_args(&o, config.root, &code)) == NULL)
         goto out;
     reg = js_registry_new();
     if (js_registry_add_metaschemas(reg, &err) != 0)

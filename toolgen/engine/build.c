@@ -1,7 +1,7 @@
 /*
  * build.c — the engine's entry points: set-up (config, lock, state log, toolgen.yaml checks),
  * tg_build (plan, remove what deleted tools left, run), tg_build_graph and tg_build_clean.
- * build_plan.c decides what must run, build_run.c runs it.
+ * build_plan.c decides what must run, build_run.c runs it (build_int.h has the map).
  */
 #include "engine/build_int.h"
 
@@ -19,141 +19,11 @@
 
 #include "model/lint.h"
 
-/* ---- small helpers -------------------------------------------------------------------------- */
-
 static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void tgb_event(engine *e, tg_build_event_kind kind, const node *n, const char *text,
-               tg_build_plan plan)
-{
-    if (!e->o->on_event)
-        return;
-    tg_build_event ev = {.kind = kind,
-                         .stage = n ? n->def->id : NULL,
-                         .tool = n ? n->tool : NULL,
-                         .text = text,
-                         .why = n && n->why.len ? n->why.data : NULL,
-                         .plan = plan,
-                         .done = e->done,
-                         .total = e->total};
-    pthread_mutex_lock(&e->ev_mu);
-    e->o->on_event(e->o->ud, &ev);
-    pthread_mutex_unlock(&e->ev_mu);
-}
-
-void tgb_eventf(engine *e, tg_build_event_kind kind, const node *n, const char *fmt, ...)
-{
-    tg_buf b = TG_BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    tgb_event(e, kind, n, b.data, TG_PLAN_RUN);
-    tg_buf_free(&b);
-}
-
-void tgb_why(node *n, const char *fmt, ...)
-{
-    if (n->why.len)
-        tg_buf_puts(&n->why, "; ");
-    va_list ap;
-    va_start(ap, fmt);
-    tg_buf_vprintf(&n->why, fmt, ap);
-    va_end(ap);
-}
-
-/* "load foo" / "aggregate": how a stage instance is named to people. */
-char *tgb_display(const node *n)
-{
-    return n->tool ? xasprintf("%s %s", n->def->id, n->tool) : xstrdup(n->def->id);
-}
-
-bool tgb_is_under(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-    return strncmp(path, dir, n) == 0 && path[n] == '/';
-}
-
-/* Removes now-empty directories from path's parent up to (not including) top. */
-void tgb_prune_dirs(const char *path, const char *top)
-{
-    char *p = xstrdup(path);
-    for (;;) {
-        char *slash = strrchr(p, '/');
-        if (!slash)
-            break;
-        *slash = '\0';
-        if (strcmp(p, top) == 0 || !tgb_is_under(p, top) || rmdir(p) != 0)
-            break;
-    }
-    free(p);
-}
-
-const char *tgb_top_of(const engine *e, const char *path)
-{
-    return tgb_is_under(path, e->cfg.generated_dir) ? e->cfg.generated_dir : TG_STATE_DIR;
-}
-
-/* ---- parallel loops ------------------------------------------------------------------------- */
-
-typedef struct pfor {
-    void (*fn)(void *ctx, size_t i);
-    void *ctx;
-    size_t n;
-    atomic_size_t next;
-} pfor;
-
-static void *pfor_main(void *arg)
-{
-    pfor *p = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&p->next, PFOR_CHUNK);
-        if (i >= p->n)
-            break;
-        size_t end = i + PFOR_CHUNK < p->n ? i + PFOR_CHUNK : p->n;
-        for (; i < end; i++)
-            p->fn(p->ctx, i);
-    }
-    return NULL;
-}
-
-/* fn(ctx, i) for every i < n, on up to nth threads (the caller's included). */
-void tgb_parallel_for(int nth, size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
-{
-    pfor p = {.fn = fn, .ctx = ctx, .n = n};
-    atomic_init(&p.next, 0);
-    size_t chunks = (n + PFOR_CHUNK - 1) / PFOR_CHUNK;
-    if ((size_t)nth > chunks)
-        nth = (int)chunks;
-    pthread_t *th = xcalloc((size_t)(nth > 1 ? nth : 1), sizeof *th);
-    int started = 0;
-    for (int i = 1; i < nth; i++)
-        if (pthread_create(&th[started], NULL, pfor_main, &p) == 0)
-            started++;
-    pfor_main(&p);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
-    free(th);
-}
-
-static int cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)(n > 1024 ? 1024 : n) : 1;
-}
-
-int tgb_jobs(const engine *e)
-{
-    if (e->o->jobs > 0)
-        return e->o->jobs;
-    if (e->cfg.jobs > 0)
-        return e->cfg.jobs;
-    return cpu_count();
 }
 
 /* ---- deleted tools -------------------------------------------------------------------------- */
@@ -192,8 +62,7 @@ static int remove_orphans(engine *e, bool dry, tg_err *err)
         }
         for (size_t j = 0; j < r->nout; j++) {
             const char *p = r->out[j].name;
-            if (unlink(p) == 0) {
-                tgb_prune_dirs(p, tgb_top_of(e, p));
+            if (tgb_remove_output(e, p)) {
                 e->st->removed++;
                 tgb_event(e, TG_EV_REMOVED, NULL, p, TG_PLAN_RUN);
             }
@@ -241,23 +110,6 @@ static void release_lock(engine *e)
         close(e->lockfd); /* releases the flock */
         e->lockfd = -1;
     }
-}
-
-/* Temporary files of a build that was killed: nothing else is under .toolgen/tmp/. */
-static void sweep_tmp(void)
-{
-    DIR *d = opendir(TG_STATE_DIR "/tmp");
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        char *p = xasprintf(TG_STATE_DIR "/tmp/%s", de->d_name);
-        unlink(p);
-        free(p);
-    }
-    closedir(d);
 }
 
 /* toolgen.yaml gets the full lint check whenever its bytes change. */
@@ -312,9 +164,10 @@ static void engine_free(engine *e)
         tgb_free_node(e->nodes[i]);
     free(e->nodes);
     tg_strmap_free(&e->by_id);
-    for (size_t i = 0; i < e->nfixed; i++)
-        free((char *)e->fixed[i].name);
     free(e->fixed);
+    tg_strv_free(&e->fixed_names);
+    tg_strv_free(&e->shared_roots);
+    tg_strv_free(&e->own_roots);
     free(e->ready);
     tg_strv_free(&e->all_tools);
     tg_strv_free(&e->tools);
@@ -340,6 +193,9 @@ static void engine_init(engine *e, const tg_build_opts *o, tg_build_stats *st)
 {
     *e = (engine){0};
     e->o = o;
+    e->stages = o->stages;
+    for (e->nkinds = 0; e->stages && e->stages[e->nkinds];)
+        e->nkinds++;
     e->st = st;
     e->lockfd = -1;
     pthread_mutex_init(&e->mu, NULL);
@@ -348,34 +204,43 @@ static void engine_init(engine *e, const tg_build_opts *o, tg_build_stats *st)
     pthread_cond_init(&e->cv, NULL);
     e->pid = (long)getpid();
     *st = (tg_build_stats){0};
-    for (int k = 0; tg_stages[k] && k < TG_BUILD_MAX_STAGE_KINDS; k++) {
-        st->kind_id[k] = tg_stages[k]->id;
-        st->nkinds = k + 1;
+    for (size_t k = 0; k < e->nkinds && k < TG_BUILD_MAX_STAGE_KINDS; k++) {
+        st->kind_id[k] = e->stages[k]->id;
+        st->nkinds = (int)k + 1;
     }
 }
 
-/* Config, tools, graph: what every command needs. */
-/*
- * Config, lock, state log (building: writable; explain, dry run: read-only; graph: none),
- * toolgen.yaml's checks, tools and graph: what every command needs.
- */
-static tg_build_status open_repo(engine *e, bool building, bool with_log, tg_err *err)
+/* The config and the stages' roots: what every command needs first. */
+static tg_build_status load_config(engine *e, tg_err *err)
 {
+    if (!e->stages || e->nkinds > TG_BUILD_MAX_STAGE_KINDS) {
+        tg_err_set(err, "the build needs a stage table of at most %d stages",
+                   TG_BUILD_MAX_STAGE_KINDS);
+        return TG_BUILD_USAGE;
+    }
     if (tg_config_load(&e->cfg, err) != 0)
         return TG_BUILD_USAGE;
     e->have_cfg = true;
     e->st->generated_dir = xstrdup(e->cfg.generated_dir);
-    if (!e->cfg.path && !tg_is_dir(e->cfg.manifests_dir)) {
-        tg_err_set(err,
-                   "not a toolgen repository: no toolgen.yaml and no %s/ here; run it at a "
-                   "repository root or pass -C DIR",
-                   e->cfg.manifests_dir);
+    tgb_roots_init(e);
+    return TG_BUILD_OK;
+}
+
+/*
+ * Config, candidate tools, lock, state log (building: writable; explain, dry run: read-only;
+ * graph: none), toolgen.yaml's checks, tools and graph: what every command needs.
+ */
+static tg_build_status open_repo(engine *e, bool building, bool with_log, tg_err *err)
+{
+    tg_build_status status = load_config(e, err);
+    if (status != TG_BUILD_OK)
+        return status;
+    if (tgb_list_tools(e, err) != 0)
         return TG_BUILD_USAGE;
-    }
     if (building) {
         if (take_lock(e, err) != 0)
             return TG_BUILD_ENV;
-        sweep_tmp();
+        tgb_empty_dir(TG_STATE_DIR "/tmp", false); /* what a killed build left */
         if (tg_mkdirs(TG_STATE_DIR "/tmp", err) != 0)
             return TG_BUILD_ENV;
     }
@@ -386,8 +251,7 @@ static tg_build_status open_repo(engine *e, bool building, bool with_log, tg_err
         if (crc != 0)
             return crc == -2 ? TG_BUILD_ENV : TG_BUILD_USAGE;
     }
-    if (tgb_discover(e, err) != 0)
-        return TG_BUILD_USAGE;
+    tgb_discover(e);
     if (tgb_select_tools(e, err) != 0)
         return TG_BUILD_USAGE;
     tgb_make_graph(e);
@@ -445,7 +309,7 @@ static void collect_outputs(engine *e)
         size_t n;
         tgb_output_list(e->nodes[i], &v, &n);
         for (size_t j = 0; j < n; j++)
-            if (tgb_is_under(v[j].name, e->cfg.generated_dir))
+            if (tgb_shared_root_of(e, v[j].name))
                 tg_strv_push(&e->st->outputs, v[j].name);
     }
     tg_strv_sort(&e->st->outputs);
@@ -635,35 +499,22 @@ static void walk_kept(engine *e, const char *dir, int depth)
     tg_strv_free(&names);
 }
 
-static void remove_dir_files(const char *dir)
+static bool any_dir(const tg_strv *dirs)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        char *p = tg_path_join(dir, de->d_name);
-        unlink(p);
-        free(p);
-    }
-    closedir(d);
-    rmdir(dir);
+    for (size_t i = 0; i < dirs->n; i++)
+        if (tg_is_dir(dirs->v[i]))
+            return true;
+    return false;
 }
 
 tg_build_status tg_build_clean(const tg_build_opts *o, tg_build_stats *st, tg_err *err)
 {
     engine e;
     engine_init(&e, o, st);
-    tg_build_status status = TG_BUILD_OK;
-    if (tg_config_load(&e.cfg, err) != 0) {
-        status = TG_BUILD_USAGE;
+    tg_build_status status = load_config(&e, err);
+    if (status != TG_BUILD_OK)
         goto out;
-    }
-    e.have_cfg = true;
-    st->generated_dir = xstrdup(e.cfg.generated_dir);
-    if (!tg_is_dir(TG_STATE_DIR) && !tg_is_dir(e.cfg.generated_dir))
+    if (!tg_is_dir(TG_STATE_DIR) && !any_dir(&e.shared_roots))
         goto out; /* nothing was ever built here */
     if (take_lock(&e, err) != 0) {
         status = TG_BUILD_ENV;
@@ -679,8 +530,7 @@ tg_build_status tg_build_clean(const tg_build_opts *o, tg_build_stats *st, tg_er
         const tg_stage_rec *r = tg_statelog_stage(e.log, ids.v[i]);
         for (size_t j = 0; r && j < r->nout; j++) {
             const char *p = r->out[j].name;
-            if (unlink(p) == 0) {
-                tgb_prune_dirs(p, tgb_top_of(&e, p));
+            if (tgb_remove_output(&e, p)) {
                 st->removed++;
                 if (o->verbose)
                     tgb_event(&e, TG_EV_REMOVED, NULL, p, TG_PLAN_RUN);
@@ -688,13 +538,16 @@ tg_build_status tg_build_clean(const tg_build_opts *o, tg_build_stats *st, tg_er
         }
     }
     tg_strv_free(&ids);
-    if (tg_is_dir(e.cfg.generated_dir)) {
-        walk_kept(&e, e.cfg.generated_dir, 0);
-        rmdir(e.cfg.generated_dir); /* only when nothing is left */
+    for (size_t i = 0; i < e.shared_roots.n; i++) {
+        const char *root = e.shared_roots.v[i];
+        if (tg_is_dir(root)) {
+            walk_kept(&e, root, 0);
+            rmdir(root); /* only when nothing is left */
+        }
     }
-    remove_dir_files(TG_STATE_DIR "/tmp");
-    rmdir(TG_STATE_DIR "/ir");
-    rmdir(TG_STATE_DIR "/reports");
+    tgb_empty_dir(TG_STATE_DIR "/tmp", true);
+    for (size_t i = 0; i < e.own_roots.n; i++)
+        rmdir(e.own_roots.v[i]);
     unlink(TG_STATE_DIR "/log");
     unlink(TG_STATE_DIR "/log.tmp");
     unlink(TG_STATE_DIR "/lock");

@@ -1,7 +1,12 @@
 /*
  * build.h — the build engine: the stage graph of a repository, planned against the state log,
  * run by a pool of worker threads, every output written atomically and only when its bytes
- * change. docs/build.md describes the behaviour; stages.h the stage interface.
+ * change. docs/build.md describes the behaviour; stage.h the stage interface.
+ *
+ * The engine knows no stage and no tool layout by name: the caller hands it the stage table and
+ * a tool source (tg_build_opts), so the CLI passes toolgen's stages (stages/stages.h) and the
+ * manifest-folder scan (model/paths.h), and a test may pass stages of its own. It runs in the
+ * current directory (the repository root) and keeps its state under .toolgen/.
  *
  * The engine prints nothing: it reports through an event callback (serialised, never called
  * concurrently) and returns a status the CLI maps to an exit code.
@@ -16,6 +21,8 @@
 #include "base/buf.h"
 #include "base/strmap.h"
 #include "base/util.h"
+#include "engine/stage.h"
+#include "model/config.h"
 
 typedef enum tg_build_status {
     TG_BUILD_OK = 0,
@@ -35,7 +42,7 @@ typedef enum tg_build_event_kind {
     TG_EV_SKIPPED, /* not run because an upstream stage failed */
     TG_EV_PLAN,    /* dry run and explain: one per stage; plan says what would happen */
     TG_EV_REMOVED, /* a file toolgen wrote was removed; text: path */
-    TG_EV_KEPT,    /* clean: a file under generated/ toolgen did not write; text: path */
+    TG_EV_KEPT,    /* clean: a file under a shared root toolgen did not write; text: path */
     TG_EV_WARNING, /* text */
     TG_EV_PROBLEM, /* a problem outside any stage (toolgen.yaml, a tool folder); text */
 } tg_build_event_kind;
@@ -63,7 +70,26 @@ typedef enum tg_build_mode {
     TG_MODE_EXPLAIN, /* like a dry run, with a reason for every stage, up-to-date ones too */
 } tg_build_mode;
 
+/*
+ * Where the tools of a repository come from. list() names the candidates; a candidate is a tool
+ * when its marker file exists (checked through the state log's stat cache, in parallel); a
+ * tool whose name refuse() objects to is reported (TG_EV_PROBLEM), fails the build and is left
+ * out. Returned strings are heap; the engine frees them.
+ */
+typedef struct tg_tool_source {
+    /* Appends candidate names (any order); 0, or -1 with err (a usage error: exit 2). */
+    int (*list)(const tg_config *cfg, tg_strv *names, tg_err *err);
+    /* The file that makes name a tool (also named by 'unknown tool' messages). */
+    char *(*marker)(const tg_config *cfg, const char *name);
+    /* Why name cannot be a tool, or NULL; may itself be NULL (every name is fine). */
+    char *(*refuse)(const char *marker, const char *name);
+} tg_tool_source;
+
 typedef struct tg_build_opts {
+    /* The stages, NULL-terminated, each after its upstream stages (at most
+     * TG_BUILD_MAX_STAGE_KINDS). */
+    const tg_stage_def *const *stages;
+    const tg_tool_source *tool_source; /* where the tools come from */
     tg_build_mode mode;
     int jobs;          /* 0: build.jobs of toolgen.yaml, else the CPU count */
     int keep_going;    /* stop starting stages after this many failures; 0 = never stop */
@@ -87,12 +113,12 @@ typedef struct tg_build_stats {
     int kind_ran[TG_BUILD_MAX_STAGE_KINDS];
     int nkinds;
     int removed;         /* files of deleted tools (or stale outputs) removed */
-    int kept;            /* clean: files under generated/ toolgen did not write */
+    int kept;            /* clean: files under shared roots (generated/) toolgen did not write */
     int would_run;       /* dry run / explain: stages that will or may run */
     tg_strv failed_ids;  /* "load foo", ... */
     tg_strv edited;      /* outputs found edited by hand, and rewritten */
     tg_strv recreated;   /* outputs found missing (deleted by someone), and rewritten */
-    tg_strv outputs;     /* every output under the generated directory, sorted (full builds) */
+    tg_strv outputs;     /* every output under a shared root (generated/), sorted (full builds) */
     tg_strv summaries;   /* per-tool lines of the stages that ran (tg_stage_summary), sorted */
     int env_failed;      /* stages that could not run in this environment (no sandbox) */
     char *generated_dir; /* paths.generated of the build */
@@ -109,8 +135,9 @@ tg_build_status tg_build_graph(const tg_build_opts *o, tg_buf *out, tg_err *err)
 
 /*
  * Removes every file the state log says toolgen wrote, empty directories left behind, and the
- * build state under .toolgen/ (the LLM cache stays). Files under generated/ that toolgen did not
- * write are reported (TG_EV_KEPT) and kept.
+ * build state under .toolgen/ (the LLM cache stays). Files under the stages' shared roots
+ * (generated/) that toolgen did not write are reported (TG_EV_KEPT) and kept. Needs
+ * o->stages (for the roots), not o->tool_source.
  */
 tg_build_status tg_build_clean(const tg_build_opts *o, tg_build_stats *st, tg_err *err);
 

@@ -1,7 +1,13 @@
 /*
- * build_int.h — what the three parts of the engine share: build.c (set-up, commands, helpers),
- * build_plan.c (tools, graph, keys, planning) and build_run.c (the stage API, writing outputs,
- * the scheduler). Not a public header: everything else uses build.h and stages.h.
+ * build_int.h — what the parts of the engine share. Calls go one way, top to bottom:
+ *
+ *   build.c         set-up, tg_build, tg_build_graph, tg_build_clean
+ *   build_run.c     the stage API (stage.h), writing outputs, the scheduler
+ *   build_plan.c    tools, graph, keys, planning
+ *   build_events.c  events and explanations; build_roots.c  the stages' output folders;
+ *   build_parallel.c  the parallel loop                 (leaves: they call nothing above)
+ *
+ * Not a public header: everything else uses build.h and stage.h.
  */
 #ifndef TG_BUILD_INT_H
 #define TG_BUILD_INT_H
@@ -13,8 +19,9 @@
 #include "model/config.h"
 #include "base/hash.h"
 #include "schema/schemaset.h"
-#include "stages/stages.h"
+#include "engine/stage.h"
 #include "engine/statelog.h"
+#include "model/paths.h"
 
 #define KEY_MAGIC "toolgen-key-1"
 
@@ -28,16 +35,16 @@ typedef enum nstate {
     N_SKIPPED, /* an upstream stage failed */
 } nstate;
 
-/* A folder of the manifests directory and its manifest's hash (tool discovery). */
+/* A candidate tool and its marker's hash (tool discovery). */
 typedef struct probe {
-    char *name, *path;
-    int rc; /* 1: a manifest (hash set); 0: none; -1: there but unreadable */
+    char *name, *path; /* path: the marker file */
+    int rc; /* 1: a marker (hash set); 0: none; -1: there but unreadable */
     tg_hash hash;
 } probe;
 
 typedef struct node {
     const tg_stage_def *def;
-    int kind; /* index in tg_stages */
+    int kind; /* index in the stage table */
     char *id; /* "load:foo", "aggregate" */
     const char *tool;
     struct node **up;
@@ -49,12 +56,14 @@ typedef struct node {
     nstate state;
     bool key_known, cut_off;
     tg_hash key;
-    tg_named_hash *in; /* what the key is made of; names owned */
+    tg_named_hash *in; /* what the key is made of; names borrowed from in_names */
     size_t nin, capin;
+    tg_strv in_names;
     tg_buf why;   /* why it runs */
     tg_buf notes; /* what it wrote and noted (-v), or why it failed */
-    tg_named_hash *out; /* outputs after a run (names owned); else rec->out is used */
+    tg_named_hash *out; /* outputs after a run (names borrowed from out_names); else rec->out */
     size_t nout;
+    tg_strv out_names;
     tg_hash out_hash; /* all outputs in one hash: what downstream keys see */
     int pending;      /* upstream nodes still to resolve */
 } node;
@@ -70,6 +79,9 @@ typedef struct worker {
 
 struct engine {
     const tg_build_opts *o;
+    const tg_stage_def *const *stages; /* o->stages */
+    size_t nkinds;                     /* stages in the table */
+    tg_strv shared_roots, own_roots;   /* every stage's roots() (build_roots.c) */
     tg_build_stats *st;
     tg_config cfg;
     bool have_cfg;
@@ -83,9 +95,10 @@ struct engine {
     tg_hash version_hash[TG_BUILD_MAX_STAGE_KINDS];
     tg_named_hash *fixed; /* "config:<ptr>" and "data:<path>" inputs, computed once */
     size_t nfixed;
-    struct probe *probes; /* tool folders found, with their manifest's hash */
+    tg_strv fixed_names;  /* owns the names of fixed */
+    struct probe *probes; /* candidate tools, with their marker's hash */
     size_t nprobes;
-    tg_strmap memo;       /* manifest path → probe: hashed once per build */
+    tg_strmap memo;       /* marker path → probe: hashed once per build */
     pthread_mutex_t dir_mu;
     tg_strmap dirs;       /* directories known to exist (for writing outputs) */
     tg_strv dir_keys;
@@ -97,7 +110,7 @@ struct engine {
     size_t rhead, rtail, rcap;
     size_t unresolved;
     int failures;
-    int env_failures; /* stages that returned TG_STAGE_ENV */
+    int env_failures; /* stages that returned TG_STAGE_NO_ENVIRONMENT */
     bool stop;
     atomic_int done, total; /* progress; read by events outside mu */
     pthread_mutex_t ev_mu;
@@ -124,19 +137,33 @@ struct tg_stage_run {
 /* The hash recorded for a presence-only dependency that exists (no content hashes to it). */
 #define TGB_EXISTS_HASH ((tg_hash){0x746f6f6c67656e21ull, 0x6578697374730001ull})
 
-/* ---- build.c ---------------------------------------------------------------------------- */
+/* ---- build_events.c --------------------------------------------------------------------- */
 
 /* Reports an event to the caller (serialised). */
 void tgb_event(engine *e, tg_build_event_kind kind, const node *n, const char *text,
-           tg_build_plan plan);
+               tg_build_plan plan);
 void tgb_eventf(engine *e, tg_build_event_kind kind, const node *n, const char *fmt, ...)
     TG_PRINTF(4, 5);
 /* Appends a reason to n->why ("; "-separated). */
 void tgb_why(node *n, const char *fmt, ...) TG_PRINTF(2, 3);
 char *tgb_display(const node *n); /* "load foo", "aggregate" (heap) */
+
+/* ---- build_roots.c ---------------------------------------------------------------------- */
+
+/* Collects every stage's roots() into e->shared_roots and e->own_roots (needs e->cfg). */
+void tgb_roots_init(engine *e);
 bool tgb_is_under(const char *path, const char *dir);
-void tgb_prune_dirs(const char *path, const char *top);
-const char *tgb_top_of(const engine *e, const char *path);
+/* The shared root path is under, or NULL. */
+const char *tgb_shared_root_of(const engine *e, const char *path);
+/* Whether a stage may write path: relative, no "." or ".." parts, under one of the roots. */
+bool tgb_output_path_ok(const engine *e, const char *path);
+/* Removes path, then the directories it leaves empty up to its root (or the state dir). */
+bool tgb_remove_output(const engine *e, const char *path);
+/* Removes every file directly in dir, then dir itself when rmdir_too and it is empty. */
+void tgb_empty_dir(const char *dir, bool rmdir_too);
+
+/* ---- build_parallel.c ------------------------------------------------------------------- */
+
 /* fn(ctx, i) for every i < n, on up to nth threads (the caller's included). */
 void tgb_parallel_for(int nth, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
 #define PFOR_CHUNK 32
@@ -144,7 +171,10 @@ int tgb_jobs(const engine *e);
 
 /* ---- build_plan.c ----------------------------------------------------------------------- */
 
-int tgb_discover(engine *e, tg_err *err);
+/* The tool source's candidates, with their markers (before the lock: no state log needed). */
+int tgb_list_tools(engine *e, tg_err *err);
+/* Which candidates are tools: markers hashed in parallel through the stat cache. */
+void tgb_discover(engine *e);
 int tgb_select_tools(engine *e, tg_err *err);
 void tgb_make_graph(engine *e);
 void tgb_free_node(node *n);

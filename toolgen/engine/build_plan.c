@@ -33,52 +33,49 @@ static void probe_one(void *ctx, size_t i)
     }
 }
 
-/*
- * A tool is a folder of the manifests directory holding tool.manifest.yaml. The manifests are
- * hashed here, in parallel, through the stat cache; the load stages' keys reuse the result.
- */
-int tgb_discover(engine *e, tg_err *err)
+int tgb_list_tools(engine *e, tg_err *err)
 {
-    DIR *d = opendir(e->cfg.manifests_dir);
-    if (!d) {
-        if (errno == ENOENT)
-            return 0; /* toolgen.yaml but no tools yet (open_repo refused a non-repository) */
-        return tg_err_setpos(err, e->cfg.manifests_dir, 0, 0, "cannot read: %s", strerror(errno));
-    }
+    const tg_tool_source *src = e->o->tool_source;
+    if (!src || !src->list || !src->marker)
+        return tg_err_set(err, "the build needs a tool source");
     tg_strv names = TG_STRV_INIT;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN || de->d_type == DT_LNK)
-            tg_strv_push(&names, de->d_name);
+    if (src->list(&e->cfg, &names, err) != 0) {
+        tg_strv_free(&names);
+        return -1;
     }
-    closedir(d);
     tg_strv_sort(&names);
     e->probes = xcalloc(names.n + 1, sizeof *e->probes);
     e->nprobes = names.n;
     for (size_t i = 0; i < names.n; i++) {
         e->probes[i].name = names.v[i];
-        e->probes[i].path = xasprintf("%s/%s/tool.manifest.yaml", e->cfg.manifests_dir, names.v[i]);
+        e->probes[i].path = src->marker(&e->cfg, names.v[i]);
     }
     free(names.v); /* the probes own the names now */
+    return 0;
+}
+
+/*
+ * A candidate is a tool when its marker (the manifest) exists. The markers are hashed here, in
+ * parallel, through the stat cache; the keys of the stages that read them reuse the result.
+ */
+void tgb_discover(engine *e)
+{
     tgb_parallel_for(tgb_jobs(e), e->nprobes, probe_one, e);
     for (size_t i = 0; i < e->nprobes; i++) {
         probe *p = &e->probes[i];
         if (p->rc == 0)
-            continue; /* no manifest: not a tool (an unreadable one is, and its load fails) */
-        if (!tg_tool_name_ok(p->name)) {
+            continue; /* no marker: not a tool (an unreadable one is, and its stages fail) */
+        char *why = e->o->tool_source->refuse ? e->o->tool_source->refuse(p->path, p->name)
+                                              : NULL;
+        if (why) {
             e->bad_folders++;
-            tgb_eventf(e, TG_EV_PROBLEM, NULL,
-                       "%s: folder name '%s' is not a valid tool name (^[a-z][a-z0-9_]{0,63}$); "
-                       "name the folder after the tool",
-                       p->path, p->name);
+            tgb_event(e, TG_EV_PROBLEM, NULL, why, TG_PLAN_RUN);
+            free(why);
             continue;
         }
         tg_strmap_put(&e->memo, p->path, p);
         tg_strv_push(&e->all_tools, p->name);
     }
-    return 0;
 }
 
 int tgb_select_tools(engine *e, tg_err *err)
@@ -98,9 +95,10 @@ int tgb_select_tools(engine *e, tg_err *err)
             tg_buf b = TG_BUF_INIT;
             for (size_t j = 0; j < e->all_tools.n; j++)
                 tg_buf_printf(&b, "%s%s", j ? ", " : "", e->all_tools.v[j]);
-            rc =
-                tg_err_set(err, "unknown tool '%s' (no %s/%s/tool.manifest.yaml); known tools: %s",
-                           o->tools[i], e->cfg.manifests_dir, o->tools[i], b.len ? b.data : "none");
+            char *marker = o->tool_source->marker(&e->cfg, o->tools[i]);
+            rc = tg_err_set(err, "unknown tool '%s' (no %s); known tools: %s", o->tools[i], marker,
+                            b.len ? b.data : "none");
+            free(marker);
             tg_buf_free(&b);
         } else if (!tg_strmap_get(&seen, o->tools[i])) {
             tg_strmap_put(&seen, o->tools[i], (void *)1);
@@ -127,7 +125,7 @@ static void link_nodes(node *from, node *to)
 static node *new_node(engine *e, int kind, const char *tool)
 {
     node *n = xcalloc(1, sizeof *n);
-    n->def = tg_stages[kind];
+    n->def = e->stages[kind];
     n->kind = kind;
     n->tool = tool;
     n->id = tool ? xasprintf("%s:%s", n->def->id, tool) : xstrdup(n->def->id);
@@ -143,16 +141,24 @@ static bool kind_off(const engine *e, size_t k)
 {
     /* read from the file: the typed build section (config.c) does not carry it */
     const cJSON *g = e->cfg.doc.root ? tg_json_pointer_get(e->cfg.doc.root, "/build/gates") : NULL;
-    return tg_stages[k]->gate && cJSON_IsFalse(g);
+    return e->stages[k]->gate && cJSON_IsFalse(g);
+}
+
+const tg_stage_def *tg_stage_def_find(const tg_stage_def *const *table, const char *id)
+{
+    for (size_t i = 0; table && table[i]; i++)
+        if (strcmp(table[i]->id, id) == 0)
+            return table[i];
+    return NULL;
 }
 
 void tgb_make_graph(engine *e)
 {
-    size_t nkinds = 0, ntool = 0, nrepo = 0;
-    for (; tg_stages[nkinds]; nkinds++) {
-        if (kind_off(e, nkinds))
+    size_t nkinds = e->nkinds, ntool = 0, nrepo = 0;
+    for (size_t k = 0; k < nkinds; k++) {
+        if (kind_off(e, k))
             continue; /* build.gates: false */
-        if (tg_stages[nkinds]->scope == TG_STAGE_TOOL)
+        if (e->stages[k]->scope == TG_STAGE_TOOL)
             ntool++;
         else
             nrepo++;
@@ -162,7 +168,7 @@ void tgb_make_graph(engine *e)
     e->nodes = xcalloc(e->tools.n * ntool + nrepo + 1, sizeof *e->nodes);
     for (size_t t = 0; t < e->tools.n; t++) {
         for (size_t k = 0; k < nkinds; k++) {
-            if (tg_stages[k]->scope != TG_STAGE_TOOL || kind_off(e, k))
+            if (e->stages[k]->scope != TG_STAGE_TOOL || kind_off(e, k))
                 continue;
             node *n = new_node(e, (int)k, e->tools.v[t]);
             for (const char *const *u = n->def->upstream; u && *u; u++) {
@@ -175,11 +181,11 @@ void tgb_make_graph(engine *e)
         }
     }
     for (size_t k = 0; with_repo && k < nkinds; k++) {
-        if (tg_stages[k]->scope != TG_STAGE_REPO)
+        if (e->stages[k]->scope != TG_STAGE_REPO)
             continue;
         node *n = new_node(e, (int)k, NULL);
         for (const char *const *u = n->def->upstream; u && *u; u++) {
-            const tg_stage_def *ud = tg_stage_find(*u);
+            const tg_stage_def *ud = tg_stage_def_find(e->stages, *u);
             if (ud && ud->scope == TG_STAGE_REPO) {
                 node *up = tg_strmap_get(&e->by_id, *u);
                 if (up)
@@ -203,12 +209,10 @@ void tgb_free_node(node *n)
     free(n->up);
     free(n->down);
     tg_strv_free(&n->files);
-    for (size_t i = 0; i < n->nin; i++)
-        free((char *)n->in[i].name);
     free(n->in);
-    for (size_t i = 0; i < n->nout; i++)
-        free((char *)n->out[i].name);
+    tg_strv_free(&n->in_names);
     free(n->out);
+    tg_strv_free(&n->out_names);
     tg_buf_free(&n->why);
     tg_buf_free(&n->notes);
     free(n);
@@ -244,6 +248,7 @@ static void add_fixed(engine *e, char *name, tg_hash h)
         free(name);
         return;
     }
+    tg_strv_push_owned(&e->fixed_names, name);
     e->fixed = xrealloc(e->fixed, (e->nfixed + 1) * sizeof *e->fixed);
     e->fixed[e->nfixed++] = (tg_named_hash){name, h};
 }
@@ -264,11 +269,8 @@ int tgb_prepare_fixed(engine *e, tg_err *err)
         if (tg_statelog_hash_file(e->log, exe, &exe_hash, &ignore) != 1)
             exe_hash = (tg_hash){0, 0};
     }
-    for (int k = 0; tg_stages[k]; k++) {
-        if (k >= TG_BUILD_MAX_STAGE_KINDS)
-            return tg_err_set(err, "more stages than TG_BUILD_MAX_STAGE_KINDS (%d)",
-                              TG_BUILD_MAX_STAGE_KINDS);
-        const tg_stage_def *d = tg_stages[k];
+    for (size_t k = 0; k < e->nkinds; k++) {
+        const tg_stage_def *d = e->stages[k];
         tg_hasher *vh = tg_hasher_new();
         tg_hasher_str(vh, 'v', d->version);
         tg_hasher_str(vh, 't', TOOLGEN_VERSION);
@@ -296,6 +298,7 @@ int tgb_prepare_fixed(engine *e, tg_err *err)
 
 static void add_in(node *n, char *name, tg_hash h)
 {
+    tg_strv_push_owned(&n->in_names, name);
     if (n->nin == n->capin) {
         n->capin = n->capin ? n->capin * 2 : 8;
         n->in = xrealloc(n->in, n->capin * sizeof *n->in);
@@ -322,8 +325,7 @@ tg_hash tgb_combine_outputs(const tg_named_hash *v, size_t n)
  */
 void tgb_compute_key(engine *e, node *n)
 {
-    for (size_t i = 0; i < n->nin; i++)
-        free((char *)n->in[i].name);
+    tg_strv_free(&n->in_names);
     n->nin = 0;
     add_in(n, xstrdup("version"), e->version_hash[n->kind]);
     for (size_t i = 0; i < n->files.n; i++) {

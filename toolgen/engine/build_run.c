@@ -1,5 +1,5 @@
 /*
- * build_run.c — running the plan: the API a stage sees (stages.h), writing its outputs
+ * build_run.c — running the plan: the API a stage sees (stage.h), writing its outputs
  * atomically and only when they changed, recording it, and the scheduler (a pool of threads,
  * early cut-off, keep-going, interruption).
  */
@@ -106,28 +106,40 @@ void tg_stage_dep_exists(tg_stage_run *r, const char *path)
     tg_strv_push(&r->deps_exist, path);
 }
 
-void tg_stage_warning(tg_stage_run *r, const char *fmt, ...)
+/* Appends one formatted line to b (problems and notes are one line each). */
+static void append_line(tg_buf *b, const char *fmt, va_list ap)
+{
+    tg_buf_vprintf(b, fmt, ap);
+    tg_buf_putc(b, '\n');
+}
+
+/* The formatted text (heap), for warnings and summary lines. */
+static char *format_text(const char *fmt, va_list ap)
 {
     tg_buf b = TG_BUF_INIT;
+    tg_buf_vprintf(&b, fmt, ap);
+    return b.data ? b.data : xstrdup("");
+}
+
+void tg_stage_warning(tg_stage_run *r, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
+    char *text = format_text(fmt, ap);
     va_end(ap);
-    tgb_event(r->e, TG_EV_WARNING, r->n, b.data, TG_PLAN_RUN);
-    tg_buf_free(&b);
+    tgb_event(r->e, TG_EV_WARNING, r->n, text, TG_PLAN_RUN);
+    free(text);
 }
 
 void tg_stage_summary(tg_stage_run *r, const char *fmt, ...)
 {
-    tg_buf b = TG_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
+    char *text = format_text(fmt, ap);
     va_end(ap);
     pthread_mutex_lock(&r->e->mu);
-    tg_strv_push(&r->e->st->summaries, b.data);
+    tg_strv_push_owned(&r->e->st->summaries, text);
     pthread_mutex_unlock(&r->e->mu);
-    tg_buf_free(&b);
 }
 
 void tg_stage_dep(tg_stage_run *r, const char *path)
@@ -139,18 +151,16 @@ void tg_stage_problem(tg_stage_run *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&r->problems, fmt, ap);
+    append_line(&r->problems, fmt, ap);
     va_end(ap);
-    tg_buf_putc(&r->problems, '\n');
 }
 
 void tg_stage_note(tg_stage_run *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&r->notes, fmt, ap);
+    append_line(&r->notes, fmt, ap);
     va_end(ap);
-    tg_buf_putc(&r->notes, '\n');
 }
 
 static void run_free(tg_stage_run *r)
@@ -185,7 +195,8 @@ static int write_all(int fd, const char *p, size_t n)
 
 /*
  * Atomic write: the temporary file lives in .toolgen/tmp/, not next to the output, so that a
- * build killed mid-write leaves nothing under generated/ (the next build sweeps .toolgen/tmp/).
+ * build killed mid-write leaves nothing in the output folders (the next build sweeps
+ * .toolgen/tmp/).
  */
 static int ensure_dir(engine *e, const char *dir, tg_err *err)
 {
@@ -234,7 +245,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     } else if (rename(tmp, path) == 0) {
         renamed = true;
     } else if (errno == EXDEV) {
-        /* generated/ on another file system: a temporary file next to the output instead */
+        /* an output folder on another file system: a temporary file next to the output */
         rc = tg_write_file_atomic(path, data, len, err);
     } else {
         rc = tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
@@ -245,20 +256,15 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     return rc;
 }
 
-static bool output_path_ok(const engine *e, const char *p)
+/* "generated/, .toolgen/ir/, ...": where stages may write, for a message. */
+static char *roots_list(const engine *e)
 {
-    if (!*p || p[0] == '/' || strpbrk(p, " \t\r\n") || strstr(p, "//"))
-        return false;
-    for (const char *s = p; *s;) {
-        size_t n = strcspn(s, "/");
-        if ((n == 2 && s[0] == '.' && s[1] == '.') || (n == 1 && s[0] == '.'))
-            return false;
-        s += n;
-        if (*s == '/')
-            s++;
-    }
-    return tgb_is_under(p, e->cfg.generated_dir) || tgb_is_under(p, TG_STATE_DIR "/ir") ||
-           tgb_is_under(p, TG_STATE_DIR "/reports") || tgb_is_under(p, TG_STATE_DIR "/out");
+    tg_buf b = TG_BUF_INIT;
+    const tg_strv *lists[2] = {&e->shared_roots, &e->own_roots};
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < lists[l]->n; i++)
+            tg_buf_printf(&b, "%s%s/", b.len ? ", " : "", lists[l]->v[i]);
+    return b.data ? b.data : xstrdup("none");
 }
 
 static int out_cmp(const void *a, const void *b)
@@ -277,6 +283,7 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
 {
     const tg_stage_rec *rec = n->rec;
     tg_named_hash *outs = xcalloc(r->nouts + 1, sizeof *outs);
+    tg_strv names = TG_STRV_INIT; /* owns the names of outs */
     size_t nout = 0;
     int rc = 0;
     tg_strmap seen = TG_STRMAP_INIT; /* outputs of this run */
@@ -284,9 +291,11 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
     tgb_nidx_init(&was_out, rec ? rec->out : NULL, rec ? rec->nout : 0);
     for (size_t i = 0; i < r->nouts && rc == 0; i++) {
         const char *path = r->outs[i].path;
-        if (!output_path_ok(e, path)) {
-            rc = tg_err_set(err, "stage %s produced '%s', outside %s/ and " TG_STATE_DIR "/", n->id,
-                            path, e->cfg.generated_dir);
+        if (!tgb_output_path_ok(e, path)) {
+            char *roots = roots_list(e);
+            rc = tg_err_set(err, "stage %s produced '%s', outside the folders stages write (%s)",
+                            n->id, path, roots);
+            free(roots);
             break;
         }
         if (tg_strmap_get(&seen, path)) {
@@ -294,7 +303,8 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
             break;
         }
         tg_hash h = tg_hash_bytes(r->outs[i].data, r->outs[i].len);
-        outs[nout] = (tg_named_hash){xstrdup(path), h};
+        tg_strv_push(&names, path);
+        outs[nout] = (tg_named_hash){names.v[names.n - 1], h};
         tg_strmap_put(&seen, outs[nout].name, &outs[nout]);
         nout++;
         tg_hash cur;
@@ -323,8 +333,7 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         for (size_t i = 0; i < rec->nout; i++) {
             if (tg_strmap_get(&seen, rec->out[i].name))
                 continue;
-            if (unlink(rec->out[i].name) == 0) {
-                tgb_prune_dirs(rec->out[i].name, tgb_top_of(e, rec->out[i].name));
+            if (tgb_remove_output(e, rec->out[i].name)) {
                 tg_buf_printf(&n->notes, "removed %s (no longer produced)\n", rec->out[i].name);
                 pthread_mutex_lock(&e->mu);
                 e->st->removed++;
@@ -336,8 +345,7 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
     tg_strmap_free(&seen);
     tgb_nidx_free(&was_out);
     if (rc != 0) {
-        for (size_t i = 0; i < nout; i++)
-            free((char *)outs[i].name);
+        tg_strv_free(&names);
         free(outs);
         return -1;
     }
@@ -371,6 +379,7 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
     free(deps);
     n->out = outs;
     n->nout = nout;
+    n->out_names = names;
     n->out_hash = tgb_combine_outputs(outs, nout);
     return rc;
 }
@@ -383,7 +392,7 @@ static void write_always(engine *e, node *n, tg_stage_run *r)
 {
     bool dropped = false;
     for (size_t i = 0; i < r->nouts; i++) {
-        if (!r->outs[i].always || !output_path_ok(e, r->outs[i].path))
+        if (!r->outs[i].always || !tgb_output_path_ok(e, r->outs[i].path))
             continue;
         if (!dropped && n->rec) {
             /* The old record's hash of this report would make the next run call it edited by
@@ -465,7 +474,7 @@ static void process(worker *w, node *n)
     tg_stage_run r = {.e = e, .w = w, .n = n};
     tg_err err = {0};
     int rc = n->def->run(&r, &err);
-    bool env = rc == TG_STAGE_ENV;
+    bool env = rc == TG_STAGE_NO_ENVIRONMENT;
     if (rc == 0)
         rc = commit_outputs(e, n, &r, &err);
     else

@@ -27,8 +27,13 @@
 #include "base/strmap.h"
 #include "base/util.h"
 
+/*
+ * A name (path, or key input such as "file:<path>") with a hash. It always borrows its name:
+ * whoever builds an array of them keeps the names alive for as long as the array (the log's
+ * records: the log; the engine: a tg_strv next to the array).
+ */
 typedef struct tg_named_hash {
-    const char *name;
+    const char *name; /* borrowed */
     tg_hash hash;
 } tg_named_hash;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/manifest.h"
+#include "base/confine.h"
 #include "base/util.h"
 
 static int type_error(const tg_config *c, const char *pointer, const char *what, tg_err *err)
@@ -90,7 +91,9 @@ int tg_config_load(tg_config *c, tg_err *err)
     if (name) {
         c->path = xstrdup(name);
         size_t len = 0;
-        char *text = tg_read_file(name, 16u << 20, &len, err);
+        char *text = tg_confine_repo(name, NULL, "config", err) == 0
+                         ? tg_read_file(name, 16u << 20, &len, err)
+                         : NULL;
         if (!text)
             goto fail;
         c->hash = tg_hash_bytes(text, len);

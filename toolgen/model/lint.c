@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "base/buf.h"
+#include "base/confine.h"
 #include "model/manifest.h"
 #include "base/util.h"
 
@@ -163,6 +164,30 @@ static const char *suggest_property(const cJSON *schema, const char *message)
 }
 
 /*
+ * A JSON Pointer as messages show it: its keys come from the file, which may be anything (a
+ * symlinked secret, a key holding escape sequences), so control characters are escaped and a
+ * long pointer is cut to a short excerpt.
+ */
+static char *shown_pointer(const char *ptr)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, "");
+    size_t n = strlen(ptr), cut = n > 100 ? 100 : n;
+    while (cut < n && cut > 0 && ((unsigned char)ptr[cut] & 0xC0) == 0x80)
+        cut--; /* not inside a UTF-8 sequence */
+    for (size_t i = 0; i < cut; i++) {
+        unsigned char ch = (unsigned char)ptr[i];
+        if (ch < 0x20 || ch == 0x7F)
+            tg_buf_printf(&b, "\\u%04x", ch);
+        else
+            tg_buf_putc(&b, (char)ch);
+    }
+    if (cut < n)
+        tg_buf_puts(&b, "...");
+    return tg_buf_steal(&b);
+}
+
+/*
  * Reports schema errors of an instance that sits at `prefix` inside document d. `schema` is the
  * schema's JSON, used only to suggest a known property name for a misspelt one.
  */
@@ -172,14 +197,16 @@ static void report_errors(lint_ctx *c, const tg_doc *d, const char *prefix, cons
     for (size_t i = 0; i < errs->n; i++) {
         const js_error *e = &errs->v[i];
         char *ptr = xasprintf("%s%s", prefix, e->instance_location);
+        char *shown = shown_pointer(ptr);
         const char *hint = suggest_property(schema, e->message);
         char *tail = hint ? xasprintf("; did you mean \"%s\"?", hint) : xstrdup("");
         if (what)
-            add_at(c, d, ptr, "%s: %s%s (%s: %s)", ptr[0] ? ptr : "(root)", e->message, tail, what,
-                   e->keyword_location[0] ? e->keyword_location : "(root)");
+            add_at(c, d, ptr, "%s: %s%s (%s: %s)", ptr[0] ? shown : "(root)", e->message, tail,
+                   what, e->keyword_location[0] ? e->keyword_location : "(root)");
         else
-            add_at(c, d, ptr, "%s: %s%s", ptr[0] ? ptr : "(root)", e->message, tail);
+            add_at(c, d, ptr, "%s: %s%s", ptr[0] ? shown : "(root)", e->message, tail);
         free(tail);
+        free(shown);
         free(ptr);
     }
 }
@@ -284,7 +311,10 @@ static void check_file(lint_ctx *c, const tg_manifest *m, const char *file, cons
         return;
     }
     char *path = tg_path_join(m->dir, file);
-    if (!tg_is_file(path))
+    tg_err err = {0};
+    if (tg_confine_repo(path, m->dir, "tool code", &err) != 0)
+        add_at(c, &m->doc, pointer, "%s: %s %s", pointer, path, err.msg);
+    else if (!tg_is_file(path))
         add_at(c, &m->doc, pointer, "%s: file '%s' not found (looked for %s); create it or fix the path",
                pointer, file, path);
     free(path);
@@ -611,7 +641,8 @@ static void lint_config(lint_ctx *c, const char *path)
     c->stats->configs++;
     tg_doc d = {0};
     tg_err err = {0};
-    if (tg_doc_load(path, NULL, &d, &err) != 0) {
+    if (tg_confine_repo(path, NULL, "config", &err) != 0 ||
+        tg_doc_load(path, NULL, &d, &err) != 0) {
         add_err(c, &err, path);
         return;
     }
@@ -676,12 +707,14 @@ static void walk(const char *dir, pathlist *manifests, pathlist *configs, int de
             free(p);
             continue;
         }
-        if (S_ISDIR(st.st_mode))
-            pathlist_add(&subdirs, p);
-        else if (S_ISREG(st.st_mode) && strcmp(e->d_name, "tool.manifest.yaml") == 0)
+        /* Whatever carries a manifest's or the config's name is linted, so that a directory, a
+         * FIFO or a symlink out of the repository by that name is reported, not skipped. */
+        if (strcmp(e->d_name, "tool.manifest.yaml") == 0)
             pathlist_add(manifests, p);
-        else if (S_ISREG(st.st_mode) && is_config_name(e->d_name))
+        else if (is_config_name(e->d_name))
             pathlist_add(configs, p);
+        else if (S_ISDIR(st.st_mode))
+            pathlist_add(&subdirs, p);
         else
             free(p);
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/confine.h"
 #include "base/util.h"
 
 static const char *const status_names[] = {"draft", "staged", "approved", "rejected", "promoted"};
@@ -55,7 +56,8 @@ double tg_json_get_number(const cJSON *obj, const char *key, double fallback)
 int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err)
 {
     *m = (tg_manifest){0};
-    if (tg_doc_load(path, NULL, &m->doc, err) != 0)
+    if (tg_confine_repo(path, NULL, "manifest", err) != 0 ||
+        tg_doc_load(path, NULL, &m->doc, err) != 0)
         return -1;
     const char *slash = strrchr(path, '/');
     m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");

@@ -43,7 +43,10 @@ typedef struct tg_manifest {
     const cJSON *implementation, *reference;
 } tg_manifest;
 
-/* Parses the YAML (no schema check). On failure nothing is left allocated. */
+/*
+ * Parses the YAML (no schema check). A manifest that resolves outside the repository, or is not
+ * a regular file, is refused unread (base/confine.h). On failure nothing is left allocated.
+ */
 int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err);
 /* Fills the typed views; tolerant of a document that failed the schema (fields stay NULL). */
 void tg_manifest_bind(tg_manifest *m);

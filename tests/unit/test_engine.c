@@ -1,0 +1,524 @@
+/*
+ * test_engine.c — the build engine driven with stages of its own, no manifest at all: the
+ * stages below are defined here, read src/<tool>.txt and write under out/ (the engine's own
+ * roots) and pub/ (a shared root, like generated/), and the tools come from a tool source that
+ * lists a fixed set of names. What it proves (docs/build.md "When a stage runs"):
+ *
+ *   - a second build does nothing; a changed input reruns exactly the stages that depend on it;
+ *   - early cut-off: an upstream stage that reruns but writes the same bytes spares its
+ *     downstream stages;
+ *   - a failing stage skips its downstream stages, the others run; -k stops starting stages;
+ *   - a deleted output is recreated, a hand-edited one rewritten and reported;
+ *   - a key changes when, and only when, one of its declared inputs changes (source file,
+ *     config value, data file, upstream output, version), seen through explain.
+ *
+ * The engine works in the current directory, so the test chdirs into a temporary directory.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/strmap.h"
+#include "base/util.h"
+#include "engine/build.h"
+#include "testlib.h"
+
+/* ---- the fake stages ------------------------------------------------------------------------ */
+
+static pthread_mutex_t runs_mu = PTHREAD_MUTEX_INITIALIZER;
+static tg_strv runs; /* "gen:a", "pub:b", "all": the stages that ran in the last build */
+
+static void ran(const char *stage, const char *tool)
+{
+    pthread_mutex_lock(&runs_mu);
+    tg_strv_push_owned(&runs, tool ? xasprintf("%s:%s", stage, tool) : xstrdup(stage));
+    pthread_mutex_unlock(&runs_mu);
+}
+
+static void src_inputs(const tg_config *cfg, const char *tool, tg_strv *out)
+{
+    (void)cfg;
+    tg_strv_push_owned(out, xasprintf("src/%s.txt", tool));
+}
+
+static void out_roots(const tg_config *cfg, tg_strv *shared, tg_strv *own)
+{
+    (void)cfg;
+    (void)shared;
+    tg_strv_push(own, "out");
+}
+
+static void pub_roots(const tg_config *cfg, tg_strv *shared, tg_strv *own)
+{
+    (void)cfg;
+    (void)own;
+    tg_strv_push(shared, "pub");
+}
+
+/* gen T: src/T.txt without its '#' lines → out/T.gen (a comment edit changes nothing). Fails
+ * on a line FAIL. */
+static tg_stage_status gen_run(tg_stage_run *r, tg_err *err)
+{
+    const char *tool = tg_stage_tool(r);
+    ran("gen", tool);
+    char *path = xasprintf("src/%s.txt", tool);
+    size_t len = 0;
+    char *text = tg_read_file(path, 0, &len, err);
+    free(path);
+    if (!text)
+        return TG_STAGE_FAILED;
+    tg_buf out = TG_BUF_INIT;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (line[0] != '#')
+            tg_buf_printf(&out, "%s\n", line);
+    free(text);
+    if (out.data && strstr(out.data, "FAIL\n")) {
+        tg_stage_problem(r, "src/%s.txt:1:1: FAIL", tool);
+        tg_buf_free(&out);
+        return tg_err_set(err, "gen %s: told to fail", tool);
+    }
+    tg_stage_output(r, xasprintf("out/%s.gen", tool), out.data ? out.data : xstrdup(""),
+                    out.len);
+    return TG_STAGE_DONE;
+}
+
+/* pub T: gen's output, framed → pub/T.txt */
+static tg_stage_status pub_run(tg_stage_run *r, tg_err *err)
+{
+    const char *tool = tg_stage_tool(r);
+    ran("pub", tool);
+    size_t len = 0;
+    char *gen = tg_stage_read_upstream(r, "gen", tool, &len, err);
+    if (!gen)
+        return TG_STAGE_FAILED;
+    char *text = xasprintf("[%s]\n%s", tool, gen);
+    free(gen);
+    tg_stage_output(r, xasprintf("pub/%s.txt", tool), text, strlen(text));
+    return TG_STAGE_DONE;
+}
+
+/* all: every tool's gen output → pub/all.txt */
+static tg_stage_status all_run(tg_stage_run *r, tg_err *err)
+{
+    ran("all", NULL);
+    const char *const *tools;
+    size_t n = tg_stage_tools(r, &tools);
+    tg_buf b = TG_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = 0;
+        char *gen = tg_stage_read_upstream(r, "gen", tools[i], &len, err);
+        if (!gen) {
+            tg_buf_free(&b);
+            return TG_STAGE_FAILED;
+        }
+        tg_buf_printf(&b, "%s: %s", tools[i], gen);
+        free(gen);
+    }
+    tg_stage_output(r, xstrdup("pub/all.txt"), b.data ? b.data : xstrdup(""), b.len);
+    return TG_STAGE_DONE;
+}
+
+static const char *const up_gen[] = {"gen", NULL};
+static const char *const gen_config[] = {"/project/description", NULL};
+static const char *const gen_data[] = {"fake.dat", NULL};
+
+/* not const: the key test bumps gen's version */
+static tg_stage_def stage_gen = {
+    .id = "gen",
+    .version = "1",
+    .scope = TG_STAGE_TOOL,
+    .config = gen_config,
+    .data = gen_data,
+    .inputs = src_inputs,
+    .roots = out_roots,
+    .run = gen_run,
+};
+static const tg_stage_def stage_pub = {
+    .id = "pub",
+    .version = "1",
+    .scope = TG_STAGE_TOOL,
+    .upstream = up_gen,
+    .roots = pub_roots,
+    .run = pub_run,
+};
+static const tg_stage_def stage_all = {
+    .id = "all",
+    .version = "1",
+    .scope = TG_STAGE_REPO,
+    .upstream = up_gen,
+    .roots = pub_roots,
+    .run = all_run,
+};
+static const tg_stage_def *const fake_stages[] = {&stage_gen, &stage_pub, &stage_all, NULL};
+
+/* ---- the tool source: a fixed list, src/<tool>.txt marks a tool ---------------------------- */
+
+static int list_tools(const tg_config *cfg, tg_strv *names, tg_err *err)
+{
+    (void)cfg;
+    (void)err;
+    static const char *const all[] = {"c", "a", "b", "nofile"};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tg_strv_push(names, all[i]);
+    return 0;
+}
+
+static char *tool_marker(const tg_config *cfg, const char *name)
+{
+    (void)cfg;
+    return xasprintf("src/%s.txt", name);
+}
+
+static const tg_tool_source fake_tools = {.list = list_tools, .marker = tool_marker};
+
+/* ---- running a build ------------------------------------------------------------------------ */
+
+typedef struct result {
+    tg_build_status status;
+    tg_build_stats st;
+    tg_strv events; /* "START gen a", "CUTOFF pub a", "PLAN run gen b: <why>", "WARNING ..." */
+    char ran[256];  /* the stages that ran, sorted, space-separated */
+} result;
+
+static void on_event(void *ud, const tg_build_event *ev)
+{
+    static const char *const kinds[] = {"START",   "DONE",    "FAILED", "CUTOFF",  "SKIPPED",
+                                        "PLAN",    "REMOVED", "KEPT",   "WARNING", "PROBLEM"};
+    static const char *const plans[] = {"up-to-date", "run", "maybe", "remove"};
+    result *res = ud;
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, kinds[ev->kind]);
+    if (ev->kind == TG_EV_PLAN)
+        tg_buf_printf(&b, " %s", plans[ev->plan]);
+    if (ev->stage)
+        tg_buf_printf(&b, " %s", ev->stage);
+    if (ev->tool)
+        tg_buf_printf(&b, " %s", ev->tool);
+    if (ev->text && ev->kind != TG_EV_DONE)
+        tg_buf_printf(&b, ": %s", ev->text);
+    tg_strv_push(&res->events, b.data);
+    tg_buf_free(&b);
+}
+
+static void result_free(result *res)
+{
+    tg_build_stats_free(&res->st);
+    tg_strv_free(&res->events);
+}
+
+static bool has_event(const result *res, const char *prefix)
+{
+    for (size_t i = 0; i < res->events.n; i++)
+        if (strncmp(res->events.v[i], prefix, strlen(prefix)) == 0)
+            return true;
+    return false;
+}
+
+static bool listed(const tg_strv *v, const char *s)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (strcmp(v->v[i], s) == 0)
+            return true;
+    return false;
+}
+
+static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs)
+{
+    *res = (result){0};
+    tg_strv_free(&runs);
+    tg_build_opts o = {.stages = fake_stages,
+                       .tool_source = &fake_tools,
+                       .mode = mode,
+                       .jobs = jobs,
+                       .keep_going = keep_going,
+                       .on_event = on_event,
+                       .ud = res};
+    tg_err err = {0};
+    res->status = tg_build(&o, &res->st, &err);
+    if (res->status != TG_BUILD_OK && res->status != TG_BUILD_FAILED)
+        fprintf(stderr, "build: status %d: %s\n", res->status, err.msg);
+    tg_strv_sort(&runs);
+    size_t off = 0;
+    for (size_t i = 0; i < runs.n && off < sizeof res->ran; i++)
+        off += (size_t)snprintf(res->ran + off, sizeof res->ran - off, "%s%s", i ? " " : "",
+                                runs.v[i]);
+}
+
+static void build(result *res)
+{
+    build_with(res, TG_MODE_BUILD, 0, 1);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    tg_err err = {0};
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        tg_mkdirs(dir, &err);
+    }
+    free(dir);
+    CHECK(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path,
+          err.msg);
+}
+
+static char *read_text(const char *path)
+{
+    tg_err err = {0};
+    size_t len;
+    return tg_read_file(path, 0, &len, &err);
+}
+
+#define CHECK_RAN(res, want)                                                                \
+    CHECK(strcmp((res).ran, want) == 0, "ran \"%s\", expected \"%s\"", (res).ran, want)
+
+/* ---- incremental builds --------------------------------------------------------------------- */
+
+static void test_incremental(void)
+{
+    write_text("src/a.txt", "alpha\n");
+    write_text("src/b.txt", "beta\n");
+    write_text("src/c.txt", "gamma\n");
+    result r;
+    build_with(&r, TG_MODE_BUILD, 0, 4);
+    CHECK(r.status == TG_BUILD_OK, "first build: %d", r.status);
+    CHECK_RAN(r, "all gen:a gen:b gen:c pub:a pub:b pub:c");
+    CHECK(r.st.tools == 3, "%d tools ('nofile' has no marker)", r.st.tools);
+    char *pub = read_text("pub/a.txt"), *all = read_text("pub/all.txt");
+    CHECK(pub && strcmp(pub, "[a]\nalpha\n") == 0, "pub/a.txt: %s", pub ? pub : "(none)");
+    CHECK(all && strcmp(all, "a: alpha\nb: beta\nc: gamma\n") == 0, "pub/all.txt: %s",
+          all ? all : "(none)");
+    free(pub);
+    free(all);
+    CHECK(r.st.outputs.n == 4 && listed(&r.st.outputs, "pub/all.txt") &&
+              !listed(&r.st.outputs, "out/a.gen"),
+          "outputs list the shared root only (%zu)", r.st.outputs.n);
+    result_free(&r);
+
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && r.st.ran == 0 && r.st.up_to_date == 7,
+          "no-op build: ran %d, up to date %d", r.st.ran, r.st.up_to_date);
+    CHECK_RAN(r, "");
+    result_free(&r);
+
+    /* a changed input reruns exactly what depends on it */
+    write_text("src/b.txt", "BETA\n");
+    build(&r);
+    CHECK_RAN(r, "all gen:b pub:b");
+    CHECK(r.st.up_to_date == 4, "up to date %d", r.st.up_to_date);
+    result_free(&r);
+
+    /* early cut-off: gen a reruns, writes the same bytes, and spares pub a and all */
+    write_text("src/a.txt", "# a comment\nalpha\n");
+    build(&r);
+    CHECK_RAN(r, "gen:a");
+    CHECK(r.st.cut_off == 2 && has_event(&r, "CUTOFF pub a") && has_event(&r, "CUTOFF all"),
+          "cut off %d", r.st.cut_off);
+    result_free(&r);
+}
+
+/* ---- failures and -k ------------------------------------------------------------------------ */
+
+static void test_failures(void)
+{
+    result r;
+    /* gen c fails: pub c and all are skipped, a's stages run (keep going: never stop) */
+    write_text("src/a.txt", "alpha 2\n");
+    write_text("src/c.txt", "FAIL\n");
+    build(&r);
+    CHECK(r.status == TG_BUILD_FAILED, "status %d", r.status);
+    CHECK_RAN(r, "gen:a gen:c pub:a");
+    CHECK(r.st.failed == 1 && r.st.skipped == 2, "failed %d skipped %d", r.st.failed,
+          r.st.skipped);
+    CHECK(has_event(&r, "FAILED gen c: src/c.txt:1:1: FAIL") && has_event(&r, "SKIPPED pub c") &&
+              has_event(&r, "SKIPPED all"),
+          "failure events");
+    CHECK(r.st.failed_ids.n == 1 && strcmp(r.st.failed_ids.v[0], "gen c") == 0, "failed ids");
+    result_free(&r);
+
+    /* -k 1: after the first failure no stage starts. One job: gen a, then gen c (which fails),
+     * and pub a, queued behind it, never starts. */
+    write_text("src/a.txt", "alpha 3\n");
+    build_with(&r, TG_MODE_BUILD, 1, 1);
+    CHECK(r.status == TG_BUILD_FAILED, "status %d", r.status);
+    CHECK_RAN(r, "gen:a gen:c");
+    CHECK(r.st.not_started == 1, "not started %d", r.st.not_started);
+    result_free(&r);
+
+    /* fixed: what did not run catches up; gen c's input is back to what it last built from
+     * (a failed run records nothing), so gen c and pub c are up to date */
+    write_text("src/c.txt", "gamma\n");
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "status %d", r.status);
+    CHECK_RAN(r, "all pub:a");
+    result_free(&r);
+}
+
+/* ---- outputs deleted or edited by hand ------------------------------------------------------ */
+
+static void test_outputs(void)
+{
+    result r;
+    CHECK(unlink("pub/b.txt") == 0, "unlink");
+    build(&r);
+    CHECK_RAN(r, "pub:b");
+    CHECK(listed(&r.st.recreated, "pub/b.txt"), "recreated not reported");
+    char *text = read_text("pub/b.txt");
+    CHECK(text && strcmp(text, "[b]\nBETA\n") == 0, "pub/b.txt: %s", text ? text : "(none)");
+    free(text);
+    result_free(&r);
+
+    write_text("pub/a.txt", "edited by hand\n");
+    build(&r);
+    CHECK_RAN(r, "pub:a");
+    CHECK(listed(&r.st.edited, "pub/a.txt"), "edit not reported");
+    CHECK(has_event(&r, "WARNING pub a: pub/a.txt was edited by hand"), "no warning");
+    text = read_text("pub/a.txt");
+    CHECK(text && strcmp(text, "[a]\nalpha 3\n") == 0, "not rewritten: %s", text ? text : "");
+    free(text);
+    result_free(&r);
+
+    /* a file of the shared root toolgen did not write is kept by clean; everything else goes */
+    write_text("pub/mine.txt", "mine\n");
+    tg_build_opts o = {.stages = fake_stages, .on_event = on_event, .ud = &r};
+    r = (result){0};
+    tg_err err = {0};
+    CHECK(tg_build_clean(&o, &r.st, &err) == TG_BUILD_OK, "clean: %s", err.msg);
+    CHECK(r.st.kept == 1 && has_event(&r, "KEPT: pub/mine.txt"), "kept %d", r.st.kept);
+    CHECK(r.st.removed == 7, "removed %d", r.st.removed);
+    CHECK(!tg_is_dir("out") && !tg_is_dir(".toolgen") && tg_is_file("pub/mine.txt"),
+          "clean left the wrong things");
+    result_free(&r);
+    unlink("pub/mine.txt");
+    rmdir("pub");
+}
+
+/* ---- keys ----------------------------------------------------------------------------------- */
+
+/* Explain after a change: the stages it would run ("gen:a pub:a ...", sorted). */
+static void explain(char *out, size_t size, const char *why_has)
+{
+    result r;
+    build_with(&r, TG_MODE_EXPLAIN, 0, 1);
+    tg_strv would = TG_STRV_INIT;
+    bool why_found = why_has == NULL;
+    for (size_t i = 0; i < r.events.n; i++) {
+        const char *e = r.events.v[i];
+        if (strncmp(e, "PLAN run ", 9) != 0 && strncmp(e, "PLAN maybe ", 11) != 0)
+            continue;
+        const char *s = strchr(e + 5, ' ') + 1;
+        size_t n = strcspn(s, ":");
+        char *id = xstrndup(s, n);
+        char *sp = strchr(id, ' ');
+        if (sp)
+            *sp = ':';
+        tg_strv_push_owned(&would, id);
+        if (why_has && strstr(e, why_has))
+            why_found = true;
+    }
+    tg_strv_sort(&would);
+    size_t off = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < would.n && off < size; i++)
+        off += (size_t)snprintf(out + off, size - off, "%s%s", i ? " " : "", would.v[i]);
+    CHECK(why_found, "no reason mentions \"%s\"", why_has);
+    tg_strv_free(&would);
+    result_free(&r);
+}
+
+static void expect_plan(const char *what, const char *want, const char *why_has)
+{
+    char got[256];
+    explain(got, sizeof got, why_has);
+    CHECK(strcmp(got, want) == 0, "%s: would run \"%s\", expected \"%s\"", what, got, want);
+}
+
+static void settle(void)
+{
+    result r;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "build: %d", r.status);
+    result_free(&r);
+    expect_plan("after a build", "", NULL);
+}
+
+static void test_keys(const char *datadir)
+{
+    write_text("toolgen.yaml", "project:\n  description: one\n  author: me\n");
+    char *dat = tg_path_join(datadir, "fake.dat");
+    write_text(dat, "data 1\n");
+    settle();
+
+    /* not inputs: an undeclared config value, a file nobody declared, key order */
+    write_text("toolgen.yaml", "project:\n  description: one\n  author: someone else\n");
+    expect_plan("undeclared config key", "", NULL);
+    write_text("toolgen.yaml", "project:\n  author: someone else\n  description: one\n");
+    expect_plan("reordered keys", "", NULL);
+    write_text("src/unrelated.txt", "x\n");
+    expect_plan("undeclared file", "", NULL);
+
+    /* inputs: each one changes the key of gen (every tool), its downstream may follow */
+    write_text("toolgen.yaml", "project:\n  description: two\n  author: me\n");
+    expect_plan("declared config value", "all gen:a gen:b gen:c pub:a pub:b pub:c",
+                "toolgen.yaml /project/description changed");
+    settle();
+    write_text(dat, "data 2\n");
+    expect_plan("declared data file", "all gen:a gen:b gen:c pub:a pub:b pub:c",
+                "toolgen's fake.dat changed");
+    settle();
+    write_text("src/b.txt", "beta 2\n");
+    expect_plan("source file", "all gen:b pub:b", "src/b.txt changed");
+    settle();
+    stage_gen.version = "2";
+    expect_plan("version", "all gen:a gen:b gen:c pub:a pub:b pub:c", "version changed");
+    settle();
+    /* an upstream output: pub's key holds gen's outputs, so a hand edit of out/a.gen reruns gen
+     * (rewriting it), and pub only if gen's output then differs from what pub was built from */
+    write_text("out/a.gen", "tampered\n");
+    expect_plan("edited upstream output", "all gen:a pub:a", "out/a.gen was edited by hand");
+    result r;
+    build(&r);
+    CHECK_RAN(r, "gen:a");
+    result_free(&r);
+    free(dat);
+}
+
+int main(void)
+{
+    char cwd[1024], tmpdir[] = "/tmp/toolgen-test-engine-XXXXXX";
+    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(tmpdir)) {
+        perror("set-up");
+        return 1;
+    }
+    /* toolgen's data directory: its schemas (toolgen.yaml is checked against one) and the
+     * fake data file the gen stage declares */
+    char *datadir = tg_path_join(tmpdir, "data");
+    char *schemas = tg_path_join(cwd, "schemas"), *link = tg_path_join(datadir, "schemas");
+    mkdir(datadir, 0755);
+    CHECK(symlink(schemas, link) == 0, "symlink %s", link);
+    setenv("TOOLGEN_DATADIR", datadir, 1);
+    char *repo = tg_path_join(tmpdir, "repo");
+    mkdir(repo, 0755);
+    CHECK(chdir(repo) == 0, "chdir");
+
+    test_incremental();
+    test_failures();
+    test_outputs();
+    test_keys(datadir);
+
+    CHECK(chdir(cwd) == 0, "chdir back");
+    char *cmd = xasprintf("rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    free(cmd);
+    free(datadir);
+    free(schemas);
+    free(link);
+    free(repo);
+    tg_strv_free(&runs);
+    return tl_finish("unit-engine");
+}

@@ -1,0 +1,114 @@
+/*
+ * stage.h — the stage interface: everything a stage needs from the build engine, and nothing
+ * else (docs/build.md "Writing a stage"). Stages depend on the engine, never the reverse: the
+ * engine knows no stage by name; the table of stages arrives through tg_build_opts.stages.
+ *
+ * A stage is a pure-ish function from declared inputs to outputs. It declares everything that
+ * can change what it produces, because the engine builds the stage's key from exactly that:
+ *
+ *   - id and version   (bump version when the code changes what the stage writes)
+ *   - source files     (inputs(): e.g. the manifest)
+ *   - upstream stages  (their outputs; a repository-wide stage sees every tool's)
+ *   - config keys      (JSON Pointers into toolgen.yaml; their values are hashed)
+ *   - data files       (toolgen's own files, e.g. the manifest schema)
+ *   - discovered files (reported while running with tg_stage_dep, like a compiler's depfile)
+ *
+ * and the folders it writes under (roots()): the engine refuses outputs anywhere else, and
+ * those folders are what `toolgen clean` empties.
+ *
+ * run() never writes files: it hands its outputs to the engine (tg_stage_output), which hashes
+ * them, writes only those whose bytes changed (atomically), records them in the state log and
+ * lets downstream stages see the new hashes. run() may be called from any worker thread, so it
+ * keeps no state between calls outside what the engine gives it. A stage that calls an LLM must
+ * refuse when tg_stage_frozen() is true.
+ *
+ * Strings handed to the tg_stage_* functions are copied unless the prototype says "takes".
+ */
+#ifndef TG_STAGE_H
+#define TG_STAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/strmap.h"
+#include "base/util.h"
+#include "model/config.h"
+#include "schema/schemaset.h"
+
+typedef enum tg_stage_scope {
+    TG_STAGE_TOOL, /* one instance per tool */
+    TG_STAGE_REPO, /* one instance for the repository; not run when the build names tools */
+} tg_stage_scope;
+
+/* What run() returns. */
+typedef enum tg_stage_status {
+    TG_STAGE_DONE = 0,    /* outputs handed over */
+    TG_STAGE_FAILED = -1, /* err (and tg_stage_problem lines) say why */
+    /* The environment cannot run this stage (no sandbox, no interpreter): err says what to
+     * install. The stage fails and the build exits 3 (incomplete) rather than 1. */
+    TG_STAGE_NO_ENVIRONMENT = -3,
+} tg_stage_status;
+
+typedef struct tg_stage_run tg_stage_run; /* the engine's context of one run */
+
+typedef struct tg_stage_def {
+    const char *id;
+    const char *version;
+    tg_stage_scope scope;
+    const char *const *upstream; /* NULL-terminated stage ids, each earlier in the table */
+    const char *const *config;   /* NULL-terminated JSON Pointers into toolgen.yaml */
+    const char *const *data;     /* NULL-terminated paths relative to toolgen's data dir */
+    /* Appends the source files of one instance (paths relative to the repository root). The
+     * first file of a per-tool stage may be the tool's marker (tg_tool_source.marker): the
+     * engine then reuses the hash it took while discovering the tools. */
+    void (*inputs)(const tg_config *cfg, const char *tool, tg_strv *out);
+    /*
+     * Appends the folders it writes under, relative to the repository root. shared: folders
+     * people see and commit (paths.generated): the build lists the outputs there
+     * (tg_build_stats.outputs) and `toolgen clean` keeps and reports files toolgen did not
+     * write; own: folders only toolgen writes (under .toolgen/), emptied by clean.
+     */
+    void (*roots)(const tg_config *cfg, tg_strv *shared, tg_strv *own);
+    tg_stage_status (*run)(tg_stage_run *r, tg_err *err);
+    const char *summary; /* one line, for `toolgen graph` and the docs */
+    bool gate;           /* a validation gate: left out of the graph when build.gates is false */
+} tg_stage_def;
+
+/* The stage of a table (NULL-terminated) with this id, or NULL. */
+const tg_stage_def *tg_stage_def_find(const tg_stage_def *const *table, const char *id);
+
+/* ---- what a running stage may ask the engine ------------------------------------------------ */
+
+const tg_config *tg_stage_config(const tg_stage_run *r);
+const char *tg_stage_tool(const tg_stage_run *r); /* NULL for a repository-wide stage */
+bool tg_stage_frozen(const tg_stage_run *r);       /* no LLM calls allowed (toolgen check) */
+/* The tools of this build, sorted by name (borrowed: valid during run()). */
+size_t tg_stage_tools(const tg_stage_run *r, const char *const **names);
+/* toolgen's schemas, compiled on first use in this worker thread (compiling costs ms). */
+tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err);
+/* The bytes of the first output of an upstream instance (tool NULL: repository-wide). Heap. */
+char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *tool, size_t *len,
+                             tg_err *err);
+/* Hands an output to the engine (path relative to the repository root); takes path and data. */
+void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len);
+/*
+ * Like tg_stage_output, but written even when run() fails: a report that explains the failure
+ * (the validation report of a tool whose tests fail). On failure it is written without a
+ * record, so the stage runs again next time.
+ */
+void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len);
+/* A file the stage read that is not a declared input. */
+void tg_stage_dep(tg_stage_run *r, const char *path);
+/* A file whose presence (not content) the stage depends on: load checks that the code exists,
+ * so editing tool.py must not rerun it. */
+void tg_stage_dep_exists(tg_stage_run *r, const char *path);
+/* A warning printed however the build is run (e.g. running without isolation). */
+void tg_stage_warning(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
+/* One line of the per-tool summary printed after the stages (tests, scores, lifecycle). */
+void tg_stage_summary(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
+/* One line of the failure report (file:line:col: message). */
+void tg_stage_problem(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
+/* Detail shown with -v. */
+void tg_stage_note(tg_stage_run *r, const char *fmt, ...) TG_PRINTF(2, 3);
+
+#endif
