@@ -32,7 +32,10 @@ static cJSON *envelope(const cJSON *id)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "jsonrpc", "2.0");
-    cJSON_AddItemToObject(r, "id", id ? cJSON_Duplicate(id, true) : cJSON_CreateNull());
+    /* MCP's JSONRPCErrorResponse makes id optional but never null (JSON-RPC 2.0 would send
+     * null): an error about a message whose id is unknown has none. */
+    if (id)
+        cJSON_AddItemToObject(r, "id", cJSON_Duplicate(id, true));
     return r;
 }
 

@@ -85,7 +85,8 @@ typedef struct tg_serve_log {
 cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
                        tg_serve_log *log);
 
-/* {"jsonrpc":"2.0","id":id,"error":{"code","message"}}; id NULL: null (unknown). */
+/* {"jsonrpc":"2.0","id":id,"error":{"code","message"}}; id NULL (unknown): no id member, as
+ * MCP's schema has it (JSON-RPC 2.0 itself would send null). */
 cJSON *tg_serve_error_reply(const cJSON *id, int code, const char *message);
 
 /* The name of an era for logs: "legacy", "2026-07-28" or null-ish "". */

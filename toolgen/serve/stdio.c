@@ -37,6 +37,7 @@ typedef struct inbox {
     size_t start;         /* data.data[start..len) is pending */
     size_t high_water;    /* the reader waits while more than this is pending */
     bool eof, quit;
+    bool busy;            /* the main thread is answering a message */
     int fd;
     volatile sig_atomic_t *cancel;
 } inbox;
@@ -63,10 +64,14 @@ static void *reader_main(void *arg)
             continue;
         pthread_mutex_lock(&in->mu);
         if (n <= 0) {
-            /* The client closed stdin: it is gone or asks us to shut down (MCP stdio
-             * transport, "Shutdown"); a call in flight is stopped. */
+            /* The client closed stdin: it asks us to shut down, or it is gone (MCP stdio
+             * transport, "Shutdown"). A call in flight is stopped, unless complete messages
+             * still wait: a client that wrote more requests before closing wants their
+             * replies, so they are all answered first. */
             in->eof = true;
-            if (in->cancel)
+            bool waiting = in->data.len > in->start &&
+                           memchr(in->data.data + in->start, '\n', in->data.len - in->start);
+            if (in->busy && !waiting && in->cancel)
                 *in->cancel = 1;
         } else {
             if (in->start > 0) { /* keep the buffer from creeping forward */
@@ -94,10 +99,10 @@ static take_status take_locked(inbox *in, const tg_serve_stdio *io, size_t cap, 
                                bool *dropping)
 {
     for (;;) {
-        if (in->eof || (io->stop && *io->stop))
+        if (io->stop && *io->stop)
             return TAKE_END;
-        char *p = in->data.data + in->start;
         size_t avail = in->data.len - in->start;
+        char *p = avail ? in->data.data + in->start : NULL;
         char *nl = avail ? memchr(p, '\n', avail) : NULL;
         if (nl) {
             size_t n = (size_t)(nl - p);
@@ -105,12 +110,16 @@ static take_status take_locked(inbox *in, const tg_serve_stdio *io, size_t cap, 
             pthread_cond_signal(&in->space);
             if (*dropping || n > cap) {
                 *dropping = false;
+                in->busy = true;
                 return TAKE_TOO_LONG;
             }
             tg_buf_truncate(line, 0);
             tg_buf_append(line, p, n);
+            in->busy = true;
             return TAKE_LINE;
         }
+        if (in->eof) /* a last line without its newline is not a message */
+            return TAKE_END;
         if (avail > cap) { /* no newline within the cap: drop what came, then up to the newline */
             *dropping = true;
             in->start = in->data.len;
@@ -237,8 +246,12 @@ static int serve_loop(const tg_serve_config *c, const tg_serve_stdio *io, inbox 
         pthread_mutex_unlock(&in->mu);
         if (st == TAKE_END)
             break;
-        if (st == TAKE_LINE && blank(&line))
+        if (st == TAKE_LINE && blank(&line)) {
+            pthread_mutex_lock(&in->mu);
+            in->busy = false;
+            pthread_mutex_unlock(&in->mu);
             continue;
+        }
         double t0 = now_ms();
         tg_serve_log lg = {0};
         cJSON *msg = NULL, *reply;
@@ -258,6 +271,9 @@ static int serve_loop(const tg_serve_config *c, const tg_serve_stdio *io, inbox 
         log_line(io, &lg, now_ms() - t0);
         cJSON_Delete(reply);
         cJSON_Delete(msg);
+        pthread_mutex_lock(&in->mu);
+        in->busy = false;
+        pthread_mutex_unlock(&in->mu);
         if (cancelled)
             break;
     }

@@ -7,8 +7,10 @@
  * lands in the log instead of corrupting the stream. Call it first thing at start-up.
  *
  * A reader thread takes stdin into a bounded buffer while the main thread serves, so the end of
- * stdin is seen even in the middle of a call: the call's process group is killed (through the
- * cancel flag the sandbox watches) and the loop ends. Messages longer than the cap are refused
+ * stdin is seen even in the middle of a call: when no other complete message waits, the call's
+ * process group is killed (through the cancel flag the sandbox watches), no reply is sent and
+ * the loop ends. Complete messages received before the end of stdin are otherwise all
+ * answered, so `toolgen serve < requests.jsonl` works. Messages longer than the cap are refused
  * with -32600 and skipped up to their newline; text that is not JSON (or not UTF-8) gets -32700;
  * serving goes on after both. Each message gets one JSON log line on the log descriptor:
  * time, request id, method, tool, era, duration, status, error code — never arguments.

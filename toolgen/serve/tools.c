@@ -256,8 +256,22 @@ static cJSON *run_error(const tg_call_result *res)
     return r;
 }
 
-cJSON *tg_serve_tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
-                          const char **code)
+/*
+ * MCP requires structuredContent to conform to the tool's outputSchema, and the official SDK
+ * clients check that on error results too (a mismatch becomes a protocol error the model never
+ * sees). So the error object stays in structuredContent only when the output schema admits it;
+ * otherwise the serialised JSON text block alone carries it (docs/mcp.md, "Tool errors").
+ */
+static cJSON *fit_error(const tg_serve_tool *tool, cJSON *r)
+{
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(r, "structuredContent");
+    if (sc && !js_validate(tool->output, sc, NULL))
+        cJSON_DeleteItemFromObjectCaseSensitive(r, "structuredContent");
+    return r;
+}
+
+static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
+                        const char **code)
 {
     const tg_manifest *m = &tool->m;
     if (how->read_only && tg_emit_refused_in_read_only(m)) {
@@ -298,4 +312,11 @@ cJSON *tg_serve_tool_call(const tg_serve_call *how, const tg_serve_tool *tool, c
     }
     tg_call_result_free(&res);
     return r;
+}
+
+cJSON *tg_serve_tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
+                          const char **code)
+{
+    cJSON *r = tool_call(how, tool, args, code);
+    return *code ? fit_error(tool, r) : r;
 }

@@ -9,9 +9,12 @@
  * A call is run through a tg_serve_run_fn: in the server that is the sandbox
  * (tg_serve_run_sandbox over run/toolrun.h, the path `toolgen run` takes); unit tests pass a
  * fake so the protocol can be driven without processes. Whatever happens in the tool, the
- * outcome is a CallToolResult: failures are results with isError true whose structuredContent
- * carries the error code, the message, the guidance and the resource analysis, or, for
- * arguments that do not fit inputSchema, one {pointer, message} per problem.
+ * outcome is a CallToolResult: failures are results with isError true carrying
+ * {"error": {code, message, guidance, resources}} — for arguments that do not fit inputSchema
+ * {code, message, problems: [{pointer, message}]} — as a readable text block and as serialised
+ * JSON, and in structuredContent when the tool's outputSchema admits it (MCP requires
+ * structuredContent to conform to outputSchema, error results included, and the SDK clients
+ * enforce it).
  */
 #ifndef TG_SERVE_TOOLS_H
 #define TG_SERVE_TOOLS_H
