@@ -106,19 +106,25 @@ expect_err "the start-up note goes to stderr" "tools over stdio"
 # ---- stdin closed in the middle of a call: the call is killed, no process is left ----------
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bar_chart_by_group","arguments":{"file_path":"data/tips.csv","category_column":"day"}}}'
-{ printf '%s\n%s\n' "$INIT" "$CALL"; sleep 0.4; } | "$TG" serve --dev >"$TMP/eof.out" 2>"$TMP/eof.err" &
+{ printf '%s\n%s\n' "$INIT" "$CALL"; sleep 0.6; } | "$TG" serve --dev >"$TMP/eof.out" 2>"$TMP/eof.err" &
 spid=$!
-sleep 0.2
+sleep 0.4
 serve_pid=$(pgrep -n -f "$TG serve --dev" || true)
+children=$( [ -n "$serve_pid" ] && pgrep -P "$serve_pid" | tr '\n' ' ')
 wait $spid
 RC=$?
 expect_rc "serve ends when stdin closes mid-call" 0
 run cat "$TMP/eof.out"
 expect_out "initialize was answered" '"id":1,"result"'
 expect_not_out "the cancelled call gets no reply" '"id":2'
-if [ -n "$serve_pid" ] && pgrep -P "$serve_pid" >/dev/null 2>&1; then
-    bad "children of serve are left after it ended"
-else ok; fi
+# the sandbox the call ran in (serve's children while it ran) is gone, reaped
+if [ -z "$children" ]; then
+    bad "no sandbox process seen while the call ran (serve pid '$serve_pid')"
+else
+    left=""
+    for c in $children; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
+    expect_eq "the call's processes are killed" "$left" ""
+fi
 run cat "$TMP/eof.err"
 expect_not_out "no crash" "AddressSanitizer"
 
