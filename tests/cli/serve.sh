@@ -13,8 +13,8 @@ if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     exit 1
 fi
 
-# The schemas of both revisions, and a wrapper per revision that picks the result type by its
-# members (a plain Result would accept anything).
+# The schemas of both revisions, and a wrapper per revision: an error, a progress notification,
+# or a result whose type is picked by its members (a plain Result would accept anything).
 SCHEMAS=tests/testdata/mcp-schema
 wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
     mkdir -p "$TMP/$1"
@@ -24,6 +24,8 @@ wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
   "\$schema": "https://json-schema.org/draft/2020-12/schema",
   "anyOf": [
     {"\$ref": "schema.json#/\$defs/JSONRPCErrorResponse"},
+    {"allOf": [{"\$ref": "schema.json#/\$defs/JSONRPCNotification"},
+               {"\$ref": "schema.json#/\$defs/ProgressNotification"}]},
     {"allOf": [
       {"\$ref": "schema.json#/\$defs/JSONRPCResultResponse"},
       {"if": {"properties": {"result": {"required": ["$2"]}}},
@@ -64,6 +66,8 @@ run grep -c '"method":"tools/call"' "$TMP/sdk.err"
 if [ "$OUT" -ge 9 ]; then ok; else bad "a log line per tools/call (got $OUT)"; fi
 run grep -c 'data/iris.csv' "$TMP/sdk.err"
 expect_eq "the log holds no arguments" "$OUT" 0
+run grep -c '"status":"cancelled"' "$TMP/sdk.err"
+expect_eq "the call the client cancelled is logged as cancelled" "$OUT" 1
 
 # ---- raw messages: both eras, hostile input -------------------------------------------------
 M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'

@@ -102,6 +102,23 @@ try {
   try { await client.callTool({ name: 'no_such_tool', arguments: {} }); } catch (e) { unknown = e; }
   check(unknown?.code === -32602, 'unknown tool: -32602', String(unknown));
 
+  // progress: the server reports the start of a call that asks for progress
+  let ticks = 0;
+  const chart = { name: 'bar_chart_by_group', arguments: { file_path: 'data/tips.csv', category_column: 'day' } };
+  const withProgress = await client.callTool(chart, undefined, { onprogress: () => { ticks++; }, resetTimeoutOnProgress: true });
+  check(withProgress.isError === false && ticks >= 1, 'progress notifications for a call', `${ticks} ticks`);
+
+  // cancellation: the SDK sends notifications/cancelled when the signal aborts
+  const abort = new AbortController();
+  const started = Date.now();
+  setTimeout(() => abort.abort('test'), 300);
+  let cancelled;
+  try { await client.callTool(chart, undefined, { signal: abort.signal }); } catch (e) { cancelled = e; }
+  check(cancelled !== undefined, 'an aborted call rejects', String(cancelled));
+  const after = await client.callTool({ name: 'preview_file_lines', arguments: { file_path: 'data/iris.csv' } });
+  check(after.isError === false, 'the next call is served after a cancellation');
+  check(Date.now() - started < 30000, 'the cancelled call did not block the next one for long');
+
   check((await client.ping()) !== undefined, 'ping');
   await client.setLoggingLevel('warning');
   pass++;

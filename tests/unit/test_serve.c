@@ -118,6 +118,15 @@ static tg_call_status fake_run(void *ctx, const tg_tool_call *call, tg_call_resu
         out->guidance.doc = "docs/sandbox.md#file-not-found";
         return TG_CALL_DONE;
     }
+    if (strcmp(call->m->name, "load_and_analyze_csv") == 0) { /* runs until cancelled (3 s at most) */
+        for (int i = 0; i < 600 && !(call->cancel && *call->cancel); i++)
+            usleep(5000);
+        out->guidance.cls = TG_CLASS_CANCELLED;
+        out->guidance.code = "INTERNAL_ERROR";
+        return TG_CALL_DONE;
+    }
+    if (strcmp(call->m->name, "group_and_count_by_columns") == 0)
+        usleep(350 * 1000); /* a slow call: progress is due meanwhile */
     if (strcmp(call->m->name, "get_exchange_rate") == 0) {
         tg_err_set(err, "http tools are not run by this version");
         return TG_CALL_UNSUPPORTED;
@@ -574,6 +583,75 @@ static void test_stdio(void)
     CHECK(i == sizeof want / sizeof *want && !line, "six replies, one per line (%zu)", i);
 }
 
+/* A call with a progressToken gets notifications/progress while it runs; a call the client
+ * cancels is stopped and gets no reply; serving goes on. */
+static void test_stdio_progress_cancel(void)
+{
+    int in[2], out[2];
+    CHECK(pipe(in) == 0 && pipe(out) == 0, "pipes");
+    const char *lines =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+        "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"_meta\":{\"progressToken\":\"p7\"},"
+        "\"name\":\"load_and_analyze_csv\",\"arguments\":{\"file_path\":\"data/tips.csv\"}}}\n"
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7,\"reason\":\"t\"}}\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"_meta\":{\"progressToken\":88},"
+        "\"name\":\"group_and_count_by_columns\",\"arguments\":{\"file_path\":\"data/tips.csv\",\"group_by_columns\":[\"day\"]}}}\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n";
+    CHECK(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
+    close(in[1]);
+    volatile sig_atomic_t cancel = 0;
+    tg_serve_stdio io = {.in_fd = in[0], .out_fd = out[1], .log_fd = -1, .progress_ms = 100,
+                         .cancel = &cancel};
+    cfg.call.cancel = &cancel;
+    tg_err err = {0};
+    CHECK(tg_serve_stdio_run(&cfg, &io, &err) == 0, "stdio run: %s", err.msg);
+    cfg.call.cancel = NULL;
+    close(out[1]);
+    close(in[0]);
+    char buf[16384];
+    ssize_t n = read(out[0], buf, sizeof buf - 1);
+    close(out[0]);
+    buf[n > 0 ? n : 0] = 0;
+    int p7 = 0, p88 = 0;
+    double last88 = -1;
+    bool r7 = false, r8 = false, r9 = false, order = true;
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        tg_err perr = {0};
+        cJSON *m = tg_json_parse(line, strlen(line), NULL, NULL, NULL, &perr);
+        CHECK(m, "a line is JSON: %s", line);
+        if (!m)
+            continue;
+        const cJSON *params = cJSON_GetObjectItem(m, "params");
+        const cJSON *token = cJSON_GetObjectItem(params, "progressToken");
+        const cJSON *id = cJSON_GetObjectItem(m, "id");
+        if (cJSON_GetObjectItem(m, "method")) {
+            expect_def(&legacy_s, "ProgressNotification", m, "progress");
+            if (cJSON_IsString(token) && strcmp(token->valuestring, "p7") == 0)
+                p7++;
+            if (cJSON_IsNumber(token) && token->valueint == 88) {
+                double v = cJSON_GetObjectItem(params, "progress")->valuedouble;
+                order &= v > last88 && !r8;
+                last88 = v;
+                p88++;
+            }
+        } else {
+            check_reply(TG_ERA_LEGACY, id && id->valueint == 8 ? "tools/call" : "ping", m);
+            r7 |= id && id->valueint == 7;
+            r8 |= id && id->valueint == 8;
+            r9 |= id && id->valueint == 9;
+        }
+        cJSON_Delete(m);
+    }
+    CHECK(p7 <= 1, "a cancelled call stops ticking (%d)", p7);
+    CHECK(!r7, "a cancelled call gets no reply");
+    CHECK(p88 >= 3, "progress at the start and every 100 ms of a 350 ms call (%d)", p88);
+    CHECK(order, "progress grows and comes before the result");
+    CHECK(r8 && r9, "serving goes on after a cancellation");
+    CHECK(cancel == 0, "the cancel flag is reset for the next call");
+}
+
 /* ---- many requests -------------------------------------------------------------------------- */
 
 static void test_many(void)
@@ -628,6 +706,7 @@ int main(void)
         test_modern();
         test_invalid();
         test_stdio();
+        test_stdio_progress_cancel();
         test_many();
     }
     tg_serve_tools_free(&tools);

@@ -300,8 +300,9 @@ static bool valid_id(const cJSON *id)
 static void handle_notification(tg_serve_session *s, const char *method)
 {
     /* notifications/initialized needs nothing: requests are served once initialize was
-     * answered. notifications/cancelled has nothing to cancel while calls run one at a time
-     * (docs/mcp.md, "Not yet"). Unknown notifications are ignored, as JSON-RPC asks. */
+     * answered. notifications/cancelled is acted on by the transport while the call it names
+     * runs (tg_serve_cancels); by the time it gets here that call has ended. Unknown
+     * notifications are ignored, as JSON-RPC asks. */
     (void)s;
     (void)method;
 }
@@ -346,4 +347,41 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
     if (log->era == TG_ERA_MODERN)
         return dispatch_modern(c, id, method->valuestring, params, log);
     return dispatch_legacy(c, s, id, method->valuestring, params, log);
+}
+
+/* ---- progress and cancellation -------------------------------------------------------------- */
+
+const cJSON *tg_serve_progress_token(const cJSON *msg)
+{
+    const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (!method || strcmp(method, "tools/call") != 0 || !cJSON_GetObjectItemCaseSensitive(msg, "id"))
+        return NULL;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(msg, "params"), "_meta");
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
+    return cJSON_IsString(token) || valid_id(token) ? token : NULL;
+}
+
+cJSON *tg_serve_progress_notification(const cJSON *token, double progress, const char *message)
+{
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/progress");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddItemToObject(p, "progressToken", cJSON_Duplicate(token, true));
+    cJSON_AddNumberToObject(p, "progress", progress);
+    if (message)
+        cJSON_AddStringToObject(p, "message", message);
+    return n;
+}
+
+bool tg_serve_cancels(const cJSON *msg, const cJSON *id)
+{
+    const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (!id || !method || strcmp(method, "notifications/cancelled") != 0 ||
+        cJSON_GetObjectItemCaseSensitive(msg, "id"))
+        return false;
+    const cJSON *rid = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(msg, "params"), "requestId");
+    return rid && cJSON_Compare(rid, id, true);
 }

@@ -89,6 +89,18 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
  * MCP's schema has it (JSON-RPC 2.0 itself would send null). */
 cJSON *tg_serve_error_reply(const cJSON *id, int code, const char *message);
 
+/*
+ * Progress and cancellation of a call in flight are the transport's business (only it sees
+ * time pass and messages arrive while a call runs); these helpers keep the message formats here.
+ */
+/* The progressToken of a tools/call request (params._meta.progressToken), or NULL. */
+const cJSON *tg_serve_progress_token(const cJSON *msg);
+/* A notifications/progress message for token; progress must grow from one to the next;
+ * message may be NULL. */
+cJSON *tg_serve_progress_notification(const cJSON *token, double progress, const char *message);
+/* true when msg is notifications/cancelled naming the request id. */
+bool tg_serve_cancels(const cJSON *msg, const cJSON *id);
+
 /* The name of an era for logs: "legacy", "2026-07-28" or null-ish "". */
 const char *tg_serve_era_name(tg_serve_era e);
 
