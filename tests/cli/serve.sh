@@ -33,7 +33,13 @@ wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
       {"if": {"properties": {"result": {"required": ["tools"]}}},
        "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListToolsResult"}}}},
       {"if": {"properties": {"result": {"required": ["content"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/CallToolResult"}}}}
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/CallToolResult"}}}},
+      {"if": {"properties": {"result": {"required": ["resources"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourcesResult"}}}},
+      {"if": {"properties": {"result": {"required": ["contents"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ReadResourceResult"}}}},
+      {"if": {"properties": {"result": {"required": ["resourceTemplates"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourceTemplatesResult"}}}}
     ]}
   ]
 }
@@ -82,13 +88,16 @@ M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelco
     printf '{"jsonrpc":"2.0","id":8,"method":"ping","x":"\377"}\n'
     head -c 3000 /dev/zero | tr '\0' 'x'; printf '\n'
     printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"server/discover\",\"params\":{$M26}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"resources/list\",\"params\":{$M26}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"resources/read\",\"params\":{$M26,\"uri\":\"toolgen://generated/preview_file_lines/output.schema.json\"}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"resources/templates/list\",\"params\":{$M26}}"
 } >"$TMP/raw.in"
 run "$TG" serve --dev --max-message 2000 <"$TMP/raw.in"
 expect_rc "serve ends cleanly at the end of stdin" 0
 printf '%s\n' "$OUT" >"$TMP/raw.out"
 validate_log "raw 2026-07-28 session" 2026-07-28 "$TMP/raw.out"
 run grep -c . "$TMP/raw.out"
-expect_eq "one reply per request" "$OUT" 12
+expect_eq "one reply per request" "$OUT" 15
 run cat "$TMP/raw.out"
 expect_out "discover" '"supportedVersions":["2026-07-28"]'
 expect_out "list results are cacheable" '"ttlMs":'

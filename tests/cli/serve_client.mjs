@@ -63,6 +63,25 @@ try {
           JSON.stringify(t).slice(0, 300));
   }
 
+  // resources: every page; each reads back as the generated/ file it names
+  const resources = [];
+  cursor = undefined;
+  do {
+    const page = await client.listResources(cursor ? { cursor } : {});
+    resources.push(...page.resources);
+    cursor = page.nextCursor;
+  } while (cursor && resources.length < 1000);
+  check(resources.length === 3 * tools.length + 1, 'SKILL.md, a reference page and two schemas per tool',
+        `${resources.length}`);
+  for (const r of resources) {
+    const read = await client.readResource({ uri: r.uri });
+    const path = 'generated/' + r.uri.slice('toolgen://generated/'.length);
+    check(read.contents[0]?.text === readFileSync(path, 'utf8') && read.contents[0]?.mimeType === r.mimeType,
+          `${r.uri} reads as ${path}`);
+  }
+  const templates = await client.listResourceTemplates();
+  check(templates.resourceTemplates.length === 3, 'resource templates');
+
   // every example tool with its example input
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const http = new Set((process.env.HTTP_TOOLS || '').split(/\s+/).filter(Boolean));

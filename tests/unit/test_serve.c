@@ -13,6 +13,7 @@
 
 #include "base/doc.h"
 #include "base/json.h"
+#include "model/config.h"
 #include "schema/jsonschema.h"
 #include "serve/core.h"
 #include "serve/stdio.h"
@@ -91,6 +92,9 @@ static void check_reply(tg_serve_era era, const char *method, const cJSON *reply
                       : strcmp(method, "server/discover") == 0 ? "DiscoverResult"
                       : strcmp(method, "tools/list") == 0      ? "ListToolsResult"
                       : strcmp(method, "tools/call") == 0      ? "CallToolResult"
+                      : strcmp(method, "resources/list") == 0  ? "ListResourcesResult"
+                      : strcmp(method, "resources/read") == 0  ? "ReadResourceResult"
+                      : strcmp(method, "resources/templates/list") == 0 ? "ListResourceTemplatesResult"
                                                                : "Result";
     if (era == TG_ERA_LEGACY && strcmp(def, "Result") == 0)
         def = "EmptyResult";
@@ -138,6 +142,7 @@ static tg_call_status fake_run(void *ctx, const tg_tool_call *call, tg_call_resu
 }
 
 static tg_serve_tools tools;
+static tg_serve_resources resources;
 static tg_serve_config cfg;
 
 static cJSON *ask(tg_serve_session *s, const char *text, tg_serve_log *log)
@@ -229,7 +234,7 @@ static void test_legacy_handshake(void)
     cJSON_Delete(r);
     expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"loud\"}}",
                  -32602, "level");
-    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"resources/list\"}", -32601, "resources/list");
+    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"prompts/list\"}", -32601, "prompts/list");
     expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"server/discover\"}", -32601, NULL);
 }
 
@@ -482,7 +487,7 @@ static void test_modern(void)
     expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"_meta\":[]}}",
                  -32602, NULL);
     expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"server/discover\"}", -32602, "_meta");
-    const char *removed[] = {"initialize", "ping", "logging/setLevel", "resources/list", "nope/nope"};
+    const char *removed[] = {"initialize", "ping", "logging/setLevel", "prompts/list", "nope/nope"};
     for (size_t i = 0; i < sizeof removed / sizeof *removed; i++) {
         char *text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"%s\",\"params\":{" META26 "}}", removed[i]);
         expect_error(&s, text, -32601, removed[i]);
@@ -493,6 +498,76 @@ static void test_modern(void)
     r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\",\"params\":{" META26 "}}");
     CHECK(cJSON_GetObjectItem(call_result(r), "resultType"), "a 2026 request stays 2026 after initialize");
     cJSON_Delete(r);
+}
+
+/* ---- resources ------------------------------------------------------------------------------ */
+
+/* Every page of resources/list; each resource reads back with its mimeType, and the schemas
+ * are the generated/ files byte for byte. */
+static void test_resources(const char *meta)
+{
+    tg_serve_session s = {0};
+    if (!meta[0])
+        initialize(&s, "2025-11-25");
+    const char *sep = meta[0] ? "," : "";
+    char cursor[64] = "";
+    size_t seen = 0, skills = 0, schemas = 0;
+    for (int pages = 0; pages < 100; pages++) {
+        char *text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/list\",\"params\":{%s%s%s%s%s}}",
+                               meta, cursor[0] ? sep : "", cursor[0] ? "\"cursor\":\"" : "", cursor,
+                               cursor[0] ? "\"" : "");
+        cJSON *r = rpc(&s, text);
+        free(text);
+        const cJSON *res = cJSON_GetObjectItem(r, "result"), *item;
+        cJSON_ArrayForEach(item, cJSON_GetObjectItem(res, "resources")) {
+            const char *uri = cJSON_GetStringValue(cJSON_GetObjectItem(item, "uri"));
+            const char *mime = cJSON_GetStringValue(cJSON_GetObjectItem(item, "mimeType"));
+            seen++;
+            skills += tg_str_endswith(uri, ".md") && strcmp(mime, "text/markdown") == 0;
+            schemas += tg_str_endswith(uri, ".schema.json") && strcmp(mime, "application/schema+json") == 0;
+            char *req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{%s%s\"uri\":\"%s\"}}",
+                                  meta, sep, uri);
+            cJSON *rr = rpc(&s, req);
+            free(req);
+            const cJSON *content = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "contents"), 0);
+            CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(content, "uri")), uri) == 0, "read %s", uri);
+            const char *body = cJSON_GetStringValue(cJSON_GetObjectItem(content, "text"));
+            char *path = xasprintf("generated/%s", uri + strlen(TG_SERVE_RESOURCE_PREFIX));
+            tg_err err = {0};
+            char *file = tg_read_file(path, 1 << 22, NULL, &err);
+            CHECK(file && body && strcmp(file, body) == 0, "%s is %s byte for byte", uri, path);
+            free(file);
+            free(path);
+            cJSON_Delete(rr);
+        }
+        const char *next = cJSON_GetStringValue(cJSON_GetObjectItem(res, "nextCursor"));
+        snprintf(cursor, sizeof cursor, "%s", next ? next : "");
+        cJSON_Delete(r);
+        if (!next)
+            break;
+    }
+    CHECK(seen == resources.n && seen == 3 * tools.n + 1, "listed %zu resources", seen);
+    CHECK(skills == tools.n + 1 && schemas == 2 * tools.n, "SKILL.md, references and schemas");
+
+    char *text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/templates/list\"%s%s%s}",
+                           meta[0] ? ",\"params\":{" : "", meta, meta[0] ? "}" : "");
+    cJSON *r = rpc(&s, text);
+    free(text);
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "resourceTemplates")) == 3,
+          "three templates");
+    cJSON_Delete(r);
+    text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{%s%s\"uri\":\"toolgen://nope\"}}",
+                     meta, sep);
+    expect_error(&s, text, meta[0] ? -32602 : -32002, "Resource not found");
+    free(text);
+    text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\"%s%s%s}",
+                     meta[0] ? ",\"params\":{" : "", meta, meta[0] ? "}" : "");
+    expect_error(&s, text, -32602, "uri");
+    free(text);
+    text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/list\",\"params\":{%s%s\"cursor\":\"tg1.0\"}}",
+                     meta, sep);
+    expect_error(&s, text, -32602, "cursor");
+    free(text);
 }
 
 /* ---- malformed messages --------------------------------------------------------------------- */
@@ -695,8 +770,12 @@ int main(void)
     CHECK(tg_serve_tools_load_dev(&tools, "manifests", &err) == 0, "load: %s", err.msg);
     CHECK(tools.n == 6 && tools.n_skipped == 0, "the six example tools load (%zu, %zu skipped)",
           tools.n, tools.n_skipped);
-    cfg = (tg_serve_config){.tools = &tools, .call = {.run = fake_run}, .page_size = 2,
-                            .list_ttl_ms = 1000};
+    tg_config config = {0};
+    CHECK(tg_config_load(&config, &err) == 0, "toolgen.yaml: %s", err.msg);
+    CHECK(tg_serve_resources_build(&resources, &tools, &config.project, &err) == 0, "resources: %s",
+          err.msg);
+    cfg = (tg_serve_config){.tools = &tools, .resources = &resources, .call = {.run = fake_run},
+                            .page_size = 2, .list_ttl_ms = 1000};
     if (tools.n == 6) {
         test_legacy_handshake();
         test_pagination();
@@ -704,12 +783,16 @@ int main(void)
         test_calls(META26);
         test_read_only();
         test_modern();
+        test_resources("");
+        test_resources(META26);
         test_invalid();
         test_stdio();
         test_stdio_progress_cancel();
         test_many();
     }
+    tg_serve_resources_free(&resources);
     tg_serve_tools_free(&tools);
+    tg_config_free(&config);
     js_registry_free(legacy_s.reg);
     js_registry_free(modern_s.reg);
     return tl_finish("test_serve");

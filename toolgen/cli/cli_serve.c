@@ -6,12 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/doc.h"
 #include "base/util.h"
 #include "cli/cli.h"
+#include "model/config.h"
 #include "model/manifest.h"
 #include "run/toolrun.h"
 #include "serve/core.h"
+#include "serve/resources.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
 
@@ -125,42 +126,51 @@ static int serve(const serve_opts *o, int proto_fd)
 {
     tg_err err = {0};
     char msg[2048];
-    tg_doc config = {0};
-    if (tg_is_file("toolgen.yaml") && tg_doc_load("toolgen.yaml", NULL, &config, &err) != 0) {
+    tg_config config = {0};
+    if (tg_config_load(&config, &err) != 0) {
         tg_err_format(&err, msg, sizeof msg);
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
-    const char *mdir = tg_json_get_string(tg_json_get(config.root, "paths"), "manifests");
     tg_serve_tools tools;
-    if (tg_serve_tools_load_dev(&tools, mdir ? mdir : "manifests", &err) != 0) {
-        tg_doc_free(&config);
+    if (tg_serve_tools_load_dev(&tools, config.manifests_dir, &err) != 0) {
+        tg_config_free(&config);
         return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     }
     report_tools(&tools);
+    tg_serve_resources resources;
     tg_toolrun_env env = {0};
-    if (tg_toolrun_env_open(&env, ".", config.root, &err) != 0) {
-        tg_serve_tools_free(&tools);
-        tg_doc_free(&config);
-        return cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+    int rc = TG_EXIT_OK;
+    if (tg_serve_resources_build(&resources, &tools, &config.project, &err) != 0) {
+        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+        goto out_tools;
+    }
+    if (tg_toolrun_env_open(&env, ".", config.doc.root, &err) != 0) {
+        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+        goto out_resources;
     }
     tg_serve_config c = {
         .tools = &tools,
+        .resources = &resources,
         .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
                  .cancel = &cancel_flag},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
         .instructions = "Tools built by toolgen from this repository's manifests. Each tool's "
                         "description says when to use it; failed calls return an error code "
-                        "and guidance in structuredContent.",
+                        "and guidance. The resources hold the Agent Skill (SKILL.md), a "
+                        "reference page per tool and the tools' JSON Schemas.",
     };
     tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
                          .max_message = o->max_message, .cancel = &cancel_flag, .stop = &stop_flag};
     catch_signals();
-    int rc = tg_serve_stdio_run(&c, &io, &err) == 0 ? TG_EXIT_OK
-                                                     : cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (tg_serve_stdio_run(&c, &io, &err) != 0)
+        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_toolrun_env_close(&env);
+out_resources:
+    tg_serve_resources_free(&resources);
+out_tools:
     tg_serve_tools_free(&tools);
-    tg_doc_free(&config);
+    tg_config_free(&config);
     return rc;
 }
 

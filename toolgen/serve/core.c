@@ -102,12 +102,17 @@ static cJSON *result_reply(const tg_serve_config *c, const cJSON *id, tg_serve_e
 
 /* ---- methods -------------------------------------------------------------------------------- */
 
-static cJSON *capabilities(tg_serve_era era)
+static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
 {
     cJSON *caps = cJSON_CreateObject();
     cJSON *tools = cJSON_AddObjectToObject(caps, "tools");
+    cJSON *res = c->resources ? cJSON_AddObjectToObject(caps, "resources") : NULL;
     if (era == TG_ERA_LEGACY) {
         cJSON_AddBoolToObject(tools, "listChanged", false);
+        if (res) {
+            cJSON_AddBoolToObject(res, "subscribe", false);
+            cJSON_AddBoolToObject(res, "listChanged", false);
+        }
         cJSON_AddObjectToObject(caps, "logging"); /* logging/setLevel is accepted */
     }
     return caps;
@@ -133,7 +138,7 @@ static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const
     snprintf(s->version, sizeof s->version, "%s", version);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "protocolVersion", version);
-    cJSON_AddItemToObject(r, "capabilities", capabilities(TG_ERA_LEGACY));
+    cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_LEGACY));
     cJSON_AddItemToObject(r, "serverInfo", server_info());
     if (c->instructions)
         cJSON_AddStringToObject(r, "instructions", c->instructions);
@@ -145,7 +150,7 @@ static cJSON *do_discover(const tg_serve_config *c, const cJSON *id)
     cJSON *r = cJSON_CreateObject();
     cJSON *v = cJSON_AddArrayToObject(r, "supportedVersions");
     cJSON_AddItemToArray(v, cJSON_CreateString(TG_SERVE_MODERN_VERSION));
-    cJSON_AddItemToObject(r, "capabilities", capabilities(TG_ERA_MODERN));
+    cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_MODERN));
     if (c->instructions)
         cJSON_AddStringToObject(r, "instructions", c->instructions);
     return result_reply(c, id, TG_ERA_MODERN, r, true);
@@ -165,6 +170,9 @@ static cJSON *do_set_level(const tg_serve_config *c, tg_serve_session *s, const 
                                                 "alert, emergency");
 }
 
+static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                            const cJSON *params, tg_serve_log *log);
+
 /* Cursors are opaque to clients; ours is "tg1." and the offset of the page's first tool. */
 static bool parse_cursor(const char *cursor, size_t n, size_t *offset)
 {
@@ -179,26 +187,141 @@ static bool parse_cursor(const char *cursor, size_t n, size_t *offset)
     return true;
 }
 
-static cJSON *do_tools_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                            const cJSON *params, tg_serve_log *log)
+/* The page [*offset, *end) of a list of n items that params.cursor asks for; an error reply
+ * when the cursor is not one we issued. */
+static cJSON *page_of(const tg_serve_config *c, const cJSON *id, const cJSON *params, size_t n,
+                      size_t *offset, size_t *end, tg_serve_log *log)
 {
     const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
-    size_t n = c->tools->n, offset = 0;
-    if (cursor && !(cJSON_IsString(cursor) && parse_cursor(cursor->valuestring, n, &offset)))
-        return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/list: invalid cursor (pass back the "
-                                                    "nextCursor of the previous page, unchanged)");
+    *offset = 0;
+    if (cursor && !(cJSON_IsString(cursor) && parse_cursor(cursor->valuestring, n, offset)))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "%s: invalid cursor (pass back the nextCursor "
+                                                    "of the previous page, unchanged)", log->method);
     size_t page = c->page_size ? c->page_size : TG_SERVE_PAGE_SIZE;
-    size_t end = n - offset > page ? offset + page : n;
-    cJSON *r = cJSON_CreateObject();
-    cJSON *tools = cJSON_AddArrayToObject(r, "tools");
-    for (size_t i = offset; i < end; i++)
-        cJSON_AddItemToArray(tools, cJSON_Duplicate(c->tools->v[i].tool, true));
+    *end = n - *offset > page ? *offset + page : n;
+    return NULL;
+}
+
+static void add_next_cursor(cJSON *r, size_t end, size_t n)
+{
     if (end < n) {
         char next[32];
         snprintf(next, sizeof next, "tg1.%zu", end);
         cJSON_AddStringToObject(r, "nextCursor", next);
     }
+}
+
+static cJSON *do_tools_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                            const cJSON *params, tg_serve_log *log)
+{
+    size_t n = c->tools->n, offset, end;
+    cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
+    if (bad)
+        return bad;
+    cJSON *r = cJSON_CreateObject();
+    cJSON *tools = cJSON_AddArrayToObject(r, "tools");
+    for (size_t i = offset; i < end; i++)
+        cJSON_AddItemToArray(tools, cJSON_Duplicate(c->tools->v[i].tool, true));
+    add_next_cursor(r, end, n);
     return result_reply(c, id, era, r, true);
+}
+
+/* ---- resources ------------------------------------------------------------------------------ */
+
+static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                                const cJSON *params, tg_serve_log *log)
+{
+    size_t n = c->resources->n, offset, end;
+    cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
+    if (bad)
+        return bad;
+    cJSON *r = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(r, "resources");
+    for (size_t i = offset; i < end; i++) {
+        const tg_serve_resource *res = &c->resources->v[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "uri", res->uri);
+        cJSON_AddStringToObject(o, "name", res->name);
+        cJSON_AddStringToObject(o, "description", res->description);
+        cJSON_AddStringToObject(o, "mimeType", res->mime);
+        cJSON_AddNumberToObject(o, "size", (double)strlen(res->text));
+        cJSON_AddItemToArray(list, o);
+    }
+    add_next_cursor(r, end, n);
+    return result_reply(c, id, era, r, true);
+}
+
+static void add_template(cJSON *list, const char *uri, const char *name, const char *desc,
+                         const char *mime)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "uriTemplate", uri);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "description", desc);
+    cJSON_AddStringToObject(o, "mimeType", mime);
+    cJSON_AddItemToArray(list, o);
+}
+
+static cJSON *do_templates_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                                const cJSON *params, tg_serve_log *log)
+{
+    if (cJSON_GetObjectItemCaseSensitive(params, "cursor"))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/templates/list: invalid cursor "
+                                                    "(the list has one page)");
+    cJSON *r = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(r, "resourceTemplates");
+    add_template(list, TG_SERVE_RESOURCE_PREFIX "{tool}/input.schema.json", "input schema",
+                 "JSON Schema of a tool's arguments; {tool} is its name.", "application/schema+json");
+    add_template(list, TG_SERVE_RESOURCE_PREFIX "{tool}/output.schema.json", "output schema",
+                 "JSON Schema of a tool's result; {tool} is its name.", "application/schema+json");
+    if (c->resources->skill_dir) {
+        char *uri = xasprintf(TG_SERVE_RESOURCE_PREFIX "%s/references/{tool}.md",
+                              c->resources->skill_dir);
+        add_template(list, uri, "reference page",
+                     "A tool's reference page in the Agent Skill; {tool} is its name.", "text/markdown");
+        free(uri);
+    }
+    return result_reply(c, id, era, r, true);
+}
+
+static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                                const cJSON *params, tg_serve_log *log)
+{
+    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+    if (!uri)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required");
+    const tg_serve_resource *res = tg_serve_resources_find(c->resources, uri);
+    if (!res)
+        return fail(log, id, era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS
+                                                  : TG_RPC_RESOURCE_NOT_FOUND_LEGACY,
+                    "Resource not found: %.300s", uri);
+    cJSON *r = cJSON_CreateObject();
+    cJSON *contents = cJSON_AddArrayToObject(r, "contents");
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "uri", res->uri);
+    cJSON_AddStringToObject(o, "mimeType", res->mime);
+    cJSON_AddStringToObject(o, "text", res->text);
+    cJSON_AddItemToArray(contents, o);
+    return result_reply(c, id, era, r, true);
+}
+
+/* The methods both eras share; NULL when method is none of them. */
+static cJSON *dispatch_common(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                              const char *method, const cJSON *params, tg_serve_log *log)
+{
+    if (strcmp(method, "tools/list") == 0)
+        return do_tools_list(c, id, era, params, log);
+    if (strcmp(method, "tools/call") == 0)
+        return do_tools_call(c, id, era, params, log);
+    if (!c->resources)
+        return NULL;
+    if (strcmp(method, "resources/list") == 0)
+        return do_resources_list(c, id, era, params, log);
+    if (strcmp(method, "resources/read") == 0)
+        return do_resources_read(c, id, era, params, log);
+    if (strcmp(method, "resources/templates/list") == 0)
+        return do_templates_list(c, id, era, params, log);
+    return NULL;
 }
 
 static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
@@ -229,10 +352,9 @@ static cJSON *dispatch_modern(const tg_serve_config *c, const cJSON *id, const c
 {
     if (strcmp(method, "server/discover") == 0)
         return do_discover(c, id);
-    if (strcmp(method, "tools/list") == 0)
-        return do_tools_list(c, id, TG_ERA_MODERN, params, log);
-    if (strcmp(method, "tools/call") == 0)
-        return do_tools_call(c, id, TG_ERA_MODERN, params, log);
+    cJSON *r = dispatch_common(c, id, TG_ERA_MODERN, method, params, log);
+    if (r)
+        return r;
     /* initialize, ping and logging/setLevel do not exist in this revision */
     return fail(log, id, TG_RPC_METHOD_NOT_FOUND, "Method not found: %.100s", method);
 }
@@ -251,10 +373,9 @@ static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, con
                     "an earlier version must send initialize first", method);
     if (strcmp(method, "logging/setLevel") == 0)
         return do_set_level(c, s, id, params, log);
-    if (strcmp(method, "tools/list") == 0)
-        return do_tools_list(c, id, TG_ERA_LEGACY, params, log);
-    if (strcmp(method, "tools/call") == 0)
-        return do_tools_call(c, id, TG_ERA_LEGACY, params, log);
+    cJSON *r = dispatch_common(c, id, TG_ERA_LEGACY, method, params, log);
+    if (r)
+        return r;
     return fail(log, id, TG_RPC_METHOD_NOT_FOUND, "Method not found: %.100s", method);
 }
 

@@ -28,6 +28,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "serve/resources.h"
 #include "serve/tools.h"
 
 /* The revision of the stateless era. */
@@ -43,12 +44,14 @@ enum {
     TG_RPC_INVALID_PARAMS = -32602,
     TG_RPC_INTERNAL_ERROR = -32603,
     TG_RPC_UNSUPPORTED_VERSION = -32022,
+    TG_RPC_RESOURCE_NOT_FOUND_LEGACY = -32002, /* 2026-07-28 uses -32602 instead */
 };
 
 #define TG_SERVE_PAGE_SIZE 100 /* tools per tools/list page by default */
 
 typedef struct tg_serve_config {
     const tg_serve_tools *tools;
+    const tg_serve_resources *resources; /* NULL: no resources capability */
     tg_serve_call call;       /* how tools/call runs a tool */
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
