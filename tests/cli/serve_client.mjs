@@ -100,8 +100,8 @@ try {
     const validate = ajv.compile(tool.outputSchema);
     check(validate(res.structuredContent), `${file}: structuredContent fits outputSchema`,
           JSON.stringify(validate.errors));
-    const last = res.content[res.content.length - 1];
-    check(last?.type === 'text' && JSON.stringify(JSON.parse(last.text)) === JSON.stringify(res.structuredContent),
+    const json = res.content.filter((c) => c.type === 'text').map((c) => { try { return JSON.parse(c.text); } catch { return undefined; } });
+    check(json.some((j) => isDeepStrictEqual(j, res.structuredContent)),
           `${file}: a text block carries the serialised JSON`);
   }
 
@@ -126,6 +126,18 @@ try {
   const chart = { name: 'bar_chart_by_group', arguments: { file_path: 'data/tips.csv', category_column: 'day' } };
   const withProgress = await client.callTool(chart, undefined, { onprogress: () => { ticks++; }, resetTimeoutOnProgress: true });
   check(withProgress.isError === false && ticks >= 1, 'progress notifications for a call', `${ticks} ticks`);
+
+  // the files the call wrote: linked, readable as resources, the chart also as an image
+  const links = withProgress.content.filter((c) => c.type === 'resource_link');
+  check(links.length === 3, 'a resource_link per file written', JSON.stringify(links));
+  const png = links.find((l) => l.name === 'bar_chart.png');
+  const readPng = png && await client.readResource({ uri: png.uri });
+  check(readPng && Buffer.from(readPng.contents[0].blob, 'base64').subarray(1, 4).toString() === 'PNG',
+        'the chart reads back as a PNG blob');
+  const csv = links.find((l) => l.name === 'bar_chart_data.csv');
+  const readCsv = csv && await client.readResource({ uri: csv.uri });
+  check(readCsv?.contents[0]?.text?.startsWith('day,'), 'the CSV reads back as text');
+  check(withProgress.content.some((c) => c.type === 'image' && c.mimeType === 'image/png'), 'the chart as image content');
 
   // cancellation: the SDK sends notifications/cancelled when the signal aborts
   const abort = new AbortController();

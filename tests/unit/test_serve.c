@@ -15,6 +15,7 @@
 #include "base/json.h"
 #include "model/config.h"
 #include "schema/jsonschema.h"
+#include "serve/artifacts.h"
 #include "serve/core.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
@@ -727,6 +728,82 @@ static void test_stdio_progress_cancel(void)
     CHECK(cancel == 0, "the cancel flag is reset for the next call");
 }
 
+/* ---- kept files ----------------------------------------------------------------------------- */
+
+static void test_artifacts(void)
+{
+    const char *vec[][2] = {{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foobar", "Zm9vYmFy"}};
+    for (size_t i = 0; i < 5; i++) {
+        char *b = tg_serve_base64((const unsigned char *)vec[i][0], strlen(vec[i][0]));
+        CHECK(strcmp(b, vec[i][1]) == 0, "base64(%s) = %s, got %s", vec[i][0], vec[i][1], b);
+        free(b);
+    }
+    /* a work directory as the sandbox leaves it: two files, one in a subfolder */
+    char work[] = "/tmp/test_serve_work_XXXXXX";
+    CHECK(mkdtemp(work) != NULL, "mkdtemp");
+    char *sub = tg_path_join(work, "out");
+    tg_err err = {0};
+    tg_mkdirs(sub, &err);
+    char *f1 = tg_path_join(work, "chart.png"), *f2 = tg_path_join(sub, "data.csv");
+    tg_write_file_atomic(f1, "PNG", 3, &err);
+    tg_write_file_atomic(f2, "a,b\n1,2\n", 8, &err);
+    tg_artifact files[] = {{"chart.png", TG_FILE_IMAGE, 3}, {"out/data.csv", TG_FILE_CSV, 8}};
+    tg_call_result r = {0};
+    r.sb.workdir = work;
+    r.sb.files = files;
+    r.sb.n_files = 2;
+    tg_serve_artifacts kept = {.keep_calls = 2};
+    char *bases[3] = {0};
+    for (int i = 0; i < 3; i++)
+        CHECK(tg_serve_artifacts_keep(&kept, &r, &bases[i], &err) == 0, "keep: %s", err.msg);
+    CHECK(bases[0] && strcmp(bases[0], "toolgen://artifacts/1/") == 0, "base of call 1: %s", bases[0]);
+    CHECK(!tg_serve_artifacts_find(&kept, "toolgen://artifacts/1/chart.png"), "call 1 is evicted");
+    const tg_serve_artifact *a = tg_serve_artifacts_find(&kept, "toolgen://artifacts/3/out/data.csv");
+    CHECK(a && strcmp(a->mime, "text/csv") == 0 && a->size == 8, "call 3's csv is kept");
+    char *text = a ? tg_read_file(a->file, 100, NULL, &err) : NULL;
+    CHECK(text && strcmp(text, "a,b\n1,2\n") == 0, "the copy has the bytes");
+    free(text);
+    CHECK(kept.n == 4, "two calls of two files (%zu)", kept.n);
+    char *root = xstrdup(kept.root);
+    char *gone = xasprintf("%s/1", root);
+    CHECK(!tg_is_dir(gone), "the files of an evicted call are deleted");
+
+    /* resources/read gives the kept files back: text for CSV, base64 for the rest */
+    tg_serve_session s = {0};
+    initialize(&s, "2025-11-25");
+    cfg.call.artifacts = &kept;
+    cJSON *rr = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/2/chart.png\"}}");
+    const cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "contents"), 0);
+    CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "blob")), "UE5H") == 0, "PNG as a blob");
+    cJSON_Delete(rr);
+    char *page = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\",\"params\":{\"cursor\":\"tg1.%zu\"}}",
+                           resources.n);
+    rr = rpc(&s, page);
+    free(page);
+    const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "resources");
+    const char *first = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "uri"));
+    CHECK(cJSON_GetArraySize(list) == 2 && first && strcmp(first, "toolgen://artifacts/2/chart.png") == 0,
+          "the listing goes on with the kept files");
+    cJSON_Delete(rr);
+    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/1/chart.png\"}}",
+                 -32002, "older calls");
+    cfg.call.artifacts = NULL;
+
+    tg_serve_artifacts_free(&kept);
+    CHECK(!tg_is_dir(root), "freeing the store deletes its folder");
+    for (int i = 0; i < 3; i++)
+        free(bases[i]);
+    unlink(f1);
+    unlink(f2);
+    rmdir(sub);
+    rmdir(work);
+    free(f1);
+    free(f2);
+    free(sub);
+    free(gone);
+    free(root);
+}
+
 /* ---- many requests -------------------------------------------------------------------------- */
 
 static void test_many(void)
@@ -788,6 +865,7 @@ int main(void)
         test_invalid();
         test_stdio();
         test_stdio_progress_cancel();
+        test_artifacts();
         test_many();
     }
     tg_serve_resources_free(&resources);

@@ -148,11 +148,12 @@ static int serve(const serve_opts *o, int proto_fd)
         rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
         goto out_resources;
     }
+    tg_serve_artifacts kept = {0};
     tg_serve_config c = {
         .tools = &tools,
         .resources = &resources,
         .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
-                 .cancel = &cancel_flag},
+                 .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
         .instructions = "Tools built by toolgen from this repository's manifests. Each tool's "
@@ -165,6 +166,7 @@ static int serve(const serve_opts *o, int proto_fd)
     catch_signals();
     if (tg_serve_stdio_run(&c, &io, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    tg_serve_artifacts_free(&kept);
     tg_toolrun_env_close(&env);
 out_resources:
     tg_serve_resources_free(&resources);

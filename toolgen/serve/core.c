@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "base/util.h"
 #include "base/version.h"
 
@@ -81,16 +82,15 @@ static cJSON *server_info(void)
 }
 
 /* The reply carrying result (taken); a 2026-07-28 result gets resultType and the server's
- * identity in _meta, a cacheable one also ttlMs and cacheScope. */
-static cJSON *result_reply(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                           cJSON *result, bool cacheable)
+ * identity in _meta, a cacheable one (ttl_ms >= 0) also ttlMs and cacheScope. */
+static cJSON *result_reply(const cJSON *id, tg_serve_era era, cJSON *result, long ttl_ms)
 {
     if (era == TG_ERA_MODERN) {
         cJSON_AddStringToObject(result, "resultType", "complete");
         cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
         cJSON_AddItemToObject(meta, META_SERVER, server_info());
-        if (cacheable) {
-            cJSON_AddNumberToObject(result, "ttlMs", (double)c->list_ttl_ms);
+        if (ttl_ms >= 0) {
+            cJSON_AddNumberToObject(result, "ttlMs", (double)ttl_ms);
             /* the tool set is the working tree's: never share it across users */
             cJSON_AddStringToObject(result, "cacheScope", "private");
         }
@@ -142,7 +142,7 @@ static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const
     cJSON_AddItemToObject(r, "serverInfo", server_info());
     if (c->instructions)
         cJSON_AddStringToObject(r, "instructions", c->instructions);
-    return result_reply(c, id, TG_ERA_LEGACY, r, false);
+    return result_reply(id, TG_ERA_LEGACY, r, -1);
 }
 
 static cJSON *do_discover(const tg_serve_config *c, const cJSON *id)
@@ -153,17 +153,17 @@ static cJSON *do_discover(const tg_serve_config *c, const cJSON *id)
     cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_MODERN));
     if (c->instructions)
         cJSON_AddStringToObject(r, "instructions", c->instructions);
-    return result_reply(c, id, TG_ERA_MODERN, r, true);
+    return result_reply(id, TG_ERA_MODERN, r, c->list_ttl_ms);
 }
 
-static cJSON *do_set_level(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+static cJSON *do_set_level(tg_serve_session *s, const cJSON *id,
                            const cJSON *params, tg_serve_log *log)
 {
     const char *level = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level"));
     for (size_t i = 0; level && log_levels[i]; i++)
         if (strcmp(level, log_levels[i]) == 0) {
             snprintf(s->log_level, sizeof s->log_level, "%s", level);
-            return result_reply(c, id, TG_ERA_LEGACY, cJSON_CreateObject(), false);
+            return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
         }
     return fail(log, id, TG_RPC_INVALID_PARAMS, "logging/setLevel: params.level must be one of "
                                                 "debug, info, notice, warning, error, critical, "
@@ -223,32 +223,73 @@ static cJSON *do_tools_list(const tg_serve_config *c, const cJSON *id, tg_serve_
     for (size_t i = offset; i < end; i++)
         cJSON_AddItemToArray(tools, cJSON_Duplicate(c->tools->v[i].tool, true));
     add_next_cursor(r, end, n);
-    return result_reply(c, id, era, r, true);
+    return result_reply(id, era, r, c->list_ttl_ms);
 }
 
 /* ---- resources ------------------------------------------------------------------------------ */
 
+static cJSON *resource_json(const char *uri, const char *name, const char *description,
+                            const char *mime, long long size)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "uri", uri);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "description", description);
+    cJSON_AddStringToObject(o, "mimeType", mime);
+    cJSON_AddNumberToObject(o, "size", (double)size);
+    return o;
+}
+
+/* The generated resources, then the files calls wrote that are still kept. */
 static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
                                 const cJSON *params, tg_serve_log *log)
 {
-    size_t n = c->resources->n, offset, end;
+    const tg_serve_artifacts *kept = c->call.artifacts;
+    size_t ns = c->resources->n, n = ns + (kept ? kept->n : 0), offset, end;
     cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
     if (bad)
         return bad;
     cJSON *r = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(r, "resources");
     for (size_t i = offset; i < end; i++) {
-        const tg_serve_resource *res = &c->resources->v[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "uri", res->uri);
-        cJSON_AddStringToObject(o, "name", res->name);
-        cJSON_AddStringToObject(o, "description", res->description);
-        cJSON_AddStringToObject(o, "mimeType", res->mime);
-        cJSON_AddNumberToObject(o, "size", (double)strlen(res->text));
-        cJSON_AddItemToArray(list, o);
+        if (i < ns) {
+            const tg_serve_resource *res = &c->resources->v[i];
+            cJSON_AddItemToArray(list, resource_json(res->uri, res->name, res->description,
+                                                     res->mime, (long long)strlen(res->text)));
+        } else {
+            const tg_serve_artifact *f = &kept->v[i - ns];
+            char desc[96];
+            snprintf(desc, sizeof desc, "A file tool call %u wrote (kept for the last calls only).",
+                     f->call);
+            cJSON_AddItemToArray(list, resource_json(f->uri, f->name, desc, f->mime, f->size));
+        }
     }
     add_next_cursor(r, end, n);
-    return result_reply(c, id, era, r, true);
+    /* kept files come and go with calls: such a list is stale at once */
+    return result_reply(id, era, r, kept && kept->n ? 0 : c->list_ttl_ms);
+}
+
+/* The contents of a kept file: text for text types in UTF-8, else base64. NULL: unreadable. */
+static cJSON *artifact_contents(const tg_serve_artifact *f)
+{
+    size_t len = 0;
+    tg_err err = {0};
+    char *data = tg_read_file(f->file, 64u << 20, &len, &err);
+    if (!data)
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "uri", f->uri);
+    cJSON_AddStringToObject(o, "mimeType", f->mime);
+    bool textual = tg_str_startswith(f->mime, "text/") || strcmp(f->mime, "application/json") == 0;
+    if (textual && strlen(data) == len && tg_utf8_validate(data, len, &err) == 0) {
+        cJSON_AddStringToObject(o, "text", data);
+    } else {
+        char *b64 = tg_serve_base64((const unsigned char *)data, len);
+        cJSON_AddStringToObject(o, "blob", b64);
+        free(b64);
+    }
+    free(data);
+    return o;
 }
 
 static void add_template(cJSON *list, const char *uri, const char *name, const char *desc,
@@ -281,7 +322,7 @@ static cJSON *do_templates_list(const tg_serve_config *c, const cJSON *id, tg_se
                      "A tool's reference page in the Agent Skill; {tool} is its name.", "text/markdown");
         free(uri);
     }
-    return result_reply(c, id, era, r, true);
+    return result_reply(id, era, r, c->list_ttl_ms);
 }
 
 static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
@@ -291,18 +332,24 @@ static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_se
     if (!uri)
         return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required");
     const tg_serve_resource *res = tg_serve_resources_find(c->resources, uri);
-    if (!res)
+    const tg_serve_artifact *f = res ? NULL : tg_serve_artifacts_find(c->call.artifacts, uri);
+    cJSON *o = NULL;
+    if (res) {
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "uri", res->uri);
+        cJSON_AddStringToObject(o, "mimeType", res->mime);
+        cJSON_AddStringToObject(o, "text", res->text);
+    } else if (f) {
+        o = artifact_contents(f);
+    }
+    if (!o)
         return fail(log, id, era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS
                                                   : TG_RPC_RESOURCE_NOT_FOUND_LEGACY,
-                    "Resource not found: %.300s", uri);
+                    "Resource not found: %.300s%s", uri, tg_str_startswith(uri, TG_SERVE_ARTIFACT_PREFIX)
+                        ? " (the files of older calls are deleted)" : "");
     cJSON *r = cJSON_CreateObject();
-    cJSON *contents = cJSON_AddArrayToObject(r, "contents");
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "uri", res->uri);
-    cJSON_AddStringToObject(o, "mimeType", res->mime);
-    cJSON_AddStringToObject(o, "text", res->text);
-    cJSON_AddItemToArray(contents, o);
-    return result_reply(c, id, era, r, true);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "contents"), o);
+    return result_reply(id, era, r, c->list_ttl_ms);
 }
 
 /* The methods both eras share; NULL when method is none of them. */
@@ -342,7 +389,7 @@ static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_
         return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.arguments must be an object");
     cJSON *result = tg_serve_tool_call(&c->call, tool, args, &log->tool_error);
     cJSON_Delete(empty);
-    return result_reply(c, id, era, result, false);
+    return result_reply(id, era, result, -1);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
@@ -365,14 +412,14 @@ static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, con
     if (strcmp(method, "initialize") == 0)
         return do_initialize(c, s, id, params, log);
     if (strcmp(method, "ping") == 0)
-        return result_reply(c, id, TG_ERA_LEGACY, cJSON_CreateObject(), false);
+        return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
     if (!s->initialized)
         return fail(log, id, TG_RPC_INVALID_PARAMS,
                     "%.100s: params._meta lacks \"" META_VERSION "\" and \"" META_CAPS "\" "
                     "(required by protocol version " TG_SERVE_MODERN_VERSION "); a client of "
                     "an earlier version must send initialize first", method);
     if (strcmp(method, "logging/setLevel") == 0)
-        return do_set_level(c, s, id, params, log);
+        return do_set_level(s, id, params, log);
     cJSON *r = dispatch_common(c, id, TG_ERA_LEGACY, method, params, log);
     if (r)
         return r;

@@ -270,6 +270,53 @@ static cJSON *fit_error(const tg_serve_tool *tool, cJSON *r)
     return r;
 }
 
+#define TG_SERVE_IMAGE_MAX (1 << 20) /* larger images are only linked */
+
+/* PNG and JPEG files of this call as image content, so a client can show them at once. */
+static void add_images(const tg_serve_artifacts *a, const char *base, cJSON *result)
+{
+    cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    for (size_t i = 0; i < a->n; i++) {
+        const tg_serve_artifact *f = &a->v[i];
+        bool image = strcmp(f->mime, "image/png") == 0 || strcmp(f->mime, "image/jpeg") == 0;
+        if (!image || f->size > TG_SERVE_IMAGE_MAX || !tg_str_startswith(f->uri, base))
+            continue;
+        size_t len = 0;
+        tg_err err = {0};
+        char *data = tg_read_file(f->file, TG_SERVE_IMAGE_MAX, &len, &err);
+        if (!data)
+            continue;
+        cJSON *block = cJSON_CreateObject();
+        cJSON_AddStringToObject(block, "type", "image");
+        char *b64 = tg_serve_base64((const unsigned char *)data, len);
+        cJSON_AddStringToObject(block, "data", b64);
+        cJSON_AddStringToObject(block, "mimeType", f->mime);
+        cJSON_AddItemToArray(content, block);
+        free(b64);
+        free(data);
+    }
+}
+
+/* A successful call's result; its files are kept and linked when the server keeps files. */
+static cJSON *success_result(const tg_serve_call *how, const tg_call_result *res)
+{
+    char *base = NULL;
+    tg_err err = {0};
+    if (how->artifacts && tg_serve_artifacts_keep(how->artifacts, res, &base, &err) != 0)
+        base = NULL; /* the result still stands; only its files cannot be read back */
+    if (!base)
+        return tg_emit_call_result_for(res->result, NULL);
+    const char **paths = xcalloc(res->sb.n_files, sizeof *paths);
+    for (size_t i = 0; i < res->sb.n_files; i++)
+        paths[i] = res->sb.files[i].path;
+    tg_emit_artifacts a = {paths, res->sb.n_files, base};
+    cJSON *r = tg_emit_call_result_for(res->result, &a);
+    add_images(how->artifacts, base, r);
+    free(paths);
+    free(base);
+    return r;
+}
+
 static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                         const char **code)
 {
@@ -305,7 +352,7 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
         r = simple_error(*code, err.msg[0] ? err.msg : "the tool could not be run");
     } else if (res.ok) {
         *code = NULL;
-        r = tg_emit_call_result_for(res.result, NULL);
+        r = success_result(how, &res);
     } else {
         *code = res.guidance.code ? res.guidance.code : "INTERNAL_ERROR";
         r = run_error(&res);

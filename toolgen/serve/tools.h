@@ -28,6 +28,7 @@
 #include "model/manifest.h"
 #include "run/toolrun.h"
 #include "schema/jsonschema.h"
+#include "serve/artifacts.h"
 
 typedef struct tg_serve_tool {
     tg_manifest m;             /* loaded and bound */
@@ -66,10 +67,13 @@ typedef struct tg_serve_call {
     void *run_ctx;
     bool read_only;                      /* refuse tools that are not read-only (FORBIDDEN) */
     const volatile sig_atomic_t *cancel; /* handed to the runner; may be NULL */
+    tg_serve_artifacts *artifacts;       /* keeps the files calls write; NULL: dropped */
 } tg_serve_call;
 
 /*
- * The CallToolResult of calling tool with args (an object). *code is set to the error code of a
+ * The CallToolResult of calling tool with args (an object). The files a successful call wrote
+ * are kept in how->artifacts (when set): the result gets a resource_link block per file, its
+ * summary's links point at them, and PNG/JPEG files up to 1 MiB also come as image blocks. *code is set to the error code of a
  * failed call ("INVALID_INPUT", "FORBIDDEN", ...) or NULL on success; it points to static or
  * tool-owned storage. Never NULL.
  */
