@@ -24,7 +24,9 @@ const char tg_usage_serve[] =
     "messages only; everything else, including one JSON log line per request (id, method,\n"
     "tool, duration, status, error code; never arguments), goes to stderr. Both protocol eras\n"
     "are spoken, chosen per request: 2026-07-28 (stateless, server/discover) and 2024-11-05\n"
-    "to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run` does.\n"
+    "to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run` does, with\n"
+    "progress notifications and cancellation. Resources: the Agent Skill, each tool's\n"
+    "reference page and JSON Schemas, and the files the last calls wrote.\n"
     "docs/mcp.md describes what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
@@ -39,7 +41,8 @@ const char tg_usage_serve[] =
     "Not yet: --staging and the registry of promoted tools, and --http HOST:PORT (Streamable\n"
     "HTTP); both are usage errors for now.\n"
     "\n"
-    "The server ends when stdin closes (a call still running is killed) or on SIGINT/SIGTERM.\n"
+    "The server ends when stdin closes (a call still running is killed, unless more requests\n"
+    "wait) or on SIGINT/SIGTERM.\n"
     "Exit status: 0 clean end, 2 usage or configuration error, 3 environment problem (the\n"
     "reply stream broke, no manifests folder).\n";
 

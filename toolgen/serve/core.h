@@ -15,8 +15,13 @@
  *     initialize only ping is answered; everything else is refused with -32602, which is also
  *     what a 2026-07-28 request without its _meta gets.
  *
+ * Both eras share the methods: tools/list and tools/call (serve/tools.h), resources/list,
+ * resources/read and resources/templates/list (serve/resources.h, and the files calls wrote,
+ * serve/artifacts.h).
+ *
  * A session (tg_serve_session) is the per-connection state of the legacy era: one per stdio
- * process. The configuration is read-only and may be shared. Every reply is a new cJSON tree
+ * process. The configuration is only read, except for the store of kept files it points to
+ * (calls add to it), so one thread serves at a time. Every reply is a new cJSON tree
  * the caller owns; the message is never modified. Errors are JSON-RPC error replies, never
  * crashes: any input, however malformed, gets a reply or (for notifications) none.
  */
