@@ -141,6 +141,29 @@ fi
 run cat "$TMP/eof.err"
 expect_not_out "no crash" "AddressSanitizer"
 
+# ---- SIGTERM in the middle of a call: the call is killed, the server ends --------------------
+{ printf '%s\n%s\n' "$INIT" "$CALL"; sleep 3; } | "$TG" serve --dev >"$TMP/term.out" 2>"$TMP/term.err" &
+spid=$!
+sleep 0.4
+serve_pid=$(pgrep -n -f "$TG serve --dev" || true)
+children=$( [ -n "$serve_pid" ] && pgrep -P "$serve_pid" | tr '\n' ' ')
+[ -n "$serve_pid" ] && kill -TERM "$serve_pid"
+t0=$(date +%s)
+while [ -n "$serve_pid" ] && kill -0 "$serve_pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 5 ]; do sleep 0.1; done
+if [ -n "$serve_pid" ] && kill -0 "$serve_pid" 2>/dev/null; then
+    bad "serve is still running 5 s after SIGTERM"
+else ok; fi
+if [ -z "$children" ]; then
+    bad "no sandbox process seen while the call ran (SIGTERM case)"
+else
+    left=""
+    for c in $children; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
+    expect_eq "SIGTERM kills the call's processes" "$left" ""
+fi
+wait $spid
+run cat "$TMP/term.out"
+expect_not_out "the interrupted call gets no reply" '"id":2'
+
 # ---- read-only mode and usage -----------------------------------------------------------------
 run "$TG" help serve
 expect_rc "help serve" 0

@@ -839,6 +839,63 @@ static void test_many(void)
     CHECK(replies == 10000, "10,000 requests, 10,000 replies (%zu)", replies);
 }
 
+/* Mutated messages (a fixed-seed generator: the same run every time): whatever parses is
+ * handled without a crash (ASan watches), and every request with a usable id gets a reply. */
+static void test_mutations(void)
+{
+    const char *seeds[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"preview_file_lines\",\"arguments\":{\"file_path\":\"data/iris.csv\",\"lines\":3}}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"tools/list\",\"params\":{" META26 ",\"cursor\":\"tg1.2\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{" META26 ",\"uri\":\"toolgen://generated/skill/toolgen-examples/SKILL.md\"}}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}",
+    };
+    const char alphabet[] = "{}[]\",:0123456789.-eEtrufalsn \\/_abcxyz\x01\xc3\xa9";
+    unsigned long long state = 42;
+    size_t parsed = 0, missing = 0;
+    tg_serve_session s = {0};
+    for (int i = 0; i < 20000; i++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const char *seed = seeds[(state >> 33) % (sizeof seeds / sizeof *seeds)];
+        char buf[512];
+        size_t n = strlen(seed);
+        memcpy(buf, seed, n);
+        int edits = 1 + (int)((state >> 40) % 4);
+        for (int e = 0; e < edits && n > 1; e++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t at = (size_t)(state >> 33) % n;
+            char ch = alphabet[(state >> 20) % (sizeof alphabet - 1)];
+            switch ((state >> 50) % 3) {
+            case 0: buf[at] = ch; break;                                           /* replace */
+            case 1: memmove(buf + at, buf + at + 1, n - at - 1); n--; break;      /* delete */
+            default:                                                              /* insert */
+                if (n + 1 < sizeof buf) {
+                    memmove(buf + at + 1, buf + at, n - at);
+                    buf[at] = ch;
+                    n++;
+                }
+            }
+        }
+        tg_err err = {0};
+        cJSON *msg = tg_json_parse(buf, n, NULL, NULL, NULL, &err);
+        if (!msg)
+            continue;
+        parsed++;
+        tg_serve_log log;
+        cJSON *reply = tg_serve_handle(&cfg, &s, msg, &log);
+        const cJSON *id = cJSON_GetObjectItem(msg, "id");
+        bool request = cJSON_IsObject(msg) && cJSON_IsString(cJSON_GetObjectItem(msg, "method")) &&
+                       (cJSON_IsString(id) || (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble));
+        missing += request && !reply;
+        cJSON_Delete(reply);
+        cJSON_Delete(msg);
+        if (i % 1000 == 0)
+            s = (tg_serve_session){0}; /* now and then a fresh connection */
+    }
+    CHECK(parsed > 1000, "enough mutants parse (%zu)", parsed);
+    CHECK(missing == 0, "%zu requests got no reply", missing);
+}
+
 int main(void)
 {
     tg_err err = {0};
@@ -867,6 +924,7 @@ int main(void)
         test_stdio_progress_cancel();
         test_artifacts();
         test_many();
+        test_mutations();
     }
     tg_serve_resources_free(&resources);
     tg_serve_tools_free(&tools);

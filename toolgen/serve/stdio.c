@@ -323,8 +323,9 @@ static void call_ends(inbox *in, bool *reply_due, bool *go_on)
     cJSON_Delete(in->call_id);
     cJSON_Delete(in->call_token);
     in->call_id = in->call_token = NULL;
-    *reply_due = !in->cancelled && !in->eof_cancelled;
-    *go_on = !in->eof_cancelled && !(in->io->stop && *in->io->stop);
+    bool stopped = in->io->stop && *in->io->stop; /* a signal: the server is going away */
+    *reply_due = !in->cancelled && !in->eof_cancelled && !stopped;
+    *go_on = !in->eof_cancelled && !stopped;
     if (in->cancelled && !in->eof_cancelled && in->io->cancel)
         *in->io->cancel = 0; /* the client cancelled this call only */
     in->cancelled = false;
