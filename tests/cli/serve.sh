@@ -116,15 +116,26 @@ expect_rc "serve with nothing to read" 0
 expect_eq "nothing on stdout" "$OUT" ""
 expect_err "the start-up note goes to stderr" "tools over stdio"
 
+# children_of PID: the processes whose parent is PID (from /proc: no procps needed)
+children_of() {
+    parent=$1
+    for s in /proc/[0-9]*/stat; do
+        read -r line <"$s" 2>/dev/null || continue # builtins only: fast on a busy machine
+        set -- ${line##*) } # the fields after "(comm)": state, ppid, ...
+        [ "$2" = "$parent" ] || continue
+        d=${s#/proc/}
+        printf '%s ' "${d%/stat}"
+    done
+}
+
 # ---- stdin closed in the middle of a call: the call is killed, no process is left ----------
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bar_chart_by_group","arguments":{"file_path":"data/tips.csv","category_column":"day"}}}'
 { printf '%s\n%s\n' "$INIT" "$CALL"; sleep 0.6; } | "$TG" serve --dev >"$TMP/eof.out" 2>"$TMP/eof.err" &
-spid=$!
+serve_pid=$! # of a pipeline: its last command, the server
 sleep 0.4
-serve_pid=$(pgrep -n -f "$TG serve --dev" || true)
-children=$( [ -n "$serve_pid" ] && pgrep -P "$serve_pid" | tr '\n' ' ')
-wait $spid
+children=$(children_of "$serve_pid")
+wait $serve_pid
 RC=$?
 expect_rc "serve ends when stdin closes mid-call" 0
 run cat "$TMP/eof.out"
@@ -132,7 +143,7 @@ expect_out "initialize was answered" '"id":1,"result"'
 expect_not_out "the cancelled call gets no reply" '"id":2'
 # the sandbox the call ran in (serve's children while it ran) is gone, reaped
 if [ -z "$children" ]; then
-    bad "no sandbox process seen while the call ran (serve pid '$serve_pid')"
+    bad "no sandbox process seen while the call ran (serve pid $serve_pid)"
 else
     left=""
     for c in $children; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
@@ -143,14 +154,13 @@ expect_not_out "no crash" "AddressSanitizer"
 
 # ---- SIGTERM in the middle of a call: the call is killed, the server ends --------------------
 { printf '%s\n%s\n' "$INIT" "$CALL"; sleep 3; } | "$TG" serve --dev >"$TMP/term.out" 2>"$TMP/term.err" &
-spid=$!
+serve_pid=$!
 sleep 0.4
-serve_pid=$(pgrep -n -f "$TG serve --dev" || true)
-children=$( [ -n "$serve_pid" ] && pgrep -P "$serve_pid" | tr '\n' ' ')
-[ -n "$serve_pid" ] && kill -TERM "$serve_pid"
+children=$(children_of "$serve_pid")
+kill -TERM "$serve_pid"
 t0=$(date +%s)
-while [ -n "$serve_pid" ] && kill -0 "$serve_pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 5 ]; do sleep 0.1; done
-if [ -n "$serve_pid" ] && kill -0 "$serve_pid" 2>/dev/null; then
+while kill -0 "$serve_pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 5 ]; do sleep 0.1; done
+if kill -0 "$serve_pid" 2>/dev/null; then
     bad "serve is still running 5 s after SIGTERM"
 else ok; fi
 if [ -z "$children" ]; then
@@ -160,7 +170,7 @@ else
     for c in $children; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
     expect_eq "SIGTERM kills the call's processes" "$left" ""
 fi
-wait $spid
+wait $serve_pid
 run cat "$TMP/term.out"
 expect_not_out "the interrupted call gets no reply" '"id":2'
 
