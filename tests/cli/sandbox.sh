@@ -212,6 +212,20 @@ expect_rc "Ctrl-C during a call: exit 130" 130
 expect_err "Ctrl-C: says what happened" "interrupted"
 host_untouched "Ctrl-C during a call"
 
+# SIGKILL cannot be caught: the call's directory stays behind, and the next call removes it
+# (its owner process is gone; docs/sandbox.md#work-directories).
+(cd "$SB" && exec "$TG" run abuse --arg action=sleep) >/dev/null 2>&1 &
+KILL_PID=$!
+i=0
+while [ -z "$(ls -A "$TMP/tmp")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+kill -KILL "$KILL_PID"
+wait "$KILL_PID" 2>/dev/null
+RC=0 OUT=$(ls -A "$TMP/tmp") ERR=""
+case "$OUT" in toolgen-call-*) ok ;; *) bad "SIGKILL during a call: its call directory was expected to stay" ;; esac
+(cd "$SB" && "$TG" run abuse --arg action=noop) >/dev/null 2>&1
+host_untouched "SIGKILL during a call: the next call cleaned up"
+
 abuse big_file
 expect_rc "file over the limit: the call fails" 1
 expect_field "big file: class" "d['error']['class']" output_limit

@@ -17,6 +17,7 @@
 #include "stages/stages.h"
 #include "engine/statelog.h"
 #include "base/strmap.h"
+#include "base/strvec.h"
 #include "testlib.h"
 
 static char tmpdir[256];

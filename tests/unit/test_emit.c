@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/doc.h"
+#include "base/errcode.h"
 #include "emit/emit.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
@@ -958,8 +959,8 @@ static void check_skill(const tg_emit_files *f, const tg_manifest *const *ms, si
         }
         free(files);
     }
-    for (size_t i = 0; tg_emit_all_error_codes[i]; i++)
-        CHECK_CONTAINS(body, tg_emit_all_error_codes[i]);
+    for (size_t i = 0; i < TG_ERRCODE_COUNT; i++)
+        CHECK_CONTAINS(body, tg_errcode_name((tg_errcode)i));
     static const char *const sections[] = {
         "## What this skill does", "## When to use it", "## When not to use it", "## Tools",
         "## Failure modes and error codes", "## Safety and constraints", "## Operational notes",

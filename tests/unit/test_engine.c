@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/strmap.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "engine/build.h"
 #include "testlib.h"

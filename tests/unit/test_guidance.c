@@ -383,9 +383,49 @@ static void test_speed(void)
     cJSON_Delete(reply);
 }
 
+/* The guidance texts are templates over the call's facts: the tool's own text is inserted as it
+ * is, never expanded again, and the limits and names are the call's. */
+static void test_templates(void)
+{
+    tg_run_facts f = base("python");
+    cJSON *reply = parse("{\"ok\":false,\"error\":{\"type\":\"ValueError\",\"mro\":[\"ValueError\"],"
+                         "\"message\":\"bad {type} in {msg}. Available columns: a, b\"}}");
+    f.reply = reply;
+    tg_guidance g;
+    CHECK(tg_classify(&f, &g) && g.cls == TG_CLASS_INVALID_VALUE, "invalid value");
+    CHECK(strcmp(g.message, "bad {type} in {msg}. Available columns: a, b") == 0,
+          "the tool's text verbatim: %s", g.message);
+    CHECK(g.n_fix == 2 && strcmp(g.fix[0], "Use one of the available columns: a, b.") == 0,
+          "the columns fix first: %s", g.fix[0]);
+    cJSON_Delete(reply);
+
+    f = base("python");
+    f.limits.memory_mb = 333;
+    f.max.memory_mb = 777;
+    reply = parse("{\"ok\":false,\"error\":{\"type\":\"MemoryError\",\"mro\":[\"MemoryError\"]}}");
+    f.reply = reply;
+    CHECK(tg_classify(&f, &g) && g.cls == TG_CLASS_MEMORY_LIMIT, "memory");
+    CHECK(strcmp(g.message, "the tool ran out of memory (limit 333 MiB): MemoryError") == 0,
+          "message: %s", g.message);
+    CHECK_CONTAINS(g.fix[1], "(now 333; sandbox.max_limits.memory_mb allows 777)");
+    cJSON_Delete(reply);
+
+    f = base("node");
+    reply = parse("{\"ok\":false,\"error\":{\"type\":\"SyntaxError\",\"lineno\":7,"
+                  "\"message\":\"Unexpected token\"}}");
+    f.reply = reply;
+    CHECK(tg_classify(&f, &g) && g.cls == TG_CLASS_SYNTAX_ERROR, "syntax");
+    CHECK(strcmp(g.message, "syntax error in the tool's code at line 7: Unexpected token") == 0,
+          "message: %s", g.message);
+    CHECK_CONTAINS(g.cause, "Invalid JavaScript syntax");
+    CHECK_CONTAINS(g.fix[0], "Fix line 7 of the tool file");
+    cJSON_Delete(reply);
+}
+
 int main(void)
 {
     test_reply_rules();
+    test_templates();
     test_process_rules();
     test_resources();
     test_docs_links();

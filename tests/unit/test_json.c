@@ -1,4 +1,4 @@
-/* test_json.c — the JSON parser, positions, number text, pointers, printers, posmap. */
+/* test_json.c — the JSON parser, positions, number text, pointers, printers, posmap, getters. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -564,6 +564,43 @@ static void test_utf8_helpers(void)
     CHECK(p.line == 2 && p.col == 3, "text_pos %d:%d", p.line, p.col);
 }
 
+static void test_getters(void)
+{
+    cJSON *o = parse_n("{\"s\": \"x\", \"n\": 2.5, \"a\": [\"p\", 1, \"q\"], \"S\": 1}");
+    CHECK(tg_json_get(o, "s") && tg_json_get(o, "S") != tg_json_get(o, "s"), "case-sensitive get");
+    CHECK(tg_json_get(o, "nope") == NULL && tg_json_get(NULL, "s") == NULL, "absent");
+    const cJSON *arr = tg_json_get(o, "a");
+    CHECK(tg_json_get(arr, "0") == NULL, "get on an array is NULL");
+    CHECK(strcmp(tg_json_get_string(o, "s"), "x") == 0, "get_string");
+    CHECK(tg_json_get_string(o, "n") == NULL, "get_string of a number is NULL");
+    CHECK(tg_json_get_number(o, "n", -1) == 2.5, "get_number");
+    CHECK(tg_json_get_number(o, "s", -1) == -1 && tg_json_get_number(o, "zz", 7) == 7,
+          "get_number falls back");
+    CHECK(tg_json_array_has_string(arr, "q") && !tg_json_array_has_string(arr, "1"),
+          "array_has_string compares strings only");
+    CHECK(!tg_json_array_has_string(tg_json_get(o, "s"), "x") &&
+              !tg_json_array_has_string(NULL, "x"),
+          "array_has_string of a non-array");
+    cJSON_Delete(o);
+
+    char q[128];
+    tg_json_quote_for_message("a\"b", q, sizeof q);
+    CHECK(strcmp(q, "\"a\\\"b\"") == 0, "quoted: %s", q);
+    char longkey[200];
+    memset(longkey, 'k', sizeof longkey - 1);
+    longkey[sizeof longkey - 1] = '\0';
+    tg_json_quote_for_message(longkey, q, sizeof q);
+    CHECK(strlen(q) == 80 && strcmp(q + 76, "...\"") == 0, "shortened: %s", q);
+    /* The cut never splits a UTF-8 sequence: 40 two-byte characters. */
+    char utf[81] = "";
+    for (int i = 0; i < 40; i++)
+        strcat(utf, "\xC3\xA9");
+    tg_json_quote_for_message(utf, q, sizeof q);
+    tg_err e;
+    CHECK(tg_utf8_validate(q, strlen(q), &e) == 0 && strcmp(q + strlen(q) - 4, "...\"") == 0,
+          "cut at a character boundary: %s", q);
+}
+
 int main(void)
 {
     test_valid_kinds();
@@ -578,5 +615,6 @@ int main(void)
     test_print();
     test_posmap();
     test_utf8_helpers();
+    test_getters();
     return tl_finish("test_json");
 }

@@ -1,6 +1,6 @@
 /*
  * test_metrics.c — the validation metrics: pass@k, pass rates and gates, configuration, overall
- * score and tiers (seed 000, 4.4–4.8, 6.4 and appendix B vectors), the Python tokenizer and
+ * score and tiers (the formulas and examples of docs/metrics.md), the Python tokenizer and
  * CodeBLEU, the output comparator and test expectations, and code_analysis.py end to end.
  */
 #include <math.h>
@@ -57,8 +57,8 @@ static void test_pass_at_k(void)
 {
     CHECK(NEAR(pk(10, 2, 5), 0.777778, 5e-7), "n=10 c=2 k=5: %f", pk(10, 2, 5));
     CHECK(NEAR(pk(200, 20, 10), 0.660226, 5e-7), "n=200 c=20 k=10: %f", pk(200, 20, 10));
-    CHECK(NEAR(pk(10, 8, 1), 0.8, 1e-12), "seed 6.4: pass@1 = 0.8, got %.17g", pk(10, 8, 1));
-    CHECK(pk(10, 8, 5) > 0.95, "seed 6.4: pass@5 > 0.95");
+    CHECK(NEAR(pk(10, 8, 1), 0.8, 1e-12), "pass@1 = 0.8, got %.17g", pk(10, 8, 1));
+    CHECK(pk(10, 8, 5) > 0.95, "pass@5 > 0.95");
     CHECK(pk(10, 8, 5) == 1.0, "n-c = 2 < k = 5: every draw has a correct one");
     CHECK(pk(10, 0, 5) == 0.0, "c = 0");
     CHECK(pk(1, 1, 1) == 1.0 && pk(1, 0, 1) == 0.0, "one candidate");
@@ -215,11 +215,11 @@ static tg_score score_of(double fc, double tpr, double bleu, double p1)
 
 static void test_overall_score(void)
 {
-    /* Seed 6.4: fc 0.92, pass@1 0.85, tpr 0.96, bleu 0.78 → 0.897, inside [0.85, 0.95]. The
-     * seed also expects EXCELLENT, which its own thresholds (excellent >= 0.90) contradict:
-     * 0.897 is GOOD. The thresholds are the configuration; they win. */
+    /* docs/metrics.md, Overall score and quality tier: fc 0.92, pass@1 0.85, tpr 0.96, bleu 0.78
+     * → 0.897, inside [0.85, 0.95], and GOOD rather than EXCELLENT (excellent >= 0.90): the
+     * configured thresholds win. */
     tg_score s = score_of(0.92, 0.96, 0.78, 0.85);
-    CHECK(NEAR(s.score, 0.897, 1e-12) && s.score >= 0.85 && s.score <= 0.95, "seed: %.17g",
+    CHECK(NEAR(s.score, 0.897, 1e-12) && s.score >= 0.85 && s.score <= 0.95, "score %.17g",
           s.score);
     CHECK(s.tier == TG_TIER_GOOD, "0.897 < 0.90: good, got %s", tg_quality_tier_name(s.tier));
 
@@ -323,7 +323,7 @@ static tg_code_bleu bleu_of(const char *cand, const char *ref)
 static void test_bleu(void)
 {
     tg_code_bleu b = bleu_of("def foo(): return x + y", "def foo(): return x + y");
-    CHECK(b.ngram.score == 1.0, "seed 6.4: identical code → bleu 1.0, got %.17g", b.ngram.score);
+    CHECK(b.ngram.score == 1.0, "identical code → bleu 1.0, got %.17g", b.ngram.score);
     CHECK(b.weighted_ngram.score == 1.0 && b.score == 1.0, "identical: every part 1.0");
     for (int n = 0; n < 4; n++)
         CHECK(b.ngram.precision[n] == 1.0, "p_%d = 1", n + 1);
@@ -388,7 +388,7 @@ static void test_bleu(void)
     tg_tokens_free(&r);
     size_t nkw;
     const tg_keyword_weight *kw = tg_default_keyword_weights(&nkw);
-    CHECK(nkw == 22 && strcmp(kw[0].token, "def") == 0 && kw[0].weight == 2.0, "seed weights");
+    CHECK(nkw == 22 && strcmp(kw[0].token, "def") == 0 && kw[0].weight == 2.0, "default keyword weights");
 
     /* Combination with the structural scores and configured weights. */
     tg_bleu_weights w = {0.1, 0.2, 0.3, 0.4};
@@ -444,7 +444,7 @@ static cJSON *analyse(const char *candidate, const char *reference)
 
 static void test_code_analysis(void)
 {
-    /* Seed 6.4: the same structure with other names. */
+    /* The same structure with other names. */
     cJSON *r = analyse("x = a + b", "y = c + d");
     tg_code_analysis a;
     tg_err err = {0};
@@ -455,7 +455,7 @@ static void test_code_analysis(void)
     CHECK(a.dataflow_match == 1.0, "names are normalised in the dataflow: %g", a.dataflow_match);
     cJSON_Delete(r);
 
-    /* Seed 6.4: dependencies b <- a, c <- b (the seed's snippet is indented as a whole). */
+    /* Dependencies b <- a, c <- b (the snippet is indented as a whole). */
     r = analyse("\n    a = 10\n    b = a + 5\n    c = b * 2\n    ", "a = 10");
     const cJSON *deps = tg_json_pointer_get(r, "/dataflow/candidate/variable_dependencies");
     char *got = deps ? tg_json_print_compact(deps) : xstrdup("(none)");
@@ -468,7 +468,7 @@ static void test_code_analysis(void)
     CHECK(tg_json_pointer_get(r, "/ast/candidate/max_depth") != NULL, "raw AST features");
     cJSON_Delete(r);
 
-    /* End to end: the seed's identical snippet scores 1.0 in every component. */
+    /* End to end: an identical snippet scores 1.0 in every component. */
     const char *code = "def foo(): return x + y";
     r = analyse(code, code);
     CHECK(r && tg_code_analysis_read(r, &a, &err) == 0, "read: %s", err.msg);
@@ -852,7 +852,7 @@ static void test_reference_agreement(void)
         cJSON_Delete(g[i].result);
         cJSON_Delete(r[i].result);
     }
-    /* Seed 4.4.3 with the agreement: 0.6 * tests + 0.4 * reference. */
+    /* docs/metrics.md, Functional correctness: 0.6 * tests + 0.4 * reference agreement. */
     CHECK(NEAR(tg_correctness_score(true, 0.5, 0.9), 0.74, 1e-12), "combined correctness");
 }
 

@@ -450,7 +450,7 @@ static void test_depth(void)
     for (int i = 0; i < 100000; i++)
         tg_buf_putc(&b, '[');
     double t0 = now();
-    expect_err(b.data, 1, 257, "nesting deeper than 256 levels; flatten the document (see docs/manifest.md#limits)");
+    expect_err(b.data, 1, 513, "nesting deeper than 512 levels; flatten the document (see docs/manifest.md#limits)");
     CHECK(now() - t0 < 2.0, "flow depth bomb is quick");
 
     tg_buf_reset(&b);
@@ -461,14 +461,14 @@ static void test_depth(void)
     }
     tg_buf_puts(&b, "x\n");
     t0 = now();
-    expect_err(b.data, 257, 257, "nesting deeper than 256 levels");
+    expect_err(b.data, 513, 513, "nesting deeper than 512 levels");
     CHECK(now() - t0 < 2.0, "block depth bomb is quick");
 
     tg_buf_reset(&b);
     for (int i = 0; i < 20000; i++)
         tg_buf_puts(&b, "- ");
     tg_buf_puts(&b, "x\n");
-    expect_err(b.data, 1, 513, "nesting deeper than 256 levels");
+    expect_err(b.data, 1, 1025, "nesting deeper than 512 levels");
 
     tg_doc_limits lim = {0, 3, 0, 0};
     tg_doc d;
@@ -602,15 +602,16 @@ static void test_load(void)
     CHECK(d.root == NULL && d.file == NULL && d.pos == NULL, "out empty");
     tg_doc_free(&d); /* harmless on an empty doc */
 
-    /* JSON through tg_doc_parse_json: BOM skipped, depth default 256, name set on errors. */
+    /* JSON through tg_doc_parse_json: BOM skipped, depth default 512 (as for YAML), name set on
+     * errors. */
     CHECK(tg_doc_parse_json("\xEF\xBB\xBF[1]", 6, "b.json", NULL, &d, &e) == 0, "json BOM");
     CHECK(tg_doc_pos(&d, d.root->child).col == 2, "BOM does not count");
     tg_doc_free(&d);
     tg_buf deep = TG_BUF_INIT;
-    for (int i = 0; i < 300; i++)
+    for (int i = 0; i < 600; i++)
         tg_buf_putc(&deep, '[');
     CHECK(tg_doc_parse_json(deep.data, deep.len, "deep.json", NULL, &d, &e) == -1, "json depth");
-    CHECK(strcmp(e.file, "deep.json") == 0 && e.col == 257, "json depth at %s:%d", e.file, e.col);
+    CHECK(strcmp(e.file, "deep.json") == 0 && e.col == 513, "json depth at %s:%d", e.file, e.col);
     tg_buf_free(&deep);
 }
 

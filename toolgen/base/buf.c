@@ -1,19 +1,40 @@
 /* buf.c — growable byte buffer. */
 #include "base/buf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+char tg_buf_slopbuf[1];
+
+void tg_buf_init(tg_buf *b, size_t hint)
+{
+    *b = (tg_buf)TG_BUF_INIT;
+    if (hint)
+        tg_buf_reserve(b, hint);
+}
+
 void tg_buf_reserve(tg_buf *b, size_t extra)
 {
+    if (extra > SIZE_MAX - 1 - b->len)
+        tg_oom(SIZE_MAX);
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return;
     size_t cap = b->cap ? b->cap : 64;
-    while (cap < need)
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2) {
+            cap = need;
+            break;
+        }
         cap *= 2;
-    b->data = xrealloc(b->data, cap);
+    }
+    /* The slopbuf (or the NULL of a zeroed buffer) is not ours to realloc. */
+    char *data = b->cap ? xrealloc(b->data, cap) : xmalloc(cap);
+    if (!b->cap)
+        data[0] = '\0';
+    b->data = data;
     b->cap = cap;
 }
 
@@ -53,7 +74,7 @@ void tg_buf_vprintf(tg_buf *b, const char *fmt, va_list ap)
     }
     tg_buf_reserve(b, (size_t)n);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    b->len += (size_t)n;
+    tg_buf_setlen(b, b->len + (size_t)n);
 }
 
 void tg_buf_printf(tg_buf *b, const char *fmt, ...)
@@ -101,12 +122,20 @@ void tg_buf_pointer_token(tg_buf *b, const char *s)
     }
 }
 
+void tg_buf_setlen(tg_buf *b, size_t len)
+{
+    if (!b->cap && len == 0)
+        return; /* the slopbuf already reads "" and is never written */
+    if (len >= b->cap)
+        abort(); /* past what was reserved: a caller bug, never a write out of bounds */
+    b->len = len;
+    b->data[len] = '\0';
+}
+
 void tg_buf_truncate(tg_buf *b, size_t len)
 {
-    if (len < b->len) {
-        b->len = len;
-        b->data[len] = '\0';
-    }
+    if (len < b->len)
+        tg_buf_setlen(b, len);
 }
 
 void tg_buf_reset(tg_buf *b)
@@ -116,15 +145,14 @@ void tg_buf_reset(tg_buf *b)
 
 char *tg_buf_steal(tg_buf *b)
 {
-    char *p = b->data ? b->data : xstrdup("");
-    b->data = NULL;
-    b->len = b->cap = 0;
+    char *p = b->cap ? b->data : xstrdup("");
+    *b = (tg_buf)TG_BUF_INIT;
     return p;
 }
 
 void tg_buf_free(tg_buf *b)
 {
-    free(b->data);
-    b->data = NULL;
-    b->len = b->cap = 0;
+    if (b->cap)
+        free(b->data);
+    *b = (tg_buf)TG_BUF_INIT;
 }

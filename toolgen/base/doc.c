@@ -1,36 +1,41 @@
 /* doc.c — loading a YAML or JSON document with positions (the YAML loader is in yaml.c). */
 #include "base/doc.h"
+#include "base/doc_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_MAX_BYTES ((size_t)16 << 20)
-#define DEFAULT_MAX_DEPTH 256
-
-static size_t max_bytes_of(const tg_doc_limits *lim)
+size_t tg_doc_max_bytes(const tg_doc_limits *lim)
 {
-    return lim && lim->max_bytes ? lim->max_bytes : DEFAULT_MAX_BYTES;
+    return lim && lim->max_bytes ? lim->max_bytes : TG_DOC_MAX_BYTES;
 }
 
-int tg_doc_parse_json(const char *text, size_t len, const char *name, const tg_doc_limits *lim,
-                      tg_doc *out, tg_err *err)
+int tg_doc_max_depth(const tg_doc_limits *lim)
+{
+    return lim && lim->max_depth > 0 ? lim->max_depth : TG_JSON_MAX_DEPTH;
+}
+
+int tg_doc_begin(const char **text, size_t *len, const char **name, const tg_doc_limits *lim,
+                 tg_doc *out, tg_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (!name)
-        name = "";
-    size_t max_bytes = max_bytes_of(lim);
-    if (len > max_bytes)
-        return tg_err_setpos(err, name, 0, 0,
+    if (!*name)
+        *name = "";
+    size_t max_bytes = tg_doc_max_bytes(lim);
+    if (*len > max_bytes)
+        return tg_err_setpos(err, *name, 0, 0,
                              "input is %zu bytes, over the limit of %zu bytes for one document; "
                              "split it (see docs/manifest.md#limits)",
-                             len, max_bytes);
+                             *len, max_bytes);
     /* Editors on Windows add a byte order mark; it is not content, so skip it. */
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
-        text += 3, len -= 3;
-    tg_json_limits jl = {lim && lim->max_depth > 0 ? lim->max_depth : DEFAULT_MAX_DEPTH};
-    tg_posmap *pos = tg_posmap_new();
-    cJSON *root = tg_json_parse(text, len, NULL, pos, &jl, err);
+    if (*len >= 3 && !memcmp(*text, "\xEF\xBB\xBF", 3))
+        *text += 3, *len -= 3;
+    return 0;
+}
+
+int tg_doc_end(cJSON *root, tg_posmap *pos, const char *name, tg_doc *out, tg_err *err)
+{
     if (!root) {
         tg_posmap_free(pos);
         if (err)
@@ -41,6 +46,17 @@ int tg_doc_parse_json(const char *text, size_t len, const char *name, const tg_d
     out->pos = pos;
     out->file = xstrdup(name);
     return 0;
+}
+
+int tg_doc_parse_json(const char *text, size_t len, const char *name, const tg_doc_limits *lim,
+                      tg_doc *out, tg_err *err)
+{
+    if (tg_doc_begin(&text, &len, &name, lim, out, err) != 0)
+        return -1;
+    tg_json_limits jl = {tg_doc_max_depth(lim)};
+    tg_posmap *pos = tg_posmap_new();
+    cJSON *root = tg_json_parse(text, len, NULL, pos, &jl, err);
+    return tg_doc_end(root, pos, name, out, err);
 }
 
 /* JSON when the first character that is not whitespace (or a BOM) opens an object or array. */
@@ -58,7 +74,7 @@ int tg_doc_load(const char *path, const tg_doc_limits *lim, tg_doc *out, tg_err 
 {
     memset(out, 0, sizeof *out);
     size_t len = 0;
-    char *text = tg_read_file(path, max_bytes_of(lim), &len, err);
+    char *text = tg_read_file(path, tg_doc_max_bytes(lim), &len, err);
     if (!text)
         return -1; /* tg_read_file names the file and the limit */
     bool json;

@@ -16,9 +16,13 @@
 
 #include "base/json.h"
 
+/* The default cap on a document's size (tg_doc_limits.max_bytes == 0), also for the callers that
+ * read a document's text themselves (toolgen.yaml, schemas): one limit, docs/cli.md. */
+#define TG_DOC_MAX_BYTES ((size_t)16 << 20)
+
 typedef struct tg_doc_limits {
-    size_t max_bytes;        /* 0 = default 16 MiB */
-    int max_depth;           /* 0 = default 256 */
+    size_t max_bytes;        /* 0 = default TG_DOC_MAX_BYTES (16 MiB) */
+    int max_depth;           /* 0 = default TG_JSON_MAX_DEPTH (512) */
     size_t max_alias_nodes;  /* nodes created by alias expansion; 0 = default 100000 */
     size_t max_alias_bytes;  /* text bytes created by alias expansion; 0 = max_bytes */
 } tg_doc_limits;

@@ -27,7 +27,7 @@ int tg_hash_fd(int fd, const char *path, tg_hash *out, tg_err *err)
 {
     XXH3_state_t *st = XXH3_createState();
     if (!st)
-        return tg_err_set(err, "out of memory");
+        tg_oom(0); /* xxhash hides the size of its state */
     XXH3_128bits_reset(st);
     char buf[65536];
     for (;;) {
@@ -78,32 +78,22 @@ void tg_hash_hex(tg_hash h, char out[TG_HASH_HEX])
     out[32] = '\0';
 }
 
-/* -1 for anything that is not a hex digit */
-static const signed char hexval[256] = {
-    ['0'] = 0,  ['1'] = 1,  ['2'] = 2,  ['3'] = 3,  ['4'] = 4,  ['5'] = 5,  ['6'] = 6,  ['7'] = 7,
-    ['8'] = 8,  ['9'] = 9,  ['a'] = 10, ['b'] = 11, ['c'] = 12, ['d'] = 13, ['e'] = 14, ['f'] = 15,
-    ['A'] = 10, ['B'] = 11, ['C'] = 12, ['D'] = 13, ['E'] = 14, ['F'] = 15,
-};
-static const bool ishex[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-};
-
 /* The state log holds hundreds of thousands of hashes: this runs on every one of them. */
 bool tg_hash_parse(const char *s, tg_hash *out)
 {
     uint64_t hi = 0, lo = 0;
     const unsigned char *u = (const unsigned char *)s;
     for (int i = 0; i < 16; i++) {
-        if (!ishex[u[i]])
+        int v = tg_hexval(u[i]);
+        if (v < 0)
             return false;
-        hi = hi << 4 | (uint64_t)hexval[u[i]];
+        hi = hi << 4 | (uint64_t)v;
     }
     for (int i = 16; i < 32; i++) {
-        if (!ishex[u[i]])
+        int v = tg_hexval(u[i]);
+        if (v < 0)
             return false;
-        lo = lo << 4 | (uint64_t)hexval[u[i]];
+        lo = lo << 4 | (uint64_t)v;
     }
     *out = (tg_hash){hi, lo};
     return true;
@@ -119,7 +109,7 @@ static int member_cmp(const void *a, const void *b)
 
 static void canonical(tg_buf *b, const cJSON *v, int depth)
 {
-    if (depth > 512) {
+    if (depth > TG_JSON_MAX_DEPTH) {
         tg_buf_puts(b, "\"<too deep>\"");
         return;
     }
@@ -187,10 +177,8 @@ tg_hasher *tg_hasher_new(void)
 {
     tg_hasher *h = xmalloc(sizeof *h);
     h->st = XXH3_createState();
-    if (!h->st) {
-        fputs("toolgen: out of memory (hash state)\n", stderr);
-        abort();
-    }
+    if (!h->st)
+        tg_oom(0); /* xxhash hides the size of its state */
     XXH3_128bits_reset(h->st);
     return h;
 }

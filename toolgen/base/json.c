@@ -273,18 +273,11 @@ typedef struct jp {
     jkey keys_inline[64]; /* typical documents never touch the heap for duplicate checks */
 } jp;
 
-static void die_oom(size_t n)
-{
-    /* Same policy as xmalloc: out of memory is fatal for the tool, not a parse error. */
-    fprintf(stderr, "toolgen: out of memory (allocating %zu bytes)\n", n);
-    abort();
-}
-
 static void *heap_alloc(size_t n)
 {
     void *p = cJSON_malloc(n);
     if (!p)
-        die_oom(n);
+        tg_oom(n);
     return p;
 }
 
@@ -433,20 +426,10 @@ static inline uint64_t word_special(uint64_t w)
     return (zq | zb | ctl | w) & HIGHS;
 }
 
-static int hexval(unsigned c)
-{
-    if (c - '0' < 10)
-        return (int)(c - '0');
-    c |= 0x20;
-    if (c - 'a' < 6)
-        return (int)(c - 'a' + 10);
-    return -1;
-}
-
 /* The 4 hex digits at p (p + 4 <= end checked by the caller), or -1. */
 static long hex4(const unsigned char *p)
 {
-    int a = hexval(p[0]), b = hexval(p[1]), c = hexval(p[2]), d = hexval(p[3]);
+    int a = tg_hexval(p[0]), b = tg_hexval(p[1]), c = tg_hexval(p[2]), d = tg_hexval(p[3]);
     if ((a | b | c | d) < 0)
         return -1;
     return (long)((a << 12) | (b << 8) | (c << 4) | d);
@@ -862,22 +845,6 @@ static void push_key(jp *j, const jkey *k)
     j->keys[j->nkeys++] = *k;
 }
 
-/* Key text for a message: JSON-quoted, shortened when long. */
-static void quote_key(const char *s, char *out, size_t n)
-{
-    tg_buf b = TG_BUF_INIT;
-    tg_buf_json_string(&b, s);
-    if (b.len > 80) {
-        size_t cut = 76;
-        while (cut > 0 && ((unsigned char)b.data[cut] & 0xC0) == 0x80)
-            cut--;
-        tg_buf_truncate(&b, cut);
-        tg_buf_puts(&b, "...\"");
-    }
-    snprintf(out, n, "%s", b.data);
-    tg_buf_free(&b);
-}
-
 /* Registers key k of the object whose keys start at `base`; fails on a duplicate. */
 static int check_dup(jp *j, size_t base, keytab *t, jkey *k, const unsigned char *at)
 {
@@ -897,7 +864,7 @@ static int check_dup(jp *j, size_t base, keytab *t, jkey *k, const unsigned char
     if (dup) {
         tg_pos first = tg_text_pos((const char *)j->s, (size_t)(j->end - j->s), dup->off);
         char q[128];
-        quote_key(k->s, q, sizeof q);
+        tg_json_quote_for_message(k->s, q, sizeof q);
         jfail(j, at, "duplicate key %s: first defined at line %d, column %d; JSON object keys must "
                      "be unique",
               q, first.line, first.col);
@@ -922,6 +889,29 @@ static void *after_member(jp *j, const unsigned char *at, const char *closer, co
     char exp[64];
     snprintf(exp, sizeof exp, "',' or '%s' after an %s", closer, what);
     return unexpected(j, at, exp);
+}
+
+/* After an object member or array element: 1 at a ',' (another one follows), 0 at the closing
+ * bracket (consumed), -1 after an error (a trailing comma, anything else). */
+static inline int next_item(jp *j, char close, const char *what)
+{
+    skip_ws(j);
+    if (j->p < j->end && *j->p == ',') {
+        const unsigned char *comma = j->p++;
+        skip_ws(j);
+        if (j->p < j->end && *j->p == close) {
+            jfail(j, comma, "trailing comma before '%c': JSON does not allow it; remove the comma",
+                  close);
+            return -1;
+        }
+        return 1;
+    }
+    if (j->p < j->end && *j->p == close) {
+        j->p++;
+        return 0;
+    }
+    after_member(j, j->p, close == '}' ? "}" : "]", what);
+    return -1;
 }
 
 static cJSON *parse_object(jp *j)
@@ -965,7 +955,7 @@ static cJSON *parse_object(jp *j)
         skip_ws(j);
         if (j->p >= j->end || *j->p != ':') {
             char q[128], exp[200];
-            quote_key(key, q, sizeof q);
+            tg_json_quote_for_message(key, q, sizeof q);
             snprintf(exp, sizeof exp, "':' after the key %s", q);
             unexpected(j, j->p, exp);
             free_str(j, key);
@@ -982,22 +972,11 @@ static cJSON *parse_object(jp *j)
         append(obj, &last, v);
         if (j->pos)
             put_pos(j, v, kpos);
-        skip_ws(j);
-        if (j->p < j->end && *j->p == ',') {
-            const unsigned char *comma = j->p++;
-            skip_ws(j);
-            if (j->p < j->end && *j->p == '}') {
-                jfail(j, comma, "trailing comma before '}': JSON does not allow it; remove the comma");
-                goto fail;
-            }
-            continue;
-        }
-        if (j->p < j->end && *j->p == '}') {
-            j->p++;
+        int more = next_item(j, '}', "object member");
+        if (more < 0)
+            goto fail;
+        if (!more)
             break;
-        }
-        after_member(j, j->p, "}", "object member");
-        goto fail;
     }
 done:
     if (obj->child)
@@ -1036,22 +1015,11 @@ static cJSON *parse_array(jp *j)
         append(arr, &last, v);
         if (j->pos)
             put_pos(j, v, ipos);
-        skip_ws(j);
-        if (j->p < j->end && *j->p == ',') {
-            const unsigned char *comma = j->p++;
-            skip_ws(j);
-            if (j->p < j->end && *j->p == ']') {
-                jfail(j, comma, "trailing comma before ']': JSON does not allow it; remove the comma");
-                goto fail;
-            }
-            continue;
-        }
-        if (j->p < j->end && *j->p == ']') {
-            j->p++;
+        int more = next_item(j, ']', "array element");
+        if (more < 0)
+            goto fail;
+        if (!more)
             break;
-        }
-        after_member(j, j->p, "]", "array element");
-        goto fail;
     }
 done:
     if (arr->child)
@@ -1138,7 +1106,7 @@ cJSON *tg_json_parse(const char *text, size_t len, tg_arena *arena, tg_posmap *p
     j.pos = pos;
     j.err = err;
     j.depth = 0;
-    j.max_depth = lim && lim->max_depth > 0 ? lim->max_depth : 512;
+    j.max_depth = lim && lim->max_depth > 0 ? lim->max_depth : TG_JSON_MAX_DEPTH;
     j.failed = false;
     j.line = 1;
     j.line_start = j.colp = j.s;
@@ -1751,3 +1719,50 @@ static const uint64_t pow10_128[696][2] = {
     {0x848CE34679ABB01C, 0xD6444E39C3DB9B09}, {0xF2D80E0C0C0B4E11, 0x85EAB0E41A6940E5},
     {0x6F8E118F0F0E2195, 0xA7655D1D2103911F}, {0x4B7195F2D2D1A9FB, 0xD13EB46469447567},
 };
+
+/* ---- small getters ------------------------------------------------------------------------ */
+
+const cJSON *tg_json_get(const cJSON *obj, const char *key)
+{
+    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+const char *tg_json_get_string(const cJSON *obj, const char *key)
+{
+    const cJSON *v = tg_json_get(obj, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+double tg_json_get_number(const cJSON *obj, const char *key, double fallback)
+{
+    const cJSON *v = tg_json_get(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+bool tg_json_array_has_string(const cJSON *arr, const char *s)
+{
+    const cJSON *e;
+    if (!cJSON_IsArray(arr) || !s)
+        return false;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0)
+            return true;
+    }
+    return false;
+}
+
+void tg_json_quote_for_message(const char *s, char *out, size_t n)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_json_string(&b, s);
+    if (b.len > 80) {
+        size_t cut = 76;
+        while (cut > 0 && ((unsigned char)b.data[cut] & 0xC0) == 0x80)
+            cut--;
+        tg_buf_truncate(&b, cut);
+        tg_buf_puts(&b, "...\"");
+    }
+    snprintf(out, n, "%s", b.data);
+    tg_buf_free(&b);
+}

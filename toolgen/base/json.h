@@ -28,8 +28,17 @@ void tg_posmap_put(tg_posmap *m, const cJSON *node, int line, int col);
 /* {0,0} when the node is unknown (or m is NULL). */
 tg_pos tg_posmap_get(const tg_posmap *m, const cJSON *node);
 
+/*
+ * The nesting depth that JSON and YAML documents may reach by default (tg_json_limits and
+ * tg_doc_limits; docs/cli.md). The parsers and everything that walks their trees recurse once
+ * per level, so the limit is what keeps hostile input ("[[[[..." a million deep) from
+ * overflowing the stack; 512 is far above any real manifest, config or tool reply, and far
+ * below the validator's own evaluation cap (JS_MAX_EVAL_DEPTH).
+ */
+#define TG_JSON_MAX_DEPTH 512
+
 typedef struct tg_json_limits {
-    int max_depth;     /* nesting depth; 0 = default (512) */
+    int max_depth;     /* nesting depth; 0 = TG_JSON_MAX_DEPTH */
 } tg_json_limits;
 
 /*
@@ -51,14 +60,26 @@ const char *tg_json_number_text(const cJSON *num, char buf[40]);
 /* RFC 6901 lookup; NULL when the pointer does not resolve. "" is the root. */
 const cJSON *tg_json_pointer_get(const cJSON *root, const char *pointer);
 
+/* Small typed getters over cJSON objects: NULL / fallback when obj is not an object, the key
+ * is absent or its value is of another type. Keys are case-sensitive. */
+const cJSON *tg_json_get(const cJSON *obj, const char *key);
+const char *tg_json_get_string(const cJSON *obj, const char *key);
+double tg_json_get_number(const cJSON *obj, const char *key, double fallback);
+/* Whether arr is an array holding the string s (false for anything that is not an array). */
+bool tg_json_array_has_string(const cJSON *arr, const char *s);
+
+/* s as a JSON string literal for a message ("key"), cut to about 80 bytes (at a character
+ * boundary, ending in ...") when long; written into out[0..n). */
+void tg_json_quote_for_message(const char *s, char *out, size_t n);
+
 /* Deterministic JSON: keys in source order, two-space indent, trailing newline. Heap string. */
 char *tg_json_print(const cJSON *v);
 /* Compact JSON on one line, no trailing newline. Heap string. */
 char *tg_json_print_compact(const cJSON *v);
 
 /*
- * Shared with the YAML loader (added by the json.c owner). Columns everywhere are counted in
- * characters (Unicode code points), 1-based, like libyaml's marks; a tab counts as one.
+ * Shared with the YAML loader. Columns everywhere are counted in characters (Unicode code
+ * points), 1-based, like libyaml's marks; a tab counts as one.
  */
 /* Checks that text[0..len) is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF). On failure returns -1 with err line/col/msg at the first bad byte

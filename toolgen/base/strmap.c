@@ -1,4 +1,4 @@
-/* strmap.c — string hash table and string vector. */
+/* strmap.c — string hash table (open addressing, backward-shift deletion). */
 #include "base/strmap.h"
 
 #include <stdlib.h>
@@ -111,37 +111,4 @@ int tg_strmap_next(const tg_strmap *m, size_t *i, const char **key, void **value
         }
     }
     return 0;
-}
-
-void tg_strv_push_owned(tg_strv *s, char *str)
-{
-    if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 8;
-        s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-    }
-    s->v[s->n++] = str;
-}
-
-void tg_strv_push(tg_strv *s, const char *str)
-{
-    tg_strv_push_owned(s, xstrdup(str));
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void tg_strv_sort(tg_strv *s)
-{
-    if (s->n > 1)
-        qsort(s->v, s->n, sizeof *s->v, str_cmp);
-}
-
-void tg_strv_free(tg_strv *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    *s = (tg_strv){0};
 }

@@ -1,14 +1,17 @@
 /* util.c — errors, dying allocation, file helpers, data-directory lookup. */
+#define _GNU_SOURCE /* mkostemp: the temporary file of an atomic write is close-on-exec at once */
 #include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void vset(tg_err *err, const char *fmt, va_list ap)
@@ -80,9 +83,12 @@ void tg_err_clear(tg_err *err)
         memset(err, 0, sizeof *err);
 }
 
-static void oom(size_t n)
+void tg_oom(size_t bytes)
 {
-    fprintf(stderr, "toolgen: out of memory (allocating %zu bytes)\n", n);
+    if (bytes)
+        fprintf(stderr, "toolgen: out of memory (allocating %zu bytes)\n", bytes);
+    else
+        fputs("toolgen: out of memory\n", stderr);
     abort();
 }
 
@@ -90,7 +96,7 @@ void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p)
-        oom(n);
+        tg_oom(n);
     return p;
 }
 
@@ -98,7 +104,7 @@ void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        oom(n * size);
+        tg_oom(n * size);
     return p;
 }
 
@@ -106,7 +112,7 @@ void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q)
-        oom(n);
+        tg_oom(n);
     return q;
 }
 
@@ -123,17 +129,24 @@ char *xstrndup(const char *s, size_t n)
     return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        tg_oom(0);
+    char *p = xmalloc((size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        oom(0);
-    char *p = xmalloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    char *p = xvasprintf(fmt, ap);
     va_end(ap);
     return p;
 }
@@ -198,30 +211,61 @@ char *tg_read_file(const char *path, size_t max_bytes, size_t *len_out, tg_err *
     return data;
 }
 
+int tg_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+static mode_t process_umask = 022;
+
+/* umask() can only be read by setting it, which races with other threads creating files; the
+ * kernel reports it in /proc/self/status instead (Linux 4.7 and later; else the usual 022). */
+static void read_umask(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    if (!f)
+        return;
+    char line[256];
+    unsigned mask;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "Umask: %o", &mask) == 1) {
+            process_umask = (mode_t)mask & 0777;
+            break;
+        }
+    fclose(f);
+}
+
 int tg_write_file_atomic(const char *path, const void *data, size_t len, tg_err *err)
 {
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* A unique name per call (not per process): worker threads may write the same path at
+     * once, and each must rename a whole file of its own over it. */
+    char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+    int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         tg_err_setpos(err, path, 0, 0, "cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         return -1;
     }
-    const char *p = data;
-    size_t left = len;
-    while (left) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return -1;
-        }
-        p += w;
-        left -= (size_t)w;
+    pthread_once(&umask_once, read_umask);
+    /* mkstemp makes the file 0600; give it the mode a plain creat(0644) would have. */
+    if (fchmod(fd, 0644 & ~process_umask) != 0 || tg_write_all(fd, data, len) != 0) {
+        tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
     }
     if (close(fd) != 0 || rename(tmp, path) != 0) {
         tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
@@ -297,26 +341,24 @@ static bool has_data(const char *dir)
     return ok;
 }
 
-const char *tg_datadir(void)
+static pthread_once_t datadir_once = PTHREAD_ONCE_INIT;
+static char *datadir;
+
+static void find_datadir(void)
 {
-    static char *cached;
-    static bool done;
-    if (done)
-        return cached;
-    done = true;
     const char *env = getenv("TOOLGEN_DATADIR");
     if (env && *env) {
-        cached = xstrdup(env);
-        return cached;
+        datadir = xstrdup(env);
+        return;
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0)
-        return NULL;
+        return;
     exe[n] = '\0';
     char *slash = strrchr(exe, '/');
     if (!slash)
-        return NULL;
+        return;
     *slash = '\0'; /* exe = directory of the executable */
     /* Installed layout first (PREFIX/bin + PREFIX/share/toolgen), then the source tree, where the
      * binary may sit one or two levels down (bin/, build/<flavor>/bin/). */
@@ -326,10 +368,29 @@ const char *tg_datadir(void)
         char real[PATH_MAX];
         if (has_data(dir) && realpath(dir, real)) {
             free(dir);
-            cached = xstrdup(real);
-            return cached;
+            datadir = xstrdup(real);
+            return;
         }
         free(dir);
     }
-    return NULL;
+}
+
+const char *tg_datadir(void)
+{
+    pthread_once(&datadir_once, find_datadir);
+    return datadir;
+}
+
+/* '0'..'9', 'a'..'f', 'A'..'F' map to their value + 1; everything else to 0 (so: -1). */
+const signed char tg_hex_value_plus1[256] = {
+    ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+    ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+double tg_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }

@@ -2,6 +2,7 @@
 #ifndef TG_UTIL_H
 #define TG_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,20 +34,35 @@ int tg_err_prefix(tg_err *err, const char *fmt, ...) TG_PRINTF(2, 3);
 void tg_err_format(const tg_err *err, char *out, size_t n);
 void tg_err_clear(tg_err *err);
 
-/* Allocation that dies on failure: out of memory is not a recoverable error for a CLI tool. */
+/*
+ * The one out-of-memory handler: prints "toolgen: out of memory (allocating N bytes)" on stderr
+ * (without the size when bytes is 0: unknown) and aborts. Out of memory is not a recoverable error for a CLI tool, so the x* allocators
+ * below, the JSON and YAML loaders (cJSON's allocator) and the hash states all end here.
+ */
+_Noreturn void tg_oom(size_t bytes);
+
+/* Allocation that dies (tg_oom) on failure; a size of 0 allocates 1 byte, never NULL. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) TG_PRINTF(1, 2);
+/* The va_list form of xasprintf, for functions that take a format themselves; ap is consumed. */
+char *xvasprintf(const char *fmt, va_list ap);
 
 /*
  * Reads a whole file into a NUL-terminated heap buffer. Fails (with a message naming the
  * file and the limit) when the file is larger than max_bytes (0 = no limit).
  */
 char *tg_read_file(const char *path, size_t max_bytes, size_t *len_out, tg_err *err);
-/* Writes via a temporary file in the same directory + rename, so readers never see half a file. */
+/* Writes all len bytes, retrying short writes and EINTR. 0, or -1 with errno set. */
+int tg_write_all(int fd, const void *data, size_t len);
+/*
+ * Writes via a temporary file in the same directory (a unique mkstemp name, "PATH.tmp.XXXXXX")
+ * + rename, so readers never see half a file and threads writing the same path at once never
+ * share a temporary file: the last rename wins, whole. The file gets mode 0644 minus the umask.
+ */
 int tg_write_file_atomic(const char *path, const void *data, size_t len, tg_err *err);
 bool tg_is_dir(const char *path);
 bool tg_is_file(const char *path);
@@ -59,9 +75,21 @@ bool tg_str_startswith(const char *s, const char *prefix);
 
 /*
  * Directory holding toolgen's data files (schemas/, meta-schemas, runtime files):
- * $TOOLGEN_DATADIR, else the source tree the executable was built in (bin/..),
- * else PREFIX/share/toolgen next to an installed bin/. NULL when none is found.
+ * $TOOLGEN_DATADIR, else PREFIX/share/toolgen next to an installed bin/, else the source tree
+ * the executable was built in (bin/.. or build/<flavor>/bin/../../..). NULL when none is found.
+ * Looked up once per process (pthread_once), so worker threads may call it freely.
  */
 const char *tg_datadir(void);
+
+/* The value of hex digit c ('0'-'9', 'a'-'f', 'A'-'F'), else -1 (also for negative chars); a
+ * table lookup, as the state log parses hundreds of thousands of hashes. */
+extern const signed char tg_hex_value_plus1[256];
+static inline int tg_hexval(int c)
+{
+    return (c & ~0xff) ? -1 : tg_hex_value_plus1[c] - 1;
+}
+
+/* Milliseconds on the monotonic clock (CLOCK_MONOTONIC): for durations, never for dates. */
+double tg_now_ms(void);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "base/buf.h"
 #include "base/doc.h"
+#include "base/doc_int.h"
 
 #define TAG_PREFIX "tag:yaml.org,2002:"
 
@@ -80,17 +81,10 @@ typedef struct ld {
 /* ------------------------------------------------------------------------------------------ */
 /* small helpers                                                                               */
 
-static void die_oom(void)
-{
-    /* Same policy as xmalloc: out of memory is fatal for the tool, not a YAML error. */
-    fputs("toolgen: out of memory\n", stderr);
-    abort();
-}
-
 static cJSON *chk(cJSON *n)
 {
     if (!n)
-        die_oom();
+        tg_oom(sizeof(cJSON));
     return n;
 }
 
@@ -99,7 +93,7 @@ static char *cj_strndup(const char *s, size_t n)
 {
     char *p = cJSON_malloc(n + 1);
     if (!p)
-        die_oom();
+        tg_oom(n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -130,22 +124,6 @@ static uint32_t str_hash(const char *s)
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 16777619u;
     return h;
-}
-
-/* "text" JSON-quoted for a message, shortened when long. */
-static void quoted(const char *s, char *out, size_t n)
-{
-    tg_buf b = TG_BUF_INIT;
-    tg_buf_json_string(&b, s);
-    if (b.len > 80) {
-        size_t cut = 76;
-        while (cut > 0 && ((unsigned char)b.data[cut] & 0xC0) == 0x80)
-            cut--;
-        tg_buf_truncate(&b, cut);
-        tg_buf_puts(&b, "...\"");
-    }
-    snprintf(out, n, "%s", b.data);
-    tg_buf_free(&b);
 }
 
 /* "!!int" for core tags, the tag itself otherwise. */
@@ -459,7 +437,7 @@ static cJSON *scalar_node(ld *L, const yaml_event_t *ev, tg_pos at)
         if (r < 0) {
             tg_buf_free(&b);
             char q[128];
-            quoted(v, q, sizeof q);
+            tg_json_quote_for_message(v, q, sizeof q);
             fail(L, at, "integer %s does not fit in 64 bits; write it in decimal", q);
             return NULL;
         }
@@ -475,7 +453,7 @@ static cJSON *scalar_node(ld *L, const yaml_event_t *ev, tg_pos at)
     if (kind == K_ANY)
         return chk(cJSON_CreateString(v));
     char q[128];
-    quoted(v, q, sizeof q);
+    tg_json_quote_for_message(v, q, sizeof q);
     static const char *const what[] = {"", "an integer", "a number", "a boolean (true or false)",
                                        "null (~, null or empty)"};
     fail(L, at, "%s is not %s, as its tag requires", q, what[kind]);
@@ -557,7 +535,7 @@ static int on_key(ld *L, const yaml_event_t *ev)
     if (dup) {
         tg_pos first = tg_posmap_get(L->pos, dup);
         char q[128];
-        quoted(v, q, sizeof q);
+        tg_json_quote_for_message(v, q, sizeof q);
         return fail(L, at, "duplicate key %s: first defined at line %d, column %d; keys must be unique",
                     q, first.line, first.col);
     }
@@ -738,7 +716,7 @@ static int yaml_failure(ld *L)
     const char *problem = p->problem ? p->problem : "unknown problem";
     switch (p->error) {
     case YAML_MEMORY_ERROR:
-        die_oom();
+        tg_oom(0); /* libyaml does not say how much it wanted */
         return -1;
     case YAML_READER_ERROR: {
         tg_pos at = tg_text_pos(L->text, L->len, p->problem_offset);
@@ -817,7 +795,7 @@ static int yaml_to_json(ld *L)
     if (tg_utf8_validate(L->text, L->len, L->err) < 0)
         return -1;
     if (!yaml_parser_initialize(&L->parser))
-        die_oom();
+        tg_oom(sizeof(yaml_parser_t));
     L->parser_ready = true;
     yaml_parser_set_encoding(&L->parser, YAML_UTF8_ENCODING);
     yaml_parser_set_input_string(&L->parser, (const unsigned char *)L->text, L->len);
@@ -841,38 +819,22 @@ static int yaml_to_json(ld *L)
 int tg_doc_parse_yaml(const char *text, size_t len, const char *name, const tg_doc_limits *lim,
                       tg_doc *out, tg_err *err)
 {
-    memset(out, 0, sizeof *out);
-    if (!name)
-        name = "";
-    size_t max_bytes = lim && lim->max_bytes ? lim->max_bytes : (size_t)16 << 20;
-    if (len > max_bytes)
-        return tg_err_setpos(err, name, 0, 0,
-                             "input is %zu bytes, over the limit of %zu bytes for one document; "
-                             "split it (see docs/manifest.md#limits)",
-                             len, max_bytes);
-    /* The byte order mark is not content; positions count from after it, as editors do. */
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
-        text += 3, len -= 3;
+    if (tg_doc_begin(&text, &len, &name, lim, out, err) != 0)
+        return -1;
     ld L;
     memset(&L, 0, sizeof L);
     L.text = text;
     L.len = len;
     L.err = err;
     L.pos = tg_posmap_new();
-    L.max_depth = lim && lim->max_depth > 0 ? lim->max_depth : 256;
+    L.max_depth = tg_doc_max_depth(lim);
     L.max_alias = lim && lim->max_alias_nodes ? lim->max_alias_nodes : 100000;
-    L.max_alias_bytes = lim && lim->max_alias_bytes ? lim->max_alias_bytes : max_bytes;
+    L.max_alias_bytes = lim && lim->max_alias_bytes ? lim->max_alias_bytes : tg_doc_max_bytes(lim);
     int rc = yaml_to_json(&L);
     ld_free(&L);
     if (rc < 0) {
         cJSON_Delete(L.root);
-        tg_posmap_free(L.pos);
-        if (err)
-            snprintf(err->file, sizeof err->file, "%s", name);
-        return -1;
+        L.root = NULL;
     }
-    out->root = L.root;
-    out->pos = L.pos;
-    out->file = xstrdup(name);
-    return 0;
+    return tg_doc_end(L.root, L.pos, name, out, err);
 }

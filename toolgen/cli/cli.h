@@ -2,7 +2,7 @@
 #ifndef TG_CLI_H
 #define TG_CLI_H
 
-/* Exit codes shared by every command (DESIGN.md section 6). */
+/* Exit codes shared by every command (docs/cli.md, the table at the top). */
 enum {
     TG_EXIT_OK = 0,      /* success */
     TG_EXIT_FAIL = 1,    /* the thing checked is not OK */

@@ -311,6 +311,31 @@ static void catch_interrupts(void)
     signal(SIGPIPE, SIG_IGN); /* a closed stdout must not kill toolgen before it cleans up */
 }
 
+/* The call's outcome on stdout: the JSON envelope with --json, else the markdown (or the
+ * failure with its guidance); warnings about the result go to stderr. */
+static void print_outcome(const run_opts *o, const tg_manifest *m, const tg_call_result *r)
+{
+    if (o->json) {
+        cJSON *envelope = tg_call_result_json(r, m);
+        char *s = tg_json_print(envelope);
+        fputs(s, stdout);
+        free(s);
+        cJSON_Delete(envelope);
+    } else if (r->ok) {
+        print_markdown(m, r->result);
+        print_files(r, o->out_dir);
+        const cJSON *viz_valid = tg_json_get(r->visualizations, "valid");
+        if (viz_valid && !cJSON_IsTrue(viz_valid))
+            fprintf(stderr, "toolgen: run: warning: visualization_manifest.json is not valid "
+                            "(see --json for the errors)\n");
+        if (r->resources.status >= TG_USAGE_WARNING)
+            fprintf(stderr, "toolgen: run: resources %s: %s\n",
+                    tg_usage_status_name(r->resources.status), r->resources.recommendation);
+    } else {
+        print_failure(m, r);
+    }
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_opts o = {0};
@@ -379,16 +404,9 @@ int cmd_run(int argc, char **argv)
                              "removed");
         goto out;
     }
-    if (st == TG_CALL_ENV) {
-        code = cli_fail(TG_EXIT_ENV, "run: %s", err.msg);
-        goto out;
-    }
-    if (st == TG_CALL_UNSUPPORTED) {
-        code = cli_fail(TG_EXIT_USAGE, "run: %s", err.msg);
-        goto out;
-    }
-    if (st == TG_CALL_INTERNAL) {
-        code = cli_fail(TG_EXIT_ENV, "run: %s", err.msg);
+    if (st == TG_CALL_ENV || st == TG_CALL_UNSUPPORTED || st == TG_CALL_INTERNAL) {
+        code = cli_fail(st == TG_CALL_UNSUPPORTED ? TG_EXIT_USAGE : TG_EXIT_ENV, "run: %s",
+                        err.msg);
         goto out;
     }
     if (o.out_dir && r.sb.n_files && tg_call_result_copy_files(&r, o.out_dir, &err) < 0) {
@@ -397,25 +415,7 @@ int cmd_run(int argc, char **argv)
     }
     if (o.out_dir && r.sb.n_files && r.result)
         refer_to_copies(&r, o.out_dir);
-    if (o.json) {
-        cJSON *envelope = tg_call_result_json(&r, &m);
-        char *s = tg_json_print(envelope);
-        fputs(s, stdout);
-        free(s);
-        cJSON_Delete(envelope);
-    } else if (r.ok) {
-        print_markdown(&m, r.result);
-        print_files(&r, o.out_dir);
-        const cJSON *viz_valid = tg_json_get(r.visualizations, "valid");
-        if (viz_valid && !cJSON_IsTrue(viz_valid))
-            fprintf(stderr, "toolgen: run: warning: visualization_manifest.json is not valid "
-                            "(see --json for the errors)\n");
-        if (r.resources.status >= TG_USAGE_WARNING)
-            fprintf(stderr, "toolgen: run: resources %s: %s\n",
-                    tg_usage_status_name(r.resources.status), r.resources.recommendation);
-    } else {
-        print_failure(&m, &r);
-    }
+    print_outcome(&o, &m, &r);
     code = r.ok ? TG_EXIT_OK : TG_EXIT_FAIL;
 
 out:

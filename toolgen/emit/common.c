@@ -9,36 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errcode.h"
 #include "base/json.h"
-
-const char *const tg_emit_all_error_codes[] = {
-    "INVALID_INPUT", "NOT_FOUND",    "CONFLICT",       "UNAUTHORIZED",   "FORBIDDEN",
-    "TIMEOUT",       "RATE_LIMITED", "UPSTREAM_ERROR", "INTERNAL_ERROR", NULL,
-};
-
-const tg_emit_error_doc tg_emit_error_docs[] = {
-    {"INVALID_INPUT", "The arguments do not fit the input schema or make no sense for the data "
-                      "(e.g. an unknown column).",
-     "Fix the argument the message names (check the Inputs list); do not retry unchanged."},
-    {"NOT_FOUND", "A named file, record or resource does not exist.",
-     "Check the name or path; list or inspect what exists first. Do not retry unchanged."},
-    {"CONFLICT", "The request conflicts with the current state (e.g. it already exists).",
-     "Read the current state, then adjust the request."},
-    {"UNAUTHORIZED", "Credentials are missing or invalid.",
-     "Tell the user which environment variable to set (see Operational notes); retrying does "
-     "not help."},
-    {"FORBIDDEN", "Not allowed: a path outside the data directories or allowed paths, or a "
-                  "refused tool in read-only mode.",
-     "Use an allowed path, or ask the user; do not try to work around it."},
-    {"TIMEOUT", "The call took longer than its timeout and was stopped.",
-     "Retry once with a smaller request (fewer rows, a narrower question)."},
-    {"RATE_LIMITED", "Too many calls in a short time.", "Wait about a minute, then retry."},
-    {"UPSTREAM_ERROR", "A remote service or external program failed.",
-     "Retry later; if it persists, report the message to the user."},
-    {"INTERNAL_ERROR", "The tool itself failed or broke its output contract.",
-     "Do not retry; report the message to the user (it is a bug in the tool)."},
-    {NULL, NULL, NULL},
-};
+#include "base/strvec.h"
 
 /* ---- the output list ------------------------------------------------------------------------ */
 
@@ -77,27 +50,6 @@ void tg_emit_files_add_json(tg_emit_files *f, char *path, cJSON *v)
 }
 
 /* ---- small helpers -------------------------------------------------------------------------- */
-
-bool tg_emit_in_list(const char *const *list, const char *s)
-{
-    for (; s && *list; list++)
-        if (strcmp(*list, s) == 0)
-            return true;
-    return false;
-}
-
-bool tg_emit_has_string(const cJSON *arr, const char *s)
-{
-    const cJSON *e;
-    if (!cJSON_IsArray(arr) || !s)
-        return false;
-    cJSON_ArrayForEach(e, arr)
-    {
-        if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0)
-            return true;
-    }
-    return false;
-}
 
 static bool is_space(char c)
 {
@@ -202,16 +154,16 @@ const char *tg_emit_repo_description(const tg_project_info *repo)
  * changes when the error model's table moves.) */
 static bool codes_contain(const cJSON *codes, const char *code)
 {
-    return tg_emit_has_string(codes, code);
+    return tg_json_array_has_string(codes, code);
 }
 
 size_t tg_emit_error_codes(const tg_manifest *m, const char ***out)
 {
     const cJSON *codes = tg_json_get(m->doc.root, "error_codes");
-    const char **v = xmalloc(sizeof tg_emit_all_error_codes);
+    const char **v = xmalloc(TG_ERRCODE_COUNT * sizeof *v);
     size_t k = 0;
-    for (size_t i = 0; tg_emit_all_error_codes[i]; i++) {
-        const char *c = tg_emit_all_error_codes[i];
+    for (size_t i = 0; i < TG_ERRCODE_COUNT; i++) {
+        const char *c = tg_errcode_name((tg_errcode)i);
         if (!strcmp(c, "INVALID_INPUT") || !strcmp(c, "INTERNAL_ERROR") || codes_contain(codes, c))
             v[k++] = c;
     }
@@ -256,7 +208,7 @@ static size_t put_shortened(tg_buf *b, const char *text, size_t max)
     tg_buf t = TG_BUF_INIT;
     tg_emit_put_trimmed(&t, text);
     size_t start = b->len;
-    if (utf8_chars(t.data ? t.data : "", t.len) <= max) {
+    if (utf8_chars(t.data, t.len) <= max) {
         tg_buf_append(b, t.data, t.len);
         tg_buf_free(&t);
         return utf8_chars(b->data + start, b->len - start);
@@ -302,7 +254,7 @@ static void section_budgets(const char *const *texts, size_t used, size_t max,
             continue;
         tg_buf t = TG_BUF_INIT;
         tg_emit_put_trimmed(&t, texts[i]);
-        len[i] = utf8_chars(t.data ? t.data : "", t.len);
+        len[i] = utf8_chars(t.data, t.len);
         tg_buf_free(&t);
         used += strlen(section_heads[i]) + 4; /* "\n\n" HEADING ":\n", always whole */
         total += len[i];
@@ -346,7 +298,7 @@ char *tg_emit_description_max(const tg_manifest *m, size_t max)
     for (int i = 0; i < N_SECTIONS; i++)
         texts[i] = tg_json_get_string(m->docs, section_keys[i]);
     long budget[N_SECTIONS];
-    section_budgets(texts, utf8_chars(b.data ? b.data : "", b.len), max, budget);
+    section_budgets(texts, utf8_chars(b.data, b.len), max, budget);
     size_t spare = 0; /* what a cut section left of its share goes to the next ones */
     for (int i = 0; i < N_SECTIONS; i++) {
         if (budget[i] == DROPPED)
@@ -386,11 +338,11 @@ static void strip_private(cJSON *s, int depth)
             continue;
         }
         cJSON *sub;
-        if ((tg_emit_in_list(kw_schema_map, c->string) && cJSON_IsObject(c)) ||
-            (tg_emit_in_list(kw_schema_list, c->string) && cJSON_IsArray(c)) ||
+        if ((tg_strlist_has(kw_schema_map, c->string) && cJSON_IsObject(c)) ||
+            (tg_strlist_has(kw_schema_list, c->string) && cJSON_IsArray(c)) ||
             (strcmp(c->string, "items") == 0 && cJSON_IsArray(c))) {
             cJSON_ArrayForEach(sub, c) strip_private(sub, depth + 1);
-        } else if (tg_emit_in_list(kw_schema_one, c->string)) {
+        } else if (tg_strlist_has(kw_schema_one, c->string)) {
             strip_private(c, depth + 1);
         }
     }

@@ -64,16 +64,6 @@ size_t tg_emit_auth_envs(const tg_manifest *const *ms, size_t n, const char ***o
  * model, plus INVALID_INPUT and INTERNAL_ERROR, which every call can return. Heap array of static
  * strings; returns the count. */
 size_t tg_emit_error_codes(const tg_manifest *m, const char ***out);
-/* All nine codes of the error model, in its order, NULL-terminated. */
-extern const char *const tg_emit_all_error_codes[];
-
-/* What an error code means and what a model should do about it (SKILL.md's failure table). */
-typedef struct tg_emit_error_doc {
-    const char *code, *meaning, *todo;
-} tg_emit_error_doc;
-/* One entry per code of tg_emit_all_error_codes, in the same order, ended by {NULL}. */
-extern const tg_emit_error_doc tg_emit_error_docs[];
-
 /* The files the tool is known to write (its artifacts): the distinct names its tests expect
  * (tests[].expect.artifacts), in the order first seen. *out is a heap array of borrowed strings
  * (free the array only); returns the count. */
@@ -105,10 +95,6 @@ cJSON *tg_emit_call_request(const char *tool, const cJSON *args);
 
 /* ---- small helpers the emitters share ------------------------------------------------------- */
 
-/* Whether list (NULL-terminated) holds s; false for s NULL. */
-bool tg_emit_in_list(const char *const *list, const char *s);
-/* Whether the JSON array arr holds the string s (false when arr is not an array). */
-bool tg_emit_has_string(const cJSON *arr, const char *s);
 /* Appends s (NULL: nothing) without its leading and trailing white space. */
 void tg_emit_put_trimmed(tg_buf *b, const char *s);
 

@@ -66,7 +66,7 @@ static int fail_at(const tg_manifest *m, const char *pointer, tg_err *err, const
     va_end(ap);
     tg_pos p = tg_doc_pointer_pos(&m->doc, pointer);
     tg_err_setpos(err, m->doc.file ? m->doc.file : "", p.line, p.col, "%s: %s", pointer,
-                  b.data ? b.data : "");
+                  b.data);
     tg_buf_free(&b);
     return -1;
 }

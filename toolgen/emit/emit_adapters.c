@@ -19,6 +19,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "base/strvec.h"
 
 enum {
     STRICT_MAX_DEPTH = 10,
@@ -126,7 +127,7 @@ static bool type_has(const cJSON *type, const char *t)
 {
     if (cJSON_IsString(type))
         return strcmp(type->valuestring, t) == 0;
-    return tg_emit_has_string(type, t);
+    return tg_json_array_has_string(type, t);
 }
 
 /* Shallow: does the schema itself say null is a valid value? */
@@ -169,14 +170,14 @@ static cJSON *strict_node(strict_ctx *c, const cJSON *in, int depth);
 static bool type_ok(const cJSON *type)
 {
     if (cJSON_IsString(type))
-        return tg_emit_in_list(simple_types, type->valuestring);
+        return tg_strlist_has(simple_types, type->valuestring);
     if (!cJSON_IsArray(type))
         return false;
     int n = 0, nonnull = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, type)
     {
-        if (!cJSON_IsString(e) || !tg_emit_in_list(simple_types, e->valuestring))
+        if (!cJSON_IsString(e) || !tg_strlist_has(simple_types, e->valuestring))
             return false;
         n++;
         nonnull += strcmp(e->valuestring, "null") != 0;
@@ -226,7 +227,7 @@ static void relaxed_notes(strict_ctx *c, const cJSON *in, tg_buf *note)
         c->relaxed |= RX_UNIQUE;
     }
     const char *fmt = tg_json_get_string(in, "format");
-    if (fmt && !tg_emit_in_list(strict_formats, fmt)) {
+    if (fmt && !tg_strlist_has(strict_formats, fmt)) {
         note_add(note, "Format: %s.", fmt);
         c->relaxed |= RX_FORMAT;
     }
@@ -465,7 +466,7 @@ static cJSON *strict_object(strict_ctx *c, const cJSON *in, cJSON *out, int leve
         cJSON_DetachItemViaPointer(tp, p);
         char *name = xstrdup(p->string);
         cJSON_AddItemToArray(all, cJSON_CreateString(name));
-        if (!tg_emit_has_string(req, name)) {
+        if (!tg_json_array_has_string(req, name)) {
             size_t mark = push(c, "properties", name);
             p = make_nullable(c, p, cJSON_GetObjectItemCaseSensitive(props, name), name);
             pop(c, mark);
@@ -493,7 +494,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
 {
     const char *k = kw->string;
     cJSON *t = NULL;
-    if (tg_emit_in_list(kept_keywords, k) || strcmp(k, "const") == 0) {
+    if (tg_strlist_has(kept_keywords, k) || strcmp(k, "const") == 0) {
         if (strcmp(k, "const") == 0)
             count_chars(c, kw);
         cJSON_AddItemToObject(out, k, cJSON_Duplicate(kw, true));
@@ -514,7 +515,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
         return true;
     }
     if (strcmp(k, "format") == 0) {
-        if (cJSON_IsString(kw) && tg_emit_in_list(strict_formats, kw->valuestring))
+        if (cJSON_IsString(kw) && tg_strlist_has(strict_formats, kw->valuestring))
             cJSON_AddItemToObject(out, k, cJSON_Duplicate(kw, true));
         return true; /* other formats: relaxed_notes */
     }
@@ -537,7 +538,7 @@ static bool strict_keyword(strict_ctx *c, const cJSON *kw, cJSON *out, int depth
         }
     } else if (strcmp(k, "$defs") == 0 || strcmp(k, "definitions") == 0) {
         t = strict_map(c, k, kw, depth);
-    } else if (tg_emit_in_list(unsupported_keywords, k)) {
+    } else if (tg_strlist_has(unsupported_keywords, k)) {
         return refuse(c, "%s has no strict form", k);
     } else {
         /* properties/required/additionalProperties: strict_object. Everything else is an
@@ -591,7 +592,7 @@ static void relaxed_list(unsigned bits, char *out, size_t n)
     for (int i = 0; relaxed_names[i]; i++)
         if (bits & (1u << i))
             tg_buf_printf(&b, "%s%s", b.len ? ", " : "", relaxed_names[i]);
-    snprintf(out, n, "%s", b.data ? b.data : "");
+    snprintf(out, n, "%s", b.data);
     tg_buf_free(&b);
 }
 
@@ -723,7 +724,7 @@ static void drop_nulls(const cJSON *root, const cJSON *s, cJSON *v, int depth)
             const cJSON *ps = tg_json_get(props, e->string);
             if (!ps)
                 continue;
-            if (cJSON_IsNull(e) && !tg_emit_has_string(req, e->string) &&
+            if (cJSON_IsNull(e) && !tg_json_array_has_string(req, e->string) &&
                 !accepts_null(deref(root, ps)))
                 cJSON_Delete(cJSON_DetachItemViaPointer(v, e));
             else

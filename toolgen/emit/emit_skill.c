@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/errcode.h"
 #include "base/json.h"
 
 #define SKILL_MAX_BODY_LINES 500
@@ -80,7 +81,7 @@ static void put_code(tg_buf *b, const char *s)
 {
     tg_buf t = TG_BUF_INIT;
     put_folded(&t, s);
-    const char *v = t.data ? t.data : "";
+    const char *v = t.data;
     size_t ticks = longest_backtick_run(v) + 1;
     bool pad = *v == '`' || (*v && v[strlen(v) - 1] == '`');
     for (size_t i = 0; i < ticks; i++)
@@ -308,7 +309,7 @@ static void put_schema_summary(tg_buf *b, const cJSON *s)
 
 static bool is_required(const cJSON *schema, const char *name)
 {
-    return tg_emit_has_string(tg_json_get(schema, "required"), name);
+    return tg_json_array_has_string(tg_json_get(schema, "required"), name);
 }
 
 /* One bullet per top-level property: `name` (**required**; type, constraints): description. */
@@ -436,7 +437,7 @@ static void put_runtime(tg_buf *b, const tg_manifest *m)
             tg_buf_puts(&t, cJSON_IsString(e) ? e->valuestring : "?");
         }
         tg_buf_puts(b, "the command ");
-        put_code(b, t.data ? t.data : "");
+        put_code(b, t.data);
         tg_buf_free(&t);
         return;
     }
@@ -778,10 +779,11 @@ static void skill_failures(tg_buf *b)
                    "Errors are deterministic: the same call on the same data fails the same way. "
                    "Each tool lists the codes it can return.\n\n"
                    "| Code | Meaning | What to do |\n| --- | --- | --- |\n");
-    for (const tg_emit_error_doc *d = tg_emit_error_docs; d->code; d++) {
+    for (size_t i = 0; i < TG_ERRCODE_COUNT; i++) {
+        const tg_errcode_info *e = tg_errcode_get((tg_errcode)i);
         tg_buf code = TG_BUF_INIT;
-        put_code(&code, d->code);
-        row(b, 3, code.data, d->meaning, d->todo);
+        put_code(&code, e->name);
+        row(b, 3, code.data, e->meaning, e->advice);
         tg_buf_free(&code);
     }
 }
@@ -962,7 +964,7 @@ static void ref_facts(tg_buf *b, const tg_manifest *m)
     do {                                                                                       \
         tg_buf_reset(&v);                                                                      \
         __VA_ARGS__;                                                                           \
-        row(b, 2, label, v.data ? v.data : "");                                                \
+        row(b, 2, label, v.data);                                                              \
     } while (0)
     FACT("Version", put_code(&v, m->version ? m->version : "?"));
     FACT("Status", tg_buf_puts(&v, tg_status_name(m->status)));

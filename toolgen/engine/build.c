@@ -19,13 +19,6 @@
 
 #include "model/lint.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* ---- deleted tools -------------------------------------------------------------------------- */
 
 /* Records whose stage instance is gone from the graph (the manifest was deleted). */
@@ -317,7 +310,7 @@ static void collect_outputs(engine *e)
 
 tg_build_status tg_build(const tg_build_opts *o, tg_build_stats *st, tg_err *err)
 {
-    double t0 = now_s();
+    double t0 = tg_now_ms();
     engine e;
     engine_init(&e, o, st);
     bool building = o->mode == TG_MODE_BUILD;
@@ -385,7 +378,7 @@ tg_build_status tg_build(const tg_build_opts *o, tg_build_stats *st, tg_err *err
     }
 out:
     st->failed += e.bad_folders;
-    st->seconds = now_s() - t0;
+    st->seconds = (tg_now_ms() - t0) / 1e3;
     engine_free(&e);
     return status;
 }

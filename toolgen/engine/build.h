@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "base/strmap.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "engine/stage.h"
 #include "model/config.h"

@@ -116,9 +116,7 @@ static void append_line(tg_buf *b, const char *fmt, va_list ap)
 /* The formatted text (heap), for warnings and summary lines. */
 static char *format_text(const char *fmt, va_list ap)
 {
-    tg_buf b = TG_BUF_INIT;
-    tg_buf_vprintf(&b, fmt, ap);
-    return b.data ? b.data : xstrdup("");
+    return xvasprintf(fmt, ap);
 }
 
 void tg_stage_warning(tg_stage_run *r, const char *fmt, ...)
@@ -178,21 +176,6 @@ static void run_free(tg_stage_run *r)
 
 /* ---- writing outputs ------------------------------------------------------------------------ */
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /*
  * Atomic write: the temporary file lives in .toolgen/tmp/, not next to the output, so that a
  * build killed mid-write leaves nothing in the output folders (the next build sweeps
@@ -237,7 +220,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     }
     int rc = 0;
     bool renamed = false;
-    if (write_all(fd, data, len) != 0) {
+    if (tg_write_all(fd, data, len) != 0) {
         rc = tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
         close(fd);
     } else if (close(fd) != 0) {
@@ -264,7 +247,11 @@ static char *roots_list(const engine *e)
     for (int l = 0; l < 2; l++)
         for (size_t i = 0; i < lists[l]->n; i++)
             tg_buf_printf(&b, "%s%s/", b.len ? ", " : "", lists[l]->v[i]);
-    return b.data ? b.data : xstrdup("none");
+    if (!b.len) {
+        tg_buf_free(&b);
+        return xstrdup("none");
+    }
+    return tg_buf_steal(&b);
 }
 
 static int out_cmp(const void *a, const void *b)

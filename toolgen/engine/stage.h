@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "base/strmap.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "model/config.h"
 #include "schema/schemaset.h"

@@ -336,21 +336,6 @@ static void fmt_stage(tg_buf *b, const tg_stage_rec *r)
     tg_buf_putc(b, '\n');
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int id_cmp(const void *a, const void *b)
 {
     return strcmp((*(tg_stage_rec *const *)a)->id, (*(tg_stage_rec *const *)b)->id);
@@ -411,7 +396,7 @@ static int rewrite_log(tg_statelog *l, tg_err *err)
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         tg_err_setpos(err, tmp, 0, 0, "cannot create: %s", strerror(errno));
-    } else if (write_all(fd, b.data, b.len) != 0) {
+    } else if (tg_write_all(fd, b.data, b.len) != 0) {
         tg_err_setpos(err, tmp, 0, 0, "write error: %s", strerror(errno));
         close(fd);
         unlink(tmp);
@@ -447,7 +432,7 @@ static int append(tg_statelog *l, const tg_buf *b, tg_err *err)
             return tg_err_setpos(err, l->path, 0, 0, "cannot open for appending: %s",
                                  strerror(errno));
     }
-    if (write_all(l->fd, b->data, b->len) != 0)
+    if (tg_write_all(l->fd, b->data, b->len) != 0)
         return tg_err_setpos(err, l->path, 0, 0, "write error: %s", strerror(errno));
     l->bytes += b->len;
     l->appended = true;

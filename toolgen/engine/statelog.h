@@ -25,6 +25,7 @@
 
 #include "base/hash.h"
 #include "base/strmap.h"
+#include "base/strvec.h"
 #include "base/util.h"
 
 /*

@@ -92,7 +92,7 @@ int tg_config_load(tg_config *c, tg_err *err)
         c->path = xstrdup(name);
         size_t len = 0;
         char *text = tg_confine_repo(name, NULL, "config", err) == 0
-                         ? tg_read_file(name, 16u << 20, &len, err)
+                         ? tg_read_file(name, TG_DOC_MAX_BYTES, &len, err)
                          : NULL;
         if (!text)
             goto fail;

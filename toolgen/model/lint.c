@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/confine.h"
+#include "base/strvec.h"
 #include "model/manifest.h"
 #include "base/util.h"
 
@@ -22,12 +23,11 @@ void tg_problems_add(tg_problems *p, const char *file, tg_pos pos, const char *f
         p->cap = p->cap ? p->cap * 2 : 16;
         p->v = xrealloc(p->v, p->cap * sizeof *p->v);
     }
-    tg_buf b = TG_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
-    p->v[p->n] = (tg_problem){xstrdup(file), pos.line, pos.col, tg_buf_steal(&b), p->n};
+    p->v[p->n] = (tg_problem){xstrdup(file), pos.line, pos.col, msg, p->n};
     p->n++;
 }
 
@@ -77,13 +77,12 @@ static void add_at(lint_ctx *c, const tg_doc *d, const char *pointer, const char
 
 static void add_at(lint_ctx *c, const tg_doc *d, const char *pointer, const char *fmt, ...)
 {
-    tg_buf b = TG_BUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    tg_buf_vprintf(&b, fmt, ap);
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
-    tg_problems_add(c->out, d->file, tg_doc_pointer_pos(d, pointer), "%s", b.data ? b.data : "");
-    tg_buf_free(&b);
+    tg_problems_add(c->out, d->file, tg_doc_pointer_pos(d, pointer), "%s", msg);
+    free(msg);
 }
 
 static void add_err(lint_ctx *c, const tg_err *err, const char *file)
@@ -459,24 +458,15 @@ static const char *const schema_keywords[] = {
     "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains",
     "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "title",
     "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format",
-    "contentEncoding", "contentMediaType", "contentSchema",
+    "contentEncoding", "contentMediaType", "contentSchema", NULL,
 };
 static const char *const map_of_schemas[] = {"$defs", "properties", "patternProperties",
-                                             "dependentSchemas"};
-static const char *const list_of_schemas[] = {"allOf", "anyOf", "oneOf", "prefixItems"};
+                                             "dependentSchemas", NULL};
+static const char *const list_of_schemas[] = {"allOf", "anyOf", "oneOf", "prefixItems", NULL};
 static const char *const one_schema[] = {"not", "if", "then", "else", "items", "contains",
                                          "additionalProperties", "propertyNames",
                                          "unevaluatedItems", "unevaluatedProperties",
-                                         "contentSchema"};
-
-static bool in_list(const char *s, const char *const *list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(s, list[i]) == 0)
-            return true;
-    return false;
-}
-#define IN_LIST(s, list) in_list((s), (list), sizeof(list) / sizeof *(list))
+                                         "contentSchema", NULL};
 
 static void check_schema_keywords(lint_ctx *c, const tg_manifest *m, const cJSON *schema,
                                   tg_buf *ptr, int depth)
@@ -489,10 +479,10 @@ static void check_schema_keywords(lint_ctx *c, const tg_manifest *m, const cJSON
     {
         tg_buf_putc(ptr, '/');
         tg_buf_pointer_token(ptr, kw->string);
-        if (!IN_LIST(kw->string, schema_keywords) && strncmp(kw->string, "x-", 2) != 0) {
+        if (!tg_strlist_has(schema_keywords, kw->string) && strncmp(kw->string, "x-", 2) != 0) {
             const char *best = NULL;
             size_t best_d = (size_t)-1;
-            for (size_t i = 0; i < sizeof schema_keywords / sizeof *schema_keywords; i++) {
+            for (size_t i = 0; schema_keywords[i]; i++) {
                 size_t d = edit_distance(kw->string, schema_keywords[i]);
                 if (d < best_d) {
                     best_d = d;
@@ -508,7 +498,7 @@ static void check_schema_keywords(lint_ctx *c, const tg_manifest *m, const cJSON
                        "%s: unknown keyword \"%s\" is ignored by JSON Schema; name custom annotations "
                        "\"x-...\", and quote values that contain \", \" inside a YAML {...} mapping",
                        ptr->data, kw->string);
-        } else if (IN_LIST(kw->string, map_of_schemas) && cJSON_IsObject(kw)) {
+        } else if (tg_strlist_has(map_of_schemas, kw->string) && cJSON_IsObject(kw)) {
             size_t mark2 = ptr->len;
             const cJSON *sub;
             cJSON_ArrayForEach(sub, kw)
@@ -518,7 +508,7 @@ static void check_schema_keywords(lint_ctx *c, const tg_manifest *m, const cJSON
                 check_schema_keywords(c, m, sub, ptr, depth + 1);
                 tg_buf_truncate(ptr, mark2);
             }
-        } else if (IN_LIST(kw->string, list_of_schemas) && cJSON_IsArray(kw)) {
+        } else if (tg_strlist_has(list_of_schemas, kw->string) && cJSON_IsArray(kw)) {
             size_t mark2 = ptr->len;
             int i = 0;
             const cJSON *sub;
@@ -528,7 +518,7 @@ static void check_schema_keywords(lint_ctx *c, const tg_manifest *m, const cJSON
                 check_schema_keywords(c, m, sub, ptr, depth + 1);
                 tg_buf_truncate(ptr, mark2);
             }
-        } else if (IN_LIST(kw->string, one_schema)) {
+        } else if (tg_strlist_has(one_schema, kw->string)) {
             check_schema_keywords(c, m, kw, ptr, depth + 1);
         }
         tg_buf_truncate(ptr, mark);
@@ -658,45 +648,19 @@ static void lint_config(lint_ctx *c, const char *path)
 
 /* ---- walking -------------------------------------------------------------------------------- */
 
-typedef struct pathlist {
-    char **v;
-    size_t n, cap;
-} pathlist;
-
-static void pathlist_add(pathlist *l, char *p)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-    }
-    l->v[l->n++] = p;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorts l->v[from..n); qsort must not see the NULL of an empty list. */
-static void pathlist_sort(pathlist *l, size_t from)
-{
-    if (l->n - from > 1)
-        qsort(l->v + from, l->n - from, sizeof *l->v, str_cmp);
-}
-
 static bool is_config_name(const char *name)
 {
     return strcmp(name, "toolgen.yaml") == 0 || strcmp(name, "toolgen.yml") == 0;
 }
 
-static void walk(const char *dir, pathlist *manifests, pathlist *configs, int depth)
+static void walk(const char *dir, tg_strv *manifests, tg_strv *configs, int depth)
 {
     if (depth > 32)
         return;
     DIR *d = opendir(dir);
     if (!d)
         return;
-    pathlist subdirs = {0};
+    tg_strv subdirs = TG_STRV_INIT;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || strcmp(e->d_name, "node_modules") == 0)
@@ -710,57 +674,47 @@ static void walk(const char *dir, pathlist *manifests, pathlist *configs, int de
         /* Whatever carries a manifest's or the config's name is linted, so that a directory, a
          * FIFO or a symlink out of the repository by that name is reported, not skipped. */
         if (strcmp(e->d_name, "tool.manifest.yaml") == 0)
-            pathlist_add(manifests, p);
+            tg_strv_push_owned(manifests, p);
         else if (is_config_name(e->d_name))
-            pathlist_add(configs, p);
+            tg_strv_push_owned(configs, p);
         else if (S_ISDIR(st.st_mode))
-            pathlist_add(&subdirs, p);
+            tg_strv_push_owned(&subdirs, p);
         else
             free(p);
     }
     closedir(d);
-    pathlist_sort(&subdirs, 0);
-    for (size_t i = 0; i < subdirs.n; i++) {
+    tg_strv_sort(&subdirs);
+    for (size_t i = 0; i < subdirs.n; i++)
         walk(subdirs.v[i], manifests, configs, depth + 1);
-        free(subdirs.v[i]);
-    }
-    free(subdirs.v);
+    tg_strv_free(&subdirs);
 }
 
 int tg_lint_paths(tg_schemaset *ss, const char *const *paths, size_t n, tg_problems *out,
                   tg_lint_stats *stats, tg_err *err)
 {
-    pathlist manifests = {0}, configs = {0};
+    tg_strv manifests = TG_STRV_INIT, configs = TG_STRV_INIT;
     for (size_t i = 0; i < n; i++) {
         struct stat st;
         if (stat(paths[i], &st) != 0) {
-            for (size_t j = 0; j < manifests.n; j++)
-                free(manifests.v[j]);
-            for (size_t j = 0; j < configs.n; j++)
-                free(configs.v[j]);
-            free(manifests.v);
-            free(configs.v);
+            tg_strv_free(&manifests);
+            tg_strv_free(&configs);
             return tg_err_setpos(err, paths[i], 0, 0, "no such file or directory");
         }
         if (S_ISDIR(st.st_mode)) {
             size_t m0 = manifests.n, c0 = configs.n;
             walk(paths[i], &manifests, &configs, 0);
-            pathlist_sort(&manifests, m0);
-            pathlist_sort(&configs, c0);
+            tg_strv_sort_from(&manifests, m0);
+            tg_strv_sort_from(&configs, c0);
         } else {
             const char *base = base_name(paths[i]);
-            pathlist_add(is_config_name(base) ? &configs : &manifests, xstrdup(paths[i]));
+            tg_strv_push_owned(is_config_name(base) ? &configs : &manifests, xstrdup(paths[i]));
         }
     }
     lint_ctx c = {.ss = ss, .out = out, .stats = stats};
-    for (size_t i = 0; i < configs.n; i++) {
+    for (size_t i = 0; i < configs.n; i++)
         lint_config(&c, configs.v[i]);
-        free(configs.v[i]);
-    }
-    for (size_t i = 0; i < manifests.n; i++) {
+    for (size_t i = 0; i < manifests.n; i++)
         lint_manifest(&c, manifests.v[i]);
-        free(manifests.v[i]);
-    }
     for (size_t i = 0; i < c.nnames; i++) {
         free(c.names[i]);
         free(c.name_files[i]);
@@ -768,7 +722,7 @@ int tg_lint_paths(tg_schemaset *ss, const char *const *paths, size_t n, tg_probl
     free(c.names);
     free(c.name_files);
     free(c.name_pos);
-    free(manifests.v);
-    free(configs.v);
+    tg_strv_free(&manifests);
+    tg_strv_free(&configs);
     return 0;
 }

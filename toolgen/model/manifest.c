@@ -5,17 +5,18 @@
 #include <string.h>
 
 #include "base/confine.h"
+#include "base/strvec.h"
 #include "base/util.h"
 
-static const char *const status_names[] = {"draft", "staged", "approved", "rejected", "promoted"};
-static const char *const runtime_names[] = {"python", "node", "command", "http"};
+/* Indexed by the enums; the NULL ends them for tg_strlist_index. */
+static const char *const status_names[] = {"draft", "staged", "approved", "rejected", "promoted",
+                                           NULL};
+static const char *const runtime_names[] = {"python", "node", "command", "http", NULL};
 
 tg_status tg_status_parse(const char *s)
 {
-    for (int i = 0; s && i < TG_STATUS_UNKNOWN; i++)
-        if (strcmp(s, status_names[i]) == 0)
-            return (tg_status)i;
-    return TG_STATUS_UNKNOWN;
+    int i = tg_strlist_index(status_names, s);
+    return i < 0 ? TG_STATUS_UNKNOWN : (tg_status)i;
 }
 
 const char *tg_status_name(tg_status s)
@@ -25,32 +26,13 @@ const char *tg_status_name(tg_status s)
 
 tg_runtime tg_runtime_parse(const char *s)
 {
-    for (int i = 0; s && i < TG_RUNTIME_UNKNOWN; i++)
-        if (strcmp(s, runtime_names[i]) == 0)
-            return (tg_runtime)i;
-    return TG_RUNTIME_UNKNOWN;
+    int i = tg_strlist_index(runtime_names, s);
+    return i < 0 ? TG_RUNTIME_UNKNOWN : (tg_runtime)i;
 }
 
 const char *tg_runtime_name(tg_runtime r)
 {
     return r < TG_RUNTIME_UNKNOWN ? runtime_names[r] : "unknown";
-}
-
-const cJSON *tg_json_get(const cJSON *obj, const char *key)
-{
-    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
-}
-
-const char *tg_json_get_string(const cJSON *obj, const char *key)
-{
-    const cJSON *v = tg_json_get(obj, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-double tg_json_get_number(const cJSON *obj, const char *key, double fallback)
-{
-    const cJSON *v = tg_json_get(obj, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : fallback;
 }
 
 int tg_manifest_load(const char *path, tg_manifest *m, tg_err *err)

@@ -57,9 +57,4 @@ const char *tg_status_name(tg_status s);
 tg_runtime tg_runtime_parse(const char *s);
 const char *tg_runtime_name(tg_runtime r);
 
-/* Small typed getters over cJSON objects: NULL / fallback when absent or of another type. */
-const char *tg_json_get_string(const cJSON *obj, const char *key);
-const cJSON *tg_json_get(const cJSON *obj, const char *key);
-double tg_json_get_number(const cJSON *obj, const char *key, double fallback);
-
 #endif

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "base/strmap.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "model/config.h"
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/errcode.h"
 #include "model/manifest.h"
 
 static const struct {
@@ -61,17 +62,6 @@ const char *tg_error_class_doc(tg_error_class c)
     return c < TG_CLASS_COUNT ? classes[c].anchor : "docs/sandbox.md";
 }
 
-static const char *const valid_codes[] = {"INVALID_INPUT", "NOT_FOUND",  "CONFLICT",
-                                          "UNAUTHORIZED",  "FORBIDDEN",  "TIMEOUT",
-                                          "RATE_LIMITED",  "UPSTREAM_ERROR", "INTERNAL_ERROR"};
-
-static const char *valid_code(const char *s)
-{
-    for (size_t i = 0; s && i < sizeof valid_codes / sizeof *valid_codes; i++)
-        if (strcmp(s, valid_codes[i]) == 0)
-            return valid_codes[i];
-    return NULL;
-}
 
 /* ---- the runner's error object -------------------------------------------------------------- */
 
@@ -97,7 +87,7 @@ static void read_error(const cJSON *reply, rerr *e)
     e->type = tg_json_get_string(o, "type");
     e->phase = tg_json_get_string(o, "phase");
     e->message = tg_json_get_string(o, "message");
-    e->code = valid_code(tg_json_get_string(o, "code"));
+    e->code = tg_errcode_canonical(tg_json_get_string(o, "code"));
     e->errno_name = tg_json_get_string(o, "errno_name");
     e->filename = tg_json_get_string(o, "filename");
     e->key = tg_json_get_string(o, "key");
@@ -110,11 +100,9 @@ static void read_error(const cJSON *reply, rerr *e)
 /* The exception is an instance of name (by the class names of its MRO / prototype chain). */
 static bool isa(const rerr *e, const char *name)
 {
-    const cJSON *mro = tg_json_get(e->obj, "mro"), *m;
     if (e->type && strcmp(e->type, name) == 0)
         return true;
-    cJSON_ArrayForEach(m, mro) if (cJSON_IsString(m) && strcmp(m->valuestring, name) == 0) return true;
-    return false;
+    return tg_json_array_has_string(tg_json_get(e->obj, "mro"), name);
 }
 
 static bool errno_is(const rerr *e, const char *name)
@@ -265,331 +253,411 @@ static void classify_limits_from_process(const tg_run_facts *f, tg_guidance *g)
                "exiting the process.");
 }
 
-static void classify_reply_error(const tg_run_facts *f, const rerr *e, tg_guidance *g)
-{
-    const char *type = e->type ? e->type : "Error";
-    const char *msg = e->message && *e->message ? e->message : type;
-    const char *phase = e->phase ? e->phase : "call";
-    const tg_limits *l = &f->limits;
-    bool python = f->runtime && strcmp(f->runtime, "python") == 0;
+/* ---- the runner's errors: a table ------------------------------------------------------------ */
 
-    if (strcmp(type, "SignatureMismatch") == 0) {
-        set_class(g, TG_CLASS_SIGNATURE_MISMATCH, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The entry function's parameters do not match input_schema, so the tool was "
-                      "not called.");
-        setf(g->cause, "The code and the manifest's input_schema were changed separately.");
-        add_fix(g, "Make every input_schema property a %s with the same name; required "
-                   "properties without a default, optional ones with one.",
-                python ? "keyword parameter" : "destructured key of the argument object");
-        return;
-    }
-    if (strcmp(type, "EntrypointMissing") == 0) {
-        set_class(g, TG_CLASS_ENTRYPOINT_MISSING, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The tool file loaded, but the entry function named by "
-                      "implementation.entrypoint is not in it.");
-        setf(g->cause, "A typo in implementation.entrypoint, or the function was renamed%s.",
-             python ? "" : " or not exported (module.exports)");
-        add_fix(g, "Set implementation.entrypoint to the function's name, or define it.");
-        return;
-    }
-    if (strcmp(type, "ResultNotObject") == 0 || strcmp(type, "ResultNotJSON") == 0) {
-        set_class(g, TG_CLASS_INVALID_RESULT, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The entry function returned, but its result is not a JSON object.");
-        setf(g->cause, "A DataFrame, numpy number, NaN or another non-JSON value in the result.");
-        add_fix(g, "Convert values before returning: int(x), float(x), str(x), df.to_dict("
-                   "orient=\"records\"), and None for missing values.");
-        return;
-    }
-    if (isa(e, "SyntaxError") || isa(e, "IndentationError")) {
-        set_class(g, TG_CLASS_SYNTAX_ERROR, NULL);
-        if (e->lineno)
-            setf(g->message, "syntax error in the tool's code at line %d: %s", e->lineno, msg);
-        else
-            setf(g->message, "syntax error in the tool's code: %s", msg);
-        setf(g->what, "The tool file could not be parsed%s%s.", e->text ? ": " : "",
-             e->text ? e->text : "");
-        setf(g->cause, "Invalid %s syntax (a missing bracket or colon, wrong indentation).",
-             python ? "Python" : "JavaScript");
-        add_fix(g, "Fix line %d of the tool file; `python3 -m py_compile tool.py` or `node "
-                   "--check tool.js` shows the error without running anything.",
-                e->lineno ? e->lineno : e->tool_line);
-        return;
-    }
-    if (e->module || isa(e, "ModuleNotFoundError") || isa(e, "ImportError")) {
-        const char *mod = e->module ? e->module : "?";
-        bool allowed = true;
-        if (cJSON_IsArray(f->allowed_imports)) {
-            allowed = false;
-            size_t top = strcspn(mod, ".");
-            const cJSON *a;
-            cJSON_ArrayForEach(a, f->allowed_imports) if (cJSON_IsString(a) &&
-                                                          strlen(a->valuestring) == top &&
-                                                          strncmp(a->valuestring, mod, top) == 0)
-                allowed = true;
-        }
-        if (!allowed) {
-            set_class(g, TG_CLASS_MODULE_NOT_ALLOWED, NULL);
-            setf(g->message, "the tool imports '%s', which is not allowed: %s", mod, msg);
-            setf(g->what, "Importing module '%s' failed; it is not in static_check.allowed_imports.",
-                 mod);
-            setf(g->cause, "Tools may use only the allowed modules; others are not installed in "
-                           "the sandbox, or give access it does not permit.");
-            add_fix(g, "Rewrite the code with an allowed module (static_check.allowed_imports in "
-                       "toolgen.yaml).");
-            return;
-        }
-        set_class(g, TG_CLASS_MODULE_MISSING, NULL);
-        setf(g->message, "module '%s' is not installed in the sandbox: %s", mod, msg);
-        setf(g->what, "Importing module '%s' failed in phase '%s'.", mod, phase);
-        setf(g->cause, "The package is not installed on this machine (the sandbox sees only the "
-                       "system's /usr), or its name is misspelled.");
-        add_fix(g, "Install the Debian package (e.g. `sudo apt-get install python3-%s`), or use "
-                   "a module that is installed.", mod);
-        add_fix(g, "List it in implementation.dependencies so the requirement is visible.");
-        return;
-    }
-    if (e->code) {
-        set_class(g, TG_CLASS_TOOL_ERROR, e->code);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The tool reported %s: %s", e->code, msg);
-        int n;
-        const char *cols = available_list(msg, &n);
-        if (strcmp(e->code, "INVALID_INPUT") == 0) {
-            setf(g->cause, "The arguments do not fit the data (a column, value or option the "
-                           "file does not have).");
-            if (cols)
-                add_fix(g, "Use one of the available columns: %.*s.", n, cols);
-            add_fix(g, "Correct the argument the message names and call again.");
-        } else if (strcmp(e->code, "NOT_FOUND") == 0) {
-            setf(g->cause, "A file or record the arguments name does not exist.");
-            add_fix(g, "Check the path (relative to the repository root, inside a data directory).");
-        } else {
-            setf(g->cause, "See the message: the tool chose this code deliberately.");
-            add_fix(g, "Act on the message; retry only for TIMEOUT, RATE_LIMITED or UPSTREAM_ERROR.");
-        }
-        return;
-    }
-    if (isa(e, "MemoryError") ||
-        (isa(e, "RangeError") && (msg_has(e, "allocation failed") || msg_has(e, "Invalid array length") ||
-                                   msg_has(e, "Invalid string length")))) {
-        set_class(g, TG_CLASS_MEMORY_LIMIT, NULL);
-        setf(g->message, "the tool ran out of memory (limit %ld MiB): %s", l->memory_mb, msg);
-        setf(g->what, "An allocation failed (%s) at a peak of %.0f MiB resident; the address-space "
-                      "limit is %ld MiB.", type, mb(f->max_rss_kb), l->memory_mb);
-        setf(g->cause, "The data or an intermediate result (a join, a pivot, a copy of a large "
-                       "frame) does not fit into constraints.limits.memory_mb.");
-        add_fix(g, "Load only the needed columns (usecols=...), use smaller dtypes, or process "
-                   "the file in chunks (chunksize=...).");
-        add_fix(g, "Raise constraints.limits.memory_mb (now %ld; sandbox.max_limits.memory_mb "
-                   "allows %ld).", l->memory_mb, f->max.memory_mb);
-        return;
-    }
-    if (isa(e, "RecursionError") || (isa(e, "RangeError") && msg_has(e, "call stack size"))) {
-        set_class(g, TG_CLASS_RECURSION_LIMIT, NULL);
-        if (e->tool_line)
-            setf(g->message, "maximum recursion depth exceeded (tool line %d)", e->tool_line);
-        else
-            setf(g->message, "maximum recursion depth exceeded");
-        setf(g->what, "The call stack overflowed (%s).", type);
-        setf(g->cause, "Unbounded recursion: a function that calls itself without a base case, "
-                       "or recursion over deeply nested data.");
-        add_fix(g, "Replace the recursion with a loop, or add the missing base case.");
-        return;
-    }
-    if (errno_is(e, "EFBIG")) {
-        set_class(g, TG_CLASS_OUTPUT_LIMIT, NULL);
-        setf(g->message, "a file the tool wrote went over the %ld KiB limit: %s", l->output_kb, msg);
-        setf(g->what, "Writing %s failed: file too large (RLIMIT_FSIZE = output_kb = %ld KiB).",
-             e->filename ? e->filename : "a file", l->output_kb);
-        setf(g->cause, "The tool writes more data into a file than constraints.limits.output_kb "
-                       "allows.");
-        add_fix(g, "Write less (aggregate, sample, or compress), or raise "
-                   "constraints.limits.output_kb (now %ld; the maximum is %ld).", l->output_kb,
-                f->max.output_kb);
-        return;
-    }
-    if ((errno_is(e, "EAGAIN") && (isa(e, "BlockingIOError") || msg_has(e, "spawn") ||
-                                   msg_has(e, "fork"))) ||
-        msg_has(e, "can't start new thread")) {
-        set_class(g, TG_CLASS_PROCESS_LIMIT, NULL);
-        setf(g->message, "the tool hit its process limit (%ld processes and threads): %s",
-             l->processes, msg);
-        setf(g->what, "Creating a process or thread failed (EAGAIN): limit processes = %ld.",
-             l->processes);
-        setf(g->cause, "The tool starts processes or threads in a loop (or a library starts one "
-                       "thread per CPU).");
-        add_fix(g, "Do the work in one process; set thread pools to a fixed small size.");
-        add_fix(g, "If more are really needed, raise constraints.limits.processes (now %ld; the "
-                   "maximum is %ld).", l->processes, f->max.processes);
-        return;
-    }
-    if (errno_is(e, "EMFILE") || errno_is(e, "ENFILE")) {
-        set_class(g, TG_CLASS_FILES_LIMIT, NULL);
-        setf(g->message, "the tool hit its open-file limit (%ld): %s", l->files, msg);
-        setf(g->what, "Opening a file failed: too many open files (limit files = %ld).", l->files);
-        setf(g->cause, "Files opened in a loop and never closed.");
-        add_fix(g, "Close files (use `with open(...)`), or raise constraints.limits.files (now "
-                   "%ld).", l->files);
-        return;
-    }
-    static const char *const net_errnos[] = {"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH",
-                                             "ENETDOWN", "ENOTFOUND", "EAI_AGAIN", "EADDRNOTAVAIL"};
-    bool net = isa(e, "socket.gaierror") || isa(e, "gaierror") || isa(e, "ConnectionError") ||
-               isa(e, "urllib.error.URLError") || isa(e, "requests.exceptions.ConnectionError");
-    for (size_t i = 0; !net && i < sizeof net_errnos / sizeof *net_errnos; i++)
-        net = errno_is(e, net_errnos[i]);
-    if (net) {
-        set_class(g, TG_CLASS_NETWORK_BLOCKED, NULL);
-        setf(g->message, "network access is blocked in the sandbox: %s", msg);
-        setf(g->what, "A network call failed (%s): the sandbox has no network, only a loopback "
-                      "interface with nothing listening.", e->errno_name ? e->errno_name : type);
-        setf(g->cause, "python, node and command tools never get network access; only http tools "
-                       "reach remote services, through toolgen.");
-        add_fix(g, "Take the data as a file argument (x-toolgen-path: read) instead of "
-                   "downloading it.");
-        add_fix(g, "For a remote API, write an http tool (implementation.runtime: http).");
-        return;
-    }
-    if (isa(e, "FileNotFoundError") || errno_is(e, "ENOENT")) {
-        set_class(g, TG_CLASS_FILE_NOT_FOUND, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The tool opened %s, which does not exist in the sandbox.",
-             e->filename ? e->filename : "a file");
-        setf(g->cause, "Only path arguments marked `x-toolgen-path: read` (mounted at the path "
-                       "given) and the tool's own folder (/tool) are visible; everything else of "
-                       "the host is not.");
-        add_fix(g, "Pass the file as an argument whose input_schema property has "
-                   "`x-toolgen-path: read`, with a path inside a data directory.");
-        add_fix(g, "Open files next to the code via the module's directory "
-                   "(os.path.dirname(__file__)), not the current directory.");
-        return;
-    }
-    if (isa(e, "PermissionError") || errno_is(e, "EACCES") || errno_is(e, "EPERM") ||
-        errno_is(e, "EROFS")) {
-        set_class(g, TG_CLASS_PERMISSION_DENIED, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The tool tried to write or open %s and was refused (%s).",
-             e->filename ? e->filename : "a path", e->errno_name ? e->errno_name : type);
-        setf(g->cause, "Everything but the working directory (and /tmp) is read-only in the "
-                       "sandbox, and input files are mounted read-only.");
-        add_fix(g, "Write output files into the current working directory; they are collected "
-                   "as artifacts.");
-        return;
-    }
-    if (isa(e, "TimeoutError")) {
-        set_class(g, TG_CLASS_TIMEOUT, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The tool raised TimeoutError: %s", msg);
-        setf(g->cause, "An operation inside the tool gave up waiting.");
-        add_fix(g, "Retry later, or make the operation cheaper.");
-        return;
-    }
-    if (isa(e, "pandas.errors.EmptyDataError") || isa(e, "EmptyDataError")) {
-        set_class(g, TG_CLASS_EMPTY_DATA, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The input file has no data (not even a header row).");
-        setf(g->cause, "An empty file, or a path pointing at the wrong file.");
-        add_fix(g, "Pass a file with a header row; handle the empty case in the tool with a "
-                   "clear ValueError.");
-        return;
-    }
-    if (isa(e, "KeyError")) {
-        set_class(g, TG_CLASS_MISSING_KEY, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The tool looked up %s%s%s, which does not exist.", e->key ? "'" : "a key",
-             e->key ? e->key : "", e->key ? "'" : "");
-        setf(g->cause, "Usually a column name that is not in the file (names are case-sensitive) "
-                       "or a missing key in JSON data.");
-        add_fix(g, "Check the column names first (load_and_analyze_csv lists them) and pass one "
-                   "that exists.");
-        add_fix(g, "In the tool: validate columns up front (toolgen_helpers."
-                   "validate_file_and_columns) so the message lists the available ones.");
-        return;
-    }
-    if (isa(e, "TypeError")) {
-        set_class(g, TG_CLASS_TYPE_ERROR, NULL);
-        setf(g->message, "%s", msg);
-        if (e->tool_line)
-            setf(g->what, "A value had the wrong type at tool line %d: %s", e->tool_line, msg);
-        else
-            setf(g->what, "A value had the wrong type: %s", msg);
-        setf(g->cause, "A column holds text where numbers were expected (or the reverse), or an "
-                       "argument of the wrong type reached the code.");
-        add_fix(g, "Convert the column first (pd.to_numeric(..., errors=\"coerce\")) or pick a "
-                   "numeric column.");
-        return;
-    }
-    if (isa(e, "ValueError") || isa(e, "RangeError")) {
-        set_class(g, TG_CLASS_INVALID_VALUE, NULL);
-        setf(g->message, "%s", msg);
-        setf(g->what, "The tool rejected a value: %s", msg);
-        int n;
-        const char *cols = available_list(msg, &n);
-        setf(g->cause, "An argument that does not fit the data.");
-        if (cols)
-            add_fix(g, "Use one of the available columns: %.*s.", n, cols);
-        add_fix(g, "Correct the argument the message names and call again.");
-        return;
-    }
-    if (isa(e, "SystemExit")) {
-        set_class(g, TG_CLASS_SYSTEM_EXIT, NULL);
-        setf(g->message, "the tool called sys.exit(%s) instead of returning a result", msg);
-        setf(g->what, "SystemExit was raised inside the entry function.");
-        setf(g->cause, "Script-style code (sys.exit, exit()) in a tool function.");
-        add_fix(g, "Return the result dict, or raise an exception with a message.");
-        return;
-    }
-    set_class(g, TG_CLASS_EXCEPTION, NULL);
-    setf(g->message, "%s: %s", type, msg);
-    if (e->tool_line)
-        setf(g->what, "The tool raised %s at line %d in phase '%s'.", type, e->tool_line, phase);
-    else
-        setf(g->what, "The tool raised %s in phase '%s'.", type, phase);
-    setf(g->cause, "A bug in the tool, or data it does not handle.");
-    add_fix(g, "Read the traceback (error.traceback in `toolgen run --json`) and fix the code, or "
-               "raise ValueError with a clear message for bad input.");
+/*
+ * What a reply error says, as a table read top to bottom: the first row that matches wins. A row
+ * matches when the exception is an instance of one of `types`, or its errno is one of `errnos`,
+ * or `test` says so, or its type is one of `exact`, or the tool chose `code`. Its texts are templates: {name} is replaced by a fact of the call (see
+ * var_value); a fix that comes out empty is left out. docs/sandbox.md#error-classes lists the
+ * classes in the same order.
+ */
+typedef struct reply_rule {
+    const char *types[6];
+    const char *errnos[8];
+    bool (*test)(const rerr *e, const tg_run_facts *f);
+    const char *exact[2]; /* the runner's own error types, compared as they are */
+    const char *code;     /* the tool chose this code ("*": any code) */
+    tg_error_class cls;
+    const char *message, *what, *cause, *fix[2];
+} reply_rule;
+
+typedef struct tvars {
+    const tg_run_facts *f;
+    const rerr *e;
+    const char *type, *msg, *phase;
+    bool python;
+} tvars;
+
+static bool import_failed(const rerr *e)
+{
+    return e->module || isa(e, "ModuleNotFoundError") || isa(e, "ImportError");
 }
 
-bool tg_classify(const tg_run_facts *f, tg_guidance *g)
+/* static_check.allowed_imports allows the module (or there is no such list). */
+static bool import_allowed(const rerr *e, const tg_run_facts *f)
 {
-    memset(g, 0, sizeof *g);
-    const tg_limits *l = &f->limits;
-    if (f->pre != TG_CLASS_NONE) {
-        set_class(g, f->pre, NULL);
-        setf(g->message, "%s", f->pre_message ? f->pre_message : "refused");
-        switch (f->pre) {
-        case TG_CLASS_INPUT_SCHEMA:
-            setf(g->what, "The arguments do not fit the tool's input_schema; the tool did not run.");
-            setf(g->cause, "A missing required argument, a wrong type, or a value out of range.");
-            add_fix(g, "Fix the arguments at the JSON Pointers named in the message.");
-            break;
-        case TG_CLASS_PATH_FORBIDDEN:
-            setf(g->what, "A path argument points outside the directories tools may read; the "
-                          "tool did not run.");
-            setf(g->cause, "An absolute path, '..', or a symlink leading out of the data "
-                           "directories.");
-            add_fix(g, "Copy the file into a data directory (data/ by default) and pass its path "
-                       "relative to the repository root, e.g. data/file.csv.");
-            add_fix(g, "Or add its directory to sandbox.data_dirs in toolgen.yaml.");
-            break;
-        case TG_CLASS_PATH_NOT_FOUND:
-            setf(g->what, "A path argument names a file that does not exist; the tool did not run.");
-            setf(g->cause, "A typo in the path, or the file has not been created yet.");
-            add_fix(g, "Pass the path of an existing file, relative to the repository root.");
-            break;
-        default:
+    if (!cJSON_IsArray(f->allowed_imports))
+        return true;
+    const char *mod = e->module ? e->module : "?";
+    size_t top = strcspn(mod, ".");
+    const cJSON *a;
+    cJSON_ArrayForEach(a, f->allowed_imports) if (cJSON_IsString(a) &&
+                                                  strlen(a->valuestring) == top &&
+                                                  strncmp(a->valuestring, mod, top) == 0) return true;
+    return false;
+}
+
+static bool t_module_not_allowed(const rerr *e, const tg_run_facts *f)
+{
+    return import_failed(e) && !import_allowed(e, f);
+}
+
+static bool t_module_missing(const rerr *e, const tg_run_facts *f)
+{
+    (void)f;
+    return import_failed(e);
+}
+
+static bool t_memory(const rerr *e, const tg_run_facts *f)
+{
+    (void)f;
+    return isa(e, "RangeError") && (msg_has(e, "allocation failed") ||
+                                    msg_has(e, "Invalid array length") ||
+                                    msg_has(e, "Invalid string length"));
+}
+
+static bool t_recursion(const rerr *e, const tg_run_facts *f)
+{
+    (void)f;
+    return isa(e, "RangeError") && msg_has(e, "call stack size");
+}
+
+static bool t_processes(const rerr *e, const tg_run_facts *f)
+{
+    (void)f;
+    return (errno_is(e, "EAGAIN") &&
+            (isa(e, "BlockingIOError") || msg_has(e, "spawn") || msg_has(e, "fork"))) ||
+           msg_has(e, "can't start new thread");
+}
+
+static const char fix_columns[] = "{columns_fix}";
+static const char fix_correct[] = "Correct the argument the message names and call again.";
+
+static const reply_rule reply_rules[] = {
+    {{0}, {0}, NULL, {"SignatureMismatch"}, NULL,
+     TG_CLASS_SIGNATURE_MISMATCH, "{msg}",
+     "The entry function's parameters do not match input_schema, so the tool was not called.",
+     "The code and the manifest's input_schema were changed separately.",
+     {"Make every input_schema property a {param_kind} with the same name; required properties "
+      "without a default, optional ones with one."}},
+    {{0}, {0}, NULL, {"EntrypointMissing"}, NULL,
+     TG_CLASS_ENTRYPOINT_MISSING, "{msg}",
+     "The tool file loaded, but the entry function named by implementation.entrypoint is not in "
+     "it.",
+     "A typo in implementation.entrypoint, or the function was renamed{not_exported}.",
+     {"Set implementation.entrypoint to the function's name, or define it."}},
+    {{0}, {0}, NULL, {"ResultNotObject", "ResultNotJSON"}, NULL,
+     TG_CLASS_INVALID_RESULT, "{msg}",
+     "The entry function returned, but its result is not a JSON object.",
+     "A DataFrame, numpy number, NaN or another non-JSON value in the result.",
+     {"Convert values before returning: int(x), float(x), str(x), df.to_dict(orient=\"records\"), "
+      "and None for missing values."}},
+    {{"SyntaxError", "IndentationError"}, {0}, NULL, {0}, NULL, TG_CLASS_SYNTAX_ERROR,
+     "syntax error in the tool's code{at_lineno}: {msg}",
+     "The tool file could not be parsed{source_text}.",
+     "Invalid {language} syntax (a missing bracket or colon, wrong indentation).",
+     {"Fix line {fix_line} of the tool file; `python3 -m py_compile tool.py` or `node --check "
+      "tool.js` shows the error without running anything."}},
+    {{0}, {0}, t_module_not_allowed, {0}, NULL, TG_CLASS_MODULE_NOT_ALLOWED,
+     "the tool imports '{module}', which is not allowed: {msg}",
+     "Importing module '{module}' failed; it is not in static_check.allowed_imports.",
+     "Tools may use only the allowed modules; others are not installed in the sandbox, or give "
+     "access it does not permit.",
+     {"Rewrite the code with an allowed module (static_check.allowed_imports in toolgen.yaml)."}},
+    {{0}, {0}, t_module_missing, {0}, NULL, TG_CLASS_MODULE_MISSING,
+     "module '{module}' is not installed in the sandbox: {msg}",
+     "Importing module '{module}' failed in phase '{phase}'.",
+     "The package is not installed on this machine (the sandbox sees only the system's /usr), or "
+     "its name is misspelled.",
+     {"Install the Debian package (e.g. `sudo apt-get install python3-{module}`), or use a module "
+      "that is installed.",
+      "List it in implementation.dependencies so the requirement is visible."}},
+    {{0}, {0}, NULL, {0}, "INVALID_INPUT", TG_CLASS_TOOL_ERROR, "{msg}",
+     "The tool reported {code}: {msg}",
+     "The arguments do not fit the data (a column, value or option the file does not have).",
+     {fix_columns, fix_correct}},
+    {{0}, {0}, NULL, {0}, "NOT_FOUND", TG_CLASS_TOOL_ERROR, "{msg}",
+     "The tool reported {code}: {msg}",
+     "A file or record the arguments name does not exist.",
+     {"Check the path (relative to the repository root, inside a data directory)."}},
+    {{0}, {0}, NULL, {0}, "*", TG_CLASS_TOOL_ERROR, "{msg}",
+     "The tool reported {code}: {msg}",
+     "See the message: the tool chose this code deliberately.",
+     {"Act on the message; retry only for TIMEOUT, RATE_LIMITED or UPSTREAM_ERROR."}},
+    {{"MemoryError"}, {0}, t_memory, {0}, NULL, TG_CLASS_MEMORY_LIMIT,
+     "the tool ran out of memory (limit {memory_mb} MiB): {msg}",
+     "An allocation failed ({type}) at a peak of {rss_mb} MiB resident; the address-space limit "
+     "is {memory_mb} MiB.",
+     "The data or an intermediate result (a join, a pivot, a copy of a large frame) does not fit "
+     "into constraints.limits.memory_mb.",
+     {"Load only the needed columns (usecols=...), use smaller dtypes, or process the file in "
+      "chunks (chunksize=...).",
+      "Raise constraints.limits.memory_mb (now {memory_mb}; sandbox.max_limits.memory_mb allows "
+      "{max_memory_mb})."}},
+    {{"RecursionError"}, {0}, t_recursion, {0}, NULL, TG_CLASS_RECURSION_LIMIT,
+     "maximum recursion depth exceeded{tool_line_paren}", "The call stack overflowed ({type}).",
+     "Unbounded recursion: a function that calls itself without a base case, or recursion over "
+     "deeply nested data.",
+     {"Replace the recursion with a loop, or add the missing base case."}},
+    {{0}, {"EFBIG"}, NULL, {0}, NULL, TG_CLASS_OUTPUT_LIMIT,
+     "a file the tool wrote went over the {output_kb} KiB limit: {msg}",
+     "Writing {filename} failed: file too large (RLIMIT_FSIZE = output_kb = {output_kb} KiB).",
+     "The tool writes more data into a file than constraints.limits.output_kb allows.",
+     {"Write less (aggregate, sample, or compress), or raise constraints.limits.output_kb (now "
+      "{output_kb}; the maximum is {max_output_kb})."}},
+    {{0}, {0}, t_processes, {0}, NULL, TG_CLASS_PROCESS_LIMIT,
+     "the tool hit its process limit ({processes} processes and threads): {msg}",
+     "Creating a process or thread failed (EAGAIN): limit processes = {processes}.",
+     "The tool starts processes or threads in a loop (or a library starts one thread per CPU).",
+     {"Do the work in one process; set thread pools to a fixed small size.",
+      "If more are really needed, raise constraints.limits.processes (now {processes}; the "
+      "maximum is {max_processes})."}},
+    {{0}, {"EMFILE", "ENFILE"}, NULL, {0}, NULL, TG_CLASS_FILES_LIMIT,
+     "the tool hit its open-file limit ({files}): {msg}",
+     "Opening a file failed: too many open files (limit files = {files}).",
+     "Files opened in a loop and never closed.",
+     {"Close files (use `with open(...)`), or raise constraints.limits.files (now {files})."}},
+    {{"socket.gaierror", "gaierror", "ConnectionError", "urllib.error.URLError",
+      "requests.exceptions.ConnectionError"},
+     {"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "ENOTFOUND", "EAI_AGAIN",
+      "EADDRNOTAVAIL"},
+     NULL, {0}, NULL, TG_CLASS_NETWORK_BLOCKED, "network access is blocked in the sandbox: {msg}",
+     "A network call failed ({errno_or_type}): the sandbox has no network, only a loopback "
+     "interface with nothing listening.",
+     "python, node and command tools never get network access; only http tools reach remote "
+     "services, through toolgen.",
+     {"Take the data as a file argument (x-toolgen-path: read) instead of downloading it.",
+      "For a remote API, write an http tool (implementation.runtime: http)."}},
+    {{"FileNotFoundError"}, {"ENOENT"}, NULL, {0}, NULL, TG_CLASS_FILE_NOT_FOUND, "{msg}",
+     "The tool opened {filename}, which does not exist in the sandbox.",
+     "Only path arguments marked `x-toolgen-path: read` (mounted at the path given) and the "
+     "tool's own folder (/tool) are visible; everything else of the host is not.",
+     {"Pass the file as an argument whose input_schema property has `x-toolgen-path: read`, with "
+      "a path inside a data directory.",
+      "Open files next to the code via the module's directory (os.path.dirname(__file__)), not "
+      "the current directory."}},
+    {{"PermissionError"}, {"EACCES", "EPERM", "EROFS"}, NULL, {0}, NULL,
+     TG_CLASS_PERMISSION_DENIED, "{msg}",
+     "The tool tried to write or open {path} and was refused ({errno_or_type}).",
+     "Everything but the working directory (and /tmp) is read-only in the sandbox, and input "
+     "files are mounted read-only.",
+     {"Write output files into the current working directory; they are collected as "
+      "artifacts."}},
+    {{"TimeoutError"}, {0}, NULL, {0}, NULL, TG_CLASS_TIMEOUT, "{msg}",
+     "The tool raised TimeoutError: {msg}",
+     "An operation inside the tool gave up waiting.",
+     {"Retry later, or make the operation cheaper."}},
+    {{"pandas.errors.EmptyDataError", "EmptyDataError"}, {0}, NULL, {0}, NULL,
+     TG_CLASS_EMPTY_DATA, "{msg}",
+     "The input file has no data (not even a header row).",
+     "An empty file, or a path pointing at the wrong file.",
+     {"Pass a file with a header row; handle the empty case in the tool with a clear "
+      "ValueError."}},
+    {{"KeyError"}, {0}, NULL, {0}, NULL, TG_CLASS_MISSING_KEY, "{msg}",
+     "The tool looked up {key}, which does not exist.",
+     "Usually a column name that is not in the file (names are case-sensitive) or a missing key "
+     "in JSON data.",
+     {"Check the column names first (load_and_analyze_csv lists them) and pass one that exists.",
+      "In the tool: validate columns up front (toolgen_helpers.validate_file_and_columns) so the "
+      "message lists the available ones."}},
+    {{"TypeError"}, {0}, NULL, {0}, NULL, TG_CLASS_TYPE_ERROR, "{msg}",
+     "A value had the wrong type{at_tool_line}: {msg}",
+     "A column holds text where numbers were expected (or the reverse), or an argument of the "
+     "wrong type reached the code.",
+     {"Convert the column first (pd.to_numeric(..., errors=\"coerce\")) or pick a numeric "
+      "column."}},
+    {{"ValueError", "RangeError"}, {0}, NULL, {0}, NULL, TG_CLASS_INVALID_VALUE, "{msg}",
+     "The tool rejected a value: {msg}", "An argument that does not fit the data.",
+     {fix_columns, fix_correct}},
+    {{"SystemExit"}, {0}, NULL, {0}, NULL, TG_CLASS_SYSTEM_EXIT,
+     "the tool called sys.exit({msg}) instead of returning a result",
+     "SystemExit was raised inside the entry function.",
+     "Script-style code (sys.exit, exit()) in a tool function.",
+     {"Return the result dict, or raise an exception with a message."}},
+};
+
+/* The last row: anything else the tool raised. */
+static const reply_rule reply_fallback = {
+    {0}, {0}, NULL, {0}, NULL, TG_CLASS_EXCEPTION, "{type}: {msg}",
+    "The tool raised {type}{at_line} in phase '{phase}'.",
+    "A bug in the tool, or data it does not handle.",
+    {"Read the traceback (error.traceback in `toolgen run --json`) and fix the code, or raise "
+     "ValueError with a clear message for bad input."}};
+
+static bool rule_matches(const reply_rule *r, const rerr *e, const tg_run_facts *f)
+{
+    for (size_t i = 0; i < sizeof r->types / sizeof *r->types && r->types[i]; i++)
+        if (isa(e, r->types[i]))
+            return true;
+    for (size_t i = 0; i < sizeof r->errnos / sizeof *r->errnos && r->errnos[i]; i++)
+        if (errno_is(e, r->errnos[i]))
+            return true;
+    for (size_t i = 0; i < 2 && r->exact[i]; i++)
+        if (e->type && strcmp(e->type, r->exact[i]) == 0)
+            return true;
+    if (r->code && e->code && (strcmp(r->code, "*") == 0 || strcmp(r->code, e->code) == 0))
+        return true;
+    return r->test && r->test(e, f);
+}
+
+/* The value of template variable name (n bytes) into out; false for an unknown name. */
+static bool var_value(const tvars *v, const char *name, size_t n, char *out, size_t cap)
+{
+    const rerr *e = v->e;
+    const tg_limits *l = &v->f->limits, *max = &v->f->max;
+#define IS(s) (n == sizeof(s) - 1 && memcmp(name, s, n) == 0)
+    if (IS("msg"))
+        snprintf(out, cap, "%s", v->msg);
+    else if (IS("type"))
+        snprintf(out, cap, "%s", v->type);
+    else if (IS("phase"))
+        snprintf(out, cap, "%s", v->phase);
+    else if (IS("code"))
+        snprintf(out, cap, "%s", e->code ? e->code : "");
+    else if (IS("module"))
+        snprintf(out, cap, "%s", e->module ? e->module : "?");
+    else if (IS("filename"))
+        snprintf(out, cap, "%s", e->filename ? e->filename : "a file");
+    else if (IS("path"))
+        snprintf(out, cap, "%s", e->filename ? e->filename : "a path");
+    else if (IS("errno_or_type"))
+        snprintf(out, cap, "%s", e->errno_name ? e->errno_name : v->type);
+    else if (IS("key"))
+        snprintf(out, cap, e->key ? "'%s'" : "a key", e->key);
+    else if (IS("param_kind"))
+        snprintf(out, cap, "%s", v->python ? "keyword parameter"
+                                           : "destructured key of the argument object");
+    else if (IS("not_exported"))
+        snprintf(out, cap, "%s", v->python ? "" : " or not exported (module.exports)");
+    else if (IS("language"))
+        snprintf(out, cap, "%s", v->python ? "Python" : "JavaScript");
+    else if (IS("source_text"))
+        snprintf(out, cap, "%s%s", e->text ? ": " : "", e->text ? e->text : "");
+    else if (IS("at_lineno"))
+        snprintf(out, cap, e->lineno ? " at line %d" : "", e->lineno);
+    else if (IS("fix_line"))
+        snprintf(out, cap, "%d", e->lineno ? e->lineno : e->tool_line);
+    else if (IS("at_line"))
+        snprintf(out, cap, e->tool_line ? " at line %d" : "", e->tool_line);
+    else if (IS("at_tool_line"))
+        snprintf(out, cap, e->tool_line ? " at tool line %d" : "", e->tool_line);
+    else if (IS("tool_line_paren"))
+        snprintf(out, cap, e->tool_line ? " (tool line %d)" : "", e->tool_line);
+    else if (IS("rss_mb"))
+        snprintf(out, cap, "%.0f", mb(v->f->max_rss_kb));
+    else if (IS("memory_mb"))
+        snprintf(out, cap, "%ld", l->memory_mb);
+    else if (IS("max_memory_mb"))
+        snprintf(out, cap, "%ld", max->memory_mb);
+    else if (IS("output_kb"))
+        snprintf(out, cap, "%ld", l->output_kb);
+    else if (IS("max_output_kb"))
+        snprintf(out, cap, "%ld", max->output_kb);
+    else if (IS("processes"))
+        snprintf(out, cap, "%ld", l->processes);
+    else if (IS("max_processes"))
+        snprintf(out, cap, "%ld", max->processes);
+    else if (IS("files"))
+        snprintf(out, cap, "%ld", l->files);
+    else if (IS("columns_fix")) {
+        int len = 0;
+        const char *cols = available_list(v->msg, &len);
+        snprintf(out, cap, cols ? "Use one of the available columns: %.*s." : "", len, cols);
+    } else
+        return false;
+#undef IS
+    return true;
+}
+
+/* Expands a template into dst (TG_GUIDANCE_TEXT bytes): {name} becomes var_value(name). */
+static void expand(char *dst, const char *tpl, const tvars *v)
+{
+    size_t len = 0, cap = TG_GUIDANCE_TEXT;
+    char val[TG_GUIDANCE_TEXT];
+    for (const char *p = tpl; *p && len + 1 < cap;) {
+        const char *close = *p == '{' ? strchr(p, '}') : NULL;
+        if (close && var_value(v, p + 1, (size_t)(close - p - 1), val, sizeof val)) {
+            size_t n = strlen(val);
+            if (n > cap - 1 - len)
+                n = cap - 1 - len;
+            memcpy(dst + len, val, n);
+            len += n;
+            p = close + 1;
+        } else {
+            dst[len++] = *p++;
+        }
+    }
+    dst[len] = '\0';
+}
+
+static void classify_reply_error(const tg_run_facts *f, const rerr *e, tg_guidance *g)
+{
+    tvars v = {.f = f, .e = e, .type = e->type ? e->type : "Error",
+               .phase = e->phase ? e->phase : "call",
+               .python = f->runtime && strcmp(f->runtime, "python") == 0};
+    v.msg = e->message && *e->message ? e->message : v.type;
+    const reply_rule *r = &reply_fallback;
+    for (size_t i = 0; i < sizeof reply_rules / sizeof *reply_rules; i++)
+        if (rule_matches(&reply_rules[i], e, f)) {
+            r = &reply_rules[i];
             break;
         }
-        return true;
+    set_class(g, r->cls, r->cls == TG_CLASS_TOOL_ERROR ? e->code : NULL);
+    expand(g->message, r->message, &v);
+    expand(g->what, r->what, &v);
+    expand(g->cause, r->cause, &v);
+    for (size_t i = 0; i < 2 && r->fix[i]; i++) {
+        expand(g->fix[g->n_fix], r->fix[i], &v);
+        if (g->fix[g->n_fix][0])
+            g->n_fix++;
     }
-    rerr e;
-    read_error(f->reply, &e);
-    bool reply_ok = f->reply && cJSON_IsTrue(tg_json_get(f->reply, "ok"));
+}
 
-    if (f->killed_by == TG_LIMIT_WALL) {
+/* ---- classification of a call --------------------------------------------------------------- */
+
+/* Refused before the tool ran: the texts per class (the message is the refusal's own). */
+static void classify_refusal(const tg_run_facts *f, tg_guidance *g)
+{
+    static const struct {
+        tg_error_class cls;
+        const char *what, *cause, *fix[2];
+    } rows[] = {
+        {TG_CLASS_INPUT_SCHEMA,
+         "The arguments do not fit the tool's input_schema; the tool did not run.",
+         "A missing required argument, a wrong type, or a value out of range.",
+         {"Fix the arguments at the JSON Pointers named in the message."}},
+        {TG_CLASS_PATH_FORBIDDEN,
+         "A path argument points outside the directories tools may read; the tool did not run.",
+         "An absolute path, '..', or a symlink leading out of the data directories.",
+         {"Copy the file into a data directory (data/ by default) and pass its path relative to "
+          "the repository root, e.g. data/file.csv.",
+          "Or add its directory to sandbox.data_dirs in toolgen.yaml."}},
+        {TG_CLASS_PATH_NOT_FOUND,
+         "A path argument names a file that does not exist; the tool did not run.",
+         "A typo in the path, or the file has not been created yet.",
+         {"Pass the path of an existing file, relative to the repository root."}},
+    };
+    set_class(g, f->pre, NULL);
+    setf(g->message, "%s", f->pre_message ? f->pre_message : "refused");
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        if (rows[i].cls != f->pre)
+            continue;
+        setf(g->what, "%s", rows[i].what);
+        setf(g->cause, "%s", rows[i].cause);
+        for (size_t j = 0; j < 2 && rows[i].fix[j]; j++)
+            add_fix(g, "%s", rows[i].fix[j]);
+    }
+}
+
+/* Killed by toolgen (wall clock, output cap, cancel, disk budget): false when it was not. */
+static bool classify_killed(const tg_run_facts *f, tg_guidance *g)
+{
+    const tg_limits *l = &f->limits;
+    switch (f->killed_by) {
+    case TG_LIMIT_NONE:
+        return false;
+    case TG_LIMIT_WALL:
         set_class(g, TG_CLASS_TIMEOUT, NULL);
         setf(g->message, "the tool did not finish within %.1f s and was stopped",
              (double)l->wall_ms / 1000.0);
@@ -606,33 +674,30 @@ bool tg_classify(const tg_run_facts *f, tg_guidance *g)
                    "sandbox.max_limits.wall_s allows %.0f s).", (double)l->wall_ms / 1000.0,
                 (double)f->max.wall_ms / 1000.0);
         return true;
-    }
-    if (f->killed_by == TG_LIMIT_OUTPUT) {
+    case TG_LIMIT_OUTPUT: {
         const char *s = f->overflow_stream ? f->overflow_stream : "output";
+        bool reply = strcmp(s, "reply") == 0;
         set_class(g, TG_CLASS_OUTPUT_LIMIT, NULL);
         setf(g->message, "the tool wrote more than %ld KiB to %s and was stopped", l->output_kb, s);
         setf(g->what, "%s went over constraints.limits.output_kb (%ld KiB); toolgen kept the "
                       "first %ld KiB and killed the process tree.", s, l->output_kb, l->output_kb);
-        setf(g->cause, strcmp(s, "reply") == 0
-                           ? "The result object is larger than the output limit."
-                           : "Debug printing in a loop, or printing a whole data set.");
-        add_fix(g, "%s", strcmp(s, "reply") == 0
-                             ? "Return less: aggregate, paginate (a limit argument), or write "
-                               "the bulk to a file in the working directory."
-                             : "Remove the print statements; return data in the result instead.");
+        setf(g->cause, reply ? "The result object is larger than the output limit."
+                             : "Debug printing in a loop, or printing a whole data set.");
+        add_fix(g, "%s", reply ? "Return less: aggregate, paginate (a limit argument), or write "
+                                 "the bulk to a file in the working directory."
+                               : "Remove the print statements; return data in the result instead.");
         add_fix(g, "Or raise constraints.limits.output_kb (now %ld; the maximum is %ld).",
                 l->output_kb, f->max.output_kb);
         return true;
     }
-    if (f->killed_by == TG_LIMIT_CANCEL) {
+    case TG_LIMIT_CANCEL:
         set_class(g, TG_CLASS_CANCELLED, NULL);
         setf(g->message, "the call was cancelled and its process tree killed");
         setf(g->what, "The caller stopped the call (e.g. Ctrl-C) after %.1f s.", f->wall_ms / 1000.0);
         setf(g->cause, "An interrupt, not the tool.");
         add_fix(g, "Run the call again.");
         return true;
-    }
-    if (f->killed_by == TG_LIMIT_DISK) {
+    case TG_LIMIT_DISK:
         set_class(g, TG_CLASS_DISK_LIMIT, NULL);
         setf(g->message, "the tool wrote too much into its working directory and was stopped");
         setf(g->what, "The working directory grew past its budget (16 x output_kb, at least "
@@ -641,67 +706,90 @@ bool tg_classify(const tg_run_facts *f, tg_guidance *g)
         add_fix(g, "Write fewer or smaller files; keep intermediate data in memory.");
         return true;
     }
-    if (f->reply && !reply_ok && e.obj) {
-        classify_reply_error(f, &e, g);
-        return true;
-    }
-    if (reply_ok && !f->result_problem && !f->output_schema_message && !f->signal &&
-        f->exit_code == 0)
-        return false;
-    if (reply_ok && f->result_problem) {
+    return false;
+}
+
+/* The result arrived but is unusable: not an object, or it breaks output_schema. `command`
+ * chooses the command texts. False when the result is fine. */
+static bool classify_result(const tg_run_facts *f, bool command, tg_guidance *g)
+{
+    if (f->result_problem) {
         set_class(g, TG_CLASS_INVALID_RESULT, NULL);
         setf(g->message, "%s", f->result_problem);
-        setf(g->what, "The result could not be used: %s", f->result_problem);
-        setf(g->cause, "The result is not a JSON object.");
-        add_fix(g, "Return a dict / object of plain JSON values.");
-        return true;
-    }
-    if (reply_ok && f->output_schema_message) {
-        set_class(g, TG_CLASS_OUTPUT_SCHEMA, NULL);
-        setf(g->message, "the result does not fit output_schema: %s", f->output_schema_message);
-        setf(g->what, "The tool returned, but its result breaks the contract in output_schema.");
-        setf(g->cause, "The code and output_schema disagree (a renamed or missing key, a "
-                       "wrong type, an extra property).");
-        add_fix(g, "Change the code or output_schema so that they agree at the JSON Pointer in "
-                   "the message.");
-        return true;
-    }
-    if (reply_ok)
-        return false; /* the answer arrived; how the process ended afterwards does not matter */
-
-    /* No usable reply: what the process and the limits say. */
-    if (f->runtime && strcmp(f->runtime, "command") == 0) {
-        if (f->exit_code == 0 && !f->signal && !f->result_problem && !f->output_schema_message)
-            return false;
-        if (f->result_problem) {
-            set_class(g, TG_CLASS_INVALID_RESULT, NULL);
-            setf(g->message, "%s", f->result_problem);
+        if (command) {
             setf(g->what, "The program succeeded, but its output is not the result: %s",
                  f->result_problem);
             setf(g->cause, "implementation.stdout is json, but the program printed something "
                            "else.");
             add_fix(g, "Use stdout: text, or make the program print one JSON object.");
-            return true;
+        } else {
+            setf(g->what, "The result could not be used: %s", f->result_problem);
+            setf(g->cause, "The result is not a JSON object.");
+            add_fix(g, "Return a dict / object of plain JSON values.");
         }
-        if (f->output_schema_message) {
-            set_class(g, TG_CLASS_OUTPUT_SCHEMA, NULL);
-            setf(g->message, "the result does not fit output_schema: %s", f->output_schema_message);
+        return true;
+    }
+    if (f->output_schema_message) {
+        set_class(g, TG_CLASS_OUTPUT_SCHEMA, NULL);
+        setf(g->message, "the result does not fit output_schema: %s", f->output_schema_message);
+        if (command) {
             setf(g->what, "The program's result breaks the contract in output_schema.");
             setf(g->cause, "The program's output format and output_schema disagree.");
             add_fix(g, "Adapt output_schema to what the program prints.");
-            return true;
+        } else {
+            setf(g->what, "The tool returned, but its result breaks the contract in output_schema.");
+            setf(g->cause, "The code and output_schema disagree (a renamed or missing key, a "
+                           "wrong type, an extra property).");
+            add_fix(g, "Change the code or output_schema so that they agree at the JSON Pointer "
+                       "in the message.");
         }
-        if (!f->signal || (!limit_hit_cpu(f) && !memory_death(f) && f->signal_inferred)) {
-            set_class(g, TG_CLASS_COMMAND_FAILED, valid_code(f->mapped_code));
-            setf(g->message, "the program exited with status %d%s%s", f->exit_code,
-                 f->mapped_code ? ", mapped to " : "", f->mapped_code ? f->mapped_code : "");
-            setf(g->what, "The program failed (exit status %d); its stderr says why.", f->exit_code);
-            setf(g->cause, f->mapped_code ? "implementation.exit_codes maps this status."
-                                          : "The program rejected its arguments or input.");
-            add_fix(g, "Read the program's stderr; map known exit statuses to codes in "
-                       "implementation.exit_codes.");
+        return true;
+    }
+    return false;
+}
+
+/* A command that exited non-zero (not killed by a limit): its exit status, mapped or not. */
+static bool classify_command_exit(const tg_run_facts *f, tg_guidance *g)
+{
+    if (f->signal && (limit_hit_cpu(f) || memory_death(f) || !f->signal_inferred))
+        return false;
+    set_class(g, TG_CLASS_COMMAND_FAILED, tg_errcode_canonical(f->mapped_code));
+    setf(g->message, "the program exited with status %d%s%s", f->exit_code,
+         f->mapped_code ? ", mapped to " : "", f->mapped_code ? f->mapped_code : "");
+    setf(g->what, "The program failed (exit status %d); its stderr says why.", f->exit_code);
+    setf(g->cause, f->mapped_code ? "implementation.exit_codes maps this status."
+                                  : "The program rejected its arguments or input.");
+    add_fix(g, "Read the program's stderr; map known exit statuses to codes in "
+               "implementation.exit_codes.");
+    return true;
+}
+
+bool tg_classify(const tg_run_facts *f, tg_guidance *g)
+{
+    memset(g, 0, sizeof *g);
+    if (f->pre != TG_CLASS_NONE) {
+        classify_refusal(f, g);
+        return true;
+    }
+    if (classify_killed(f, g))
+        return true;
+    rerr e;
+    read_error(f->reply, &e);
+    bool reply_ok = f->reply && cJSON_IsTrue(tg_json_get(f->reply, "ok"));
+    if (f->reply && !reply_ok && e.obj) {
+        classify_reply_error(f, &e, g);
+        return true;
+    }
+    if (reply_ok)
+        /* the answer arrived; how the process ended afterwards does not matter */
+        return classify_result(f, false, g);
+
+    /* No usable reply: what the process and the limits say. */
+    if (f->runtime && strcmp(f->runtime, "command") == 0) {
+        if (f->exit_code == 0 && !f->signal && !f->result_problem && !f->output_schema_message)
+            return false;
+        if (classify_result(f, true, g) || classify_command_exit(f, g))
             return true;
-        }
     }
     if (f->reply_garbled) {
         set_class(g, TG_CLASS_CRASH, NULL);

@@ -1,6 +1,6 @@
 /*
  * guidance.h — why a call failed, what to do about it, and how much of its budget it used
- * (seed 003: error guidance and "fuel" analysis, here for CPU, memory and wall time).
+ * (docs/sandbox.md#error-classes and #resource-analysis: CPU, memory and wall time).
  *
  * Classification reads only facts the tool cannot fake by printing: the runner's reply (a
  * separate channel), the exit status and signal, which limit toolgen enforced, and the resource

@@ -298,8 +298,8 @@ static bool within_any(const tg_sandbox_config *c, const char *host, const cJSON
     return false;
 }
 
-static int check_one(const tg_sandbox_config *c, const char *name, const char *value,
-                     const cJSON *allowed_paths, tg_path_arg *out, tg_err *err)
+static tg_path_verdict check_one(const tg_sandbox_config *c, const char *name, const char *value,
+                                 const cJSON *allowed_paths, tg_path_arg *out, tg_err *err)
 {
     bool absolute = value[0] == '/';
     char *abs = absolute ? xstrdup(value) : tg_path_join(c->root, value);
@@ -309,7 +309,7 @@ static int check_one(const tg_sandbox_config *c, const char *name, const char *v
     free(abs);
     tg_buf allowed = TG_BUF_INIT;
     allowed_list(c, allowed_paths, &allowed);
-    int verdict = TG_PATH_OK;
+    tg_path_verdict verdict = TG_PATH_OK;
     if (!host) {
         tg_err_set(err, "%s: path '%s' cannot be resolved (%s); path arguments must point into %s",
                    name, value, strerror(e), allowed.data);
@@ -366,9 +366,9 @@ static int check_one(const tg_sandbox_config *c, const char *name, const char *v
     return TG_PATH_OK;
 }
 
-int tg_sandbox_check_paths(const tg_sandbox_config *c, const cJSON *input_schema,
-                           const cJSON *args, const cJSON *allowed_paths, tg_path_args *out,
-                           tg_err *err)
+tg_path_verdict tg_sandbox_check_paths(const tg_sandbox_config *c, const cJSON *input_schema,
+                                       const cJSON *args, const cJSON *allowed_paths,
+                                       tg_path_args *out, tg_err *err)
 {
     *out = (tg_path_args){0};
     const cJSON *props = tg_json_get(input_schema, "properties");
@@ -389,7 +389,7 @@ int tg_sandbox_check_paths(const tg_sandbox_config *c, const cJSON *input_schema
             tg_path_args_free(out);
             return TG_PATH_FORBIDDEN;
         }
-        int v = check_one(c, p->string, value, allowed_paths, &a, err);
+        tg_path_verdict v = check_one(c, p->string, value, allowed_paths, &a, err);
         if (v != TG_PATH_OK) {
             tg_path_args_free(out);
             return v;

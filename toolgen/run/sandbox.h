@@ -91,7 +91,9 @@ typedef struct tg_path_args {
     size_t n;
 } tg_path_args;
 
+/* What tg_sandbox_check_paths returns. */
 typedef enum tg_path_verdict {
+    TG_PATH_ERROR = -1,    /* a system error (err set): the check itself failed */
     TG_PATH_OK = 0,
     TG_PATH_FORBIDDEN = 1, /* outside the data directories / allowed_paths, or unreadable */
     TG_PATH_NOT_FOUND = 2, /* inside them, but missing */
@@ -102,11 +104,11 @@ typedef enum tg_path_verdict {
  * properties only): resolved on the host relative to the repository root with symlinks
  * followed, it must lie in a data directory and, when allowed_paths (constraints.allowed_paths)
  * is a non-empty array, in one of those too. Returns TG_PATH_OK with out filled, a verdict
- * with err naming the path and the allowed directories, or -1 (err set) on a system error.
+ * with err naming the path and the allowed directories, or TG_PATH_ERROR (err set).
  */
-int tg_sandbox_check_paths(const tg_sandbox_config *c, const cJSON *input_schema,
-                           const cJSON *args, const cJSON *allowed_paths, tg_path_args *out,
-                           tg_err *err);
+tg_path_verdict tg_sandbox_check_paths(const tg_sandbox_config *c, const cJSON *input_schema,
+                                       const cJSON *args, const cJSON *allowed_paths,
+                                       tg_path_args *out, tg_err *err);
 void tg_path_args_free(tg_path_args *p);
 
 /* ---- running -------------------------------------------------------------------------------- */
@@ -148,7 +150,7 @@ typedef struct tg_artifact {
 } tg_artifact;
 
 typedef struct tg_stream {
-    char *data;     /* NUL-terminated, at most the cap */
+    char *data;     /* NUL-terminated, at most the cap; "" once the call ran, NULL before */
     size_t len;
     size_t total;   /* bytes produced, including what was dropped */
     bool truncated;
@@ -183,18 +185,21 @@ typedef struct tg_sandbox_result {
 
 #define TG_SANDBOX_MAX_FILES 1000
 
-typedef enum tg_sandbox_failure {
+/* What tg_sandbox_run returns: the sandbox layer's one status type. */
+typedef enum tg_sandbox_status {
+    TG_SANDBOX_OK = 0,       /* it ran, whatever the tool did: res is filled */
     TG_SANDBOX_ENV = 1,      /* no usable sandbox here (bwrap missing, user namespaces off): exit 3 */
     TG_SANDBOX_INTERNAL = 2, /* could not set up the call (fork, pipes, temp directory) */
-} tg_sandbox_failure;
+} tg_sandbox_status;
 
 /*
- * Runs cmd. 0: it ran (whatever the tool did) and res is filled; the caller frees it with
- * tg_sandbox_result_free. TG_SANDBOX_ENV / TG_SANDBOX_INTERNAL: nothing ran; err says what is
- * missing and how to fix it. With isolation none it runs with rlimits only (the caller warns).
+ * Runs cmd. TG_SANDBOX_OK: it ran (whatever the tool did) and res is filled; the caller frees
+ * it with tg_sandbox_result_free. TG_SANDBOX_ENV / TG_SANDBOX_INTERNAL: nothing ran; err says
+ * what is missing and how to fix it. With isolation none it runs with rlimits only (the caller
+ * warns).
  */
-int tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_sandbox_result *res,
-                   tg_err *err);
+tg_sandbox_status tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+                                 tg_sandbox_result *res, tg_err *err);
 void tg_sandbox_result_free(tg_sandbox_result *res);
 
 /* Where a runtime's interpreter is (absolute, under /usr so the sandbox sees it), or NULL. */

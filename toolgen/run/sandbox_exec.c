@@ -7,6 +7,11 @@
  * unprivileged uid of its own, TG_SANDBOX_UID_BASE + its pid (unique among live processes, so
  * parallel calls never share a process budget), and bwrap builds the user namespace as that
  * user. Files it must mount have to be readable by others; the work directory is chowned to it.
+ * bwrap, running as that user, resolves every path it mounts: a path below a directory others
+ * cannot search (a checkout in /root, a mktemp -d) is first bind-mounted by the child, still
+ * root, into a private mount namespace at a mount point under the call directory, which others
+ * can reach (plan_binds; docs/sandbox.md#running-as-root). bwrap's --bind-fd does not help
+ * here: it resolves the descriptor back to its path, as the unprivileged user.
  */
 #define _GNU_SOURCE
 #include "run/sandbox.h"
@@ -20,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -31,6 +38,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/strvec.h"
 #include "run/sandbox_int.h"
 
 #define TG_SANDBOX_UID_BASE 0x70000000u
@@ -39,67 +47,25 @@
 /* The work directory may hold this much (files are capped one by one by RLIMIT_FSIZE). */
 #define WORK_BUDGET_MIN (100LL << 20)
 #define SHM_BYTES (64LL << 20)
+/* After a kill, how long bwrap may take to reap the tool's namespace before it is killed too. */
+#define KILL_GRACE_MS 1000
 
 /* Child-side fds: 0 stdin, 1 stdout, 2 stderr, 3 reply, 4 request, 5 bwrap status, 6 font cache. */
 enum { FD_REPLY = 3, FD_REQUEST = 4, FD_STATUS = 5, FD_FONTS = 6, FD_FIRST_FREE = 7 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* ---- a growable argv ------------------------------------------------------------------------ */
-
-typedef struct strv {
-    char **v;
-    size_t n, cap;
-} strv;
-
-static void sv_add(strv *s, const char *x)
-{
-    if (s->n + 2 > s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 64;
-        s->v = xrealloc(s->v, s->cap * sizeof *s->v);
-    }
-    s->v[s->n++] = xstrdup(x);
-    s->v[s->n] = NULL;
-}
-
-static void sv_addf(strv *s, const char *fmt, ...) TG_PRINTF(2, 3);
-static void sv_addf(strv *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    tg_buf b = TG_BUF_INIT;
-    tg_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    sv_add(s, b.data ? b.data : "");
-    tg_buf_free(&b);
-}
-
-static void sv_free(strv *s)
-{
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
-    *s = (strv){0};
-}
-
 /* ---- environment ---------------------------------------------------------------------------- */
 
 /* The whole environment of the tool: nothing is inherited from the caller (no secrets). */
-static void base_env(strv *env, const char *home, const char *tmp)
+static void base_env(tg_strv *env, const char *home, const char *tmp)
 {
-    sv_add(env, "PATH=/usr/local/bin:/usr/bin:/bin");
-    sv_addf(env, "HOME=%s", home);
-    sv_addf(env, "TMPDIR=%s", tmp);
-    sv_add(env, "LANG=C.UTF-8");
-    sv_add(env, "TZ=UTC");
-    sv_add(env, "USER=sandbox");
-    sv_add(env, "LOGNAME=sandbox");
-    sv_addf(env, "MPLCONFIGDIR=%s/matplotlib", tmp);
+    tg_strv_push(env, "PATH=/usr/local/bin:/usr/bin:/bin");
+    tg_strv_pushf(env, "HOME=%s", home);
+    tg_strv_pushf(env, "TMPDIR=%s", tmp);
+    tg_strv_push(env, "LANG=C.UTF-8");
+    tg_strv_push(env, "TZ=UTC");
+    tg_strv_push(env, "USER=sandbox");
+    tg_strv_push(env, "LOGNAME=sandbox");
+    tg_strv_pushf(env, "MPLCONFIGDIR=%s/matplotlib", tmp);
 }
 
 /* "/tool/x" → tool_dir/x and "/toolgen/x" → runtime_dir/x (isolation none only). */
@@ -112,30 +78,30 @@ static char *map_host(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, con
     return xstrdup(s);
 }
 
-static void add_env_value(strv *env, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+static void add_env_value(tg_strv *env, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
                           const char *kv, bool isolated)
 {
     if (isolated) {
-        sv_add(env, kv);
+        tg_strv_push(env, kv);
         return;
     }
     const char *eq = strchr(kv, '=');
     if (!eq) {
-        sv_add(env, kv);
+        tg_strv_push(env, kv);
         return;
     }
     char *val = map_host(c, cmd, eq + 1);
-    sv_addf(env, "%.*s=%s", (int)(eq - kv), kv, val);
+    tg_strv_pushf(env, "%.*s=%s", (int)(eq - kv), kv, val);
     free(val);
 }
 
 /* ---- the bwrap command line ----------------------------------------------------------------- */
 
-static void system_mounts(strv *a)
+static void system_mounts(tg_strv *a)
 {
-    sv_add(a, "--ro-bind");
-    sv_add(a, "/usr");
-    sv_add(a, "/usr");
+    tg_strv_push(a, "--ro-bind");
+    tg_strv_push(a, "/usr");
+    tg_strv_push(a, "/usr");
     static const char *const top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
     for (size_t i = 0; i < sizeof top / sizeof *top; i++) {
         struct stat st;
@@ -147,22 +113,22 @@ static void system_mounts(strv *a)
             if (n <= 0)
                 continue;
             target[n] = '\0';
-            sv_add(a, "--symlink");
-            sv_add(a, target);
-            sv_add(a, top[i]);
+            tg_strv_push(a, "--symlink");
+            tg_strv_push(a, target);
+            tg_strv_push(a, top[i]);
         } else if (S_ISDIR(st.st_mode)) {
-            sv_add(a, "--ro-bind");
-            sv_add(a, top[i]);
-            sv_add(a, top[i]);
+            tg_strv_push(a, "--ro-bind");
+            tg_strv_push(a, top[i]);
+            tg_strv_push(a, top[i]);
         }
     }
     /* Only what the loader, fontconfig and matplotlib read: no passwd, shadow, hosts, ssl. */
     static const char *const etc[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                       "/etc/alternatives", "/etc/fonts", "/etc/matplotlibrc"};
     for (size_t i = 0; i < sizeof etc / sizeof *etc; i++) {
-        sv_add(a, "--ro-bind-try");
-        sv_add(a, etc[i]);
-        sv_add(a, etc[i]);
+        tg_strv_push(a, "--ro-bind-try");
+        tg_strv_push(a, etc[i]);
+        tg_strv_push(a, etc[i]);
     }
 }
 
@@ -172,91 +138,97 @@ static long long work_budget(const tg_limits *l)
     return b < WORK_BUDGET_MIN ? WORK_BUDGET_MIN : b;
 }
 
+/* Where bwrap takes each bind from: the host path, or its staged mount point (see stage_binds). */
+typedef struct bind_sources {
+    const char *tool, *runtime;
+    const char **paths; /* one per cmd->paths entry */
+} bind_sources;
+
 static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, const char *workdir,
-                       const char *font_name, strv *a)
+                       const char *font_name, const bind_sources *src, tg_strv *a)
 {
-    sv_add(a, c->bwrap);
-    sv_add(a, "--unshare-all");
-    sv_add(a, "--unshare-user"); /* required, not "-try": --disable-userns and NPROC need it */
-    sv_add(a, "--disable-userns");
+    tg_strv_push(a, c->bwrap);
+    tg_strv_push(a, "--unshare-all");
+    tg_strv_push(a, "--unshare-user"); /* required, not "-try": --disable-userns and NPROC need it */
+    tg_strv_push(a, "--disable-userns");
     /* The tool is the namespace's pid 1: when it exits, everything it started is killed, and
      * wait4 on bwrap sees the tool's own CPU time and peak RSS (bwrap's reaper hides them). */
-    sv_add(a, "--as-pid-1");
-    sv_add(a, "--die-with-parent");
-    sv_add(a, "--new-session");
-    sv_add(a, "--cap-drop");
-    sv_add(a, "ALL");
-    sv_add(a, "--hostname");
-    sv_add(a, "sandbox");
-    sv_add(a, "--clearenv");
-    strv env = {0};
+    tg_strv_push(a, "--as-pid-1");
+    tg_strv_push(a, "--die-with-parent");
+    tg_strv_push(a, "--new-session");
+    tg_strv_push(a, "--cap-drop");
+    tg_strv_push(a, "ALL");
+    tg_strv_push(a, "--hostname");
+    tg_strv_push(a, "sandbox");
+    tg_strv_push(a, "--clearenv");
+    tg_strv env = TG_STRV_INIT;
     base_env(&env, TG_SANDBOX_WORK, "/tmp");
     for (size_t i = 0; cmd->env && cmd->env[i]; i++)
-        sv_add(&env, cmd->env[i]);
+        tg_strv_push(&env, cmd->env[i]);
     for (size_t i = 0; i < env.n; i++) {
         const char *eq = strchr(env.v[i], '=');
         if (!eq)
             continue;
-        sv_add(a, "--setenv");
-        sv_addf(a, "%.*s", (int)(eq - env.v[i]), env.v[i]);
-        sv_add(a, eq + 1);
+        tg_strv_push(a, "--setenv");
+        tg_strv_pushf(a, "%.*s", (int)(eq - env.v[i]), env.v[i]);
+        tg_strv_push(a, eq + 1);
     }
-    sv_free(&env);
+    tg_strv_free(&env);
     system_mounts(a);
-    sv_add(a, "--proc");
-    sv_add(a, "/proc");
-    sv_add(a, "--dev");
-    sv_add(a, "/dev");
-    sv_add(a, "--size");
-    sv_addf(a, "%lld", SHM_BYTES);
-    sv_add(a, "--tmpfs");
-    sv_add(a, "/dev/shm");
-    sv_add(a, "--size");
-    sv_addf(a, "%lld", work_budget(&cmd->limits));
-    sv_add(a, "--tmpfs");
-    sv_add(a, "/tmp");
-    sv_add(a, "--dir");
-    sv_add(a, "/tmp/matplotlib");
+    tg_strv_push(a, "--proc");
+    tg_strv_push(a, "/proc");
+    tg_strv_push(a, "--dev");
+    tg_strv_push(a, "/dev");
+    tg_strv_push(a, "--size");
+    tg_strv_pushf(a, "%lld", SHM_BYTES);
+    tg_strv_push(a, "--tmpfs");
+    tg_strv_push(a, "/dev/shm");
+    tg_strv_push(a, "--size");
+    tg_strv_pushf(a, "%lld", work_budget(&cmd->limits));
+    tg_strv_push(a, "--tmpfs");
+    tg_strv_push(a, "/tmp");
+    tg_strv_push(a, "--dir");
+    tg_strv_push(a, "/tmp/matplotlib");
     if (font_name) {
-        sv_add(a, "--perms");
-        sv_add(a, "0644");
-        sv_add(a, "--file");
-        sv_addf(a, "%d", FD_FONTS);
-        sv_addf(a, "/tmp/matplotlib/%s", font_name);
+        tg_strv_push(a, "--perms");
+        tg_strv_push(a, "0644");
+        tg_strv_push(a, "--file");
+        tg_strv_pushf(a, "%d", FD_FONTS);
+        tg_strv_pushf(a, "/tmp/matplotlib/%s", font_name);
     }
     if (cmd->tool_dir) {
-        sv_add(a, "--ro-bind");
-        sv_add(a, cmd->tool_dir);
-        sv_add(a, TG_SANDBOX_TOOL);
+        tg_strv_push(a, "--ro-bind");
+        tg_strv_push(a, src->tool);
+        tg_strv_push(a, TG_SANDBOX_TOOL);
     }
     if (cmd->mount_runtime) {
-        sv_add(a, "--ro-bind");
-        sv_add(a, c->runtime_dir);
-        sv_add(a, TG_SANDBOX_RUNTIME);
+        tg_strv_push(a, "--ro-bind");
+        tg_strv_push(a, src->runtime);
+        tg_strv_push(a, TG_SANDBOX_RUNTIME);
     }
-    sv_add(a, "--bind");
-    sv_add(a, workdir);
-    sv_add(a, TG_SANDBOX_WORK);
+    tg_strv_push(a, "--bind");
+    tg_strv_push(a, workdir);
+    tg_strv_push(a, TG_SANDBOX_WORK);
     for (size_t i = 0; cmd->paths && i < cmd->paths->n; i++) {
-        sv_add(a, "--ro-bind");
-        sv_add(a, cmd->paths->v[i].host);
-        sv_add(a, cmd->paths->v[i].inside);
+        tg_strv_push(a, "--ro-bind");
+        tg_strv_push(a, src->paths[i]);
+        tg_strv_push(a, cmd->paths->v[i].inside);
     }
     /* Last: everything above needed a writable root to create its mount point. */
-    sv_add(a, "--remount-ro");
-    sv_add(a, "/dev");
-    sv_add(a, "--remount-ro");
-    sv_add(a, "/");
-    sv_add(a, "--chdir");
+    tg_strv_push(a, "--remount-ro");
+    tg_strv_push(a, "/dev");
+    tg_strv_push(a, "--remount-ro");
+    tg_strv_push(a, "/");
+    tg_strv_push(a, "--chdir");
     if (cmd->cwd && *cmd->cwd && strcmp(cmd->cwd, ".") != 0)
-        sv_addf(a, "%s/%s", TG_SANDBOX_WORK, cmd->cwd);
+        tg_strv_pushf(a, "%s/%s", TG_SANDBOX_WORK, cmd->cwd);
     else
-        sv_add(a, TG_SANDBOX_WORK);
-    sv_add(a, "--json-status-fd");
-    sv_addf(a, "%d", FD_STATUS);
-    sv_add(a, "--");
+        tg_strv_push(a, TG_SANDBOX_WORK);
+    tg_strv_push(a, "--json-status-fd");
+    tg_strv_pushf(a, "%d", FD_STATUS);
+    tg_strv_push(a, "--");
     for (size_t i = 0; cmd->argv[i]; i++)
-        sv_add(a, cmd->argv[i]);
+        tg_strv_push(a, cmd->argv[i]);
 }
 
 /* ---- matplotlib's font cache ---------------------------------------------------------------- */
@@ -418,8 +390,8 @@ static int env_setup_failed(const char *bwrap_msg, tg_err *err)
         tg_buf_puts(&b, "; see docs/sandbox.md#requirements. ");
     } else {
         tg_buf_puts(&b, "Check that the paths it mounts exist and are readable (as root, tool code "
-                        "runs as an unprivileged user: the repository must be readable by others); "
-                        "see docs/sandbox.md#requirements. ");
+                        "runs as an unprivileged user: the files it mounts must be readable by "
+                        "others); see docs/sandbox.md#requirements. ");
     }
     tg_buf_puts(&b, no_isolation_hint);
     tg_err_set(err, "%s", b.data);
@@ -480,6 +452,8 @@ typedef struct child_plan {
     const char *chdir_to; /* NULL under bwrap (--chdir) */
     const char *workdir;  /* chowned to the unprivileged uid (drop_root) */
     struct rlimit cpu, as, fsize, nofile, nproc;
+    char *const *stage_from, *const *stage_to; /* bind mounts into a private namespace */
+    size_t n_stage;
     bool drop_root;
     bool no_new_privs;
     pid_t parent;
@@ -491,6 +465,17 @@ static void child_fail(int fd, int stage)
     ssize_t ignored = write(fd, msg, sizeof msg);
     (void)ignored;
     _exit(127);
+}
+
+/* As root, before dropping it: the staged binds, in a mount namespace of this call's own. */
+static int stage_mounts(const child_plan *p)
+{
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        return -1;
+    for (size_t i = 0; i < p->n_stage; i++)
+        if (mount(p->stage_from[i], p->stage_to[i], NULL, MS_BIND | MS_REC, NULL) != 0)
+            return -1;
+    return 0;
 }
 
 /* Runs in the forked child: async-signal-safe calls only (the parent may have threads). */
@@ -539,6 +524,8 @@ static void child_exec(const child_plan *p)
         setrlimit(RLIMIT_NPROC, &p->nproc) != 0 ||
         setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0}) != 0)
         child_fail(keep, 2);
+    if (p->n_stage && stage_mounts(p) != 0)
+        child_fail(keep, 6);
     if (p->drop_root) {
         uid_t id = TG_SANDBOX_UID_BASE + (uid_t)getpid();
         if (chown(p->workdir, id, id) != 0 || setgroups(0, NULL) != 0 ||
@@ -602,9 +589,10 @@ static bool sink_read(sink *k, char *chunk)
 /*
  * As root the tool runs as an unprivileged uid, and so does bwrap while it mounts: every path it
  * mounts must be reachable by "others". Returns NULL when it is, else the first place that is
- * not (heap), for an error that names it.
+ * not (heap), for an error that names it; *itself tells whether that place is the path itself
+ * (its own mode) rather than a directory above it.
  */
-static char *unreachable_for_others(const char *path, bool need_read)
+static char *unreachable_for_others(const char *path, bool need_read, bool *itself)
 {
     char real[4096];
     if (!realpath(path, real))
@@ -624,6 +612,7 @@ static char *unreachable_for_others(const char *path, bool need_read)
             ok = (st.st_mode & need) == need;
         }
         if (!ok) {
+            *itself = last;
             char *bad = xasprintf("%s (mode %04o)", real, (unsigned)(st.st_mode & 07777));
             *p = saved;
             return bad;
@@ -634,40 +623,13 @@ static char *unreachable_for_others(const char *path, bool need_read)
     }
 }
 
-static int check_reachable(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_err *err)
-{
-    typedef struct reach {
-        const char *path, *what;
-        bool read;
-    } reach;
-    reach need[4 + 64];
-    size_t n = 0;
-    need[n++] = (reach){c->tmp_dir, "the temporary directory (TMPDIR)", false};
-    if (cmd->tool_dir)
-        need[n++] = (reach){cmd->tool_dir, "the tool's folder", true};
-    if (cmd->mount_runtime)
-        need[n++] = (reach){c->runtime_dir, "toolgen's runtime files", true};
-    for (size_t i = 0; cmd->paths && i < cmd->paths->n && n < sizeof need / sizeof *need; i++)
-        need[n++] = (reach){cmd->paths->v[i].host, cmd->paths->v[i].value, true};
-    for (size_t i = 0; i < n; i++) {
-        char *bad = unreachable_for_others(need[i].path, need[i].read);
-        if (bad) {
-            tg_err_set(err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
-                            "unprivileged user, which cannot reach %s: %s is not accessible to "
-                            "other users. Make it readable (chmod o+rx on the directories, o+r on "
-                            "files) or move it; see docs/sandbox.md#running-as-root",
-                       need[i].what, bad);
-            free(bad);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 static int make_call_dir(const tg_sandbox_config *c, bool drop_root, char **call_dir,
                          char **workdir, tg_err *err)
 {
-    char *tmpl = tg_path_join(c->tmp_dir, "toolgen-call-XXXXXX");
+    sb_remove_stale_calls(c->tmp_dir);
+    char *name = xasprintf(SB_CALL_PREFIX "%ld-XXXXXX", (long)getpid());
+    char *tmpl = tg_path_join(c->tmp_dir, name);
+    free(name);
     if (!mkdtemp(tmpl)) {
         int e = errno;
         free(tmpl);
@@ -693,16 +655,9 @@ static int make_request_fd(const char *data, size_t len)
     int fd = memfd_create("toolgen-request", MFD_CLOEXEC);
     if (fd < 0)
         return -1;
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            close(fd);
-            return -1;
-        }
-        off += (size_t)w;
+    if (tg_write_all(fd, data, len) != 0) {
+        close(fd);
+        return -1;
     }
     lseek(fd, 0, SEEK_SET);
     return fd;
@@ -728,311 +683,485 @@ static void link_paths_none(const tg_sandbox_cmd *cmd, const char *workdir)
     }
 }
 
-int tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_sandbox_result *res,
-                   tg_err *err)
+/*
+ * One call, from setup to result, around a call struct: open (checks, call directory,
+ * descriptors), command (argv and environment), spawn (fork/exec), supervise (the poll loop:
+ * output caps, wall clock, disk budget, cancel), reap (wait for the tree), collect (status,
+ * usage, files), close (what the call still holds). Each step reads and fills the struct, so
+ * no step needs more than a handful of arguments and the kill logic lives in one function.
+ */
+typedef struct sb_call {
+    const tg_sandbox_config *c;
+    const tg_sandbox_cmd *cmd;
+    tg_sandbox_result *res;
+    tg_err *err;
+    bool isolated, drop_root;
+    char *call_dir, *workdir, *fonts, *chdir_to;
+    /* parent's ends and child's ends; all close-on-exec in the parent */
+    int p_out[2], p_err[2], p_reply[2], p_status[2], p_exec[2];
+    int request_fd, fonts_fd, null_fd;
+    tg_strv argv, envp;
+    bind_sources src;
+    tg_strv stage_from, stage_to; /* as root: binds staged in a private mount namespace */
+    pid_t pid;
+    int pidfd, inner_pidfd, status_fd;
+    sink sinks[3];
+    char status[STATUS_MAX + 1];
+    size_t status_len;
+    bool exited, killed;
+    int wstatus;
+    struct rusage ru;
+    double start, end, deadline, exited_at, next_disk;
+    double kill_outer_at; /* after a kill: when bwrap goes too, if it still runs (0: done) */
+    long long free_at_start;
+} sb_call;
+
+static void call_init(sb_call *k, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+                      tg_sandbox_result *res, tg_err *err)
 {
-    *res = (tg_sandbox_result){0};
-    bool isolated = c->isolation == TG_ISOLATION_BWRAP;
-    if (isolated && (!c->bwrap || access(c->bwrap, X_OK) != 0)) {
-        env_missing_bwrap(c, err);
+    *k = (sb_call){.c = c, .cmd = cmd, .res = res, .err = err,
+                   .isolated = c->isolation == TG_ISOLATION_BWRAP,
+                   .p_out = {-1, -1}, .p_err = {-1, -1}, .p_reply = {-1, -1},
+                   .p_status = {-1, -1}, .p_exec = {-1, -1},
+                   .request_fd = -1, .fonts_fd = -1, .null_fd = -1,
+                   .pidfd = -1, .inner_pidfd = -1, .status_fd = -1};
+    for (int i = 0; i < 3; i++)
+        k->sinks[i].fd = -1;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Stages one bind: a mount point under the call directory that the child binds host onto. */
+static tg_sandbox_status stage_bind(sb_call *k, const char *host, const char **slot)
+{
+    char *binds = tg_path_join(k->call_dir, "binds");
+    char *to = xasprintf("%s/%zu", binds, k->stage_to.n);
+    struct stat st;
+    bool ok = (mkdir(binds, 0711) == 0 || errno == EEXIST) && stat(host, &st) == 0;
+    if (ok && S_ISDIR(st.st_mode)) {
+        ok = mkdir(to, 0755) == 0;
+    } else if (ok) {
+        int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        ok = fd >= 0 && close(fd) == 0;
+    }
+    if (ok) {
+        tg_strv_push(&k->stage_from, host);
+        tg_strv_push(&k->stage_to, to);
+        *slot = k->stage_to.v[k->stage_to.n - 1];
+    } else {
+        tg_err_set(k->err, "cannot prepare the mount point %s: %s", to, strerror(errno));
+    }
+    free(to);
+    free(binds);
+    return ok ? TG_SANDBOX_OK : TG_SANDBOX_INTERNAL;
+}
+
+/*
+ * Where bwrap takes each bind from. As root, bwrap runs as the call's unprivileged user: a path
+ * that user cannot reach because of a directory above it is staged (stage_bind); a path whose
+ * own mode keeps others out, or an unreachable TMPDIR, is an error naming it.
+ */
+static tg_sandbox_status plan_binds(sb_call *k)
+{
+    const tg_sandbox_cmd *cmd = k->cmd;
+    size_t np = cmd->paths ? cmd->paths->n : 0;
+    k->src = (bind_sources){cmd->tool_dir, k->c->runtime_dir, xcalloc(np + 1, sizeof(char *))};
+    for (size_t i = 0; i < np; i++)
+        k->src.paths[i] = cmd->paths->v[i].host;
+    if (!k->drop_root)
+        return TG_SANDBOX_OK;
+    typedef struct reach {
+        const char *path, *what;
+        const char **slot; /* NULL: cannot be staged */
+    } reach;
+    reach *need = xcalloc(np + 3, sizeof *need);
+    size_t n = 0;
+    need[n++] = (reach){k->c->tmp_dir, "the temporary directory (TMPDIR)", NULL};
+    if (cmd->tool_dir)
+        need[n++] = (reach){cmd->tool_dir, "the tool's folder", &k->src.tool};
+    if (cmd->mount_runtime)
+        need[n++] = (reach){k->c->runtime_dir, "toolgen's runtime files", &k->src.runtime};
+    for (size_t i = 0; i < np; i++)
+        need[n++] = (reach){cmd->paths->v[i].host, cmd->paths->v[i].value, &k->src.paths[i]};
+    tg_sandbox_status st = TG_SANDBOX_OK;
+    for (size_t i = 0; i < n && st == TG_SANDBOX_OK; i++) {
+        bool itself = false;
+        char *bad = unreachable_for_others(need[i].path, need[i].slot != NULL, &itself);
+        if (bad && need[i].slot && !itself) {
+            st = stage_bind(k, need[i].path, need[i].slot);
+        } else if (bad) {
+            tg_err_set(k->err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
+                               "unprivileged user, which cannot read %s: %s is not accessible to "
+                               "other users. Make it readable (chmod o+rx on a directory, o+r on "
+                               "a file) or move it; see docs/sandbox.md#running-as-root",
+                       need[i].what, bad);
+            st = TG_SANDBOX_ENV;
+        }
+        free(bad);
+    }
+    free(need);
+    return st;
+}
+
+/* Checks the environment, makes the call directory and the call's descriptors. */
+static tg_sandbox_status call_open(sb_call *k)
+{
+    const tg_sandbox_config *c = k->c;
+    const tg_sandbox_cmd *cmd = k->cmd;
+    if (k->isolated && (!c->bwrap || access(c->bwrap, X_OK) != 0)) {
+        env_missing_bwrap(c, k->err);
         return TG_SANDBOX_ENV;
     }
     if (cmd->mount_runtime && !c->runtime_dir) {
-        tg_err_set(err, "toolgen's runtime files (runner.py) were not found under its data "
-                        "directory; set TOOLGEN_DATADIR to the source tree or PREFIX/share/toolgen");
+        tg_err_set(k->err, "toolgen's runtime files (runner.py) were not found under its data "
+                           "directory; set TOOLGEN_DATADIR to the source tree or PREFIX/share/toolgen");
         return TG_SANDBOX_ENV;
     }
-    bool drop_root = isolated && geteuid() == 0;
-    if (drop_root && check_reachable(c, cmd, err) != 0)
-        return TG_SANDBOX_ENV;
-    const tg_limits *l = &cmd->limits;
-    char *call_dir = NULL, *workdir = NULL;
-    if (make_call_dir(c, drop_root, &call_dir, &workdir, err) != 0) {
-        if (call_dir)
-            sb_remove_tree(call_dir);
-        free(call_dir);
-        free(workdir);
+    k->drop_root = k->isolated && geteuid() == 0;
+    if (make_call_dir(c, k->drop_root, &k->call_dir, &k->workdir, k->err) != 0)
         return TG_SANDBOX_INTERNAL;
-    }
-
-    /* Descriptors, all close-on-exec in the parent (no other thread's child inherits them). */
-    int p_out[2] = {-1, -1}, p_err[2] = {-1, -1}, p_reply[2] = {-1, -1}, p_status[2] = {-1, -1};
-    int p_exec[2] = {-1, -1}, request_fd = -1, fonts_fd = -1, null_fd = -1;
-    strv argv = {0}, envp = {0};
-    char *fonts = NULL;
-    int rc = TG_SANDBOX_INTERNAL;
-    bool ok = pipe2(p_out, O_CLOEXEC) == 0 && pipe2(p_err, O_CLOEXEC) == 0 &&
-              pipe2(p_exec, O_CLOEXEC) == 0 &&
-              (!cmd->reply_channel || pipe2(p_reply, O_CLOEXEC) == 0) &&
-              (!isolated || pipe2(p_status, O_CLOEXEC) == 0) &&
-              (null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;
-    if (ok && cmd->request && (request_fd = make_request_fd(cmd->request, cmd->request_len)) < 0)
+    tg_sandbox_status st = plan_binds(k);
+    if (st != TG_SANDBOX_OK)
+        return st;
+    bool ok = pipe2(k->p_out, O_CLOEXEC) == 0 && pipe2(k->p_err, O_CLOEXEC) == 0 &&
+              pipe2(k->p_exec, O_CLOEXEC) == 0 &&
+              (!cmd->reply_channel || pipe2(k->p_reply, O_CLOEXEC) == 0) &&
+              (!k->isolated || pipe2(k->p_status, O_CLOEXEC) == 0) &&
+              (k->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;
+    if (ok && cmd->request &&
+        (k->request_fd = make_request_fd(cmd->request, cmd->request_len)) < 0)
         ok = false;
     if (!ok) {
-        tg_err_set(err, "cannot set up the call's descriptors: %s", strerror(errno));
-        goto out;
+        tg_err_set(k->err, "cannot set up the call's descriptors: %s", strerror(errno));
+        return TG_SANDBOX_INTERNAL;
     }
+    return TG_SANDBOX_OK;
+}
 
-    if (isolated) {
+/* The program's argv and environment: bwrap's command line, or the tool's own (none). */
+static void call_command(sb_call *k)
+{
+    const tg_sandbox_config *c = k->c;
+    const tg_sandbox_cmd *cmd = k->cmd;
+    if (k->isolated) {
         const char *font_name = NULL;
-        if (cmd->matplotlib_cache && (fonts = font_cache_file(c, tg_sandbox_python())) != NULL &&
-            (fonts_fd = open(fonts, O_RDONLY | O_CLOEXEC)) >= 0)
-            font_name = strrchr(fonts, '/') + 1;
-        bwrap_argv(c, cmd, workdir, font_name, &argv);
-        sv_add(&envp, "PATH=/usr/bin:/bin"); /* bwrap's own: nothing of the caller's */
-    } else {
-        for (size_t i = 0; cmd->argv[i]; i++) {
-            char *m = map_host(c, cmd, cmd->argv[i]);
-            sv_add(&argv, m);
-            free(m);
-        }
-        char *tmp = tg_path_join(call_dir, "tmp");
-        base_env(&envp, workdir, tmp);
-        free(tmp);
-        for (size_t i = 0; cmd->env && cmd->env[i]; i++)
-            add_env_value(&envp, c, cmd, cmd->env[i], false);
-        link_paths_none(cmd, workdir);
+        if (cmd->matplotlib_cache && (k->fonts = font_cache_file(c, tg_sandbox_python())) != NULL &&
+            (k->fonts_fd = open(k->fonts, O_RDONLY | O_CLOEXEC)) >= 0)
+            font_name = strrchr(k->fonts, '/') + 1;
+        bwrap_argv(c, cmd, k->workdir, font_name, &k->src, &k->argv);
+        tg_strv_push(&k->envp, "PATH=/usr/bin:/bin"); /* bwrap's own: nothing of the caller's */
+        return;
     }
-    char *chdir_to = NULL;
-    if (!isolated)
-        chdir_to = cmd->cwd && *cmd->cwd ? tg_path_join(workdir, cmd->cwd) : xstrdup(workdir);
+    for (size_t i = 0; cmd->argv[i]; i++) {
+        char *m = map_host(c, cmd, cmd->argv[i]);
+        tg_strv_push(&k->argv, m);
+        free(m);
+    }
+    char *tmp = tg_path_join(k->call_dir, "tmp");
+    base_env(&k->envp, k->workdir, tmp);
+    free(tmp);
+    for (size_t i = 0; cmd->env && cmd->env[i]; i++)
+        add_env_value(&k->envp, c, cmd, cmd->env[i], false);
+    link_paths_none(cmd, k->workdir);
+    k->chdir_to = cmd->cwd && *cmd->cwd ? tg_path_join(k->workdir, cmd->cwd) : xstrdup(k->workdir);
+}
 
+/* After a failed exec: what the child reported on the exec-error pipe, as the call's error. */
+static tg_sandbox_status spawn_failed(sb_call *k, const int failmsg[2])
+{
+    int st;
+    waitpid(k->pid, &st, 0);
+    static const char *const stage[] = {"", "descriptors", "rlimits",
+                                        "switching to an unprivileged user", "chdir", "exec",
+                                        "binding paths into a private mount namespace"};
+    if (failmsg[0] == 5 && k->isolated) {
+        errno = failmsg[1];
+        env_missing_bwrap(k->c, k->err);
+        return TG_SANDBOX_ENV;
+    }
+    if (failmsg[0] == 6) {
+        tg_err_set(k->err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
+                           "unprivileged user, which cannot traverse to the tool's files; binding "
+                           "them where it can failed (%s: a private mount namespace needs "
+                           "CAP_SYS_ADMIN). Make the path readable by others (chmod o+x on its "
+                           "directories) or move the checkout; see "
+                           "docs/sandbox.md#running-as-root", strerror(failmsg[1]));
+        return TG_SANDBOX_ENV;
+    }
+    tg_err_set(k->err, "cannot start %s: %s: %s", k->argv.v[0],
+               stage[failmsg[0] >= 1 && failmsg[0] <= 6 ? failmsg[0] : 0], strerror(failmsg[1]));
+    return failmsg[0] == 3 ? TG_SANDBOX_ENV : TG_SANDBOX_INTERNAL;
+}
+
+/* Forks and execs the program with the call's rlimits; waits only until exec succeeded. */
+static tg_sandbox_status call_spawn(sb_call *k)
+{
+    const tg_limits *l = &k->cmd->limits;
     rlim_t nproc = (rlim_t)l->processes;
-    if (isolated)
+    if (k->isolated)
         nproc += 1; /* bwrap's monitor */
     /* The kernel counts the user's other tasks too (not for root, which it does not limit). */
-    if (!drop_root && geteuid() != 0)
+    if (!k->drop_root && geteuid() != 0)
         nproc += (rlim_t)count_user_tasks(getuid());
     child_plan plan = {
-        .argv = argv.v, .envp = envp.v,
-        .in = null_fd, .out = p_out[1], .err = p_err[1], .reply = p_reply[1],
-        .request = request_fd, .status = p_status[1], .fonts = fonts_fd, .exec_err = p_exec[1],
-        .chdir_to = chdir_to,
-        .workdir = workdir,
+        .argv = k->argv.v, .envp = k->envp.v,
+        .in = k->null_fd, .out = k->p_out[1], .err = k->p_err[1], .reply = k->p_reply[1],
+        .request = k->request_fd, .status = k->p_status[1], .fonts = k->fonts_fd,
+        .exec_err = k->p_exec[1],
+        .chdir_to = k->chdir_to,
+        .workdir = k->workdir,
         .cpu = {(rlim_t)l->cpu_s, (rlim_t)l->cpu_s + 1},
         .as = {(rlim_t)l->memory_mb << 20, (rlim_t)l->memory_mb << 20},
         .fsize = {(rlim_t)l->output_kb << 10, (rlim_t)l->output_kb << 10},
         .nofile = {(rlim_t)l->files, (rlim_t)l->files},
         .nproc = {nproc, nproc},
-        .drop_root = drop_root,
-        .no_new_privs = !isolated, /* bwrap sets it itself */
+        .stage_from = k->stage_from.v, .stage_to = k->stage_to.v, .n_stage = k->stage_to.n,
+        .drop_root = k->drop_root,
+        .no_new_privs = !k->isolated, /* bwrap sets it itself */
         .parent = getpid(),
     };
-
     struct statvfs vfs;
-    long long free_at_start = statvfs(workdir, &vfs) == 0 ? (long long)vfs.f_bavail * (long long)vfs.f_frsize : -1;
-    double start = now_ms();
-    pid_t pid = fork();
-    if (pid < 0) {
-        tg_err_set(err, "cannot start the sandbox: fork: %s", strerror(errno));
-        free(chdir_to);
-        goto out;
+    k->free_at_start = statvfs(k->workdir, &vfs) == 0
+                           ? (long long)vfs.f_bavail * (long long)vfs.f_frsize : -1;
+    k->start = tg_now_ms();
+    k->pid = fork();
+    if (k->pid < 0) {
+        tg_err_set(k->err, "cannot start the sandbox: fork: %s", strerror(errno));
+        return TG_SANDBOX_INTERNAL;
     }
-    if (pid == 0)
+    if (k->pid == 0)
         child_exec(&plan);
-    free(chdir_to);
-    int pidfd = pidfd_open_(pid);
-
+    k->pidfd = pidfd_open_(k->pid);
     /* Close the child's ends; then the exec-error pipe reads EOF once exec succeeded. */
-    close(p_out[1]);
-    close(p_err[1]);
-    close(p_exec[1]);
-    p_out[1] = p_err[1] = p_exec[1] = -1;
-    if (p_reply[1] >= 0) {
-        close(p_reply[1]);
-        p_reply[1] = -1;
-    }
-    if (p_status[1] >= 0) {
-        close(p_status[1]);
-        p_status[1] = -1;
-    }
+    close_fd(&k->p_out[1]);
+    close_fd(&k->p_err[1]);
+    close_fd(&k->p_exec[1]);
+    close_fd(&k->p_reply[1]);
+    close_fd(&k->p_status[1]);
     int failmsg[2];
     ssize_t got;
     do
-        got = read(p_exec[0], failmsg, sizeof failmsg);
+        got = read(k->p_exec[0], failmsg, sizeof failmsg);
     while (got < 0 && errno == EINTR);
-    if (got == (ssize_t)sizeof failmsg) {
-        int st;
-        waitpid(pid, &st, 0);
-        if (pidfd >= 0)
-            close(pidfd);
-        static const char *const stage[] = {"", "descriptors", "rlimits", "switching to an unprivileged user",
-                                            "chdir", "exec"};
-        if (failmsg[0] == 5 && isolated) {
-            errno = failmsg[1];
-            env_missing_bwrap(c, err);
-            rc = TG_SANDBOX_ENV;
-        } else {
-            tg_err_set(err, "cannot start %s: %s: %s", argv.v[0],
-                       stage[failmsg[0] >= 1 && failmsg[0] <= 5 ? failmsg[0] : 0], strerror(failmsg[1]));
-            rc = failmsg[0] == 3 ? TG_SANDBOX_ENV : TG_SANDBOX_INTERNAL;
-        }
-        goto out;
+    if (got == (ssize_t)sizeof failmsg)
+        return spawn_failed(k, failmsg);
+    return TG_SANDBOX_OK;
+}
+
+/* Kills bwrap (or, with isolation none, the tool) and its process group at once. */
+static void kill_now(sb_call *k)
+{
+    kill(-k->pid, SIGKILL);
+    kill(k->pid, SIGKILL);
+    pidfd_kill(k->inner_pidfd);
+    k->kill_outer_at = 0;
+}
+
+/*
+ * Kills the whole tree once. Under bwrap the tool (its namespace's pid 1) goes first: the kernel
+ * then kills and reaps everything in the namespace into the tool's usage, bwrap reaps the tool,
+ * and wait4 on bwrap reports the CPU time of the whole tree (docs/sandbox.md#resource-analysis)
+ * — killing bwrap first would leave only bwrap's own few milliseconds. bwrap itself is killed
+ * too if it has not exited KILL_GRACE_MS later.
+ */
+static void call_kill(sb_call *k)
+{
+    if (k->killed)
+        return;
+    k->killed = true;
+    if (k->isolated && k->inner_pidfd >= 0) {
+        pidfd_kill(k->inner_pidfd);
+        k->kill_outer_at = tg_now_ms() + KILL_GRACE_MS;
+    } else {
+        kill_now(k);
     }
+}
 
-    res->isolated = isolated;
-    res->workdir = workdir;
-    workdir = NULL;
+static void call_kill_for(sb_call *k, tg_sandbox_limit why)
+{
+    if (k->killed)
+        return;
+    k->res->killed_by = why;
+    call_kill(k);
+}
+
+/* bwrap's JSON status: the line with "child-pid" gives the tool's pid, for a pidfd. */
+static void read_status(sb_call *k)
+{
+    ssize_t m = read(k->status_fd, k->status + k->status_len, STATUS_MAX - k->status_len);
+    if (m <= 0 || k->status_len + (size_t)m >= STATUS_MAX)
+        close_fd(&k->status_fd);
+    if (m > 0)
+        k->status_len += (size_t)m;
+    k->status[k->status_len] = '\0';
+    const char *cp = strstr(k->status, "\"child-pid\"");
+    if (cp && strchr(cp, ':') && k->inner_pidfd < 0) {
+        long inner = strtol(strchr(cp, ':') + 1, NULL, 10);
+        if (inner > 0)
+            k->inner_pidfd = pidfd_open_((pid_t)inner);
+        if (k->killed)
+            kill_now(k);
+    }
+}
+
+/* The limits toolgen enforces by watching: cancel, the wall clock, the disk budget. */
+static void check_limits(sb_call *k, double t)
+{
+    if (k->exited)
+        return;
+    if (k->kill_outer_at > 0 && t >= k->kill_outer_at)
+        kill_now(k);
+    if (k->cmd->cancel && *k->cmd->cancel)
+        call_kill_for(k, TG_LIMIT_CANCEL);
+    if (t >= k->deadline && !k->killed) {
+        call_kill_for(k, TG_LIMIT_WALL);
+        k->deadline = t + 5000; /* SIGKILL cannot be ignored; this only bounds the loop */
+    }
+    if (t >= k->next_disk) {
+        k->next_disk = t + 200;
+        /* Cheap check first (free space of the file system), the walk only when it moved. */
+        long long budget = work_budget(&k->cmd->limits);
+        struct statvfs vfs;
+        if (k->free_at_start >= 0 && statvfs(k->res->workdir, &vfs) == 0 &&
+            k->free_at_start - (long long)vfs.f_bavail * (long long)vfs.f_frsize > budget &&
+            sb_tree_bytes(k->res->workdir, budget) > budget)
+            call_kill_for(k, TG_LIMIT_DISK);
+    }
+}
+
+/* How long poll may wait: until the deadline or the next disk check, bounded after exit. */
+static int poll_timeout(const sb_call *k, double t)
+{
+    double wait = k->exited ? 1000 - (t - k->exited_at) : k->deadline - t;
+    if (!k->exited && wait > k->next_disk - t)
+        wait = k->next_disk - t;
+    if (!k->exited && k->kill_outer_at > 0 && wait > k->kill_outer_at - t)
+        wait = k->kill_outer_at - t;
+    if (!k->exited && k->pidfd < 0 && wait > 20)
+        wait = 20;
+    return wait < 0 ? 1 : (int)(wait + 1);
+}
+
+/* The poll loop: reads the streams under their caps and enforces the watched limits until the
+ * program exited and its streams closed (or 1 s after it exited: a daemon may hold them). */
+static void call_supervise(sb_call *k)
+{
+    const tg_limits *l = &k->cmd->limits;
+    tg_sandbox_result *res = k->res;
     size_t cap = (size_t)l->output_kb << 10;
-    sink sinks[3] = {{p_out[0], &res->out, cap, "stdout"},
-                     {p_err[0], &res->err, cap, "stderr"},
-                     {p_reply[0], &res->reply, cap, "reply"}};
-    p_out[0] = p_err[0] = p_reply[0] = -1;
-    int status_fd = p_status[0];
-    p_status[0] = -1;
-    char status[STATUS_MAX + 1] = "";
-    size_t status_len = 0;
-    int inner_pidfd = -1;
-    bool exited = false, killed = false;
-    int wstatus = 0;
-    struct rusage ru = {0};
-    double deadline = start + (double)l->wall_ms, exited_at = 0, next_disk = start + 200;
-    long long budget = work_budget(l);
+    tg_stream *streams[3] = {&res->out, &res->err, &res->reply};
+    static const char *const names[3] = {"stdout", "stderr", "reply"};
+    int *ends[3] = {&k->p_out[0], &k->p_err[0], &k->p_reply[0]};
+    for (int i = 0; i < 3; i++) {
+        k->sinks[i] = (sink){*ends[i], streams[i], cap, names[i]};
+        *ends[i] = -1;
+    }
+    k->status_fd = k->p_status[0];
+    k->p_status[0] = -1;
+    k->deadline = k->start + (double)l->wall_ms;
+    k->next_disk = k->start + 200;
     char *chunk = xmalloc(READ_CHUNK);
-
-#define KILL_ALL()                                                                           \
-    do {                                                                                     \
-        if (!killed) {                                                                       \
-            kill(-pid, SIGKILL);                                                             \
-            kill(pid, SIGKILL);                                                              \
-            pidfd_kill(inner_pidfd);                                                         \
-            killed = true;                                                                   \
-        }                                                                                    \
-    } while (0)
-
     for (;;) {
         struct pollfd pf[6];
         int idx[6], n = 0;
         for (int i = 0; i < 3; i++)
-            if (sinks[i].fd >= 0) {
-                pf[n] = (struct pollfd){sinks[i].fd, POLLIN, 0};
+            if (k->sinks[i].fd >= 0) {
+                pf[n] = (struct pollfd){k->sinks[i].fd, POLLIN, 0};
                 idx[n++] = i;
             }
-        bool streams_open = n > 0 || status_fd >= 0;
-        if (status_fd >= 0) {
-            pf[n] = (struct pollfd){status_fd, POLLIN, 0};
+        bool streams_open = n > 0 || k->status_fd >= 0;
+        if (k->status_fd >= 0) {
+            pf[n] = (struct pollfd){k->status_fd, POLLIN, 0};
             idx[n++] = 3;
         }
-        if (!exited && pidfd >= 0) {
-            pf[n] = (struct pollfd){pidfd, POLLIN, 0};
+        if (!k->exited && k->pidfd >= 0) {
+            pf[n] = (struct pollfd){k->pidfd, POLLIN, 0};
             idx[n++] = 4;
         }
-        double t = now_ms();
-        if (exited && (!streams_open || t - exited_at > 1000))
-            break; /* (isolation none) a daemon may hold the pipes: stop reading after 1 s */
-        double wait = exited ? 1000 - (t - exited_at) : deadline - t;
-        if (!exited && wait > next_disk - t)
-            wait = next_disk - t;
-        if (!exited && pidfd < 0 && wait > 20)
-            wait = 20;
-        if (wait < 0)
-            wait = 0;
-        int r = poll(pf, (nfds_t)n, (int)(wait + 1));
+        double t = tg_now_ms();
+        if (k->exited && (!streams_open || t - k->exited_at > 1000))
+            break;
+        int r = poll(pf, (nfds_t)n, poll_timeout(k, t));
         if (r < 0 && errno != EINTR)
             break;
         for (int i = 0; r > 0 && i < n; i++) {
             if (!pf[i].revents)
                 continue;
-            if (idx[i] < 3) {
-                if (!sink_read(&sinks[idx[i]], chunk) && !killed) {
-                    res->killed_by = TG_LIMIT_OUTPUT;
-                    res->overflow_stream = sinks[idx[i]].name;
-                    KILL_ALL();
-                }
+            if (idx[i] < 3 && !sink_read(&k->sinks[idx[i]], chunk) && !k->killed) {
+                res->overflow_stream = k->sinks[idx[i]].name;
+                call_kill_for(k, TG_LIMIT_OUTPUT);
             } else if (idx[i] == 3) {
-                ssize_t m = read(status_fd, status + status_len, STATUS_MAX - status_len);
-                if (m <= 0 || status_len + (size_t)m >= STATUS_MAX) {
-                    close(status_fd);
-                    status_fd = -1;
-                }
-                if (m > 0)
-                    status_len += (size_t)m;
-                status[status_len] = '\0';
-                const char *cp = strstr(status, "\"child-pid\"");
-                if (cp && strchr(cp, ':') && inner_pidfd < 0) {
-                    long inner = strtol(strchr(cp, ':') + 1, NULL, 10);
-                    if (inner > 0)
-                        inner_pidfd = pidfd_open_((pid_t)inner);
-                    if (killed)
-                        pidfd_kill(inner_pidfd);
-                }
+                read_status(k);
             }
         }
-        if (!exited && (pidfd < 0 || (r > 0 && n > 0))) {
-            pid_t w = wait4(pid, &wstatus, WNOHANG, &ru);
-            if (w == pid) {
-                exited = true;
-                exited_at = now_ms();
-            }
+        if (!k->exited && (k->pidfd < 0 || (r > 0 && n > 0)) &&
+            wait4(k->pid, &k->wstatus, WNOHANG, &k->ru) == k->pid) {
+            k->exited = true;
+            k->exited_at = tg_now_ms();
         }
-        t = now_ms();
-        if (!exited && !killed && cmd->cancel && *cmd->cancel) {
-            res->killed_by = TG_LIMIT_CANCEL;
-            KILL_ALL();
-        }
-        if (!exited && t >= deadline && !killed) {
-            res->killed_by = TG_LIMIT_WALL;
-            KILL_ALL();
-            deadline = t + 5000; /* SIGKILL cannot be ignored; this only bounds the loop */
-        }
-        if (!exited && t >= next_disk) {
-            next_disk = t + 200;
-            /* Cheap check first (free space of the file system), the walk only when it moved. */
-            if (free_at_start >= 0 && statvfs(res->workdir, &vfs) == 0 &&
-                free_at_start - (long long)vfs.f_bavail * (long long)vfs.f_frsize > budget &&
-                sb_tree_bytes(res->workdir, budget) > budget && !killed) {
-                res->killed_by = TG_LIMIT_DISK;
-                KILL_ALL();
-            }
-        }
+        check_limits(k, tg_now_ms());
     }
-#undef KILL_ALL
     free(chunk);
-    if (!exited) {
-        kill(-pid, SIGKILL);
-        wait4(pid, &wstatus, 0, &ru);
+}
+
+/* Waits for the program, and after a kill for the namespace's init: nothing outlives the call. */
+static void call_reap(sb_call *k)
+{
+    if (!k->exited) {
+        kill(-k->pid, SIGKILL);
+        wait4(k->pid, &k->wstatus, 0, &k->ru);
     }
-    double end = now_ms();
-    if (killed && inner_pidfd >= 0) {
-        /* The namespace's init dies after all its processes: wait for it, so that nothing the
-         * tool started outlives the call. */
-        struct pollfd ip = {inner_pidfd, POLLIN, 0};
+    k->end = tg_now_ms();
+    if (k->killed && k->inner_pidfd >= 0) {
+        /* The namespace's init dies after all its processes. */
+        struct pollfd ip = {k->inner_pidfd, POLLIN, 0};
         poll(&ip, 1, 2000);
     }
-    for (int i = 0; i < 3; i++)
-        if (sinks[i].fd >= 0)
-            close(sinks[i].fd);
-    if (status_fd >= 0)
-        close(status_fd);
-    if (inner_pidfd >= 0)
-        close(inner_pidfd);
-    if (pidfd >= 0)
-        close(pidfd);
+    for (int i = 0; i < 3; i++) {
+        close_fd(&k->sinks[i].fd);
+        if (!k->sinks[i].s->data)
+            k->sinks[i].s->data = xstrdup(""); /* never NULL once it ran (sandbox.h) */
+    }
+    close_fd(&k->status_fd);
+    close_fd(&k->inner_pidfd);
+    close_fd(&k->pidfd);
+}
 
-    if (isolated && !killed && !strstr(status, "\"exit-code\"")) {
+static double tv_ms(struct timeval tv)
+{
+    return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec / 1e3;
+}
+
+/* The call's outcome into res: exit status or signal, usage, and the files the tool wrote. */
+static tg_sandbox_status call_collect(sb_call *k)
+{
+    tg_sandbox_result *res = k->res;
+    const tg_sandbox_cmd *cmd = k->cmd;
+    if (k->isolated && !k->killed && !strstr(k->status, "\"exit-code\"")) {
         /* bwrap reports the command's exit only when it started it: without that line the
          * sandbox itself could not be set up (namespaces, a mount, the program missing). */
-        env_setup_failed(res->err.data, err);
-        tg_sandbox_result_free(res);
-        rc = TG_SANDBOX_ENV;
-        goto out;
+        env_setup_failed(res->err.data, k->err);
+        return TG_SANDBOX_ENV;
     }
-
-    res->wall_ms = end - start;
-    res->user_ms = (double)ru.ru_utime.tv_sec * 1e3 + (double)ru.ru_utime.tv_usec / 1e3;
-    res->sys_ms = (double)ru.ru_stime.tv_sec * 1e3 + (double)ru.ru_stime.tv_usec / 1e3;
-    res->max_rss_kb = ru.ru_maxrss;
-    if (WIFEXITED(wstatus)) {
-        res->exit_code = WEXITSTATUS(wstatus);
-        if (isolated && res->exit_code > 128 && res->exit_code <= 128 + 64) {
+    res->wall_ms = k->end - k->start;
+    res->user_ms = tv_ms(k->ru.ru_utime);
+    res->sys_ms = tv_ms(k->ru.ru_stime);
+    res->max_rss_kb = k->ru.ru_maxrss;
+    if (WIFEXITED(k->wstatus)) {
+        res->exit_code = WEXITSTATUS(k->wstatus);
+        if (k->isolated && res->exit_code > 128 && res->exit_code <= 128 + 64) {
             res->signal = res->exit_code - 128;
             res->signal_inferred = true;
         }
-    } else if (WIFSIGNALED(wstatus)) {
-        res->signal = WTERMSIG(wstatus);
+    } else if (WIFSIGNALED(k->wstatus)) {
+        res->signal = WTERMSIG(k->wstatus);
         res->exit_code = 128 + res->signal;
     }
-
     /* Mount stubs bwrap created for the path arguments are not the tool's files. */
     const char **skip = NULL;
     size_t nskip = 0;
@@ -1045,43 +1174,60 @@ int tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, tg_san
     sb_collect_files(res->workdir, skip, nskip, res);
     free(skip);
     /* The work directory moves to the result; the rest of the call directory goes now. */
-    char *final_work = xasprintf("%s.work", call_dir);
+    char *final_work = xasprintf("%s.work", k->call_dir);
     if (rename(res->workdir, final_work) == 0) {
         free(res->workdir);
         res->workdir = final_work;
     } else {
         free(final_work);
     }
-    rc = 0;
+    return TG_SANDBOX_OK;
+}
 
-out:
-    for (int i = 0; i < 2; i++) {
-        if (p_out[i] >= 0)
-            close(p_out[i]);
-        if (p_err[i] >= 0)
-            close(p_err[i]);
-        if (p_reply[i] >= 0)
-            close(p_reply[i]);
-        if (p_status[i] >= 0)
-            close(p_status[i]);
-        if (p_exec[i] >= 0)
-            close(p_exec[i]);
+static void call_close(sb_call *k)
+{
+    int *fds[] = {&k->p_out[0], &k->p_out[1], &k->p_err[0], &k->p_err[1], &k->p_reply[0],
+                  &k->p_reply[1], &k->p_status[0], &k->p_status[1], &k->p_exec[0],
+                  &k->p_exec[1], &k->request_fd, &k->fonts_fd, &k->null_fd, &k->pidfd};
+    for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+        close_fd(fds[i]);
+    free(k->fonts);
+    free(k->chdir_to);
+    tg_strv_free(&k->argv);
+    tg_strv_free(&k->envp);
+    tg_strv_free(&k->stage_from);
+    tg_strv_free(&k->stage_to);
+    free(k->src.paths);
+    if (k->call_dir) {
+        sb_remove_tree(k->call_dir);
+        free(k->call_dir);
     }
-    if (request_fd >= 0)
-        close(request_fd);
-    if (fonts_fd >= 0)
-        close(fonts_fd);
-    if (null_fd >= 0)
-        close(null_fd);
-    free(fonts);
-    sv_free(&argv);
-    sv_free(&envp);
-    if (call_dir) {
-        sb_remove_tree(call_dir);
-        free(call_dir);
+    free(k->workdir);
+}
+
+tg_sandbox_status tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+                                 tg_sandbox_result *res, tg_err *err)
+{
+    *res = (tg_sandbox_result){0};
+    sb_call k;
+    call_init(&k, c, cmd, res, err);
+    tg_sandbox_status st = call_open(&k);
+    if (st == TG_SANDBOX_OK) {
+        call_command(&k);
+        st = call_spawn(&k);
     }
-    free(workdir);
-    return rc;
+    if (st == TG_SANDBOX_OK) {
+        res->isolated = k.isolated;
+        res->workdir = k.workdir;
+        k.workdir = NULL;
+        call_supervise(&k);
+        call_reap(&k);
+        st = call_collect(&k);
+        if (st != TG_SANDBOX_OK)
+            tg_sandbox_result_free(res);
+    }
+    call_close(&k);
+    return st;
 }
 
 void tg_sandbox_result_free(tg_sandbox_result *res)

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -229,4 +230,42 @@ int sb_remove_tree(const char *path)
     if (fd >= 0)
         remove_in(fd, 0);
     return rmdir(path);
+}
+
+/* ---- call directories a killed process left behind ------------------------------------------ */
+
+/* The owner's pid in "toolgen-call-<pid>-XXXXXX[.work]", or 0 when the name is not one. */
+static long call_owner(const char *name)
+{
+    size_t n = strlen(SB_CALL_PREFIX);
+    if (strncmp(name, SB_CALL_PREFIX, n) != 0)
+        return 0;
+    char *end;
+    long pid = strtol(name + n, &end, 10);
+    return pid > 0 && *end == '-' ? pid : 0;
+}
+
+void sb_remove_stale_calls(const char *tmp_dir)
+{
+    DIR *d = opendir(tmp_dir);
+    if (!d)
+        return;
+    long self = (long)getpid();
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long owner = call_owner(e->d_name);
+        if (owner == 0 || owner == self)
+            continue;
+        /* Gone: kill(pid, 0) fails with ESRCH. EPERM means it lives (as another user). */
+        if (kill((pid_t)owner, 0) == 0 || errno != ESRCH)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        char *path = tg_path_join(tmp_dir, e->d_name);
+        sb_remove_tree(path);
+        free(path);
+    }
+    closedir(d);
 }

@@ -14,16 +14,10 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "base/strvec.h"
 
 #define VIZ_FILE "visualization_manifest.json"
 #define VIZ_MAX_BYTES (1 << 20)
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 int tg_toolrun_env_open(tg_toolrun_env *env, const char *root, const cJSON *config, tg_err *err)
 {
@@ -162,38 +156,24 @@ static char *find_program(const char *name)
     return NULL;
 }
 
-typedef struct strlist {
-    char **v;
-    size_t n;
-} strlist;
-
-static void sl_add(strlist *l, char *owned)
-{
-    l->v = xrealloc(l->v, (l->n + 2) * sizeof *l->v);
-    l->v[l->n++] = owned;
-    l->v[l->n] = NULL;
-}
-
-static void sl_free(strlist *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-    *l = (strlist){0};
-}
-
-static int command_argv(const cJSON *impl, const cJSON *args, strlist *argv, strlist *env,
-                        char **cwd, tg_err *err)
+/* A command tool's argv, env and cwd from its templates. TG_CALL_ENV when the program is not
+ * installed, TG_CALL_UNSUPPORTED when the templates are unusable. */
+static tg_call_status command_argv(const cJSON *impl, const cJSON *args, tg_strv *argv,
+                                   tg_strv *env, char **cwd, tg_err *err)
 {
     const cJSON *tpl = tg_json_get(impl, "argv"), *e;
-    if (!cJSON_IsArray(tpl) || cJSON_GetArraySize(tpl) == 0 || !cJSON_IsString(tpl->child))
-        return tg_err_set(err, "implementation.argv must be a non-empty list of strings");
+    if (!cJSON_IsArray(tpl) || cJSON_GetArraySize(tpl) == 0 || !cJSON_IsString(tpl->child)) {
+        tg_err_set(err, "implementation.argv must be a non-empty list of strings");
+        return TG_CALL_UNSUPPORTED;
+    }
     char *prog = find_program(tpl->child->valuestring);
-    if (!prog)
-        return tg_err_set(err, "the program '%s' (implementation.argv[0]) is not installed in "
-                               "/usr/local/bin, /usr/bin or /bin, where the sandbox looks for it",
-                          tpl->child->valuestring);
-    sl_add(argv, prog);
+    if (!prog) {
+        tg_err_set(err, "the program '%s' (implementation.argv[0]) is not installed in "
+                        "/usr/local/bin, /usr/bin or /bin, where the sandbox looks for it",
+                   tpl->child->valuestring);
+        return TG_CALL_ENV;
+    }
+    tg_strv_push_owned(argv, prog);
     for (e = tpl->child->next; e; e = e->next) {
         if (!cJSON_IsString(e))
             continue;
@@ -209,14 +189,14 @@ static int command_argv(const cJSON *impl, const cJSON *args, strlist *argv, str
                 {
                     tg_buf b = TG_BUF_INIT;
                     render_value(&b, item);
-                    sl_add(argv, tg_buf_steal(&b));
+                    tg_strv_push_owned(argv, tg_buf_steal(&b));
                 }
                 continue;
             }
         }
         tg_buf b = TG_BUF_INIT;
         if (render_template(e->valuestring, args, &b))
-            sl_add(argv, tg_buf_steal(&b));
+            tg_strv_push_owned(argv, tg_buf_steal(&b));
         tg_buf_free(&b);
     }
     const cJSON *envt = tg_json_get(impl, "env");
@@ -227,7 +207,7 @@ static int command_argv(const cJSON *impl, const cJSON *args, strlist *argv, str
         tg_buf b = TG_BUF_INIT;
         tg_buf_printf(&b, "%s=", e->string);
         if (render_template(e->valuestring, args, &b))
-            sl_add(env, tg_buf_steal(&b));
+            tg_strv_push_owned(env, tg_buf_steal(&b));
         tg_buf_free(&b);
     }
     const char *cwdt = tg_json_get_string(impl, "cwd");
@@ -239,10 +219,10 @@ static int command_argv(const cJSON *impl, const cJSON *args, strlist *argv, str
             tg_err_set(err, "implementation.cwd must stay inside the working directory: '%s'", *cwd);
             free(*cwd);
             *cwd = NULL;
-            return -1;
+            return TG_CALL_UNSUPPORTED;
         }
     }
-    return 0;
+    return TG_CALL_DONE;
 }
 
 /* ---- reading what came back ----------------------------------------------------------------- */
@@ -262,7 +242,7 @@ static char *all_errors(const js_errors *errs)
         tg_buf_printf(&b, "%s%s: %s", i ? "; " : "",
                       errs->v[i].instance_location[0] ? errs->v[i].instance_location : "(root)",
                       errs->v[i].message);
-    return b.data ? tg_buf_steal(&b) : xstrdup("invalid");
+    return b.len ? tg_buf_steal(&b) : xstrdup("invalid");
 }
 
 static bool has_artifact(const tg_sandbox_result *sb, const char *path)
@@ -336,13 +316,6 @@ static cJSON *read_visualizations(const tg_toolrun_ctx *ctx, const tg_sandbox_re
     return out;
 }
 
-static bool string_in(const cJSON *arr, const char *s)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, arr) if (cJSON_IsString(e) && strcmp(e->valuestring, s) == 0) return true;
-    return false;
-}
-
 /* ---- the call ------------------------------------------------------------------------------- */
 
 static void finish(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_call_result *out)
@@ -350,10 +323,256 @@ static void finish(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_call_result *o
     f->limits = out->limits;
     f->max = ctx->sandbox->max;
     f->allowed_imports = ctx->allowed_imports;
-    double t0 = now_us();
+    double t0 = tg_now_ms();
     out->ok = !tg_classify(f, &out->guidance);
     tg_resources_analyze(f, out->ok ? NULL : &out->guidance, &out->resources);
-    out->analysis_us = now_us() - t0;
+    out->analysis_us = (tg_now_ms() - t0) * 1e3;
+}
+
+/*
+ * The one place where the statuses of the layer below become this layer's: the sandbox's
+ * status a call status, a path verdict an error class (docs/sandbox.md#error-classes).
+ */
+static tg_call_status call_status_of(tg_sandbox_status s)
+{
+    switch (s) {
+    case TG_SANDBOX_OK: return TG_CALL_DONE;
+    case TG_SANDBOX_ENV: return TG_CALL_ENV;
+    case TG_SANDBOX_INTERNAL: break;
+    }
+    return TG_CALL_INTERNAL;
+}
+
+static tg_error_class class_of_path(tg_path_verdict v)
+{
+    return v == TG_PATH_NOT_FOUND ? TG_CLASS_PATH_NOT_FOUND : TG_CLASS_PATH_FORBIDDEN;
+}
+
+/* A call refused before anything ran: classified like any failure, so out is complete. */
+static tg_call_status refuse(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_error_class cls,
+                             const char *message, tg_call_result *out)
+{
+    f->pre = cls;
+    f->pre_message = message;
+    finish(ctx, f, out);
+    return TG_CALL_DONE;
+}
+
+/* The command being assembled for the sandbox, and everything it borrows. */
+typedef struct call_cmd {
+    tg_sandbox_cmd cmd;
+    tg_strv argv, env;
+    char *cwd, *request, *tool_dir;
+} call_cmd;
+
+static void call_cmd_free(call_cmd *c)
+{
+    tg_strv_free(&c->argv);
+    tg_strv_free(&c->env);
+    free(c->cwd);
+    free(c->request);
+    free(c->tool_dir);
+}
+
+/* The runner's request on fd 4: file, entry point, arguments, input_schema. */
+static char *runner_request(const tg_toolrun_ctx *ctx, const tg_manifest *m, const char *tool_dir,
+                            const cJSON *args)
+{
+    cJSON *req = cJSON_CreateObject();
+    /* With isolation none the runner sees host paths. */
+    char *file = ctx->sandbox->isolation == TG_ISOLATION_NONE
+                     ? tg_path_join(tool_dir, m->impl_file)
+                     : tg_path_join(TG_SANDBOX_TOOL, m->impl_file);
+    cJSON_AddStringToObject(req, "file", file);
+    free(file);
+    cJSON_AddStringToObject(req, "entrypoint", m->entrypoint);
+    cJSON_AddItemToObject(req, "args", cJSON_Duplicate(args, true));
+    cJSON_AddItemToObject(req, "input_schema", cJSON_Duplicate(m->input_schema, true));
+    char *text = tg_json_print_compact(req);
+    cJSON_Delete(req);
+    return text;
+}
+
+/* python / node: the interpreter running toolgen's runner, which loads the tool file. */
+static tg_call_status runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
+                                     const cJSON *args, call_cmd *c, tg_err *err)
+{
+    bool py = m->runtime == TG_RUNTIME_PYTHON;
+    const char *interp = py ? tg_sandbox_python() : tg_sandbox_node();
+    if (!interp) {
+        tg_err_set(err, py ? "python3 is not installed at /usr/bin/python3: install it with "
+                             "`sudo apt-get install python3 python3-pandas python3-numpy "
+                             "python3-matplotlib` (or `make deps`)"
+                           : "Node.js is not installed (/usr/bin/node): install it with `sudo "
+                             "apt-get install nodejs` (or `make deps`)");
+        return TG_CALL_ENV;
+    }
+    if (!m->impl_file || !m->entrypoint) {
+        tg_err_set(err, "%s: implementation.file and implementation.entrypoint are required",
+                   m->name ? m->name : "tool");
+        return TG_CALL_UNSUPPORTED;
+    }
+    char real[4096];
+    c->tool_dir = realpath(m->dir, real) ? xstrdup(real) : xstrdup(m->dir);
+    tg_strv_push_owned(&c->argv, xstrdup(interp));
+    if (py) {
+        tg_strv_push_owned(&c->argv, xstrdup("-B"));
+        tg_strv_push_owned(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.py"));
+        static const char *const py_env[] = {
+            "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
+            "PYTHONIOENCODING=utf-8", "PYTHONPATH=" TG_SANDBOX_RUNTIME, "MPLBACKEND=Agg",
+            "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1",
+            "NUMEXPR_MAX_THREADS=1"};
+        for (size_t i = 0; i < sizeof py_env / sizeof *py_env; i++)
+            tg_strv_push_owned(&c->env, xstrdup(py_env[i]));
+        const cJSON *deps = tg_json_get(m->implementation, "dependencies");
+        c->cmd.matplotlib_cache = tg_json_array_has_string(deps, "matplotlib") ||
+                                  tg_json_array_has_string(deps, "seaborn");
+    } else {
+        tg_strv_push_owned(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
+    }
+    c->request = runner_request(ctx, m, c->tool_dir, args);
+    c->cmd.tool_dir = c->tool_dir;
+    c->cmd.mount_runtime = true;
+    c->cmd.request = c->request;
+    c->cmd.request_len = strlen(c->request);
+    c->cmd.reply_channel = true;
+    return TG_CALL_DONE;
+}
+
+/* The runner's reply: the result, or the error object the classifier reads. */
+static void read_reply(const tg_sandbox_result *sb, tg_run_facts *f, cJSON **reply,
+                       tg_call_result *out, char **problem)
+{
+    if (sb->reply.len && !sb->reply.truncated) {
+        tg_err perr = {0};
+        *reply = tg_json_parse(sb->reply.data, sb->reply.len, NULL, NULL, NULL, &perr);
+        if (!*reply || !cJSON_IsObject(*reply) || !cJSON_IsBool(tg_json_get(*reply, "ok"))) {
+            cJSON_Delete(*reply);
+            *reply = NULL;
+            f->reply_garbled = true;
+        }
+    }
+    f->reply = *reply;
+    if (*reply && cJSON_IsTrue(tg_json_get(*reply, "ok"))) {
+        cJSON *res = cJSON_DetachItemFromObject(*reply, "result");
+        if (cJSON_IsObject(res)) {
+            out->result = res;
+        } else {
+            cJSON_Delete(res);
+            *problem = xstrdup("the reply holds no result object");
+        }
+    } else if (*reply) {
+        out->reply_error = cJSON_Duplicate(tg_json_get(*reply, "error"), true);
+    }
+}
+
+/* A command's result: its stdout as JSON (stdout: json) or as {"text": ...}. */
+static void read_command_output(const tg_manifest *m, const tg_sandbox_result *sb,
+                                tg_run_facts *f, tg_call_result *out, char **problem)
+{
+    if (sb->exit_code != 0) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", sb->exit_code);
+        f->mapped_code = tg_json_get_string(tg_json_get(m->implementation, "exit_codes"), key);
+        return;
+    }
+    if (sb->signal || sb->killed_by != TG_LIMIT_NONE)
+        return;
+    const char *mode = tg_json_get_string(m->implementation, "stdout");
+    const char *text = sb->out.data; /* never NULL once the call ran (sandbox.h) */
+    tg_err perr = {0};
+    if (tg_utf8_validate(text, sb->out.len, &perr) != 0) {
+        *problem = xstrdup("the program's output is not UTF-8 text");
+    } else if (mode && strcmp(mode, "json") == 0) {
+        cJSON *res = tg_json_parse(text, sb->out.len, NULL, NULL, NULL, &perr);
+        if (!cJSON_IsObject(res)) {
+            *problem = res ? xstrdup("stdout is JSON but not an object")
+                           : xasprintf("stdout is not JSON: %d:%d: %s", perr.line, perr.col, perr.msg);
+            cJSON_Delete(res);
+        } else {
+            out->result = res;
+        }
+    } else {
+        size_t n = sb->out.len;
+        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+            n--;
+        char *t = xstrndup(text, n);
+        out->result = cJSON_CreateObject();
+        cJSON_AddStringToObject(out->result, "text", t);
+        free(t);
+    }
+}
+
+/* A command's message carries the last line of its stderr (docs/manifest.md#command). */
+static void append_stderr_line(const tg_sandbox_result *sb, tg_guidance *g)
+{
+    if (g->cls != TG_CLASS_COMMAND_FAILED || !sb->err.len)
+        return;
+    const char *s = sb->err.data;
+    size_t end = sb->err.len;
+    while (end && (s[end - 1] == '\n' || s[end - 1] == '\r'))
+        end--;
+    size_t start = end;
+    while (start && s[start - 1] != '\n' && end - start < 300)
+        start--;
+    size_t used = strlen(g->message);
+    snprintf(g->message + used, sizeof g->message - used, ": %.*s", (int)(end - start), s + start);
+}
+
+/* After the sandbox ran: the facts, the result and its checks, the classification. */
+static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, bool reply_channel,
+                  tg_run_facts *f, tg_call_result *out)
+{
+    const tg_sandbox_result *sb = &out->sb;
+    out->ran = f->ran = true;
+    f->exit_code = sb->exit_code;
+    f->signal = sb->signal;
+    f->signal_inferred = sb->signal_inferred;
+    f->killed_by = sb->killed_by;
+    f->overflow_stream = sb->overflow_stream;
+    f->wall_ms = sb->wall_ms;
+    f->cpu_ms = sb->user_ms + sb->sys_ms;
+    f->max_rss_kb = sb->max_rss_kb;
+    if (sb->err.len)
+        f->stderr_tail = sb->err.len > 2000 ? sb->err.data + sb->err.len - 2000 : sb->err.data;
+    cJSON *reply = NULL;
+    char *problem = NULL, *schema_msg = NULL;
+    if (reply_channel)
+        read_reply(sb, f, &reply, out, &problem);
+    else
+        read_command_output(call->m, sb, f, out, &problem);
+    f->result_problem = problem;
+    if (out->result) {
+        js_errors oe = {0};
+        if (!js_validate(call->output, out->result, &oe))
+            f->output_schema_message = schema_msg = first_error(&oe);
+        js_errors_free(&oe);
+    }
+    finish(ctx, f, out);
+    if (!out->ok)
+        append_stderr_line(sb, &out->guidance);
+    out->visualizations = read_visualizations(ctx, sb);
+    cJSON_Delete(reply);
+    free(problem);
+    free(schema_msg);
+}
+
+/* Step 1: the arguments against input_schema; NULL when they fit, else the message (heap). */
+static char *input_errors(const tg_tool_call *call)
+{
+    if (!cJSON_IsObject(call->args))
+        return xstrdup("arguments do not fit input_schema: (root): the arguments must be a "
+                       "JSON object");
+    js_errors errs = {0};
+    char *full = NULL;
+    if (!js_validate(call->input, call->args, &errs)) {
+        char *msg = all_errors(&errs);
+        full = xasprintf("arguments do not fit input_schema: %s", msg);
+        free(msg);
+    }
+    js_errors_free(&errs);
+    return full;
 }
 
 tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
@@ -364,230 +583,52 @@ tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *c
     tg_run_facts f = {0};
     f.runtime = tg_runtime_name(m->runtime);
     tg_limits_resolve(m->constraints, m->timeout_ms, &ctx->sandbox->max, &out->limits);
-
-    if (m->runtime == TG_RUNTIME_HTTP) {
-        tg_err_set(err, "%s: http tools are not run by this version of toolgen yet (runtime: "
-                        "http); call the service directly, or use `toolgen serve` once it "
-                        "supports them", m->name ? m->name : "tool");
+    if (m->runtime == TG_RUNTIME_HTTP || m->runtime == TG_RUNTIME_UNKNOWN) {
+        if (m->runtime == TG_RUNTIME_HTTP)
+            tg_err_set(err, "%s: http tools are not run by this version of toolgen yet (runtime: "
+                            "http); call the service directly, or use `toolgen serve` once it "
+                            "supports them", m->name ? m->name : "tool");
+        else
+            tg_err_set(err, "%s: unknown implementation.runtime; run `toolgen lint`",
+                       m->name ? m->name : "tool");
         return TG_CALL_UNSUPPORTED;
     }
-    if (m->runtime == TG_RUNTIME_UNKNOWN) {
-        tg_err_set(err, "%s: unknown implementation.runtime; run `toolgen lint`", m->name ? m->name : "tool");
-        return TG_CALL_UNSUPPORTED;
-    }
-
-    /* 1. arguments */
-    js_errors errs = {0};
-    if (!cJSON_IsObject(call->args) || !js_validate(call->input, call->args, &errs)) {
-        char *msg = cJSON_IsObject(call->args) ? all_errors(&errs)
-                                               : xstrdup("(root): the arguments must be a JSON object");
-        char *full = xasprintf("arguments do not fit input_schema: %s", msg);
-        f.pre = TG_CLASS_INPUT_SCHEMA;
-        f.pre_message = full;
+    char *bad_input = input_errors(call);
+    if (bad_input) {
         out->args = cJSON_IsObject(call->args) ? cJSON_Duplicate(call->args, true) : cJSON_CreateObject();
-        finish(ctx, &f, out);
-        free(full);
-        free(msg);
-        js_errors_free(&errs);
+        refuse(ctx, &f, TG_CLASS_INPUT_SCHEMA, bad_input, out);
+        free(bad_input);
         return TG_CALL_DONE;
     }
-    js_errors_free(&errs);
     out->args = tg_apply_defaults(m->input_schema, call->args);
 
-    /* 2. path arguments */
     tg_path_args paths = {0};
-    int v = tg_sandbox_check_paths(ctx->sandbox, m->input_schema, out->args,
-                                   tg_json_get(m->constraints, "allowed_paths"), &paths, err);
-    if (v < 0)
+    tg_path_verdict v = tg_sandbox_check_paths(ctx->sandbox, m->input_schema, out->args,
+                                               tg_json_get(m->constraints, "allowed_paths"),
+                                               &paths, err);
+    if (v == TG_PATH_ERROR)
         return TG_CALL_INTERNAL;
     if (v != TG_PATH_OK) {
-        f.pre = v == TG_PATH_NOT_FOUND ? TG_CLASS_PATH_NOT_FOUND : TG_CLASS_PATH_FORBIDDEN;
-        f.pre_message = err->msg;
-        finish(ctx, &f, out);
+        refuse(ctx, &f, class_of_path(v), err->msg, out);
         tg_err_clear(err);
         return TG_CALL_DONE;
     }
 
-    /* 3. the command */
-    strlist argv = {0}, env = {0};
-    char *cwd = NULL, *request = NULL, *tool_dir = NULL;
-    tg_call_status status = TG_CALL_DONE;
-    tg_sandbox_cmd cmd = {.limits = out->limits, .paths = &paths, .cancel = call->cancel};
-    const cJSON *deps = tg_json_get(m->implementation, "dependencies");
-    if (m->runtime == TG_RUNTIME_PYTHON || m->runtime == TG_RUNTIME_NODE) {
-        bool py = m->runtime == TG_RUNTIME_PYTHON;
-        const char *interp = py ? tg_sandbox_python() : tg_sandbox_node();
-        if (!interp) {
-            tg_err_set(err, py ? "python3 is not installed at /usr/bin/python3: install it with "
-                                 "`sudo apt-get install python3 python3-pandas python3-numpy "
-                                 "python3-matplotlib` (or `make deps`)"
-                               : "Node.js is not installed (/usr/bin/node): install it with `sudo "
-                                 "apt-get install nodejs` (or `make deps`)");
-            tg_path_args_free(&paths);
-            return TG_CALL_ENV;
-        }
-        if (!m->impl_file || !m->entrypoint) {
-            tg_err_set(err, "%s: implementation.file and implementation.entrypoint are required",
-                       m->name ? m->name : "tool");
-            tg_path_args_free(&paths);
-            return TG_CALL_UNSUPPORTED;
-        }
-        char real[4096];
-        tool_dir = realpath(m->dir, real) ? xstrdup(real) : xstrdup(m->dir);
-        sl_add(&argv, xstrdup(interp));
-        if (py) {
-            sl_add(&argv, xstrdup("-B"));
-            sl_add(&argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.py"));
-            static const char *const py_env[] = {
-                "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
-                "PYTHONIOENCODING=utf-8", "PYTHONPATH=" TG_SANDBOX_RUNTIME, "MPLBACKEND=Agg",
-                "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1",
-                "NUMEXPR_MAX_THREADS=1"};
-            for (size_t i = 0; i < sizeof py_env / sizeof *py_env; i++)
-                sl_add(&env, xstrdup(py_env[i]));
-            cmd.matplotlib_cache = string_in(deps, "matplotlib") || string_in(deps, "seaborn");
-        } else {
-            sl_add(&argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
-        }
-        cJSON *req = cJSON_CreateObject();
-        char *file = tg_path_join(TG_SANDBOX_TOOL, m->impl_file);
-        /* With isolation none the runner sees host paths. */
-        if (ctx->sandbox->isolation == TG_ISOLATION_NONE) {
-            free(file);
-            file = tg_path_join(tool_dir, m->impl_file);
-        }
-        cJSON_AddStringToObject(req, "file", file);
-        free(file);
-        cJSON_AddStringToObject(req, "entrypoint", m->entrypoint);
-        cJSON_AddItemToObject(req, "args", cJSON_Duplicate(out->args, true));
-        cJSON_AddItemToObject(req, "input_schema", cJSON_Duplicate(m->input_schema, true));
-        request = tg_json_print_compact(req);
-        cJSON_Delete(req);
-        cmd.tool_dir = tool_dir;
-        cmd.mount_runtime = true;
-        cmd.request = request;
-        cmd.request_len = strlen(request);
-        cmd.reply_channel = true;
-    } else { /* command */
-        if (command_argv(m->implementation, out->args, &argv, &env, &cwd, err) != 0) {
-            status = strstr(err->msg, "not installed") ? TG_CALL_ENV : TG_CALL_UNSUPPORTED;
-            goto done;
-        }
-        cmd.cwd = cwd;
+    call_cmd c = {.cmd = {.limits = out->limits, .paths = &paths, .cancel = call->cancel}};
+    tg_call_status st = m->runtime == TG_RUNTIME_COMMAND
+                            ? command_argv(m->implementation, out->args, &c.argv, &c.env, &c.cwd, err)
+                            : runner_command(ctx, m, out->args, &c, err);
+    if (st == TG_CALL_DONE) {
+        c.cmd.cwd = c.cwd;
+        c.cmd.argv = (const char *const *)c.argv.v;
+        c.cmd.env = (const char *const *)c.env.v;
+        st = call_status_of(tg_sandbox_run(ctx->sandbox, &c.cmd, &out->sb, err));
+        if (st == TG_CALL_DONE)
+            judge(ctx, call, c.cmd.reply_channel, &f, out);
     }
-    cmd.argv = (const char *const *)argv.v;
-    cmd.env = (const char *const *)env.v;
-
-    /* 4. run */
-    int rc = tg_sandbox_run(ctx->sandbox, &cmd, &out->sb, err);
-    if (rc != 0) {
-        status = rc == TG_SANDBOX_ENV ? TG_CALL_ENV : TG_CALL_INTERNAL;
-        goto done;
-    }
-    out->ran = f.ran = true;
-    const tg_sandbox_result *sb = &out->sb;
-    f.exit_code = sb->exit_code;
-    f.signal = sb->signal;
-    f.signal_inferred = sb->signal_inferred;
-    f.killed_by = sb->killed_by;
-    f.overflow_stream = sb->overflow_stream;
-    f.wall_ms = sb->wall_ms;
-    f.cpu_ms = sb->user_ms + sb->sys_ms;
-    f.max_rss_kb = sb->max_rss_kb;
-    if (sb->err.len)
-        f.stderr_tail = sb->err.len > 2000 ? sb->err.data + sb->err.len - 2000 : sb->err.data;
-
-    /* 5. the result */
-    cJSON *reply = NULL;
-    char *problem = NULL;
-    if (cmd.reply_channel) {
-        if (sb->reply.len && !sb->reply.truncated) {
-            tg_err perr = {0};
-            reply = tg_json_parse(sb->reply.data, sb->reply.len, NULL, NULL, NULL, &perr);
-            if (!reply || !cJSON_IsObject(reply) || !cJSON_IsBool(tg_json_get(reply, "ok"))) {
-                cJSON_Delete(reply);
-                reply = NULL;
-                f.reply_garbled = true;
-            }
-        }
-        f.reply = reply;
-        if (reply && cJSON_IsTrue(tg_json_get(reply, "ok"))) {
-            cJSON *res = cJSON_DetachItemFromObject(reply, "result");
-            if (cJSON_IsObject(res))
-                out->result = res;
-            else {
-                cJSON_Delete(res);
-                problem = xstrdup("the reply holds no result object");
-            }
-        } else if (reply) {
-            out->reply_error = cJSON_Duplicate(tg_json_get(reply, "error"), true);
-        }
-    } else if (sb->exit_code == 0 && !sb->signal && sb->killed_by == TG_LIMIT_NONE) {
-        const char *mode = tg_json_get_string(m->implementation, "stdout");
-        const char *text = sb->out.data ? sb->out.data : "";
-        tg_err perr = {0};
-        if (tg_utf8_validate(text, sb->out.len, &perr) != 0) {
-            problem = xstrdup("the program's output is not UTF-8 text");
-        } else if (mode && strcmp(mode, "json") == 0) {
-            cJSON *res = tg_json_parse(text, sb->out.len, NULL, NULL, NULL, &perr);
-            if (!cJSON_IsObject(res)) {
-                problem = res ? xstrdup("stdout is JSON but not an object")
-                              : xasprintf("stdout is not JSON: %d:%d: %s", perr.line, perr.col, perr.msg);
-                cJSON_Delete(res);
-            } else {
-                out->result = res;
-            }
-        } else {
-            size_t n = sb->out.len;
-            while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
-                n--;
-            char *t = xstrndup(text, n);
-            out->result = cJSON_CreateObject();
-            cJSON_AddStringToObject(out->result, "text", t);
-            free(t);
-        }
-    } else if (sb->exit_code != 0) {
-        char key[16];
-        snprintf(key, sizeof key, "%d", sb->exit_code);
-        f.mapped_code = tg_json_get_string(tg_json_get(m->implementation, "exit_codes"), key);
-    }
-    f.result_problem = problem;
-    char *schema_msg = NULL;
-    if (out->result) {
-        js_errors oe = {0};
-        if (!js_validate(call->output, out->result, &oe)) {
-            schema_msg = first_error(&oe);
-            f.output_schema_message = schema_msg;
-        }
-        js_errors_free(&oe);
-    }
-    finish(ctx, &f, out);
-    /* A command's message carries the end of its stderr (docs/manifest.md#command). */
-    if (!out->ok && out->guidance.cls == TG_CLASS_COMMAND_FAILED && sb->err.len) {
-        const char *s = sb->err.data;
-        size_t end = sb->err.len;
-        while (end && (s[end - 1] == '\n' || s[end - 1] == '\r'))
-            end--;
-        size_t start = end;
-        while (start && s[start - 1] != '\n' && end - start < 300)
-            start--;
-        size_t used = strlen(out->guidance.message);
-        snprintf(out->guidance.message + used, sizeof out->guidance.message - used, ": %.*s",
-                 (int)(end - start), s + start);
-    }
-    out->visualizations = read_visualizations(ctx, sb);
-    cJSON_Delete(reply);
-    free(problem);
-    free(schema_msg);
-
-done:
     tg_path_args_free(&paths);
-    sl_free(&argv);
-    sl_free(&env);
-    free(cwd);
-    free(request);
-    free(tool_dir);
-    return status;
+    call_cmd_free(&c);
+    return st;
 }
 
 void tg_call_result_free(tg_call_result *r)
@@ -767,7 +808,7 @@ int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *
         char buf[65536];
         ssize_t n;
         while ((n = read(fd, buf, sizeof buf)) > 0)
-            if (write(out, buf, (size_t)n) != n)
+            if (tg_write_all(out, buf, (size_t)n) != 0)
                 break;
         close(out);
         close(fd);

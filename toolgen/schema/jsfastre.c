@@ -117,17 +117,6 @@ static bool class_escape(char e, cls *c)
     return true;
 }
 
-static int hexv(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 /*
  * A single-character escape at p (after the backslash): its ASCII code, or -1 when it is not
  * one the subset handles (class escapes are handled by the caller).
@@ -144,14 +133,14 @@ static int char_escape(const char **pp, bool in_class)
     case 'v': v = '\v'; break;
     case 'f': v = '\f'; break;
     case 'x':
-        if (hexv(p[0]) >= 0 && hexv(p[1]) >= 0) {
-            v = hexv(p[0]) * 16 + hexv(p[1]);
+        if (tg_hexval(p[0]) >= 0 && tg_hexval(p[1]) >= 0) {
+            v = tg_hexval(p[0]) * 16 + tg_hexval(p[1]);
             p += 2;
         }
         break;
     case 'u':
-        if (hexv(p[0]) >= 0 && hexv(p[1]) >= 0 && hexv(p[2]) >= 0 && hexv(p[3]) >= 0) {
-            v = ((hexv(p[0]) * 16 + hexv(p[1])) * 16 + hexv(p[2])) * 16 + hexv(p[3]);
+        if ((tg_hexval(p[0]) | tg_hexval(p[1]) | tg_hexval(p[2]) | tg_hexval(p[3])) >= 0) {
+            v = tg_hexval(p[0]) << 12 | tg_hexval(p[1]) << 8 | tg_hexval(p[2]) << 4 | tg_hexval(p[3]);
             p += 4;
         }
         break;

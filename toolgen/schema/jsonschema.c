@@ -21,6 +21,7 @@
 
 #include "base/buf.h"
 #include "base/doc.h"
+#include "base/strvec.h"
 #include "schema/jsformat.h"
 #include "schema/jsnum.h"
 #include "schema/jsonschema_int.h"
@@ -29,7 +30,6 @@
 #define META_2020_12 "https://json-schema.org/draft/2020-12/schema"
 #define DEFAULT_BASE "urn:toolgen:root"
 #define MAX_SCAN_DEPTH 1000
-#define REG_MAX_BYTES (16u << 20)
 
 /* ======================================================================== registry */
 
@@ -167,7 +167,7 @@ static bool safe_rel_path(const char *rest)
 static int load_file_doc(const char *path, cJSON **out, tg_err *err)
 {
     tg_doc d;
-    tg_doc_limits lim = {.max_bytes = REG_MAX_BYTES, .max_depth = 0, .max_alias_nodes = 0};
+    tg_doc_limits lim = {.max_bytes = TG_DOC_MAX_BYTES, .max_depth = 0, .max_alias_nodes = 0};
     if (tg_doc_load(path, &lim, &d, err) != 0)
         return -1;
     *out = d.root;
@@ -450,22 +450,13 @@ static void scan_map(cc *c, const cJSON *obj, js_res *res, int depth)
 
 static const char *const SCAN_SINGLE[] = {
     "additionalProperties", "propertyNames", "contains", "if", "then", "else", "not",
-    "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems", "items",
+    "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems", "items", NULL,
 };
 static const char *const SCAN_MAP[] = {
     "$defs", "definitions", "properties", "patternProperties", "dependentSchemas", "dependencies",
+    NULL,
 };
-static const char *const SCAN_ARRAY[] = {"allOf", "anyOf", "oneOf", "prefixItems", "items"};
-
-static bool in_list(const char *s, const char *const *list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(s, list[i]) == 0)
-            return true;
-    return false;
-}
-
-#define IN_LIST(s, list) in_list((s), (list), sizeof(list) / sizeof *(list))
+static const char *const SCAN_ARRAY[] = {"allOf", "anyOf", "oneOf", "prefixItems", "items", NULL};
 
 /* The absolute URI (heap, no fragment) an "$id" names against base; NULL after an error. */
 static char *id_uri(cc *c, const cJSON *node, const cJSON *id, const char *base)
@@ -526,11 +517,11 @@ static void scan(cc *c, const cJSON *node, js_res *res, int depth)
         const char *k = m->string;
         if (!k)
             continue;
-        if (IN_LIST(k, SCAN_SINGLE) && (cJSON_IsObject(m) || cJSON_IsBool(m)))
+        if (tg_strlist_has(SCAN_SINGLE, k) && (cJSON_IsObject(m) || cJSON_IsBool(m)))
             scan(c, m, r, depth + 1);
-        else if (IN_LIST(k, SCAN_MAP))
+        else if (tg_strlist_has(SCAN_MAP, k))
             scan_map(c, m, r, depth + 1);
-        else if (IN_LIST(k, SCAN_ARRAY))
+        else if (tg_strlist_has(SCAN_ARRAY, k))
             scan_array(c, m, r, depth + 1);
     }
 }
@@ -607,9 +598,9 @@ static bool legacy_dialect(const char *uri)
     static const char *const L[] = {
         "https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft-07/schema",
         "http://json-schema.org/draft-06/schema", "http://json-schema.org/draft-04/schema",
-        "http://json-schema.org/draft-03/schema",
+        "http://json-schema.org/draft-03/schema", NULL,
     };
-    return IN_LIST(uri, L);
+    return tg_strlist_has(L, uri);
 }
 
 static unsigned vocab_of_meta(cc *c, const js_res *m, const js_res *user)

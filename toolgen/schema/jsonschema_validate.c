@@ -924,7 +924,7 @@ COLD_PATH static bool collapse_required(vctx *c, const char *kw, const size_t *s
     }
     e->n = mark;
     v_err(c, kw, "must have %s of the properties %s", strcmp(kw, "oneOf") == 0 ? "exactly one" : "at least one",
-          names.data ? names.data : "");
+          names.data);
     tg_buf_free(&names);
     return true;
 }

@@ -50,22 +50,11 @@ static void tr_fail(tr *t, const char *fmt, ...)
     }
 }
 
-static int hexv(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool read_hex(const char *p, int n, unsigned *out)
 {
     unsigned v = 0;
     for (int i = 0; i < n; i++) {
-        int h = hexv((unsigned char)p[i]);
+        int h = tg_hexval((unsigned char)p[i]);
         if (h < 0)
             return false;
         v = v * 16 + (unsigned)h;
@@ -95,7 +84,7 @@ static long read_unicode_escape(tr *t)
         }
         unsigned long cp = 0;
         for (size_t i = 1; i <= n; i++) {
-            int h = hexv((unsigned char)t->p[i]);
+            int h = tg_hexval((unsigned char)t->p[i]);
             if (h < 0) {
                 tr_fail(t, "malformed \\u{...} escape");
                 return -1;
@@ -209,6 +198,82 @@ static bool is_syntax_char(int c)
     return c && strchr("^$\\.*+?()[]{}|/", c) != NULL;
 }
 
+/* The class shorthands and word boundaries (\d \w \s \b and their negations): false when c is
+ * none of them. */
+static bool translate_shorthand(tr *t, char c, bool in_class)
+{
+    switch (c) {
+    case 'd':
+        tg_buf_puts(&t->out, in_class ? "0-9" : "[0-9]");
+        return true;
+    case 'w':
+        tg_buf_puts(&t->out, in_class ? "A-Za-z0-9_" : "[A-Za-z0-9_]");
+        return true;
+    /* Spelled out rather than PCRE2's \D and \W, which mishandle characters above U+00FF
+     * under PCRE2_MATCH_INVALID_UTF. */
+    case 'D':
+        tg_buf_puts(&t->out, in_class ? NON_DIGIT_RANGES : "[" NON_DIGIT_RANGES "]");
+        return true;
+    case 'W':
+        tg_buf_puts(&t->out, in_class ? NON_WORD_RANGES : "[" NON_WORD_RANGES "]");
+        return true;
+    case 's':
+        tg_buf_printf(&t->out, in_class ? "%s" : "[%s]", WS_RANGES);
+        return true;
+    case 'S':
+        if (in_class)
+            tg_buf_puts(&t->out, NON_WS_RANGES);
+        else
+            tg_buf_printf(&t->out, "[^%s]", WS_RANGES);
+        return true;
+    case 'b':
+        tg_buf_puts(&t->out, in_class ? "\\x{8}" : "\\b");
+        return true;
+    case 'B':
+        if (in_class)
+            tr_fail(t, "\\B is not allowed in a character class");
+        else
+            tg_buf_puts(&t->out, "\\B");
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The escapes translate_escape does not name: a back-reference \1.., an escaped syntax
+ * character, or (outside strict mode) Annex B's identity escape of punctuation; anything else
+ * is an error. */
+static void translate_other_escape(tr *t, char c, bool in_class)
+{
+    if (c >= '1' && c <= '9') {
+        if (in_class) {
+            tr_fail(t, "back-references are not allowed in a character class");
+            return;
+        }
+        unsigned n = (unsigned)(c - '0');
+        while (*t->p >= '0' && *t->p <= '9' && n < 100000)
+            n = n * 10 + (unsigned)(*t->p++ - '0');
+        tg_buf_printf(&t->out, "\\g{%u}", n);
+        return;
+    }
+    if (is_syntax_char(c) || (c == '-' && in_class)) {
+        tg_buf_putc(&t->out, '\\');
+        tg_buf_putc(&t->out, c);
+        return;
+    }
+    if (!t->strict && c != '_' && ((unsigned char)c < 0x80) &&
+        !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+        /* Annex B identity escape of punctuation, e.g. "\-" or "\@": a literal */
+        tg_buf_putc(&t->out, '\\');
+        tg_buf_putc(&t->out, c);
+        return;
+    }
+    if ((unsigned char)c >= 0x80)
+        tr_fail(t, "invalid escape of a non-ASCII character");
+    else
+        tr_fail(t, "invalid escape \\%c", c);
+}
+
 /* One escape sequence; t->p points after the backslash. */
 static void translate_escape(tr *t, bool in_class)
 {
@@ -218,39 +283,9 @@ static void translate_escape(tr *t, bool in_class)
         return;
     }
     t->p++;
+    if (translate_shorthand(t, c, in_class))
+        return;
     switch (c) {
-    case 'd':
-        tg_buf_puts(&t->out, in_class ? "0-9" : "[0-9]");
-        return;
-    case 'w':
-        tg_buf_puts(&t->out, in_class ? "A-Za-z0-9_" : "[A-Za-z0-9_]");
-        return;
-    /* Spelled out rather than PCRE2's \D and \W, which mishandle characters above U+00FF
-     * under PCRE2_MATCH_INVALID_UTF. */
-    case 'D':
-        tg_buf_puts(&t->out, in_class ? NON_DIGIT_RANGES : "[" NON_DIGIT_RANGES "]");
-        return;
-    case 'W':
-        tg_buf_puts(&t->out, in_class ? NON_WORD_RANGES : "[" NON_WORD_RANGES "]");
-        return;
-    case 's':
-        tg_buf_printf(&t->out, in_class ? "%s" : "[%s]", WS_RANGES);
-        return;
-    case 'S':
-        if (in_class)
-            tg_buf_puts(&t->out, NON_WS_RANGES);
-        else
-            tg_buf_printf(&t->out, "[^%s]", WS_RANGES);
-        return;
-    case 'b':
-        tg_buf_puts(&t->out, in_class ? "\\x{8}" : "\\b");
-        return;
-    case 'B':
-        if (in_class)
-            tr_fail(t, "\\B is not allowed in a character class");
-        else
-            tg_buf_puts(&t->out, "\\B");
-        return;
     case 't': tg_buf_puts(&t->out, "\\t"); return;
     case 'n': tg_buf_puts(&t->out, "\\n"); return;
     case 'v': tg_buf_puts(&t->out, "\\x{b}"); return;
@@ -304,35 +339,9 @@ static void translate_escape(tr *t, bool in_class)
         }
         return;
     default:
-        break;
-    }
-    if (c >= '1' && c <= '9') {
-        if (in_class) {
-            tr_fail(t, "back-references are not allowed in a character class");
-            return;
-        }
-        unsigned n = (unsigned)(c - '0');
-        while (*t->p >= '0' && *t->p <= '9' && n < 100000)
-            n = n * 10 + (unsigned)(*t->p++ - '0');
-        tg_buf_printf(&t->out, "\\g{%u}", n);
+        translate_other_escape(t, c, in_class);
         return;
     }
-    if (is_syntax_char(c) || (c == '-' && in_class)) {
-        tg_buf_putc(&t->out, '\\');
-        tg_buf_putc(&t->out, c);
-        return;
-    }
-    if (!t->strict && c != '_' && ((unsigned char)c < 0x80) &&
-        !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
-        /* Annex B identity escape of punctuation, e.g. "\-" or "\@": a literal */
-        tg_buf_putc(&t->out, '\\');
-        tg_buf_putc(&t->out, c);
-        return;
-    }
-    if ((unsigned char)c >= 0x80)
-        tr_fail(t, "invalid escape of a non-ASCII character");
-    else
-        tr_fail(t, "invalid escape \\%c", c);
 }
 
 /* A literal code point (raw UTF-8), escaped where PCRE2 would read it differently. */
@@ -494,25 +503,33 @@ char *js_regex_translate(const char *ecma, bool strict, char *errbuf, size_t err
 static const uint32_t RE_OPTIONS =
     PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF;
 
-static pcre2_code *compile_translated(const char *pat, int *code, PCRE2_SIZE *off)
+/* Translates ecma and compiles the result: NULL when either step fails; *code is then PCRE2's
+ * error code, or 0 when the translation failed (errbuf says why). */
+static pcre2_code *compile_ecma(const char *ecma, bool strict, char *errbuf, size_t errlen,
+                                int *code)
 {
-    return pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, RE_OPTIONS, code, off, NULL);
+    *code = 0;
+    char *pat = js_regex_translate(ecma, strict, errbuf, errlen);
+    if (!pat)
+        return NULL;
+    PCRE2_SIZE off;
+    pcre2_code *re =
+        pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, RE_OPTIONS, code, &off, NULL);
+    free(pat);
+    return re;
 }
 
 pcre2_code *js_regex_compile(const char *ecma, char *errbuf, size_t errlen)
 {
-    char *pat = js_regex_translate(ecma, false, errbuf, errlen);
-    if (!pat)
-        return NULL;
     int code;
-    PCRE2_SIZE off;
-    pcre2_code *re = compile_translated(pat, &code, &off);
-    free(pat);
+    pcre2_code *re = compile_ecma(ecma, false, errbuf, errlen, &code);
     if (!re) {
-        PCRE2_UCHAR msg[256];
-        pcre2_get_error_message(code, msg, sizeof msg);
-        if (errbuf && errlen)
-            snprintf(errbuf, errlen, "%s", (const char *)msg);
+        if (code) {
+            PCRE2_UCHAR msg[256];
+            pcre2_get_error_message(code, msg, sizeof msg);
+            if (errbuf && errlen)
+                snprintf(errbuf, errlen, "%s", (const char *)msg);
+        }
         return NULL;
     }
     /* JIT is an optimisation: when it is unavailable the interpreter is used. */
@@ -534,13 +551,8 @@ bool js_regex_search(const pcre2_code *re, const char *s, pcre2_match_data *md)
 
 bool js_regex_valid(const char *s)
 {
-    char *pat = js_regex_translate(s, true, NULL, 0);
-    if (!pat)
-        return false;
     int code;
-    PCRE2_SIZE off;
-    pcre2_code *re = compile_translated(pat, &code, &off);
-    free(pat);
+    pcre2_code *re = compile_ecma(s, true, NULL, 0, &code);
     if (re) {
         pcre2_code_free(re);
         return true;

@@ -127,7 +127,7 @@ char *js_uri_resolve(const char *base, const char *ref)
                     tg_buf_append(&tmp, b.path, keep);
                     tg_buf_append(&tmp, r.path, r.path_len);
                 }
-                remove_dot_segments(tmp.data ? tmp.data : "", &path);
+                remove_dot_segments(tmp.data, &path);
             }
         }
     }
@@ -154,17 +154,6 @@ char *js_uri_strip_fragment(const char *uri, const char **frag)
     return h ? xstrndup(uri, (size_t)(h - uri)) : xstrdup(uri);
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 char *js_uri_pct_decode(const char *s)
 {
     tg_buf b = TG_BUF_INIT;
@@ -174,7 +163,7 @@ char *js_uri_pct_decode(const char *s)
             tg_buf_putc(&b, *s);
             continue;
         }
-        int h = hexval(s[1]), l = h >= 0 ? hexval(s[2]) : -1;
+        int h = tg_hexval(s[1]), l = h >= 0 ? tg_hexval(s[2]) : -1;
         if (h < 0 || l < 0) {
             tg_buf_free(&b);
             return NULL;
@@ -233,7 +222,7 @@ static bool check_chars(const char *s, size_t n, const char *extra, bool iri, bo
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
         if (c == '%') {
-            if (i + 2 >= n || hexval(s[i + 1]) < 0 || hexval(s[i + 2]) < 0)
+            if (i + 2 >= n || tg_hexval(s[i + 1]) < 0 || tg_hexval(s[i + 2]) < 0)
                 return false;
             i += 3;
             continue;
@@ -301,7 +290,7 @@ bool js_ipv6_check(const char *s, size_t n)
         if (len == 0 || len > 4)
             return false;
         for (size_t k = start; k < i; k++)
-            if (hexval(s[k]) < 0)
+            if (tg_hexval(s[k]) < 0)
                 return false;
         groups++;
         if (i == n)
@@ -327,7 +316,7 @@ static bool check_ip_literal(const char *s, size_t n)
 {
     if (n > 0 && (s[0] == 'v' || s[0] == 'V')) {
         size_t i = 1;
-        while (i < n && hexval(s[i]) >= 0)
+        while (i < n && tg_hexval(s[i]) >= 0)
             i++;
         if (i == 1 || i >= n || s[i] != '.' || i + 1 >= n)
             return false;

@@ -1,21 +1,13 @@
 /*
  * stage_sandbox.c — what the two gate stages (static, test) share: running toolgen's runtime
- * scripts in the sandbox, the warning of a run without isolation, code paths, timing
+ * scripts in the sandbox, the warning of a run without isolation, code paths
  * (docs/build.md "Validation gates", docs/sandbox.md).
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/json.h"
 #include "stages/stages_int.h"
-
-double tgs_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 char *tgs_code_path(const tg_manifest *m, const char *file)
 {
@@ -85,7 +77,7 @@ tg_stage_status tgs_run_script(tg_stage_run *r, const tg_sandbox_config *sc, con
     if (src != 0)
         goto out;
     if (res.exit_code != 0 || res.killed_by != TG_LIMIT_NONE) {
-        const char *e = res.err.data ? res.err.data : "";
+        const char *e = res.err.data;
         size_t n = strlen(e);
         tg_err_set(err, "toolgen/run/runtime/%s failed in the sandbox (exit status %d%s): %s", script,
                    res.exit_code, res.killed_by ? ", killed by a limit" : "",
@@ -93,7 +85,7 @@ tg_stage_status tgs_run_script(tg_stage_run *r, const tg_sandbox_config *sc, con
         goto out;
     }
     tg_err perr = {0};
-    *reply = tg_json_parse(res.out.data ? res.out.data : "", res.out.len, NULL, NULL, NULL, &perr);
+    *reply = tg_json_parse(res.out.data, res.out.len, NULL, NULL, NULL, &perr);
     if (!cJSON_IsObject(*reply)) {
         cJSON_Delete(*reply);
         *reply = NULL;

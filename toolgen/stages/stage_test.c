@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "base/confine.h"
+#include "base/errcode.h"
 #include "base/hash.h"
 #include "base/json.h"
 #include "quality/metrics.h"
@@ -60,16 +61,9 @@ typedef struct tcase {
     double ms;
 } tcase;
 
-static const char *const error_codes[] = {"INVALID_INPUT", "NOT_FOUND", "CONFLICT",
-                                          "UNAUTHORIZED",  "FORBIDDEN", "TIMEOUT",
-                                          "RATE_LIMITED",  "UPSTREAM_ERROR", "INTERNAL_ERROR"};
-
 static bool known_code(const char *c)
 {
-    for (size_t i = 0; c && i < sizeof error_codes / sizeof *error_codes; i++)
-        if (strcmp(c, error_codes[i]) == 0)
-            return true;
-    return false;
+    return tg_errcode_lookup(c) != NULL;
 }
 
 /* Path arguments are inputs of the stage: editing data/tips.csv reruns the tests that read it. */
@@ -222,7 +216,7 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
                                      const js_schema *out, tcase *cs, size_t n, refinfo *ri,
                                      tg_err *err)
 {
-    double t0 = tgs_now_ms();
+    double t0 = tg_now_ms();
     const char *file = tg_json_get_string(m->reference, "file");
     const char *entry = tg_json_get_string(m->reference, "entrypoint");
     char *ref_path = tgs_code_path(m, file);
@@ -303,7 +297,7 @@ out:
     free(gen);
     free(refo);
     free(ref_path);
-    ri->ms = tgs_now_ms() - t0;
+    ri->ms = tg_now_ms() - t0;
     return rc;
 }
 
@@ -439,14 +433,14 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
 /* Runs every case (and the reference implementation on the same inputs) and judges each. */
 static tg_stage_status run_cases(test_run_state *t, tg_err *err)
 {
-    double t_start = tgs_now_ms();
+    double t_start = tg_now_ms();
     for (; !t->not_run && t->ran < t->n;) {
         tcase *c = &t->cs[t->ran++];
         dep_path_args(t->r, &t->m, c->input);
         tg_tool_call call = {.m = &t->m, .input = t->in, .output = t->outs, .args = c->input};
-        double ts = tgs_now_ms();
+        double ts = tg_now_ms();
         tg_call_status st = tg_tool_call_run(&t->env.ctx, &call, &c->res, err);
-        c->ms = tgs_now_ms() - ts;
+        c->ms = tg_now_ms() - ts;
         c->ran = true;
         if (st == TG_CALL_UNSUPPORTED) {
             t->not_run = xasprintf("%s", err->msg);
@@ -467,7 +461,7 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
         if (cls == TG_CLASS_CRASH)
             t->sandbox_ok = false;
     }
-    t->t_tests = tgs_now_ms() - t_start;
+    t->t_tests = tg_now_ms() - t_start;
     if (!t->not_run && t->m.reference)
         return run_reference(t->r, &t->env.ctx, &t->m, t->in, t->outs, t->cs, t->n, &t->ri, err);
     return TG_STAGE_DONE;
@@ -476,7 +470,7 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
 /* The metrics and the gates (quality/metrics.h) over the cases' results. */
 static int judge_gates(test_run_state *t, tg_err *err)
 {
-    double t_start = tgs_now_ms();
+    double t_start = tg_now_ms();
     tg_test_outcome *outc = xcalloc(t->n + 1, sizeof *outc);
     size_t nout = 0;
     for (size_t i = 0; !t->not_run && i < t->n; i++) {
@@ -502,7 +496,7 @@ static int judge_gates(test_run_state *t, tg_err *err)
     int rc = tg_validation_evaluate(&t->mc, &t->vin, &t->vr, err);
     free(outc);
     t->vin.tests = NULL;
-    t->t_metrics = tgs_now_ms() - t_start;
+    t->t_metrics = tg_now_ms() - t_start;
     return rc;
 }
 
@@ -691,7 +685,7 @@ static cJSON *build_report(test_run_state *t)
     report_gates(t, report);
     report_logs(t, report);
     cJSON *tm = cJSON_AddObjectToObject(report, "timings");
-    cJSON_AddNumberToObject(tm, "total_ms", ms_round(tgs_now_ms() - t->t0));
+    cJSON_AddNumberToObject(tm, "total_ms", ms_round(tg_now_ms() - t->t0));
     cJSON_AddNumberToObject(tm, "tests_ms", ms_round(t->not_run ? 0 : t->t_tests));
     if (t->ri.has)
         cJSON_AddNumberToObject(tm, "reference_ms", ms_round(t->ri.ms));
@@ -788,7 +782,7 @@ static void test_run_state_free(test_run_state *t)
 
 static tg_stage_status test_run(tg_stage_run *r, tg_err *err)
 {
-    test_run_state t = {.r = r, .t0 = tgs_now_ms(), .schema_ok = true, .sandbox_ok = true};
+    test_run_state t = {.r = r, .t0 = tg_now_ms(), .schema_ok = true, .sandbox_ok = true};
     t.cfg = tg_stage_config(r);
     t.tool = tg_stage_tool(r);
     if (tg_metrics_config_from_json(tg_config_get(t.cfg, "/validation"), &t.mc, err) != 0) {

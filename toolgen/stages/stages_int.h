@@ -33,7 +33,6 @@ void tgs_root_generated(const tg_config *cfg, tg_strv *shared);
 
 #define TGS_CODE_MAX_BYTES (4u << 20)
 
-double tgs_now_ms(void); /* monotonic */
 /* A file the manifest names, relative to its folder (heap); NULL for absolute or ".." paths. */
 char *tgs_code_path(const tg_manifest *m, const char *file);
 /* The warning every run without isolation prints (sandbox.isolation: none). */

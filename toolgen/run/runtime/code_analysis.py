@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Structural parts of CodeBLEU (seed 000, 4.7.3 AST match and 4.7.4 dataflow match).
+"""Structural parts of CodeBLEU: AST match and dataflow match (docs/metrics.md#codebleu).
 
 Reads {"candidate": "<python code>", "reference": "<python code>"} on stdin and prints one JSON
 object on stdout:
@@ -63,18 +63,23 @@ def ast_features(tree):
     return {"node_types": types, "max_depth": depth}
 
 
+def weighted(score_key, parts):
+    """{score_key: the weighted sum, then each part by name}; parts are (name, weight, value)."""
+    result = {score_key: sum(weight * value for _, weight, value in parts)}
+    result.update((name, value) for name, _, value in parts)
+    return result
+
+
 def ast_match(cand, ref):
     c_types, r_types = Counter(cand["node_types"]), Counter(ref["node_types"])
-    overlap = multiset_jaccard(c_types, r_types)
     deepest = max(cand["max_depth"], ref["max_depth"])
-    depth_sim = 1.0 - abs(cand["max_depth"] - ref["max_depth"]) / deepest if deepest else 1.0
-    seq_sim = sequence_similarity(cand["node_types"], ref["node_types"])
-    return {
-        "ast_match_score": 0.4 * overlap + 0.3 * depth_sim + 0.3 * seq_sim,
-        "ast_node_overlap": overlap,
-        "ast_depth_similarity": depth_sim,
-        "ast_node_sequence_similarity": seq_sim,
-    }
+    return weighted("ast_match_score", [
+        ("ast_node_overlap", 0.4, multiset_jaccard(c_types, r_types)),
+        ("ast_depth_similarity", 0.3,
+         1.0 - abs(cand["max_depth"] - ref["max_depth"]) / deepest if deepest else 1.0),
+        ("ast_node_sequence_similarity", 0.3,
+         sequence_similarity(cand["node_types"], ref["node_types"])),
+    ])
 
 
 def ast_summary(features):
@@ -227,15 +232,13 @@ def extract_dataflow(tree):
 
 
 def dataflow_match(cand, ref):
-    var_flow = sequence_similarity(cand["flow"], ref["flow"])
-    graph = multiset_jaccard(Counter(map(tuple, cand["edges"])), Counter(map(tuple, ref["edges"])))
-    order = sequence_similarity(cand["assignment_order"], ref["assignment_order"])
-    return {
-        "dataflow_match_score": 0.4 * var_flow + 0.4 * graph + 0.2 * order,
-        "variable_flow_similarity": var_flow,
-        "dependency_graph_similarity": graph,
-        "assignment_order_similarity": order,
-    }
+    return weighted("dataflow_match_score", [
+        ("variable_flow_similarity", 0.4, sequence_similarity(cand["flow"], ref["flow"])),
+        ("dependency_graph_similarity", 0.4,
+         multiset_jaccard(Counter(map(tuple, cand["edges"])), Counter(map(tuple, ref["edges"])))),
+        ("assignment_order_similarity", 0.2,
+         sequence_similarity(cand["assignment_order"], ref["assignment_order"])),
+    ])
 
 
 # ------------------------------------------------------------------------------------------------

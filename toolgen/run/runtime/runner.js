@@ -16,6 +16,8 @@
 const fs = require('fs');
 const path = require('path');
 
+// A copy of the names in toolgen/base/errcode.c (the runner cannot call toolgen's C code from
+// inside the sandbox); tests/unit/test_errcode.c fails when the two differ.
 const CODES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'UNAUTHORIZED', 'FORBIDDEN',
   'TIMEOUT', 'RATE_LIMITED', 'UPSTREAM_ERROR', 'INTERNAL_ERROR']);
 const MAX_MESSAGE = 4000;

@@ -19,6 +19,8 @@ import json
 import os
 import sys
 
+# A copy of the names in toolgen/base/errcode.c (the runner cannot call toolgen's C code from
+# inside the sandbox); tests/unit/test_errcode.c fails when the two differ.
 CODES = frozenset((
     "INVALID_INPUT", "NOT_FOUND", "CONFLICT", "UNAUTHORIZED", "FORBIDDEN", "TIMEOUT",
     "RATE_LIMITED", "UPSTREAM_ERROR", "INTERNAL_ERROR",

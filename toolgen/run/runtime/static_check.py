@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Static check of a Python tool file (seed 000, 4.2 and 8.1), decided on the parsed code.
+"""Static check of a Python tool file (docs/metrics.md#static-check), decided on the parsed code.
 
 Reads on stdin:
 
@@ -44,12 +44,13 @@ DEFAULT_POLICY = {
     "allowed_imports": ["pandas", "numpy", "json", "csv", "datetime", "re", "collections",
                         "itertools", "functools", "math", "statistics", "typing", "dataclasses",
                         "decimal", "matplotlib"],
-    # Seed 8.1 "restricted patterns": allowed, reported so a reviewer sees the file access.
+    # Restricted patterns (docs/metrics.md#static-check): allowed, reported so a reviewer sees
+    # the file access.
     "restricted_calls": ["open", "io.open", "pandas.read_*", "pathlib.Path"],
 }
 
 # Always importable: compiler directives, and the helper module toolgen itself ships next to the
-# runner (seed 000, 5.3 shared utilities), which is trusted code, not the tool's.
+# runner (docs/sandbox.md#the-runner: toolgen_helpers), which is trusted code, not the tool's.
 ALWAYS_ALLOWED = frozenset({"__future__", "toolgen_helpers"})
 
 # Attributes that lead from any object to the interpreter's internals: the classic escapes

@@ -1,4 +1,4 @@
-"""Shared utilities for toolgen's Python tools (seed 000, section 5.3).
+"""Shared utilities for toolgen's Python tools (docs/sandbox.md#the-runner).
 
 A tool imports them with `from toolgen_helpers import ...`: toolgen's runner puts this module on
 the path inside the sandbox. Every failure is a ToolError carrying one of toolgen's deterministic
