@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/errcode.h"
 #include "base/json.h"
 #include "emit/common.h"
 #include "emit/emit_mcp.h"
@@ -218,13 +219,13 @@ static cJSON *simple_error(const char *code, const char *message)
 static cJSON *input_error(const js_errors *errs)
 {
     cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "code", "INVALID_INPUT");
+    cJSON_AddStringToObject(e, "code", tg_errcode_name(TG_ERR_INVALID_INPUT));
     char *msg = xasprintf("the arguments do not fit the tool's inputSchema (%zu problem%s)", errs->n,
                           errs->n == 1 ? "" : "s");
     cJSON_AddStringToObject(e, "message", msg);
     cJSON *problems = cJSON_AddArrayToObject(e, "problems");
     tg_buf text = TG_BUF_INIT;
-    tg_buf_printf(&text, "INVALID_INPUT: %s:", msg);
+    tg_buf_printf(&text, "%s: %s:", tg_errcode_name(TG_ERR_INVALID_INPUT), msg);
     for (size_t i = 0; i < errs->n; i++) {
         cJSON *p = cJSON_CreateObject();
         cJSON_AddStringToObject(p, "pointer", errs->v[i].instance_location);
@@ -322,7 +323,7 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
 {
     const tg_manifest *m = &tool->m;
     if (how->read_only && tg_emit_refused_in_read_only(m)) {
-        *code = "FORBIDDEN";
+        *code = tg_errcode_name(TG_ERR_FORBIDDEN);
         char *msg = xasprintf("%s is not read-only and the server runs in read-only mode "
                               "(--read-only or READ_ONLY=1); use a read-only tool, or ask the "
                               "user to restart the server without read-only mode", m->name);
@@ -332,7 +333,7 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
     }
     js_errors errs = {0};
     if (!js_validate(tool->input, args, &errs)) {
-        *code = "INVALID_INPUT";
+        *code = tg_errcode_name(TG_ERR_INVALID_INPUT);
         cJSON *r = input_error(&errs);
         js_errors_free(&errs);
         return r;
@@ -348,13 +349,13 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
     if (st != TG_CALL_DONE) {
         /* No sandbox or interpreter here, or a runtime this version cannot run: the server's
          * environment, not the arguments, so the model should not retry. */
-        *code = "INTERNAL_ERROR";
+        *code = tg_errcode_name(TG_ERR_INTERNAL_ERROR);
         r = simple_error(*code, err.msg[0] ? err.msg : "the tool could not be run");
     } else if (res.ok) {
         *code = NULL;
         r = success_result(how, &res);
     } else {
-        *code = res.guidance.code ? res.guidance.code : "INTERNAL_ERROR";
+        *code = res.guidance.code ? res.guidance.code : tg_errcode_name(TG_ERR_INTERNAL_ERROR);
         r = run_error(&res);
     }
     tg_call_result_free(&res);
