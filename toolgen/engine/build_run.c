@@ -329,12 +329,17 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         outs[nout] = (tg_named_hash){names.v[names.n - 1], h};
         tg_strmap_put(&seen, outs[nout].name, &outs[nout]);
         nout++;
+        const tg_named_hash *was = tgb_nidx_find(&was_out, path);
+        /* The plan found this file holding its recorded bytes moments ago: the same bytes again
+         * need not even a stat (a repository-wide stage hands over thousands of unchanged
+         * files). A hand edit made since is caught by the next build, like one made after it. */
+        if (n->outs_intact && was && tg_hash_eq(h, was->hash))
+            continue;
         tg_hash cur;
         tg_err ferr = {0};
         int have = tg_statelog_hash_file(e->log, path, &cur, &ferr);
         if (have == 1 && tg_hash_eq(cur, h))
             continue; /* same bytes: leave the file (and its mtime) alone */
-        const tg_named_hash *was = tgb_nidx_find(&was_out, path);
         if (have == 1 && was && !tg_hash_eq(cur, was->hash)) {
             tgb_eventf(e, TG_EV_WARNING, n,
                        "%s was edited by hand; overwritten with the generated version (generated "
