@@ -7,7 +7,8 @@
 #   - ninja's no-op rebuild of a graph with one edge per toolgen stage output (same outputs,
 #     same inputs: `cp`/`cat` rules), whose first build is recorded directly in .ninja_log (so
 #     the set-up does not spawn one process per output),
-#   - toolgen's rebuild after editing one manifest (median of RUNS edits).
+#   - toolgen's rebuild after editing one manifest's description (median of RUNS edits): load
+#     and emit of that tool, then the aggregate, which concatenates every tool's fragment.
 # Output: a table (N, outputs, toolgen no-op ms, ninja no-op ms, ratio, one-edit ms).
 # Work files go to $BENCH_DIR (default bench/work/noop/, git-ignored). Not a test: run it by hand.
 set -eu
@@ -71,6 +72,9 @@ def inputs_of(sid):
         kind, _, rest = name.partition(":")
         if kind == "file":
             ins.append(rest)
+        elif kind == "stage" and sid == "aggregate" and rest.startswith("emit:"):
+            # of emit's outputs, the aggregate reads the fragment only
+            ins.extend(o for o in stages[rest][1] if o.endswith(".fragment"))
         elif kind == "stage":
             ins.extend(stages[rest][1])
     return ins
@@ -79,11 +83,11 @@ edges = []  # (output, inputs)
 for sid in sorted(stages, key=lambda s: (s.startswith("aggregate"), s)):
     ins = inputs_of(sid)
     for out in stages[sid][1]:
-        # A per-tool page of the skill reads that tool only: give ninja the precise edge rather
-        # than N inputs per page (which would make its graph quadratic).
+        # A per-tool page of the skill comes from that tool's fragment only: give ninja the
+        # precise edge rather than N inputs per page (which would make its graph quadratic).
         if "/references/" in out:
             tool = os.path.basename(out)[:-3]
-            edges.append((out, stages["load:" + tool][1]))
+            edges.append((out, [o for o in stages["emit:" + tool][1] if o.endswith(".fragment")]))
         else:
             edges.append((out, ins))
 

@@ -1210,8 +1210,45 @@ static void test_examples(void)
     free(ms);
 }
 
+
+/* The fragment file: a round trip keeps every piece; anything else is refused, not misread. */
+static void test_fragment_file(void)
+{
+    tg_buf p[TG_PIECE_COUNT];
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        p[k] = (tg_buf)TG_BUF_INIT;
+        if (k % 3)
+            tg_buf_printf(&p[k], "piece %d\nline two\n%s", k, k == 4 ? "" : "tail");
+    }
+    size_t len;
+    char *text = tg_emit_fragment_serialise(p, &len);
+    tg_emit_fragment f;
+    tg_err err = {0};
+    CHECK(tg_emit_fragment_parse(text, len, &f, &err) == 0, "parse: %s", err.msg);
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        const char *want = p[k].data ? p[k].data : "";
+        CHECK(f.p[k].len == strlen(want) && strcmp(f.p[k].data, want) == 0, "piece %d", k);
+        CHECK(f.p[k].lines == (k % 3 ? 2u : 0u), "piece %d: %zu lines", k, f.p[k].lines);
+    }
+    for (size_t cut = 0; cut < len; cut += len / 7 + 1)
+        CHECK(tg_emit_fragment_parse(text, cut, &f, &err) != 0, "truncated at %zu accepted", cut);
+    text[0] = 'T';
+    CHECK(tg_emit_fragment_parse(text, len, &f, &err) != 0, "another format accepted");
+    free(text);
+    for (int k = 0; k < TG_PIECE_COUNT; k++)
+        tg_buf_free(&p[k]);
+
+    tg_buf b = TG_BUF_INIT;
+    const char json[] = "{\n  \"a\": [\n    1\n  ]\n}";
+    tg_emit_put_indented(&b, json, strlen(json), 2);
+    CHECK(strcmp(b.data, "{\n      \"a\": [\n        1\n      ]\n    }") == 0, "indented: %s",
+          b.data);
+    tg_buf_free(&b);
+}
+
 int main(void)
 {
+    test_fragment_file();
     test_strict_optional();
     test_strict_nested();
     test_strict_refused();

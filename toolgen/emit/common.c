@@ -6,6 +6,7 @@
 #include "emit/common.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,88 @@ void tg_emit_files_add_json(tg_emit_files *f, char *path, cJSON *v)
     tg_emit_files_add(f, path, tg_json_print(v));
     free(path);
     cJSON_Delete(v);
+}
+
+/* ---- fragments ------------------------------------------------------------------------------ */
+
+#define FRAGMENT_MAGIC "toolgen-fragment 1\n"
+
+static size_t count_newlines(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = s, *end = s + n; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        k++;
+    return k;
+}
+
+char *tg_emit_fragment_serialise(const tg_buf *pieces, size_t *len)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, FRAGMENT_MAGIC);
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        const char *d = pieces[k].data;
+        size_t n = pieces[k].len;
+        tg_buf_printf(&b, "%zu %zu\n", n, count_newlines(d, n));
+        tg_buf_append(&b, d, n);
+        tg_buf_putc(&b, '\0');
+    }
+    *len = b.len;
+    return tg_buf_steal(&b);
+}
+
+static bool parse_size(const char **p, const char *end, char stop, size_t *out)
+{
+    size_t v = 0;
+    const char *s = *p;
+    if (s >= end || *s < '0' || *s > '9')
+        return false;
+    for (; s < end && *s >= '0' && *s <= '9'; s++) {
+        if (v > (SIZE_MAX - 9) / 10)
+            return false;
+        v = v * 10 + (size_t)(*s - '0');
+    }
+    if (s >= end || *s != stop)
+        return false;
+    *p = s + 1;
+    *out = v;
+    return true;
+}
+
+int tg_emit_fragment_parse(const char *data, size_t len, tg_emit_fragment *f, tg_err *err)
+{
+    size_t ml = strlen(FRAGMENT_MAGIC);
+    if (len < ml || memcmp(data, FRAGMENT_MAGIC, ml) != 0)
+        return tg_err_set(err, "not a fragment of this toolgen");
+    const char *p = data + ml, *end = data + len;
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        size_t n, lines;
+        if (!parse_size(&p, end, ' ', &n) || !parse_size(&p, end, '\n', &lines) ||
+            n >= (size_t)(end - p) || p[n] != '\0')
+            return tg_err_set(err, "a truncated or damaged fragment (piece %d)", k);
+        f->p[k] = (tg_emit_piece){p, n, lines};
+        p += n + 1;
+    }
+    if (p != end)
+        return tg_err_set(err, "a fragment with trailing bytes");
+    return 0;
+}
+
+void tg_emit_put_indented(tg_buf *b, const char *text, size_t len, int level)
+{
+    static const char sp[] = "                ";
+    size_t pad = (size_t)level * 2;
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        tg_buf_append(b, p, n);
+        p += n;
+        for (size_t left = nl ? pad : 0; left;) {
+            size_t k = left < sizeof sp - 1 ? left : sizeof sp - 1;
+            tg_buf_append(b, sp, k);
+            left -= k;
+        }
+    }
 }
 
 /* ---- small helpers -------------------------------------------------------------------------- */
@@ -100,13 +183,13 @@ static int str_cmp(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-size_t tg_emit_auth_envs(const tg_manifest *const *ms, size_t n, const char ***out)
+size_t tg_emit_fragment_envs(const tg_emit_fragment *f, size_t n, const char ***out)
 {
     const char **v = xmalloc((n ? n : 1) * sizeof *v);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *e = tg_emit_auth_env(ms[i]);
-        if (e)
+        const char *e = f[i].p[TG_PIECE_AUTH_ENV].data;
+        if (*e)
             v[k++] = e;
     }
     qsort(v, k, sizeof *v, str_cmp);

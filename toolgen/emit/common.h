@@ -48,6 +48,63 @@ void tg_emit_files_add_json(tg_emit_files *f, char *path, cJSON *v);
 /* NULL when no file has that path. */
 const tg_emit_file *tg_emit_files_find(const tg_emit_files *f, const char *path);
 
+/* ---- per-tool fragments of the repository-wide files ---------------------------------------- */
+
+/*
+ * What one tool contributes to the repository-wide files (mcp/, adapters/, skill/), already
+ * serialised: emit.h's tg_emit_tool_fragment builds them from the tool alone, and the
+ * repository-wide files are these pieces concatenated in name order with text that depends on
+ * the repository and a few facts of each tool (docs/build.md, "The aggregate"). So editing one
+ * tool re-renders one fragment, and the aggregate copies bytes instead of rebuilding JSON.
+ * Pieces never hold a NUL byte; an empty piece is "".
+ */
+typedef enum tg_emit_piece_kind {
+    TG_PIECE_NAME,             /* the tool's name */
+    TG_PIECE_MCP_TOOL,         /* element of mcp/tools.json, indented for its place */
+    TG_PIECE_BUNDLE_TOOL,      /* element of mcp/manifest.json "tools", indented */
+    TG_PIECE_AUTH_ENV,         /* the credential variable, or "" */
+    TG_PIECE_OPENAI,           /* element of adapters/openai.tools.json, indented */
+    TG_PIECE_OPENAI_RESPONSES, /* element of adapters/openai.responses.tools.json */
+    TG_PIECE_ANTHROPIC,        /* element of adapters/anthropic.tools.json */
+    TG_PIECE_SKILL_DESC,       /* "name (title)" of the SKILL.md description */
+    TG_PIECE_SKILL_NETWORK,    /* the name when the tool needs the network, else "" */
+    TG_PIECE_SKILL_INTRO,      /* its row of the tool table */
+    TG_PIECE_SKILL_WHEN,       /* its "When to use it" bullet, or "" */
+    TG_PIECE_SKILL_WHEN_NOT,   /* its "When not to use it" bullet, or "" */
+    TG_PIECE_SKILL_TOOL_FULL,  /* its section under "## Tools", full form */
+    TG_PIECE_SKILL_TOOL_COMPACT, /* the same, compact form (many tools) */
+    TG_PIECE_SKILL_TOOL_MINIMAL, /* the same, minimal form (very many tools) */
+    TG_PIECE_SKILL_REFUSED,    /* its code-span name when READ_ONLY=1 refuses it, else "" */
+    TG_PIECE_SKILL_SAFETY,     /* its row of the safety table */
+    TG_PIECE_SKILL_SIDE_EFFECTS, /* its side-effect bullets, or "" */
+    TG_PIECE_SKILL_LIMITS,     /* its "Other constraints" bullets (constraints.notes), or "" */
+    TG_PIECE_SKILL_RUNTIME,    /* "`name` runs ..." of the operational notes */
+    TG_PIECE_SKILL_NOTES,      /* its docs.notes bullet, or "" */
+    TG_PIECE_REFERENCE,        /* skill/<name>/references/<tool>.md, whole */
+    TG_PIECE_COUNT
+} tg_emit_piece_kind;
+
+typedef struct tg_emit_piece {
+    const char *data; /* NUL-terminated */
+    size_t len;       /* bytes, without the NUL */
+    size_t lines;     /* '\n' characters in it */
+} tg_emit_piece;
+
+/* One tool's pieces, borrowed from wherever they live (a parsed fragment file). */
+typedef struct tg_emit_fragment {
+    tg_emit_piece p[TG_PIECE_COUNT];
+} tg_emit_fragment;
+
+/* The fragment file of pieces[0..TG_PIECE_COUNT) (heap, *len bytes): a version line, then each
+ * piece as "<len> <lines>\n", its bytes and a NUL. */
+char *tg_emit_fragment_serialise(const tg_buf *pieces, size_t *len);
+/* Views into data (which must outlive f). Fails on anything tg_emit_fragment_serialise did not
+ * write (another version, a truncated file). */
+int tg_emit_fragment_parse(const char *data, size_t len, tg_emit_fragment *f, tg_err *err);
+/* Appends text with every line break followed by 2*level spaces: a JSON value printed at level
+ * 0 becomes the same value printed inside level-deep containers. */
+void tg_emit_put_indented(tg_buf *b, const char *text, size_t len, int level);
+
 /* ---- facts derived from the IR -------------------------------------------------------------- */
 
 /* constraints with their schema defaults: read_only true, network false (true for http). */
@@ -57,9 +114,9 @@ bool tg_emit_network(const tg_manifest *m);
 bool tg_emit_refused_in_read_only(const tg_manifest *m);
 /* The environment variable an http tool reads its credential from; NULL when none. */
 const char *tg_emit_auth_env(const tg_manifest *m);
-/* The distinct credential variables of the tools, sorted. *out is a heap array of borrowed
- * strings (free the array only); returns the count. */
-size_t tg_emit_auth_envs(const tg_manifest *const *ms, size_t n, const char ***out);
+/* The distinct credential variables of the tools (their AUTH_ENV pieces), sorted. *out is a
+ * heap array of borrowed strings (free the array only); returns the count. */
+size_t tg_emit_fragment_envs(const tg_emit_fragment *f, size_t n, const char ***out);
 /* The deterministic error codes of the tool: its error_codes in the fixed order of the error
  * model, plus INVALID_INPUT and INTERNAL_ERROR, which every call can return. Heap array of static
  * strings; returns the count. */

@@ -180,16 +180,97 @@ static int check_repo(const tg_project_info *repo, tg_err *err)
     return 0;
 }
 
-enum adapter { OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC };
-
-static cJSON *adapter_list(const tg_manifest *const *ms, size_t n, enum adapter which)
+/* The value as its element of a repository-wide file: printed, then indented for level. */
+static void put_element(tg_buf *b, cJSON *v, int level)
 {
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, which == OPENAI_CHAT        ? tg_emit_openai_tool(ms[i], NULL)
-                                : which == OPENAI_RESPONSES ? tg_emit_openai_responses_tool(ms[i])
-                                                            : tg_emit_anthropic_tool(ms[i]));
-    return a;
+    char *text = tg_json_print(v);
+    size_t len = strlen(text);
+    tg_emit_put_indented(b, text, len - 1, level); /* without the final newline */
+    free(text);
+    cJSON_Delete(v);
+}
+
+char *tg_emit_tool_fragment(const tg_manifest *m, size_t *len, tg_err *err)
+{
+    if (check_tool(m, err) != 0)
+        return NULL;
+    tg_buf p[TG_PIECE_COUNT];
+    for (int k = 0; k < TG_PIECE_COUNT; k++)
+        p[k] = (tg_buf)TG_BUF_INIT;
+    tg_buf_puts(&p[TG_PIECE_NAME], m->name);
+    put_element(&p[TG_PIECE_MCP_TOOL], tg_emit_mcp_tool(m), 2);
+    put_element(&p[TG_PIECE_BUNDLE_TOOL], tg_emit_mcp_bundle_tool(m), 2);
+    if (tg_emit_auth_env(m))
+        tg_buf_puts(&p[TG_PIECE_AUTH_ENV], tg_emit_auth_env(m));
+    put_element(&p[TG_PIECE_OPENAI], tg_emit_openai_tool(m, NULL), 1);
+    put_element(&p[TG_PIECE_OPENAI_RESPONSES], tg_emit_openai_responses_tool(m), 1);
+    put_element(&p[TG_PIECE_ANTHROPIC], tg_emit_anthropic_tool(m), 1);
+    tg_emit_skill_pieces(m, p);
+    char *text = tg_emit_fragment_serialise(p, len);
+    for (int k = 0; k < TG_PIECE_COUNT; k++)
+        tg_buf_free(&p[k]);
+    return text;
+}
+
+/* A JSON array of every tool's piece k, at level (0: the file is the array). */
+static void put_array(tg_buf *b, const tg_emit_fragment *f, size_t n, tg_emit_piece_kind k,
+                      int level)
+{
+    static const char pad[] = "        ";
+    tg_buf_putc(b, '[');
+    for (size_t i = 0; i < n; i++) {
+        tg_buf_puts(b, i ? ",\n" : "\n");
+        tg_buf_append(b, pad, (size_t)(level + 1) * 2);
+        tg_buf_append(b, f[i].p[k].data, f[i].p[k].len);
+    }
+    if (n) {
+        tg_buf_putc(b, '\n');
+        tg_buf_append(b, pad, (size_t)level * 2);
+    }
+    tg_buf_putc(b, ']');
+}
+
+static char *adapter_file(const tg_emit_fragment *f, size_t n, tg_emit_piece_kind k)
+{
+    tg_buf b = TG_BUF_INIT;
+    put_array(&b, f, n, k, 0);
+    tg_buf_putc(&b, '\n');
+    return tg_buf_steal(&b);
+}
+
+int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                                tg_emit_files *out, tg_err *err)
+{
+    if (check_repo(repo, err) != 0)
+        return -1;
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(f[i - 1].p[TG_PIECE_NAME].data, f[i].p[TG_PIECE_NAME].data) >= 0)
+            return tg_err_set(err, "tools out of order or twice: %s, then %s",
+                              f[i - 1].p[TG_PIECE_NAME].data, f[i].p[TG_PIECE_NAME].data);
+    tg_buf tools = TG_BUF_INIT;
+    tg_buf_puts(&tools, "{\n  \"tools\": ");
+    put_array(&tools, f, n, TG_PIECE_MCP_TOOL, 1);
+    tg_buf_puts(&tools, "\n}\n");
+    tg_emit_files_add(out, "mcp/tools.json", tg_buf_steal(&tools));
+    tg_emit_files_add(out, "mcp/manifest.json", tg_emit_mcp_bundle(f, n, repo));
+    tg_emit_files_add(out, "adapters/openai.tools.json", adapter_file(f, n, TG_PIECE_OPENAI));
+    tg_emit_files_add(out, "adapters/openai.responses.tools.json",
+                      adapter_file(f, n, TG_PIECE_OPENAI_RESPONSES));
+    tg_emit_files_add(out, "adapters/anthropic.tools.json", adapter_file(f, n, TG_PIECE_ANTHROPIC));
+    char *path = xasprintf("skill/%s/SKILL.md", repo->name);
+    tg_emit_files_add(out, path, tg_emit_skill_md(f, n, repo));
+    free(path);
+    for (size_t i = 0; i < n; i++) {
+        path = tg_emit_reference_path(repo, f[i].p[TG_PIECE_NAME].data);
+        tg_emit_files_add(out, path, xstrdup(f[i].p[TG_PIECE_REFERENCE].data));
+        free(path);
+    }
+    return 0;
+}
+
+char *tg_emit_reference_path(const tg_project_info *repo, const char *tool)
+{
+    return xasprintf("skill/%s/references/%s.md", repo->name, tool);
 }
 
 int tg_emit_aggregate(const tg_manifest *const *ms, size_t n, const tg_project_info *repo,
@@ -211,17 +292,21 @@ int tg_emit_aggregate(const tg_manifest *const *ms, size_t n, const tg_project_i
             free(s);
             return -1;
         }
-    const tg_manifest *const *sorted = s;
+    char **texts = xcalloc(n + 1, sizeof *texts);
+    tg_emit_fragment *f = xcalloc(n + 1, sizeof *f);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t len;
+        texts[i] = tg_emit_tool_fragment(s[i], &len, err);
+        rc = texts[i] ? tg_emit_fragment_parse(texts[i], len, &f[i], err) : -1;
+    }
     tg_emit_files tmp = {0};
-    tg_emit_files_add_json(&tmp, xstrdup("mcp/tools.json"), tg_emit_mcp_tools_list(sorted, n));
-    tg_emit_files_add_json(&tmp, xstrdup("mcp/manifest.json"), tg_emit_mcp_bundle(sorted, n, repo));
-    tg_emit_files_add_json(&tmp, xstrdup("adapters/openai.tools.json"),
-                           adapter_list(sorted, n, OPENAI_CHAT));
-    tg_emit_files_add_json(&tmp, xstrdup("adapters/openai.responses.tools.json"),
-                           adapter_list(sorted, n, OPENAI_RESPONSES));
-    tg_emit_files_add_json(&tmp, xstrdup("adapters/anthropic.tools.json"),
-                           adapter_list(sorted, n, ANTHROPIC));
-    int rc = tg_emit_skill(sorted, n, repo, &tmp, err);
+    if (rc == 0)
+        rc = tg_emit_aggregate_fragments(f, n, repo, &tmp, err);
+    for (size_t i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    free(f);
     free(s);
     if (rc != 0) {
         tg_emit_files_free(&tmp);

@@ -49,9 +49,26 @@ int tg_emit_tool(const tg_manifest *m, tg_emit_files *out, tg_err *err);
  *   skill/<name>/references/<tool>.md  one reference page per tool
  * Manifests may come in any order (output is sorted by tool name); two with one name fail.
  * The caller decides which tools to publish (e.g. only promoted ones) by what it passes.
+ * The same as tg_emit_tool_fragment of each, then tg_emit_aggregate_fragments.
  */
 int tg_emit_aggregate(const tg_manifest *const *ms, size_t n, const tg_project_info *repo,
                       tg_emit_files *out, tg_err *err);
+
+/*
+ * What the tool contributes to the repository-wide files, as a fragment file (common.h,
+ * "per-tool fragments"; heap, *len bytes): depends on the tool alone, so a build re-renders
+ * only the fragments of the tools that changed. NULL with err when the tool fails the checks.
+ */
+char *tg_emit_tool_fragment(const tg_manifest *m, size_t *len, tg_err *err);
+/*
+ * The repository-wide outputs above from the tools' fragments (parsed, sorted by name, names
+ * unique: anything else fails), appended to out in that order: pieces are copied, never
+ * parsed, so this costs about the bytes it writes. Nothing is appended when it fails.
+ */
+int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                                tg_emit_files *out, tg_err *err);
+/* "skill/<repo name>/references/<tool>.md" (heap): where a tool's reference page goes. */
+char *tg_emit_reference_path(const tg_project_info *repo, const char *tool);
 
 /* input.schema.json / output.schema.json content (output == false: input). */
 cJSON *tg_emit_contract_schema(const tg_manifest *m, bool output);

@@ -120,14 +120,12 @@ static char *env_key(const char *env)
     return k;
 }
 
-static char *env_users(const tg_manifest *const *ms, size_t n, const char *env)
+static char *env_users(const tg_emit_fragment *f, size_t n, const char *env)
 {
     tg_buf b = TG_BUF_INIT;
-    for (size_t i = 0; i < n; i++) {
-        const char *e = tg_emit_auth_env(ms[i]);
-        if (e && strcmp(e, env) == 0)
-            tg_buf_printf(&b, "%s%s", b.len ? ", " : "", ms[i]->name);
-    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(f[i].p[TG_PIECE_AUTH_ENV].data, env) == 0)
+            tg_buf_printf(&b, "%s%s", b.len ? ", " : "", f[i].p[TG_PIECE_NAME].data);
     return tg_buf_steal(&b);
 }
 
@@ -155,7 +153,7 @@ static cJSON *bundle_server(const char **envs, size_t nenv)
     return server;
 }
 
-static cJSON *bundle_user_config(const tg_manifest *const *ms, size_t n, const char **envs,
+static cJSON *bundle_user_config(const tg_emit_fragment *f, size_t n, const char **envs,
                                  size_t nenv)
 {
     cJSON *uc = cJSON_CreateObject();
@@ -168,7 +166,7 @@ static cJSON *bundle_user_config(const tg_manifest *const *ms, size_t n, const c
     cJSON_AddBoolToObject(repo, "required", true);
     for (size_t i = 0; i < nenv; i++) {
         char *k = env_key(envs[i]);
-        char *users = env_users(ms, n, envs[i]);
+        char *users = env_users(f, n, envs[i]);
         char *d = xasprintf("Credential for %s, passed to toolgen serve as the environment "
                             "variable %s. Without it those calls fail with UNAUTHORIZED.",
                             users, envs[i]);
@@ -185,10 +183,31 @@ static cJSON *bundle_user_config(const tg_manifest *const *ms, size_t n, const c
     return uc;
 }
 
-cJSON *tg_emit_mcp_bundle(const tg_manifest *const *ms, size_t n, const tg_project_info *repo)
+/* The tools array, pre-serialised: the pieces at their place (level 2 of the document). */
+static char *bundle_tools(const tg_emit_fragment *f, size_t n)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_putc(&b, '[');
+    for (size_t i = 0; i < n; i++) {
+        tg_buf_puts(&b, i ? ",\n    " : "\n    ");
+        tg_buf_append(&b, f[i].p[TG_PIECE_BUNDLE_TOOL].data, f[i].p[TG_PIECE_BUNDLE_TOOL].len);
+    }
+    tg_buf_puts(&b, n ? "\n  ]" : "]");
+    return tg_buf_steal(&b);
+}
+
+cJSON *tg_emit_mcp_bundle_tool(const tg_manifest *m)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "name", m->name);
+    cJSON_AddStringToObject(t, "description", m->description);
+    return t;
+}
+
+char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_info *repo)
 {
     const char **envs;
-    size_t nenv = tg_emit_auth_envs(ms, n, &envs);
+    size_t nenv = tg_emit_fragment_envs(f, n, &envs);
     cJSON *b = cJSON_CreateObject();
     cJSON_AddStringToObject(b, "manifest_version", MCPB_MANIFEST_VERSION);
     cJSON_AddStringToObject(b, "name", repo->name);
@@ -197,13 +216,9 @@ cJSON *tg_emit_mcp_bundle(const tg_manifest *const *ms, size_t n, const tg_proje
     cJSON *author = cJSON_AddObjectToObject(b, "author");
     cJSON_AddStringToObject(author, "name", repo->author ? repo->author : "toolgen");
     cJSON_AddItemToObject(b, "server", bundle_server(envs, nenv));
-    cJSON *tools = cJSON_AddArrayToObject(b, "tools");
-    for (size_t i = 0; i < n; i++) {
-        cJSON *t = cJSON_CreateObject();
-        cJSON_AddStringToObject(t, "name", ms[i]->name);
-        cJSON_AddStringToObject(t, "description", ms[i]->description);
-        cJSON_AddItemToArray(tools, t);
-    }
+    char *tools = bundle_tools(f, n);
+    cJSON_AddItemToObject(b, "tools", cJSON_CreateRaw(tools));
+    free(tools);
     /* The list is fixed at build time: toolgen serve lists exactly these tools. */
     cJSON_AddBoolToObject(b, "tools_generated", false);
     cJSON *kw = cJSON_AddArrayToObject(b, "keywords");
@@ -213,7 +228,9 @@ cJSON *tg_emit_mcp_bundle(const tg_manifest *const *ms, size_t n, const tg_proje
     cJSON *compat = cJSON_AddObjectToObject(b, "compatibility");
     cJSON *plat = cJSON_AddArrayToObject(compat, "platforms");
     cJSON_AddItemToArray(plat, cJSON_CreateString("linux"));
-    cJSON_AddItemToObject(b, "user_config", bundle_user_config(ms, n, envs, nenv));
+    cJSON_AddItemToObject(b, "user_config", bundle_user_config(f, n, envs, nenv));
     free(envs);
-    return b;
+    char *text = tg_json_print(b);
+    cJSON_Delete(b);
+    return text;
 }

@@ -35,7 +35,10 @@ cJSON *tg_emit_call_result(const cJSON *output);
 cJSON *tg_emit_call_result_for(const cJSON *output, const tg_emit_artifacts *a);
 /* {"jsonrpc":"2.0","id":1,"result":<tg_emit_call_result(output)>}: a golden response. */
 cJSON *tg_emit_call_response(const cJSON *output);
-/* The MCP Bundle manifest (0.3) that runs toolgen serve, for manifests sorted by name. */
-cJSON *tg_emit_mcp_bundle(const tg_manifest *const *ms, size_t n, const tg_project_info *repo);
+/* {"name", "description"}: a tool as the MCP Bundle manifest lists it. */
+cJSON *tg_emit_mcp_bundle_tool(const tg_manifest *m);
+/* The MCP Bundle manifest (0.3) that runs toolgen serve, as the file's bytes (heap), for tools
+ * given as fragments sorted by name (their NAME, BUNDLE_TOOL and AUTH_ENV pieces). */
+char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_info *repo);
 
 #endif

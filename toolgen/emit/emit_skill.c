@@ -500,460 +500,6 @@ static void put_examples_of(tg_buf *b, const char *tool, const cJSON *ex, bool m
     cJSON_Delete(r);
 }
 
-/* ---- SKILL.md ------------------------------------------------------------------------------- */
-
-typedef struct skill_ctx {
-    const tg_manifest *const *ms;
-    size_t n;
-    const tg_project_info *repo;
-    /* 0: full; 1: compact; 2: minimal — the first that keeps the body under
-     * SKILL_MAX_BODY_LINES (many tools); every form keeps one example per tool. */
-    int level;
-} skill_ctx;
-
-/* Folded to one line and cut at a word boundary to fit max bytes (bytes >= characters). */
-static void put_fitted(tg_buf *b, const char *text, size_t max)
-{
-    tg_buf t = TG_BUF_INIT;
-    put_folded(&t, text);
-    if (t.len <= max) {
-        tg_buf_append(b, t.data, t.len);
-    } else {
-        size_t cut = max - 3;
-        while (cut && t.data[cut] != ' ')
-            cut--;
-        tg_buf_append(b, t.data, cut);
-        tg_buf_puts(b, "...");
-    }
-    tg_buf_free(&t);
-}
-
-/* What it does + when to use it, in the 1024 characters the format allows: with the tool
- * titles when they fit, else the names, else only the count. */
-static char *skill_description(const skill_ctx *c)
-{
-    static const char use[] = " Use it when a request needs one of these tools; the skill says "
-                              "when to use each one and when not.";
-    for (int level = 0; level < 3; level++) {
-        tg_buf b = TG_BUF_INIT;
-        put_folded(&b, tg_emit_repo_description(c->repo));
-        if (level < 2) {
-            tg_buf_printf(&b, " Tools: ");
-            for (size_t i = 0; i < c->n; i++) {
-                tg_buf_printf(&b, "%s%s", i ? (level == 0 ? "; " : ", ") : "", c->ms[i]->name);
-                if (level == 0 && c->ms[i]->title) {
-                    tg_buf_puts(&b, " (");
-                    put_folded(&b, c->ms[i]->title);
-                    tg_buf_puts(&b, ")");
-                }
-            }
-            tg_buf_puts(&b, ".");
-        } else {
-            tg_buf_printf(&b, " Provides %zu tools.", c->n);
-        }
-        tg_buf_puts(&b, use);
-        if (b.len < SKILL_MAX_DESCRIPTION)
-            return tg_buf_steal(&b);
-        if (level == 2) {
-            char *all = tg_buf_steal(&b);
-            put_fitted(&b, all, SKILL_MAX_DESCRIPTION - 1);
-            free(all);
-            return tg_buf_steal(&b);
-        }
-        tg_buf_free(&b);
-    }
-    return NULL; /* not reached */
-}
-
-static char *skill_compatibility(const skill_ctx *c)
-{
-    tg_buf b = TG_BUF_INIT, net = TG_BUF_INIT;
-    size_t nnet = 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (tg_emit_network(c->ms[i])) {
-            sep(&net, ", ");
-            tg_buf_puts(&net, c->ms[i]->name);
-            nnet++;
-        }
-    tg_buf_puts(&b, "Needs toolgen (toolgen serve runs the tools in its sandbox) on Linux.");
-    if (nnet && 40 + b.len + net.len < SKILL_MAX_COMPATIBILITY)
-        tg_buf_printf(&b, " Network access for %s.", net.data);
-    else if (nnet)
-        tg_buf_printf(&b, " Network access for %zu tools.", nnet);
-    tg_buf_free(&net);
-    return tg_buf_steal(&b);
-}
-
-static void skill_front_matter(tg_buf *b, const skill_ctx *c)
-{
-    char *desc = skill_description(c), *compat = skill_compatibility(c);
-    tg_buf_puts(b, "---\nname: ");
-    tg_buf_puts(b, c->repo->name); /* kebab-case, checked by the caller */
-    tg_buf_puts(b, "\ndescription: ");
-    put_yaml_string(b, desc);
-    tg_buf_puts(b, "\ncompatibility: ");
-    put_yaml_string(b, compat);
-    tg_buf_puts(b, "\nmetadata:\n  version: ");
-    put_yaml_string(b, c->repo->version);
-    tg_buf_puts(b, "\n  generator: \"toolgen\"\n---\n");
-    free(desc);
-    free(compat);
-}
-
-static void skill_intro(tg_buf *b, const skill_ctx *c)
-{
-    tg_buf_puts(b, "\n# ");
-    put_plain(b, c->repo->name);
-    tg_buf_puts(b, "\n\n");
-    tg_emit_put_trimmed(b, tg_emit_repo_description(c->repo));
-    tg_buf_puts(b, "\n\n## What this skill does\n\n");
-    tg_buf_printf(b,
-                  "It gives you %zu tool%s. Each takes one JSON object of arguments and returns "
-                  "one JSON object. Arguments are checked against the tool's input schema before "
-                  "it runs, and its result against its output schema.\n\n",
-                  c->n, c->n == 1 ? "" : "s");
-    tg_buf_puts(b, "| Tool | Purpose | Risk |\n| --- | --- | --- |\n");
-    for (size_t i = 0; i < c->n; i++) {
-        const tg_manifest *m = c->ms[i];
-        tg_buf name = TG_BUF_INIT, title = TG_BUF_INIT;
-        tg_buf_puts(&name, "[");
-        put_code(&name, m->name);
-        tg_buf_printf(&name, "](#%s)", m->name);
-        put_plain(&title, m->title ? m->title : m->description);
-        row(b, 3, name.data, title.data, m->risk ? m->risk : "unknown");
-        tg_buf_free(&name);
-        tg_buf_free(&title);
-    }
-}
-
-/* "- `tool`: text" for every tool whose docs have key (folded to one line). */
-static void put_docs_bullets(tg_buf *b, const skill_ctx *c, const char *key)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        const char *text = tg_json_get_string(c->ms[i]->docs, key);
-        if (!text)
-            continue;
-        tg_buf_puts(b, "- ");
-        put_code(b, c->ms[i]->name);
-        tg_buf_puts(b, ": ");
-        put_folded(b, text);
-        tg_buf_puts(b, "\n");
-    }
-}
-
-static void skill_when(tg_buf *b, const skill_ctx *c)
-{
-    tg_buf_puts(b, "\n## When to use it\n\n");
-    put_docs_bullets(b, c, "when_to_use");
-    tg_buf_puts(b, "\n## When not to use it\n\n");
-    put_docs_bullets(b, c, "when_not_to_use");
-    tg_buf_puts(b, "- Not for anything these tools do not cover: they are the only actions this "
-                   "skill offers, and none runs arbitrary code or shell commands.\n");
-}
-
-static void skill_calling(tg_buf *b, const skill_ctx *c)
-{
-    tg_buf_printf(
-        b,
-        "\n## How to call a tool\n\n"
-        "Any tool-calling interface works. The generic call shape is:\n\n"
-        "```json\n{\"tool\": \"<tool name>\", \"input\": {\"<argument>\": \"<value>\"}}\n```\n\n"
-        "Over MCP (`toolgen serve`), the same call is a `tools/call` request:\n\n"
-        "```json\n{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
-        "{\"name\": \"<tool name>\", \"arguments\": {\"<argument>\": \"<value>\"}}}\n```\n\n"
-        "%s"
-        "Leave out an optional argument to get its default. The result is the tool's JSON "
-        "object (MCP: `structuredContent`; the text content holds its `summary_markdown` when "
-        "it has one, then the same JSON as text). A call that fails returns one of the error "
-        "codes under "
-        "[Failure modes](#failure-modes-and-error-codes) with a message saying what was "
-        "wrong.\n",
-        c->level == 2 ? "Each tool below shows one example on two lines: the generic call, then "
-                        "the MCP request. "
-                      : "");
-}
-
-static void put_facts_line(tg_buf *b, const tg_manifest *m)
-{
-    tg_buf_printf(b, "Risk: %s; idempotent: %s; read-only: %s; network: %s; timeout: ",
-                  m->risk ? m->risk : "unknown",
-                  yes_no(m->idempotency && !strcmp(m->idempotency, "idempotent")),
-                  yes_no(tg_emit_read_only(m)), yes_no(tg_emit_network(m)));
-    put_duration_ms(b, m->timeout_ms);
-    tg_buf_puts(b, ".");
-}
-
-static void put_heading_and_purpose(tg_buf *b, const tg_manifest *m, bool with_description)
-{
-    tg_buf_puts(b, "\n### ");
-    put_code(b, m->name);
-    tg_buf_puts(b, "\n\n");
-    if (m->title) {
-        tg_buf_puts(b, "**");
-        put_plain(b, m->title);
-        tg_buf_puts(b, ".**");
-    }
-    if (with_description || !m->title) {
-        tg_buf_puts(b, m->title ? " " : "");
-        put_folded(b, m->description);
-    }
-}
-
-/* Both calls of the first example on one line each: compact forms for many tools. */
-static void put_example_lines(tg_buf *b, const tg_manifest *m, bool label)
-{
-    const cJSON *ex = cJSON_GetArrayItem(m->examples, 0);
-    cJSON *g = generic_call(m->name, tg_json_get(ex, "input"));
-    cJSON *r = tg_emit_call_request(m->name, tg_json_get(ex, "input"));
-    char *gj = tg_json_print_compact(g), *rj = tg_json_print_compact(r);
-    char *both = xasprintf("%s\n%s\n", gj, rj);
-    if (label)
-        tg_buf_puts(b, "Example, as a generic call and as an MCP `tools/call` request:\n\n");
-    put_fence(b, "jsonl", both);
-    free(both);
-    free(gj);
-    free(rj);
-    cJSON_Delete(g);
-    cJSON_Delete(r);
-}
-
-static void skill_tool_short(tg_buf *b, const skill_ctx *c, const tg_manifest *m)
-{
-    put_heading_and_purpose(b, m, c->level == 1);
-    tg_buf_puts(b, " ");
-    put_facts_line(b, m);
-    if (c->level == 1) {
-        tg_buf_puts(b, " Errors: ");
-        put_error_codes(b, m);
-        tg_buf_puts(b, ".");
-    }
-    tg_buf_printf(b, " Details: [references/%s.md](references/%s.md).\n\n", m->name, m->name);
-    if (c->level == 1) {
-        tg_buf_puts(b, "Required inputs:\n\n");
-        put_property_list(b, m->input_schema, true, true);
-        tg_buf_puts(b, "\n");
-    }
-    put_example_lines(b, m, c->level == 1);
-    b->len--; /* one blank line between tools, not two */
-    b->data[b->len] = '\0';
-}
-
-static void skill_tool(tg_buf *b, const skill_ctx *c, const tg_manifest *m)
-{
-    if (c->level > 0) {
-        skill_tool_short(b, c, m);
-        return;
-    }
-    put_heading_and_purpose(b, m, true);
-    tg_buf_puts(b, "\n\n- ");
-    put_facts_line(b, m);
-    tg_buf_puts(b, "\n- Errors: ");
-    put_error_codes(b, m);
-    tg_buf files = TG_BUF_INIT;
-    if (put_artifacts(&files, m))
-        tg_buf_printf(b, ".\n- Files: it %s", files.data);
-    tg_buf_free(&files);
-    tg_buf_printf(b, ".\n- Details: [references/%s.md](references/%s.md) (full schemas, every "
-                     "example, tests).\n\n",
-                  m->name, m->name);
-    tg_buf_puts(b, "Inputs (**required** marked):\n\n");
-    put_property_list(b, m->input_schema, false, true);
-    tg_buf_puts(b, "\nOutputs:\n\n");
-    put_property_list(b, m->output_schema, false, false);
-    const cJSON *ex = cJSON_GetArrayItem(m->examples, 0);
-    tg_buf_puts(b, "\nExample");
-    if (tg_json_get_string(ex, "description")) {
-        tg_buf_puts(b, " (");
-        put_folded(b, tg_json_get_string(ex, "description"));
-        tg_buf_puts(b, ")");
-    }
-    tg_buf_puts(b, ":\n\n");
-    put_examples_of(b, m->name, ex, false);
-    b->len--; /* one blank line between tools, not two */
-    b->data[b->len] = '\0';
-}
-
-static void skill_failures(tg_buf *b)
-{
-    tg_buf_puts(b, "\n## Failure modes and error codes\n\n"
-                   "Errors are deterministic: the same call on the same data fails the same way. "
-                   "Each tool lists the codes it can return.\n\n"
-                   "| Code | Meaning | What to do |\n| --- | --- | --- |\n");
-    for (size_t i = 0; i < TG_ERRCODE_COUNT; i++) {
-        const tg_errcode_info *e = tg_errcode_get((tg_errcode)i);
-        tg_buf code = TG_BUF_INIT;
-        put_code(&code, e->name);
-        row(b, 3, code.data, e->meaning, e->advice);
-        tg_buf_free(&code);
-    }
-}
-
-static void put_tool_list_bullets(tg_buf *b, const skill_ctx *c, const char *key)
-{
-    for (size_t i = 0; i < c->n; i++) {
-        const cJSON *e;
-        cJSON_ArrayForEach(e, tg_json_get(c->ms[i]->constraints, key))
-        {
-            if (!cJSON_IsString(e))
-                continue;
-            tg_buf_puts(b, "- ");
-            put_code(b, c->ms[i]->name);
-            tg_buf_puts(b, ": ");
-            put_folded(b, e->valuestring);
-            tg_buf_puts(b, "\n");
-        }
-    }
-}
-
-static bool any_list(const skill_ctx *c, const char *key)
-{
-    for (size_t i = 0; i < c->n; i++)
-        if (cJSON_GetArraySize(tg_json_get(c->ms[i]->constraints, key)))
-            return true;
-    return false;
-}
-
-static void skill_read_only(tg_buf *b, const skill_ctx *c)
-{
-    tg_buf refused = TG_BUF_INIT;
-    for (size_t i = 0; i < c->n; i++)
-        if (tg_emit_refused_in_read_only(c->ms[i])) {
-            sep(&refused, ", ");
-            put_code(&refused, c->ms[i]->name);
-        }
-    tg_buf_puts(b, "- Read-only mode: with `READ_ONLY=1` in the environment of `toolgen serve`, "
-                   "tools that change something or are high-risk are refused with `FORBIDDEN`. ");
-    if (refused.len)
-        tg_buf_printf(b, "Refused then: %s.\n", refused.data);
-    else
-        tg_buf_puts(b, "Every tool here is read-only and stays available.\n");
-    tg_buf_free(&refused);
-}
-
-static void skill_safety(tg_buf *b, const skill_ctx *c)
-{
-    tg_buf_puts(b, "\n## Safety and constraints\n\n");
-    skill_read_only(b, c);
-    tg_buf_puts(
-        b, "- Every call runs in toolgen's sandbox with the limits below: no network unless "
-           "the tool needs it, only the data files named in its arguments visible (read-only), "
-           "a private working directory.\n"
-           "- Data file arguments (\"a data file path\" under Inputs) are relative to the "
-           "repository root. A path outside the data directories or the tool's allowed paths "
-           "fails with `FORBIDDEN`, a missing file with `NOT_FOUND`.\n\n"
-           "| Tool | Read-only | Network | Allowed paths | Timeout | Limits | Rate limit |\n"
-           "| --- | --- | --- | --- | --- | --- | --- |\n");
-    for (size_t i = 0; i < c->n; i++) {
-        const tg_manifest *m = c->ms[i];
-        tg_buf name = TG_BUF_INIT, paths = TG_BUF_INIT, timeout = TG_BUF_INIT,
-               limits = TG_BUF_INIT, rate = TG_BUF_INIT;
-        put_code(&name, m->name);
-        put_allowed_paths(&paths, m);
-        put_duration_ms(&timeout, m->timeout_ms);
-        put_limits(&limits, tg_json_get(m->constraints, "limits"));
-        put_rate_limit(&rate, m);
-        row(b, 7, name.data, yes_no(tg_emit_read_only(m)), yes_no(tg_emit_network(m)),
-            paths.data, timeout.data, limits.data, rate.data);
-        tg_buf_free(&name);
-        tg_buf_free(&paths);
-        tg_buf_free(&timeout);
-        tg_buf_free(&limits);
-        tg_buf_free(&rate);
-    }
-    if (any_list(c, "side_effects")) {
-        tg_buf_puts(b, "\nSide effects:\n\n");
-        put_tool_list_bullets(b, c, "side_effects");
-    }
-    if (any_list(c, "notes")) {
-        tg_buf_puts(b, "\nOther constraints:\n\n");
-        put_tool_list_bullets(b, c, "notes");
-    }
-}
-
-static void skill_env(tg_buf *b, const skill_ctx *c)
-{
-    const char **envs;
-    size_t nenv = tg_emit_auth_envs(c->ms, c->n, &envs);
-    tg_buf_puts(b, "\nEnvironment variables (of `toolgen serve`; values never go into files or "
-                   "tool arguments):\n\n| Variable | Used by | Meaning |\n| --- | --- | --- |\n");
-    for (size_t k = 0; k < nenv; k++) {
-        tg_buf var = TG_BUF_INIT, users = TG_BUF_INIT;
-        put_code(&var, envs[k]);
-        for (size_t i = 0; i < c->n; i++) {
-            const char *e = tg_emit_auth_env(c->ms[i]);
-            if (e && !strcmp(e, envs[k])) {
-                sep(&users, ", ");
-                put_code(&users, c->ms[i]->name);
-            }
-        }
-        row(b, 3, var.data, users.data,
-            "Credential for the remote service (a secret). Missing or wrong: `UNAUTHORIZED`.");
-        tg_buf_free(&var);
-        tg_buf_free(&users);
-    }
-    free(envs);
-    row(b, 3, "`READ_ONLY`", "all tools",
-        "`1` refuses tools that are not read-only or are high-risk (`FORBIDDEN`).");
-}
-
-static void skill_operations(tg_buf *b, const skill_ctx *c)
-{
-    tg_buf_puts(
-        b, "\n## Operational notes\n\n"
-           "- Run the tools as an MCP server over stdio: `toolgen serve` in the repository "
-           "(or `toolgen -C <repository> serve`). The generated `mcp/manifest.json` is an MCP "
-           "Bundle manifest that starts it the same way.\n"
-           "- Other interfaces: the generated `adapters/openai.tools.json` and "
-           "`adapters/anthropic.tools.json` hold the same tools as OpenAI and Anthropic tool "
-           "definitions; forward each call to `toolgen serve` as a `tools/call` request. In "
-           "OpenAI strict mode every argument is sent and `null` means \"left out\": drop those "
-           "before forwarding.\n"
-           "- How each tool runs: ");
-    for (size_t i = 0; i < c->n; i++) {
-        tg_buf_puts(b, i ? "; " : "");
-        put_code(b, c->ms[i]->name);
-        tg_buf_puts(b, " runs ");
-        put_runtime(b, c->ms[i]);
-    }
-    tg_buf_puts(b, ".\n");
-    put_docs_bullets(b, c, "notes");
-    skill_env(b, c);
-    tg_buf_puts(b, "\nThis skill is generated by toolgen from the tool manifests "
-                   "(`manifests/<tool>/tool.manifest.yaml`); change those and run `toolgen "
-                   "build` instead of editing it.\n");
-}
-
-static char *skill_body(const skill_ctx *c)
-{
-    tg_buf b = TG_BUF_INIT;
-    skill_intro(&b, c);
-    skill_when(&b, c);
-    skill_calling(&b, c);
-    tg_buf_puts(&b, "\n## Tools\n");
-    for (size_t i = 0; i < c->n; i++)
-        skill_tool(&b, c, c->ms[i]);
-    skill_failures(&b);
-    skill_safety(&b, c);
-    skill_operations(&b, c);
-    return tg_buf_steal(&b);
-}
-
-static char *skill_md(skill_ctx *c)
-{
-    tg_buf b = TG_BUF_INIT;
-    skill_front_matter(&b, c);
-    char *body = NULL;
-    for (c->level = 0; c->level < 3; c->level++) {
-        free(body);
-        body = skill_body(c);
-        if (count_lines(body) < SKILL_MAX_BODY_LINES)
-            break;
-    }
-    tg_buf_puts(&b, body);
-    free(body);
-    return tg_buf_steal(&b);
-}
-
 /* ---- references/<tool>.md ------------------------------------------------------------------- */
 
 static void ref_facts(tg_buf *b, const tg_manifest *m)
@@ -1178,20 +724,529 @@ static char *reference_md(const tg_manifest *m)
     return tg_buf_steal(&b);
 }
 
-/* ---- entry point ---------------------------------------------------------------------------- */
+/* ---- SKILL.md ------------------------------------------------------------------------------- */
 
-int tg_emit_skill(const tg_manifest *const *sorted, size_t n, const tg_project_info *repo,
-                  tg_emit_files *out, tg_err *err)
+/*
+ * SKILL.md is assembled from each tool's pieces (tg_emit_skill_pieces) in name order, with text
+ * that depends on the repository and on a few facts of the tools (names, network, credentials).
+ * Its form depends on the length of the whole: full (0), compact (1) or minimal (2), the first
+ * that keeps the body under SKILL_MAX_BODY_LINES; every form keeps one example per tool.
+ */
+typedef struct skill_ctx {
+    const tg_emit_fragment *f;
+    size_t n;
+    const tg_project_info *repo;
+} skill_ctx;
+
+static const tg_emit_piece *piece(const skill_ctx *c, size_t i, tg_emit_piece_kind k)
 {
-    (void)err; /* everything it relies on was checked by tg_emit_aggregate */
-    skill_ctx c = {sorted, n, repo, 0};
-    char *path = xasprintf("skill/%s/SKILL.md", repo->name);
-    tg_emit_files_add(out, path, skill_md(&c));
-    free(path);
-    for (size_t i = 0; i < n; i++) {
-        path = xasprintf("skill/%s/references/%s.md", repo->name, sorted[i]->name);
-        tg_emit_files_add(out, path, reference_md(sorted[i]));
-        free(path);
+    return &c->f[i].p[k];
+}
+
+/* Every tool's piece k, one after the other. */
+static void put_pieces(tg_buf *b, const skill_ctx *c, tg_emit_piece_kind k)
+{
+    for (size_t i = 0; i < c->n; i++)
+        tg_buf_append(b, piece(c, i, k)->data, piece(c, i, k)->len);
+}
+
+/* The non-empty pieces k, separated by s. */
+static void put_joined(tg_buf *b, const skill_ctx *c, tg_emit_piece_kind k, const char *s)
+{
+    size_t start = b->len;
+    for (size_t i = 0; i < c->n; i++) {
+        const tg_emit_piece *p = piece(c, i, k);
+        if (!p->len)
+            continue;
+        if (b->len > start)
+            tg_buf_puts(b, s);
+        tg_buf_append(b, p->data, p->len);
     }
-    return 0;
+}
+
+static bool any_piece(const skill_ctx *c, tg_emit_piece_kind k)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (piece(c, i, k)->len)
+            return true;
+    return false;
+}
+
+/* Folded to one line and cut at a word boundary to fit max bytes (bytes >= characters). */
+static void put_fitted(tg_buf *b, const char *text, size_t max)
+{
+    tg_buf t = TG_BUF_INIT;
+    put_folded(&t, text);
+    if (t.len <= max) {
+        tg_buf_append(b, t.data, t.len);
+    } else {
+        size_t cut = max - 3;
+        while (cut && t.data[cut] != ' ')
+            cut--;
+        tg_buf_append(b, t.data, cut);
+        tg_buf_puts(b, "...");
+    }
+    tg_buf_free(&t);
+}
+
+/* What it does + when to use it, in the 1024 characters the format allows: with the tool
+ * titles when they fit, else the names, else only the count. */
+static char *skill_description(const skill_ctx *c)
+{
+    static const char use[] = " Use it when a request needs one of these tools; the skill says "
+                              "when to use each one and when not.";
+    for (int level = 0; level < 3; level++) {
+        tg_buf b = TG_BUF_INIT;
+        put_folded(&b, tg_emit_repo_description(c->repo));
+        if (level < 2) {
+            tg_buf_printf(&b, " Tools: ");
+            /* a list already too long is not finished: it is not used */
+            for (size_t i = 0; i < c->n && b.len < SKILL_MAX_DESCRIPTION; i++) {
+                const tg_emit_piece *p = piece(c, i, level == 0 ? TG_PIECE_SKILL_DESC : TG_PIECE_NAME);
+                tg_buf_puts(&b, i ? (level == 0 ? "; " : ", ") : "");
+                tg_buf_append(&b, p->data, p->len);
+            }
+            tg_buf_puts(&b, ".");
+        } else {
+            tg_buf_printf(&b, " Provides %zu tools.", c->n);
+        }
+        tg_buf_puts(&b, use);
+        if (b.len < SKILL_MAX_DESCRIPTION)
+            return tg_buf_steal(&b);
+        if (level == 2) {
+            char *all = tg_buf_steal(&b);
+            put_fitted(&b, all, SKILL_MAX_DESCRIPTION - 1);
+            free(all);
+            return tg_buf_steal(&b);
+        }
+        tg_buf_free(&b);
+    }
+    return NULL; /* not reached */
+}
+
+static char *skill_compatibility(const skill_ctx *c)
+{
+    tg_buf b = TG_BUF_INIT, net = TG_BUF_INIT;
+    size_t nnet = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (piece(c, i, TG_PIECE_SKILL_NETWORK)->len)
+            nnet++;
+    tg_buf_puts(&b, "Needs toolgen (toolgen serve runs the tools in its sandbox) on Linux.");
+    if (nnet)
+        put_joined(&net, c, TG_PIECE_SKILL_NETWORK, ", ");
+    if (nnet && 40 + b.len + net.len < SKILL_MAX_COMPATIBILITY)
+        tg_buf_printf(&b, " Network access for %s.", net.data);
+    else if (nnet)
+        tg_buf_printf(&b, " Network access for %zu tools.", nnet);
+    tg_buf_free(&net);
+    return tg_buf_steal(&b);
+}
+
+static void skill_front_matter(tg_buf *b, const skill_ctx *c)
+{
+    char *desc = skill_description(c), *compat = skill_compatibility(c);
+    tg_buf_puts(b, "---\nname: ");
+    tg_buf_puts(b, c->repo->name); /* kebab-case, checked by the caller */
+    tg_buf_puts(b, "\ndescription: ");
+    put_yaml_string(b, desc);
+    tg_buf_puts(b, "\ncompatibility: ");
+    put_yaml_string(b, compat);
+    tg_buf_puts(b, "\nmetadata:\n  version: ");
+    put_yaml_string(b, c->repo->version);
+    tg_buf_puts(b, "\n  generator: \"toolgen\"\n---\n");
+    free(desc);
+    free(compat);
+}
+
+static void skill_intro(tg_buf *b, const skill_ctx *c)
+{
+    tg_buf_puts(b, "\n# ");
+    put_plain(b, c->repo->name);
+    tg_buf_puts(b, "\n\n");
+    tg_emit_put_trimmed(b, tg_emit_repo_description(c->repo));
+    tg_buf_puts(b, "\n\n## What this skill does\n\n");
+    tg_buf_printf(b,
+                  "It gives you %zu tool%s. Each takes one JSON object of arguments and returns "
+                  "one JSON object. Arguments are checked against the tool's input schema before "
+                  "it runs, and its result against its output schema.\n\n",
+                  c->n, c->n == 1 ? "" : "s");
+    tg_buf_puts(b, "| Tool | Purpose | Risk |\n| --- | --- | --- |\n");
+    put_pieces(b, c, TG_PIECE_SKILL_INTRO);
+}
+
+/* Its row of the tool table. */
+static void piece_intro(tg_buf *b, const tg_manifest *m)
+{
+    tg_buf name = TG_BUF_INIT, title = TG_BUF_INIT;
+    tg_buf_puts(&name, "[");
+    put_code(&name, m->name);
+    tg_buf_printf(&name, "](#%s)", m->name);
+    put_plain(&title, m->title ? m->title : m->description);
+    row(b, 3, name.data, title.data, m->risk ? m->risk : "unknown");
+    tg_buf_free(&name);
+    tg_buf_free(&title);
+}
+
+/* "- `tool`: text" when the tool's docs have key (folded to one line). */
+static void piece_docs_bullet(tg_buf *b, const tg_manifest *m, const char *key)
+{
+    const char *text = tg_json_get_string(m->docs, key);
+    if (!text)
+        return;
+    tg_buf_puts(b, "- ");
+    put_code(b, m->name);
+    tg_buf_puts(b, ": ");
+    put_folded(b, text);
+    tg_buf_puts(b, "\n");
+}
+
+static void skill_when(tg_buf *b, const skill_ctx *c)
+{
+    tg_buf_puts(b, "\n## When to use it\n\n");
+    put_pieces(b, c, TG_PIECE_SKILL_WHEN);
+    tg_buf_puts(b, "\n## When not to use it\n\n");
+    put_pieces(b, c, TG_PIECE_SKILL_WHEN_NOT);
+    tg_buf_puts(b, "- Not for anything these tools do not cover: they are the only actions this "
+                   "skill offers, and none runs arbitrary code or shell commands.\n");
+}
+
+static void skill_calling(tg_buf *b, int level)
+{
+    tg_buf_printf(
+        b,
+        "\n## How to call a tool\n\n"
+        "Any tool-calling interface works. The generic call shape is:\n\n"
+        "```json\n{\"tool\": \"<tool name>\", \"input\": {\"<argument>\": \"<value>\"}}\n```\n\n"
+        "Over MCP (`toolgen serve`), the same call is a `tools/call` request:\n\n"
+        "```json\n{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
+        "{\"name\": \"<tool name>\", \"arguments\": {\"<argument>\": \"<value>\"}}}\n```\n\n"
+        "%s"
+        "Leave out an optional argument to get its default. The result is the tool's JSON "
+        "object (MCP: `structuredContent`; the text content holds its `summary_markdown` when "
+        "it has one, then the same JSON as text). A call that fails returns one of the error "
+        "codes under "
+        "[Failure modes](#failure-modes-and-error-codes) with a message saying what was "
+        "wrong.\n",
+        level == 2 ? "Each tool below shows one example on two lines: the generic call, then "
+                     "the MCP request. "
+                   : "");
+}
+
+static void put_facts_line(tg_buf *b, const tg_manifest *m)
+{
+    tg_buf_printf(b, "Risk: %s; idempotent: %s; read-only: %s; network: %s; timeout: ",
+                  m->risk ? m->risk : "unknown",
+                  yes_no(m->idempotency && !strcmp(m->idempotency, "idempotent")),
+                  yes_no(tg_emit_read_only(m)), yes_no(tg_emit_network(m)));
+    put_duration_ms(b, m->timeout_ms);
+    tg_buf_puts(b, ".");
+}
+
+static void put_heading_and_purpose(tg_buf *b, const tg_manifest *m, bool with_description)
+{
+    tg_buf_puts(b, "\n### ");
+    put_code(b, m->name);
+    tg_buf_puts(b, "\n\n");
+    if (m->title) {
+        tg_buf_puts(b, "**");
+        put_plain(b, m->title);
+        tg_buf_puts(b, ".**");
+    }
+    if (with_description || !m->title) {
+        tg_buf_puts(b, m->title ? " " : "");
+        put_folded(b, m->description);
+    }
+}
+
+/* Both calls of the first example on one line each: compact forms for many tools. */
+static void put_example_lines(tg_buf *b, const tg_manifest *m, bool label)
+{
+    const cJSON *ex = cJSON_GetArrayItem(m->examples, 0);
+    cJSON *g = generic_call(m->name, tg_json_get(ex, "input"));
+    cJSON *r = tg_emit_call_request(m->name, tg_json_get(ex, "input"));
+    char *gj = tg_json_print_compact(g), *rj = tg_json_print_compact(r);
+    char *both = xasprintf("%s\n%s\n", gj, rj);
+    if (label)
+        tg_buf_puts(b, "Example, as a generic call and as an MCP `tools/call` request:\n\n");
+    put_fence(b, "jsonl", both);
+    free(both);
+    free(gj);
+    free(rj);
+    cJSON_Delete(g);
+    cJSON_Delete(r);
+}
+
+static void skill_tool_short(tg_buf *b, int level, const tg_manifest *m)
+{
+    put_heading_and_purpose(b, m, level == 1);
+    tg_buf_puts(b, " ");
+    put_facts_line(b, m);
+    if (level == 1) {
+        tg_buf_puts(b, " Errors: ");
+        put_error_codes(b, m);
+        tg_buf_puts(b, ".");
+    }
+    tg_buf_printf(b, " Details: [references/%s.md](references/%s.md).\n\n", m->name, m->name);
+    if (level == 1) {
+        tg_buf_puts(b, "Required inputs:\n\n");
+        put_property_list(b, m->input_schema, true, true);
+        tg_buf_puts(b, "\n");
+    }
+    put_example_lines(b, m, level == 1);
+    b->len--; /* one blank line between tools, not two */
+    b->data[b->len] = '\0';
+}
+
+/* The tool's section under "## Tools" in the form of level. */
+static void skill_tool(tg_buf *b, int level, const tg_manifest *m)
+{
+    if (level > 0) {
+        skill_tool_short(b, level, m);
+        return;
+    }
+    put_heading_and_purpose(b, m, true);
+    tg_buf_puts(b, "\n\n- ");
+    put_facts_line(b, m);
+    tg_buf_puts(b, "\n- Errors: ");
+    put_error_codes(b, m);
+    tg_buf files = TG_BUF_INIT;
+    if (put_artifacts(&files, m))
+        tg_buf_printf(b, ".\n- Files: it %s", files.data);
+    tg_buf_free(&files);
+    tg_buf_printf(b, ".\n- Details: [references/%s.md](references/%s.md) (full schemas, every "
+                     "example, tests).\n\n",
+                  m->name, m->name);
+    tg_buf_puts(b, "Inputs (**required** marked):\n\n");
+    put_property_list(b, m->input_schema, false, true);
+    tg_buf_puts(b, "\nOutputs:\n\n");
+    put_property_list(b, m->output_schema, false, false);
+    const cJSON *ex = cJSON_GetArrayItem(m->examples, 0);
+    tg_buf_puts(b, "\nExample");
+    if (tg_json_get_string(ex, "description")) {
+        tg_buf_puts(b, " (");
+        put_folded(b, tg_json_get_string(ex, "description"));
+        tg_buf_puts(b, ")");
+    }
+    tg_buf_puts(b, ":\n\n");
+    put_examples_of(b, m->name, ex, false);
+    b->len--; /* one blank line between tools, not two */
+    b->data[b->len] = '\0';
+}
+
+static void skill_failures(tg_buf *b)
+{
+    tg_buf_puts(b, "\n## Failure modes and error codes\n\n"
+                   "Errors are deterministic: the same call on the same data fails the same way. "
+                   "Each tool lists the codes it can return.\n\n"
+                   "| Code | Meaning | What to do |\n| --- | --- | --- |\n");
+    for (size_t i = 0; i < TG_ERRCODE_COUNT; i++) {
+        const tg_errcode_info *e = tg_errcode_get((tg_errcode)i);
+        tg_buf code = TG_BUF_INIT;
+        put_code(&code, e->name);
+        row(b, 3, code.data, e->meaning, e->advice);
+        tg_buf_free(&code);
+    }
+}
+
+/* "- `tool`: item" for every string of the tool's constraints[key]. */
+static void piece_constraint_bullets(tg_buf *b, const tg_manifest *m, const char *key)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, tg_json_get(m->constraints, key))
+    {
+        if (!cJSON_IsString(e))
+            continue;
+        tg_buf_puts(b, "- ");
+        put_code(b, m->name);
+        tg_buf_puts(b, ": ");
+        put_folded(b, e->valuestring);
+        tg_buf_puts(b, "\n");
+    }
+}
+
+static void skill_read_only(tg_buf *b, const skill_ctx *c)
+{
+    tg_buf refused = TG_BUF_INIT;
+    put_joined(&refused, c, TG_PIECE_SKILL_REFUSED, ", ");
+    tg_buf_puts(b, "- Read-only mode: with `READ_ONLY=1` in the environment of `toolgen serve`, "
+                   "tools that change something or are high-risk are refused with `FORBIDDEN`. ");
+    if (refused.len)
+        tg_buf_printf(b, "Refused then: %s.\n", refused.data);
+    else
+        tg_buf_puts(b, "Every tool here is read-only and stays available.\n");
+    tg_buf_free(&refused);
+}
+
+/* Its row of the safety table. */
+static void piece_safety(tg_buf *b, const tg_manifest *m)
+{
+    tg_buf name = TG_BUF_INIT, paths = TG_BUF_INIT, timeout = TG_BUF_INIT, limits = TG_BUF_INIT,
+           rate = TG_BUF_INIT;
+    put_code(&name, m->name);
+    put_allowed_paths(&paths, m);
+    put_duration_ms(&timeout, m->timeout_ms);
+    put_limits(&limits, tg_json_get(m->constraints, "limits"));
+    put_rate_limit(&rate, m);
+    row(b, 7, name.data, yes_no(tg_emit_read_only(m)), yes_no(tg_emit_network(m)), paths.data,
+        timeout.data, limits.data, rate.data);
+    tg_buf_free(&name);
+    tg_buf_free(&paths);
+    tg_buf_free(&timeout);
+    tg_buf_free(&limits);
+    tg_buf_free(&rate);
+}
+
+static void skill_safety(tg_buf *b, const skill_ctx *c)
+{
+    tg_buf_puts(b, "\n## Safety and constraints\n\n");
+    skill_read_only(b, c);
+    tg_buf_puts(
+        b, "- Every call runs in toolgen's sandbox with the limits below: no network unless "
+           "the tool needs it, only the data files named in its arguments visible (read-only), "
+           "a private working directory.\n"
+           "- Data file arguments (\"a data file path\" under Inputs) are relative to the "
+           "repository root. A path outside the data directories or the tool's allowed paths "
+           "fails with `FORBIDDEN`, a missing file with `NOT_FOUND`.\n\n"
+           "| Tool | Read-only | Network | Allowed paths | Timeout | Limits | Rate limit |\n"
+           "| --- | --- | --- | --- | --- | --- | --- |\n");
+    put_pieces(b, c, TG_PIECE_SKILL_SAFETY);
+    if (any_piece(c, TG_PIECE_SKILL_SIDE_EFFECTS)) {
+        tg_buf_puts(b, "\nSide effects:\n\n");
+        put_pieces(b, c, TG_PIECE_SKILL_SIDE_EFFECTS);
+    }
+    if (any_piece(c, TG_PIECE_SKILL_LIMITS)) {
+        tg_buf_puts(b, "\nOther constraints:\n\n");
+        put_pieces(b, c, TG_PIECE_SKILL_LIMITS);
+    }
+}
+
+static void skill_env(tg_buf *b, const skill_ctx *c)
+{
+    const char **envs;
+    size_t nenv = tg_emit_fragment_envs(c->f, c->n, &envs);
+    tg_buf_puts(b, "\nEnvironment variables (of `toolgen serve`; values never go into files or "
+                   "tool arguments):\n\n| Variable | Used by | Meaning |\n| --- | --- | --- |\n");
+    for (size_t k = 0; k < nenv; k++) {
+        tg_buf var = TG_BUF_INIT, users = TG_BUF_INIT;
+        put_code(&var, envs[k]);
+        for (size_t i = 0; i < c->n; i++) {
+            if (!strcmp(piece(c, i, TG_PIECE_AUTH_ENV)->data, envs[k])) {
+                sep(&users, ", ");
+                put_code(&users, piece(c, i, TG_PIECE_NAME)->data);
+            }
+        }
+        row(b, 3, var.data, users.data,
+            "Credential for the remote service (a secret). Missing or wrong: `UNAUTHORIZED`.");
+        tg_buf_free(&var);
+        tg_buf_free(&users);
+    }
+    free(envs);
+    row(b, 3, "`READ_ONLY`", "all tools",
+        "`1` refuses tools that are not read-only or are high-risk (`FORBIDDEN`).");
+}
+
+/* "`tool` runs <how>" of the operational notes. */
+static void piece_runtime(tg_buf *b, const tg_manifest *m)
+{
+    put_code(b, m->name);
+    tg_buf_puts(b, " runs ");
+    put_runtime(b, m);
+}
+
+static void skill_operations(tg_buf *b, const skill_ctx *c)
+{
+    tg_buf_puts(
+        b, "\n## Operational notes\n\n"
+           "- Run the tools as an MCP server over stdio: `toolgen serve` in the repository "
+           "(or `toolgen -C <repository> serve`). The generated `mcp/manifest.json` is an MCP "
+           "Bundle manifest that starts it the same way.\n"
+           "- Other interfaces: the generated `adapters/openai.tools.json` and "
+           "`adapters/anthropic.tools.json` hold the same tools as OpenAI and Anthropic tool "
+           "definitions; forward each call to `toolgen serve` as a `tools/call` request. In "
+           "OpenAI strict mode every argument is sent and `null` means \"left out\": drop those "
+           "before forwarding.\n"
+           "- How each tool runs: ");
+    put_joined(b, c, TG_PIECE_SKILL_RUNTIME, "; ");
+    tg_buf_puts(b, ".\n");
+    put_pieces(b, c, TG_PIECE_SKILL_NOTES);
+    skill_env(b, c);
+    tg_buf_puts(b, "\nThis skill is generated by toolgen from the tool manifests "
+                   "(`manifests/<tool>/tool.manifest.yaml`); change those and run `toolgen "
+                   "build` instead of editing it.\n");
+}
+
+static const tg_emit_piece_kind tool_forms[3] = {
+    TG_PIECE_SKILL_TOOL_FULL, TG_PIECE_SKILL_TOOL_COMPACT, TG_PIECE_SKILL_TOOL_MINIMAL};
+
+/* The body is the same in every form but for the call section and the tools: its length in
+ * lines comes from the pieces' line counts, so the forms not chosen are never assembled. */
+static char *skill_md(const skill_ctx *c)
+{
+    tg_buf before = TG_BUF_INIT, after = TG_BUF_INIT, calling = TG_BUF_INIT;
+    skill_intro(&before, c);
+    skill_when(&before, c);
+    skill_failures(&after);
+    skill_safety(&after, c);
+    skill_operations(&after, c);
+    static const char tools_head[] = "\n## Tools\n";
+    size_t fixed = count_lines(before.data) + count_lines(after.data) + count_lines(tools_head);
+    int level = 0;
+    for (; level < 3; level++) {
+        tg_buf_reset(&calling);
+        skill_calling(&calling, level);
+        size_t lines = fixed + count_lines(calling.data);
+        for (size_t i = 0; i < c->n; i++)
+            lines += piece(c, i, tool_forms[level])->lines;
+        if (lines < SKILL_MAX_BODY_LINES)
+            break;
+    }
+    if (level == 3)
+        level = 2; /* the last form, however long */
+    tg_buf b = TG_BUF_INIT;
+    skill_front_matter(&b, c);
+    tg_buf_append(&b, before.data, before.len);
+    tg_buf_append(&b, calling.data, calling.len);
+    tg_buf_puts(&b, tools_head);
+    put_pieces(&b, c, tool_forms[level]);
+    tg_buf_append(&b, after.data, after.len);
+    tg_buf_free(&before);
+    tg_buf_free(&after);
+    tg_buf_free(&calling);
+    return tg_buf_steal(&b);
+}
+
+/* ---- entry points --------------------------------------------------------------------------- */
+
+void tg_emit_skill_pieces(const tg_manifest *m, tg_buf *pieces)
+{
+    tg_buf *p = pieces;
+    tg_buf_puts(&p[TG_PIECE_SKILL_DESC], m->name);
+    if (m->title) {
+        tg_buf_puts(&p[TG_PIECE_SKILL_DESC], " (");
+        put_folded(&p[TG_PIECE_SKILL_DESC], m->title);
+        tg_buf_puts(&p[TG_PIECE_SKILL_DESC], ")");
+    }
+    if (tg_emit_network(m))
+        tg_buf_puts(&p[TG_PIECE_SKILL_NETWORK], m->name);
+    piece_intro(&p[TG_PIECE_SKILL_INTRO], m);
+    piece_docs_bullet(&p[TG_PIECE_SKILL_WHEN], m, "when_to_use");
+    piece_docs_bullet(&p[TG_PIECE_SKILL_WHEN_NOT], m, "when_not_to_use");
+    for (int level = 0; level < 3; level++)
+        skill_tool(&p[tool_forms[level]], level, m);
+    if (tg_emit_refused_in_read_only(m))
+        put_code(&p[TG_PIECE_SKILL_REFUSED], m->name);
+    piece_safety(&p[TG_PIECE_SKILL_SAFETY], m);
+    piece_constraint_bullets(&p[TG_PIECE_SKILL_SIDE_EFFECTS], m, "side_effects");
+    piece_constraint_bullets(&p[TG_PIECE_SKILL_LIMITS], m, "notes");
+    piece_runtime(&p[TG_PIECE_SKILL_RUNTIME], m);
+    piece_docs_bullet(&p[TG_PIECE_SKILL_NOTES], m, "notes");
+    char *ref = reference_md(m);
+    tg_buf_puts(&p[TG_PIECE_REFERENCE], ref);
+    free(ref);
+}
+
+char *tg_emit_skill_md(const tg_emit_fragment *f, size_t n, const tg_project_info *repo)
+{
+    skill_ctx c = {f, n, repo};
+    return skill_md(&c);
 }

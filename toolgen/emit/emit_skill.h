@@ -11,10 +11,14 @@
 #include "emit/common.h"
 
 /*
- * SKILL.md and references/<tool>.md for manifests already sorted by name and unique (as
- * tg_emit_aggregate passes them), appended to out. repo->name must be a valid skill name.
+ * Appends one tool's pieces of the skill to pieces[TG_PIECE_...] (common.h): its lines of
+ * SKILL.md in every form, the facts SKILL.md's shared text needs (network, read-only mode), and
+ * its whole reference page. The manifest must have passed tg_emit_tool's checks.
  */
-int tg_emit_skill(const tg_manifest *const *sorted, size_t n, const tg_project_info *repo,
-                  tg_emit_files *out, tg_err *err);
+void tg_emit_skill_pieces(const tg_manifest *m, tg_buf *pieces);
+
+/* SKILL.md for tools given as fragments sorted by name and unique (as tg_emit_aggregate passes
+ * them), as the file's bytes (heap). repo->name must be a valid skill name. */
+char *tg_emit_skill_md(const tg_emit_fragment *f, size_t n, const tg_project_info *repo);
 
 #endif

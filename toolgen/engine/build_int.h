@@ -55,6 +55,7 @@ typedef struct node {
     const tg_stage_rec *rec;
     nstate state;
     bool key_known, cut_off;
+    bool outs_intact; /* the plan found every recorded output holding its recorded hash */
     tg_hash key;
     tg_named_hash *in; /* what the key is made of; names borrowed from in_names */
     size_t nin, capin;

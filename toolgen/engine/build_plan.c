@@ -491,7 +491,10 @@ static bool check_recorded_files(engine *e, node *n, bool parallel)
     else
         for (size_t i = 0; i < r->nout; i++)
             fcheck_one(&c, i);
+    n->outs_intact = true;
     for (size_t i = 0; i < r->nout; i++) {
+        if (c.rc[i] != 1 || !tg_hash_eq(c.h[i], r->out[i].hash))
+            n->outs_intact = false;
         if (c.rc[i] == 0) {
             tgb_why(n, "output %s is missing", r->out[i].name);
             dirty = true;

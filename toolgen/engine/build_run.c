@@ -55,8 +55,8 @@ tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err)
     return &w->ss;
 }
 
-char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *tool, size_t *len,
-                             tg_err *err)
+/* The upstream node of this stage for (stage, tool), if the stage declared it. */
+static node *declared_upstream(tg_stage_run *r, const char *stage, const char *tool, tg_err *err)
 {
     /* Only what the stage declared: its key covers nothing else. */
     bool declared = false;
@@ -66,13 +66,19 @@ char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *too
         declared = false; /* a per-tool stage reads its own tool's upstream only */
     char *id = tool ? xasprintf("%s:%s", stage, tool) : xstrdup(stage);
     node *up = declared ? tg_strmap_get(&r->e->by_id, id) : NULL;
-    if (!up) {
+    if (!up)
         tg_err_set(err, "stage %s reads %s, which is not one of its declared upstream stages",
                    r->n->id, id);
-        free(id);
-        return NULL;
-    }
     free(id);
+    return up;
+}
+
+char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *tool, size_t *len,
+                             tg_err *err)
+{
+    node *up = declared_upstream(r, stage, tool, err);
+    if (!up)
+        return NULL;
     const tg_named_hash *outs;
     size_t n;
     tgb_output_list(up, &outs, &n);
@@ -81,6 +87,22 @@ char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *too
         return NULL;
     }
     return tg_read_file_at(r->e->root, outs[0].name, 0, len, err);
+}
+
+char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char *tool,
+                                  const char *path, size_t *len, tg_err *err)
+{
+    node *up = declared_upstream(r, stage, tool, err);
+    if (!up)
+        return NULL;
+    const tg_named_hash *outs;
+    size_t n;
+    tgb_output_list(up, &outs, &n);
+    if (!tgb_find_named(outs, n, path)) {
+        tg_err_set(err, "%s has no output %s", up->id, path);
+        return NULL;
+    }
+    return tg_read_file(path, 0, len, err);
 }
 
 static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always)
@@ -299,12 +321,17 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         outs[nout] = (tg_named_hash){names.v[names.n - 1], h};
         tg_strmap_put(&seen, outs[nout].name, &outs[nout]);
         nout++;
+        const tg_named_hash *was = tgb_nidx_find(&was_out, path);
+        /* The plan found this file holding its recorded bytes moments ago: the same bytes again
+         * need not even a stat (a repository-wide stage hands over thousands of unchanged
+         * files). A hand edit made since is caught by the next build, like one made after it. */
+        if (n->outs_intact && was && tg_hash_eq(h, was->hash))
+            continue;
         tg_hash cur;
         tg_err ferr = {0};
         int have = tg_statelog_hash_file(e->log, path, &cur, &ferr);
         if (have == 1 && tg_hash_eq(cur, h))
             continue; /* same bytes: leave the file (and its mtime) alone */
-        const tg_named_hash *was = tgb_nidx_find(&was_out, path);
         if (have == 1 && was && !tg_hash_eq(cur, was->hash)) {
             tgb_eventf(e, TG_EV_WARNING, n,
                        "%s was edited by hand; overwritten with the generated version (generated "

@@ -93,6 +93,9 @@ tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err);
 /* The bytes of the first output of an upstream instance (tool NULL: repository-wide). Heap. */
 char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *tool, size_t *len,
                              tg_err *err);
+/* The bytes of the output path of an upstream instance (one of its outputs, else an error). */
+char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char *tool,
+                                  const char *path, size_t *len, tg_err *err);
 /* Hands an output to the engine (path relative to the repository root); takes path and data. */
 void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len);
 /*

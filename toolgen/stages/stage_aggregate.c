@@ -1,6 +1,8 @@
 /*
- * stage_aggregate.c — aggregate: every tool's IR into the repository-wide files
- * (generated/mcp/, generated/adapters/, generated/skill/; docs/emit.md).
+ * stage_aggregate.c — aggregate: every tool's fragment (written by emit) concatenated into the
+ * repository-wide files (generated/mcp/, generated/adapters/, generated/skill/; docs/emit.md).
+ * It reads no IR and builds no JSON: an edit of one tool re-renders that tool's fragment only
+ * (docs/build.md, "The aggregate").
  */
 #include <stdlib.h>
 
@@ -14,23 +16,34 @@ static void aggregate_roots(const tg_config *cfg, tg_strv *shared, tg_strv *own)
 }
 
 static const char *const aggregate_config[] = {"/paths/generated", "/project", NULL};
+/* emit writes the fragments; load is listed too, so that the graph shows (and the key holds)
+ * what the repository-wide files ultimately come from. */
+static const char *const aggregate_upstream[] = {"load", "emit", NULL};
 
 static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
 {
     const tg_config *cfg = tg_stage_config(r);
     const char *const *tools;
     size_t n = tg_stage_tools(r, &tools);
-    tg_manifest *ms = xcalloc(n ? n : 1, sizeof *ms);
-    const tg_manifest **pm = xcalloc(n ? n : 1, sizeof *pm);
+    char **texts = xcalloc(n + 1, sizeof *texts);
+    tg_emit_fragment *f = xcalloc(n + 1, sizeof *f);
     tg_stage_status rc = TG_STAGE_FAILED;
     size_t loaded = 0;
     for (; loaded < n; loaded++) {
-        if (tgs_manifest(r, tools[loaded], &ms[loaded], err) != 0)
+        char *path = tgs_fragment_path(tools[loaded]);
+        size_t len = 0;
+        texts[loaded] = tg_stage_read_upstream_file(r, "emit", tools[loaded], path, &len, err);
+        int prc = texts[loaded] ? tg_emit_fragment_parse(texts[loaded], len, &f[loaded], err) : -1;
+        if (prc != 0 && texts[loaded])
+            tg_err_prefix(err, "%s", path);
+        free(path);
+        if (prc != 0) {
+            loaded++;
             goto out;
-        pm[loaded] = &ms[loaded];
+        }
     }
     tg_emit_files files = {0};
-    if (tg_emit_aggregate(pm, n, &cfg->project, &files, err) != 0)
+    if (tg_emit_aggregate_fragments(f, n, &cfg->project, &files, err) != 0)
         goto out;
     for (size_t i = 0; i < files.n; i++) {
         tg_stage_output(r, tg_path_join(cfg->generated_dir, files.v[i].path), files.v[i].data,
@@ -41,19 +54,19 @@ static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
     rc = TG_STAGE_DONE;
 out:
     for (size_t i = 0; i < loaded; i++)
-        tg_manifest_free(&ms[i]);
-    free(ms);
-    free(pm);
+        free(texts[i]);
+    free(texts);
+    free(f);
     return rc;
 }
 
 const tg_stage_def tgs_aggregate = {
     .id = "aggregate",
-    .version = "1",
+    .version = "2",
     .scope = TG_STAGE_REPO,
-    .upstream = tgs_up_load,
+    .upstream = aggregate_upstream,
     .config = aggregate_config,
     .roots = aggregate_roots,
     .run = aggregate_run,
-    .summary = "every IR → generated/mcp/, generated/adapters/, generated/skill/",
+    .summary = "every tool's fragment → generated/mcp/, generated/adapters/, generated/skill/",
 };

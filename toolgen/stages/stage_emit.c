@@ -1,6 +1,8 @@
 /*
  * stage_emit.c — emit T: the IR of T into generated/T/ (schemas, MCP tool, OpenAI, Anthropic,
- * fixtures; docs/emit.md) and the build report .toolgen/reports/T.json.
+ * fixtures; docs/emit.md), the build report .toolgen/reports/T.json, and T's fragment of the
+ * repository-wide files, .toolgen/out/T.fragment, which the aggregate concatenates
+ * (docs/build.md, "The aggregate").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@ static void emit_roots(const tg_config *cfg, tg_strv *shared, tg_strv *own)
 {
     tgs_root_generated(cfg, shared);
     tg_strv_push(own, TG_REPORTS_DIR);
+    tg_strv_push(own, TG_OUT_DIR);
 }
 
 static char *report_json(const tg_config *cfg, const tg_manifest *m, const tg_emit_files *files)
@@ -58,6 +61,13 @@ static tg_stage_status emit_run(tg_stage_run *r, tg_err *err)
         tg_manifest_free(&m);
         return TG_STAGE_FAILED;
     }
+    size_t flen;
+    char *fragment = tg_emit_tool_fragment(&m, &flen, err);
+    if (!fragment) {
+        tg_emit_files_free(&files);
+        tg_manifest_free(&m);
+        return TG_STAGE_FAILED;
+    }
     char *report = report_json(cfg, &m, &files);
     tg_openai_mode mode = tg_emit_openai_mode(&m);
     if (mode.strict)
@@ -70,6 +80,7 @@ static tg_stage_status emit_run(tg_stage_run *r, tg_err *err)
         files.v[i].data = NULL;
     }
     tg_stage_output(r, tg_report_path(tool), report, strlen(report));
+    tg_stage_output(r, tgs_fragment_path(tool), fragment, flen);
     tg_emit_files_free(&files);
     tg_manifest_free(&m);
     return TG_STAGE_DONE;
@@ -79,11 +90,11 @@ static const char *const emit_config[] = {"/paths/generated", NULL};
 
 const tg_stage_def tgs_emit = {
     .id = "emit",
-    .version = "1",
+    .version = "2",
     .scope = TG_STAGE_TOOL,
     .upstream = tgs_up_load,
     .config = emit_config,
     .roots = emit_roots,
     .run = emit_run,
-    .summary = "IR → generated/<tool>/ (schemas, MCP tool, OpenAI, Anthropic, fixtures) + report",
+    .summary = "IR → generated/<tool>/ (schemas, MCP tool, OpenAI, Anthropic, fixtures), report, fragment",
 };

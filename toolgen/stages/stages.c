@@ -36,6 +36,11 @@ int tgs_manifest(tg_stage_run *r, const char *tool, tg_manifest *m, tg_err *err)
     return 0;
 }
 
+char *tgs_fragment_path(const char *tool)
+{
+    return xasprintf(TG_OUT_DIR "/%s.fragment", tool);
+}
+
 void tgs_root_generated(const tg_config *cfg, tg_strv *shared)
 {
     tg_strv_push(shared, cfg->generated_dir);

@@ -26,6 +26,8 @@ extern const char *const tgs_up_load[];
  * manifest; free it with tg_manifest_free. Messages name the manifest, not the IR file.
  */
 int tgs_manifest(tg_stage_run *r, const char *tool, tg_manifest *m, tg_err *err);
+/* .toolgen/out/<tool>.fragment: what emit T contributes to the repository-wide files (heap). */
+char *tgs_fragment_path(const char *tool);
 /* roots(): paths.generated, shared. */
 void tgs_root_generated(const tg_config *cfg, tg_strv *shared);
 

@@ -1,0 +1,118 @@
+#!/bin/sh
+# The aggregate built from per-tool fragments (docs/build.md, "The aggregate"): an edit of one
+# tool reruns that tool's stages and the concatenation only, rewrites only that tool's fragment,
+# and after any sequence of edits (add, remove, rename, the skill changing form, a damaged
+# fragment) the repository-wide files are byte for byte those of a clean build.
+. tests/lib.sh
+T=$TMP
+
+mk_tool() { # REPO NAME
+    mkdir -p "$1/manifests/$2"
+    sed "s/@NAME@/$2/g" tests/synthetic_tool.yaml >"$1/manifests/$2/tool.manifest.yaml"
+}
+
+tree_sum() { # DIR: checksum of every file under DIR/generated
+    (cd "$1" && find generated -type f | LC_ALL=C sort | while IFS= read -r f; do
+        printf '%s %s\n' "$(cksum <"$f")" "$f"
+    done)
+}
+
+# same_as_clean NAME: the incremental tree of $R equals a clean build of the same sources
+same_as_clean() {
+    C=$T/clean
+    rm -rf "$C"
+    mkdir -p "$C"
+    cp -r "$R/manifests" "$R/toolgen.yaml" "$C/"
+    "$TG" -C "$C" build >/dev/null 2>&1 || { bad "$1: clean build failed"; return; }
+    expect_eq "$1: same as a clean build" "$(tree_sum "$R")" "$(tree_sum "$C")"
+}
+
+R=$T/r
+mkdir -p "$R/manifests"
+printf 'project:\n  name: agg-tools\n  version: 1.0.0\nbuild:\n  gates: false\n' >"$R/toolgen.yaml"
+for t in tool_a tool_b tool_c tool_d; do mk_tool "$R" "$t"; done
+run "$TG" -C "$R" build
+expect_rc "first build" 0
+[ -f "$R/.toolgen/out/tool_b.fragment" ] && ok || bad "emit writes the fragment"
+same_as_clean "first build"
+
+# ---- one edit: that tool's stages and the concatenation, one fragment rewritten -----------------
+sleep 0.05
+touch -d '2000-01-01' "$R"/.toolgen/out/*.fragment
+sed 's/^description: .*/description: Print a data file as plain text./' \
+    "$R/manifests/tool_b/tool.manifest.yaml" >"$T/m" && cp "$T/m" "$R/manifests/tool_b/tool.manifest.yaml"
+run "$TG" -C "$R" build -v
+expect_out "edit: load, emit, aggregate" "ran 3 stages (load 1, emit 1, aggregate 1)"
+expect_out "edit: emit of that tool" "] emit tool_b"
+expect_not_out "edit: no other tool" "tool_a"
+expect_not_out "edit: no other tool (2)" "tool_c"
+OLD=$(find "$R/.toolgen/out" -name '*.fragment' ! -newermt '2001-01-01' | sed 's|.*/||' | sort | tr '\n' ' ')
+expect_eq "edit: the other fragments are not rewritten" "$OLD" "tool_a.fragment tool_c.fragment tool_d.fragment "
+for f in mcp/tools.json mcp/manifest.json adapters/openai.tools.json \
+    adapters/openai.responses.tools.json adapters/anthropic.tools.json \
+    skill/agg-tools/references/tool_b.md; do
+    grep -q "plain text" "$R/generated/$f" && ok || bad "edit: $f lacks the new description"
+done
+same_as_clean "edit"
+
+# ---- add, remove, rename --------------------------------------------------------------------------
+mk_tool "$R" tool_e
+cp -r manifests/get_exchange_rate "$R/manifests/" # network, a credential: the bundle's env
+run "$TG" -C "$R" build
+expect_out "add: the new tools and the aggregate" "ran 5 stages (load 2, emit 2, aggregate 1)"
+for f in mcp/tools.json mcp/manifest.json adapters/openai.tools.json \
+    adapters/openai.responses.tools.json adapters/anthropic.tools.json skill/agg-tools/SKILL.md; do
+    grep -q '"*tool_e' "$R/generated/$f" && grep -q get_exchange_rate "$R/generated/$f" && ok ||
+        bad "add: $f lacks a new tool"
+done
+[ -f "$R/generated/skill/agg-tools/references/tool_e.md" ] && ok || bad "add: no reference page"
+same_as_clean "add"
+
+rm -r "$R/manifests/tool_c"
+run "$TG" -C "$R" build
+expect_out "remove: the aggregate only" "ran 1 stage (aggregate 1)"
+grep -rq tool_c "$R/generated" && bad "remove: tool_c still in generated/" || ok
+[ ! -e "$R/.toolgen/out/tool_c.fragment" ] && ok || bad "remove: its fragment stays"
+same_as_clean "remove"
+
+mv "$R/manifests/tool_d" "$R/manifests/tool_z"
+sed 's/tool_d/tool_z/g' "$R/manifests/tool_z/tool.manifest.yaml" >"$T/m" &&
+    cp "$T/m" "$R/manifests/tool_z/tool.manifest.yaml"
+run "$TG" -C "$R" build
+expect_rc "rename: build" 0
+grep -rq tool_d "$R/generated" && bad "rename: tool_d still in generated/" || ok
+grep -q tool_z "$R/generated/mcp/tools.json" && ok || bad "rename: tool_z missing"
+same_as_clean "rename"
+
+# ---- a title edit, a project change, then the skill changing form (many tools) ------------------
+sed 's/^title: .*/title: A `new` title | with markup/' "$R/manifests/tool_a/tool.manifest.yaml" >"$T/m" &&
+    cp "$T/m" "$R/manifests/tool_a/tool.manifest.yaml"
+"$TG" -C "$R" build >/dev/null
+same_as_clean "title edit"
+printf 'project:\n  name: agg-tools2\n  version: 2.0.0\nbuild:\n  gates: false\n' >"$R/toolgen.yaml"
+run "$TG" -C "$R" build
+expect_out "project: the aggregate only" "ran 1 stage (aggregate 1)"
+same_as_clean "project change"
+L0=$(grep -c '' "$R/generated/skill/agg-tools2/SKILL.md")
+i=0
+while [ "$i" -lt 30 ]; do
+    mk_tool "$R" "many_$i"
+    i=$((i + 1))
+done
+"$TG" -C "$R" build >/dev/null
+grep -q "Required inputs:" "$R/generated/skill/agg-tools2/SKILL.md" ||
+    grep -q "on two lines" "$R/generated/skill/agg-tools2/SKILL.md" && ok ||
+    bad "many tools: SKILL.md did not change form ($L0 lines before)"
+same_as_clean "many tools"
+rm -r "$R"/manifests/many_*
+"$TG" -C "$R" build >/dev/null
+same_as_clean "back to few tools"
+
+# ---- a damaged fragment is an edited output: emit reruns and restores it ------------------------
+printf 'garbage' >"$R/.toolgen/out/tool_a.fragment"
+run "$TG" -C "$R" build
+expect_rc "damaged fragment: build" 0
+expect_out "damaged fragment: emit reruns" "emit 1"
+same_as_clean "damaged fragment"
+
+finish cli-aggregate

@@ -1,0 +1,194 @@
+#!/bin/sh
+# toolgen serve over stdio: the official MCP TypeScript SDK (tests/cli/serve_client.mjs) lists
+# and calls every example tool; every message the server wrote validates against the MCP
+# schema of its revision (checked with toolgen validate); stdout carries protocol messages
+# only; hostile input, a closed stdin in the middle of a call, usage errors.
+. tests/lib.sh
+
+NPM=tests/npm/node_modules
+if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
+    RC=0 OUT="" ERR=""
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    finish cli-serve
+    exit 1
+fi
+
+# The schemas of both revisions, and a wrapper per revision: an error, a progress notification,
+# or a result whose type is picked by its members (a plain Result would accept anything).
+SCHEMAS=tests/testdata/mcp-schema
+wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
+    mkdir -p "$TMP/$1"
+    cp "$SCHEMAS/$1/schema.json" "$TMP/$1/schema.json"
+    cat >"$TMP/$1/message.json" <<JSON
+{
+  "\$schema": "https://json-schema.org/draft/2020-12/schema",
+  "anyOf": [
+    {"\$ref": "schema.json#/\$defs/JSONRPCErrorResponse"},
+    {"allOf": [{"\$ref": "schema.json#/\$defs/JSONRPCNotification"},
+               {"\$ref": "schema.json#/\$defs/ProgressNotification"}]},
+    {"allOf": [
+      {"\$ref": "schema.json#/\$defs/JSONRPCResultResponse"},
+      {"if": {"properties": {"result": {"required": ["$2"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/$3"}}}},
+      {"if": {"properties": {"result": {"required": ["tools"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListToolsResult"}}}},
+      {"if": {"properties": {"result": {"required": ["content"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/CallToolResult"}}}},
+      {"if": {"properties": {"result": {"required": ["resources"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourcesResult"}}}},
+      {"if": {"properties": {"result": {"required": ["contents"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ReadResourceResult"}}}},
+      {"if": {"properties": {"result": {"required": ["resourceTemplates"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourceTemplatesResult"}}}}
+    ]}
+  ]
+}
+JSON
+}
+wrapper 2025-11-25 protocolVersion InitializeResult
+wrapper 2026-07-28 supportedVersions DiscoverResult
+
+# validate_log NAME REVISION FILE: every line of FILE is a valid message of REVISION
+validate_log() {
+    n=$(grep -c . "$3")
+    run "$TG" validate --schema "$TMP/$2/message.json" --jsonl --errors <"$3"
+    expect_rc "$1: $n messages valid ($2)" 0
+    if [ "$n" -lt 1 ]; then bad "$1: no messages written"; fi
+}
+
+# ---- the official SDK as the client --------------------------------------------------------
+GOLDEN=$(ls generated/*/golden/*.request.json)
+HTTP_TOOLS=$(grep -l 'runtime: http' manifests/*/tool.manifest.yaml | sed 's|manifests/\([^/]*\)/.*|\1|')
+export GOLDEN HTTP_TOOLS
+SERVER_CMD="'$TG' serve --dev --page-size 2 2>'$TMP/sdk.err' | tee '$TMP/sdk.out'"
+export SERVER_CMD
+run node tests/cli/serve_client.mjs
+expect_rc "the SDK client" 0
+expect_out "the SDK client" "client: "
+expect_not_out "the SDK client" "FAIL"
+validate_log "SDK session" 2025-11-25 "$TMP/sdk.out"
+# one log line per request on stderr, without the arguments
+run grep -c '"method":"tools/call"' "$TMP/sdk.err"
+if [ "$OUT" -ge 9 ]; then ok; else bad "a log line per tools/call (got $OUT)"; fi
+run grep -c 'data/iris.csv' "$TMP/sdk.err"
+expect_eq "the log holds no arguments" "$OUT" 0
+run grep -c '"status":"cancelled"' "$TMP/sdk.err"
+expect_eq "the call the client cancelled is logged as cancelled" "$OUT" 1
+
+# ---- raw messages: both eras, hostile input -------------------------------------------------
+M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+{
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{$M26}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{$M26}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{$M26,\"name\":\"preview_file_lines\",\"arguments\":{\"file_path\":\"data/iris.csv\",\"lines\":2}}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"1900-01-01\",\"io.modelcontextprotocol/clientCapabilities\":{}}}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{$M26}}"
+    printf '%s\n' '{"jsonrpc":"2.0","id":6,"method":"tools/list"}'
+    printf '%s\n' '{"jsonrpc":"2.0","id":7,"method":' 'garbage' '[]'
+    printf '{"jsonrpc":"2.0","id":8,"method":"ping","x":"\377"}\n'
+    head -c 3000 /dev/zero | tr '\0' 'x'; printf '\n'
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"server/discover\",\"params\":{$M26}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"resources/list\",\"params\":{$M26}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"resources/read\",\"params\":{$M26,\"uri\":\"toolgen://generated/preview_file_lines/output.schema.json\"}}"
+    printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"resources/templates/list\",\"params\":{$M26}}"
+} >"$TMP/raw.in"
+run "$TG" serve --dev --max-message 2000 <"$TMP/raw.in"
+expect_rc "serve ends cleanly at the end of stdin" 0
+printf '%s\n' "$OUT" >"$TMP/raw.out"
+validate_log "raw 2026-07-28 session" 2026-07-28 "$TMP/raw.out"
+run grep -c . "$TMP/raw.out"
+expect_eq "one reply per request" "$OUT" 15
+run cat "$TMP/raw.out"
+expect_out "discover" '"supportedVersions":["2026-07-28"]'
+expect_out "list results are cacheable" '"ttlMs":'
+expect_out "a 2026 call result" '"id":3,"result":{"content"'
+expect_out "unsupported version" '"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"1900-01-01"}'
+expect_out "ping is gone in 2026-07-28" '"id":5,"error":{"code":-32601'
+expect_out "legacy request before initialize" '"id":6,"error":{"code":-32602'
+expect_out "parse error" '"code":-32700'
+expect_out "batch" 'batches are not supported'
+expect_out "oversized" 'longer than 2000 bytes'
+expect_out "still serving after all that" '"id":9,"result":{"supportedVersions"'
+
+# ---- stdout carries protocol messages only ---------------------------------------------------
+run "$TG" serve --dev </dev/null
+expect_rc "serve with nothing to read" 0
+expect_eq "nothing on stdout" "$OUT" ""
+expect_err "the start-up note goes to stderr" "tools over stdio"
+
+# children_of PID: the processes whose parent is PID (from /proc: no procps needed)
+children_of() {
+    parent=$1
+    for s in /proc/[0-9]*/stat; do
+        read -r line <"$s" 2>/dev/null || continue # builtins only: fast on a busy machine
+        set -- ${line##*) } # the fields after "(comm)": state, ppid, ...
+        [ "$2" = "$parent" ] || continue
+        d=${s#/proc/}
+        printf '%s ' "${d%/stat}"
+    done
+}
+
+# ---- stdin closed in the middle of a call: the call is killed, no process is left ----------
+INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bar_chart_by_group","arguments":{"file_path":"data/tips.csv","category_column":"day"}}}'
+{ printf '%s\n%s\n' "$INIT" "$CALL"; sleep 0.6; } | "$TG" serve --dev >"$TMP/eof.out" 2>"$TMP/eof.err" &
+serve_pid=$! # of a pipeline: its last command, the server
+sleep 0.4
+children=$(children_of "$serve_pid")
+wait $serve_pid
+RC=$?
+expect_rc "serve ends when stdin closes mid-call" 0
+run cat "$TMP/eof.out"
+expect_out "initialize was answered" '"id":1,"result"'
+expect_not_out "the cancelled call gets no reply" '"id":2'
+# the sandbox the call ran in (serve's children while it ran) is gone, reaped
+if [ -z "$children" ]; then
+    bad "no sandbox process seen while the call ran (serve pid $serve_pid)"
+else
+    left=""
+    for c in $children; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
+    expect_eq "the call's processes are killed" "$left" ""
+fi
+run cat "$TMP/eof.err"
+expect_not_out "no crash" "AddressSanitizer"
+
+# ---- SIGTERM in the middle of a call: the call is killed, the server ends --------------------
+{ printf '%s\n%s\n' "$INIT" "$CALL"; sleep 3; } | "$TG" serve --dev >"$TMP/term.out" 2>"$TMP/term.err" &
+serve_pid=$!
+sleep 0.4
+children=$(children_of "$serve_pid")
+kill -TERM "$serve_pid"
+t0=$(date +%s)
+while kill -0 "$serve_pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 5 ]; do sleep 0.1; done
+if kill -0 "$serve_pid" 2>/dev/null; then
+    bad "serve is still running 5 s after SIGTERM"
+else ok; fi
+if [ -z "$children" ]; then
+    bad "no sandbox process seen while the call ran (SIGTERM case)"
+else
+    left=""
+    for c in $children; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
+    expect_eq "SIGTERM kills the call's processes" "$left" ""
+fi
+wait $serve_pid
+run cat "$TMP/term.out"
+expect_not_out "the interrupted call gets no reply" '"id":2'
+
+# ---- read-only mode and usage -----------------------------------------------------------------
+run "$TG" help serve
+expect_rc "help serve" 0
+expect_out "help names --read-only" "--read-only"
+expect_out "help says what is not there yet" "--http"
+run "$TG" serve --http 127.0.0.1:8080
+expect_rc "--http is not there yet" 2
+expect_err "--http says so" "not there yet"
+run "$TG" serve --staging
+expect_rc "--staging is not there yet" 2
+run "$TG" serve --page-size 0
+expect_rc "--page-size 0" 2
+run "$TG" serve --bogus
+expect_rc "unknown option" 2
+run "$TG" --help
+expect_out "toolgen --help lists serve" "serve"
+
+finish cli-serve

@@ -1,0 +1,555 @@
+/* core.c — the MCP protocol core: message checks, era selection, dispatch (core.h). */
+#include "serve/core.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "base/util.h"
+#include "base/version.h"
+
+const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                                "2024-11-05", NULL};
+
+static const char *const log_levels[] = {"debug",    "info",  "notice", "warning", "error",
+                                         "critical", "alert", "emergency", NULL};
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+#define META_SERVER "io.modelcontextprotocol/serverInfo"
+
+const char *tg_serve_era_name(tg_serve_era e)
+{
+    return e == TG_ERA_LEGACY ? "legacy" : e == TG_ERA_MODERN ? TG_SERVE_MODERN_VERSION : "";
+}
+
+/* ---- replies -------------------------------------------------------------------------------- */
+
+static cJSON *envelope(const cJSON *id)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+    /* MCP's JSONRPCErrorResponse makes id optional but never null (JSON-RPC 2.0 would send
+     * null): an error about a message whose id is unknown has none. */
+    if (id)
+        cJSON_AddItemToObject(r, "id", cJSON_Duplicate(id, true));
+    return r;
+}
+
+/* An error reply with data (taken; may be NULL). */
+static cJSON *error_with(const cJSON *id, int code, const char *message, cJSON *data)
+{
+    cJSON *r = envelope(id);
+    cJSON *e = cJSON_AddObjectToObject(r, "error");
+    cJSON_AddNumberToObject(e, "code", code);
+    cJSON_AddStringToObject(e, "message", message);
+    if (data)
+        cJSON_AddItemToObject(e, "data", data);
+    return r;
+}
+
+cJSON *tg_serve_error_reply(const cJSON *id, int code, const char *message)
+{
+    return error_with(id, code, message, NULL);
+}
+
+/* Replies with an error and notes its code for the log. */
+static cJSON *fail(tg_serve_log *log, const cJSON *id, int code, const char *fmt, ...)
+    TG_PRINTF(4, 5);
+
+static cJSON *fail(tg_serve_log *log, const cJSON *id, int code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    log->rpc_error = code;
+    return error_with(id, code, msg, NULL);
+}
+
+static cJSON *server_info(void)
+{
+    cJSON *i = cJSON_CreateObject();
+    cJSON_AddStringToObject(i, "name", "toolgen");
+    cJSON_AddStringToObject(i, "title", "toolgen serve");
+    cJSON_AddStringToObject(i, "version", TOOLGEN_VERSION);
+    return i;
+}
+
+/* The reply carrying result (taken); a 2026-07-28 result gets resultType and the server's
+ * identity in _meta, a cacheable one (ttl_ms >= 0) also ttlMs and cacheScope. */
+static cJSON *result_reply(const cJSON *id, tg_serve_era era, cJSON *result, long ttl_ms)
+{
+    if (era == TG_ERA_MODERN) {
+        cJSON_AddStringToObject(result, "resultType", "complete");
+        cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
+        cJSON_AddItemToObject(meta, META_SERVER, server_info());
+        if (ttl_ms >= 0) {
+            cJSON_AddNumberToObject(result, "ttlMs", (double)ttl_ms);
+            /* the tool set is the working tree's: never share it across users */
+            cJSON_AddStringToObject(result, "cacheScope", "private");
+        }
+    }
+    cJSON *r = envelope(id);
+    cJSON_AddItemToObject(r, "result", result);
+    return r;
+}
+
+/* ---- methods -------------------------------------------------------------------------------- */
+
+static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
+{
+    cJSON *caps = cJSON_CreateObject();
+    cJSON *tools = cJSON_AddObjectToObject(caps, "tools");
+    cJSON *res = c->resources ? cJSON_AddObjectToObject(caps, "resources") : NULL;
+    if (era == TG_ERA_LEGACY) {
+        cJSON_AddBoolToObject(tools, "listChanged", false);
+        if (res) {
+            cJSON_AddBoolToObject(res, "subscribe", false);
+            cJSON_AddBoolToObject(res, "listChanged", false);
+        }
+        cJSON_AddObjectToObject(caps, "logging"); /* logging/setLevel is accepted */
+    }
+    return caps;
+}
+
+static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                            const cJSON *params, tg_serve_log *log)
+{
+    if (s->initialized)
+        return fail(log, id, TG_RPC_INVALID_REQUEST, "initialize was already answered on this "
+                                                     "connection (version %s)", s->version);
+    const char *asked = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "protocolVersion"));
+    if (!asked)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "initialize: params.protocolVersion (a string) "
+                                                    "is required");
+    /* The client's version when we speak it, else our newest legacy one: the client decides
+     * whether it can live with that (2025-11-25 basic/lifecycle, "Version Negotiation"). */
+    const char *version = tg_serve_legacy_versions[0];
+    for (size_t i = 0; tg_serve_legacy_versions[i]; i++)
+        if (strcmp(asked, tg_serve_legacy_versions[i]) == 0)
+            version = tg_serve_legacy_versions[i];
+    s->initialized = true;
+    snprintf(s->version, sizeof s->version, "%s", version);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "protocolVersion", version);
+    cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_LEGACY));
+    cJSON_AddItemToObject(r, "serverInfo", server_info());
+    if (c->instructions)
+        cJSON_AddStringToObject(r, "instructions", c->instructions);
+    return result_reply(id, TG_ERA_LEGACY, r, -1);
+}
+
+static cJSON *do_discover(const tg_serve_config *c, const cJSON *id)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON *v = cJSON_AddArrayToObject(r, "supportedVersions");
+    cJSON_AddItemToArray(v, cJSON_CreateString(TG_SERVE_MODERN_VERSION));
+    cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_MODERN));
+    if (c->instructions)
+        cJSON_AddStringToObject(r, "instructions", c->instructions);
+    return result_reply(id, TG_ERA_MODERN, r, c->list_ttl_ms);
+}
+
+static cJSON *do_set_level(tg_serve_session *s, const cJSON *id,
+                           const cJSON *params, tg_serve_log *log)
+{
+    const char *level = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level"));
+    for (size_t i = 0; level && log_levels[i]; i++)
+        if (strcmp(level, log_levels[i]) == 0) {
+            snprintf(s->log_level, sizeof s->log_level, "%s", level);
+            return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
+        }
+    return fail(log, id, TG_RPC_INVALID_PARAMS, "logging/setLevel: params.level must be one of "
+                                                "debug, info, notice, warning, error, critical, "
+                                                "alert, emergency");
+}
+
+static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                            const cJSON *params, tg_serve_log *log);
+
+/* Cursors are opaque to clients; ours is "tg1." and the offset of the page's first tool. */
+static bool parse_cursor(const char *cursor, size_t n, size_t *offset)
+{
+    if (strncmp(cursor, "tg1.", 4) != 0 || cursor[4] < '0' || cursor[4] > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(cursor + 4, &end, 10);
+    if (errno || *end || v == 0 || v >= n)
+        return false;
+    *offset = (size_t)v;
+    return true;
+}
+
+/* The page [*offset, *end) of a list of n items that params.cursor asks for; an error reply
+ * when the cursor is not one we issued. */
+static cJSON *page_of(const tg_serve_config *c, const cJSON *id, const cJSON *params, size_t n,
+                      size_t *offset, size_t *end, tg_serve_log *log)
+{
+    const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
+    *offset = 0;
+    if (cursor && !(cJSON_IsString(cursor) && parse_cursor(cursor->valuestring, n, offset)))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "%s: invalid cursor (pass back the nextCursor "
+                                                    "of the previous page, unchanged)", log->method);
+    size_t page = c->page_size ? c->page_size : TG_SERVE_PAGE_SIZE;
+    *end = n - *offset > page ? *offset + page : n;
+    return NULL;
+}
+
+static void add_next_cursor(cJSON *r, size_t end, size_t n)
+{
+    if (end < n) {
+        char next[32];
+        snprintf(next, sizeof next, "tg1.%zu", end);
+        cJSON_AddStringToObject(r, "nextCursor", next);
+    }
+}
+
+static cJSON *do_tools_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                            const cJSON *params, tg_serve_log *log)
+{
+    size_t n = c->tools->n, offset, end;
+    cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
+    if (bad)
+        return bad;
+    cJSON *r = cJSON_CreateObject();
+    cJSON *tools = cJSON_AddArrayToObject(r, "tools");
+    for (size_t i = offset; i < end; i++)
+        cJSON_AddItemToArray(tools, cJSON_Duplicate(c->tools->v[i].tool, true));
+    add_next_cursor(r, end, n);
+    return result_reply(id, era, r, c->list_ttl_ms);
+}
+
+/* ---- resources ------------------------------------------------------------------------------ */
+
+static cJSON *resource_json(const char *uri, const char *name, const char *description,
+                            const char *mime, long long size)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "uri", uri);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "description", description);
+    cJSON_AddStringToObject(o, "mimeType", mime);
+    cJSON_AddNumberToObject(o, "size", (double)size);
+    return o;
+}
+
+/* The generated resources, then the files calls wrote that are still kept. */
+static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                                const cJSON *params, tg_serve_log *log)
+{
+    const tg_serve_artifacts *kept = c->call.artifacts;
+    size_t ns = c->resources->n, n = ns + (kept ? kept->n : 0), offset, end;
+    cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
+    if (bad)
+        return bad;
+    cJSON *r = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(r, "resources");
+    for (size_t i = offset; i < end; i++) {
+        if (i < ns) {
+            const tg_serve_resource *res = &c->resources->v[i];
+            cJSON_AddItemToArray(list, resource_json(res->uri, res->name, res->description,
+                                                     res->mime, (long long)strlen(res->text)));
+        } else {
+            const tg_serve_artifact *f = &kept->v[i - ns];
+            char desc[96];
+            snprintf(desc, sizeof desc, "A file tool call %u wrote (kept for the last calls only).",
+                     f->call);
+            cJSON_AddItemToArray(list, resource_json(f->uri, f->name, desc, f->mime, f->size));
+        }
+    }
+    add_next_cursor(r, end, n);
+    /* kept files come and go with calls: such a list is stale at once */
+    return result_reply(id, era, r, kept && kept->n ? 0 : c->list_ttl_ms);
+}
+
+/* The contents of a kept file: text for text types in UTF-8, else base64. NULL: unreadable. */
+static cJSON *artifact_contents(const tg_serve_artifact *f)
+{
+    size_t len = 0;
+    tg_err err = {0};
+    char *data = tg_read_file(f->file, 64u << 20, &len, &err);
+    if (!data)
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "uri", f->uri);
+    cJSON_AddStringToObject(o, "mimeType", f->mime);
+    bool textual = tg_str_startswith(f->mime, "text/") || strcmp(f->mime, "application/json") == 0;
+    if (textual && strlen(data) == len && tg_utf8_validate(data, len, &err) == 0) {
+        cJSON_AddStringToObject(o, "text", data);
+    } else {
+        char *b64 = tg_serve_base64((const unsigned char *)data, len);
+        cJSON_AddStringToObject(o, "blob", b64);
+        free(b64);
+    }
+    free(data);
+    return o;
+}
+
+static void add_template(cJSON *list, const char *uri, const char *name, const char *desc,
+                         const char *mime)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "uriTemplate", uri);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "description", desc);
+    cJSON_AddStringToObject(o, "mimeType", mime);
+    cJSON_AddItemToArray(list, o);
+}
+
+static cJSON *do_templates_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                                const cJSON *params, tg_serve_log *log)
+{
+    if (cJSON_GetObjectItemCaseSensitive(params, "cursor"))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/templates/list: invalid cursor "
+                                                    "(the list has one page)");
+    cJSON *r = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(r, "resourceTemplates");
+    add_template(list, TG_SERVE_RESOURCE_PREFIX "{tool}/input.schema.json", "input schema",
+                 "JSON Schema of a tool's arguments; {tool} is its name.", "application/schema+json");
+    add_template(list, TG_SERVE_RESOURCE_PREFIX "{tool}/output.schema.json", "output schema",
+                 "JSON Schema of a tool's result; {tool} is its name.", "application/schema+json");
+    if (c->resources->skill_dir) {
+        char *uri = xasprintf(TG_SERVE_RESOURCE_PREFIX "%s/references/{tool}.md",
+                              c->resources->skill_dir);
+        add_template(list, uri, "reference page",
+                     "A tool's reference page in the Agent Skill; {tool} is its name.", "text/markdown");
+        free(uri);
+    }
+    return result_reply(id, era, r, c->list_ttl_ms);
+}
+
+static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                                const cJSON *params, tg_serve_log *log)
+{
+    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+    if (!uri)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required");
+    const tg_serve_resource *res = tg_serve_resources_find(c->resources, uri);
+    const tg_serve_artifact *f = res ? NULL : tg_serve_artifacts_find(c->call.artifacts, uri);
+    cJSON *o = NULL;
+    if (res) {
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "uri", res->uri);
+        cJSON_AddStringToObject(o, "mimeType", res->mime);
+        cJSON_AddStringToObject(o, "text", res->text);
+    } else if (f) {
+        o = artifact_contents(f);
+    }
+    if (!o)
+        return fail(log, id, era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS
+                                                  : TG_RPC_RESOURCE_NOT_FOUND_LEGACY,
+                    "Resource not found: %.300s%s", uri, tg_str_startswith(uri, TG_SERVE_ARTIFACT_PREFIX)
+                        ? " (the files of older calls are deleted)" : "");
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "contents"), o);
+    return result_reply(id, era, r, c->list_ttl_ms);
+}
+
+/* The methods both eras share; NULL when method is none of them. */
+static cJSON *dispatch_common(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                              const char *method, const cJSON *params, tg_serve_log *log)
+{
+    if (strcmp(method, "tools/list") == 0)
+        return do_tools_list(c, id, era, params, log);
+    if (strcmp(method, "tools/call") == 0)
+        return do_tools_call(c, id, era, params, log);
+    if (!c->resources)
+        return NULL;
+    if (strcmp(method, "resources/list") == 0)
+        return do_resources_list(c, id, era, params, log);
+    if (strcmp(method, "resources/read") == 0)
+        return do_resources_read(c, id, era, params, log);
+    if (strcmp(method, "resources/templates/list") == 0)
+        return do_templates_list(c, id, era, params, log);
+    return NULL;
+}
+
+static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                            const cJSON *params, tg_serve_log *log)
+{
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+    if (!name)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.name (a string) is required");
+    snprintf(log->tool, sizeof log->tool, "%s", name);
+    const tg_serve_tool *tool = tg_serve_tools_find(c->tools, name);
+    if (!tool)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "Unknown tool: %.200s", name);
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    cJSON *empty = NULL;
+    if (!args)
+        args = empty = cJSON_CreateObject();
+    else if (!cJSON_IsObject(args))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.arguments must be an object");
+    cJSON *result = tg_serve_tool_call(&c->call, tool, args, &log->tool_error);
+    cJSON_Delete(empty);
+    return result_reply(id, era, result, -1);
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------- */
+
+static cJSON *dispatch_modern(const tg_serve_config *c, const cJSON *id, const char *method,
+                              const cJSON *params, tg_serve_log *log)
+{
+    if (strcmp(method, "server/discover") == 0)
+        return do_discover(c, id);
+    cJSON *r = dispatch_common(c, id, TG_ERA_MODERN, method, params, log);
+    if (r)
+        return r;
+    /* initialize, ping and logging/setLevel do not exist in this revision */
+    return fail(log, id, TG_RPC_METHOD_NOT_FOUND, "Method not found: %.100s", method);
+}
+
+static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                              const char *method, const cJSON *params, tg_serve_log *log)
+{
+    if (strcmp(method, "initialize") == 0)
+        return do_initialize(c, s, id, params, log);
+    if (strcmp(method, "ping") == 0)
+        return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
+    if (!s->initialized)
+        return fail(log, id, TG_RPC_INVALID_PARAMS,
+                    "%.100s: params._meta lacks \"" META_VERSION "\" and \"" META_CAPS "\" "
+                    "(required by protocol version " TG_SERVE_MODERN_VERSION "); a client of "
+                    "an earlier version must send initialize first", method);
+    if (strcmp(method, "logging/setLevel") == 0)
+        return do_set_level(s, id, params, log);
+    cJSON *r = dispatch_common(c, id, TG_ERA_LEGACY, method, params, log);
+    if (r)
+        return r;
+    return fail(log, id, TG_RPC_METHOD_NOT_FOUND, "Method not found: %.100s", method);
+}
+
+/*
+ * The era of a request: 2026-07-28 when its _meta names a protocol version (which must then be
+ * ours, and come with client capabilities), the legacy era otherwise. Returns an error reply
+ * when the request cannot be served in the era it asks for.
+ */
+static cJSON *choose_era(const cJSON *id, const cJSON *params, tg_serve_log *log)
+{
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(meta, META_VERSION);
+    if (!version) {
+        log->era = TG_ERA_LEGACY;
+        return NULL;
+    }
+    log->era = TG_ERA_MODERN;
+    if (!cJSON_IsObject(meta) || !cJSON_IsString(version))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "params._meta[\"" META_VERSION "\"] must be "
+                                                    "a string");
+    if (strcmp(version->valuestring, TG_SERVE_MODERN_VERSION) != 0) {
+        cJSON *data = cJSON_CreateObject();
+        cJSON *sup = cJSON_AddArrayToObject(data, "supported");
+        cJSON_AddItemToArray(sup, cJSON_CreateString(TG_SERVE_MODERN_VERSION));
+        cJSON_AddStringToObject(data, "requested", version->valuestring);
+        log->rpc_error = TG_RPC_UNSUPPORTED_VERSION;
+        return error_with(id, TG_RPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
+    }
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS)))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "params._meta[\"" META_CAPS "\"] (an object) "
+                                                    "is required");
+    return NULL;
+}
+
+/* A JSON-RPC id MCP accepts: a string or an integer (never null). */
+static bool valid_id(const cJSON *id)
+{
+    if (cJSON_IsString(id))
+        return true;
+    return cJSON_IsNumber(id) && isfinite(id->valuedouble) && id->valuedouble == floor(id->valuedouble);
+}
+
+static void handle_notification(tg_serve_session *s, const char *method)
+{
+    /* notifications/initialized needs nothing: requests are served once initialize was
+     * answered. notifications/cancelled is acted on by the transport while the call it names
+     * runs (tg_serve_cancels); by the time it gets here that call has ended. Unknown
+     * notifications are ignored, as JSON-RPC asks. */
+    (void)s;
+    (void)method;
+}
+
+cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
+                       tg_serve_log *log)
+{
+    *log = (tg_serve_log){0};
+    if (!cJSON_IsObject(msg))
+        return fail(log, NULL, TG_RPC_INVALID_REQUEST, cJSON_IsArray(msg)
+                        ? "Invalid Request: JSON-RPC batches are not supported; send one message per line"
+                        : "Invalid Request: a JSON-RPC message is an object");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const char *jsonrpc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc"));
+    if (cJSON_IsString(method))
+        snprintf(log->method, sizeof log->method, "%s", method->valuestring);
+    if (!method && id && (cJSON_GetObjectItemCaseSensitive(msg, "result") ||
+                          cJSON_GetObjectItemCaseSensitive(msg, "error"))) {
+        log->notification = true; /* a response, yet this server sends no requests: ignored */
+        return NULL;
+    }
+    bool well_formed = jsonrpc && strcmp(jsonrpc, "2.0") == 0 && cJSON_IsString(method) &&
+                       (!params || cJSON_IsObject(params));
+    if (!id && cJSON_IsString(method)) {
+        log->notification = true; /* never answered, even when malformed */
+        if (well_formed)
+            handle_notification(s, method->valuestring);
+        return NULL;
+    }
+    if (!valid_id(id))
+        return fail(log, NULL, TG_RPC_INVALID_REQUEST, "Invalid Request: id must be a string or an "
+                                                       "integer");
+    log->id = id;
+    if (!well_formed)
+        return fail(log, id, TG_RPC_INVALID_REQUEST, "Invalid Request: needs \"jsonrpc\": \"2.0\", "
+                                                     "a string method and params that are an object");
+    cJSON *refused = choose_era(id, params, log);
+    if (refused)
+        return refused;
+    if (log->era == TG_ERA_MODERN)
+        return dispatch_modern(c, id, method->valuestring, params, log);
+    return dispatch_legacy(c, s, id, method->valuestring, params, log);
+}
+
+/* ---- progress and cancellation -------------------------------------------------------------- */
+
+const cJSON *tg_serve_progress_token(const cJSON *msg)
+{
+    const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (!method || strcmp(method, "tools/call") != 0 || !cJSON_GetObjectItemCaseSensitive(msg, "id"))
+        return NULL;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(msg, "params"), "_meta");
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
+    return cJSON_IsString(token) || valid_id(token) ? token : NULL;
+}
+
+cJSON *tg_serve_progress_notification(const cJSON *token, double progress, const char *message)
+{
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/progress");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddItemToObject(p, "progressToken", cJSON_Duplicate(token, true));
+    cJSON_AddNumberToObject(p, "progress", progress);
+    if (message)
+        cJSON_AddStringToObject(p, "message", message);
+    return n;
+}
+
+bool tg_serve_cancels(const cJSON *msg, const cJSON *id)
+{
+    const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (!id || !method || strcmp(method, "notifications/cancelled") != 0 ||
+        cJSON_GetObjectItemCaseSensitive(msg, "id"))
+        return false;
+    const cJSON *rid = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(msg, "params"), "requestId");
+    return rid && cJSON_Compare(rid, id, true);
+}

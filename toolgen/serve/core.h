@@ -1,0 +1,115 @@
+/*
+ * core.h — the MCP protocol core of toolgen serve: one parsed JSON-RPC message in, the reply out.
+ * No I/O: transports (serve/stdio.h) read and write, the core only decides; unit tests drive it
+ * directly.
+ *
+ * Two protocol eras are served from the same core, chosen per request (docs/mcp.md):
+ *
+ *   - the current revision, 2026-07-28, is stateless: a request whose params._meta carries
+ *     "io.modelcontextprotocol/protocolVersion" is served on its own, with no handshake;
+ *     server/discover is answered, results carry resultType, list results ttlMs and cacheScope,
+ *     and an unknown version gets UnsupportedProtocolVersionError (-32022) with the supported
+ *     list;
+ *   - the legacy era, 2024-11-05 … 2025-11-25, starts with initialize (version negotiation);
+ *     afterwards requests without that _meta are served under the negotiated revision. Before
+ *     initialize only ping is answered; everything else is refused with -32602, which is also
+ *     what a 2026-07-28 request without its _meta gets.
+ *
+ * Both eras share the methods: tools/list and tools/call (serve/tools.h), resources/list,
+ * resources/read and resources/templates/list (serve/resources.h, and the files calls wrote,
+ * serve/artifacts.h).
+ *
+ * A session (tg_serve_session) is the per-connection state of the legacy era: one per stdio
+ * process. The configuration is only read, except for the store of kept files it points to
+ * (calls add to it), so one thread serves at a time. Every reply is a new cJSON tree
+ * the caller owns; the message is never modified. Errors are JSON-RPC error replies, never
+ * crashes: any input, however malformed, gets a reply or (for notifications) none.
+ */
+#ifndef TG_SERVE_CORE_H
+#define TG_SERVE_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "serve/resources.h"
+#include "serve/tools.h"
+
+/* The revision of the stateless era. */
+#define TG_SERVE_MODERN_VERSION "2026-07-28"
+/* The legacy revisions initialize accepts, newest first, NULL-terminated. */
+extern const char *const tg_serve_legacy_versions[];
+
+/* JSON-RPC and MCP error codes the core answers with. */
+enum {
+    TG_RPC_PARSE_ERROR = -32700,
+    TG_RPC_INVALID_REQUEST = -32600,
+    TG_RPC_METHOD_NOT_FOUND = -32601,
+    TG_RPC_INVALID_PARAMS = -32602,
+    TG_RPC_INTERNAL_ERROR = -32603,
+    TG_RPC_UNSUPPORTED_VERSION = -32022,
+    TG_RPC_RESOURCE_NOT_FOUND_LEGACY = -32002, /* 2026-07-28 uses -32602 instead */
+};
+
+#define TG_SERVE_PAGE_SIZE 100 /* tools per tools/list page by default */
+
+typedef struct tg_serve_config {
+    const tg_serve_tools *tools;
+    const tg_serve_resources *resources; /* NULL: no resources capability */
+    tg_serve_call call;       /* how tools/call runs a tool */
+    size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
+    long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
+    const char *instructions; /* for initialize / server/discover; NULL: none */
+} tg_serve_config;
+
+typedef struct tg_serve_session {
+    bool initialized; /* initialize was answered */
+    char version[16]; /* the legacy revision it negotiated */
+    char log_level[16];
+} tg_serve_session;
+
+typedef enum tg_serve_era {
+    TG_ERA_NONE = 0, /* not decided: malformed, or refused before the era was known */
+    TG_ERA_LEGACY,
+    TG_ERA_MODERN,
+} tg_serve_era;
+
+/* What a transport logs about a message (never its arguments). */
+typedef struct tg_serve_log {
+    const cJSON *id;        /* borrowed from the message; NULL for notifications */
+    char method[64];        /* "" when the message had none */
+    char tool[128];         /* tools/call: the tool's name */
+    tg_serve_era era;
+    bool notification;
+    int rpc_error;          /* the reply's JSON-RPC error code; 0 when it is a result */
+    const char *tool_error; /* a tools/call result with isError: its error code (static) */
+} tg_serve_log;
+
+/*
+ * Handles one parsed message (any JSON value). Returns the reply, or NULL when none is due
+ * (notifications, responses). log (required) is filled for the transport's log line.
+ */
+cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
+                       tg_serve_log *log);
+
+/* {"jsonrpc":"2.0","id":id,"error":{"code","message"}}; id NULL (unknown): no id member, as
+ * MCP's schema has it (JSON-RPC 2.0 itself would send null). */
+cJSON *tg_serve_error_reply(const cJSON *id, int code, const char *message);
+
+/*
+ * Progress and cancellation of a call in flight are the transport's business (only it sees
+ * time pass and messages arrive while a call runs); these helpers keep the message formats here.
+ */
+/* The progressToken of a tools/call request (params._meta.progressToken), or NULL. */
+const cJSON *tg_serve_progress_token(const cJSON *msg);
+/* A notifications/progress message for token; progress must grow from one to the next;
+ * message may be NULL. */
+cJSON *tg_serve_progress_notification(const cJSON *token, double progress, const char *message);
+/* true when msg is notifications/cancelled naming the request id. */
+bool tg_serve_cancels(const cJSON *msg, const cJSON *id);
+
+/* The name of an era for logs: "legacy", "2026-07-28" or null-ish "". */
+const char *tg_serve_era_name(tg_serve_era e);
+
+#endif

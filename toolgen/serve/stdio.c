@@ -1,0 +1,436 @@
+/* stdio.c — newline-delimited JSON-RPC over stdin/stdout (stdio.h). */
+#include "serve/stdio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/json.h"
+
+int tg_serve_stdio_claim_stdout(tg_err *err)
+{
+    int proto = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (proto < 0)
+        return tg_err_set(err, "cannot duplicate stdout: %s", strerror(errno)), -1;
+    if (dup2(2, 1) < 0) {
+        close(proto);
+        return tg_err_set(err, "cannot point stdout at stderr: %s", strerror(errno)), -1;
+    }
+    return proto;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* ms from now on the clock pthread_cond_timedwait uses */
+static struct timespec deadline(long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+/* ---- writing -------------------------------------------------------------------------------- */
+
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* One message on one line (compact JSON never holds a raw newline); out_mu keeps the reader
+ * thread's progress notifications and the main thread's replies from interleaving. */
+static int send_line(int fd, pthread_mutex_t *out_mu, const cJSON *msg)
+{
+    char *s = tg_json_print_compact(msg);
+    size_t n = strlen(s);
+    s[n] = '\n'; /* replaces the NUL: written as n + 1 bytes, not used as a string again */
+    pthread_mutex_lock(out_mu);
+    int rc = write_all(fd, s, n + 1);
+    pthread_mutex_unlock(out_mu);
+    free(s);
+    return rc;
+}
+
+/* ---- the reader thread ---------------------------------------------------------------------- */
+
+/* What the reader thread and the main thread share; mu guards all of it but out_mu. */
+typedef struct inbox {
+    pthread_mutex_t mu;
+    pthread_cond_t more;  /* bytes arrived, or stdin ended */
+    pthread_cond_t space; /* the main thread consumed bytes */
+    pthread_mutex_t out_mu;
+    const tg_serve_stdio *io;
+    tg_buf data;          /* bytes read and not yet taken */
+    size_t start;         /* data.data[start..len) is pending */
+    size_t scanned;       /* pending lines before this offset were checked for cancellation */
+    size_t high_water;    /* the reader waits while more than this is pending */
+    bool eof, quit;
+    bool busy;            /* the main thread is answering a message */
+    /* the tools/call in flight */
+    cJSON *call_id;       /* its id (owned); NULL: none */
+    cJSON *call_token;    /* its progressToken (owned); NULL: no progress asked */
+    double call_start, next_tick;
+    int ticks;
+    bool cancelled;       /* the client sent notifications/cancelled for it */
+    bool eof_cancelled;   /* stdin ended while it ran with nothing else waiting */
+} inbox;
+
+/* memmem, which POSIX lacks */
+static bool contains(const char *hay, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (hay[i] == needle[0] && memcmp(hay + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
+/* Checks the complete pending lines not yet scanned for a notifications/cancelled naming the
+ * call in flight, and stops the call when one does. Cheap for everything else: only lines
+ * holding the method name are parsed. With mu held. */
+static void scan_for_cancel(inbox *in)
+{
+    if (in->scanned < in->start)
+        in->scanned = in->start;
+    while (in->call_id && !in->cancelled && in->scanned < in->data.len) {
+        char *line = in->data.data + in->scanned;
+        char *nl = memchr(line, '\n', in->data.len - in->scanned);
+        if (!nl)
+            return;
+        size_t n = (size_t)(nl - line);
+        in->scanned += n + 1;
+        if (contains(line, n, "notifications/cancelled")) {
+            tg_err err = {0};
+            cJSON *msg = tg_json_parse(line, n, NULL, NULL, NULL, &err);
+            if (tg_serve_cancels(msg, in->call_id)) {
+                in->cancelled = true;
+                if (in->io->cancel)
+                    *in->io->cancel = 1;
+            }
+            cJSON_Delete(msg);
+        }
+    }
+}
+
+/* A progress notification when one is due for the call in flight: at once when it starts,
+ * then every io->progress_ms, so a client that resets its timeout on progress keeps waiting
+ * for a long call. With mu held. */
+static void tick(inbox *in)
+{
+    double now = now_ms();
+    if (!in->call_token || in->cancelled || in->eof_cancelled || now < in->next_tick)
+        return;
+    double period = in->io->progress_ms ? (double)in->io->progress_ms : TG_SERVE_PROGRESS_MS;
+    in->next_tick = now + period;
+    char msg[96];
+    snprintf(msg, sizeof msg, in->ticks ? "running for %.0f s" : "started",
+             (now - in->call_start) / 1000.0);
+    cJSON *n = tg_serve_progress_notification(in->call_token, (double)in->ticks++, msg);
+    (void)send_line(in->io->out_fd, &in->out_mu, n); /* a broken stream shows at the reply */
+    cJSON_Delete(n);
+}
+
+/* The end of stdin: the client asks us to shut down, or it is gone (MCP stdio transport,
+ * "Shutdown"). A call in flight is stopped, unless complete messages still wait: a client that
+ * wrote more requests before closing wants their replies. With mu held. */
+static void at_eof(inbox *in)
+{
+    in->eof = true;
+    bool waiting = in->data.len > in->start &&
+                   memchr(in->data.data + in->start, '\n', in->data.len - in->start);
+    if (in->busy && !waiting && in->io->cancel) {
+        in->eof_cancelled = true;
+        *in->io->cancel = 1;
+    }
+}
+
+static void append(inbox *in, const char *chunk, size_t n)
+{
+    if (in->start > 0) { /* keep the buffer from creeping forward */
+        memmove(in->data.data, in->data.data + in->start, in->data.len - in->start);
+        tg_buf_truncate(&in->data, in->data.len - in->start);
+        in->scanned = in->scanned > in->start ? in->scanned - in->start : 0;
+        in->start = 0;
+    }
+    tg_buf_append(&in->data, chunk, n);
+    scan_for_cancel(in);
+}
+
+static void *reader_main(void *arg)
+{
+    inbox *in = arg;
+    char chunk[65536];
+    for (;;) {
+        pthread_mutex_lock(&in->mu);
+        while (in->data.len - in->start > in->high_water && !in->quit)
+            pthread_cond_wait(&in->space, &in->mu);
+        bool quit = in->quit, eof = in->eof;
+        tick(in);
+        if (eof && !quit) { /* nothing left to read; progress may still be due */
+            struct timespec until = deadline(50);
+            pthread_cond_timedwait(&in->space, &in->mu, &until);
+        }
+        pthread_mutex_unlock(&in->mu);
+        if (quit)
+            return NULL;
+        if (eof)
+            continue;
+        /* poll with a timeout so that a quitting main thread and due progress are noticed */
+        struct pollfd p = {.fd = in->io->in_fd, .events = POLLIN};
+        int pr = poll(&p, 1, 100);
+        if (pr == 0 || (pr < 0 && errno == EINTR))
+            continue;
+        ssize_t n = pr < 0 ? -1 : read(in->io->in_fd, chunk, sizeof chunk);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        pthread_mutex_lock(&in->mu);
+        if (n <= 0)
+            at_eof(in);
+        else
+            append(in, chunk, (size_t)n);
+        pthread_cond_signal(&in->more);
+        pthread_mutex_unlock(&in->mu);
+    }
+}
+
+typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END } take_status;
+
+/*
+ * The next message (without its newline) into line, or TAKE_TOO_LONG once per message past the
+ * cap (its bytes are dropped up to the newline), or TAKE_END when stdin ended with no complete
+ * message left or *stop was set. With mu held.
+ */
+static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping)
+{
+    for (;;) {
+        if (in->io->stop && *in->io->stop)
+            return TAKE_END;
+        size_t avail = in->data.len - in->start;
+        char *p = avail ? in->data.data + in->start : NULL;
+        char *nl = avail ? memchr(p, '\n', avail) : NULL;
+        if (nl) {
+            size_t n = (size_t)(nl - p);
+            in->start += n + 1;
+            in->busy = true;
+            pthread_cond_signal(&in->space);
+            if (*dropping || n > cap) {
+                *dropping = false;
+                return TAKE_TOO_LONG;
+            }
+            tg_buf_truncate(line, 0);
+            tg_buf_append(line, p, n);
+            return TAKE_LINE;
+        }
+        if (in->eof) /* a last line without its newline is not a message */
+            return TAKE_END;
+        if (avail > cap) { /* no newline within the cap: drop what came, then up to the newline */
+            *dropping = true;
+            in->start = in->data.len;
+            pthread_cond_signal(&in->space);
+        }
+        struct timespec until = deadline(200);
+        pthread_cond_timedwait(&in->more, &in->mu, &until);
+    }
+}
+
+/* ---- the loop ------------------------------------------------------------------------------- */
+
+/* The log line of one message (docs/mcp.md, "Logs"). */
+static void log_line(const tg_serve_stdio *io, const tg_serve_log *lg, const char *status, double ms)
+{
+    if (io->log_fd < 0)
+        return;
+    char stamp[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "time", stamp);
+    cJSON_AddItemToObject(o, "id", lg->id ? cJSON_Duplicate(lg->id, true) : cJSON_CreateNull());
+    if (lg->method[0])
+        cJSON_AddStringToObject(o, "method", lg->method);
+    if (lg->tool[0])
+        cJSON_AddStringToObject(o, "tool", lg->tool);
+    if (lg->era != TG_ERA_NONE)
+        cJSON_AddStringToObject(o, "era", tg_serve_era_name(lg->era));
+    cJSON_AddNumberToObject(o, "duration_ms", (double)(long long)(ms * 1000) / 1000);
+    if (!status)
+        status = lg->notification ? "notification"
+                 : lg->rpc_error  ? "error"
+                 : lg->tool_error ? "tool_error"
+                                  : "ok";
+    cJSON_AddStringToObject(o, "status", status);
+    if (lg->rpc_error)
+        cJSON_AddNumberToObject(o, "error_code", lg->rpc_error);
+    else if (lg->tool_error)
+        cJSON_AddStringToObject(o, "error_code", lg->tool_error);
+    char *s = tg_json_print_compact(o);
+    size_t n = strlen(s);
+    s[n] = '\n';
+    (void)write_all(io->log_fd, s, n + 1); /* a lost log line must not stop serving */
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* Marks msg as the call in flight (when it is a request) for progress and cancellation. */
+static void call_begins(inbox *in, const cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    const cJSON *token = tg_serve_progress_token(msg);
+    pthread_mutex_lock(&in->mu);
+    in->call_id = id ? cJSON_Duplicate(id, true) : NULL;
+    in->call_token = token ? cJSON_Duplicate(token, true) : NULL;
+    in->call_start = in->next_tick = now_ms();
+    in->ticks = 0;
+    in->scanned = in->start; /* a cancellation may already wait in the buffer */
+    scan_for_cancel(in);
+    tick(in);
+    pthread_mutex_unlock(&in->mu);
+}
+
+/* Ends the call in flight; says whether its reply is due and whether to go on serving. */
+static void call_ends(inbox *in, bool *reply_due, bool *go_on)
+{
+    pthread_mutex_lock(&in->mu);
+    cJSON_Delete(in->call_id);
+    cJSON_Delete(in->call_token);
+    in->call_id = in->call_token = NULL;
+    bool stopped = in->io->stop && *in->io->stop; /* a signal: the server is going away */
+    *reply_due = !in->cancelled && !in->eof_cancelled && !stopped;
+    *go_on = !in->eof_cancelled && !stopped;
+    if (in->cancelled && !in->eof_cancelled && in->io->cancel)
+        *in->io->cancel = 0; /* the client cancelled this call only */
+    in->cancelled = false;
+    in->busy = false;
+    pthread_mutex_unlock(&in->mu);
+}
+
+/* Parses and answers one line; the reply (NULL: none due) is sent unless the call was
+ * cancelled. Returns -1 when the reply stream broke, 1 to stop serving, 0 to go on. */
+static int serve_line(const tg_serve_config *c, tg_serve_session *s, inbox *in, const tg_buf *line,
+                      tg_err *err)
+{
+    double t0 = now_ms();
+    tg_serve_log lg = {0};
+    tg_err perr = {0};
+    cJSON *reply;
+    cJSON *msg = tg_json_parse(line->data, line->len, NULL, NULL, NULL, &perr);
+    if (!msg) {
+        lg.rpc_error = TG_RPC_PARSE_ERROR;
+        char *text = xasprintf("Parse error: line %d, column %d: %s", perr.line, perr.col, perr.msg);
+        reply = tg_serve_error_reply(NULL, TG_RPC_PARSE_ERROR, text);
+        free(text);
+    } else {
+        call_begins(in, msg);
+        reply = tg_serve_handle(c, s, msg, &lg);
+    }
+    bool reply_due = true, go_on = true;
+    call_ends(in, &reply_due, &go_on);
+    int rc = 0;
+    if (reply && reply_due && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
+        rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
+    log_line(in->io, &lg, reply_due ? NULL : "cancelled", now_ms() - t0);
+    cJSON_Delete(reply);
+    cJSON_Delete(msg);
+    return rc < 0 ? -1 : go_on ? 0 : 1;
+}
+
+static bool blank(const tg_buf *line)
+{
+    for (size_t i = 0; i < line->len; i++)
+        if (!strchr(" \t\r", line->data[i]))
+            return false;
+    return true;
+}
+
+static int serve_loop(const tg_serve_config *c, inbox *in, tg_err *err)
+{
+    size_t cap = in->io->max_message ? in->io->max_message : TG_SERVE_MAX_MESSAGE;
+    tg_serve_session session = {0};
+    tg_buf line = TG_BUF_INIT;
+    bool dropping = false;
+    int rc = 0;
+    for (;;) {
+        pthread_mutex_lock(&in->mu);
+        take_status st = take_locked(in, cap, &line, &dropping);
+        pthread_mutex_unlock(&in->mu);
+        if (st == TAKE_END)
+            break;
+        if (st == TAKE_TOO_LONG) {
+            char text[160];
+            snprintf(text, sizeof text, "Invalid Request: message longer than %zu bytes", cap);
+            tg_serve_log lg = {.rpc_error = TG_RPC_INVALID_REQUEST};
+            cJSON *reply = tg_serve_error_reply(NULL, TG_RPC_INVALID_REQUEST, text);
+            rc = send_line(in->io->out_fd, &in->out_mu, reply) == 0
+                     ? 0 : tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
+            log_line(in->io, &lg, NULL, 0);
+            cJSON_Delete(reply);
+        } else if (!blank(&line)) {
+            rc = serve_line(c, &session, in, &line, err);
+        }
+        pthread_mutex_lock(&in->mu);
+        in->busy = false;
+        pthread_mutex_unlock(&in->mu);
+        if (rc != 0)
+            break;
+    }
+    tg_buf_free(&line);
+    return rc < 0 ? -1 : 0;
+}
+
+int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err)
+{
+    inbox in = {.io = io};
+    size_t cap = io->max_message ? io->max_message : TG_SERVE_MAX_MESSAGE;
+    in.high_water = cap + 65536;
+    pthread_mutex_init(&in.mu, NULL);
+    pthread_mutex_init(&in.out_mu, NULL);
+    pthread_cond_init(&in.more, NULL);
+    pthread_cond_init(&in.space, NULL);
+    pthread_t reader;
+    int rc = -1;
+    if (pthread_create(&reader, NULL, reader_main, &in) != 0) {
+        tg_err_set(err, "cannot start the stdin reader thread");
+    } else {
+        rc = serve_loop(c, &in, err);
+        pthread_mutex_lock(&in.mu);
+        in.quit = true;
+        pthread_cond_signal(&in.space);
+        pthread_mutex_unlock(&in.mu);
+        pthread_join(reader, NULL);
+    }
+    pthread_cond_destroy(&in.space);
+    pthread_cond_destroy(&in.more);
+    pthread_mutex_destroy(&in.out_mu);
+    pthread_mutex_destroy(&in.mu);
+    tg_buf_free(&in.data);
+    return rc;
+}

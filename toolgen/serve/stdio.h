@@ -1,0 +1,54 @@
+/*
+ * stdio.h — the stdio transport of toolgen serve: newline-delimited JSON-RPC, one message per
+ * line on stdin, one reply per line on the protocol descriptor (docs/mcp.md, "Transport").
+ *
+ * stdout carries protocol messages only. tg_serve_stdio_claim_stdout keeps the real stdout for
+ * the protocol and points fd 1 at stderr, so a stray printf — ours, a library's, a child's —
+ * lands in the log instead of corrupting the stream. Call it first thing at start-up.
+ *
+ * A reader thread takes stdin into a bounded buffer while the main thread serves, so the end of
+ * stdin is seen even in the middle of a call: when no other complete message waits, the call's
+ * process group is killed (through the cancel flag the sandbox watches), no reply is sent and
+ * the loop ends. Complete messages received before the end of stdin are otherwise all
+ * answered, so `toolgen serve < requests.jsonl` works. Messages longer than the cap are refused
+ * with -32600 and skipped up to their newline; text that is not JSON (or not UTF-8) gets -32700;
+ * serving goes on after both.
+ *
+ * The reader thread also looks after the call in flight: when its request carries a
+ * progressToken it sends notifications/progress at the start and then every progress_ms (so a
+ * client that resets its timeout on progress waits for a long call), and when a
+ * notifications/cancelled naming it arrives it stops the call through the cancel flag; a
+ * cancelled call gets no reply, as MCP asks, and serving goes on. Each message gets one JSON log line on the log descriptor:
+ * time, request id, method, tool, era, duration, status, error code — never arguments.
+ */
+#ifndef TG_SERVE_STDIO_H
+#define TG_SERVE_STDIO_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "serve/core.h"
+
+#define TG_SERVE_MAX_MESSAGE (4u << 20) /* bytes per message by default (4 MiB) */
+#define TG_SERVE_PROGRESS_MS 10000      /* progress notifications of a long call, by default */
+
+typedef struct tg_serve_stdio {
+    int in_fd;                     /* the client's requests (0) */
+    int out_fd;                    /* replies: what tg_serve_stdio_claim_stdout returned */
+    int log_fd;                    /* log lines (2); -1: none */
+    size_t max_message;            /* 0: TG_SERVE_MAX_MESSAGE */
+    long progress_ms;              /* between progress notifications; 0: TG_SERVE_PROGRESS_MS */
+    volatile sig_atomic_t *cancel; /* set when stdin ends; also the config's call.cancel */
+    volatile sig_atomic_t *stop;   /* set (by a signal handler) to end the loop; may be NULL */
+} tg_serve_stdio;
+
+/* Returns a close-on-exec duplicate of fd 1 for the protocol and makes fd 1 a copy of fd 2;
+ * -1 with err on failure. */
+int tg_serve_stdio_claim_stdout(tg_err *err);
+
+/* Serves until stdin ends or *stop is set. 0 on a clean end, -1 with err when the transport
+ * failed (the reply stream broke, a thread could not start). */
+int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err);
+
+#endif

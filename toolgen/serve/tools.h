@@ -1,0 +1,84 @@
+/*
+ * tools.h — the tools toolgen serve offers, and one tools/call turned into a CallToolResult.
+ *
+ * A tool set is loaded once at start-up and then only read: each tool keeps its bound manifest,
+ * its compiled input and output schemas and its MCP Tool object (built by emit/'s
+ * tg_emit_mcp_tool, so tools/list shows exactly what generated/<tool>/mcp.tool.json shows).
+ * Tools are sorted by name, which is the deterministic order of tools/list (docs/mcp.md).
+ *
+ * A call is run through a tg_serve_run_fn: in the server that is the sandbox
+ * (tg_serve_run_sandbox over run/toolrun.h, the path `toolgen run` takes); unit tests pass a
+ * fake so the protocol can be driven without processes. Whatever happens in the tool, the
+ * outcome is a CallToolResult: failures are results with isError true carrying
+ * {"error": {code, message, guidance, resources}} — for arguments that do not fit inputSchema
+ * {code, message, problems: [{pointer, message}]} — as a readable text block and as serialised
+ * JSON, and in structuredContent when the tool's outputSchema admits it (MCP requires
+ * structuredContent to conform to outputSchema, error results included, and the SDK clients
+ * enforce it).
+ */
+#ifndef TG_SERVE_TOOLS_H
+#define TG_SERVE_TOOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/util.h"
+#include "model/manifest.h"
+#include "run/toolrun.h"
+#include "schema/jsonschema.h"
+#include "serve/artifacts.h"
+
+typedef struct tg_serve_tool {
+    tg_manifest m;             /* loaded and bound */
+    js_schema *input, *output; /* compiled from m's schemas */
+    cJSON *tool;               /* the MCP Tool object */
+} tg_serve_tool;
+
+typedef struct tg_serve_tools {
+    tg_serve_tool *v; /* sorted by name */
+    size_t n;
+    js_registry *reg; /* owns what the schemas reference */
+    char **skipped;   /* "NAME: why" for each manifest left out, in name order */
+    size_t n_skipped;
+} tg_serve_tools;
+
+/*
+ * --dev: every tool of the repository's paths.manifests (one folder per tool holding
+ * tool.manifest.yaml) that lints cleanly; the others are listed in t->skipped with their first
+ * problem. The repository is opened with its config (model/repo.h); paths are relative to its
+ * root, whatever the working directory. -1 with err only when nothing could be read (no such
+ * folder, toolgen's own schemas missing).
+ */
+int tg_serve_tools_load_dev(tg_serve_tools *t, const tg_repo *repo, tg_err *err);
+void tg_serve_tools_free(tg_serve_tools *t);
+/* The tool of that name, or NULL. */
+const tg_serve_tool *tg_serve_tools_find(const tg_serve_tools *t, const char *name);
+
+/* Runs one validated call; the same contract as tg_tool_call_run (run/toolrun.h). */
+typedef tg_call_status (*tg_serve_run_fn)(void *ctx, const tg_tool_call *call,
+                                          tg_call_result *out, tg_err *err);
+/* The real runner: ctx is a tg_toolrun_ctx (tg_toolrun_env.ctx). */
+tg_call_status tg_serve_run_sandbox(void *ctx, const tg_tool_call *call, tg_call_result *out,
+                                    tg_err *err);
+
+typedef struct tg_serve_call {
+    tg_serve_run_fn run;
+    void *run_ctx;
+    bool read_only;                      /* refuse tools that are not read-only (FORBIDDEN) */
+    const volatile sig_atomic_t *cancel; /* handed to the runner; may be NULL */
+    tg_serve_artifacts *artifacts;       /* keeps the files calls write; NULL: dropped */
+} tg_serve_call;
+
+/*
+ * The CallToolResult of calling tool with args (an object). The files a successful call wrote
+ * are kept in how->artifacts (when set): the result gets a resource_link block per file, its
+ * summary's links point at them, and PNG/JPEG files up to 1 MiB also come as image blocks. *code is set to the error code of a
+ * failed call ("INVALID_INPUT", "FORBIDDEN", ...) or NULL on success; it points to static or
+ * tool-owned storage. Never NULL.
+ */
+cJSON *tg_serve_tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
+                          const char **code);
+
+#endif
