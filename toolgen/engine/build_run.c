@@ -102,7 +102,7 @@ char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char
         tg_err_set(err, "%s has no output %s", up->id, path);
         return NULL;
     }
-    return tg_read_file(path, 0, len, err);
+    return tg_read_file_at(r->e->root, path, 0, len, err);
 }
 
 static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always)
