@@ -2,9 +2,10 @@
  * test_base.c — the small modules of base/ that every layer leans on: XXH3-128 hashes (known
  * answers from the xxHash reference test vectors, the hex form, files), the string map, the
  * string vector and string lists, tg_buf's invariants, the hex-digit table, the monotonic clock,
- * and the thread-safety of tg_write_file_atomic and tg_datadir.
+ * and the thread-safety of tg_write_file_atomic (by path and under a directory fd) and tg_datadir.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -279,6 +280,7 @@ enum { WRITERS = 8, ROUNDS = 20 };
 
 typedef struct writer {
     const char *path;
+    int dirfd; /* >= 0: write "shared.json" under it (tg_write_file_atomic_at) */
     char *data; /* the writer's own content: its letter, repeated */
     size_t len;
     int failures;
@@ -289,7 +291,10 @@ static void *write_many(void *arg)
     writer *w = arg;
     for (int r = 0; r < ROUNDS; r++) {
         tg_err err = {0};
-        if (tg_write_file_atomic(w->path, w->data, w->len, &err) != 0)
+        int rc = w->dirfd >= 0
+                     ? tg_write_file_atomic_at(w->dirfd, "shared.json", w->data, w->len, &err)
+                     : tg_write_file_atomic(w->path, w->data, w->len, &err);
+        if (rc != 0)
             w->failures++;
     }
     return NULL;
@@ -298,10 +303,14 @@ static void *write_many(void *arg)
 static void test_atomic_write_threads(void)
 {
     char *path = xasprintf("%s/shared.json", tmpdir);
+    int dirfd = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    CHECK(dirfd >= 0, "open %s", tmpdir);
     writer ws[WRITERS];
     pthread_t th[WRITERS];
     for (int i = 0; i < WRITERS; i++) {
-        ws[i] = (writer){.path = path, .len = 100000 + (size_t)i * 4099, .failures = 0};
+        /* half by path, half under a directory fd: the same temporary-file rules */
+        ws[i] = (writer){.path = path, .dirfd = i % 2 ? dirfd : -1,
+                         .len = 100000 + (size_t)i * 4099, .failures = 0};
         ws[i].data = xmalloc(ws[i].len);
         memset(ws[i].data, 'a' + i, ws[i].len);
     }
@@ -313,6 +322,7 @@ static void test_atomic_write_threads(void)
         failures += ws[i].failures;
     }
     CHECK(failures == 0, "%d writes failed", failures);
+    close(dirfd);
 
     /* The file is one writer's content, whole: its length and every byte match that writer. */
     size_t len = 0;

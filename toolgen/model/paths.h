@@ -41,8 +41,9 @@ bool tg_tool_name_ok(const char *name);
  * The manifest-folder tool source (what the CLI hands the build engine, see engine/build.h
  * tg_tool_source):
  *
- * tg_tools_list appends the name of every folder of paths.manifests (hidden ones aside), each a
- * candidate tool; 0, or -1 with err: the folder cannot be read, or the current directory is
+ * tg_tools_list appends the name of every folder of the repository's paths.manifests (hidden ones
+ * aside, read under its root fd), each a
+ * candidate tool; 0, or -1 with err: the folder cannot be read, or the repository is
  * not a toolgen repository (no toolgen.yaml and no manifests folder). No manifests folder next
  * to a toolgen.yaml is a repository without tools (0, nothing appended).
  */
