@@ -5,8 +5,9 @@
  *
  * The engine knows no stage and no tool layout by name: the caller hands it the stage table and
  * a tool source (tg_build_opts), so the CLI passes toolgen's stages (stages/stages.h) and the
- * manifest-folder scan (model/paths.h), and a test may pass stages of its own. It runs in the
- * current directory (the repository root) and keeps its state under .toolgen/.
+ * manifest-folder scan (model/paths.h), and a test may pass stages of its own. It works on the
+ * repository it is given (model/repo.h: every path relative to its root fd, never to the
+ * current directory, so one process may build several) and keeps its state under .toolgen/.
  *
  * The engine prints nothing: it reports through an event callback (serialised, never called
  * concurrently) and returns a status the CLI maps to an exit code.

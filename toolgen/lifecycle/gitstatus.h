@@ -18,7 +18,7 @@ typedef enum tg_git_change_kind {
 } tg_git_change_kind;
 
 typedef struct tg_git_change {
-    char *path; /* relative to the current directory */
+    char *path; /* relative to the repository's root */
     tg_git_change_kind kind;
 } tg_git_change;
 
