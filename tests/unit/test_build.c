@@ -1,7 +1,7 @@
 /*
  * test_build.c — the pieces under the build engine: XXH3 hashes and key encoding, the string
  * map, the state log (round trip, torn lines, later lines win, the stat cache, compaction),
- * typed config, tool names and the stage table. The engine itself is exercised with stages of
+ * typed config, opening a repository (tg_repo), tool names and the stage table. The engine itself is exercised with stages of
  * its own by test_engine.c, and end to end by tests/cli/build.sh and tests/cli/golden.sh.
  */
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "base/hash.h"
 #include "base/json.h"
 #include "model/paths.h"
+#include "model/repo.h"
 #include "stages/stages.h"
 #include "engine/statelog.h"
 #include "base/strmap.h"
@@ -328,6 +329,45 @@ static void test_config(void)
     free(dir);
 }
 
+/* tg_repo_open reads the repository it names, never the current directory (which here is the
+ * source tree, with a toolgen.yaml of its own). */
+static void test_repo_open(void)
+{
+    char *dir = tmp_path("named"), *link = tmp_path("named-link");
+    char *yaml = tg_path_join(dir, "toolgen.yaml");
+    mkdir(dir, 0755);
+    CHECK(symlink(dir, link) == 0, "symlink");
+    write_text(yaml, "project: {name: named-repo}\n");
+    tg_repo r;
+    tg_err err = {0};
+    CHECK(tg_repo_open(&r, link, &err) == 0, "open: %s", err.msg);
+    CHECK(r.root_fd >= 0 && r.have_config && strcmp(r.cfg.project.name, "named-repo") == 0,
+          "the named repository's config, not the current directory's");
+    char real[4096];
+    CHECK(realpath(dir, real) && strcmp(r.path, real) == 0, "path %s is not the real path",
+          r.path);
+    tg_repo_release(&r);
+    CHECK(r.root_fd == -1 && r.path == NULL, "released");
+
+    write_text(yaml, "build:\n  jobs: many\n");
+    CHECK(tg_repo_open(&r, dir, &err) == -1 && strstr(err.msg, "/build/jobs") &&
+              r.root_fd == -1,
+          "a bad config fails the open and leaves nothing open: %s", err.msg);
+    CHECK(tg_repo_open_dir(&r, dir, &err) == 0 && !r.have_config, "open without config");
+    CHECK(tg_repo_load_config(&r, &err) == -1 && r.root_fd >= 0,
+          "the config fails later; the repository stays open");
+    tg_repo_release(&r);
+    CHECK(tg_repo_open_dir(&r, yaml, &err) == -1 && strstr(err.msg, "toolgen.yaml") &&
+              r.root_fd == -1,
+          "a file is no repository: %s", err.msg);
+    unlink(yaml);
+    unlink(link);
+    rmdir(dir);
+    free(yaml);
+    free(link);
+    free(dir);
+}
+
 static void test_names(void)
 {
     CHECK(tg_tool_name_ok("csv_column_stats"), "valid name refused");
@@ -359,6 +399,7 @@ int main(void)
     test_statelog();
     test_statelog_compaction();
     test_config();
+    test_repo_open();
     test_names();
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
