@@ -94,6 +94,26 @@ typedef struct js_dep {
     js_node *schema;
 } js_dep;
 
+/*
+ * Guards on one anyOf/oneOf branch (see jsoptimize.c): members the branch requires of an object
+ * instance and, when str is set, the string "const" such a member must equal. An object instance
+ * that fails a guard fails the branch, so the branch is not evaluated. Guards only skip work:
+ * verdicts, annotations and error reports are those of evaluating every branch.
+ */
+typedef struct js_guard {
+    const char *str;  /* the pinned string, NULL = the member only has to be present */
+    int slot;         /* index in js_dispatch.names; -1 ends the branch's guards */
+} js_guard;
+
+#define JS_BRANCH_GUARDS 4  /* guards kept per branch */
+#define JS_DISPATCH_NAMES 8 /* distinct member names one anyOf/oneOf guards on */
+
+typedef struct js_dispatch {
+    const char *names[JS_DISPATCH_NAMES];
+    int nnames;
+    js_guard (*g)[JS_BRANCH_GUARDS]; /* one row per branch */
+} js_dispatch;
+
 enum { JS_OBJ_SCHEMA = 0, JS_TRUE = 1, JS_FALSE = 2 };
 
 /* Keyword groups present, so validation can skip whole groups with one test. */
@@ -120,6 +140,7 @@ struct js_node {
     uint32_t idx;      /* position in the compile order, for graph passes */
 
     const cJSON *const_, *enum_;
+    const char *const_str; /* const_'s string (jsoptimize.c), compared inline; NULL otherwise */
 
     /* numbers: the schema's number nodes (compared exactly, see jsnum.h) */
     const cJSON *multiple_of, *maximum, *exclusive_maximum, *minimum, *exclusive_minimum;
@@ -163,6 +184,8 @@ struct js_node {
     js_node **all_of, **any_of, **one_of;
     size_t nall_of, nany_of, none_of;
     js_node *not_, *if_, *then_, *else_;
+    uint8_t any_types;     /* anyOf of type-only branches: the union of their types, else 0 */
+    js_dispatch *any_disp, *one_disp; /* branch guards (jsoptimize.c), NULL when none help */
 };
 
 typedef struct js_md_slot {
@@ -183,6 +206,13 @@ struct js_schema {
     bool has_dynamic;
     js_md_slot md_pool[JS_MD_SLOTS];
 };
+
+/*
+ * Compile-time rewrites that make validation cheaper without changing any verdict, annotation
+ * or error (jsoptimize.c): inline string consts, folded type-only anyOf, branch guards for
+ * anyOf/oneOf. Runs once over every compiled node, after the loop analysis (may_loop).
+ */
+void js_optimize(js_schema *s, js_node **all, size_t nall);
 
 /* A 1-in-64 signature of a name from its first two bytes, for js_node.name_filter. */
 static inline uint64_t js_name_bit(const char *s)

@@ -342,11 +342,24 @@ COLD_PATH static bool v_type(vctx *c, const js_node *n, const cJSON *inst, unsig
     return false;
 }
 
+/* Equality of an instance string and a schema string, without a call when the first bytes differ. */
+static inline bool same_string(const char *a, const char *b)
+{
+    return a[0] == b[0] && (a[0] == '\0' || strcmp(a + 1, b + 1) == 0);
+}
+
 COLD_PATH static bool v_enum(vctx *c, const js_node *n, const cJSON *inst)
 {
-    for (const cJSON *x = n->enum_->child; x; x = x->next)
-        if (js_json_equal(x, inst))
-            return true;
+    if (cJSON_IsString(inst)) {
+        /* a string equals only a string: the other members need no look */
+        for (const cJSON *x = n->enum_->child; x; x = x->next)
+            if (cJSON_IsString(x) && same_string(inst->valuestring, x->valuestring))
+                return true;
+    } else {
+        for (const cJSON *x = n->enum_->child; x; x = x->next)
+            if (js_json_equal(x, inst))
+                return true;
+    }
     if (c->errs) {
         char *e = render(n->enum_, 200), *v = render(inst, 80);
         v_err(c, "enum", "value %s is not one of %s", v, e);
@@ -856,6 +869,11 @@ static bool v_ref(vctx *c, const char *kw, const js_node *target, const cJSON *i
         if (h->target == target)
             return v_abort(c, kw, "infinite reference loop: a $ref or $dynamicRef leads back to "
                                   "a schema already being evaluated on this same value");
+    if (!target->may_loop && !c->errs) {
+        /* The loop check above walks hops on this same value only until the first hop into
+         * some other value, and only loop members look: others need no hop of their own. */
+        return v_node(c, target, inst, child_ev(ev, target));
+    }
     refhop hop = {target, inst, c->hops};
     c->hops = &hop;
     size_t kl = kp_push(c, kw);
@@ -978,11 +996,48 @@ COLD_PATH static void report_alternatives(vctx *c, const char *kw, js_node *cons
     }
 }
 
+/* The members an anyOf/oneOf's guards name, each looked up once per evaluation. */
+typedef struct guard_vals {
+    const cJSON *v[JS_DISPATCH_NAMES];
+    unsigned looked; /* bit i: v[i] is known */
+} guard_vals;
+
+static const cJSON *member(const cJSON *obj, const char *name)
+{
+    for (const cJSON *m = obj->child; m; m = m->next)
+        if (m->string && same_string(m->string, name))
+            return m;
+    return NULL;
+}
+
+/* false when branch b of d surely fails on object instance obj (see js_dispatch). */
+static bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_vals *gv)
+{
+    const js_guard *g = d->g[b];
+    for (int k = 0; k < JS_BRANCH_GUARDS && g[k].slot >= 0; k++) {
+        unsigned bit = 1u << g[k].slot;
+        if (!(gv->looked & bit)) {
+            gv->v[g[k].slot] = member(obj, d->names[g[k].slot]);
+            gv->looked |= bit;
+        }
+        const cJSON *v = gv->v[g[k].slot];
+        if (!v)
+            return false;
+        if (g[k].str && !(cJSON_IsString(v) && same_string(v->valuestring, g[k].str)))
+            return false;
+    }
+    return true;
+}
+
 COLD_PATH static bool v_any_of(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 {
     bool any = false;
+    const js_dispatch *d = cJSON_IsObject(inst) ? n->any_disp : NULL;
+    guard_vals gv = {.looked = 0};
     for (size_t i = 0; i < n->nany_of; i++) {
         const js_node *b = n->any_of[i];
+        if (d && !guards_pass(d, i, inst, &gv))
+            continue;
         evset tmp, *bev = NULL;
         if (ev && b->ann) {
             ev_init(&tmp, ev->n);
@@ -1010,8 +1065,12 @@ COLD_PATH static bool v_one_of(vctx *c, const js_node *n, const cJSON *inst, evs
     size_t matches = 0, first = 0, second = 0;
     evset win;
     bool have_win = false;
+    const js_dispatch *d = cJSON_IsObject(inst) ? n->one_disp : NULL;
+    guard_vals gv = {.looked = 0};
     for (size_t i = 0; i < n->none_of && matches < 2; i++) {
         const js_node *b = n->one_of[i];
+        if (d && !guards_pass(d, i, inst, &gv))
+            continue;
         evset tmp, *bev = NULL;
         if (ev && b->ann && matches == 0) {
             ev_init(&tmp, ev->n);
@@ -1089,7 +1148,7 @@ COLD_PATH static bool v_inplace(vctx *c, const js_node *n, const cJSON *inst, ev
         kp_pop(c, kl);
         STEP(r);
     }
-    if (n->nany_of)
+    if (n->nany_of && !(n->any_types & inst_type(inst)))
         STEP(v_any_of(c, n, inst, ev));
     if (n->none_of)
         STEP(v_one_of(c, n, inst, ev));
@@ -1158,7 +1217,8 @@ static bool v_eval(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
         STEP(v_type(c, n, inst, t));
     unsigned g = n->groups;
     if (g & JK_CONST) {
-        if (n->const_)
+        if (n->const_ && !(n->const_str && cJSON_IsString(inst) &&
+                           same_string(inst->valuestring, n->const_str)))
             STEP(v_const(c, n, inst));
         if (n->enum_)
             STEP(v_enum(c, n, inst));
