@@ -783,6 +783,41 @@ static void test_folded_and_inline(void)
     expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "\"\"", true);
     expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "\"2\"", false);
     expect_valid("{\"enum\":[\"ab\",[\"ab\"]]}", "\"a\"", false);
+    /* a bare $ref hands over to its target in fast mode; errors still name the hop */
+    s = compile("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/p\"}},"
+                "\"$defs\":{\"p\":{\"type\":\"string\",\"minLength\":2}}}");
+    CHECK(s && s->root->nnames == 1 && s->root->names[0].schema->fast_to != NULL,
+          "a bare $ref is skipped in fast mode");
+    js_schema_free(s);
+    expect_error("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/p\"}},"
+                 "\"$defs\":{\"p\":{\"type\":\"string\",\"minLength\":2}}}",
+                 "{\"a\":\"x\"}", "/a", "/properties/a/$ref/minLength", "at least 2");
+    /* with $dynamicRef, a bare $ref that roots its own resource stays: it is in the dynamic scope */
+    const char *dyn = "{\"$id\":\"https://example.com/r\",\"$defs\":{\"t\":{\"$dynamicAnchor\":\"n\","
+                      "\"type\":\"integer\"}},\"properties\":{\"a\":{\"$id\":\"https://example.com/a\","
+                      "\"$ref\":\"https://example.com/r#/$defs/t\"},\"b\":{\"$ref\":\"#/$defs/t\"},"
+                      "\"c\":{\"$dynamicRef\":\"#n\"}}}";
+    s = compile(dyn);
+    CHECK(s && s->root->nnames == 3 && !s->root->names[0].schema->fast_to,
+          "a bare $ref with its own $id is kept when the schema has $dynamicRef");
+    CHECK(s && s->root->nnames == 3 && s->root->names[1].schema->fast_to,
+          "a bare $ref into its own resource is skipped even with $dynamicRef");
+    js_schema_free(s);
+    expect_error(dyn, "{\"a\":\"x\"}", "/a", "/properties/a/$ref/type", "expected integer");
+    expect_valid(dyn, "{\"a\":1,\"b\":2,\"c\":3}", true);
+    /* an object schema that asserts nothing passes like true, and adds no annotation */
+    s = compile("{\"properties\":{\"a\":{},\"b\":{\"description\":\"d\"},\"c\":{\"type\":\"null\"}}}");
+    CHECK(s && s->root->nnames == 3 && s->root->names[0].schema->kind == JS_TRUE &&
+              s->root->names[1].schema->kind == JS_TRUE &&
+              s->root->names[2].schema->kind == JS_OBJ_SCHEMA,
+          "{} and annotation-only schemas become true, others stay");
+    js_schema_free(s);
+    expect_valid("{\"anyOf\":[{}],\"unevaluatedProperties\":false}", "{\"x\":1}", false);
+    expect_valid("{\"allOf\":[{\"properties\":{\"x\":{}}}],\"unevaluatedProperties\":false}",
+                 "{\"x\":1}", true);
+    expect_valid("{\"additionalProperties\":{},\"unevaluatedProperties\":false}", "{\"x\":1}", true);
+    expect_error("{\"properties\":{\"x\":{}},\"additionalProperties\":{},\"propertyNames\":{\"maxLength\":1}}",
+                 "{\"x\":1,\"yy\":2}", "", "/propertyNames/maxLength", "property name \"yy\"");
     /* $ref targets without a loop skip the hop record: annotations and locations unchanged */
     const char *ref = "{\"$defs\":{\"p\":{\"properties\":{\"x\":{\"type\":\"string\"}}}},"
                       "\"$ref\":\"#/$defs/p\",\"unevaluatedProperties\":false}";

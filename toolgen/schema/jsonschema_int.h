@@ -130,7 +130,8 @@ enum {
 struct js_node {
     const cJSON *src;
     js_res *res;
-    uint8_t kind;      /* JS_OBJ_SCHEMA, JS_TRUE, JS_FALSE */
+    uint8_t kind;      /* JS_OBJ_SCHEMA, JS_TRUE, JS_FALSE; JS_TRUE also for an object
+                        * schema that asserts nothing (jsoptimize.c) */
     uint8_t types;     /* JT_* set; 0 = no "type" */
     uint8_t groups;    /* JK_* */
     bool type_only;    /* nothing to check but "type": validated without a call */
@@ -184,6 +185,8 @@ struct js_node {
     js_node **all_of, **any_of, **one_of;
     size_t nall_of, nany_of, none_of;
     js_node *not_, *if_, *then_, *else_;
+    js_node *fast_to;      /* a bare "$ref" node: its target, evaluated in its place when no
+                            * errors are collected (jsoptimize.c); NULL otherwise */
     uint8_t any_types;     /* anyOf of type-only branches: the union of their types, else 0 */
     js_dispatch *any_disp, *one_disp; /* branch guards (jsoptimize.c), NULL when none help */
 };
@@ -210,7 +213,7 @@ struct js_schema {
 /*
  * Compile-time rewrites that make validation cheaper without changing any verdict, annotation
  * or error (jsoptimize.c): inline string consts, folded type-only anyOf, branch guards for
- * anyOf/oneOf. Runs once over every compiled node, after the loop analysis (may_loop).
+ * anyOf/oneOf, bare $ref nodes skipped to their targets. Runs once over every compiled node, after the loop analysis (may_loop).
  */
 void js_optimize(js_schema *s, js_node **all, size_t nall);
 
@@ -221,13 +224,20 @@ static inline uint64_t js_name_bit(const char *s)
     return 1ULL << (h & 63);
 }
 
-/* FNV-1a over a property name, for js_node.table. */
+/*
+ * Hash of a property name for js_node.table, from its length and three of its bytes: no loop
+ * over the name, which the lookup reads once more anyway to compare. Names that collide just
+ * share a probe sequence.
+ */
 static inline uint32_t js_name_hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    if (n == 0)
+        return 0;
+    uint32_t h = (uint32_t)n * 0x9E3779B1u;
+    h ^= (unsigned char)s[0] | (unsigned)(unsigned char)s[n / 2] << 8 |
+         (unsigned)(unsigned char)s[n - 1] << 16;
+    h *= 0x85EBCA77u;
+    return h ^ (h >> 15);
 }
 
 #endif

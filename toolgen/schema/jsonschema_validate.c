@@ -824,7 +824,9 @@ static bool v_object_fast(vctx *c, const js_node *n, const cJSON *obj, evset *ev
                     return false;
             }
         }
-        if ((always_rest || (!evaluated && n->addl)) && !v_member_rest(c, n, m, &evaluated))
+        if (!evaluated && !always_rest && n->addl && n->addl->kind == JS_TRUE)
+            evaluated = true; /* "additionalProperties": true or {} */
+        else if ((always_rest || (!evaluated && n->addl)) && !v_member_rest(c, n, m, &evaluated))
             return false;
         if (evaluated && ev)
             ev_set(ev, (size_t)count);
@@ -1285,6 +1287,8 @@ COLD_PATH static bool v_node_full(vctx *c, const js_node *n, const cJSON *inst, 
 /* Inlined at each call: booleans and type-only schemas cost no call at all. */
 static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 {
+    if (n->fast_to && !c->errs)
+        n = n->fast_to;
     if (n->kind != JS_OBJ_SCHEMA) {
         if (n->kind == JS_TRUE)
             return true;

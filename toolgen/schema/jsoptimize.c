@@ -2,6 +2,8 @@
  * jsoptimize.c — compile-time rewrites of the compiled schema graph that make validation
  * cheaper and change nothing else (docs/jsonschema.md, "Performance").
  *
+ * - An object schema that asserts nothing ({} or only annotations) becomes a true schema, so
+ *   "additionalProperties": {} costs nothing per member.
  * - A string "const" keeps its string in the node, so the validator compares it inline.
  * - An anyOf whose branches all check nothing but "type" folds to the union of their types:
  *   an instance of one of them passes without evaluating a branch (others take the usual path,
@@ -13,6 +15,8 @@
  *   "method") this turns twenty evaluations into one. Guards are only built when the schema has
  *   no cycle of in-place applicators (no node may_loop): a skipped branch must not be one whose
  *   evaluation would have reported a reference loop.
+ * - A node that only says "$ref" hands over to its target when no errors are collected
+ *   (errors name the "$ref" hop in their keyword location, so error mode keeps it).
  *
  * Error mode re-evaluates every branch of a failing anyOf/oneOf (jsonschema_validate.c), so
  * error reports and locations are those of the unoptimised graph.
@@ -160,11 +164,61 @@ static uint8_t folded_types(js_node *const *br, size_t nb)
     return (uint8_t)t;
 }
 
+/* A node whose only assertion is "$ref" (annotations such as "description" aside). */
+static bool bare_ref(const js_node *n)
+{
+    return n->kind == JS_OBJ_SCHEMA && n->ref && n->groups == JK_INPLACE && !n->types &&
+           !n->dynref && !n->nall_of && !n->nany_of && !n->none_of && !n->not_ && !n->if_ &&
+           !n->then_ && !n->else_ && !n->uneval && !n->ndeps;
+}
+
+/*
+ * Bare "$ref" nodes hand over to their target in fast mode: one evaluation instead of two.
+ * Not when the hop could matter: a node or target on an in-place cycle (the loop check counts
+ * hops), or, with $dynamicRef in the schema, when skipping the node would leave its resource
+ * out of the dynamic scope: it must share its target's resource, or be reached only from its
+ * parent in the same resource (no resource root, no $ref target).
+ */
+static void skip_bare_refs(js_schema *s, js_node **all, size_t nall)
+{
+    bool *target = xcalloc(nall ? nall : 1, sizeof *target);
+    for (size_t i = 0; i < nall; i++) {
+        if (all[i]->ref)
+            target[all[i]->ref->idx] = true;
+        if (all[i]->dynref)
+            target[all[i]->dynref->idx] = true;
+    }
+    for (size_t r = 0; r < s->nres; r++)
+        for (size_t k = 0; k < s->res[r]->nanchors; k++)
+            if (s->res[r]->anchors[k].node)
+                target[s->res[r]->anchors[k].node->idx] = true;
+    for (size_t i = 0; i < nall; i++) {
+        js_node *n = all[i];
+        if (!bare_ref(n) || n->may_loop || n->ref->may_loop)
+            continue;
+        bool scope_safe = !s->has_dynamic || n->ref->res == n->res ||
+                          (!target[n->idx] && n->res->root != n->src);
+        if (scope_safe)
+            n->fast_to = n->ref;
+    }
+    /* chains: each hop was checked on its own, so the end of the chain stands for all */
+    for (size_t i = 0; i < nall; i++)
+        for (int hops = 0; all[i]->fast_to && all[i]->fast_to->fast_to && hops < 64; hops++)
+            all[i]->fast_to = all[i]->fast_to->fast_to;
+    free(target);
+}
+
 void js_optimize(js_schema *s, js_node **all, size_t nall)
 {
     bool loops = false;
-    for (size_t i = 0; i < nall; i++)
-        loops |= all[i]->may_loop;
+    for (size_t i = 0; i < nall; i++) {
+        js_node *n = all[i];
+        loops |= n->may_loop;
+        /* asserts nothing (no keyword group, no "type"): passes everything, like true */
+        if (n->kind == JS_OBJ_SCHEMA && !n->groups && !n->types && !n->uneval && !n->ann)
+            n->kind = JS_TRUE;
+    }
+    skip_bare_refs(s, all, nall);
     for (size_t i = 0; i < nall; i++) {
         js_node *n = all[i];
         if (n->kind != JS_OBJ_SCHEMA)
