@@ -348,12 +348,23 @@ static inline bool same_string(const char *a, const char *b)
     return a[0] == b[0] && (a[0] == '\0' || strcmp(a + 1, b + 1) == 0);
 }
 
+/* cJSON's own type tests are calls into the library: these are not. */
+static inline bool is_string(const cJSON *v)
+{
+    return (v->type & 0xFF) == cJSON_String;
+}
+
+static inline bool is_object(const cJSON *v)
+{
+    return (v->type & 0xFF) == cJSON_Object;
+}
+
 COLD_PATH static bool v_enum(vctx *c, const js_node *n, const cJSON *inst)
 {
-    if (cJSON_IsString(inst)) {
+    if (is_string(inst)) {
         /* a string equals only a string: the other members need no look */
         for (const cJSON *x = n->enum_->child; x; x = x->next)
-            if (cJSON_IsString(x) && same_string(inst->valuestring, x->valuestring))
+            if (is_string(x) && same_string(inst->valuestring, x->valuestring))
                 return true;
     } else {
         for (const cJSON *x = n->enum_->child; x; x = x->next)
@@ -628,8 +639,6 @@ static bool name_is(const js_name *e, const char *k)
 
 COLD_PATH static const js_name *find_name_slow(const js_node *n, const char *k, size_t *cursor)
 {
-    if (!(n->name_filter & js_name_bit(k)))
-        return NULL;
     if (n->table) {
         size_t len = strlen(k);
         uint32_t h = js_name_hash(k, len);
@@ -659,6 +668,8 @@ static inline const js_name *find_name(const js_node *n, const char *k, size_t *
         *cursor = i + 1;
         return &n->names[i];
     }
+    if (!(n->name_filter & js_name_bit(k)))
+        return NULL; /* most misses end here, without a call */
     return find_name_slow(n, k, cursor);
 }
 
@@ -1013,7 +1024,7 @@ static const cJSON *member(const cJSON *obj, const char *name)
 }
 
 /* false when branch b of d surely fails on object instance obj (see js_dispatch). */
-static bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_vals *gv)
+static inline bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_vals *gv)
 {
     const js_guard *g = d->g[b];
     for (int k = 0; k < JS_BRANCH_GUARDS && g[k].slot >= 0; k++) {
@@ -1025,7 +1036,7 @@ static bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_
         const cJSON *v = gv->v[g[k].slot];
         if (!v)
             return false;
-        if (g[k].str && !(cJSON_IsString(v) && same_string(v->valuestring, g[k].str)))
+        if (g[k].str && !(is_string(v) && same_string(v->valuestring, g[k].str)))
             return false;
     }
     return true;
@@ -1034,7 +1045,7 @@ static bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_
 COLD_PATH static bool v_any_of(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 {
     bool any = false;
-    const js_dispatch *d = cJSON_IsObject(inst) ? n->any_disp : NULL;
+    const js_dispatch *d = is_object(inst) ? n->any_disp : NULL;
     guard_vals gv = {.looked = 0};
     for (size_t i = 0; i < n->nany_of; i++) {
         const js_node *b = n->any_of[i];
@@ -1067,7 +1078,7 @@ COLD_PATH static bool v_one_of(vctx *c, const js_node *n, const cJSON *inst, evs
     size_t matches = 0, first = 0, second = 0;
     evset win;
     bool have_win = false;
-    const js_dispatch *d = cJSON_IsObject(inst) ? n->one_disp : NULL;
+    const js_dispatch *d = is_object(inst) ? n->one_disp : NULL;
     guard_vals gv = {.looked = 0};
     for (size_t i = 0; i < n->none_of && matches < 2; i++) {
         const js_node *b = n->one_of[i];
@@ -1219,7 +1230,7 @@ static bool v_eval(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
         STEP(v_type(c, n, inst, t));
     unsigned g = n->groups;
     if (g & JK_CONST) {
-        if (n->const_ && !(n->const_str && cJSON_IsString(inst) &&
+        if (n->const_ && !(n->const_str && is_string(inst) &&
                            same_string(inst->valuestring, n->const_str)))
             STEP(v_const(c, n, inst));
         if (n->enum_)
