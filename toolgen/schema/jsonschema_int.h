@@ -169,6 +169,8 @@ struct js_node {
     uint32_t *table;      /* open addressing over names (index + 1), NULL for small tables */
     uint32_t table_mask;
     uint64_t name_filter;  /* bit js_name_bit() of every name: most misses stop here */
+    uint64_t firsts;       /* small tables: byte i = names[i].first (jsoptimize.c) */
+    uint64_t lanes;        /* small tables: 0x80 in byte i for each name i */
     const char **required;
     size_t nrequired;
     js_pprop *pprops;

@@ -342,10 +342,17 @@ COLD_PATH static bool v_type(vctx *c, const js_node *n, const cJSON *inst, unsig
     return false;
 }
 
-/* Equality of an instance string and a schema string, without a call when the first bytes differ. */
+/* Equality of two strings, without a call: schema strings compared this way (const, enum,
+ * guard names) are short, and most mismatches differ in the first byte. */
 static inline bool same_string(const char *a, const char *b)
 {
-    return a[0] == b[0] && (a[0] == '\0' || strcmp(a + 1, b + 1) == 0);
+    if (a[0] != b[0])
+        return false;
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
 }
 
 /* cJSON's own type tests are calls into the library: these are not. */
@@ -632,45 +639,52 @@ static inline bool same_name(const char *a, const char *b)
     return *a == *b;
 }
 
-static bool name_is(const js_name *e, const char *k)
+COLD_PATH static const js_name *find_name_table(const js_node *n, const char *k)
 {
-    return e->first == k[0] && (k[0] == '\0' || same_name(e->name, k));
-}
-
-COLD_PATH static const js_name *find_name_slow(const js_node *n, const char *k, size_t *cursor)
-{
-    if (n->table) {
-        size_t len = strlen(k);
-        uint32_t h = js_name_hash(k, len);
-        for (uint32_t i = h & n->table_mask; n->table[i]; i = (i + 1) & n->table_mask) {
-            const js_name *e = &n->names[n->table[i] - 1];
-            if (e->hash == h && e->len == len && memcmp(e->name, k, len) == 0)
-                return e;
-        }
-        return NULL;
+    size_t len = strlen(k);
+    uint32_t h = js_name_hash(k, len);
+    for (uint32_t i = h & n->table_mask; n->table[i]; i = (i + 1) & n->table_mask) {
+        const js_name *e = &n->names[n->table[i] - 1];
+        if (e->hash == h && e->len == len && memcmp(e->name, k, len) == 0)
+            return e;
     }
-    for (size_t i = 0; i < n->nnames; i++)
-        if (name_is(&n->names[i], k)) {
-            *cursor = i + 1;
-            return &n->names[i];
-        }
     return NULL;
 }
 
-/*
- * The names entry for member name k. The entry after the previous hit is tried first:
- * instances usually list properties in the schema's order.
- */
-static inline const js_name *find_name(const js_node *n, const char *k, size_t *cursor)
+static inline unsigned lowest_byte(uint64_t z)
 {
-    size_t i = *cursor;
-    if (i < n->nnames && !n->table && name_is(&n->names[i], k)) {
-        *cursor = i + 1;
-        return &n->names[i];
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(z) >> 3;
+#else
+    unsigned i = 0;
+    while (!(z & 0xFF)) {
+        z >>= 8;
+        i++;
     }
+    return i;
+#endif
+}
+
+/*
+ * The names entry for member name k. Up to 8 names: the first bytes of all of them are
+ * compared at once (js_node.firsts), and only names that share k's first byte are compared
+ * further; whatever order the instance lists its members in. Larger tables are hashed.
+ */
+static inline const js_name *find_name(const js_node *n, const char *k)
+{
     if (!(n->name_filter & js_name_bit(k)))
-        return NULL; /* most misses end here, without a call */
-    return find_name_slow(n, k, cursor);
+        return NULL; /* most misses end here */
+    if (n->table)
+        return find_name_table(n, k);
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7FULL;
+    uint64_t x = n->firsts ^ (0x0101010101010101ULL * (unsigned char)k[0]);
+    uint64_t z = ~(((x & lo7) + lo7) | x | lo7) & n->lanes; /* 0x80 where the bytes are equal */
+    for (; z; z &= z - 1) {
+        const js_name *e = &n->names[lowest_byte(z)];
+        if (k[0] == '\0' || same_name(e->name, k))
+            return e;
+    }
+    return NULL;
 }
 
 /* A member's value against a subschema of kw (tok: the property name or pattern, if any). */
@@ -822,11 +836,10 @@ static bool v_object_fast(vctx *c, const js_node *n, const cJSON *obj, evset *ev
 {
     uint64_t found = 0;
     long long count = 0;
-    size_t cursor = 0;
     bool always_rest = n->npprops || n->pnames;
     for (const cJSON *m = obj->child; m; m = m->next, count++) {
         bool evaluated = false;
-        const js_name *e = n->nnames ? find_name(n, m->string ? m->string : "", &cursor) : NULL;
+        const js_name *e = n->nnames ? find_name(n, m->string ? m->string : "") : NULL;
         if (e) {
             found |= e->req_bit;
             if (e->schema) {
@@ -842,6 +855,9 @@ static bool v_object_fast(vctx *c, const js_node *n, const cJSON *obj, evset *ev
         if (evaluated && ev)
             ev_set(ev, (size_t)count);
     }
+    if (n->min_props < 0 && n->max_props < 0 && !n->ndeps &&
+        (!n->nrequired || (n->nrequired <= 64 && found == (~0ULL >> (64 - n->nrequired)))))
+        return true; /* the usual end: no counts, every required name seen */
     return v_object_tail(c, n, obj, ev, found, count);
 }
 
@@ -852,11 +868,10 @@ COLD_PATH static bool v_object(vctx *c, const js_node *n, const cJSON *obj, evse
     bool ok = true;
     uint64_t found = 0;
     long long count = 0;
-    size_t cursor = 0;
     for (const cJSON *m = obj->child; m; m = m->next, count++) {
         const char *k = m->string ? m->string : "";
         bool evaluated = false;
-        const js_name *e = n->nnames ? find_name(n, k, &cursor) : NULL;
+        const js_name *e = n->nnames ? find_name(n, k) : NULL;
         if (e) {
             found |= e->req_bit;
             if (e->schema) {
