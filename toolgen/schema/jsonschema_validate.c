@@ -1061,7 +1061,8 @@ COLD_PATH static bool v_any_of(vctx *c, const js_node *n, const cJSON *inst, evs
 {
     bool any = false;
     const js_dispatch *d = is_object(inst) ? n->any_disp : NULL;
-    guard_vals gv = {.looked = 0};
+    guard_vals gv;
+    gv.looked = 0; /* v[] is read only where looked says so */
     for (size_t i = 0; i < n->nany_of; i++) {
         const js_node *b = n->any_of[i];
         if (d && !guards_pass(d, i, inst, &gv))
@@ -1094,7 +1095,8 @@ COLD_PATH static bool v_one_of(vctx *c, const js_node *n, const cJSON *inst, evs
     evset win;
     bool have_win = false;
     const js_dispatch *d = is_object(inst) ? n->one_disp : NULL;
-    guard_vals gv = {.looked = 0};
+    guard_vals gv;
+    gv.looked = 0; /* v[] is read only where looked says so */
     for (size_t i = 0; i < n->none_of && matches < 2; i++) {
         const js_node *b = n->one_of[i];
         if (d && !guards_pass(d, i, inst, &gv))
@@ -1321,8 +1323,11 @@ static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *e
         v_err(c, NULL, "no value is allowed here (the schema is false)");
         return false;
     }
-    if (n->type_only && (n->types & inst_type(inst)))
-        return true;
+    if (n->type_only) {
+        unsigned t = inst_type(inst);
+        if ((n->types & t) || (t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(inst)))
+            return true;
+    }
     if (n->uneval || c->depth >= JS_MAX_EVAL_DEPTH - 1 ||
         (c->dynamic && (!c->sc || c->sc->res != n->res)))
         return v_node_full(c, n, inst, ev);
