@@ -621,6 +621,7 @@ static void unoptimise_root(js_schema *s)
     s->root->one_disp = NULL;
     s->root->any_types = 0;
     s->root->const_str = NULL;
+    s->root->const_only = false;
 }
 
 /* Same verdict, and the same errors in the same order, with and without the root's rewrites. */
@@ -769,7 +770,14 @@ static void test_folded_and_inline(void)
     /* string const and enum compared inline: prefixes, empty strings, other types */
     const char *cst = "{\"const\":\"ab\"}";
     s = compile(cst);
-    CHECK(s && s->root->const_str && strcmp(s->root->const_str, "ab") == 0, "string const kept");
+    CHECK(s && s->root->const_str && strcmp(s->root->const_str, "ab") == 0 && s->root->const_only,
+          "string const kept, and checked without a call");
+    js_schema_free(s);
+    s = compile("{\"const\":\"ab\",\"type\":\"integer\"}");
+    CHECK(s && !s->root->const_only, "a const beside a type that refuses strings takes the full path");
+    js_schema_free(s);
+    s = compile("{\"const\":\"ab\",\"minLength\":3}");
+    CHECK(s && !s->root->const_only, "a const beside other string keywords takes the full path");
     js_schema_free(s);
     static const char *const ci[] = {"\"ab\"", "\"a\"", "\"abc\"", "\"\"", "\"b\"", "1", "[\"ab\"]"};
     expect_same_as_unoptimised(cst, ci, sizeof ci / sizeof *ci);
@@ -778,6 +786,8 @@ static void test_folded_and_inline(void)
     expect_valid("{\"const\":\"\"}", "\"\"", true);
     expect_valid("{\"const\":\"\"}", "\"a\"", false);
     expect_error(cst, "\"a\"", "", "/const", "value \"a\" is not equal to the constant \"ab\"");
+    expect_error("{\"const\":\"ab\",\"type\":\"integer\"}", "\"ab\"", "", "/type", "expected integer");
+    expect_error("{\"const\":\"ab\",\"minLength\":3}", "\"ab\"", "", "/minLength", "at least 3");
     expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "\"1\"", true);
     expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "1.0", true);
     expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "\"\"", true);

@@ -142,6 +142,8 @@ struct js_node {
 
     const cJSON *const_, *enum_;
     const char *const_str; /* const_'s string (jsoptimize.c), compared inline; NULL otherwise */
+    bool const_only;       /* nothing to check but a string const (and "type" allowing strings):
+                            * a matching string passes without a call (jsoptimize.c) */
 
     /* numbers: the schema's number nodes (compared exactly, see jsnum.h) */
     const cJSON *multiple_of, *maximum, *exclusive_maximum, *minimum, *exclusive_minimum;

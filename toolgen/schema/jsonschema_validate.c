@@ -1323,6 +1323,8 @@ static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *e
         v_err(c, NULL, "no value is allowed here (the schema is false)");
         return false;
     }
+    if (n->const_only && is_string(inst) && same_string(inst->valuestring, n->const_str))
+        return true;
     if (n->type_only) {
         unsigned t = inst_type(inst);
         if ((n->types & t) || (t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(inst)))

@@ -4,7 +4,8 @@
  *
  * - An object schema that asserts nothing ({} or only annotations) becomes a true schema, so
  *   "additionalProperties": {} costs nothing per member.
- * - A string "const" keeps its string in the node, so the validator compares it inline.
+ * - A string "const" keeps its string in the node, so the validator compares it inline; a node
+ *   that checks nothing else passes a matching string without a call.
  * - Name tables of up to 8 names keep their first bytes in one word, compared at once.
  * - An anyOf whose branches all check nothing but "type" folds to the union of their types:
  *   an instance of one of them passes without evaluating a branch (others take the usual path,
@@ -225,6 +226,8 @@ void js_optimize(js_schema *s, js_node **all, size_t nall)
         if (n->kind != JS_OBJ_SCHEMA)
             continue;
         n->const_str = const_string(n);
+        n->const_only = n->const_str && n->groups == JK_CONST && !n->enum_ && !n->uneval &&
+                        (!n->types || (n->types & JT_STRING));
         if (!n->table)
             for (size_t k = 0; k < n->nnames && k < 8; k++) {
                 n->firsts |= (uint64_t)(unsigned char)n->names[k].first << (8 * k);
