@@ -1,7 +1,9 @@
 /*
  * test_jsonschema.c — the validator's API beyond the official suite: error locations and
  * messages, fast path vs error path, reference loops, schema errors, meta-schema checks,
- * the resource map, exact numbers, limits and the format checkers.
+ * the resource map, exact numbers, limits and the format checkers; the compile-time
+ * optimisations (jsoptimize.c: where they apply, where they must not, and that verdicts and
+ * error reports are the same with and without them).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "schema/jsfastre.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
+#include "schema/jsonschema_int.h"
 #include "schema/jsregex.h"
 #include "testlib.h"
 #include "base/util.h"
@@ -611,6 +614,228 @@ static void test_threads(void)
     js_schema_free(s);
 }
 
+/* Clears what jsoptimize.c set on the root node: the root evaluated as compiled. */
+static void unoptimise_root(js_schema *s)
+{
+    s->root->any_disp = NULL;
+    s->root->one_disp = NULL;
+    s->root->any_types = 0;
+    s->root->const_str = NULL;
+    s->root->const_only = false;
+}
+
+/* Same verdict, and the same errors in the same order, with and without the root's rewrites. */
+static void expect_same_as_unoptimised(const char *schema, const char *const *inst, size_t n)
+{
+    js_schema *opt = compile(schema), *plain = compile(schema);
+    if (!opt || !plain)
+        return;
+    unoptimise_root(plain);
+    js_errors a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        bool va = check(opt, inst[i], &a), vb = check(plain, inst[i], &b);
+        CHECK(va == vb, "%s: optimised %d, unoptimised %d", inst[i], va, vb);
+        CHECK(a.n == b.n, "%s: %zu errors optimised, %zu unoptimised", inst[i], a.n, b.n);
+        for (size_t k = 0; k < a.n && k < b.n; k++)
+            CHECK(strcmp(a.v[k].instance_location, b.v[k].instance_location) == 0 &&
+                      strcmp(a.v[k].keyword_location, b.v[k].keyword_location) == 0 &&
+                      strcmp(a.v[k].message, b.v[k].message) == 0,
+                  "%s: error %zu differs: [%s] [%s] %s vs [%s] [%s] %s", inst[i], k,
+                  a.v[k].instance_location, a.v[k].keyword_location, a.v[k].message,
+                  b.v[k].instance_location, b.v[k].keyword_location, b.v[k].message);
+    }
+    js_errors_free(&a);
+    js_errors_free(&b);
+    js_schema_free(opt);
+    js_schema_free(plain);
+}
+
+/* MCP-style: requests that pin "method" with const, reached through $ref, then a free branch. */
+#define PINNED_DEFS                                                                              \
+    "\"$defs\":{\"req\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"    \
+    "\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"id\",\"jsonrpc\"]},"                     \
+    "\"a\":{\"allOf\":[{\"$ref\":\"#/$defs/req\"}],\"properties\":{\"method\":{\"const\":\"a\"},"  \
+    "\"x\":{\"type\":\"string\"}},\"required\":[\"method\"]},"                                   \
+    "\"b\":{\"$ref\":\"#/$defs/req\",\"properties\":{\"method\":{\"const\":\"b\"},"               \
+    "\"y\":{\"minimum\":0}},\"required\":[\"method\",\"y\"]},"                                   \
+    "\"ab\":{\"properties\":{\"method\":{\"const\":\"ab\"}},\"required\":[\"method\"]}}"
+
+static const char *const PINNED_INSTANCES[] = {
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"a\",\"x\":\"s\"}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"a\",\"x\":5}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"b\",\"y\":1}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"b\",\"y\":-1}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"b\"}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"ab\"}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"c\"}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"\"}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":1}",
+    "{\"id\":1,\"jsonrpc\":\"2.0\"}",
+    "{\"method\":\"a\"}",
+    "{\"method\":\"ab\",\"x\":5}",
+    "{}",
+    "\"a\"",
+    "[\"method\"]",
+    "null",
+};
+
+static void test_dispatch(void)
+{
+    const size_t ni = sizeof PINNED_INSTANCES / sizeof *PINNED_INSTANCES;
+    const char *any = "{" PINNED_DEFS ",\"anyOf\":[{\"$ref\":\"#/$defs/a\"},{\"$ref\":\"#/$defs/b\"},"
+                      "{\"$ref\":\"#/$defs/ab\"},{\"type\":\"array\"}]}";
+    js_schema *s = compile(any);
+    if (s) {
+        const js_dispatch *d = s->root->any_disp;
+        CHECK(d != NULL, "anyOf over branches pinning \"method\" gets guards");
+        /* branch 0 is guarded on method = "a" (through its $ref), the array branch not at all */
+        bool pinned = false;
+        for (int k = 0; d && k < JS_BRANCH_GUARDS && d->g[0][k].slot >= 0; k++)
+            pinned |= strcmp(d->names[d->g[0][k].slot], "method") == 0 && d->g[0][k].str &&
+                      strcmp(d->g[0][k].str, "a") == 0;
+        CHECK(pinned, "branch 0 is guarded on method = \"a\"");
+        CHECK(!d || d->g[3][0].slot < 0, "a branch that requires nothing has no guard");
+        js_schema_free(s);
+    }
+    expect_same_as_unoptimised(any, PINNED_INSTANCES, ni);
+    expect_valid(any, PINNED_INSTANCES[0], true);
+    expect_valid(any, PINNED_INSTANCES[6], false);
+    expect_valid(any, "[1]", true);
+    /* the report of a failing anyOf still names every branch, guarded out or not */
+    expect_error(any, PINNED_INSTANCES[3], "/y", "/anyOf/1/$ref/properties/y/minimum", ">= 0");
+    expect_error(any, PINNED_INSTANCES[6], "/method", "/anyOf/0/$ref/properties/method/const",
+                 "\"a\"");
+    /* oneOf: the same guards; two matches still name both */
+    const char *one = "{" PINNED_DEFS ",\"oneOf\":[{\"$ref\":\"#/$defs/a\"},{\"$ref\":\"#/$defs/b\"},"
+                      "{\"$ref\":\"#/$defs/ab\"},{\"required\":[\"x\"]}]}";
+    s = compile(one);
+    CHECK(s && s->root->one_disp != NULL, "oneOf over pinned branches gets guards");
+    js_schema_free(s);
+    expect_same_as_unoptimised(one, PINNED_INSTANCES, ni);
+    expect_error(one, PINNED_INSTANCES[0], "", "/oneOf", "at least 0 and 3");
+    /* unevaluatedProperties after a guarded anyOf sees the annotations of the branch that ran */
+    const char *uneval = "{" PINNED_DEFS ",\"anyOf\":[{\"$ref\":\"#/$defs/a\"},{\"$ref\":\"#/$defs/b\"}],"
+                         "\"unevaluatedProperties\":false}";
+    expect_valid(uneval, PINNED_INSTANCES[0], true);
+    expect_error(uneval, "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"b\",\"y\":1,\"x\":\"s\"}", "/x",
+                 "/unevaluatedProperties", "not allowed");
+    static const char *const more[] = {
+        "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"a\",\"x\":\"s\",\"y\":1}",
+        "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"b\",\"y\":1,\"x\":\"s\"}",
+    };
+    expect_same_as_unoptimised(uneval, more, 2);
+    expect_same_as_unoptimised(uneval, PINNED_INSTANCES, ni);
+}
+
+static void test_dispatch_not_applied(void)
+{
+    /* a recursive, in-place schema: no guards anywhere, and the loop is still reported */
+    const char *loop = "{\"$defs\":{\"l\":{\"anyOf\":[{\"required\":[\"a\"]},{\"$ref\":\"#/$defs/l\"}]}},"
+                       "\"anyOf\":[{\"$ref\":\"#/$defs/l\"},{\"required\":[\"b\"]}]}";
+    js_schema *s = compile(loop);
+    CHECK(s && s->root->any_disp == NULL, "no guards in a schema with an in-place cycle");
+    js_schema_free(s);
+    expect_valid(loop, "{\"a\":1}", true);
+    expect_error(loop, "{\"b\":1}", "", "", "infinite reference loop");
+    /* $dynamicRef: the branch's dynamic target is not a guard source, verdicts stay exact */
+    const char *dyn =
+        "{\"$id\":\"https://example.com/root\",\"$dynamicAnchor\":\"node\","
+        "\"anyOf\":[{\"required\":[\"kind\"],\"properties\":{\"kind\":{\"const\":\"leaf\"}}},"
+        "{\"required\":[\"kind\",\"kids\"],\"properties\":{\"kind\":{\"const\":\"tree\"},"
+        "\"kids\":{\"items\":{\"$dynamicRef\":\"#node\"}}}}]}";
+    static const char *const dinst[] = {
+        "{\"kind\":\"leaf\"}", "{\"kind\":\"tree\",\"kids\":[{\"kind\":\"leaf\"}]}",
+        "{\"kind\":\"tree\",\"kids\":[{\"kind\":\"bush\"}]}", "{\"kind\":\"tree\"}", "{}",
+    };
+    expect_same_as_unoptimised(dyn, dinst, sizeof dinst / sizeof *dinst);
+    expect_valid(dyn, dinst[1], true);
+    expect_error(dyn, dinst[2], "/kids/0/kind", "/anyOf/1/properties/kids/items/$dynamicRef/anyOf/0/properties/kind/const", "\"leaf\"");
+    /* an anyOf with one branch beyond type: not folded */
+    s = compile("{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\",\"minimum\":0}]}");
+    CHECK(s && s->root->any_types == 0, "anyOf with a non-type branch is not folded");
+    js_schema_free(s);
+}
+
+static void test_folded_and_inline(void)
+{
+    /* anyOf of type-only branches folds into one type test; errors are the unfolded ones */
+    const char *fold = "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"},{\"type\":\"null\"}]}";
+    js_schema *s = compile(fold);
+    CHECK(s && s->root->any_types == (JT_STRING | JT_INTEGER | JT_NULL), "type-only anyOf folds");
+    js_schema_free(s);
+    static const char *const fi[] = {"\"s\"", "1", "1.0", "1.5", "null", "true", "{}", "[]"};
+    expect_same_as_unoptimised(fold, fi, sizeof fi / sizeof *fi);
+    expect_valid(fold, "1.0", true);
+    expect_error(fold, "1.5", "", "/anyOf", "any of the 3 alternatives");
+    /* string const and enum compared inline: prefixes, empty strings, other types */
+    const char *cst = "{\"const\":\"ab\"}";
+    s = compile(cst);
+    CHECK(s && s->root->const_str && strcmp(s->root->const_str, "ab") == 0 && s->root->const_only,
+          "string const kept, and checked without a call");
+    js_schema_free(s);
+    s = compile("{\"const\":\"ab\",\"type\":\"integer\"}");
+    CHECK(s && !s->root->const_only, "a const beside a type that refuses strings takes the full path");
+    js_schema_free(s);
+    s = compile("{\"const\":\"ab\",\"minLength\":3}");
+    CHECK(s && !s->root->const_only, "a const beside other string keywords takes the full path");
+    js_schema_free(s);
+    static const char *const ci[] = {"\"ab\"", "\"a\"", "\"abc\"", "\"\"", "\"b\"", "1", "[\"ab\"]"};
+    expect_same_as_unoptimised(cst, ci, sizeof ci / sizeof *ci);
+    expect_valid(cst, "\"ab\"", true);
+    expect_valid(cst, "\"abc\"", false);
+    expect_valid("{\"const\":\"\"}", "\"\"", true);
+    expect_valid("{\"const\":\"\"}", "\"a\"", false);
+    expect_error(cst, "\"a\"", "", "/const", "value \"a\" is not equal to the constant \"ab\"");
+    expect_error("{\"const\":\"ab\",\"type\":\"integer\"}", "\"ab\"", "", "/type", "expected integer");
+    expect_error("{\"const\":\"ab\",\"minLength\":3}", "\"ab\"", "", "/minLength", "at least 3");
+    expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "\"1\"", true);
+    expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "1.0", true);
+    expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "\"\"", true);
+    expect_valid("{\"enum\":[\"a\",1,\"1\",\"\"]}", "\"2\"", false);
+    expect_valid("{\"enum\":[\"ab\",[\"ab\"]]}", "\"a\"", false);
+    /* a bare $ref hands over to its target in fast mode; errors still name the hop */
+    s = compile("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/p\"}},"
+                "\"$defs\":{\"p\":{\"type\":\"string\",\"minLength\":2}}}");
+    CHECK(s && s->root->nnames == 1 && s->root->names[0].schema->fast_to != NULL,
+          "a bare $ref is skipped in fast mode");
+    js_schema_free(s);
+    expect_error("{\"properties\":{\"a\":{\"$ref\":\"#/$defs/p\"}},"
+                 "\"$defs\":{\"p\":{\"type\":\"string\",\"minLength\":2}}}",
+                 "{\"a\":\"x\"}", "/a", "/properties/a/$ref/minLength", "at least 2");
+    /* with $dynamicRef, a bare $ref that roots its own resource stays: it is in the dynamic scope */
+    const char *dyn = "{\"$id\":\"https://example.com/r\",\"$defs\":{\"t\":{\"$dynamicAnchor\":\"n\","
+                      "\"type\":\"integer\"}},\"properties\":{\"a\":{\"$id\":\"https://example.com/a\","
+                      "\"$ref\":\"https://example.com/r#/$defs/t\"},\"b\":{\"$ref\":\"#/$defs/t\"},"
+                      "\"c\":{\"$dynamicRef\":\"#n\"}}}";
+    s = compile(dyn);
+    CHECK(s && s->root->nnames == 3 && !s->root->names[0].schema->fast_to,
+          "a bare $ref with its own $id is kept when the schema has $dynamicRef");
+    CHECK(s && s->root->nnames == 3 && s->root->names[1].schema->fast_to,
+          "a bare $ref into its own resource is skipped even with $dynamicRef");
+    js_schema_free(s);
+    expect_error(dyn, "{\"a\":\"x\"}", "/a", "/properties/a/$ref/type", "expected integer");
+    expect_valid(dyn, "{\"a\":1,\"b\":2,\"c\":3}", true);
+    /* an object schema that asserts nothing passes like true, and adds no annotation */
+    s = compile("{\"properties\":{\"a\":{},\"b\":{\"description\":\"d\"},\"c\":{\"type\":\"null\"}}}");
+    CHECK(s && s->root->nnames == 3 && s->root->names[0].schema->kind == JS_TRUE &&
+              s->root->names[1].schema->kind == JS_TRUE &&
+              s->root->names[2].schema->kind == JS_OBJ_SCHEMA,
+          "{} and annotation-only schemas become true, others stay");
+    js_schema_free(s);
+    expect_valid("{\"anyOf\":[{}],\"unevaluatedProperties\":false}", "{\"x\":1}", false);
+    expect_valid("{\"allOf\":[{\"properties\":{\"x\":{}}}],\"unevaluatedProperties\":false}",
+                 "{\"x\":1}", true);
+    expect_valid("{\"additionalProperties\":{},\"unevaluatedProperties\":false}", "{\"x\":1}", true);
+    expect_error("{\"properties\":{\"x\":{}},\"additionalProperties\":{},\"propertyNames\":{\"maxLength\":1}}",
+                 "{\"x\":1,\"yy\":2}", "", "/propertyNames/maxLength", "property name \"yy\"");
+    /* $ref targets without a loop skip the hop record: annotations and locations unchanged */
+    const char *ref = "{\"$defs\":{\"p\":{\"properties\":{\"x\":{\"type\":\"string\"}}}},"
+                      "\"$ref\":\"#/$defs/p\",\"unevaluatedProperties\":false}";
+    expect_valid(ref, "{\"x\":\"s\"}", true);
+    expect_error(ref, "{\"x\":\"s\",\"y\":1}", "/y", "/unevaluatedProperties", "not allowed");
+    expect_error(ref, "{\"x\":1}", "/x", "/$ref/properties/x/type", "expected string");
+}
+
 int main(void)
 {
     reg = js_registry_new();
@@ -631,6 +856,9 @@ int main(void)
     test_fastre_vs_pcre2();
     test_formats();
     test_threads();
+    test_dispatch();
+    test_dispatch_not_applied();
+    test_folded_and_inline();
     js_registry_free(reg);
     return tl_finish("test_jsonschema");
 }

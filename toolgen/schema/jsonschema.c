@@ -1771,6 +1771,7 @@ js_schema *js_compile(js_registry *reg, const cJSON *schema, const js_options *o
     if (!c.failed) {
         analyse_annotations(&c);
         mark_loops(&c);
+        js_optimize(s, c.all, c.nall);
     }
     cc_free(&c);
     if (c.failed) {

@@ -94,6 +94,26 @@ typedef struct js_dep {
     js_node *schema;
 } js_dep;
 
+/*
+ * Guards on one anyOf/oneOf branch (see jsoptimize.c): members the branch requires of an object
+ * instance and, when str is set, the string "const" such a member must equal. An object instance
+ * that fails a guard fails the branch, so the branch is not evaluated. Guards only skip work:
+ * verdicts, annotations and error reports are those of evaluating every branch.
+ */
+typedef struct js_guard {
+    const char *str;  /* the pinned string, NULL = the member only has to be present */
+    int slot;         /* index in js_dispatch.names; -1 ends the branch's guards */
+} js_guard;
+
+#define JS_BRANCH_GUARDS 4  /* guards kept per branch */
+#define JS_DISPATCH_NAMES 8 /* distinct member names one anyOf/oneOf guards on */
+
+typedef struct js_dispatch {
+    const char *names[JS_DISPATCH_NAMES];
+    int nnames;
+    js_guard (*g)[JS_BRANCH_GUARDS]; /* one row per branch */
+} js_dispatch;
+
 enum { JS_OBJ_SCHEMA = 0, JS_TRUE = 1, JS_FALSE = 2 };
 
 /* Keyword groups present, so validation can skip whole groups with one test. */
@@ -110,7 +130,8 @@ enum {
 struct js_node {
     const cJSON *src;
     js_res *res;
-    uint8_t kind;      /* JS_OBJ_SCHEMA, JS_TRUE, JS_FALSE */
+    uint8_t kind;      /* JS_OBJ_SCHEMA, JS_TRUE, JS_FALSE; JS_TRUE also for an object
+                        * schema that asserts nothing (jsoptimize.c) */
     uint8_t types;     /* JT_* set; 0 = no "type" */
     uint8_t groups;    /* JK_* */
     bool type_only;    /* nothing to check but "type": validated without a call */
@@ -120,6 +141,9 @@ struct js_node {
     uint32_t idx;      /* position in the compile order, for graph passes */
 
     const cJSON *const_, *enum_;
+    const char *const_str; /* const_'s string (jsoptimize.c), compared inline; NULL otherwise */
+    bool const_only;       /* nothing to check but a string const (and "type" allowing strings):
+                            * a matching string passes without a call (jsoptimize.c) */
 
     /* numbers: the schema's number nodes (compared exactly, see jsnum.h) */
     const cJSON *multiple_of, *maximum, *exclusive_maximum, *minimum, *exclusive_minimum;
@@ -147,6 +171,8 @@ struct js_node {
     uint32_t *table;      /* open addressing over names (index + 1), NULL for small tables */
     uint32_t table_mask;
     uint64_t name_filter;  /* bit js_name_bit() of every name: most misses stop here */
+    uint64_t firsts;       /* small tables: byte i = names[i].first (jsoptimize.c) */
+    uint64_t lanes;        /* small tables: 0x80 in byte i for each name i */
     const char **required;
     size_t nrequired;
     js_pprop *pprops;
@@ -163,6 +189,10 @@ struct js_node {
     js_node **all_of, **any_of, **one_of;
     size_t nall_of, nany_of, none_of;
     js_node *not_, *if_, *then_, *else_;
+    js_node *fast_to;      /* a bare "$ref" node: its target, evaluated in its place when no
+                            * errors are collected (jsoptimize.c); NULL otherwise */
+    uint8_t any_types;     /* anyOf of type-only branches: the union of their types, else 0 */
+    js_dispatch *any_disp, *one_disp; /* branch guards (jsoptimize.c), NULL when none help */
 };
 
 typedef struct js_md_slot {
@@ -184,6 +214,13 @@ struct js_schema {
     js_md_slot md_pool[JS_MD_SLOTS];
 };
 
+/*
+ * Compile-time rewrites that make validation cheaper without changing any verdict, annotation
+ * or error (jsoptimize.c): inline string consts, folded type-only anyOf, branch guards for
+ * anyOf/oneOf, bare $ref nodes skipped to their targets. Runs once over every compiled node, after the loop analysis (may_loop).
+ */
+void js_optimize(js_schema *s, js_node **all, size_t nall);
+
 /* A 1-in-64 signature of a name from its first two bytes, for js_node.name_filter. */
 static inline uint64_t js_name_bit(const char *s)
 {
@@ -191,13 +228,20 @@ static inline uint64_t js_name_bit(const char *s)
     return 1ULL << (h & 63);
 }
 
-/* FNV-1a over a property name, for js_node.table. */
+/*
+ * Hash of a property name for js_node.table, from its length and three of its bytes: no loop
+ * over the name, which the lookup reads once more anyway to compare. Names that collide just
+ * share a probe sequence.
+ */
 static inline uint32_t js_name_hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    if (n == 0)
+        return 0;
+    uint32_t h = (uint32_t)n * 0x9E3779B1u;
+    h ^= (unsigned char)s[0] | (unsigned)(unsigned char)s[n / 2] << 8 |
+         (unsigned)(unsigned char)s[n - 1] << 16;
+    h *= 0x85EBCA77u;
+    return h ^ (h >> 15);
 }
 
 #endif

@@ -342,11 +342,42 @@ COLD_PATH static bool v_type(vctx *c, const js_node *n, const cJSON *inst, unsig
     return false;
 }
 
+/* Equality of two strings, without a call: schema strings compared this way (const, enum,
+ * guard names) are short, and most mismatches differ in the first byte. */
+static inline bool same_string(const char *a, const char *b)
+{
+    if (a[0] != b[0])
+        return false;
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* cJSON's own type tests are calls into the library: these are not. */
+static inline bool is_string(const cJSON *v)
+{
+    return (v->type & 0xFF) == cJSON_String;
+}
+
+static inline bool is_object(const cJSON *v)
+{
+    return (v->type & 0xFF) == cJSON_Object;
+}
+
 COLD_PATH static bool v_enum(vctx *c, const js_node *n, const cJSON *inst)
 {
-    for (const cJSON *x = n->enum_->child; x; x = x->next)
-        if (js_json_equal(x, inst))
-            return true;
+    if (is_string(inst)) {
+        /* a string equals only a string: the other members need no look */
+        for (const cJSON *x = n->enum_->child; x; x = x->next)
+            if (is_string(x) && same_string(inst->valuestring, x->valuestring))
+                return true;
+    } else {
+        for (const cJSON *x = n->enum_->child; x; x = x->next)
+            if (js_json_equal(x, inst))
+                return true;
+    }
     if (c->errs) {
         char *e = render(n->enum_, 200), *v = render(inst, 80);
         v_err(c, "enum", "value %s is not one of %s", v, e);
@@ -608,45 +639,52 @@ static inline bool same_name(const char *a, const char *b)
     return *a == *b;
 }
 
-static bool name_is(const js_name *e, const char *k)
+COLD_PATH static const js_name *find_name_table(const js_node *n, const char *k)
 {
-    return e->first == k[0] && (k[0] == '\0' || same_name(e->name, k));
-}
-
-COLD_PATH static const js_name *find_name_slow(const js_node *n, const char *k, size_t *cursor)
-{
-    if (!(n->name_filter & js_name_bit(k)))
-        return NULL;
-    if (n->table) {
-        size_t len = strlen(k);
-        uint32_t h = js_name_hash(k, len);
-        for (uint32_t i = h & n->table_mask; n->table[i]; i = (i + 1) & n->table_mask) {
-            const js_name *e = &n->names[n->table[i] - 1];
-            if (e->hash == h && e->len == len && memcmp(e->name, k, len) == 0)
-                return e;
-        }
-        return NULL;
+    size_t len = strlen(k);
+    uint32_t h = js_name_hash(k, len);
+    for (uint32_t i = h & n->table_mask; n->table[i]; i = (i + 1) & n->table_mask) {
+        const js_name *e = &n->names[n->table[i] - 1];
+        if (e->hash == h && e->len == len && memcmp(e->name, k, len) == 0)
+            return e;
     }
-    for (size_t i = 0; i < n->nnames; i++)
-        if (name_is(&n->names[i], k)) {
-            *cursor = i + 1;
-            return &n->names[i];
-        }
     return NULL;
 }
 
-/*
- * The names entry for member name k. The entry after the previous hit is tried first:
- * instances usually list properties in the schema's order.
- */
-static inline const js_name *find_name(const js_node *n, const char *k, size_t *cursor)
+static inline unsigned lowest_byte(uint64_t z)
 {
-    size_t i = *cursor;
-    if (i < n->nnames && !n->table && name_is(&n->names[i], k)) {
-        *cursor = i + 1;
-        return &n->names[i];
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(z) >> 3;
+#else
+    unsigned i = 0;
+    while (!(z & 0xFF)) {
+        z >>= 8;
+        i++;
     }
-    return find_name_slow(n, k, cursor);
+    return i;
+#endif
+}
+
+/*
+ * The names entry for member name k. Up to 8 names: the first bytes of all of them are
+ * compared at once (js_node.firsts), and only names that share k's first byte are compared
+ * further; whatever order the instance lists its members in. Larger tables are hashed.
+ */
+static inline const js_name *find_name(const js_node *n, const char *k)
+{
+    if (!(n->name_filter & js_name_bit(k)))
+        return NULL; /* most misses end here */
+    if (n->table)
+        return find_name_table(n, k);
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7FULL;
+    uint64_t x = n->firsts ^ (0x0101010101010101ULL * (unsigned char)k[0]);
+    uint64_t z = ~(((x & lo7) + lo7) | x | lo7) & n->lanes; /* 0x80 where the bytes are equal */
+    for (; z; z &= z - 1) {
+        const js_name *e = &n->names[lowest_byte(z)];
+        if (k[0] == '\0' || same_name(e->name, k))
+            return e;
+    }
+    return NULL;
 }
 
 /* A member's value against a subschema of kw (tok: the property name or pattern, if any). */
@@ -798,11 +836,10 @@ static bool v_object_fast(vctx *c, const js_node *n, const cJSON *obj, evset *ev
 {
     uint64_t found = 0;
     long long count = 0;
-    size_t cursor = 0;
     bool always_rest = n->npprops || n->pnames;
     for (const cJSON *m = obj->child; m; m = m->next, count++) {
         bool evaluated = false;
-        const js_name *e = n->nnames ? find_name(n, m->string ? m->string : "", &cursor) : NULL;
+        const js_name *e = n->nnames ? find_name(n, m->string ? m->string : "") : NULL;
         if (e) {
             found |= e->req_bit;
             if (e->schema) {
@@ -811,11 +848,16 @@ static bool v_object_fast(vctx *c, const js_node *n, const cJSON *obj, evset *ev
                     return false;
             }
         }
-        if ((always_rest || (!evaluated && n->addl)) && !v_member_rest(c, n, m, &evaluated))
+        if (!evaluated && !always_rest && n->addl && n->addl->kind == JS_TRUE)
+            evaluated = true; /* "additionalProperties": true or {} */
+        else if ((always_rest || (!evaluated && n->addl)) && !v_member_rest(c, n, m, &evaluated))
             return false;
         if (evaluated && ev)
             ev_set(ev, (size_t)count);
     }
+    if (n->min_props < 0 && n->max_props < 0 && !n->ndeps &&
+        (!n->nrequired || (n->nrequired <= 64 && found == (~0ULL >> (64 - n->nrequired)))))
+        return true; /* the usual end: no counts, every required name seen */
     return v_object_tail(c, n, obj, ev, found, count);
 }
 
@@ -826,11 +868,10 @@ COLD_PATH static bool v_object(vctx *c, const js_node *n, const cJSON *obj, evse
     bool ok = true;
     uint64_t found = 0;
     long long count = 0;
-    size_t cursor = 0;
     for (const cJSON *m = obj->child; m; m = m->next, count++) {
         const char *k = m->string ? m->string : "";
         bool evaluated = false;
-        const js_name *e = n->nnames ? find_name(n, k, &cursor) : NULL;
+        const js_name *e = n->nnames ? find_name(n, k) : NULL;
         if (e) {
             found |= e->req_bit;
             if (e->schema) {
@@ -856,6 +897,11 @@ static bool v_ref(vctx *c, const char *kw, const js_node *target, const cJSON *i
         if (h->target == target)
             return v_abort(c, kw, "infinite reference loop: a $ref or $dynamicRef leads back to "
                                   "a schema already being evaluated on this same value");
+    if (!target->may_loop && !c->errs) {
+        /* The loop check above walks hops on this same value only until the first hop into
+         * some other value, and only loop members look: others need no hop of their own. */
+        return v_node(c, target, inst, child_ev(ev, target));
+    }
     refhop hop = {target, inst, c->hops};
     c->hops = &hop;
     size_t kl = kp_push(c, kw);
@@ -978,11 +1024,49 @@ COLD_PATH static void report_alternatives(vctx *c, const char *kw, js_node *cons
     }
 }
 
+/* The members an anyOf/oneOf's guards name, each looked up once per evaluation. */
+typedef struct guard_vals {
+    const cJSON *v[JS_DISPATCH_NAMES];
+    unsigned looked; /* bit i: v[i] is known */
+} guard_vals;
+
+static const cJSON *member(const cJSON *obj, const char *name)
+{
+    for (const cJSON *m = obj->child; m; m = m->next)
+        if (m->string && same_string(m->string, name))
+            return m;
+    return NULL;
+}
+
+/* false when branch b of d surely fails on object instance obj (see js_dispatch). */
+static inline bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_vals *gv)
+{
+    const js_guard *g = d->g[b];
+    for (int k = 0; k < JS_BRANCH_GUARDS && g[k].slot >= 0; k++) {
+        unsigned bit = 1u << g[k].slot;
+        if (!(gv->looked & bit)) {
+            gv->v[g[k].slot] = member(obj, d->names[g[k].slot]);
+            gv->looked |= bit;
+        }
+        const cJSON *v = gv->v[g[k].slot];
+        if (!v)
+            return false;
+        if (g[k].str && !(is_string(v) && same_string(v->valuestring, g[k].str)))
+            return false;
+    }
+    return true;
+}
+
 COLD_PATH static bool v_any_of(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 {
     bool any = false;
+    const js_dispatch *d = is_object(inst) ? n->any_disp : NULL;
+    guard_vals gv;
+    gv.looked = 0; /* v[] is read only where looked says so */
     for (size_t i = 0; i < n->nany_of; i++) {
         const js_node *b = n->any_of[i];
+        if (d && !guards_pass(d, i, inst, &gv))
+            continue;
         evset tmp, *bev = NULL;
         if (ev && b->ann) {
             ev_init(&tmp, ev->n);
@@ -1010,8 +1094,13 @@ COLD_PATH static bool v_one_of(vctx *c, const js_node *n, const cJSON *inst, evs
     size_t matches = 0, first = 0, second = 0;
     evset win;
     bool have_win = false;
+    const js_dispatch *d = is_object(inst) ? n->one_disp : NULL;
+    guard_vals gv;
+    gv.looked = 0; /* v[] is read only where looked says so */
     for (size_t i = 0; i < n->none_of && matches < 2; i++) {
         const js_node *b = n->one_of[i];
+        if (d && !guards_pass(d, i, inst, &gv))
+            continue;
         evset tmp, *bev = NULL;
         if (ev && b->ann && matches == 0) {
             ev_init(&tmp, ev->n);
@@ -1089,7 +1178,7 @@ COLD_PATH static bool v_inplace(vctx *c, const js_node *n, const cJSON *inst, ev
         kp_pop(c, kl);
         STEP(r);
     }
-    if (n->nany_of)
+    if (n->nany_of && !(n->any_types & inst_type(inst)))
         STEP(v_any_of(c, n, inst, ev));
     if (n->none_of)
         STEP(v_one_of(c, n, inst, ev));
@@ -1158,7 +1247,8 @@ static bool v_eval(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
         STEP(v_type(c, n, inst, t));
     unsigned g = n->groups;
     if (g & JK_CONST) {
-        if (n->const_)
+        if (n->const_ && !(n->const_str && is_string(inst) &&
+                           same_string(inst->valuestring, n->const_str)))
             STEP(v_const(c, n, inst));
         if (n->enum_)
             STEP(v_enum(c, n, inst));
@@ -1225,14 +1315,21 @@ COLD_PATH static bool v_node_full(vctx *c, const js_node *n, const cJSON *inst, 
 /* Inlined at each call: booleans and type-only schemas cost no call at all. */
 static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
 {
+    if (n->fast_to && !c->errs)
+        n = n->fast_to;
     if (n->kind != JS_OBJ_SCHEMA) {
         if (n->kind == JS_TRUE)
             return true;
         v_err(c, NULL, "no value is allowed here (the schema is false)");
         return false;
     }
-    if (n->type_only && (n->types & inst_type(inst)))
+    if (n->const_only && is_string(inst) && same_string(inst->valuestring, n->const_str))
         return true;
+    if (n->type_only) {
+        unsigned t = inst_type(inst);
+        if ((n->types & t) || (t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(inst)))
+            return true;
+    }
     if (n->uneval || c->depth >= JS_MAX_EVAL_DEPTH - 1 ||
         (c->dynamic && (!c->sc || c->sc->res != n->res)))
         return v_node_full(c, n, inst, ev);
