@@ -128,13 +128,36 @@ children_of() {
     done
 }
 
-# ---- stdin closed in the middle of a call: the call is killed, no process is left ----------
+# A repository whose one tool runs until it is killed, so a call is surely in flight when the
+# test closes stdin or signals the server (no race with a tool that might finish first).
+SLOW="$TMP/slowrepo"
+mkdir -p "$SLOW/manifests/slow_tool" "$SLOW/data"
+echo 'a,b' >"$SLOW/data/x.csv"
+sed -e 's/@NAME@/slow_tool/g' -e "s/^  argv: .*/  argv: [sleep, '600']/" tests/synthetic_tool.yaml \
+    >"$SLOW/manifests/slow_tool/tool.manifest.yaml"
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
-CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bar_chart_by_group","arguments":{"file_path":"data/tips.csv","category_column":"day"}}}'
-{ printf '%s\n%s\n' "$INIT" "$CALL"; sleep 0.6; } | "$TG" serve --dev >"$TMP/eof.out" 2>"$TMP/eof.err" &
-serve_pid=$! # of a pipeline: its last command, the server
-sleep 0.4
-children=$(children_of "$serve_pid")
+CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_tool","arguments":{"file_path":"data/x.csv"}}}'
+
+# start_slow_call NAME: serve on a FIFO held open on fd 3, send initialize + the call, and wait
+# (bounded) until the call's sandbox is a child of the server; sets serve_pid and children
+start_slow_call() {
+    rm -f "$TMP/in"
+    mkfifo "$TMP/in"
+    "$TG" -C "$SLOW" serve --dev <"$TMP/in" >"$TMP/$1.out" 2>"$TMP/$1.err" &
+    serve_pid=$!
+    exec 3>"$TMP/in"
+    printf '%s\n%s\n' "$INIT" "$CALL" >&3
+    children="" i=0
+    while [ -z "$children" ] && [ $i -lt 200 ]; do
+        sleep 0.05
+        children=$(children_of "$serve_pid")
+        i=$((i + 1))
+    done
+}
+
+# ---- stdin closed in the middle of a call: the call is killed, no process is left ----------
+start_slow_call eof
+exec 3>&-
 wait $serve_pid
 RC=$?
 expect_rc "serve ends when stdin closes mid-call" 0
@@ -153,16 +176,14 @@ run cat "$TMP/eof.err"
 expect_not_out "no crash" "AddressSanitizer"
 
 # ---- SIGTERM in the middle of a call: the call is killed, the server ends --------------------
-{ printf '%s\n%s\n' "$INIT" "$CALL"; sleep 3; } | "$TG" serve --dev >"$TMP/term.out" 2>"$TMP/term.err" &
-serve_pid=$!
-sleep 0.4
-children=$(children_of "$serve_pid")
+start_slow_call term
 kill -TERM "$serve_pid"
 t0=$(date +%s)
 while kill -0 "$serve_pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 5 ]; do sleep 0.1; done
 if kill -0 "$serve_pid" 2>/dev/null; then
     bad "serve is still running 5 s after SIGTERM"
 else ok; fi
+exec 3>&-
 if [ -z "$children" ]; then
     bad "no sandbox process seen while the call ran (SIGTERM case)"
 else
