@@ -73,15 +73,24 @@ static node *declared_upstream(tg_stage_run *r, const char *stage, const char *t
     return up;
 }
 
+/* The declared upstream instance of r and its outputs; NULL (err set) when not declared. */
+static node *upstream_outputs(tg_stage_run *r, const char *stage, const char *tool,
+                              const tg_named_hash **outs, size_t *n, tg_err *err)
+{
+    node *up = declared_upstream(r, stage, tool, err);
+    if (up)
+        tgb_output_list(up, outs, n);
+    return up;
+}
+
 char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *tool, size_t *len,
                              tg_err *err)
 {
-    node *up = declared_upstream(r, stage, tool, err);
-    if (!up)
-        return NULL;
     const tg_named_hash *outs;
     size_t n;
-    tgb_output_list(up, &outs, &n);
+    node *up = upstream_outputs(r, stage, tool, &outs, &n, err);
+    if (!up)
+        return NULL;
     if (!n) {
         tg_err_set(err, "%s has no output", up->id);
         return NULL;
@@ -92,12 +101,11 @@ char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *too
 char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char *tool,
                                   const char *path, size_t *len, tg_err *err)
 {
-    node *up = declared_upstream(r, stage, tool, err);
-    if (!up)
-        return NULL;
     const tg_named_hash *outs;
     size_t n;
-    tgb_output_list(up, &outs, &n);
+    node *up = upstream_outputs(r, stage, tool, &outs, &n, err);
+    if (!up)
+        return NULL;
     if (!tgb_find_named(outs, n, path)) {
         tg_err_set(err, "%s has no output %s", up->id, path);
         return NULL;
