@@ -41,7 +41,9 @@ LAYERS = {
 
 # external header -> the only files that may include it
 WRAPPERS = {
-    "git2.h": {"lifecycle/gitstatus.c"},
+    # libgit2 is wrapped by the lifecycle/git*.c modules, one per concern (status, reading
+    # revisions, commits); nothing else of toolgen sees it.
+    "git2.h": {"lifecycle/gitstatus.c", "lifecycle/gitrev.c", "lifecycle/gitcommit.c"},
     "curl/curl.h": {"llm/http.c"},
     "microhttpd.h": {"serve/http.c"},
 }

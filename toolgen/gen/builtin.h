@@ -1,0 +1,47 @@
+/*
+ * builtin.h — the built-in offline generator: a deterministic intent compiler
+ * (docs/generate.md#the-built-in-generator).
+ *
+ * It parses an intent in English against the vocabulary of the datasets (column names and the
+ * values of categorical columns) into a small query plan — filters, group keys, aggregates,
+ * ordering, chart — and writes from that plan the tool's contract (a manifest: schemas, docs,
+ * examples, tests derived from the dataset) and its Python implementation. The same intent in
+ * other words gives the same plan and so the same bytes. An intent it cannot compile is refused
+ * with the closest phrasings it supports; it never writes a tool that answers another question.
+ *
+ * Pure: no files, no processes, no network. The caller (gen/ pipeline) writes the files and runs
+ * them through the gates.
+ */
+#ifndef TG_BUILTIN_H
+#define TG_BUILTIN_H
+
+#include <stddef.h>
+
+#include "base/util.h"
+#include "gen/dataset.h"
+
+typedef enum tg_builtin_status {
+    TG_BUILTIN_OK = 0,
+    TG_BUILTIN_REFUSED,   /* not understood: err holds the reason and the closest phrasings */
+    TG_BUILTIN_ERROR,     /* bad arguments (no dataset, a name that is not a tool name): err says */
+} tg_builtin_status;
+
+typedef struct tg_builtin_tool {
+    char *name;           /* the tool name: the caller's, or derived from the plan */
+    char *manifest_yaml;  /* the whole tool.manifest.yaml, status draft, intent and provenance */
+    char *code;           /* tool.py */
+    char *plan;           /* the compiled plan as one line of text, for messages and the report */
+} tg_builtin_tool;
+
+/*
+ * Compiles intent against datasets[0..ndatasets) (at least one; a merge takes two). name may be
+ * NULL (derived from the plan). Fills out (caller releases) on TG_BUILTIN_OK; otherwise out is
+ * all zero and err says why.
+ */
+tg_builtin_status tg_builtin_generate(const char *intent, const tg_dataset *datasets,
+                                      size_t ndatasets, const char *name, tg_builtin_tool *out,
+                                      tg_err *err);
+
+void tg_builtin_tool_release(tg_builtin_tool *t);
+
+#endif
