@@ -13,6 +13,7 @@
 #include "run/toolrun.h"
 #include "serve/complete.h"
 #include "serve/core.h"
+#include "serve/mrtr.h"
 #include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
@@ -168,6 +169,11 @@ static int serve(const serve_opts *o, int proto_fd)
         goto out_resources;
     }
     tg_serve_artifacts kept = {0};
+    tg_serve_mrtr mrtr;
+    if (tg_serve_mrtr_init(&mrtr, &err) != 0) {
+        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+        goto out_env;
+    }
     tg_serve_completion completion = {
         .tools = &tools, .prompts = &prompts, .root_fd = repo.root_fd,
         .data_dirs = env.sandbox.data_dirs, .n_data_dirs = env.sandbox.n_data_dirs,
@@ -177,6 +183,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .resources = &resources,
         .prompts = &prompts,
         .completion = &completion,
+        .mrtr = &mrtr,
         .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
@@ -193,6 +200,7 @@ static int serve(const serve_opts *o, int proto_fd)
     if (tg_serve_stdio_run(&c, &io, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+out_env:
     tg_toolrun_env_close(&env);
 out_resources:
     tg_serve_resources_free(&resources);

@@ -402,6 +402,7 @@ static int serve_loop(const tg_serve_config *c, inbox *in, tg_err *err)
         if (rc != 0)
             break;
     }
+    tg_serve_session_release(&session);
     tg_buf_free(&line);
     return rc < 0 ? -1 : 0;
 }

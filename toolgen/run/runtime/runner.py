@@ -6,6 +6,8 @@ over two inherited file descriptors that the tool's own output never touches:
   fd 4  the request (read once, then closed): {"file", "entrypoint", "args", "input_schema"}
   fd 3  the reply (written once, at the end): {"ok": true, "result": {...}}
         or {"ok": false, "error": {"phase", "type", "mro", "message", ...}}
+        or {"ok": false, "ask": {"key", "message", "schema"}} when the tool asked for input
+        (toolgen_helpers.ask); the request's "answers" hold earlier answers
 
 Whatever the tool prints goes to stdout/stderr and is reported separately. toolgen classifies
 failures from the reply, the exit status, the signal and the resource usage -- never from the
@@ -270,6 +272,9 @@ def run(request):
                         f"{entry}() does not match input_schema: " + "; ".join(problems),
                         problems=problems)
         phase = "call"
+        if request.get("answers"):
+            import toolgen_helpers
+            toolgen_helpers.ANSWERS.update(request["answers"])
         result = fn(**request.get("args", {}))
         if hasattr(result, "__await__"):  # an async entry function
             import asyncio
@@ -286,6 +291,9 @@ def run(request):
             return fail("result", "ResultNotJSON", f"the result is not plain JSON: {bad}")
         return {"ok": True, "result": result}
     except BaseException as exc:  # noqa: B902 - everything, SystemExit included, is a reply
+        question = getattr(exc, "toolgen_ask", None) if phase == "call" else None
+        if isinstance(question, dict) and jsonable(question) is None:
+            return {"ok": False, "ask": question}  # toolgen_helpers.ask: the client answers
         if isinstance(exc, MemoryError):
             # Free what the failed call held before formatting anything.
             exc.__traceback__ = None
