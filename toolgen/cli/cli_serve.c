@@ -13,7 +13,9 @@
 #include "run/toolrun.h"
 #include "serve/complete.h"
 #include "serve/core.h"
+#include "serve/devwatch.h"
 #include "serve/mrtr.h"
+#include "serve/notify.h"
 #include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
@@ -131,6 +133,45 @@ static void report_tools(const tg_serve_tools *tools, const tg_serve_prompts *pr
             tools->n == 1 ? "" : "s", prompts->n, prompts->n == 1 ? "" : "s");
 }
 
+/* What the server serves, opened once: the watched --dev tool set, the prompts, the sandbox. */
+typedef struct served {
+    tg_serve_devwatch watch;
+    tg_serve_prompts prompts;
+    tg_toolrun_env env;
+    tg_serve_mrtr mrtr;
+} served;
+
+static int open_served(served *sv, const tg_repo *repo)
+{
+    tg_err err = {0};
+    *sv = (served){0};
+    if (tg_serve_devwatch_open(&sv->watch, repo, &err) != 0)
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (tg_serve_prompts_load(&sv->prompts, repo->root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
+        tg_serve_devwatch_close(&sv->watch);
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    }
+    report_tools(&sv->watch.tools, &sv->prompts);
+    int rc = TG_EXIT_OK;
+    if (tg_toolrun_env_open(&sv->env, repo, repo->cfg.doc.root, &err) != 0)
+        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+    else if (tg_serve_mrtr_init(&sv->mrtr, &err) != 0)
+        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (rc != TG_EXIT_OK) {
+        tg_toolrun_env_close(&sv->env);
+        tg_serve_prompts_free(&sv->prompts);
+        tg_serve_devwatch_close(&sv->watch);
+    }
+    return rc;
+}
+
+static void close_served(served *sv)
+{
+    tg_toolrun_env_close(&sv->env);
+    tg_serve_prompts_free(&sv->prompts);
+    tg_serve_devwatch_close(&sv->watch);
+}
+
 static int serve(const serve_opts *o, int proto_fd)
 {
     tg_err err = {0};
@@ -144,47 +185,26 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
-    const tg_config *config = &repo.cfg;
-    tg_serve_tools tools;
-    if (tg_serve_tools_load_dev(&tools, &repo, &err) != 0) {
+    served sv;
+    int rc = open_served(&sv, &repo);
+    if (rc != TG_EXIT_OK) {
         tg_repo_release(&repo);
-        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    }
-    tg_serve_prompts prompts;
-    if (tg_serve_prompts_load(&prompts, repo.root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
-        tg_serve_tools_free(&tools);
-        tg_repo_release(&repo);
-        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    }
-    report_tools(&tools, &prompts);
-    tg_serve_resources resources;
-    tg_toolrun_env env = {0};
-    int rc = TG_EXIT_OK;
-    if (tg_serve_resources_build(&resources, &tools, &config->project, &err) != 0) {
-        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
-        goto out_tools;
-    }
-    if (tg_toolrun_env_open(&env, &repo, config->doc.root, &err) != 0) {
-        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
-        goto out_resources;
+        return rc;
     }
     tg_serve_artifacts kept = {0};
-    tg_serve_mrtr mrtr;
-    if (tg_serve_mrtr_init(&mrtr, &err) != 0) {
-        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-        goto out_env;
-    }
+    /* the watch replaces the tool set and resources in place: these pointers stay valid */
     tg_serve_completion completion = {
-        .tools = &tools, .prompts = &prompts, .root_fd = repo.root_fd,
-        .data_dirs = env.sandbox.data_dirs, .n_data_dirs = env.sandbox.n_data_dirs,
+        .tools = &sv.watch.tools, .prompts = &sv.prompts, .root_fd = repo.root_fd,
+        .data_dirs = sv.env.sandbox.data_dirs, .n_data_dirs = sv.env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     tg_serve_config c = {
-        .tools = &tools,
-        .resources = &resources,
-        .prompts = &prompts,
+        .tools = &sv.watch.tools,
+        .resources = &sv.watch.resources,
+        .prompts = &sv.prompts,
         .completion = &completion,
-        .mrtr = &mrtr,
-        .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
+        .mrtr = &sv.mrtr,
+        .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
+        .call = {.run = tg_serve_run_sandbox, .run_ctx = &sv.env.ctx, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
@@ -195,18 +215,13 @@ static int serve(const serve_opts *o, int proto_fd)
                         "the repository's templates (prompts/).",
     };
     tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
-                         .max_message = o->max_message, .cancel = &cancel_flag, .stop = &stop_flag};
+                         .max_message = o->max_message, .cancel = &cancel_flag, .stop = &stop_flag,
+                         .idle = tg_serve_devwatch_check, .idle_ctx = &sv.watch};
     catch_signals();
     if (tg_serve_stdio_run(&c, &io, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
-out_env:
-    tg_toolrun_env_close(&env);
-out_resources:
-    tg_serve_resources_free(&resources);
-out_tools:
-    tg_serve_prompts_free(&prompts);
-    tg_serve_tools_free(&tools);
+    close_served(&sv);
     tg_repo_release(&repo);
     return rc;
 }

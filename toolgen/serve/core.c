@@ -109,20 +109,24 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
     cJSON *tools = cJSON_AddObjectToObject(caps, "tools");
     cJSON *res = c->resources ? cJSON_AddObjectToObject(caps, "resources") : NULL;
     if (era == TG_ERA_LEGACY) {
-        cJSON_AddBoolToObject(tools, "listChanged", false);
+        cJSON_AddBoolToObject(tools, "listChanged", c->list_changed & TG_CHANGED_TOOLS);
         if (res) {
             cJSON_AddBoolToObject(res, "subscribe", false);
-            cJSON_AddBoolToObject(res, "listChanged", false);
+            cJSON_AddBoolToObject(res, "listChanged", c->list_changed & TG_CHANGED_RESOURCES);
         }
         cJSON_AddObjectToObject(caps, "logging"); /* logging/setLevel is accepted */
     }
     if (c->prompts) {
         cJSON *p = cJSON_AddObjectToObject(caps, "prompts");
         if (era == TG_ERA_LEGACY)
-            cJSON_AddBoolToObject(p, "listChanged", false);
+            cJSON_AddBoolToObject(p, "listChanged", c->list_changed & TG_CHANGED_PROMPTS);
     }
     if (c->completion)
         cJSON_AddObjectToObject(caps, "completions");
+    if (era == TG_ERA_MODERN && (c->list_changed & TG_CHANGED_TOOLS)) /* subscriptions/listen */
+        cJSON_AddBoolToObject(tools, "listChanged", true);
+    if (era == TG_ERA_MODERN && res && (c->list_changed & TG_CHANGED_RESOURCES))
+        cJSON_AddBoolToObject(res, "listChanged", true);
     return caps;
 }
 
@@ -464,11 +468,17 @@ static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
-static cJSON *dispatch_modern(const tg_serve_config *c, const cJSON *id, const char *method,
-                              const cJSON *params, tg_serve_log *log)
+static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                              const char *method, const cJSON *params, tg_serve_log *log)
 {
     if (strcmp(method, "server/discover") == 0)
         return do_discover(c, id);
+    if (strcmp(method, "subscriptions/listen") == 0) {
+        /* acknowledged now, answered never on stdio: the stream ends when the client cancels */
+        char why[256];
+        cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, why, sizeof why);
+        return ack ? ack : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
+    }
     cJSON *r = dispatch_common(c, NULL, id, TG_ERA_MODERN, method, params, log);
     if (r)
         return r;
@@ -535,14 +545,14 @@ static bool valid_id(const cJSON *id)
     return cJSON_IsNumber(id) && isfinite(id->valuedouble) && id->valuedouble == floor(id->valuedouble);
 }
 
-static void handle_notification(tg_serve_session *s, const char *method)
+static void handle_notification(tg_serve_session *s, const char *method, const cJSON *params)
 {
     /* notifications/initialized needs nothing: requests are served once initialize was
-     * answered. notifications/cancelled is acted on by the transport while the call it names
-     * runs (tg_serve_cancels); by the time it gets here that call has ended. Unknown
-     * notifications are ignored, as JSON-RPC asks. */
-    (void)s;
-    (void)method;
+     * answered. notifications/cancelled for a call is acted on by the transport while the call
+     * runs (tg_serve_cancels); here it can only end a subscriptions/listen stream (notify.h).
+     * Unknown notifications are ignored, as JSON-RPC asks. */
+    if (strcmp(method, "notifications/cancelled") == 0)
+        tg_serve_unlisten(s->subs, cJSON_GetObjectItemCaseSensitive(params, "requestId"));
 }
 
 /* The client's response to our elicitation/create: the waiting call goes on (serve/mrtr.h). */
@@ -566,6 +576,8 @@ void tg_serve_session_release(tg_serve_session *s)
 {
     tg_serve_pending_free(s->pending);
     s->pending = NULL;
+    tg_serve_subs_free(s->subs);
+    s->subs = NULL;
 }
 
 cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
@@ -592,7 +604,7 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
     if (!id && cJSON_IsString(method)) {
         log->notification = true; /* never answered, even when malformed */
         if (well_formed)
-            handle_notification(s, method->valuestring);
+            handle_notification(s, method->valuestring, params);
         return NULL;
     }
     if (!valid_id(id))
@@ -606,7 +618,7 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
     if (refused)
         return refused;
     if (log->era == TG_ERA_MODERN)
-        return dispatch_modern(c, id, method->valuestring, params, log);
+        return dispatch_modern(c, s, id, method->valuestring, params, log);
     return dispatch_legacy(c, s, id, method->valuestring, params, log);
 }
 

@@ -220,14 +220,15 @@ static void *reader_main(void *arg)
     }
 }
 
-typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END } take_status;
+typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END, TAKE_IDLE } take_status;
 
 /*
  * The next message (without its newline) into line, or TAKE_TOO_LONG once per message past the
  * cap (its bytes are dropped up to the newline), or TAKE_END when stdin ended with no complete
  * message left or *stop was set. With mu held.
  */
-static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping)
+static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping,
+                               double idle_at)
 {
     for (;;) {
         if (in->io->stop && *in->io->stop)
@@ -255,6 +256,8 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
             in->start = in->data.len;
             pthread_cond_signal(&in->space);
         }
+        if (idle_at > 0 && now_ms() >= idle_at) /* time for the change check (TAKE_IDLE) */
+            return TAKE_IDLE;
         struct timespec until = deadline(200);
         pthread_cond_timedwait(&in->more, &in->mu, &until);
     }
@@ -371,6 +374,26 @@ static bool blank(const tg_buf *line)
     return true;
 }
 
+/* The change check of the tool source; the notifications it calls for are sent. -1 when the
+ * reply stream broke. */
+static int announce_changes(inbox *in, const tg_serve_session *s, tg_err *err)
+{
+    unsigned what = in->io->idle(in->io->idle_ctx);
+    if (!what)
+        return 0;
+    cJSON *all = tg_serve_changed(s->subs, s->initialized, what);
+    int rc = 0;
+    for (cJSON *n = all->child; n && rc == 0; n = n->next) {
+        tg_serve_log lg = {.notification = true};
+        snprintf(lg.method, sizeof lg.method, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(n, "method")));
+        if (send_line(in->io->out_fd, &in->out_mu, n) != 0)
+            rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
+        log_line(in->io, &lg, "sent", 0);
+    }
+    cJSON_Delete(all);
+    return rc;
+}
+
 static int serve_loop(const tg_serve_config *c, inbox *in, tg_err *err)
 {
     size_t cap = in->io->max_message ? in->io->max_message : TG_SERVE_MAX_MESSAGE;
@@ -378,12 +401,18 @@ static int serve_loop(const tg_serve_config *c, inbox *in, tg_err *err)
     tg_buf line = TG_BUF_INIT;
     bool dropping = false;
     int rc = 0;
+    long idle_ms = in->io->idle_ms > 0 ? in->io->idle_ms : TG_SERVE_IDLE_MS;
     for (;;) {
+        if (in->io->idle && (rc = announce_changes(in, &session, err)) != 0)
+            break;
+        double idle_at = in->io->idle ? now_ms() + (double)idle_ms : 0;
         pthread_mutex_lock(&in->mu);
-        take_status st = take_locked(in, cap, &line, &dropping);
+        take_status st = take_locked(in, cap, &line, &dropping, idle_at);
         pthread_mutex_unlock(&in->mu);
         if (st == TAKE_END)
             break;
+        if (st == TAKE_IDLE)
+            continue;
         if (st == TAKE_TOO_LONG) {
             char text[160];
             snprintf(text, sizeof text, "Invalid Request: message longer than %zu bytes", cap);
