@@ -28,6 +28,7 @@ int cmd_clean(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 extern const char tg_usage_validate[];
 extern const char tg_usage_lint[];
@@ -38,6 +39,7 @@ extern const char tg_usage_clean[];
 extern const char tg_usage_check[];
 extern const char tg_usage_run[];
 extern const char tg_usage_serve[];
+extern const char tg_usage_diff[];
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
 int cli_fail(int code, const char *fmt, ...)
