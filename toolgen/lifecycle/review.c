@@ -23,8 +23,8 @@ const char *tg_bump_name(tg_bump b)
 
 tg_change_class tg_tool_review_class(const tg_tool_review *t)
 {
-    if (t->kind == TG_TOOL_REMOVED)
-        return TG_CHANGE_BREAKING;
+    if (t->kind != TG_TOOL_CHANGED) /* a new tool breaks nobody; a removed one every caller */
+        return t->kind == TG_TOOL_ADDED ? TG_CHANGE_COMPATIBLE : TG_CHANGE_BREAKING;
     return tg_changes_worst(&t->changes);
 }
 

@@ -62,7 +62,8 @@ void tg_review_free(tg_review *r);
 
 const char *tg_tool_change_name(tg_tool_change k);
 const char *tg_bump_name(tg_bump b);
-/* The most severe class of the tool's changes, TG_CHANGE_BREAKING for a removed tool. */
+/* The most severe class of the tool's changes; compatible for an added tool, breaking for a
+ * removed one. */
 tg_change_class tg_tool_review_class(const tg_tool_review *t);
 
 #endif

@@ -224,6 +224,11 @@ static const char *const special[] = {
     "version", "input_schema", "output_schema", "error_codes", "constraints", "examples",
     "tests", "docs", "implementation", "status", "timeout_ms", "idempotency", NULL};
 
+bool tg_review_area_unversioned(const char *area)
+{
+    return strcmp(area, TG_REVIEW_AREA_STATUS) == 0 || strcmp(area, TG_REVIEW_AREA_VERSION) == 0;
+}
+
 void tg_review_ir_diff(const cJSON *a, const cJSON *b, const char *impl_a, const char *impl_b,
                        tg_changes *out)
 {
@@ -243,6 +248,10 @@ void tg_review_ir_diff(const cJSON *a, const cJSON *b, const char *impl_a, const
     cmp_named_list(out, "examples", get(a, "examples"), get(b, "examples"));
     cmp_named_list(out, "tests", get(a, "tests"), get(b, "tests"));
     cmp_implementation(out, get(a, "implementation"), get(b, "implementation"), impl_a, impl_b);
+    const char *va = tg_json_get_string(a, "version"), *vb = tg_json_get_string(b, "version");
+    if (!same(get(a, "version"), get(b, "version")))
+        tg_changes_add(out, TG_CHANGE_INFORMATIONAL, TG_REVIEW_AREA_VERSION, "",
+                       "version %s -> %s", va ? va : "-", vb ? vb : "-");
     const char *sa = tg_json_get_string(a, "status"), *sb = tg_json_get_string(b, "status");
     if (!same(get(a, "status"), get(b, "status")))
         tg_changes_add(out, TG_CHANGE_INFORMATIONAL, TG_REVIEW_AREA_STATUS, "",

@@ -10,14 +10,18 @@
 
 #include "lifecycle/review_schema.h"
 
-/* The changes of these areas need no version bump: they are the lifecycle, not the tool. */
+#include <stdbool.h>
+
+/* Changes of these areas need no version bump: the lifecycle state, and the version itself. */
 #define TG_REVIEW_AREA_STATUS "status"
+#define TG_REVIEW_AREA_VERSION "version"
+bool tg_review_area_unversioned(const char *area);
 
 /*
  * Appends the classified changes from the manifest document before to after (both bound,
  * non-NULL roots: an added or removed tool is not diffed field by field). impl_before and
  * impl_after are the git object ids of the implementation file ("" when there is none), so a
- * change of the code alone is reported. The version field is not a change: the policy judges it.
+ * change of the code alone is reported. A new version is an informational change of its own area, which the policy judges.
  */
 void tg_review_ir_diff(const cJSON *before, const cJSON *after, const char *impl_before,
                        const char *impl_after, tg_changes *out);

@@ -50,13 +50,13 @@ static const char *or_dash(const char *s)
     return s ? s : "-";
 }
 
-static void quality_text(const tg_tool_review *t, tg_buf *b)
+static void quality_text(const tg_tool_review *t, const char *arrow, tg_buf *b)
 {
     const double s[2] = {t->score_before, t->score_after};
     const char *tier[2] = {t->tier_before, t->tier_after};
     for (int i = 0; i < 2; i++) {
         if (i)
-            tg_buf_puts(b, " -> ");
+            tg_buf_puts(b, arrow);
         if (s[i] < 0)
             tg_buf_puts(b, "no report");
         else
@@ -88,7 +88,7 @@ static void render_text(const tg_review *r, bool checked, tg_buf *b)
                           c->pointer, c->message);
         }
         tg_buf_puts(b, "  quality: ");
-        quality_text(t, b);
+        quality_text(t, " -> ", b);
         tg_buf_putc(b, '\n');
         for (size_t j = 0; j < t->generated.n; j++)
             tg_buf_printf(b, "  emitted: %s\n", t->generated.v[j]);
@@ -156,7 +156,7 @@ static void md_tool(const tg_tool_review *t, bool checked, tg_buf *b)
         tg_buf_putc(b, '\n');
     }
     tg_buf_puts(b, "Quality: ");
-    quality_text(t, b);
+    quality_text(t, " → ", b);
     tg_buf_puts(b, ".\n");
     if (t->generated.n) {
         tg_buf_puts(b, "\nEmitted files changed:");

@@ -2,15 +2,18 @@
 #include "lifecycle/review_policy.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/json.h"
 #include "lifecycle/review_diff.h"
 
-static int config_choice(const tg_config *cfg, const char *ptr, const char *const *choices,
+static int config_choice(const tg_config *cfg, const char *key, const char *const *choices,
                          int dflt, tg_err *err)
 {
+    char ptr[64];
+    snprintf(ptr, sizeof ptr, "/review/%s", key);
     const cJSON *v = tg_config_get(cfg, ptr);
     if (!v)
         return dflt;
@@ -19,7 +22,7 @@ static int config_choice(const tg_config *cfg, const char *ptr, const char *cons
             return i;
     tg_pos pos = tg_doc_pos(&cfg->doc, v);
     tg_err_setpos(err, cfg->path ? cfg->path : "toolgen.yaml", pos.line, pos.col,
-                  "%s must be one of %s, %s", ptr + 1, choices[0], choices[1]);
+                  "review.%s must be one of %s, %s", key, choices[0], choices[1]);
     return -1;
 }
 
@@ -28,8 +31,8 @@ int tg_review_policy_load(const tg_config *cfg, tg_review_policy *p, tg_err *err
     static const char *const versioning[] = {"semver", "none", NULL};
     static const char *const possibly[] = {"major", "minor", NULL};
     *p = (tg_review_policy){TG_VERSIONING_SEMVER, TG_BUMP_MAJOR, NULL};
-    int v = config_choice(cfg, "/review/versioning", versioning, 0, err);
-    int pb = v < 0 ? -1 : config_choice(cfg, "/review/possibly_breaking", possibly, 0, err);
+    int v = config_choice(cfg, "versioning", versioning, 0, err);
+    int pb = v < 0 ? -1 : config_choice(cfg, "possibly_breaking", possibly, 0, err);
     if (v < 0 || pb < 0)
         return -1;
     p->versioning = (tg_versioning)v;
@@ -87,7 +90,7 @@ static tg_change_class versioned_class(const tg_tool_review *t)
 {
     tg_change_class w = TG_CHANGE_NONE;
     for (size_t i = 0; i < t->changes.n; i++)
-        if (strcmp(t->changes.v[i].area, TG_REVIEW_AREA_STATUS) != 0 && t->changes.v[i].cls < w)
+        if (!tg_review_area_unversioned(t->changes.v[i].area) && t->changes.v[i].cls < w)
             w = t->changes.v[i].cls;
     return w;
 }

@@ -361,6 +361,10 @@ static void cmp_bound(const cmp *c, const cJSON *a, const cJSON *b, const char *
         x = NULL;
     if (!cJSON_IsNumber(y))
         y = NULL;
+    /* An absent minLength, minItems, ... is 0: adding or removing a 0 changes nothing. */
+    bool count = lower && strcmp(kw, "minimum") != 0 && strcmp(kw, "exclusiveMinimum") != 0;
+    if (count && ((!x && y && y->valuedouble == 0) || (!y && x && x->valuedouble == 0)))
+        return;
     if ((!x && !y) || (x && y && x->valuedouble == y->valuedouble))
         return;
     char *p = xasprintf("%s/%s", ptr, kw);
