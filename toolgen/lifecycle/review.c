@@ -166,6 +166,7 @@ static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
     tg_tool_review *t = add_tool(out, name);
     t->kind = !a.present ? TG_TOOL_ADDED : !b.present ? TG_TOOL_REMOVED : TG_TOOL_CHANGED;
     t->changes = ch;
+    t->head_unparsable = b.present && !b.parsed;
     t->version_before = dup_or_null(a.m.version);
     t->version_after = dup_or_null(b.m.version);
     t->status_before = dup_or_null(a.parsed ? tg_json_get_string(a.m.doc.root, "status") : NULL);
