@@ -105,7 +105,7 @@ install: bin/toolgen
 	install -m 644 docs/toolgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/toolgen.1
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
 	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner.js \
-	  toolgen/run/runtime/toolgen_helpers.py \
+	  toolgen/run/runtime/toolgen_helpers.py toolgen/run/runtime/dataset_schema.py \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 
 clean:
