@@ -9,9 +9,9 @@
 #define PROMPT_MAX_BYTES (256u << 10)
 #define SEPARATOR "\n=== user ===\n"
 
-static char *read_template(const tg_repo *repo, const char *name, char **path, tg_err *err)
+static char *read_prompt_file(const tg_repo *repo, const char *file, char **path, tg_err *err)
 {
-    char *rel = xasprintf("prompts/%s.md", name);
+    char *rel = xasprintf("prompts/%s", file);
     if (tg_is_file_at(repo->root_fd, rel)) {
         *path = rel;
         return tg_read_file_at(repo->root_fd, rel, PROMPT_MAX_BYTES, NULL, err);
@@ -26,7 +26,7 @@ static char *read_template(const tg_repo *repo, const char *name, char **path, t
         }
         free(abs);
     }
-    tg_err_set(err, "%s: no such prompt template (in the repository or toolgen's data "
+    tg_err_set(err, "%s: no such prompt file (in the repository or toolgen's data "
                     "directory); restore it from toolgen's prompts/", rel);
     free(rel);
     return NULL;
@@ -36,7 +36,9 @@ int tg_prompt_load(const tg_repo *repo, const char *name, tg_prompt *out, tg_err
 {
     memset(out, 0, sizeof *out);
     char *path = NULL;
-    char *text = read_template(repo, name, &path, err);
+    char *file = xasprintf("%s.md", name);
+    char *text = read_prompt_file(repo, file, &path, err);
+    free(file);
     if (!text) {
         free(path);
         return -1;
@@ -100,4 +102,14 @@ char *tg_prompt_render(const tg_prompt *p, const char *tmpl, const char *const *
     }
     tg_buf_puts(&b, s);
     return tg_buf_steal(&b);
+}
+
+char *tg_prompt_read_file(const tg_repo *repo, const char *file, tg_hash *hash, tg_err *err)
+{
+    char *path = NULL;
+    char *text = read_prompt_file(repo, file, &path, err);
+    free(path);
+    if (text && hash)
+        *hash = tg_hash_bytes(text, strlen(text));
+    return text;
 }

@@ -28,6 +28,10 @@ typedef struct tg_prompt {
 int tg_prompt_load(const tg_repo *repo, const char *name, tg_prompt *out, tg_err *err);
 void tg_prompt_release(tg_prompt *p);
 
+/* Another file of prompts/ (e.g. "reference/tool.py", what the templates show as the example
+ * to follow), from the same places; heap text and its hash, or NULL with err. */
+char *tg_prompt_read_file(const tg_repo *repo, const char *file, tg_hash *hash, tg_err *err);
+
 /*
  * Replaces every {{key}} of tmpl with its value; vars holds key, value pairs, NULL-terminated.
  * A placeholder with no value is an error naming the template and the placeholder (a typo in a
