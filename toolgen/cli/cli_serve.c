@@ -53,7 +53,7 @@ const char tg_usage_serve[] =
 typedef struct serve_opts {
     const char *dir;
     bool read_only;
-    size_t page_size, max_message, max_concurrency;
+    size_t page_size, max_message, max_concurrency, progress_ms;
     const char *http;          /* HOST:PORT; NULL: stdio */
     char http_host[256];
     unsigned http_port;
@@ -126,6 +126,10 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             if (!parse_size(argv[++i], &o->max_concurrency) || o->max_concurrency > 256)
                 return cli_fail(TG_EXIT_USAGE, "serve: --max-concurrency needs a number from 1 "
                                                "to 256");
+        } else if (strcmp(a, "--progress-ms") == 0 && next) {
+            if (!parse_size(argv[++i], &o->progress_ms) || o->progress_ms > 3600000)
+                return cli_fail(TG_EXIT_USAGE, "serve: --progress-ms needs a number of "
+                                               "milliseconds from 1 to 3600000");
         } else if (strcmp(a, "--allow-origin") == 0 && next) {
             if (o->n_origins == MAX_ORIGINS)
                 return cli_fail(TG_EXIT_USAGE, "serve: at most %d --allow-origin", MAX_ORIGINS);
@@ -185,11 +189,13 @@ static int run_transport(const serve_opts *o, const tg_serve_config *c, int prot
         tg_serve_http h = {.host = o->http_host, .port = o->http_port,
                            .max_message = o->max_message, .max_concurrency = o->max_concurrency,
                            .log_fd = 2, .allowed_origins = o->origins, .stop = &stop_flag,
+                           .progress_ms = (long)o->progress_ms,
                            .ready = on_listening};
         return tg_serve_http_run(c, &h, err);
     }
     tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
-                         .max_message = o->max_message, .cancel = &cancel_flag, .stop = &stop_flag};
+                         .max_message = o->max_message, .progress_ms = (long)o->progress_ms,
+                         .cancel = &cancel_flag, .stop = &stop_flag};
     return tg_serve_stdio_run(c, &io, err);
 }
 

@@ -66,6 +66,7 @@ struct hreq {
     struct MHD_Connection *conn; /* NULL once libmicrohttpd is done with the request */
     tg_buf body;
     bool too_big, started, sse, suspended, done;
+    bool meta_invalid; /* refused for its _meta (or lack of one): 400, as 2026-07-28 asks */
     tg_buf out;     /* SSE bytes not yet taken by libmicrohttpd */
     size_t out_off;
     cJSON *reply;   /* the reply of a call answered as application/json */
@@ -256,6 +257,11 @@ static void call_job(void *arg)
     tg_serve_log_line(sv->o->log_fd, &h->lg, cancelled ? "cancelled" : NULL, now_ms() - h->t0);
     pthread_mutex_lock(&h->mu);
     if (h->sse) {
+        if (!cancelled && h->token) { /* the last progress: the call is over */
+            cJSON *n = tg_serve_progress_notification(h->token, (double)h->ticks++, "finished");
+            push_event(h, n);
+            cJSON_Delete(n);
+        }
         if (!cancelled)
             push_event(h, reply);
         cJSON_Delete(reply);
@@ -359,11 +365,9 @@ static bool legacy_session(hreq *h, const char *method, enum MHD_Result *rc)
         h->sess = session_new(h->sv);
         return true;
     }
-    if (!id) {
-        *rc = send_error(h, MHD_HTTP_BAD_REQUEST, TG_RPC_INVALID_REQUEST,
-                         "Bad Request: no " SESSION_HEADER " header: send initialize first, or "
-                         "a 2026-07-28 request (params._meta with its protocolVersion)");
-        return false;
+    if (!id) { /* no session: the core answers ping, and refuses the rest with -32602 */
+        h->meta_invalid = true;
+        return true;
     }
     h->sess = session_find(h->sv, id);
     if (!h->sess) {
@@ -401,8 +405,10 @@ static enum MHD_Result answer_now(hreq *h)
     if (h->sess && !h->sess->s.initialized)
         h->sess->ended = true; /* initialize failed: no session */
     tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, now_ms() - t0);
-    enum MHD_Result rc = reply ? send_json(h, tg_http_status_of(reply, h->lg.era), reply)
-                               : send_json(h, MHD_HTTP_ACCEPTED, NULL);
+    unsigned status = tg_http_status_of(reply, h->lg.era);
+    if (h->meta_invalid && cJSON_GetObjectItemCaseSensitive(reply, "error"))
+        status = MHD_HTTP_BAD_REQUEST;
+    enum MHD_Result rc = reply ? send_json(h, status, reply) : send_json(h, MHD_HTTP_ACCEPTED, NULL);
     cJSON_Delete(reply);
     return rc;
 }
@@ -427,6 +433,14 @@ static bool admit(hreq *h, enum MHD_Result *rc)
             cJSON_Delete(bad);
             return false;
         }
+        const cJSON *meta = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(h->msg, "params"), "_meta");
+        h->meta_invalid = !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+            meta, "io.modelcontextprotocol/clientCapabilities"));
+        return true;
+    }
+    if (version && strcmp(version, TG_SERVE_MODERN_VERSION) == 0) {
+        h->meta_invalid = true; /* a 2026-07-28 request without its _meta: the core says so */
         return true;
     }
     if (!legacy_version_ok(version) && !(method && strcmp(method, "initialize") == 0)) {
@@ -458,7 +472,7 @@ static enum MHD_Result on_post(hreq *h)
     enum MHD_Result rc = MHD_YES;
     tg_serve_gate_lock(&h->sv->gate);
     bool ok = admit(h, &rc);
-    bool call = ok && is_call(h->msg);
+    bool call = ok && !h->meta_invalid && is_call(h->msg);
     if (ok && !call)
         rc = answer_now(h);
     tg_serve_gate_unlock(&h->sv->gate);
