@@ -11,9 +11,11 @@
 #include "model/config.h"
 #include "model/manifest.h"
 #include "run/toolrun.h"
+#include "serve/complete.h"
 #include "serve/core.h"
 #include "serve/http.h"
 #include "serve/pool.h"
+#include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
@@ -166,12 +168,15 @@ static void catch_signals(void)
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an error to handle, not a death */
 }
 
-static void report_tools(const tg_serve_tools *tools, const char *transport)
+static void report_tools(const tg_serve_tools *tools, const tg_serve_prompts *prompts,
+                         const char *transport)
 {
     for (size_t i = 0; i < tools->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out %s (run `toolgen lint`)\n", tools->skipped[i]);
-    fprintf(stderr, "toolgen: serve: %zu tool%s over %s\n", tools->n, tools->n == 1 ? "" : "s",
-            transport);
+    for (size_t i = 0; i < prompts->n_skipped; i++)
+        fprintf(stderr, "toolgen: serve: left out the prompt template %s\n", prompts->skipped[i]);
+    fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s\n", tools->n,
+            tools->n == 1 ? "" : "s", transport, prompts->n, prompts->n == 1 ? "" : "s");
 }
 
 /* Tests start the server on port 0 and read the port from this line. */
@@ -218,7 +223,13 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     }
-    report_tools(&tools, o->http ? "Streamable HTTP" : "stdio");
+    tg_serve_prompts prompts;
+    if (tg_serve_prompts_load(&prompts, repo.root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
+        tg_serve_tools_free(&tools);
+        tg_repo_release(&repo);
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    }
+    report_tools(&tools, &prompts, o->http ? "Streamable HTTP" : "stdio");
     tg_serve_resources resources;
     tg_toolrun_env env = {0};
     int rc = TG_EXIT_OK;
@@ -231,9 +242,15 @@ static int serve(const serve_opts *o, int proto_fd)
         goto out_resources;
     }
     tg_serve_artifacts kept = {0};
+    tg_serve_completion completion = {
+        .tools = &tools, .prompts = &prompts, .root_fd = repo.root_fd,
+        .data_dirs = env.sandbox.data_dirs, .n_data_dirs = env.sandbox.n_data_dirs,
+        .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     tg_serve_config c = {
         .tools = &tools,
         .resources = &resources,
+        .prompts = &prompts,
+        .completion = &completion,
         .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
@@ -241,7 +258,8 @@ static int serve(const serve_opts *o, int proto_fd)
         .instructions = "Tools built by toolgen from this repository's manifests. Each tool's "
                         "description says when to use it; failed calls return an error code "
                         "and guidance. The resources hold the Agent Skill (SKILL.md), a "
-                        "reference page per tool and the tools' JSON Schemas.",
+                        "reference page per tool and the tools' JSON Schemas; the prompts are "
+                        "the repository's templates (prompts/).",
     };
     catch_signals();
     if (run_transport(o, &c, proto_fd, &err) != 0)
@@ -251,6 +269,7 @@ static int serve(const serve_opts *o, int proto_fd)
 out_resources:
     tg_serve_resources_free(&resources);
 out_tools:
+    tg_serve_prompts_free(&prompts);
     tg_serve_tools_free(&tools);
     tg_repo_release(&repo);
     return rc;
