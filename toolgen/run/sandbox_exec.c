@@ -185,6 +185,10 @@ static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, co
         tg_strv_push(a, "--ro-bind");
         tg_strv_push(a, src->tool);
         tg_strv_push(a, TG_SANDBOX_TOOL);
+    } else if (cmd->tool_link) {
+        tg_strv_push(a, "--symlink");
+        tg_strv_push(a, cmd->tool_link);
+        tg_strv_push(a, TG_SANDBOX_TOOL);
     }
     if (cmd->mount_runtime) {
         tg_strv_push(a, "--ro-bind");

@@ -360,7 +360,7 @@ static tg_call_status refuse(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_erro
     return TG_CALL_DONE;
 }
 
-static void call_cmd_free(call_cmd *c)
+void tr_call_cmd_free(call_cmd *c)
 {
     tg_strv_free(&c->argv);
     tg_strv_free(&c->env);
@@ -389,8 +389,8 @@ static char *runner_request(const tg_toolrun_ctx *ctx, const tg_manifest *m, con
 }
 
 /* python / node: the interpreter running toolgen's runner, which loads the tool file. */
-static tg_call_status runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
-                                     const cJSON *args, call_cmd *c, tg_err *err)
+tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
+                                 const cJSON *args, call_cmd *c, tg_err *err)
 {
     bool py = m->runtime == TG_RUNTIME_PYTHON;
     const char *interp = py ? tg_sandbox_python() : tg_sandbox_node();
@@ -616,7 +616,7 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
     c->cmd = (tg_sandbox_cmd){.limits = out->limits, .paths = &p->paths, .cancel = call->cancel};
     tg_call_status st = m->runtime == TG_RUNTIME_COMMAND
                             ? command_argv(m->implementation, out->args, &c->argv, &c->env, &c->cwd, err)
-                            : runner_command(ctx, m, out->args, c, err);
+                            : tr_runner_command(ctx, m, out->args, c, err);
     if (st == TG_CALL_DONE) {
         c->cmd.cwd = c->cwd;
         c->cmd.argv = (const char *const *)c->argv.v;
@@ -634,7 +634,7 @@ void tr_judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call *p, t
 void tr_call_free(tr_call *p)
 {
     tg_path_args_free(&p->paths);
-    call_cmd_free(&p->c);
+    tr_call_cmd_free(&p->c);
 }
 
 tg_call_status tr_status_of(tg_sandbox_status s)

@@ -32,7 +32,8 @@ struct tg_warm {
     int ctl;                /* toolgen's end of the socket */
     char line[LINE_MAX_BYTES + 1];
     size_t line_len;
-    bool preloaded, broken;
+    bool preloaded, broken, ready;
+    long start_wall_ms;
     char *chunk;
 };
 
@@ -170,7 +171,34 @@ static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, tg_err *err)
     }
 }
 
+tg_sandbox_status tg_warm_wait(tg_warm *w, tg_err *err)
+{
+    if (w->ready)
+        return TG_SANDBOX_OK;
+    if (w->broken) {
+        tg_err_set(err, "the warm sandbox has ended");
+        return TG_SANDBOX_INTERNAL;
+    }
+    tg_sandbox_status st = wait_ready(w, w->start_wall_ms, err);
+    if (st == TG_SANDBOX_OK)
+        w->ready = true;
+    else
+        w->broken = true;
+    return st;
+}
+
 tg_sandbox_status tg_warm_start(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+                                tg_warm **out, tg_err *err)
+{
+    tg_sandbox_status st = tg_warm_spawn(c, cmd, out, err);
+    if (st == TG_SANDBOX_OK && (st = tg_warm_wait(*out, err)) != TG_SANDBOX_OK) {
+        tg_warm_stop(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+tg_sandbox_status tg_warm_spawn(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
                                 tg_warm **out, tg_err *err)
 {
     *out = NULL;
@@ -180,6 +208,7 @@ tg_sandbox_status tg_warm_start(const tg_sandbox_config *c, const tg_sandbox_cmd
     }
     tg_warm *w = xcalloc(1, sizeof *w);
     w->ctl = -1;
+    w->start_wall_ms = cmd->limits.wall_ms;
     w->chunk = xmalloc(READ_CHUNK);
     sb_call_init(&w->k, c, cmd, &w->zres, err);
     int sv[2];
@@ -195,8 +224,6 @@ tg_sandbox_status tg_warm_start(const tg_sandbox_config *c, const tg_sandbox_cmd
         st = sb_call_spawn(&w->k);
         close_fd(&w->k.request_fd);
     }
-    if (st == TG_SANDBOX_OK)
-        st = wait_ready(w, cmd->limits.wall_ms, err);
     if (st != TG_SANDBOX_OK) {
         tg_warm_stop(w);
         return st;
@@ -235,14 +262,41 @@ typedef struct warm_run {
     double start, end, deadline, done_at, next_disk;
 } warm_run;
 
+/* The call's line for the runner (runner_warm.py). */
+static char *call_message(const tg_warm_call *call)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *cwd = xasprintf("%s/%s", TG_SANDBOX_WORK, call->subdir);
+    cJSON_AddStringToObject(o, "cwd", cwd);
+    cJSON_AddStringToObject(o, "home", cwd);
+    free(cwd);
+    cJSON_AddNumberToObject(o, "cpu_s", (double)call->limits.cpu_s);
+    cJSON_AddNumberToObject(o, "memory_mb", (double)call->limits.memory_mb);
+    cJSON_AddNumberToObject(o, "output_kb", (double)call->limits.output_kb);
+    cJSON_AddNumberToObject(o, "files", (double)call->limits.files);
+    if (call->tool) {
+        char *target = xasprintf("%s/%s", TG_WARM_TOOLS, call->tool);
+        cJSON_AddStringToObject(o, "tool_link", TG_WARM_TOOL_LINK);
+        cJSON_AddStringToObject(o, "tool", target);
+        free(target);
+    }
+    cJSON *links = cJSON_AddArrayToObject(o, "links");
+    for (size_t i = 0; call->links && call->links[i] && call->links[i + 1]; i += 2) {
+        cJSON *pair = cJSON_CreateArray();
+        cJSON_AddItemToArray(pair, cJSON_CreateString(call->links[i]));
+        cJSON_AddItemToArray(pair, cJSON_CreateString(call->links[i + 1]));
+        cJSON_AddItemToArray(links, pair);
+    }
+    char *text = tg_json_print_compact(o);
+    cJSON_Delete(o);
+    char *line = xasprintf("%s\n", text);
+    free(text);
+    return line;
+}
+
 static int send_call(warm_run *r)
 {
-    const tg_warm_call *call = r->call;
-    char *msg = xasprintf("{\"cwd\":\"%s/%s\",\"home\":\"%s/%s\",\"cpu_s\":%ld,\"memory_mb\":%ld,"
-                          "\"output_kb\":%ld,\"files\":%ld}\n",
-                          TG_SANDBOX_WORK, call->subdir, TG_SANDBOX_WORK, call->subdir,
-                          call->limits.cpu_s, call->limits.memory_mb, call->limits.output_kb,
-                          call->limits.files);
+    char *msg = call_message(r->call);
     int fds[4] = {r->out[1], r->errp[1], r->reply[1], r->req};
     char cbuf[CMSG_SPACE(sizeof fds)];
     memset(cbuf, 0, sizeof cbuf);
@@ -401,10 +455,8 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
                               tg_err *err)
 {
     *res = (tg_sandbox_result){0};
-    if (w->broken) {
-        tg_err_set(err, "the warm sandbox has ended");
+    if (tg_warm_wait(w, err) != TG_SANDBOX_OK)
         return TG_SANDBOX_INTERNAL;
-    }
     warm_run r = {.w = w, .call = call, .res = res, .out = {-1, -1}, .errp = {-1, -1},
                   .reply = {-1, -1}, .req = -1};
     for (int i = 0; i < 3; i++)

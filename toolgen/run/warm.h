@@ -33,6 +33,11 @@ typedef struct tg_warm_call {
     const char *subdir;       /* the call's directory below /work, one path component ("c3") */
     const tg_path_args *paths;/* the call's path arguments as mounted (inside /work/<subdir>/),
                                  left out of its files; may be NULL */
+    const char *tool;         /* with a sandbox whose /tool is a link (pool workers): the tool's
+                                 folder, one component below TG_WARM_TOOLS; NULL: none */
+    const char *const *links; /* pairs (path relative to /work/<subdir>, target), NULL-ended: the
+                                 symlinks the child makes before the call (a pool worker's path
+                                 arguments); may be NULL */
     tg_limits limits;         /* at most the limits the warm sandbox was started with */
     const volatile sig_atomic_t *cancel; /* see tg_sandbox_cmd.cancel; may be NULL */
 } tg_warm_call;
@@ -47,6 +52,21 @@ typedef struct tg_warm_call {
  */
 tg_sandbox_status tg_warm_start(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
                                 tg_warm **out, tg_err *err);
+
+/*
+ * As tg_warm_start, but returns once the sandbox is started, without waiting for the import:
+ * the first tg_warm_run (or tg_warm_wait) waits. A pool starts its replacements so.
+ */
+tg_sandbox_status tg_warm_spawn(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+                                tg_warm **out, tg_err *err);
+/* Waits until the runner is ready (at most the start's wall_ms). TG_SANDBOX_OK, or the warm
+ * sandbox is unusable (err; stop it). */
+tg_sandbox_status tg_warm_wait(tg_warm *w, tg_err *err);
+
+/* Where a pool worker mounts the tools' parent folder, and data directory i (/…/<i>). */
+#define TG_WARM_TOOLS "/.toolgen-tools"
+#define TG_WARM_DATA "/.toolgen-data"
+#define TG_WARM_TOOL_LINK "/work/.tool"
 
 /*
  * Runs one call. TG_SANDBOX_OK: res is filled (free it with tg_sandbox_result_free, which

@@ -220,7 +220,7 @@ def fail(phase, type_, message, **extra):
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--warm":
         import runner_warm
-        runner_warm.serve(sys.argv[2], sys.modules[__name__])
+        runner_warm.serve(sys.argv[2], sys.modules[__name__], sys.argv[3:])
     request, reply_fd = open_channels()
     TOOL_DIR[0] = os.path.dirname(request["file"])
     write_reply(run(request), reply_fd)

@@ -1,11 +1,15 @@
 """toolgen's warm Python runner: loads a tool once, then forks one child per call.
 
-`python3 runner.py --warm FILE` runs as the sandbox's pid 1 (docs/sandbox.md#warm-sandboxes).
-It imports the tool file FILE (and so its dependencies: pandas and the like) once, tells toolgen
-it is ready, and then serves calls that toolgen sends over the socket on fd 4, one at a time:
+`python3 runner.py --warm FILE [MODULE...]` runs as the sandbox's pid 1
+(docs/sandbox.md#warm-sandboxes). It imports the tool file FILE (and so its dependencies: pandas
+and the like) once -- or, with FILE "-" (a pool worker, which does not know its tool yet), only
+the MODULEs of a dependency set -- tells toolgen it is ready, and then serves calls that toolgen
+sends over the socket on fd 4, one at a time:
 
-  toolgen -> runner  a message {"cwd", "home", "cpu_s", "memory_mb", "output_kb", "files"} with
-                     four descriptors: the call's stdout, stderr, reply pipe and request (memfd)
+  toolgen -> runner  a message {"cwd", "home", "cpu_s", "memory_mb", "output_kb", "files",
+                     "links", "tool_link"?, "tool"?} with four descriptors: the call's stdout,
+                     stderr, reply pipe and request (memfd); the child first makes the symlinks
+                     of "links" (its path arguments) and points tool_link at its tool's folder
   runner -> toolgen  {"ready": true, "preloaded": bool} once, after the import
                      {"status": wait status, "utime", "stime", "maxrss"} after each call
   toolgen -> runner  {"kill": true}: the call ran out of time (or output, disk): kill it now
@@ -47,6 +51,21 @@ def receive(sock, buf):
         buf[0] += data
     line, _, buf[0] = buf[0].partition(b"\n")
     return json.loads(line.decode("utf-8")), fds
+
+
+def preload_modules(names):
+    """A pool worker's dependency set: imported now, so that each call's tool finds them loaded.
+    A module that fails here is left for the tool's own import to report."""
+    for name in names:
+        try:
+            __import__(name)
+        except BaseException:  # noqa: B902
+            pass
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        pass
 
 
 def preload(file, runner):
@@ -93,6 +112,13 @@ def child(msg, fds, sock, module, runner):
         request = json.loads(f.read().decode("utf-8"))
     os.makedirs(msg["cwd"], exist_ok=True)
     os.chdir(msg["cwd"])
+    if msg.get("tool_link"):
+        os.symlink(msg["tool"], msg["tool_link"])
+    for link, target in msg.get("links", []):
+        parent = os.path.dirname(link)
+        if parent:
+            os.makedirs(parent, exist_ok=True)
+        os.symlink(target, link)
     os.environ["HOME"] = msg["home"]
     cpu, mem = msg["cpu_s"], msg["memory_mb"] << 20
     for what, value in ((resource.RLIMIT_CPU, (cpu, cpu + 1)), (resource.RLIMIT_AS, (mem, mem)),
@@ -165,9 +191,13 @@ def reap_orphans():
             return
 
 
-def serve(file, runner):
+def serve(file, runner, modules=()):
     sock = socket.socket(fileno=4)
-    module = preload(file, runner)
+    if file == "-":
+        preload_modules(modules)
+        module = None
+    else:
+        module = preload(file, runner)
     send(sock, {"ready": True, "preloaded": module is not None})
     buf = [b""]
     while True:
