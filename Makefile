@@ -104,8 +104,9 @@ install: bin/toolgen
 	install -m 644 schemas/meta/draft/2020-12/meta/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta/
 	install -m 644 docs/toolgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/toolgen.1
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
-	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner.js \
-	  toolgen/run/runtime/toolgen_helpers.py toolgen/run/runtime/dataset_schema.py \
+	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py \
+	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \
+	  toolgen/run/runtime/dataset_schema.py \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 
 clean:
