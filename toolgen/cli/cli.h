@@ -28,6 +28,11 @@ int cmd_clean(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+/* cli_lifecycle.c */
+int cmd_stage(int argc, char **argv);
+int cmd_feedback(int argc, char **argv);
+int cmd_promote(int argc, char **argv);
+int cmd_reject(int argc, char **argv);
 
 extern const char tg_usage_validate[];
 extern const char tg_usage_lint[];
@@ -38,6 +43,10 @@ extern const char tg_usage_clean[];
 extern const char tg_usage_check[];
 extern const char tg_usage_run[];
 extern const char tg_usage_serve[];
+extern const char tg_usage_stage[];
+extern const char tg_usage_feedback[];
+extern const char tg_usage_promote[];
+extern const char tg_usage_reject[];
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
 int cli_fail(int code, const char *fmt, ...)

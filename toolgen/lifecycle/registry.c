@@ -152,7 +152,13 @@ cJSON *tg_registry_load(const tg_registry *g, tg_reg_file f, tg_err *err)
     char *text = tg_read_file_at(g->repo->root_fd, path, TG_DOC_MAX_BYTES, &len, err);
     if (text) {
         const char *end = NULL;
-        out = cJSON_ParseWithLengthOpts(text, len, &end, 1);
+        out = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+        while (out && end && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
+            end++;
+        if (out && end && *end) { /* something after the document */
+            cJSON_Delete(out);
+            out = NULL;
+        }
         if (!out)
             tg_err_setpos(err, path, 0, 0, "not valid JSON near byte %ld; fix it by hand or "
                           "restore it with `git checkout -- %s`",

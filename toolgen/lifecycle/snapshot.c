@@ -149,7 +149,7 @@ static cJSON *new_entry(const tg_registry *g, const char *tool, const stage_inpu
 }
 
 /* An entry already STAGED or APPROVED: the same snapshot is done, another one is refused. */
-static int check_existing(const cJSON *old, const cJSON *fresh, tg_stage_result *res,
+static int check_existing(const cJSON *old, const cJSON *fresh, tg_registry_stage_result *res,
                           tg_err *err)
 {
     tg_lc_state s = tg_lc_state_of(old);
@@ -201,9 +201,9 @@ static int save_staging(const tg_registry *g, tg_regtx *tx, const cJSON *staging
     return rc;
 }
 
-int tg_stage_tool(const tg_registry *g, const char *tool, tg_stage_result *res, tg_err *err)
+int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_result *res, tg_err *err)
 {
-    *res = (tg_stage_result){0};
+    *res = (tg_registry_stage_result){0};
     stage_inputs in = {0};
     cJSON *staging = NULL;
     char *dir = NULL;
