@@ -33,6 +33,9 @@ int cmd_stage(int argc, char **argv);
 int cmd_feedback(int argc, char **argv);
 int cmd_promote(int argc, char **argv);
 int cmd_reject(int argc, char **argv);
+/* For `toolgen check`: verifies every registry snapshot against its recorded hashes and prints
+ * what differs; TG_EXIT_OK, TG_EXIT_FAIL (a mismatch) or TG_EXIT_USAGE (unreadable metadata). */
+int cli_check_registry(const tg_repo *repo);
 
 extern const char tg_usage_validate[];
 extern const char tg_usage_lint[];

@@ -263,3 +263,26 @@ int cmd_reject(int argc, char **argv)
     close_registry(&repo, &g);
     return code;
 }
+
+int cli_check_registry(const tg_repo *repo)
+{
+    tg_registry g;
+    tg_err err = {0};
+    tg_strv problems = {0};
+    int code = TG_EXIT_OK;
+    if (tg_registry_open(&g, repo, &err) != 0)
+        return fail_err("check", TG_EXIT_USAGE, &err);
+    if (tg_registry_verify(&g, &problems, &err) != 0) {
+        code = fail_err("check", TG_EXIT_USAGE, &err);
+    } else if (problems.n) {
+        printf("toolgen check: the registry's snapshots differ from their recorded hashes:\n");
+        for (size_t i = 0; i < problems.n; i++)
+            printf("  %s\n", problems.v[i]);
+        code = TG_EXIT_FAIL;
+    } else if (tg_is_dir_at(repo->root_fd, g.active) || tg_is_dir_at(repo->root_fd, g.staging)) {
+        printf("toolgen check: every registry snapshot matches its recorded hashes\n");
+    }
+    tg_strv_free(&problems);
+    tg_registry_release(&g);
+    return code;
+}
