@@ -23,6 +23,8 @@ static const tg_command commands[] = {
     {"graph", cmd_graph, "print the stage graph in Graphviz dot", tg_usage_graph},
     {"lint", cmd_lint, "check manifests and toolgen.yaml; print every problem as file:line:col",
      tg_usage_lint},
+    {"log", cmd_log, "the promotion history from git (commits \"promote TOOL vVERSION\")",
+     tg_usage_log},
     {"promote", cmd_promote, "promote an approved tool into the active registry as one git commit",
      tg_usage_promote},
     {"reject", cmd_reject, "reject a staged tool and archive it with the user's notes",
@@ -32,6 +34,7 @@ static const tg_command commands[] = {
      tg_usage_serve},
     {"stage", cmd_stage, "snapshot a built tool into the staging registry (DRAFT -> STAGED)",
      tg_usage_stage},
+    {"status", cmd_status, "every tool's lifecycle state, versions and next command", tg_usage_lcstatus},
     {"validate", cmd_validate, "validate JSON/YAML instances against a JSON Schema (2020-12)",
      tg_usage_validate},
 };
