@@ -22,7 +22,7 @@ static const tg_command commands[] = {
     {"lint", cmd_lint, "check manifests and toolgen.yaml; print every problem as file:line:col",
      tg_usage_lint},
     {"run", cmd_run, "run one call of a tool in the sandbox and print its result", tg_usage_run},
-    {"serve", cmd_serve, "serve the tools to MCP clients over stdio (both protocol eras)",
+    {"serve", cmd_serve, "serve the tools to MCP clients over stdio or HTTP (both eras)",
      tg_usage_serve},
     {"validate", cmd_validate, "validate JSON/YAML instances against a JSON Schema (2020-12)",
      tg_usage_validate},
