@@ -106,6 +106,26 @@ void tg_sha256(const void *data, size_t len, unsigned char out[TG_SHA256_LEN])
     tg_sha256_final(&s, out);
 }
 
+void tg_sha256_final_hex(tg_sha256_ctx *s, char out[TG_SHA256_HEX])
+{
+    static const char digits[] = "0123456789abcdef";
+    unsigned char d[TG_SHA256_LEN];
+    tg_sha256_final(s, d);
+    for (int i = 0; i < TG_SHA256_LEN; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+    out[2 * TG_SHA256_LEN] = '\0';
+}
+
+void tg_sha256_hex(const void *data, size_t len, char out[TG_SHA256_HEX])
+{
+    tg_sha256_ctx s;
+    tg_sha256_init(&s);
+    tg_sha256_update(&s, data, len);
+    tg_sha256_final_hex(&s, out);
+}
+
 void tg_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len,
                     unsigned char out[TG_SHA256_LEN])
 {

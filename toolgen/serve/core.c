@@ -456,8 +456,8 @@ static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const
             tg_serve_mrtr_call_modern(c->mrtr, &c->call, tool, args, params,
                                       tg_json_get(tg_json_get(params, "_meta"), META_CAPS), &o);
         else
-            tg_serve_mrtr_call_legacy(c->mrtr, &c->call, tool, args, id, s->client_elicits,
-                                      &s->pending, &o);
+            tg_serve_mrtr_call_legacy(c->mrtr, &c->call, tool, args, id,
+                                      s->client_elicits && c->legacy_elicit, &s->pending, &o);
         cJSON_Delete(empty);
         return mrtr_reply(c, id, era, &o, log);
     }
@@ -473,8 +473,9 @@ static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, con
 {
     if (strcmp(method, "server/discover") == 0)
         return do_discover(c, id);
-    if (strcmp(method, "subscriptions/listen") == 0) {
-        /* acknowledged now, answered never on stdio: the stream ends when the client cancels */
+    if (c->list_changed && strcmp(method, "subscriptions/listen") == 0) {
+        /* acknowledged now, answered never on stdio: the stream ends when the client cancels;
+         * offered only where lists change (list_changed: stdio) */
         char why[256];
         cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, why, sizeof why);
         return ack ? ack : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);

@@ -67,6 +67,8 @@ typedef struct tg_serve_config {
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
     unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
                                   * as listChanged and offered by subscriptions/listen */
+    bool legacy_elicit;          /* the transport can send a legacy client a request mid-call
+                                  * and route its response back (stdio; serve/mrtr.h) */
     tg_serve_call call;       /* how tools/call runs a tool */
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
