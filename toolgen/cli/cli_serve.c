@@ -320,6 +320,30 @@ static int serve(const serve_opts *o, int proto_fd)
     return rc;
 }
 
+/*
+ * An MCP Bundle's client fills ${user_config.NAME} in mcp_config.env from what the user set,
+ * and passes the placeholder literally when the user left an optional value blank. Such a value
+ * means "not set": a tool must see no variable rather than a placeholder it would take for a
+ * credential (docs/mcp.md#pack).
+ */
+static void unset_blank_user_config(void)
+{
+    extern char **environ;
+    char *names[64];
+    size_t n = 0;
+    for (char **e = environ; *e && n < sizeof names / sizeof *names; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq && tg_str_startswith(eq + 1, "${user_config.") && tg_str_endswith(eq + 1, "}"))
+            names[n++] = xstrndup(*e, (size_t)(eq - *e));
+    }
+    for (size_t i = 0; i < n; i++) {
+        fprintf(stderr, "toolgen: serve: %s was left blank in the bundle's settings: unset\n",
+                names[i]);
+        unsetenv(names[i]);
+        free(names[i]);
+    }
+}
+
 int cmd_serve(int argc, char **argv)
 {
     serve_opts o = {0};
@@ -328,6 +352,7 @@ int cmd_serve(int argc, char **argv)
         return code;
     if (o.dir && cli_set_dir(o.dir) != 0)
         return cli_fail(TG_EXIT_USAGE, "serve: -C %s: %s", o.dir, strerror(errno));
+    unset_blank_user_config();
     tg_err err = {0};
     int proto = tg_serve_stdio_claim_stdout(&err);
     if (proto < 0)
