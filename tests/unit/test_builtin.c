@@ -78,7 +78,7 @@ static void test_same_bytes(const tg_dataset *ds)
     CHECK_CONTAINS(first.manifest_yaml, "status: draft");
     CHECK_CONTAINS(first.manifest_yaml, "generator: offline\n  model: toolgen-builtin-");
     CHECK_CONTAINS(first.manifest_yaml, "intent: \"Mean of tip per day\"");
-    CHECK_CONTAINS(first.code, "def run(file_path: str = 'data/tips.csv', value_columns: list = None");
+    CHECK_CONTAINS(first.code, "def run(\n    file_path: str = 'data/tips.csv',\n    value_columns: list = None,\n");
     CHECK_CONTAINS(first.example_input, "\"file_path\": \"data/tips.csv\"");
     for (size_t i = 1; i < sizeof phrasings / sizeof *phrasings; i++) {
         tg_builtin_tool t;

@@ -118,7 +118,7 @@ static int op_aggregate(bp_state *s)
         if (!p->top_k)
             p->top_k = 1;
     } else if (s->superlative) {
-        add_agg(p, s->sup_dir > 0 ? BT_LIMIT : BT_MIN);
+        add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
     }
     if (settle_aggs(s, "aggregate") != 0)
         return -1;
