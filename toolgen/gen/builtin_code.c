@@ -203,9 +203,19 @@ static void filter_line(tg_buf *b, const bt_filter *f, const tg_dataset *ds)
     tg_buf_free(&col);
 }
 
+/* The plan's sentence, safe in a docstring (caller frees). */
+static char *safe_sentence(const bt_plan *p, const tg_dataset *ds)
+{
+    char *raw = bt_plan_sentence(p, ds), *safe = bt_safe_text(raw);
+    free(raw);
+    return safe;
+}
+
 static void header(tg_buf *b, const bt_plan *p, const tg_dataset *ds)
 {
-    char *sentence = bt_plan_sentence(p, ds), *plan = bt_plan_text(p, ds);
+    char *raw = bt_plan_text(p, ds), *plan = bt_safe_text(raw);
+    char *sentence = safe_sentence(p, ds);
+    free(raw);
     tg_buf_printf(b, "\"\"\"%s.\n\nWritten by toolgen's built-in generator (toolgen-builtin-%s) "
                      "from the plan\n\n    %s\n\nIt reads the CSV file with pandas, applies the "
                      "plan and returns the result table as rows.\n\"\"\"\n\n",
@@ -238,7 +248,7 @@ char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds)
     tg_buf b = TG_BUF_INIT;
     header(&b, p, ds);
     signature(&b, ps, n, ds);
-    char *sentence = bt_plan_sentence(p, ds);
+    char *sentence = safe_sentence(p, ds);
     tg_buf_printf(&b, "    \"\"\"%s.\"\"\"\n", sentence);
     free(sentence);
     tg_buf_puts(&b, "    df = load_csv(file_path, max_rows, repeat)\n");

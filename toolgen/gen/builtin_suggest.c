@@ -169,9 +169,8 @@ void bt_suggest(const char *intent, const tg_dataset *ds, size_t nds, tg_buf *ou
         int s = overlap(intent ? intent : "", phrase);
         for (int k = 0; k < 3 && phrase; k++)
             if (s > scores[k]) {
+                free(best[2]); /* the last one drops out */
                 for (int m = 2; m > k; m--) {
-                    if (m == 2)
-                        free(best[2]);
                     best[m] = best[m - 1];
                     scores[m] = scores[m - 1];
                 }
