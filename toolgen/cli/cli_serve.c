@@ -157,10 +157,13 @@ static int serve(const serve_opts *o, int proto_fd)
         goto out_resources;
     }
     tg_serve_artifacts kept = {0};
+    /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
+    tg_pool *pool = tg_pool_new(&env.ctx);
+    tg_serve_tools_prepare_pool(&tools, pool);
     tg_serve_config c = {
         .tools = &tools,
         .resources = &resources,
-        .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
+        .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
@@ -175,6 +178,7 @@ static int serve(const serve_opts *o, int proto_fd)
     if (tg_serve_stdio_run(&c, &io, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+    tg_pool_free(pool);
     tg_toolrun_env_close(&env);
 out_resources:
     tg_serve_resources_free(&resources);
