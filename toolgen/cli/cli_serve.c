@@ -259,12 +259,15 @@ static int serve(const serve_opts *o, int proto_fd)
         .tools = &tools, .prompts = &prompts, .root_fd = repo.root_fd,
         .data_dirs = env.sandbox.data_dirs, .n_data_dirs = env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
+    /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
+    tg_pool *pool = tg_pool_new(&env.ctx);
+    tg_serve_tools_prepare_pool(&tools, pool);
     tg_serve_config c = {
         .tools = &tools,
         .resources = &resources,
         .prompts = &prompts,
         .completion = &completion,
-        .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
+        .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
@@ -278,6 +281,7 @@ static int serve(const serve_opts *o, int proto_fd)
     if (run_transport(o, &c, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+    tg_pool_free(pool);
     tg_toolrun_env_close(&env);
 out_resources:
     tg_serve_resources_free(&resources);
