@@ -52,29 +52,6 @@ static int write_json(tg_regtx *tx, const char *dir, const char *name, const cJS
     return rc;
 }
 
-/* Moves every file of the candidate folder into the archive folder. */
-static int move_files(const tg_registry *g, tg_regtx *tx, const char *from, const char *to,
-                      tg_err *err)
-{
-    tg_strv files = {0};
-    int rc = tg_is_dir_at(g->repo->root_fd, from) ? tg_registry_list_files(g, from, &files, err)
-                                                   : 0;
-    for (size_t i = 0; rc == 0 && i < files.n; i++) {
-        char *src = tg_path_join(from, files.v[i]), *dst = tg_path_join(to, files.v[i]);
-        size_t len = 0;
-        char *data = tg_read_file_at(g->repo->root_fd, src, 0, &len, err);
-        rc = data && tg_regtx_write(tx, dst, data, len, err) == 0 ? tg_regtx_remove(tx, src, err)
-                                                                   : -1;
-        free(data);
-        free(src);
-        free(dst);
-    }
-    tg_strv_free(&files);
-    if (rc == 0)
-        tg_regtx_rmdir(tx, from);
-    return rc;
-}
-
 static int check_state(const cJSON *entry, const char *tool, const char *staging, tg_err *err)
 {
     tg_lc_state s = tg_lc_state_of(entry);
@@ -126,7 +103,7 @@ int tg_reject(const tg_registry *g, const char *tool, const char *notes, tg_reje
     tg_regtx tx;
     tg_regtx_init(&tx, g->repo->root_fd);
     char *meta = tg_registry_file(g, TG_REG_STAGING);
-    if (move_files(g, &tx, from, res->archive, err) == 0 &&
+    if (tg_regtx_move_tree(&tx, from, res->archive, err) == 0 &&
         write_json(&tx, res->archive, "user_feedback.json", ufb, err) == 0 &&
         write_json(&tx, res->archive, "metadata.json", entry, err) == 0 &&
         write_json(&tx, ".", meta, staging, err) == 0)
