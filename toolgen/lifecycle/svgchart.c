@@ -200,14 +200,17 @@ static bool col_range(const tg_table *t, int j, double *lo, double *hi)
     return any;
 }
 
-static void svg_open(tg_buf *b, const char *title)
+/* The <svg> element, with the two axes unless it is a pie. */
+static void svg_open(tg_buf *b, const char *title, bool axes)
 {
     tg_buf_printf(b, "<svg class=\"tg-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" "
                   "height=\"%g\" viewBox=\"0 0 %g %g\" role=\"img\"><title>", W, H, W, H);
     tg_html_escape(b, title ? title : "chart");
-    tg_buf_printf(b, "</title><line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#333\"/>"
-                  "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#333\"/>\n",
-                  ML, MT, ML, H - MB, ML, H - MB, W - MR, H - MB);
+    tg_buf_puts(b, "</title>");
+    if (axes)
+        tg_buf_printf(b, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#333\"/>"
+                      "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#333\"/>\n",
+                      ML, MT, ML, H - MB, ML, H - MB, W - MR, H - MB);
 }
 
 /* y axis labels at the bottom and top of [lo, hi], and the axis titles. */
@@ -351,7 +354,7 @@ void tg_chart_render(tg_buf *b, const cJSON *output, const tg_table *t)
             missing(b, li < 0 ? "label" : "value", li < 0 ? l : v);
             return;
         }
-        svg_open(b, tg_json_get_string(output, "title"));
+        svg_open(b, tg_json_get_string(output, "title"), false);
         render_pie(b, t, li, vi);
         tg_buf_puts(b, "</svg>\n");
         return;
@@ -377,7 +380,7 @@ void tg_chart_render(tg_buf *b, const cJSON *output, const tg_table *t)
         missing(b, "x", xc);
         return;
     }
-    svg_open(b, tg_json_get_string(output, "title"));
+    svg_open(b, tg_json_get_string(output, "title"), true);
     if (strcmp(type, "bar_chart") == 0)
         render_bar(b, t, x, ys[0], cfg);
     else
