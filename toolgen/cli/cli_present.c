@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "cli/cli.h"
 #include "cli/cli_present.h"
+#include "lifecycle/monitor.h"
 #include "lifecycle/present.h"
 #include "lifecycle/runart.h"
 
@@ -90,6 +91,9 @@ int cli_staged_present(cli_staged *s, const tg_manifest *m, const tg_call_result
     }
     fprintf(stderr, "toolgen: run: staged run of %s stored in %s/run_artifacts.json\n", m->name,
             s->dir);
+    if (tg_monitor_add(s->g.repo, r->ok ? TG_MON_STAGED_RUN : TG_MON_STAGED_RUN_FAILED,
+                       tg_json_get_number(env, "execution_time_ms", 0), NULL, &err) != 0)
+        fprintf(stderr, "toolgen: run: warning: %s not updated: %s\n", TG_METRICS_PATH, err.msg);
     const cJSON *entry = tg_registry_candidate(staging, m->name);
     if (!json && r->ok) {
         char *md = tg_present_markdown(art, entry);

@@ -31,7 +31,8 @@ void tg_reject_categories(const char *notes, tg_strv *out)
     for (char *c = low; *c; c++)
         *c = (char)tolower((unsigned char)*c);
     size_t before = out->n;
-    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
+    size_t last = sizeof patterns / sizeof *patterns - 1; /* WRONG_RESULT: only when alone */
+    for (size_t i = 0; i <= last && !(i == last && out->n > before); i++)
         for (size_t j = 0; patterns[i].phrases[j]; j++)
             if (strstr(low, patterns[i].phrases[j])) {
                 tg_strv_push(out, patterns[i].category);
@@ -84,7 +85,8 @@ int tg_reject(const tg_registry *g, const char *tool, const char *notes, tg_reje
     snprintf(res->archive, sizeof res->archive, "%s/rejected/%s_%s", g->archive, tool, stamp);
     snprintf(res->version, sizeof res->version, "%s", tg_json_get_string(entry, "version"));
     tg_reject_categories(notes, &res->categories);
-    if (tg_lc_state_of(entry) != TG_LC_REJECTED &&
+    res->was_rejected = tg_lc_state_of(entry) == TG_LC_REJECTED;
+    if (!res->was_rejected &&
         tg_lc_transition(entry, TG_LC_REJECTED, now, "toolgen reject", err) != 0)
         goto out;
     cJSON *rej = cJSON_CreateObject();
