@@ -16,6 +16,8 @@ static const tg_command commands[] = {
     {"check", cmd_check, "frozen build + diff of generated/ against the last commit (for CI)",
      tg_usage_check},
     {"clean", cmd_clean, "remove what toolgen generated and its build state", tg_usage_clean},
+    {"diff", cmd_diff, "review the tools changed between revisions: breaking changes, versions",
+     tg_usage_diff},
     {"explain", cmd_explain, "say why each stage would run, or that it is up to date",
      tg_usage_explain},
     {"feedback", cmd_feedback, "record the user's reply to a staged tool (output, then decision)",
