@@ -171,6 +171,20 @@ expect_rc "detached: promoted" 0
 expect_eq "detached: HEAD moved, still detached" "$(G symbolic-ref -q HEAD || echo detached)" "detached"
 expect_eq "detached: subject" "$(G log -1 --format=%s)" "promote $T v1.0.0"
 
+# -- promotion.git.branch: HEAD elsewhere is refused, nothing changed
+fresh "$TMP/b"
+approve
+printf 'promotion:\n  git:\n    branch: release\n' >>"$R/toolgen.yaml"
+G add toolgen.yaml registry && G commit -qm "branch setting"
+BEFORE=$(snap)
+run "$TG" -C "$R" promote $T
+expect_rc "branch setting, HEAD on main: refused" 1
+expect_err "branch setting: says so" 'promotion.git.branch is "release" but HEAD is on main'
+expect_eq "branch setting: nothing changed" "$(snap)" "$BEFORE"
+G checkout -q -b release
+run "$TG" -C "$R" promote $T
+expect_rc "branch setting, HEAD on release: promoted" 0
+
 # -- unborn branch (no commit yet): the promotion is the first commit, other files untracked
 fresh "$TMP/u" unborn
 approve

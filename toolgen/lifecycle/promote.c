@@ -285,6 +285,7 @@ static int apply(promo *p, tg_promote_result *res, tg_err *err)
         .message = msg,
         .author_name = config_str(p->g, "/promotion/git/author_name"),
         .author_email = config_str(p->g, "/promotion/git/author_email"),
+        .branch = config_str(p->g, "/promotion/git/branch"),
         .fail_at = p->fail_at,
     };
     int rc = -1;
