@@ -42,6 +42,10 @@ A=$C/run_artifacts.json
 run python3 -c "import json,sys; a=json.load(open(sys.argv[1])); print(a['rows_processed'], len(a['sample_rows']), a['files'][0], a['metadata']['limitations'][0], a['visualizations']['outputs'][1]['type'], a['execution_time_ms'] > 0)" "$A"
 expect_out "run_artifacts.json fields" "6 4 files/rows.json rows with an empty region are skipped bar_chart True"
 
+run "$TG" validate --schema schemas/run_artifacts.schema.json \
+    --resource-dir https://toolgen.dev/schemas/=schemas "$A"
+expect_rc "run_artifacts.json validates against its schema" 0
+
 # -- the page is self-contained: nothing to fetch, no script
 run grep -c -E '<script|<link|src=|url\(' "$TMP/p.html"
 expect_out "page: nothing fetched" "0"
