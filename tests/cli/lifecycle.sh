@@ -171,6 +171,20 @@ expect_rc "detached: promoted" 0
 expect_eq "detached: HEAD moved, still detached" "$(G symbolic-ref -q HEAD || echo detached)" "detached"
 expect_eq "detached: subject" "$(G log -1 --format=%s)" "promote $T v1.0.0"
 
+# -- promotion.git.branch: HEAD elsewhere is refused, nothing changed
+fresh "$TMP/b"
+approve
+printf 'promotion:\n  git:\n    branch: release\n' >>"$R/toolgen.yaml"
+G add toolgen.yaml registry && G commit -qm "branch setting"
+BEFORE=$(snap)
+run "$TG" -C "$R" promote $T
+expect_rc "branch setting, HEAD on main: refused" 1
+expect_err "branch setting: says so" 'promotion.git.branch is "release" but HEAD is on main'
+expect_eq "branch setting: nothing changed" "$(snap)" "$BEFORE"
+G checkout -q -b release
+run "$TG" -C "$R" promote $T
+expect_rc "branch setting, HEAD on release: promoted" 0
+
 # -- unborn branch (no commit yet): the promotion is the first commit, other files untracked
 fresh "$TMP/u" unborn
 approve
@@ -205,6 +219,9 @@ for f in spec.json tool.py user_feedback.json metadata.json; do
 done
 run grep -c "approve but change the column" "$A/user_feedback.json"
 expect_out "archive keeps the feedback verbatim" "1"
+M=$R/.toolgen/metrics.json
+run python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(m['staged'], m['output_accepted'], m['rejected'], m['approved'], m['common_rejection_reasons'], m['validation_failure_rate'])" "$M"
+expect_out "metrics.json: counts and reasons" "1 1 1 0 ['COLUMN_MISMATCH', 'OUTPUT_FORMAT'] 0"
 run "$TG" -C "$R" reject $T --notes "again"
 expect_rc "reject twice: refused" 1
 run "$TG" -C "$R" reject $T --notes "x" --refine
@@ -232,5 +249,17 @@ sed -i 's/^version: .*/version: 3.0.0/' "$R/$MF"
 run "$TG" -C "$R" stage $T
 expect_rc "stale build: refused" 1
 expect_err "stale build: says build first" "run \`toolgen build\` first"
+
+
+# -- a failed quality gate: staging refused, counted as a validation failure
+fresh "$TMP/g"
+sed -i 's/output_contains: {rows: 3}/output_contains: {rows: 4}/' "$R/$MF"
+"$TG" -C "$R" build >/dev/null 2>&1
+run "$TG" -C "$R" stage $T
+expect_rc "failed gate: stage refused" 1
+expect_err "failed gate: names the gate" "quality gate"
+expect_err "failed gate: stays a draft" "stays a DRAFT"
+run python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(m['validation_failures'], m['validation_failure_rate'])" "$R/.toolgen/metrics.json"
+expect_out "metrics.json: validation failure rate" "1 1"
 
 finish lifecycle

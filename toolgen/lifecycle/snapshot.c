@@ -49,7 +49,7 @@ static int read_code(const tg_repo *repo, stage_inputs *in, tg_err *err)
 }
 
 /* The report must be about this version and this code, and have passed every gate. */
-static int check_report(const char *tool, stage_inputs *in, tg_err *err)
+static int check_report(const char *tool, stage_inputs *in, bool *gate_failed, tg_err *err)
 {
     const cJSON *r = in->report_json;
     const char *ver = tg_json_get_string(r, "version");
@@ -66,7 +66,8 @@ static int check_report(const char *tool, stage_inputs *in, tg_err *err)
                               "`toolgen build` first", tool);
     }
     const cJSON *failed = tg_json_get(r, "failed_gate");
-    if (failed && !cJSON_IsNull(failed))
+    *gate_failed = failed && !cJSON_IsNull(failed);
+    if (*gate_failed)
         return tg_err_set(err, "%s: the build's quality gate \"%s\" failed, so the tool stays "
                           "a DRAFT; see .toolgen/reports/%s.validation.json, fix the tool and "
                           "build again", tool,
@@ -74,7 +75,8 @@ static int check_report(const char *tool, stage_inputs *in, tg_err *err)
     return 0;
 }
 
-static int read_inputs(const tg_repo *repo, const char *tool, stage_inputs *in, tg_err *err)
+static int read_inputs(const tg_repo *repo, const char *tool, stage_inputs *in,
+                       bool *gate_failed, tg_err *err)
 {
     char *mpath = tg_manifest_path(&repo->cfg, tool), *irp = tg_ir_path(tool);
     char *rp = tg_validation_report_path(tool), *built = NULL;
@@ -104,7 +106,7 @@ static int read_inputs(const tg_repo *repo, const char *tool, stage_inputs *in, 
                    "`toolgen build` first", tool, rp);
         goto out;
     }
-    rc = check_report(tool, in, err);
+    rc = check_report(tool, in, gate_failed, err);
 out:
     free(mpath);
     free(irp);
@@ -208,7 +210,7 @@ int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_
     cJSON *staging = NULL;
     char *dir = NULL;
     int rc = -1;
-    if (read_inputs(g->repo, tool, &in, err) != 0 ||
+    if (read_inputs(g->repo, tool, &in, &res->gate_failed, err) != 0 ||
         !(staging = tg_registry_load(g, TG_REG_STAGING, err)))
         goto out;
     char now[32];

@@ -21,6 +21,7 @@ typedef struct tg_registry_stage_result {
     char version[64];  /* the staged version */
     char path[1024];   /* the candidate folder, relative to the root */
     char state[16];    /* the entry's state after the call */
+    bool gate_failed;  /* refused because a quality gate failed in the build */
 } tg_registry_stage_result;
 
 /* Stages tool. 0 (see res->already), or -1 with err naming what is missing and the command to
