@@ -648,6 +648,9 @@ int cmd_check(int argc, char **argv)
                st.generated_dir, st.outputs.n);
         rc = TG_EXIT_OK;
     }
+    int reg_rc = cli_check_registry(&o.repo); /* snapshots against their hashes */
+    if (reg_rc > rc)
+        rc = reg_rc;
     for (size_t i = 0; i < d.n; i++)
         free(d.v[i].path);
     free(d.v);

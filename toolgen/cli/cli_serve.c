@@ -1,4 +1,5 @@
-/* cli_serve.c — `toolgen serve`: the tools of this repository as an MCP server over stdio. */
+/* cli_serve.c — `toolgen serve`: the tools of this repository as an MCP server over stdio or
+ * Streamable HTTP. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,46 +12,93 @@
 #include "model/config.h"
 #include "model/manifest.h"
 #include "run/toolrun.h"
+#include "serve/complete.h"
 #include "serve/core.h"
+#include "serve/http.h"
+#include "serve/pool.h"
+#include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
 
 const char tg_usage_serve[] =
-    "usage: toolgen serve [-C DIR] [--dev] [--read-only] [--page-size N] [--max-message BYTES]\n"
+    "usage: toolgen serve [-C DIR] [--dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
+    "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
+    "                     [--progress-ms MS]\n"
     "\n"
-    "Serves the tools of a toolgen repository to MCP clients (Claude Desktop, IDEs, agents)\n"
-    "over stdio: newline-delimited JSON-RPC on stdin and stdout. stdout carries protocol\n"
-    "messages only; everything else, including one JSON log line per request (id, method,\n"
-    "tool, duration, status, error code; never arguments), goes to stderr. Both protocol eras\n"
-    "are spoken, chosen per request: 2026-07-28 (stateless, server/discover) and 2024-11-05\n"
-    "to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run` does, with\n"
-    "progress notifications and cancellation. Resources: the Agent Skill, each tool's\n"
-    "reference page and JSON Schemas, and the files the last calls wrote.\n"
-    "docs/mcp.md describes what is supported.\n"
+    "Serves the tools of a toolgen repository to MCP clients (Claude Desktop, IDEs, agents),\n"
+    "over stdio by default: newline-delimited JSON-RPC on stdin and stdout. stdout carries\n"
+    "protocol messages only; everything else, including one JSON log line per request (id,\n"
+    "method, tool, duration, status, error code; never arguments), goes to stderr. Both\n"
+    "protocol eras are spoken, chosen per request: 2026-07-28 (stateless, server/discover) and\n"
+    "2024-11-05 to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run`\n"
+    "does, with progress notifications and cancellation; several calls run at once, so a slow\n"
+    "tool blocks no other request. Resources: the Agent Skill, each tool's reference page and\n"
+    "JSON Schemas, and the files the last calls wrote. docs/mcp.md describes what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
     "                      mode a tool author uses); the others are listed on stderr. This is\n"
     "                      the only tool source so far, and what serve uses without options\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
+    "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
+    "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
+    "                      address is printed on stderr. Bind to 127.0.0.1 unless the server\n"
+    "                      must be reached from elsewhere: there is no authentication\n"
+    "  --allow-origin O    also accept requests whose Origin header is O (exactly, e.g.\n"
+    "                      https://app.example.com); loopback origins are always accepted,\n"
+    "                      others get 403 (DNS rebinding protection). Repeatable\n"
+    "  --max-concurrency N tool calls running at once (default 4, at most 256); more wait in\n"
+    "                      a queue\n"
     "  --page-size N       tools per tools/list page (default 100)\n"
     "  --max-message BYTES longest message accepted (default 4194304); longer ones are refused\n"
-    "                      with -32600 and skipped\n"
+    "                      with -32600 (HTTP: 413)\n"
+    "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
     "\n"
-    "Not yet: --staging and the registry of promoted tools, and --http HOST:PORT (Streamable\n"
-    "HTTP); both are usage errors for now.\n"
+    "Not yet: --staging and the registry of promoted tools (a usage error for now).\n"
     "\n"
-    "The server ends when stdin closes (a call still running is killed, unless more requests\n"
-    "wait) or on SIGINT/SIGTERM.\n"
+    "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
+    "requests wait); both transports end on SIGINT/SIGTERM, killing the calls in flight.\n"
     "Exit status: 0 clean end, 2 usage or configuration error, 3 environment problem (the\n"
-    "reply stream broke, no manifests folder).\n";
+    "reply stream broke, no manifests folder, the HTTP address cannot be bound).\n";
+
+#define MAX_ORIGINS 16
 
 typedef struct serve_opts {
     const char *dir;
     bool read_only;
-    size_t page_size, max_message;
+    size_t page_size, max_message, max_concurrency, progress_ms;
+    const char *http;          /* HOST:PORT; NULL: stdio */
+    char http_host[256];
+    unsigned http_port;
+    const char *origins[MAX_ORIGINS + 1];
+    size_t n_origins;
 } serve_opts;
+
+/* HOST:PORT, [V6]:PORT or :PORT (127.0.0.1) into o->http_host / http_port. */
+static bool parse_hostport(const char *s, serve_opts *o)
+{
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon - s >= (long)sizeof o->http_host)
+        return false;
+    size_t n = (size_t)(colon - s);
+    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+        memcpy(o->http_host, s + 1, n - 2);
+        o->http_host[n - 2] = '\0';
+    } else if (n == 0) {
+        snprintf(o->http_host, sizeof o->http_host, "127.0.0.1");
+    } else {
+        memcpy(o->http_host, s, n);
+        o->http_host[n] = '\0';
+    }
+    char *end;
+    errno = 0;
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (errno || end == colon + 1 || *end || port > 65535 || colon[1] == '-')
+        return false;
+    o->http_port = (unsigned)port;
+    return true;
+}
 
 static bool parse_size(const char *s, size_t *out)
 {
@@ -83,9 +131,23 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
         } else if (strcmp(a, "--staging") == 0) {
             return cli_fail(TG_EXIT_USAGE, "serve: --staging is not there yet (no registry of staged "
                                            "tools); use --dev to serve the working tree's manifests");
-        } else if (strcmp(a, "--http") == 0 || strncmp(a, "--http=", 7) == 0) {
-            return cli_fail(TG_EXIT_USAGE, "serve: --http is not there yet; serve speaks stdio only "
-                                           "(docs/mcp.md)");
+        } else if (strcmp(a, "--http") == 0 && next) {
+            o->http = argv[++i];
+            if (!parse_hostport(o->http, o))
+                return cli_fail(TG_EXIT_USAGE, "serve: --http %s: expected HOST:PORT (e.g. "
+                                               "127.0.0.1:8080, [::1]:0, :8080)", o->http);
+        } else if (strcmp(a, "--max-concurrency") == 0 && next) {
+            if (!parse_size(argv[++i], &o->max_concurrency) || o->max_concurrency > 256)
+                return cli_fail(TG_EXIT_USAGE, "serve: --max-concurrency needs a number from 1 "
+                                               "to 256");
+        } else if (strcmp(a, "--progress-ms") == 0 && next) {
+            if (!parse_size(argv[++i], &o->progress_ms) || o->progress_ms > 3600000)
+                return cli_fail(TG_EXIT_USAGE, "serve: --progress-ms needs a number of "
+                                               "milliseconds from 1 to 3600000");
+        } else if (strcmp(a, "--allow-origin") == 0 && next) {
+            if (o->n_origins == MAX_ORIGINS)
+                return cli_fail(TG_EXIT_USAGE, "serve: at most %d --allow-origin", MAX_ORIGINS);
+            o->origins[o->n_origins++] = argv[++i];
         } else {
             return cli_fail(TG_EXIT_USAGE, "serve: unknown option or missing value '%s'; see "
                                            "'toolgen help serve'", a);
@@ -118,11 +180,41 @@ static void catch_signals(void)
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an error to handle, not a death */
 }
 
-static void report_tools(const tg_serve_tools *tools)
+static void report_tools(const tg_serve_tools *tools, const tg_serve_prompts *prompts,
+                         const char *transport)
 {
     for (size_t i = 0; i < tools->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out %s (run `toolgen lint`)\n", tools->skipped[i]);
-    fprintf(stderr, "toolgen: serve: %zu tool%s over stdio\n", tools->n, tools->n == 1 ? "" : "s");
+    for (size_t i = 0; i < prompts->n_skipped; i++)
+        fprintf(stderr, "toolgen: serve: left out the prompt template %s\n", prompts->skipped[i]);
+    fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s\n", tools->n,
+            tools->n == 1 ? "" : "s", transport, prompts->n, prompts->n == 1 ? "" : "s");
+}
+
+/* Tests start the server on port 0 and read the port from this line. */
+static void on_listening(void *ctx, const char *host, unsigned port)
+{
+    (void)ctx;
+    bool v6 = strchr(host, ':') != NULL;
+    fprintf(stderr, "toolgen: serve: listening on http://%s%s%s:%u/mcp\n", v6 ? "[" : "", host,
+            v6 ? "]" : "", port);
+}
+
+static int run_transport(const serve_opts *o, const tg_serve_config *c, int proto_fd, tg_err *err)
+{
+    if (o->http) {
+        tg_serve_http h = {.host = o->http_host, .port = o->http_port,
+                           .max_message = o->max_message, .max_concurrency = o->max_concurrency,
+                           .log_fd = 2, .allowed_origins = o->origins, .stop = &stop_flag,
+                           .progress_ms = (long)o->progress_ms,
+                           .ready = on_listening};
+        return tg_serve_http_run(c, &h, err);
+    }
+    tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
+                         .max_message = o->max_message, .progress_ms = (long)o->progress_ms,
+                         .max_concurrency = o->max_concurrency,
+                         .cancel = &cancel_flag, .stop = &stop_flag};
+    return tg_serve_stdio_run(c, &io, err);
 }
 
 static int serve(const serve_opts *o, int proto_fd)
@@ -144,7 +236,13 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     }
-    report_tools(&tools);
+    tg_serve_prompts prompts;
+    if (tg_serve_prompts_load(&prompts, repo.root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
+        tg_serve_tools_free(&tools);
+        tg_repo_release(&repo);
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    }
+    report_tools(&tools, &prompts, o->http ? "Streamable HTTP" : "stdio");
     tg_serve_resources resources;
     tg_toolrun_env env = {0};
     int rc = TG_EXIT_OK;
@@ -157,28 +255,38 @@ static int serve(const serve_opts *o, int proto_fd)
         goto out_resources;
     }
     tg_serve_artifacts kept = {0};
+    tg_serve_completion completion = {
+        .tools = &tools, .prompts = &prompts, .root_fd = repo.root_fd,
+        .data_dirs = env.sandbox.data_dirs, .n_data_dirs = env.sandbox.n_data_dirs,
+        .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
+    /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
+    tg_pool *pool = tg_pool_new(&env.ctx);
+    tg_serve_tools_prepare_pool(&tools, pool);
     tg_serve_config c = {
         .tools = &tools,
         .resources = &resources,
-        .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
+        .prompts = &prompts,
+        .completion = &completion,
+        .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
         .instructions = "Tools built by toolgen from this repository's manifests. Each tool's "
                         "description says when to use it; failed calls return an error code "
                         "and guidance. The resources hold the Agent Skill (SKILL.md), a "
-                        "reference page per tool and the tools' JSON Schemas.",
+                        "reference page per tool and the tools' JSON Schemas; the prompts are "
+                        "the repository's templates (prompts/).",
     };
-    tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
-                         .max_message = o->max_message, .cancel = &cancel_flag, .stop = &stop_flag};
     catch_signals();
-    if (tg_serve_stdio_run(&c, &io, &err) != 0)
+    if (run_transport(o, &c, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+    tg_pool_free(pool);
     tg_toolrun_env_close(&env);
 out_resources:
     tg_serve_resources_free(&resources);
 out_tools:
+    tg_serve_prompts_free(&prompts);
     tg_serve_tools_free(&tools);
     tg_repo_release(&repo);
     return rc;

@@ -124,6 +124,8 @@ typedef struct tg_sandbox_cmd {
     const char *const *argv;
     const char *const *env;   /* extra "NAME=value" on top of the minimal environment; may be NULL */
     const char *tool_dir;     /* host folder mounted read-only at /tool; NULL: none */
+    const char *tool_link;    /* with tool_dir NULL: /tool is a symlink to this path inside the
+                                 sandbox (a pool worker's call points it at its tool) */
     bool mount_runtime;       /* mount toolgen's runtime files at /toolgen */
     bool matplotlib_cache;    /* provide a prebuilt matplotlib font cache (saves ~1 s per call) */
     const tg_path_args *paths;/* read-only binds into the work directory; may be NULL */

@@ -41,17 +41,7 @@
 #include "base/strvec.h"
 #include "run/sandbox_int.h"
 
-#define TG_SANDBOX_UID_BASE 0x70000000u
-#define READ_CHUNK 65536
-#define STATUS_MAX 4096
-/* The work directory may hold this much (files are capped one by one by RLIMIT_FSIZE). */
-#define WORK_BUDGET_MIN (100LL << 20)
-#define SHM_BYTES (64LL << 20)
-/* After a kill, how long bwrap may take to reap the tool's namespace before it is killed too. */
-#define KILL_GRACE_MS 1000
 
-/* Child-side fds: 0 stdin, 1 stdout, 2 stderr, 3 reply, 4 request, 5 bwrap status, 6 font cache. */
-enum { FD_REPLY = 3, FD_REQUEST = 4, FD_STATUS = 5, FD_FONTS = 6, FD_FIRST_FREE = 7 };
 
 /* ---- environment ---------------------------------------------------------------------------- */
 
@@ -132,17 +122,12 @@ static void system_mounts(tg_strv *a)
     }
 }
 
-static long long work_budget(const tg_limits *l)
+long long sb_work_budget(const tg_limits *l)
 {
     long long b = 16LL * l->output_kb * 1024;
     return b < WORK_BUDGET_MIN ? WORK_BUDGET_MIN : b;
 }
 
-/* Where bwrap takes each bind from: the host path, or its staged mount point (see stage_binds). */
-typedef struct bind_sources {
-    const char *tool, *runtime;
-    const char **paths; /* one per cmd->paths entry */
-} bind_sources;
 
 static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, const char *workdir,
                        const char *font_name, const bind_sources *src, tg_strv *a)
@@ -184,7 +169,7 @@ static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, co
     tg_strv_push(a, "--tmpfs");
     tg_strv_push(a, "/dev/shm");
     tg_strv_push(a, "--size");
-    tg_strv_pushf(a, "%lld", work_budget(&cmd->limits));
+    tg_strv_pushf(a, "%lld", sb_work_budget(&cmd->limits));
     tg_strv_push(a, "--tmpfs");
     tg_strv_push(a, "/tmp");
     tg_strv_push(a, "--dir");
@@ -199,6 +184,10 @@ static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, co
     if (cmd->tool_dir) {
         tg_strv_push(a, "--ro-bind");
         tg_strv_push(a, src->tool);
+        tg_strv_push(a, TG_SANDBOX_TOOL);
+    } else if (cmd->tool_link) {
+        tg_strv_push(a, "--symlink");
+        tg_strv_push(a, cmd->tool_link);
         tg_strv_push(a, TG_SANDBOX_TOOL);
     }
     if (cmd->mount_runtime) {
@@ -342,7 +331,7 @@ static int env_missing_bwrap(const tg_sandbox_config *c, tg_err *err)
                       no_isolation_hint);
 }
 
-static int env_setup_failed(const char *bwrap_msg, tg_err *err)
+int sb_env_setup_failed(const char *bwrap_msg, tg_err *err)
 {
     tg_buf b = TG_BUF_INIT;
     const char *msg = bwrap_msg && *bwrap_msg ? bwrap_msg : "(no message)";
@@ -546,15 +535,9 @@ static void child_exec(const child_plan *p)
 
 /* ---- output --------------------------------------------------------------------------------- */
 
-typedef struct sink {
-    int fd;
-    tg_stream *s;
-    size_t cap;
-    const char *name;
-} sink;
 
 /* false when the stream went over its cap (the call is then killed: "more fails the call"). */
-static bool sink_read(sink *k, char *chunk)
+bool sb_sink_read(sink *k, char *chunk)
 {
     ssize_t n = read(k->fd, chunk, READ_CHUNK);
     if (n < 0) {
@@ -683,40 +666,8 @@ static void link_paths_none(const tg_sandbox_cmd *cmd, const char *workdir)
     }
 }
 
-/*
- * One call, from setup to result, around a call struct: open (checks, call directory,
- * descriptors), command (argv and environment), spawn (fork/exec), supervise (the poll loop:
- * output caps, wall clock, disk budget, cancel), reap (wait for the tree), collect (status,
- * usage, files), close (what the call still holds). Each step reads and fills the struct, so
- * no step needs more than a handful of arguments and the kill logic lives in one function.
- */
-typedef struct sb_call {
-    const tg_sandbox_config *c;
-    const tg_sandbox_cmd *cmd;
-    tg_sandbox_result *res;
-    tg_err *err;
-    bool isolated, drop_root;
-    char *call_dir, *workdir, *fonts, *chdir_to;
-    /* parent's ends and child's ends; all close-on-exec in the parent */
-    int p_out[2], p_err[2], p_reply[2], p_status[2], p_exec[2];
-    int request_fd, fonts_fd, null_fd;
-    tg_strv argv, envp;
-    bind_sources src;
-    tg_strv stage_from, stage_to; /* as root: binds staged in a private mount namespace */
-    pid_t pid;
-    int pidfd, inner_pidfd, status_fd;
-    sink sinks[3];
-    char status[STATUS_MAX + 1];
-    size_t status_len;
-    bool exited, killed;
-    int wstatus;
-    struct rusage ru;
-    double start, end, deadline, exited_at, next_disk;
-    double kill_outer_at; /* after a kill: when bwrap goes too, if it still runs (0: done) */
-    long long free_at_start;
-} sb_call;
 
-static void call_init(sb_call *k, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
+void sb_call_init(sb_call *k, const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
                       tg_sandbox_result *res, tg_err *err)
 {
     *k = (sb_call){.c = c, .cmd = cmd, .res = res, .err = err,
@@ -809,7 +760,7 @@ static tg_sandbox_status plan_binds(sb_call *k)
 }
 
 /* Checks the environment, makes the call directory and the call's descriptors. */
-static tg_sandbox_status call_open(sb_call *k)
+tg_sandbox_status sb_call_open(sb_call *k)
 {
     const tg_sandbox_config *c = k->c;
     const tg_sandbox_cmd *cmd = k->cmd;
@@ -844,7 +795,7 @@ static tg_sandbox_status call_open(sb_call *k)
 }
 
 /* The program's argv and environment: bwrap's command line, or the tool's own (none). */
-static void call_command(sb_call *k)
+void sb_call_command(sb_call *k)
 {
     const tg_sandbox_config *c = k->c;
     const tg_sandbox_cmd *cmd = k->cmd;
@@ -899,7 +850,7 @@ static tg_sandbox_status spawn_failed(sb_call *k, const int failmsg[2])
 }
 
 /* Forks and execs the program with the call's rlimits; waits only until exec succeeded. */
-static tg_sandbox_status call_spawn(sb_call *k)
+tg_sandbox_status sb_call_spawn(sb_call *k)
 {
     const tg_limits *l = &k->cmd->limits;
     rlim_t nproc = (rlim_t)l->processes;
@@ -1025,7 +976,7 @@ static void check_limits(sb_call *k, double t)
     if (t >= k->next_disk) {
         k->next_disk = t + 200;
         /* Cheap check first (free space of the file system), the walk only when it moved. */
-        long long budget = work_budget(&k->cmd->limits);
+        long long budget = sb_work_budget(&k->cmd->limits);
         struct statvfs vfs;
         if (k->free_at_start >= 0 && statvfs(k->res->workdir, &vfs) == 0 &&
             k->free_at_start - (long long)vfs.f_bavail * (long long)vfs.f_frsize > budget &&
@@ -1092,7 +1043,7 @@ static void call_supervise(sb_call *k)
         for (int i = 0; r > 0 && i < n; i++) {
             if (!pf[i].revents)
                 continue;
-            if (idx[i] < 3 && !sink_read(&k->sinks[idx[i]], chunk) && !k->killed) {
+            if (idx[i] < 3 && !sb_sink_read(&k->sinks[idx[i]], chunk) && !k->killed) {
                 res->overflow_stream = k->sinks[idx[i]].name;
                 call_kill_for(k, TG_LIMIT_OUTPUT);
             } else if (idx[i] == 3) {
@@ -1145,7 +1096,7 @@ static tg_sandbox_status call_collect(sb_call *k)
     if (k->isolated && !k->killed && !strstr(k->status, "\"exit-code\"")) {
         /* bwrap reports the command's exit only when it started it: without that line the
          * sandbox itself could not be set up (namespaces, a mount, the program missing). */
-        env_setup_failed(res->err.data, k->err);
+        sb_env_setup_failed(res->err.data, k->err);
         return TG_SANDBOX_ENV;
     }
     res->wall_ms = k->end - k->start;
@@ -1184,7 +1135,7 @@ static tg_sandbox_status call_collect(sb_call *k)
     return TG_SANDBOX_OK;
 }
 
-static void call_close(sb_call *k)
+void sb_call_close(sb_call *k)
 {
     int *fds[] = {&k->p_out[0], &k->p_out[1], &k->p_err[0], &k->p_err[1], &k->p_reply[0],
                   &k->p_reply[1], &k->p_status[0], &k->p_status[1], &k->p_exec[0],
@@ -1210,11 +1161,11 @@ tg_sandbox_status tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cm
 {
     *res = (tg_sandbox_result){0};
     sb_call k;
-    call_init(&k, c, cmd, res, err);
-    tg_sandbox_status st = call_open(&k);
+    sb_call_init(&k, c, cmd, res, err);
+    tg_sandbox_status st = sb_call_open(&k);
     if (st == TG_SANDBOX_OK) {
-        call_command(&k);
-        st = call_spawn(&k);
+        sb_call_command(&k);
+        st = sb_call_spawn(&k);
     }
     if (st == TG_SANDBOX_OK) {
         res->isolated = k.isolated;
@@ -1226,7 +1177,7 @@ tg_sandbox_status tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cm
         if (st != TG_SANDBOX_OK)
             tg_sandbox_result_free(res);
     }
-    call_close(&k);
+    sb_call_close(&k);
     return st;
 }
 

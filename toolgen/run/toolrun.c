@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "run/toolrun_int.h"
 
 #define VIZ_FILE "visualization_manifest.json"
 #define VIZ_MAX_BYTES (1 << 20)
@@ -359,14 +360,7 @@ static tg_call_status refuse(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_erro
     return TG_CALL_DONE;
 }
 
-/* The command being assembled for the sandbox, and everything it borrows. */
-typedef struct call_cmd {
-    tg_sandbox_cmd cmd;
-    tg_strv argv, env;
-    char *cwd, *request, *tool_dir;
-} call_cmd;
-
-static void call_cmd_free(call_cmd *c)
+void tr_call_cmd_free(call_cmd *c)
 {
     tg_strv_free(&c->argv);
     tg_strv_free(&c->env);
@@ -395,8 +389,8 @@ static char *runner_request(const tg_toolrun_ctx *ctx, const tg_manifest *m, con
 }
 
 /* python / node: the interpreter running toolgen's runner, which loads the tool file. */
-static tg_call_status runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
-                                     const cJSON *args, call_cmd *c, tg_err *err)
+tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
+                                 const cJSON *args, call_cmd *c, tg_err *err)
 {
     bool py = m->runtime == TG_RUNTIME_PYTHON;
     const char *interp = py ? tg_sandbox_python() : tg_sandbox_node();
@@ -579,13 +573,14 @@ static char *input_errors(const tg_tool_call *call)
     return full;
 }
 
-tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
-                                tg_call_result *out, tg_err *err)
+tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
+                          tg_call_result *out, tr_call *p, bool *ready, tg_err *err)
 {
     *out = (tg_call_result){0};
+    *p = (tr_call){0};
+    *ready = false;
     const tg_manifest *m = call->m;
-    tg_run_facts f = {0};
-    f.runtime = tg_runtime_name(m->runtime);
+    p->f.runtime = tg_runtime_name(m->runtime);
     tg_limits_resolve(m->constraints, m->timeout_ms, &ctx->sandbox->max, &out->limits);
     if (m->runtime == TG_RUNTIME_HTTP || m->runtime == TG_RUNTIME_UNKNOWN) {
         if (m->runtime == TG_RUNTIME_HTTP)
@@ -600,38 +595,65 @@ tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *c
     char *bad_input = input_errors(call);
     if (bad_input) {
         out->args = cJSON_IsObject(call->args) ? cJSON_Duplicate(call->args, true) : cJSON_CreateObject();
-        refuse(ctx, &f, TG_CLASS_INPUT_SCHEMA, bad_input, out);
+        refuse(ctx, &p->f, TG_CLASS_INPUT_SCHEMA, bad_input, out);
         free(bad_input);
         return TG_CALL_DONE;
     }
     out->args = tg_apply_defaults(m->input_schema, call->args);
 
-    tg_path_args paths = {0};
     tg_path_verdict v = tg_sandbox_check_paths(ctx->sandbox, m->input_schema, out->args,
                                                tg_json_get(m->constraints, "allowed_paths"),
-                                               &paths, err);
+                                               &p->paths, err);
     if (v == TG_PATH_ERROR)
         return TG_CALL_INTERNAL;
     if (v != TG_PATH_OK) {
-        refuse(ctx, &f, class_of_path(v), err->msg, out);
+        refuse(ctx, &p->f, class_of_path(v), err->msg, out);
         tg_err_clear(err);
         return TG_CALL_DONE;
     }
 
-    call_cmd c = {.cmd = {.limits = out->limits, .paths = &paths, .cancel = call->cancel}};
+    call_cmd *c = &p->c;
+    c->cmd = (tg_sandbox_cmd){.limits = out->limits, .paths = &p->paths, .cancel = call->cancel};
     tg_call_status st = m->runtime == TG_RUNTIME_COMMAND
-                            ? command_argv(m->implementation, out->args, &c.argv, &c.env, &c.cwd, err)
-                            : runner_command(ctx, m, out->args, &c, err);
+                            ? command_argv(m->implementation, out->args, &c->argv, &c->env, &c->cwd, err)
+                            : tr_runner_command(ctx, m, out->args, c, err);
     if (st == TG_CALL_DONE) {
-        c.cmd.cwd = c.cwd;
-        c.cmd.argv = (const char *const *)c.argv.v;
-        c.cmd.env = (const char *const *)c.env.v;
-        st = call_status_of(tg_sandbox_run(ctx->sandbox, &c.cmd, &out->sb, err));
-        if (st == TG_CALL_DONE)
-            judge(ctx, call, c.cmd.reply_channel, &f, out);
+        c->cmd.cwd = c->cwd;
+        c->cmd.argv = (const char *const *)c->argv.v;
+        c->cmd.env = (const char *const *)c->env.v;
+        *ready = true;
     }
-    tg_path_args_free(&paths);
-    call_cmd_free(&c);
+    return st;
+}
+
+void tr_judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call *p, tg_call_result *out)
+{
+    judge(ctx, call, p->c.cmd.reply_channel, &p->f, out);
+}
+
+void tr_call_free(tr_call *p)
+{
+    tg_path_args_free(&p->paths);
+    tr_call_cmd_free(&p->c);
+}
+
+tg_call_status tr_status_of(tg_sandbox_status s)
+{
+    return call_status_of(s);
+}
+
+tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
+                                tg_call_result *out, tg_err *err)
+{
+    tr_call p;
+    bool ready;
+    tg_call_status st = tr_prepare(ctx, call, out, &p, &ready, err);
+    if (st == TG_CALL_DONE && ready) {
+        st = call_status_of(tg_sandbox_run(ctx->sandbox, &p.c.cmd, &out->sb, err));
+        if (st == TG_CALL_DONE)
+            tr_judge(ctx, call, &p, out);
+    }
+    tr_call_free(&p);
     return st;
 }
 

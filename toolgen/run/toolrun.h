@@ -78,6 +78,26 @@ tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *c
 void tg_call_result_free(tg_call_result *r);
 
 /*
+ * A batch: calls of ONE tool (one manifest, one pair of compiled schemas) run one after another,
+ * each with the same result as tg_tool_call_run. A Python tool under bubblewrap with two calls or
+ * more runs them in one warm sandbox (run/warm.h): the tool and its imports load once and each
+ * call is a forked child with its own work subdirectory, limits and wall clock
+ * (docs/sandbox.md#warm-sandboxes). Anything else, or a warm sandbox that cannot start or breaks,
+ * runs the call cold, so a batch never answers differently from single calls.
+ *
+ * calls (and what they point to) are borrowed until tg_tool_batch_free; the batch starts its
+ * sandbox on the first tg_tool_batch_run. One thread at a time per batch.
+ */
+typedef struct tg_tool_batch tg_tool_batch;
+
+tg_tool_batch *tg_tool_batch_new(const tg_toolrun_ctx *ctx, const tg_tool_call *calls, size_t n);
+/* Runs calls[i] (each at most once, in any order); as tg_tool_call_run. */
+tg_call_status tg_tool_batch_run(tg_tool_batch *b, size_t i, tg_call_result *out, tg_err *err);
+/* How many calls ran warm (for tests and benchmarks). */
+size_t tg_tool_batch_warm_runs(const tg_tool_batch *b);
+void tg_tool_batch_free(tg_tool_batch *b);
+
+/*
  * The full envelope: success, result, error (+ guidance), stdout, stderr, exit status, files,
  * visualizations, execution time, resource usage and analysis, limits. Schema:
  * schemas/run_result.schema.json.

@@ -115,6 +115,13 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
         }
         cJSON_AddObjectToObject(caps, "logging"); /* logging/setLevel is accepted */
     }
+    if (c->prompts) {
+        cJSON *p = cJSON_AddObjectToObject(caps, "prompts");
+        if (era == TG_ERA_LEGACY)
+            cJSON_AddBoolToObject(p, "listChanged", false);
+    }
+    if (c->completion)
+        cJSON_AddObjectToObject(caps, "completions");
     return caps;
 }
 
@@ -352,6 +359,40 @@ static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_se
     return result_reply(id, era, r, c->list_ttl_ms);
 }
 
+/* ---- prompts and completion (serve/prompts.h, serve/complete.h) ----------------------------- */
+
+static cJSON *do_prompts_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                              const cJSON *params, tg_serve_log *log)
+{
+    size_t n = c->prompts->n, offset, end;
+    cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
+    if (bad)
+        return bad;
+    cJSON *r = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(r, "prompts");
+    for (size_t i = offset; i < end; i++)
+        cJSON_AddItemToArray(list, tg_serve_prompt_json(&c->prompts->v[i]));
+    add_next_cursor(r, end, n);
+    return result_reply(id, era, r, c->list_ttl_ms);
+}
+
+/* prompts/get, completion/complete: the module answers, or says why params do not fit. */
+static cJSON *dispatch_extra(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                             const char *method, const cJSON *params, tg_serve_log *log)
+{
+    char why[512] = "";
+    cJSON *r;
+    if (c->prompts && strcmp(method, "prompts/list") == 0)
+        return do_prompts_list(c, id, era, params, log);
+    if (c->prompts && strcmp(method, "prompts/get") == 0)
+        r = tg_serve_prompt_get(c->prompts, params, why, sizeof why);
+    else if (c->completion && strcmp(method, "completion/complete") == 0)
+        r = tg_serve_complete(c->completion, params, why, sizeof why);
+    else
+        return NULL;
+    return r ? result_reply(id, era, r, -1) : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
+}
+
 /* The methods both eras share; NULL when method is none of them. */
 static cJSON *dispatch_common(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
                               const char *method, const cJSON *params, tg_serve_log *log)
@@ -360,6 +401,9 @@ static cJSON *dispatch_common(const tg_serve_config *c, const cJSON *id, tg_serv
         return do_tools_list(c, id, era, params, log);
     if (strcmp(method, "tools/call") == 0)
         return do_tools_call(c, id, era, params, log);
+    cJSON *extra = dispatch_extra(c, id, era, method, params, log);
+    if (extra)
+        return extra;
     if (!c->resources)
         return NULL;
     if (strcmp(method, "resources/list") == 0)

@@ -17,7 +17,8 @@
  *
  * Both eras share the methods: tools/list and tools/call (serve/tools.h), resources/list,
  * resources/read and resources/templates/list (serve/resources.h, and the files calls wrote,
- * serve/artifacts.h).
+ * serve/artifacts.h), prompts/list and prompts/get (serve/prompts.h), completion/complete
+ * (serve/complete.h).
  *
  * A session (tg_serve_session) is the per-connection state of the legacy era: one per stdio
  * process. The configuration is only read, except for the store of kept files it points to
@@ -33,6 +34,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "serve/complete.h"
+#include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/tools.h"
 
@@ -57,6 +60,8 @@ enum {
 typedef struct tg_serve_config {
     const tg_serve_tools *tools;
     const tg_serve_resources *resources; /* NULL: no resources capability */
+    const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
+    const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
     tg_serve_call call;       /* how tools/call runs a tool */
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */

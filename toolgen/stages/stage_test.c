@@ -233,9 +233,12 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
     tg_call_outcome *gen = xcalloc(n, sizeof *gen), *refo = xcalloc(n, sizeof *refo);
     tg_stage_status rc = TG_STAGE_DONE;
     size_t ran = 0;
+    tg_tool_call *calls = xcalloc(n, sizeof *calls);
+    for (size_t i = 0; i < n; i++)
+        calls[i] = (tg_tool_call){.m = &ref, .input = in, .output = out, .args = cs[i].input};
+    tg_tool_batch *batch = tg_tool_batch_new(ctx, calls, n);
     for (; ran < n; ran++) {
-        tg_tool_call call = {.m = &ref, .input = in, .output = out, .args = cs[ran].input};
-        tg_call_status st = tg_tool_call_run(ctx, &call, &rc_[ran].res, err);
+        tg_call_status st = tg_tool_batch_run(batch, ran, &rc_[ran].res, err);
         if (st != TG_CALL_DONE) {
             rc = st == TG_CALL_ENV ? TG_STAGE_NO_ENVIRONMENT : TG_STAGE_FAILED;
             tg_err_prefix(err, "reference implementation %s", ref_path);
@@ -292,6 +295,8 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
     }
     free(cand_path);
 out:
+    tg_tool_batch_free(batch);
+    free(calls);
     for (size_t i = 0; i < ran; i++) {
         free(rc_[i].artifacts);
         tg_call_result_free(&rc_[i].res);
@@ -419,6 +424,7 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
     tgs_warn_isolation(t->r, "the test stage", &t->env.sandbox);
     if (m->runtime == TG_RUNTIME_PYTHON) {
         tgs_dep_runtime(t->r, &t->env.sandbox, "runner.py");
+        tgs_dep_runtime(t->r, &t->env.sandbox, "runner_warm.py");
         tgs_dep_runtime(t->r, &t->env.sandbox, "toolgen_helpers.py");
     } else if (m->runtime == TG_RUNTIME_NODE) {
         tgs_dep_runtime(t->r, &t->env.sandbox, "runner.js");
@@ -437,12 +443,19 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
 static tg_stage_status run_cases(test_run_state *t, tg_err *err)
 {
     double t_start = tg_now_ms();
+    /* One warm sandbox for all the cases (docs/build.md#the-test-stage). */
+    tg_tool_call *calls = xcalloc(t->n + 1, sizeof *calls);
+    for (size_t i = 0; i < t->n; i++)
+        calls[i] = (tg_tool_call){.m = &t->m, .input = t->in, .output = t->outs,
+                                  .args = t->cs[i].input};
+    tg_tool_batch *batch = tg_tool_batch_new(&t->env.ctx, calls, t->n);
+    tg_stage_status rc = TG_STAGE_DONE;
     for (; !t->not_run && t->ran < t->n;) {
-        tcase *c = &t->cs[t->ran++];
+        size_t i = t->ran++;
+        tcase *c = &t->cs[i];
         dep_path_args(t->r, &t->m, c->input);
-        tg_tool_call call = {.m = &t->m, .input = t->in, .output = t->outs, .args = c->input};
         double ts = tg_now_ms();
-        tg_call_status st = tg_tool_call_run(&t->env.ctx, &call, &c->res, err);
+        tg_call_status st = tg_tool_batch_run(batch, i, &c->res, err);
         c->ms = tg_now_ms() - ts;
         c->ran = true;
         if (st == TG_CALL_UNSUPPORTED) {
@@ -450,11 +463,14 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
             tg_err_clear(err);
             break;
         }
-        if (st == TG_CALL_ENV)
-            return TG_STAGE_NO_ENVIRONMENT;
+        if (st == TG_CALL_ENV) {
+            rc = TG_STAGE_NO_ENVIRONMENT;
+            break;
+        }
         if (st != TG_CALL_DONE) {
             tg_err_prefix(err, "%s %s", c->example ? "example" : "test", c->name);
-            return TG_STAGE_FAILED;
+            rc = TG_STAGE_FAILED;
+            break;
         }
         make_outcome(c);
         judge(c);
@@ -464,6 +480,10 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
         if (cls == TG_CLASS_CRASH)
             t->sandbox_ok = false;
     }
+    tg_tool_batch_free(batch);
+    free(calls);
+    if (rc != TG_STAGE_DONE)
+        return rc;
     t->t_tests = tg_now_ms() - t_start;
     if (!t->not_run && t->m.reference)
         return run_reference(t->r, &t->env.ctx, &t->m, t->in, t->outs, t->cs, t->n, &t->ri, err);

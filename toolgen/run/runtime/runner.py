@@ -218,9 +218,16 @@ def fail(phase, type_, message, **extra):
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--warm":
+        import runner_warm
+        runner_warm.serve(sys.argv[2], sys.modules[__name__], sys.argv[3:])
     request, reply_fd = open_channels()
     TOOL_DIR[0] = os.path.dirname(request["file"])
-    reply = run(request)
+    write_reply(run(request), reply_fd)
+
+
+def write_reply(reply, reply_fd):
+    """Writes the reply on its descriptor and leaves the process."""
     try:
         data = json.dumps(reply, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. undecodable file names): escape them
@@ -241,13 +248,17 @@ def main():
     os._exit(0)
 
 
-def run(request):
+def run(request, preloaded=None):
+    """One call: load the tool (unless preloaded holds the module a warm runner loaded), check
+    the entry function, call it. Returns the reply."""
     file, entry = request["file"], request["entrypoint"]
     tool_dir = os.path.dirname(file)
     if tool_dir not in sys.path:
         sys.path.insert(0, tool_dir)
     phase = "load"
     try:
+        if preloaded is not None:
+            return call_loaded(preloaded, request)
         import importlib.util
         spec = importlib.util.spec_from_file_location("tool", file)
         if spec is None or spec.loader is None:
@@ -255,6 +266,16 @@ def run(request):
         module = importlib.util.module_from_spec(spec)
         sys.modules["tool"] = module
         spec.loader.exec_module(module)
+        return call_loaded(module, request)
+    except BaseException as exc:  # noqa: B902 - everything, SystemExit included, is a reply
+        return exception_reply(exc, phase)
+
+
+def call_loaded(module, request):
+    """The entry function of a loaded tool module: checked, called, its result checked."""
+    file, entry = request["file"], request["entrypoint"]
+    phase = "load"
+    try:
         fn = getattr(module, entry, None)
         if fn is None:
             return fail("load", "EntrypointMissing",
@@ -286,15 +307,20 @@ def run(request):
             return fail("result", "ResultNotJSON", f"the result is not plain JSON: {bad}")
         return {"ok": True, "result": result}
     except BaseException as exc:  # noqa: B902 - everything, SystemExit included, is a reply
-        if isinstance(exc, MemoryError):
-            # Free what the failed call held before formatting anything.
-            exc.__traceback__ = None
-            import gc
-            gc.collect()
-        err = describe_exception(exc, phase)
-        add_traceback(err, exc)
-        return {"ok": False, "error": err}
+        return exception_reply(exc, phase)
+
+
+def exception_reply(exc, phase):
+    if isinstance(exc, MemoryError):
+        # Free what the failed call held before formatting anything.
+        exc.__traceback__ = None
+        import gc
+        gc.collect()
+    err = describe_exception(exc, phase)
+    add_traceback(err, exc)
+    return {"ok": False, "error": err}
 
 
 if __name__ == "__main__":
+    sys.modules.setdefault("runner", sys.modules[__name__])
     main()

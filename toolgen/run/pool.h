@@ -1,0 +1,49 @@
+/*
+ * pool.h — warm workers for long-running callers (`toolgen serve`): sandboxes started ahead of
+ * time, one per runtime and dependency set, with the dependencies imported, each used for
+ * exactly ONE call and then replaced, so no state passes from one call to the next
+ * (docs/sandbox.md#the-warm-pool).
+ *
+ * A worker is a warm sandbox (run/warm.h) that imported its dependency set (pandas, matplotlib,
+ * ...) but no tool: it sees the tools' folder read-only at TG_WARM_TOOLS and each data
+ * directory read-only at TG_WARM_DATA/<i>; the call's child points /tool at its tool's folder
+ * and links its path arguments where a cold call would mount them. A call through the pool has
+ * the same result as tg_tool_call_run (the same runner code, limits, classification); it runs
+ * cold instead when no worker is ready yet (the first call of a dependency set starts one), when
+ * the tool is not Python or the isolation is not bubblewrap, when the manifest restricts its
+ * paths (constraints.allowed_paths: a worker sees whole data directories), or when a path
+ * argument lies outside the data directories' real paths.
+ *
+ * Threads: any number of threads may call tg_pool_call_run at once; a worker goes to one call.
+ */
+#ifndef TG_POOL_H
+#define TG_POOL_H
+
+#include <stddef.h>
+
+#include "run/toolrun.h"
+
+typedef struct tg_pool tg_pool;
+
+/* A pool for the calls of ctx (borrowed; it must outlive the pool). Starts nothing yet. */
+tg_pool *tg_pool_new(const tg_toolrun_ctx *ctx);
+
+/* Starts a worker for m's dependency set now, unless one is there or m cannot use the pool
+ * (a server calls it for each tool it offers, so that even the first call is warm). */
+void tg_pool_prepare(tg_pool *p, const tg_manifest *m);
+
+/* Waits until the worker for m's dependency set (if any) finished importing; for benchmarks and
+ * tests, which must not time a worker's start. */
+void tg_pool_wait(tg_pool *p, const tg_manifest *m);
+
+/* One call, as tg_tool_call_run; afterwards a fresh worker replaces the one it used. */
+tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_result *out,
+                                tg_err *err);
+
+/* How many calls ran in a pool worker (the rest ran cold). */
+size_t tg_pool_warm_calls(const tg_pool *p);
+
+/* Stops every worker. NULL is fine. */
+void tg_pool_free(tg_pool *p);
+
+#endif
