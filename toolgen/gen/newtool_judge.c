@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gen/builtin.h"
+#include "gen/gen_example.h"
 #include "gen/newtool_int.h"
 #include "model/paths.h"
 #include "quality/metrics.h"
@@ -325,6 +326,26 @@ int tg_gen_candidates(gen_ctx *c, tg_err *err)
 
 /* ---- the builtin provider -------------------------------------------------------------------- */
 
+/* The example's output from a real call of the written tool (builtin.h: only a run can tell). */
+static int record_example(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
+{
+    if (write_tool(c, t->manifest_yaml, t->code, err) != 0)
+        return -1;
+    char *mpath = xasprintf("%s/tool.manifest.yaml", c->dir);
+    bool env_problem = false;
+    char *result = tg_gen_run_example(c->repo, mpath, t->example_input, &env_problem, err);
+    free(mpath);
+    if (!result) {
+        c->res->fail = env_problem ? TG_GENF_ENV : TG_GENF_ANSWER;
+        return -1;
+    }
+    int rc = tg_builtin_set_example_output(t, result, err);
+    free(result);
+    if (rc != 0)
+        c->res->fail = TG_GENF_ANSWER;
+    return rc;
+}
+
 int tg_gen_builtin(gen_ctx *c, tg_err *err)
 {
     tg_builtin_tool t;
@@ -339,7 +360,7 @@ int tg_gen_builtin(gen_ctx *c, tg_err *err)
     c->dir = tg_path_join(c->repo->cfg.manifests_dir, t.name);
     c->res->tool = xstrdup(t.name);
     tg_gen_eval ev = {0};
-    if (validate(c, t.manifest_yaml, t.code, &ev, err) == 0) {
+    if (record_example(c, &t, err) == 0 && validate(c, t.manifest_yaml, t.code, &ev, err) == 0) {
         note_eval(c, "validation", &ev, NULL);
         rc = ev.passed ? finish_staged(c, t.manifest_yaml, t.code, NULL, &ev, err)
                        : finish_rejected(c, t.manifest_yaml, t.code, &ev, err);
