@@ -103,6 +103,9 @@ static void test_gap_words(void)
           "plurals and stop words fold: %f",
           tg_gap_similarity("average tip by day", "tips per day on average"));
     CHECK(tg_gap_similarity("count rows", "plot prices") == 0, "disjoint words");
+    CHECK(tg_gap_mentions("count the bills per day", "day"), "a column named as a word");
+    CHECK(!tg_gap_mentions("count the bills per day", "total_bill"), "all its words, not one");
+    CHECK(tg_gap_mentions("sum of total bills", "total_bill"), "plurals fold");
     CHECK(strcmp(tg_gap_operation("bar_chart_by_group Bar chart of a mean"), "chart") == 0,
           "a chart of means is a chart");
     CHECK(strcmp(tg_gap_operation("group_and_count_by_columns"), "count") == 0, "count");

@@ -97,6 +97,23 @@ double tg_gap_similarity(const char *a, const char *b)
     return na > 0 && nb > 0 ? dot / (sqrt(na) * sqrt(nb)) : 0;
 }
 
+bool tg_gap_mentions(const char *text, const char *name)
+{
+    tg_strv wt = {0}, wn = {0};
+    words(text, &wt);
+    words(name, &wn);
+    bool all = wn.n > 0;
+    for (size_t i = 0; i < wn.n && all; i++) {
+        bool found = false;
+        for (size_t j = 0; j < wt.n && !found; j++)
+            found = strcmp(wn.v[i], wt.v[j]) == 0;
+        all = found;
+    }
+    tg_strv_free(&wt);
+    tg_strv_free(&wn);
+    return all;
+}
+
 /* ---- operations ----------------------------------------------------------------------------- */
 
 static const struct {

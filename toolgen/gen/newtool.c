@@ -147,7 +147,7 @@ static void intent_columns(gen_ctx *c, tg_strv *cols)
     /* without a model: the dataset columns the request names as words */
     for (size_t d = 0; d < c->nds; d++)
         for (size_t i = 0; i < c->ds[d].ncols; i++)
-            if (tg_gap_similarity(c->o->intent, c->ds[d].cols[i].name) > 0)
+            if (tg_gap_mentions(c->o->intent, c->ds[d].cols[i].name))
                 tg_strv_push(cols, c->ds[d].cols[i].name);
 }
 
