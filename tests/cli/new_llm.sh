@@ -219,6 +219,14 @@ expect_eq "samples: no repair" "$(requests repair)" 0
 expect_out "samples: staged" "STAGED average_tip_by_day: 4/4"
 expect_eq "samples: the good code kept" "$(grep -c '.mean()' "$R/$TOOL/tool.py")" 1
 
+# -- with samples, an unusable answer is a failed candidate, not the end
+setup samples_nocode code=nocode,good,bad
+new --samples 3
+expect_rc "samples, one unusable: exit" 0
+expect_out "samples, one unusable: said" "candidate 1: unusable answer: openai/fake-model: the answer to the code prompt has no"
+expect_out "samples, one unusable: pass@k" "samples: 3 generated, 1 pass: pass@1 0.33 pass@5 n/a pass@10 n/a"
+expect_out "samples, one unusable: staged" "STAGED average_tip_by_day"
+
 # -- gap detection: an existing tool fits, nothing generated
 setup reuse intent=intent_count
 run "$TG" -C "$R" new "how many bills per day and time" --data data/tips.csv

@@ -111,6 +111,10 @@ static void test_gap_words(void)
     CHECK(strcmp(tg_gap_operation("group_and_count_by_columns"), "count") == 0, "count");
     CHECK(strcmp(tg_gap_operation("average tip by day"), "group_by_and_aggregate") == 0,
           "aggregate");
+    CHECK(strcmp(tg_gap_operation("load and analyze a CSV file"), "other") == 0, "unclassified");
+    CHECK(strcmp(tg_gap_operation("histogram of tip"), "histogram") == 0, "a histogram is not a "
+          "bar chart");
+    CHECK(strcmp(tg_gap_operation("number of distinct days"), "nunique") == 0, "distinct");
 }
 
 static void test_manifest_assembly(void)

@@ -256,29 +256,38 @@ static int finish_rejected(gen_ctx *c, const char *manifest, const char *code,
 
 /* ---- candidates and repairs ------------------------------------------------------------------ */
 
-/* n samples, each validated; the best in *best (moved out of the array). */
+/* n samples, each validated; the best in *best (moved out of the array). With several
+ * samples an unusable answer is a failed candidate, not the end: pass@k counts it. */
 static int sample_candidates(gen_ctx *c, int n, cand *best, bool *last_is_best, tg_err *err)
 {
     cand *ks = xcalloc((size_t)n, sizeof *ks);
-    int correct = 0, b = -1, rc = 0;
+    int correct = 0, b = -1, rc = 0, last = -1;
     for (int i = 0; i < n && rc == 0; i++) {
-        rc = generate_code(c, i, &ks[i], err);
-        if (rc == 0)
-            rc = validate_cand(c, &ks[i], err);
-        if (rc != 0)
-            break;
         char what[32];
         snprintf(what, sizeof what, n > 1 ? "candidate %d" : "code", i + 1);
+        if (generate_code(c, i, &ks[i], err) != 0) {
+            if (n == 1 || c->res->fail != TG_GENF_ANSWER)
+                rc = -1;
+            else
+                tg_gen_note(c, "%s: unusable answer: %s", what, err->msg);
+            continue;
+        }
+        if ((rc = validate_cand(c, &ks[i], err)) != 0)
+            break;
+        last = i;
         note_eval(c, what, &ks[i].ev, NULL);
         correct += ks[i].ev.passed;
         if (b < 0 || tg_gen_eval_better(&ks[i].ev, &ks[b].ev))
             b = i;
     }
-    if (rc == 0) {
+    if (rc == 0 && b < 0) {
+        rc = -1; /* every answer was unusable: err holds the last reason */
+    } else if (rc == 0) {
+        c->res->fail = TG_GENF_NONE;
         if (n > 1)
             note_pass_at_k(c, n, correct);
         *best = ks[b];
-        *last_is_best = b == n - 1;
+        *last_is_best = b == last;
         memset(&ks[b], 0, sizeof ks[b]);
     }
     for (int i = 0; i < n; i++)
