@@ -27,6 +27,8 @@ static const tg_command commands[] = {
      tg_usage_lint},
     {"log", cmd_log, "the promotion history from git (commits \"promote TOOL vVERSION\")",
      tg_usage_log},
+    {"new", cmd_new, "generate, validate and stage a tool from an intent (docs/generate.md)",
+     tg_usage_new},
     {"promote", cmd_promote, "promote an approved tool into the active registry as one git commit",
      tg_usage_promote},
     {"reject", cmd_reject, "reject a staged tool and archive it with the user's notes",
