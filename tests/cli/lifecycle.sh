@@ -101,6 +101,9 @@ run "$TG" -C "$R" promote $T
 expect_rc "re-promote: exit 0" 0
 expect_out "re-promote: says so" "already active; nothing to do"
 expect_eq "re-promote: no commit" "$(G rev-parse HEAD~1)" "$HEAD0"
+run "$TG" -C "$R" stage $T
+expect_rc "stage the active tool again: exit 0" 0
+expect_out "stage the active tool again: nothing to do" "already PROMOTED"
 run "$TG" -C "$R" log
 expect_out "log shows the promotion" "promote $T v1.0.0"
 expect_out "log shows the approval" "approved by alice: \"Approve it\""
