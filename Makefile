@@ -103,6 +103,9 @@ install: bin/toolgen
 	install -m 644 schemas/meta/draft/2020-12/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/
 	install -m 644 schemas/meta/draft/2020-12/meta/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta/
 	install -m 644 docs/toolgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/toolgen.1
+	install -d $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference
+	install -m 644 prompts/*.md $(DESTDIR)$(PREFIX)/share/toolgen/prompts/
+	install -m 644 prompts/reference/* $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference/
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
 	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py \
 	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \

@@ -136,6 +136,32 @@ edit show_c 's/^version: 1.0.0/version: 1.0.1/'
 run "$TG" -C "$R" diff --check
 expect_rc "promoted with a bump: accepted" 0
 
+# The working tree: an untracked new tool is added, a deleted one removed, a manifest that no
+# longer parses is a possibly breaking change naming the place, and nothing crashes.
+tool show_u
+rm -r "$R/manifests/show_b"
+printf 'name: [unclosed\n' >>"$R/manifests/show_a/tool.manifest.yaml"
+run "$TG" -C "$R" diff --check
+expect_rc "working tree: a broken manifest fails the check" 1
+expect_err "working tree: broken manifest: the fix" "show_a: the manifest does not parse: fix it first (toolgen lint)"
+expect_out "working tree: untracked tool" "show_u: added"
+expect_out "working tree: deleted tool" "show_b: removed"
+expect_out "working tree: broken manifest" "possibly breaking /manifest  the manifest does not parse: manifests/show_a/tool.manifest.yaml:"
+g checkout -q -- .
+rm -r "$R/manifests/show_u"
+
+# A toolgen repository in a subfolder of the git working tree.
+O=$TMP/outer
+mkdir -p "$O"
+cp -r "$R" "$O/sub"
+rm -rf "$O/sub/.git"
+git -C "$O" init -q -b main && git -C "$O" add -A && git -C "$O" commit -q -m one
+edit_o() { sed -i "$2" "$O/sub/manifests/$1/tool.manifest.yaml"; }
+edit_o show_a 's/^  required: \[file_path, lines\]$/  required: [file_path]/'
+run "$TG" -C "$O/sub" diff HEAD
+expect_rc "subfolder repository" 0
+expect_out "subfolder: paths relative to the toolgen repository" "/input_schema/required  property \"lines\" is no longer required"
+
 # Bad configuration, options and revisions: exit 2 naming the place and the fix.
 printf 'review:\n  versioning: calver\n' >"$R/toolgen.yaml"
 run "$TG" -C "$R" diff

@@ -1,4 +1,5 @@
-/* cli_serve.c — `toolgen serve`: the tools of this repository as an MCP server over stdio. */
+/* cli_serve.c — `toolgen serve`: the tools of this repository as an MCP server over stdio or
+ * Streamable HTTP. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,34 +22,45 @@
 #include "serve/tools.h"
 
 const char tg_usage_serve[] =
-    "usage: toolgen serve [-C DIR] [--dev] [--read-only] [--page-size N] [--max-message BYTES]\n"
+    "usage: toolgen serve [-C DIR] [--dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
+    "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
+    "                     [--progress-ms MS]\n"
     "\n"
-    "Serves the tools of a toolgen repository to MCP clients (Claude Desktop, IDEs, agents)\n"
-    "over stdio: newline-delimited JSON-RPC on stdin and stdout. stdout carries protocol\n"
-    "messages only; everything else, including one JSON log line per request (id, method,\n"
-    "tool, duration, status, error code; never arguments), goes to stderr. Both protocol eras\n"
-    "are spoken, chosen per request: 2026-07-28 (stateless, server/discover) and 2024-11-05\n"
-    "to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run` does, with\n"
-    "progress notifications and cancellation. Resources: the Agent Skill, each tool's\n"
-    "reference page and JSON Schemas, and the files the last calls wrote.\n"
-    "docs/mcp.md describes what is supported.\n"
+    "Serves the tools of a toolgen repository to MCP clients (Claude Desktop, IDEs, agents),\n"
+    "over stdio by default: newline-delimited JSON-RPC on stdin and stdout. stdout carries\n"
+    "protocol messages only; everything else, including one JSON log line per request (id,\n"
+    "method, tool, duration, status, error code; never arguments), goes to stderr. Both\n"
+    "protocol eras are spoken, chosen per request: 2026-07-28 (stateless, server/discover) and\n"
+    "2024-11-05 to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run`\n"
+    "does, with progress notifications and cancellation; several calls run at once, so a slow\n"
+    "tool blocks no other request. Resources: the Agent Skill, each tool's reference page and\n"
+    "JSON Schemas, and the files the last calls wrote. docs/mcp.md describes what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
     "                      mode a tool author uses); the others are listed on stderr. This is\n"
     "                      the only tool source so far, and what serve uses without options\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
+    "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
+    "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
+    "                      address is printed on stderr. Bind to 127.0.0.1 unless the server\n"
+    "                      must be reached from elsewhere: there is no authentication\n"
+    "  --allow-origin O    also accept requests whose Origin header is O (exactly, e.g.\n"
+    "                      https://app.example.com); loopback origins are always accepted,\n"
+    "                      others get 403 (DNS rebinding protection). Repeatable\n"
+    "  --max-concurrency N tool calls running at once (default 4, at most 256); more wait in\n"
+    "                      a queue\n"
     "  --page-size N       tools per tools/list page (default 100)\n"
     "  --max-message BYTES longest message accepted (default 4194304); longer ones are refused\n"
-    "                      with -32600 and skipped\n"
+    "                      with -32600 (HTTP: 413)\n"
+    "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
     "\n"
-    "Not yet: --staging and the registry of promoted tools, and --http HOST:PORT (Streamable\n"
-    "HTTP); both are usage errors for now.\n"
+    "Not yet: --staging and the registry of promoted tools (a usage error for now).\n"
     "\n"
-    "The server ends when stdin closes (a call still running is killed, unless more requests\n"
-    "wait) or on SIGINT/SIGTERM.\n"
+    "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
+    "requests wait); both transports end on SIGINT/SIGTERM, killing the calls in flight.\n"
     "Exit status: 0 clean end, 2 usage or configuration error, 3 environment problem (the\n"
-    "reply stream broke, no manifests folder).\n";
+    "reply stream broke, no manifests folder, the HTTP address cannot be bound).\n";
 
 #define MAX_ORIGINS 16
 
@@ -200,6 +212,7 @@ static int run_transport(const serve_opts *o, const tg_serve_config *c, int prot
     }
     tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
                          .max_message = o->max_message, .progress_ms = (long)o->progress_ms,
+                         .max_concurrency = o->max_concurrency,
                          .cancel = &cancel_flag, .stop = &stop_flag};
     return tg_serve_stdio_run(c, &io, err);
 }
@@ -246,12 +259,15 @@ static int serve(const serve_opts *o, int proto_fd)
         .tools = &tools, .prompts = &prompts, .root_fd = repo.root_fd,
         .data_dirs = env.sandbox.data_dirs, .n_data_dirs = env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
+    /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
+    tg_pool *pool = tg_pool_new(&env.ctx);
+    tg_serve_tools_prepare_pool(&tools, pool);
     tg_serve_config c = {
         .tools = &tools,
         .resources = &resources,
         .prompts = &prompts,
         .completion = &completion,
-        .call = {.run = tg_serve_run_sandbox, .run_ctx = &env.ctx, .read_only = o->read_only,
+        .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
@@ -265,6 +281,7 @@ static int serve(const serve_opts *o, int proto_fd)
     if (run_transport(o, &c, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+    tg_pool_free(pool);
     tg_toolrun_env_close(&env);
 out_resources:
     tg_serve_resources_free(&resources);

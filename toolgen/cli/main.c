@@ -32,7 +32,7 @@ static const tg_command commands[] = {
     {"reject", cmd_reject, "reject a staged tool and archive it with the user's notes",
      tg_usage_reject},
     {"run", cmd_run, "run one call of a tool in the sandbox and print its result", tg_usage_run},
-    {"serve", cmd_serve, "serve the tools to MCP clients over stdio (both protocol eras)",
+    {"serve", cmd_serve, "serve the tools to MCP clients over stdio or HTTP (both eras)",
      tg_usage_serve},
     {"stage", cmd_stage, "snapshot a built tool into the staging registry (DRAFT -> STAGED)",
      tg_usage_stage},

@@ -1,7 +1,7 @@
 /*
  * gap.c — the overlap score of a request against the repository's tools (gap.h;
  * docs/generate.md#gap-detection). The parts:
- *   operation_match      1 when the tool's operation (keywords of its name, title, description)
+ *   operation_match      1 when the tool's operation (keywords of its name and title)
  *                        is the request's, else 0;
  *   input_compatibility  the share of the tool's required inputs the request can fill (a path
  *                        from --data, columns from the named columns, anything with a default);
@@ -227,8 +227,9 @@ static double score_tool(const tg_manifest *m, const tg_gap_intent *in, const tg
 {
     char *text = tool_text(m);
     const char *want = in->operation ? in->operation : tg_gap_operation(in->text);
-    char *head = xasprintf("%s %s %s", m->name ? m->name : "", m->title ? m->title : "",
-                           m->description ? m->description : "");
+    /* the name and title say what a tool does; its description also says how (and would
+     * match "largest groups first" as a top-k) */
+    char *head = xasprintf("%s %s", m->name ? m->name : "", m->title ? m->title : "");
     parts[0] = strcmp(tg_gap_operation(head), want) == 0 ? 1 : 0;
     free(head);
     parts[1] = inputs_score(m, in, ds, nds, args);
@@ -259,6 +260,7 @@ int tg_gap_find(const tg_repo *repo, const tg_gap_intent *in, const tg_dataset *
         free(path);
         if (rc != 0)
             continue;
+        tg_manifest_bind(&m);
         if (m.status != TG_STATUS_REJECTED && m.name) {
             double parts[5];
             cJSON *args = cJSON_CreateObject();

@@ -53,9 +53,16 @@ static void metrics_text(const tg_gen_eval *e, const cJSON *r, tg_buf *b)
 static void compose(tg_gen_eval *e, const cJSON *r, const char *failures)
 {
     tg_buf schema = TG_BUF_INIT, runtime = TG_BUF_INIT, failed = TG_BUF_INIT, m = TG_BUF_INIT;
-    if (failures && *failures)
-        tg_buf_printf(&schema, "%s%s", failures,
-                      failures[strlen(failures) - 1] == '\n' ? "" : "\n");
+    for (const char *p = failures; p && *p;) { /* test failures have their own section */
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        char *line = xstrndup(p, n);
+        if (n && !strstr(line, ": test ") && !strstr(line, ": example ") &&
+            !strstr(line, " tests failed;") && !strstr(line, " test failed;"))
+            tg_buf_printf(&schema, "%s\n", line);
+        free(line);
+        p += n + (eol ? 1 : 0);
+    }
     const cJSON *errs = r ? tg_json_get(r, "errors") : NULL;
     const cJSON *x;
     cJSON_ArrayForEach(x, errs) {

@@ -271,6 +271,7 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
     if (tg_llm_config_from_json(tg_config_get(&o->repo->cfg, "/llm"), o->provider, &c.cfg,
                                 err) != 0) {
         res->fail = TG_GENF_USAGE;
+        res->outcome = TG_GEN_FAILED;
         tg_buf_free(&c.summary);
         return -1;
     }

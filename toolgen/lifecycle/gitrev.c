@@ -30,6 +30,9 @@ int tg_gitrev_open(const tg_repo *repo, tg_gitrev **out, tg_err *err)
 {
     *out = NULL;
     git_libgit2_init();
+    /* A manifests folder of a thousand tools is a tree of tens of KiB, over libgit2's default
+     * 4 KiB cache limit for trees: every path lookup would inflate it again. */
+    git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, (int)GIT_OBJECT_TREE, (size_t)1 << 20);
     tg_gitrev *g = xcalloc(1, sizeof *g);
     g->repo = repo;
     char root[PATH_MAX];
@@ -249,11 +252,17 @@ int tg_gitrev_object_id(tg_gitrev *g, const tg_rev *rev, const char *path, char 
 {
     out[0] = '\0';
     if (rev->worktree) {
-        char *data;
+        /* Only a hash leaves this function, never the bytes, so a regular file (not a symlink)
+         * is hashed without the confinement check: realpath on every file of a large
+         * repository would cost more than the diff. */
+        struct stat st;
+        if (fstatat(g->repo->root_fd, path, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+            return 0;
         size_t len;
-        int rc = read_worktree(g, path, 0, &data, &len, err);
-        if (rc != 1)
-            return rc;
+        char *data = tg_read_file_at(g->repo->root_fd, path, 0, &len, err);
+        if (!data)
+            return -1;
+        int rc;
         git_oid oid;
         rc = git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB) == 0 ? 1 : git_fail(err, path);
         free(data);
@@ -382,4 +391,39 @@ int tg_gitrev_list_files(tg_gitrev *g, const tg_rev *rev, const char *dir, tg_st
                          tg_err *err)
 {
     return list_at(g, rev, dir, false, out, err);
+}
+
+int tg_gitrev_changed_paths(tg_gitrev *g, const tg_rev *a, const tg_rev *b, const char *dir,
+                            tg_strv *out, tg_err *err)
+{
+    if (a->worktree)
+        return tg_err_set(err, "the working tree can only be the second revision of a diff");
+    char *spec = xasprintf("%s%s/", g->prefix, dir);
+    char *specs[1] = {spec};
+    git_diff_options opts;
+    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+    opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+                 GIT_DIFF_INCLUDE_TYPECHANGE;
+    opts.pathspec.strings = specs;
+    opts.pathspec.count = 1;
+    git_diff *d = NULL;
+    int rc = b->worktree ? git_diff_tree_to_workdir_with_index(&d, g->git, a->tree, &opts)
+                         : git_diff_tree_to_tree(&d, g->git, a->tree, b->tree, &opts);
+    if (rc != 0) {
+        free(spec);
+        return git_fail(err, "git diff");
+    }
+    size_t n = git_diff_num_deltas(d), pl = strlen(g->prefix), from = out->n;
+    for (size_t i = 0; i < n; i++) {
+        const git_diff_delta *dd = git_diff_get_delta(d, i);
+        const char *paths[2] = {dd->old_file.path, dd->new_file.path};
+        for (int k = 0; k < 2; k++)
+            if (paths[k] && strncmp(paths[k], g->prefix, pl) == 0 &&
+                (k == 0 || !paths[0] || strcmp(paths[0], paths[1]) != 0))
+                tg_strv_push(out, paths[k] + pl);
+    }
+    git_diff_free(d);
+    free(spec);
+    tg_strv_sort_from(out, from);
+    return 0;
 }

@@ -59,8 +59,9 @@ int tg_gitrev_read(tg_gitrev *g, const tg_rev *rev, const char *path, size_t max
                    char **data, size_t *len, tg_err *err);
 /*
  * The git object id of the file or folder at path in rev, as 40 hex digits: 1 found, 0 absent,
- * -1 with err. In the working tree only files have one (hashed as git would store them);
- * a folder there is reported absent, so callers fall back to reading its files.
+ * -1 with err. In the working tree only regular files have one (hashed as git would store
+ * them); a symlink or a folder there is reported absent, so callers fall back to reading
+ * through tg_gitrev_read, which confines.
  */
 int tg_gitrev_object_id(tg_gitrev *g, const tg_rev *rev, const char *path, char out[41],
                         tg_err *err);
@@ -71,5 +72,14 @@ int tg_gitrev_list_dirs(tg_gitrev *g, const tg_rev *rev, const char *dir, tg_str
  * recursively, sorted. A missing dir appends nothing. 0 or -1. */
 int tg_gitrev_list_files(tg_gitrev *g, const tg_rev *rev, const char *dir, tg_strv *out,
                          tg_err *err);
+
+/*
+ * Appends the paths (relative to the repository's root) under dir that differ between a and b,
+ * sorted: what git diff would list, untracked files of a working tree included. a must be a
+ * commit; b a commit or the working tree, compared through the index's stat cache as git does,
+ * so unchanged files are not read. 0 or -1 with err.
+ */
+int tg_gitrev_changed_paths(tg_gitrev *g, const tg_rev *a, const tg_rev *b, const char *dir,
+                            tg_strv *out, tg_err *err);
 
 #endif

@@ -139,17 +139,8 @@ static tg_tool_review *add_tool(tg_review *r, const char *name)
     return t;
 }
 
-/* Both sides are commits whose tool folders are the same tree: nothing to read. */
-static bool same_folder(tg_gitrev *g, const tg_rev *a, const tg_rev *b, const char *dir)
-{
-    if (a->worktree || b->worktree)
-        return false;
-    char ia[41], ib[41];
-    tg_err err = {0};
-    return tg_gitrev_object_id(g, a, dir, ia, &err) == 1 &&
-           tg_gitrev_object_id(g, b, dir, ib, &err) == 1 && strcmp(ia, ib) == 0;
-}
-
+/* Reviews one tool whose folder has a changed file (git diff says which; the others are
+ * unchanged and never read). */
 static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
                        const tg_rev *head, const char *name, tg_review *out, tg_err *err)
 {
@@ -158,10 +149,6 @@ static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
     side a = {.rev = base}, b = {.rev = head};
     tg_changes problems = {0};
     int rc = 0;
-    if (same_folder(g, base, head, dir)) {
-        out->unchanged++;
-        goto done;
-    }
     if (load_side(g, &a, path, &problems, err) < 0 || load_side(g, &b, path, &problems, err) < 0) {
         rc = -1;
         goto done;
@@ -179,6 +166,7 @@ static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
     tg_tool_review *t = add_tool(out, name);
     t->kind = !a.present ? TG_TOOL_ADDED : !b.present ? TG_TOOL_REMOVED : TG_TOOL_CHANGED;
     t->changes = ch;
+    t->head_unparsable = b.present && !b.parsed;
     t->version_before = dup_or_null(a.m.version);
     t->version_after = dup_or_null(b.m.version);
     t->status_before = dup_or_null(a.parsed ? tg_json_get_string(a.m.doc.root, "status") : NULL);
@@ -202,21 +190,39 @@ int tg_review_collect(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
     memcpy(out->base_oid, base->oid, sizeof out->base_oid);
     memcpy(out->head_oid, head->oid, sizeof out->head_oid);
     const char *mdir = repo->cfg.manifests_dir ? repo->cfg.manifests_dir : "manifests";
-    tg_strv names = TG_STRV_INIT;
+    tg_strv names = TG_STRV_INIT, changed = TG_STRV_INIT;
     int rc = -1;
     if (tg_gitrev_list_dirs(g, base, mdir, &names, err) != 0 ||
-        tg_gitrev_list_dirs(g, head, mdir, &names, err) != 0)
+        tg_gitrev_list_dirs(g, head, mdir, &names, err) != 0 ||
+        tg_gitrev_changed_paths(g, base, head, mdir, &changed, err) != 0)
         goto out;
     tg_strv_sort(&names);
+    size_t ml = strlen(mdir), c = 0;
     for (size_t i = 0; i < names.n; i++) {
         if (i > 0 && strcmp(names.v[i], names.v[i - 1]) == 0)
             continue;
-        if (review_tool(repo, g, base, head, names.v[i], out, err) != 0)
+        /* changed is sorted: skip to the first path at or past mdir/<name>/ */
+        size_t nl = strlen(names.v[i]);
+        bool touched = false;
+        for (; c < changed.n; c++) {
+            const char *p = changed.v[c] + ml + 1;
+            int cmp = strncmp(p, names.v[i], nl);
+            if (cmp > 0 || (cmp == 0 && p[nl] > '/'))
+                break;
+            if (cmp == 0 && p[nl] == '/') {
+                touched = true;
+                break;
+            }
+        }
+        if (!touched)
+            out->unchanged++;
+        else if (review_tool(repo, g, base, head, names.v[i], out, err) != 0)
             goto out;
     }
     rc = 0;
 out:
     tg_strv_free(&names);
+    tg_strv_free(&changed);
     return rc;
 }
 

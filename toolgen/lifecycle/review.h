@@ -34,6 +34,7 @@ typedef struct tg_tool_review {
     char *version_before, *version_after; /* NULL on the side without the tool */
     char *status_before, *status_after;
     tg_changes changes;  /* sorted, most severe first */
+    bool head_unparsable; /* HEAD's manifest does not parse: no version can be judged */
     tg_strv generated;   /* emitted files (under paths.generated) that differ */
     double score_before, score_after; /* overall_score of the validation report; < 0: none */
     char *tier_before, *tier_after;

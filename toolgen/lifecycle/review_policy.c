@@ -145,6 +145,11 @@ static void judge(const tg_review_policy *p, tg_tool_review *t)
     const char *vb = t->version_after ? t->version_after : "?";
     t->got = tg_version_bump(t->version_before, t->version_after);
     bool promoted = t->status_before && strcmp(t->status_before, "promoted") == 0;
+    if (t->head_unparsable) {
+        t->ok = false;
+        t->verdict = xstrdup("the manifest does not parse: fix it first (toolgen lint)");
+        return;
+    }
     if (t->got == TG_BUMP_INVALID && (p->versioning == TG_VERSIONING_SEMVER ||
                                       (t->version_before && t->version_after))) {
         t->ok = false;

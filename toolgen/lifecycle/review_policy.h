@@ -6,8 +6,8 @@
  * any other change of the tool (docs, tests, code) at least a patch; below 1.0.0 each requirement
  * moves down one place (breaking → minor, compatible → patch), as Cargo reads semver. A possibly
  * breaking change counts as breaking unless review.possibly_breaking is "minor". Under either
- * policy, a tool that was promoted may not change at the same version, and a version may not go
- * down or stop being semver. Lifecycle-state changes alone need no bump.
+ * policy, a tool that was promoted may not change at the same version, a version may not go
+ * down or stop being semver, and a manifest that does not parse fails. Lifecycle-state changes alone need no bump.
  */
 #ifndef TG_REVIEW_POLICY_H
 #define TG_REVIEW_POLICY_H

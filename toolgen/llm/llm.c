@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/strvec.h"
-#include "llm/http.h"
+#include "llm/llm_http.h"
 #include "llm/llm_int.h"
 
 #define ANSWER_MAX_BYTES (16u << 20)

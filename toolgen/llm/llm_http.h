@@ -1,5 +1,5 @@
 /*
- * http.h — one HTTP POST of a JSON body, the only door to libcurl (docs/generate.md#providers).
+ * llm_http.h — one HTTP POST of a JSON body, the only door to libcurl (docs/generate.md#providers).
  *
  * The providers (llm/provider.c) build the request and decide about retries; this module only
  * moves bytes, under a timeout and a size cap, and reports what came back: the status, the body
@@ -7,8 +7,8 @@
  *
  * Thread-safe: curl's global state is set up once (pthread_once); each call has its own handle.
  */
-#ifndef TG_HTTP_H
-#define TG_HTTP_H
+#ifndef TG_LLM_HTTP_H
+#define TG_LLM_HTTP_H
 
 #include <stddef.h>
 

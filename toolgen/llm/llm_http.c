@@ -1,5 +1,5 @@
-/* http.c — libcurl behind one function (http.h); docs/generate.md#providers. */
-#include "llm/http.h"
+/* llm_http.c — libcurl behind one function (llm_http.h); docs/generate.md#providers. */
+#include "llm/llm_http.h"
 
 #include <curl/curl.h>
 #include <pthread.h>
