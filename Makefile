@@ -10,7 +10,7 @@ PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd
 # Debian packages `make deps` installs when missing (build + runtime of toolgen itself).
 DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
             libgit2-dev libpcre2-dev libmicrohttpd-dev python3 python3-yaml python3-pandas python3-numpy \
-            python3-matplotlib bubblewrap
+            python3-matplotlib bubblewrap chromium
 # Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
 # nodesource, whose nodejs package conflicts with Debian's npm).
 DEB_CMDS := node:nodejs npm:npm

@@ -101,6 +101,9 @@ run "$TG" -C "$R" promote $T
 expect_rc "re-promote: exit 0" 0
 expect_out "re-promote: says so" "already active; nothing to do"
 expect_eq "re-promote: no commit" "$(G rev-parse HEAD~1)" "$HEAD0"
+run "$TG" -C "$R" stage $T
+expect_rc "stage the active tool again: exit 0" 0
+expect_out "stage the active tool again: nothing to do" "already PROMOTED"
 run "$TG" -C "$R" log
 expect_out "log shows the promotion" "promote $T v1.0.0"
 expect_out "log shows the approval" "approved by alice: \"Approve it\""
@@ -171,6 +174,20 @@ expect_rc "detached: promoted" 0
 expect_eq "detached: HEAD moved, still detached" "$(G symbolic-ref -q HEAD || echo detached)" "detached"
 expect_eq "detached: subject" "$(G log -1 --format=%s)" "promote $T v1.0.0"
 
+# -- promotion.git.branch: HEAD elsewhere is refused, nothing changed
+fresh "$TMP/b"
+approve
+printf 'promotion:\n  git:\n    branch: release\n' >>"$R/toolgen.yaml"
+G add toolgen.yaml registry && G commit -qm "branch setting"
+BEFORE=$(snap)
+run "$TG" -C "$R" promote $T
+expect_rc "branch setting, HEAD on main: refused" 1
+expect_err "branch setting: says so" 'promotion.git.branch is "release" but HEAD is on main'
+expect_eq "branch setting: nothing changed" "$(snap)" "$BEFORE"
+G checkout -q -b release
+run "$TG" -C "$R" promote $T
+expect_rc "branch setting, HEAD on release: promoted" 0
+
 # -- unborn branch (no commit yet): the promotion is the first commit, other files untracked
 fresh "$TMP/u" unborn
 approve
@@ -187,6 +204,16 @@ run "$TG" -C "$R" promote $T
 expect_rc "no git: usage exit" 2
 expect_err "no git: says so" "not inside a git working tree"
 [ ! -d "$R/registry/active" ] && ok || bad "no git: nothing written"
+run "$TG" -C "$R" log
+expect_rc "log outside git: usage" 2
+run "$TG" -C "$R" status --json
+expect_rc "status --json" 0
+run python3 -c "import json,sys; d=json.load(sys.stdin)['tools'][0]; print(d['tool'], d['state'], d['built'], d['next'])" <<EOF2
+$OUT
+EOF2
+expect_out "status --json: approved, next promote" "$T APPROVED True toolgen promote $T"
+run "$TG" -C "$R" status --bogus
+expect_rc "status: bad option" 2
 
 # -- rejection: archive with the notes and categories
 fresh "$TMP/r"
@@ -205,6 +232,9 @@ for f in spec.json tool.py user_feedback.json metadata.json; do
 done
 run grep -c "approve but change the column" "$A/user_feedback.json"
 expect_out "archive keeps the feedback verbatim" "1"
+M=$R/.toolgen/metrics.json
+run python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(m['staged'], m['output_accepted'], m['rejected'], m['approved'], m['common_rejection_reasons'], m['validation_failure_rate'])" "$M"
+expect_out "metrics.json: counts and reasons" "1 1 1 0 ['COLUMN_MISMATCH', 'OUTPUT_FORMAT'] 0"
 run "$TG" -C "$R" reject $T --notes "again"
 expect_rc "reject twice: refused" 1
 run "$TG" -C "$R" reject $T --notes "x" --refine
@@ -232,5 +262,17 @@ sed -i 's/^version: .*/version: 3.0.0/' "$R/$MF"
 run "$TG" -C "$R" stage $T
 expect_rc "stale build: refused" 1
 expect_err "stale build: says build first" "run \`toolgen build\` first"
+
+
+# -- a failed quality gate: staging refused, counted as a validation failure
+fresh "$TMP/g"
+sed -i 's/output_contains: {rows: 3}/output_contains: {rows: 4}/' "$R/$MF"
+"$TG" -C "$R" build >/dev/null 2>&1
+run "$TG" -C "$R" stage $T
+expect_rc "failed gate: stage refused" 1
+expect_err "failed gate: names the gate" "quality gate"
+expect_err "failed gate: stays a draft" "stays a DRAFT"
+run python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(m['validation_failures'], m['validation_failure_rate'])" "$R/.toolgen/metrics.json"
+expect_out "metrics.json: validation failure rate" "1 1"
 
 finish lifecycle

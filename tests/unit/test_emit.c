@@ -984,7 +984,7 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
         rev[n - 1 - i] = &ms[i];
     }
     tg_project_info repo = {.name = "toolgen-examples", .version = "1.0.0",
-                            .description = "Example data-analysis tools of the toolgen repository."};
+                           .description = "Example data-analysis tools of the toolgen repository."};
     tg_emit_files a = {0}, b = {0};
     tg_err err = {0};
     CHECK(tg_emit_aggregate(fwd, n, &repo, &a, &err) == 0, "aggregate: %s", err.msg);

@@ -2,6 +2,9 @@
 #ifndef TG_CLI_H
 #define TG_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "model/repo.h"
 
 /* Exit codes shared by every command (docs/cli.md, the table at the top). */
@@ -41,6 +44,7 @@ int cmd_log(int argc, char **argv);
 /* For `toolgen check`: verifies every registry snapshot against its recorded hashes and prints
  * what differs; TG_EXIT_OK, TG_EXIT_FAIL (a mismatch) or TG_EXIT_USAGE (unreadable metadata). */
 int cli_check_registry(const tg_repo *repo);
+int cmd_new(int argc, char **argv);
 
 extern const char tg_usage_validate[];
 extern const char tg_usage_lint[];
@@ -59,6 +63,13 @@ extern const char tg_usage_promote[];
 extern const char tg_usage_reject[];
 extern const char tg_usage_lcstatus[];
 extern const char tg_usage_log[];
+extern const char tg_usage_new[];
+
+/* cli_new.c: before a build, generates again the code of the tools (all, or tools[0..ntools))
+ * whose tool.lock says their spec or prompts changed (gen/regen.h); with frozen, fails listing
+ * them instead. TG_EXIT_OK, or the exit code after printing why. */
+int cli_generate_due(const tg_repo *repo, const char *const *tools, size_t ntools, bool frozen,
+                     const char *cmd);
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
 int cli_fail(int code, const char *fmt, ...)

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "lifecycle/decide.h"
+#include "lifecycle/monitor.h"
 #include "lifecycle/promote.h"
 #include "lifecycle/reject.h"
 #include "lifecycle/snapshot.h"
@@ -80,6 +81,17 @@ static void close_registry(tg_repo *repo, tg_registry *g)
     tg_repo_release(repo);
 }
 
+/* Counts an event in .toolgen/metrics.json; a failure there only warns: the command's own work
+ * is done and recorded in the registry. */
+static void count_event(const char *cmd, const tg_repo *repo, tg_monitor_event ev, double ms,
+                        const tg_strv *reasons)
+{
+    tg_err err = {0};
+    if (tg_monitor_add(repo, ev, ms, reasons, &err) != 0)
+        fprintf(stderr, "toolgen: %s: warning: %s not updated: %s\n", cmd, TG_METRICS_PATH,
+                err.msg);
+}
+
 static int fail_err(const char *cmd, int code, const tg_err *err)
 {
     char msg[2048];
@@ -116,14 +128,18 @@ int cmd_stage(int argc, char **argv)
         return code;
     tg_err err = {0};
     tg_registry_stage_result res;
-    if (tg_registry_stage(&g, tool, &res, &err) != 0)
+    if (tg_registry_stage(&g, tool, &res, &err) != 0) {
         code = fail_err("stage", TG_EXIT_FAIL, &err);
-    else if (res.already)
+        if (res.gate_failed)
+            count_event("stage", &repo, TG_MON_GATE_FAILED, 0, NULL);
+    } else if (res.already) {
         printf("%s is already %s (%s): nothing to do\n", tool, res.state, res.path);
-    else
+    } else {
+        count_event("stage", &repo, TG_MON_STAGED, 0, NULL);
         printf("%s v%s: DRAFT -> STAGED (%s)\nnext: `toolgen run %s ...` on real data, then "
                "`toolgen feedback %s --output \"...\"`\n", tool, res.version, res.path, tool,
                tool);
+    }
     close_registry(&repo, &g);
     return code;
 }
@@ -166,6 +182,10 @@ int cmd_feedback(int argc, char **argv)
     } else {
         printf("%s v%s: %s (state %s)\n", tool, res.version, tg_fb_name(res.decision),
                res.state);
+        static const tg_monitor_event ev[] = {TG_MON_OUTPUT_ACCEPTED, TG_MON_OUTPUT_REJECTED,
+                                              TG_MON_APPROVED, TG_MON_REJECTED};
+        if (res.decision != TG_FB_PENDING)
+            count_event("feedback", &repo, ev[res.decision], 0, NULL);
         if (res.decision == TG_FB_OUTPUT_ACCEPTED)
             printf("next: should this be saved as a reusable tool? Reply `Approve` or `Reject`:"
                    " `toolgen feedback %s --decision \"...\"`\n", tool);
@@ -197,6 +217,7 @@ int cmd_promote(int argc, char **argv)
     tg_promote_status st = tg_promote(&g, tool, getenv("TOOLGEN_FAULT"), &res, &err);
     switch (st) {
     case TG_PROMOTE_DONE:
+        count_event("promote", &repo, TG_MON_PROMOTED, 0, NULL);
         printf("%s v%s: APPROVED -> PROMOTED%s%s%s\ncommit %s promote %s v%s\n", tool,
                res.version, res.previous[0] ? " (replaces v" : "", res.previous,
                res.previous[0] ? ")" : "", res.commit, tool, res.version);
@@ -254,6 +275,8 @@ int cmd_reject(int argc, char **argv)
     if (tg_reject(&g, tool, notes, &res, &err) != 0) {
         code = fail_err("reject", TG_EXIT_FAIL, &err);
     } else {
+        count_event("reject", &repo, res.was_rejected ? TG_MON_REASONS : TG_MON_REJECTED, 0,
+                    &res.categories);
         printf("%s v%s: REJECTED, archived in %s\nissues:", tool, res.version, res.archive);
         for (size_t i = 0; i < res.categories.n; i++)
             printf(" %s", res.categories.v[i]);

@@ -291,6 +291,9 @@ static int serve(const serve_opts *o, int proto_fd)
         .tools = &sv.watch.tools, .prompts = &sv.prompts, .root_fd = repo.root_fd,
         .data_dirs = sv.env.sandbox.data_dirs, .n_data_dirs = sv.env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
+    /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
+    tg_pool *pool = tg_pool_new(&sv.env.ctx);
+    tg_serve_tools_prepare_pool(&sv.watch.tools, pool);
     tg_serve_config c = {
         .tools = &sv.watch.tools,
         .resources = &sv.watch.resources,
@@ -301,7 +304,7 @@ static int serve(const serve_opts *o, int proto_fd)
          * request to a client in the middle of a call */
         .list_changed = o->http ? 0 : TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
         .legacy_elicit = !o->http,
-        .call = {.run = tg_serve_run_sandbox, .run_ctx = &sv.env.ctx, .read_only = o->read_only,
+        .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
@@ -315,6 +318,7 @@ static int serve(const serve_opts *o, int proto_fd)
     if (run_transport(o, &c, &sv.watch, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+    tg_pool_free(pool);
     close_served(&sv);
     tg_repo_release(&repo);
     return rc;

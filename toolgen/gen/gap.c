@@ -2,7 +2,7 @@
  * gap.c — the overlap score of a request against the repository's tools (gap.h;
  * docs/generate.md#gap-detection). The parts:
  *   operation_match      1 when the tool's operation (keywords of its name and title)
- *                        is the request's, else 0;
+ *                        is the request's and known ("other" matches nothing), else 0;
  *   input_compatibility  the share of the tool's required inputs the request can fill (a path
  *                        from --data, columns from the named columns, anything with a default);
  *   output_format_match  1 when both are charts or both are not;
@@ -97,14 +97,36 @@ double tg_gap_similarity(const char *a, const char *b)
     return na > 0 && nb > 0 ? dot / (sqrt(na) * sqrt(nb)) : 0;
 }
 
+bool tg_gap_mentions(const char *text, const char *name)
+{
+    tg_strv wt = {0}, wn = {0};
+    words(text, &wt);
+    words(name, &wn);
+    bool all = wn.n > 0;
+    for (size_t i = 0; i < wn.n && all; i++) {
+        bool found = false;
+        for (size_t j = 0; j < wt.n && !found; j++)
+            found = strcmp(wn.v[i], wt.v[j]) == 0;
+        all = found;
+    }
+    tg_strv_free(&wt);
+    tg_strv_free(&wn);
+    return all;
+}
+
 /* ---- operations ----------------------------------------------------------------------------- */
 
 static const struct {
     const char *op;
     const char *keys[9];
 } op_table[] = {
-    /* first match wins: a bar chart of means is a chart */
-    {"chart", {"chart", "plot", "histogram", "scatter", "heatmap", "pie", "graph", "visuali"}},
+    /* first match wins: a bar chart of means is a chart; a histogram is not a bar chart */
+    {"histogram", {"histogram"}},
+    {"scatter_chart", {"scatter"}},
+    {"heatmap", {"heatmap", "heat map"}},
+    {"pie_chart", {"pie"}},
+    {"line_chart", {"line chart", "line plot"}},
+    {"chart", {"chart", "plot", "graph", "visuali"}},
     {"correlation", {"correl"}},
     {"outliers", {"outlier", "anomal"}},
     {"moving_average", {"moving", "rolling"}},
@@ -114,6 +136,7 @@ static const struct {
     {"top_k", {"top ", "largest", "highest", "rank"}},
     {"summary_statistics", {"summary stat", "statistic", "describe", "overview", " stats"}},
     {"group_by_and_aggregate", {"average", "mean", "sum ", "total", "median", "aggregate"}},
+    {"nunique", {"distinct", "unique"}},
     {"count", {"count", "how many", "frequenc", "number of", " by ", " per "}},
     {"filter", {"filter", "where", "rows with"}},
 };
@@ -230,11 +253,14 @@ static double score_tool(const tg_manifest *m, const tg_gap_intent *in, const tg
     /* the name and title say what a tool does; its description also says how (and would
      * match "largest groups first" as a top-k) */
     char *head = xasprintf("%s %s", m->name ? m->name : "", m->title ? m->title : "");
-    parts[0] = strcmp(tg_gap_operation(head), want) == 0 ? 1 : 0;
+    const char *have = tg_gap_operation(head);
+    /* two unclassified operations are not the same operation */
+    parts[0] = strcmp(have, want) == 0 && strcmp(want, "other") != 0 ? 1 : 0;
     free(head);
     parts[1] = inputs_score(m, in, ds, nds, args);
     bool want_chart = (in->output_format && strcmp(in->output_format, "chart") == 0) ||
-                      strcmp(want, "chart") == 0;
+                      strstr(want, "chart") || strcmp(want, "histogram") == 0 ||
+                      strcmp(want, "heatmap") == 0;
     parts[2] = want_chart == tool_is_chart(m) ? 1 : 0;
     parts[3] = constraints_score(m, in);
     parts[4] = tg_gap_similarity(in->text, text);

@@ -61,6 +61,10 @@ int tg_gap_find(const tg_repo *repo, const tg_gap_intent *in, const tg_dataset *
                 size_t ndatasets, const tg_gap_weights *w, tg_gap_result *out, tg_err *err);
 void tg_gap_result_release(tg_gap_result *r);
 
+/* Whether every word of name (a column name: snake_case split, plurals folded) is a word of
+ * text: "bills per day" mentions day, not total_bill. */
+bool tg_gap_mentions(const char *text, const char *name);
+
 /* The lexical cosine of two texts (0..1). */
 double tg_gap_similarity(const char *a, const char *b);
 

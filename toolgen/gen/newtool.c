@@ -147,7 +147,7 @@ static void intent_columns(gen_ctx *c, tg_strv *cols)
     /* without a model: the dataset columns the request names as words */
     for (size_t d = 0; d < c->nds; d++)
         for (size_t i = 0; i < c->ds[d].ncols; i++)
-            if (tg_gap_similarity(c->o->intent, c->ds[d].cols[i].name) > 0)
+            if (tg_gap_mentions(c->o->intent, c->ds[d].cols[i].name))
                 tg_strv_push(cols, c->ds[d].cols[i].name);
 }
 
@@ -243,6 +243,13 @@ static int run_llm(gen_ctx *c, tg_err *err)
     return tg_gen_candidates(c, err);
 }
 
+static int run_builtin(gen_ctx *c, tg_err *err)
+{
+    if (detect_gap(c, err) != 0)
+        return -1;
+    return c->res->outcome == TG_GEN_REUSE ? 0 : tg_gen_builtin(c, err);
+}
+
 static void ctx_free(gen_ctx *c)
 {
     for (size_t i = 0; i < c->nds; i++)
@@ -282,7 +289,7 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
         tg_err_set(err, "the builtin generator needs a data file: add --data FILE (e.g. --data "
                         "data/tips.csv), or configure a model (llm.provider, docs/generate.md)");
     } else if (read_datasets(&c, err) == 0) {
-        rc = c.cfg.provider == TG_LLM_BUILTIN ? tg_gen_builtin(&c, err) : run_llm(&c, err);
+        rc = c.cfg.provider == TG_LLM_BUILTIN ? run_builtin(&c, err) : run_llm(&c, err);
     }
     if (rc != 0 && c.folder_made)
         tg_gen_folder_remove(c.repo, c.dir); /* nothing half-written stays */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gen/builtin.h"
+#include "gen/gen_example.h"
 #include "gen/newtool_int.h"
 #include "model/paths.h"
 #include "quality/metrics.h"
@@ -255,29 +256,38 @@ static int finish_rejected(gen_ctx *c, const char *manifest, const char *code,
 
 /* ---- candidates and repairs ------------------------------------------------------------------ */
 
-/* n samples, each validated; the best in *best (moved out of the array). */
+/* n samples, each validated; the best in *best (moved out of the array). With several
+ * samples an unusable answer is a failed candidate, not the end: pass@k counts it. */
 static int sample_candidates(gen_ctx *c, int n, cand *best, bool *last_is_best, tg_err *err)
 {
     cand *ks = xcalloc((size_t)n, sizeof *ks);
-    int correct = 0, b = -1, rc = 0;
+    int correct = 0, b = -1, rc = 0, last = -1;
     for (int i = 0; i < n && rc == 0; i++) {
-        rc = generate_code(c, i, &ks[i], err);
-        if (rc == 0)
-            rc = validate_cand(c, &ks[i], err);
-        if (rc != 0)
-            break;
         char what[32];
         snprintf(what, sizeof what, n > 1 ? "candidate %d" : "code", i + 1);
+        if (generate_code(c, i, &ks[i], err) != 0) {
+            if (n == 1 || c->res->fail != TG_GENF_ANSWER)
+                rc = -1;
+            else
+                tg_gen_note(c, "%s: unusable answer: %s", what, err->msg);
+            continue;
+        }
+        if ((rc = validate_cand(c, &ks[i], err)) != 0)
+            break;
+        last = i;
         note_eval(c, what, &ks[i].ev, NULL);
         correct += ks[i].ev.passed;
         if (b < 0 || tg_gen_eval_better(&ks[i].ev, &ks[b].ev))
             b = i;
     }
-    if (rc == 0) {
+    if (rc == 0 && b < 0) {
+        rc = -1; /* every answer was unusable: err holds the last reason */
+    } else if (rc == 0) {
+        c->res->fail = TG_GENF_NONE;
         if (n > 1)
             note_pass_at_k(c, n, correct);
         *best = ks[b];
-        *last_is_best = b == n - 1;
+        *last_is_best = b == last;
         memset(&ks[b], 0, sizeof ks[b]);
     }
     for (int i = 0; i < n; i++)
@@ -325,6 +335,26 @@ int tg_gen_candidates(gen_ctx *c, tg_err *err)
 
 /* ---- the builtin provider -------------------------------------------------------------------- */
 
+/* The example's output from a real call of the written tool (builtin.h: only a run can tell). */
+static int record_example(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
+{
+    if (write_tool(c, t->manifest_yaml, t->code, err) != 0)
+        return -1;
+    char *mpath = xasprintf("%s/tool.manifest.yaml", c->dir);
+    bool env_problem = false;
+    char *result = tg_gen_run_example(c->repo, mpath, t->example_input, &env_problem, err);
+    free(mpath);
+    if (!result) {
+        c->res->fail = env_problem ? TG_GENF_ENV : TG_GENF_ANSWER;
+        return -1;
+    }
+    int rc = tg_builtin_set_example_output(t, result, err);
+    free(result);
+    if (rc != 0)
+        c->res->fail = TG_GENF_ANSWER;
+    return rc;
+}
+
 int tg_gen_builtin(gen_ctx *c, tg_err *err)
 {
     tg_builtin_tool t;
@@ -339,7 +369,7 @@ int tg_gen_builtin(gen_ctx *c, tg_err *err)
     c->dir = tg_path_join(c->repo->cfg.manifests_dir, t.name);
     c->res->tool = xstrdup(t.name);
     tg_gen_eval ev = {0};
-    if (validate(c, t.manifest_yaml, t.code, &ev, err) == 0) {
+    if (record_example(c, &t, err) == 0 && validate(c, t.manifest_yaml, t.code, &ev, err) == 0) {
         note_eval(c, "validation", &ev, NULL);
         rc = ev.passed ? finish_staged(c, t.manifest_yaml, t.code, NULL, &ev, err)
                        : finish_rejected(c, t.manifest_yaml, t.code, &ev, err);

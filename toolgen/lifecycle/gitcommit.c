@@ -225,7 +225,15 @@ int tg_git_commit_paths(const tg_repo *r, const tg_git_commit_req *req, char out
     if (rc != 0)
         goto out;
     rc = -1;
-    if (make_indexes(&s, err) != 0 || stage_paths(&s, r, req, err) != 0 ||
+    char *want = req->branch ? xasprintf("refs/heads/%s", req->branch) : NULL;
+    bool elsewhere = want && (s.detached || strcmp(s.branch, want) != 0);
+    if (elsewhere)
+        tg_err_set(err, "promotion.git.branch is \"%s\" but HEAD is %s%s; check out %s first "
+                   "or change the setting", req->branch, s.detached ? "detached" : "on ",
+                   s.detached ? "" : s.branch + (strncmp(s.branch, "refs/heads/", 11) ? 0 : 11),
+                   req->branch);
+    free(want);
+    if (elsewhere || make_indexes(&s, err) != 0 || stage_paths(&s, r, req, err) != 0 ||
         create_commit(&s, req, &oid, err) != 0 || fault(req, "ref", err) != 0)
         goto out;
     char *first = xstrndup(req->message, strcspn(req->message, "\n"));

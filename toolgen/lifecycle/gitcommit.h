@@ -24,6 +24,7 @@ typedef struct tg_git_commit_req {
     const char *message;      /* the whole message, trailers included */
     const char *author_name;  /* NULL: the repository's user.name, else "toolgen" */
     const char *author_email; /* NULL: the repository's user.email, else "toolgen@localhost" */
+    const char *branch;       /* NULL: wherever HEAD is; else HEAD must be on this branch */
     /* Tests only: fail on purpose at "commit" (before the commit object), "ref" (before HEAD
      * moves) or "index" (after HEAD moved, before the index is written). NULL in real use. */
     const char *fail_at;

@@ -235,22 +235,12 @@ static int step_log(promo *p, const char *previous, tg_err *err)
     return rc == 0 ? fault(p, "log", err) : rc;
 }
 
-/* The candidate moves to <archive>/promoted/<tool>_<version>/. */
+/* The candidate moves to <archive>/promoted/<tool>_<version>/, its run's files included. */
 static int step_archive(promo *p, tg_err *err)
 {
-    tg_strv files = {0};
-    int rc = tg_registry_list_files(p->g, p->cand_dir, &files, err);
-    for (size_t i = 0; rc == 0 && i < files.n; i++) {
-        rc = copy_file(p, p->cand_dir, p->archive_dir, files.v[i], err);
-        char *x = tg_path_join(p->cand_dir, files.v[i]);
-        if (rc == 0)
-            rc = tg_regtx_remove(&p->tx, x, err);
-        free(x);
-    }
-    tg_strv_free(&files);
-    if (rc == 0)
-        tg_regtx_rmdir(&p->tx, p->cand_dir);
-    return rc == 0 ? fault(p, "archive", err) : rc;
+    if (tg_regtx_move_tree(&p->tx, p->cand_dir, p->archive_dir, err) != 0)
+        return -1;
+    return fault(p, "archive", err);
 }
 
 static int step_state(promo *p, const char *commit_note, tg_err *err)
@@ -295,6 +285,7 @@ static int apply(promo *p, tg_promote_result *res, tg_err *err)
         .message = msg,
         .author_name = config_str(p->g, "/promotion/git/author_name"),
         .author_email = config_str(p->g, "/promotion/git/author_email"),
+        .branch = config_str(p->g, "/promotion/git/branch"),
         .fail_at = p->fail_at,
     };
     int rc = -1;

@@ -91,6 +91,44 @@ void tg_regtx_rmdir(tg_regtx *tx, const char *path)
         push(tx, path)->is_dir = true;
 }
 
+int tg_regtx_move_tree(tg_regtx *tx, const char *from, const char *to, tg_err *err)
+{
+    DIR *d = tg_opendir_at(tx->root_fd, from);
+    if (!d)
+        return errno == ENOENT ? 0 : tg_err_set(err, "cannot read %s: %s", from, strerror(errno));
+    tg_strv names = {0};
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            tg_strv_push(&names, e->d_name);
+    closedir(d);
+    tg_strv_sort(&names);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < names.n; i++) {
+        char *src = tg_path_join(from, names.v[i]), *dst = tg_path_join(to, names.v[i]);
+        struct stat st;
+        if (fstatat(tx->root_fd, src, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            rc = tg_err_set(err, "cannot read %s: %s", src, strerror(errno));
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = tg_regtx_move_tree(tx, src, dst, err);
+        } else if (S_ISREG(st.st_mode)) {
+            size_t len = 0;
+            char *data = tg_read_file_at(tx->root_fd, src, 0, &len, err);
+            rc = data && tg_regtx_write(tx, dst, data, len, err) == 0
+                     ? tg_regtx_remove(tx, src, err) : -1;
+            free(data);
+        } else {
+            rc = tg_err_set(err, "%s is neither a file nor a folder; remove it first", src);
+        }
+        free(src);
+        free(dst);
+    }
+    tg_strv_free(&names);
+    if (rc == 0)
+        tg_regtx_rmdir(tx, from);
+    return rc;
+}
+
 void tg_regtx_rollback(tg_regtx *tx)
 {
     for (size_t i = tx->n; i-- > 0;) {

@@ -43,6 +43,9 @@ int tg_regtx_write(tg_regtx *tx, const char *path, const void *data, size_t len,
 int tg_regtx_remove(tg_regtx *tx, const char *path, tg_err *err);
 /* Removes the folder path when empty (a non-empty or missing folder is left alone). */
 void tg_regtx_rmdir(tg_regtx *tx, const char *path);
+/* Moves every file below the folder from (recursively; hidden names included) to the same
+ * place below to, then removes the emptied folders; a missing from is nothing to move. */
+int tg_regtx_move_tree(tg_regtx *tx, const char *from, const char *to, tg_err *err);
 /* Undoes every change, last first. Best effort: it does not stop at the first failure. */
 void tg_regtx_rollback(tg_regtx *tx);
 void tg_regtx_release(tg_regtx *tx);

@@ -31,7 +31,8 @@ void tg_reject_categories(const char *notes, tg_strv *out)
     for (char *c = low; *c; c++)
         *c = (char)tolower((unsigned char)*c);
     size_t before = out->n;
-    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++)
+    size_t last = sizeof patterns / sizeof *patterns - 1; /* WRONG_RESULT: only when alone */
+    for (size_t i = 0; i <= last && !(i == last && out->n > before); i++)
         for (size_t j = 0; patterns[i].phrases[j]; j++)
             if (strstr(low, patterns[i].phrases[j])) {
                 tg_strv_push(out, patterns[i].category);
@@ -49,29 +50,6 @@ static int write_json(tg_regtx *tx, const char *dir, const char *name, const cJS
     int rc = tg_regtx_write(tx, p, text, strlen(text), err);
     free(p);
     free(text);
-    return rc;
-}
-
-/* Moves every file of the candidate folder into the archive folder. */
-static int move_files(const tg_registry *g, tg_regtx *tx, const char *from, const char *to,
-                      tg_err *err)
-{
-    tg_strv files = {0};
-    int rc = tg_is_dir_at(g->repo->root_fd, from) ? tg_registry_list_files(g, from, &files, err)
-                                                   : 0;
-    for (size_t i = 0; rc == 0 && i < files.n; i++) {
-        char *src = tg_path_join(from, files.v[i]), *dst = tg_path_join(to, files.v[i]);
-        size_t len = 0;
-        char *data = tg_read_file_at(g->repo->root_fd, src, 0, &len, err);
-        rc = data && tg_regtx_write(tx, dst, data, len, err) == 0 ? tg_regtx_remove(tx, src, err)
-                                                                   : -1;
-        free(data);
-        free(src);
-        free(dst);
-    }
-    tg_strv_free(&files);
-    if (rc == 0)
-        tg_regtx_rmdir(tx, from);
     return rc;
 }
 
@@ -107,7 +85,8 @@ int tg_reject(const tg_registry *g, const char *tool, const char *notes, tg_reje
     snprintf(res->archive, sizeof res->archive, "%s/rejected/%s_%s", g->archive, tool, stamp);
     snprintf(res->version, sizeof res->version, "%s", tg_json_get_string(entry, "version"));
     tg_reject_categories(notes, &res->categories);
-    if (tg_lc_state_of(entry) != TG_LC_REJECTED &&
+    res->was_rejected = tg_lc_state_of(entry) == TG_LC_REJECTED;
+    if (!res->was_rejected &&
         tg_lc_transition(entry, TG_LC_REJECTED, now, "toolgen reject", err) != 0)
         goto out;
     cJSON *rej = cJSON_CreateObject();
@@ -126,7 +105,7 @@ int tg_reject(const tg_registry *g, const char *tool, const char *notes, tg_reje
     tg_regtx tx;
     tg_regtx_init(&tx, g->repo->root_fd);
     char *meta = tg_registry_file(g, TG_REG_STAGING);
-    if (move_files(g, &tx, from, res->archive, err) == 0 &&
+    if (tg_regtx_move_tree(&tx, from, res->archive, err) == 0 &&
         write_json(&tx, res->archive, "user_feedback.json", ufb, err) == 0 &&
         write_json(&tx, res->archive, "metadata.json", entry, err) == 0 &&
         write_json(&tx, ".", meta, staging, err) == 0)

@@ -10,19 +10,23 @@
 #ifndef TG_REJECT_H
 #define TG_REJECT_H
 
+#include <stdbool.h>
+
 #include "base/strvec.h"
 #include "base/util.h"
 #include "lifecycle/registry.h"
 
 /* The issue categories of the seed's extract_issues found in notes (COLUMN_MISMATCH,
- * MISSING_FILTER, OUTPUT_FORMAT, WRONG_METRIC, SORT_ORDER, MISSING_VALUES, WRONG_RESULT),
- * in that order, each once; OTHER when none matches. Appended to out. */
+ * MISSING_FILTER, OUTPUT_FORMAT, WRONG_METRIC, SORT_ORDER, MISSING_VALUES; WRONG_RESULT when
+ * none of those but "wrong"/"incorrect"), in that order, each once; OTHER when none matches.
+ * Appended to out. */
 void tg_reject_categories(const char *notes, tg_strv *out);
 
 typedef struct tg_reject_result {
     char archive[1024]; /* the folder the candidate went to */
     char version[64];
     tg_strv categories;  /* release with tg_strv_free */
+    bool was_rejected;   /* Stage 2 had rejected it already (the count of rejections stays) */
 } tg_reject_result;
 
 /* 0, or -1 with err (no candidate, already promoted or archived, a file that cannot move). */

@@ -49,7 +49,7 @@ static int read_code(const tg_repo *repo, stage_inputs *in, tg_err *err)
 }
 
 /* The report must be about this version and this code, and have passed every gate. */
-static int check_report(const char *tool, stage_inputs *in, tg_err *err)
+static int check_report(const char *tool, stage_inputs *in, bool *gate_failed, tg_err *err)
 {
     const cJSON *r = in->report_json;
     const char *ver = tg_json_get_string(r, "version");
@@ -66,7 +66,8 @@ static int check_report(const char *tool, stage_inputs *in, tg_err *err)
                               "`toolgen build` first", tool);
     }
     const cJSON *failed = tg_json_get(r, "failed_gate");
-    if (failed && !cJSON_IsNull(failed))
+    *gate_failed = failed && !cJSON_IsNull(failed);
+    if (*gate_failed)
         return tg_err_set(err, "%s: the build's quality gate \"%s\" failed, so the tool stays "
                           "a DRAFT; see .toolgen/reports/%s.validation.json, fix the tool and "
                           "build again", tool,
@@ -74,7 +75,8 @@ static int check_report(const char *tool, stage_inputs *in, tg_err *err)
     return 0;
 }
 
-static int read_inputs(const tg_repo *repo, const char *tool, stage_inputs *in, tg_err *err)
+static int read_inputs(const tg_repo *repo, const char *tool, stage_inputs *in,
+                       bool *gate_failed, tg_err *err)
 {
     char *mpath = tg_manifest_path(&repo->cfg, tool), *irp = tg_ir_path(tool);
     char *rp = tg_validation_report_path(tool), *built = NULL;
@@ -104,7 +106,7 @@ static int read_inputs(const tg_repo *repo, const char *tool, stage_inputs *in, 
                    "`toolgen build` first", tool, rp);
         goto out;
     }
-    rc = check_report(tool, in, err);
+    rc = check_report(tool, in, gate_failed, err);
 out:
     free(mpath);
     free(irp);
@@ -172,8 +174,28 @@ static int check_existing(const cJSON *old, const cJSON *fresh, tg_registry_stag
                       old->string);
 }
 
-static int write_candidate(const tg_registry *g, tg_regtx *tx, const char *dir,
-                           const stage_inputs *in, tg_err *err)
+/* The same spec and code already active: nothing to stage (1), else 0 (-1 with err). */
+static int already_active(const tg_registry *g, const char *tool, const cJSON *fresh,
+                          tg_registry_stage_result *res, tg_err *err)
+{
+    cJSON *active = tg_registry_load(g, TG_REG_ACTIVE, err);
+    if (!active)
+        return -1;
+    const cJSON *a = tg_registry_active_tool(active, tool);
+    const char *sh = tg_json_get_string(fresh, "spec_hash");
+    const char *ch = tg_json_get_string(fresh, "code_hash");
+    int rc = a && strcmp(tg_json_get_string(a, "spec_hash"), sh) == 0 &&
+             strcmp(tg_json_get_string(a, "code_hash"), ch) == 0;
+    if (rc) {
+        res->already = true;
+        snprintf(res->state, sizeof res->state, "PROMOTED");
+        snprintf(res->path, sizeof res->path, "%s", tg_json_get_string(a, "path"));
+    }
+    cJSON_Delete(active);
+    return rc;
+}
+
+static int write_candidate(tg_regtx *tx, const char *dir, const stage_inputs *in, tg_err *err)
 {
     char *p = tg_path_join(dir, "spec.json");
     int rc = tg_regtx_write(tx, p, in->ir, strlen(in->ir), err);
@@ -188,7 +210,6 @@ static int write_candidate(const tg_registry *g, tg_regtx *tx, const char *dir,
         rc = tg_regtx_write(tx, p, in->report, strlen(in->report), err);
         free(p);
     }
-    (void)g;
     return rc;
 }
 
@@ -201,14 +222,15 @@ static int save_staging(const tg_registry *g, tg_regtx *tx, const cJSON *staging
     return rc;
 }
 
-int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_result *res, tg_err *err)
+int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_result *res,
+                      tg_err *err)
 {
     *res = (tg_registry_stage_result){0};
     stage_inputs in = {0};
     cJSON *staging = NULL;
     char *dir = NULL;
     int rc = -1;
-    if (read_inputs(g->repo, tool, &in, err) != 0 ||
+    if (read_inputs(g->repo, tool, &in, &res->gate_failed, err) != 0 ||
         !(staging = tg_registry_load(g, TG_REG_STAGING, err)))
         goto out;
     char now[32];
@@ -217,6 +239,8 @@ int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_
     cJSON *entry = new_entry(g, tool, &in, dir, now);
     cJSON *cands = cJSON_GetObjectItemCaseSensitive(staging, "candidates");
     int ex = check_existing(cJSON_GetObjectItemCaseSensitive(cands, tool), entry, res, err);
+    if (ex == 0)
+        ex = already_active(g, tool, entry, res, err);
     if (ex != 0) {
         cJSON_Delete(entry);
         rc = ex > 0 ? 0 : -1;
@@ -230,7 +254,7 @@ int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_
     cJSON_AddItemToObject(cands, tool, entry);
     tg_regtx tx;
     tg_regtx_init(&tx, g->repo->root_fd);
-    if (write_candidate(g, &tx, dir, &in, err) != 0 || save_staging(g, &tx, staging, err) != 0)
+    if (write_candidate(&tx, dir, &in, err) != 0 || save_staging(g, &tx, staging, err) != 0)
         tg_regtx_rollback(&tx);
     else
         rc = 0;

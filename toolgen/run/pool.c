@@ -22,7 +22,8 @@ typedef struct pool_slot {
     char *key;
     tg_warm *w;          /* the ready (or starting) worker; NULL while none */
     tg_strv argv, env;
-    tg_path_args mounts; /* the tools' folder and the data directories */
+    tg_path_args mounts; /* the tools' folder and the roots */
+    tg_strv roots;       /* real paths of what a call may be given: mounted at TG_WARM_DATA/<i> */
     tg_sandbox_cmd cmd;  /* the worker's command (borrows the above) */
     char *tools_dir;     /* real path of the folder holding the tools' folders */
 } pool_slot;
@@ -33,6 +34,8 @@ struct tg_pool {
     pool_slot **v;
     size_t n;
     tg_strv data_real; /* the data directories' real paths */
+    tg_warm **retired; /* used workers whose sandboxes are ending */
+    size_t n_retired;
     size_t warm_calls;
 };
 
@@ -61,13 +64,58 @@ size_t tg_pool_warm_calls(const tg_pool *p)
 static bool poolable(const tg_pool *p, const tg_manifest *m)
 {
     return p->ctx->sandbox->isolation == TG_ISOLATION_BWRAP && m->runtime == TG_RUNTIME_PYTHON &&
-           m->impl_file && m->entrypoint && !tg_json_get(m->constraints, "allowed_paths");
+           m->impl_file && m->entrypoint;
+}
+
+static bool within(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/*
+ * What a worker for m mounts for path arguments: the data directories, or, when the manifest
+ * has constraints.allowed_paths, their intersection with those (the host check allows no more),
+ * as real paths.
+ */
+static void roots_for(const tg_pool *p, const tg_manifest *m, tg_strv *out)
+{
+    const cJSON *allowed = tg_json_get(m->constraints, "allowed_paths"), *a;
+    if (!cJSON_IsArray(allowed) || cJSON_GetArraySize(allowed) == 0) {
+        for (size_t i = 0; i < p->data_real.n; i++)
+            tg_strv_push(out, p->data_real.v[i]);
+        return;
+    }
+    cJSON_ArrayForEach(a, allowed)
+    {
+        if (!cJSON_IsString(a))
+            continue;
+        char *path = a->valuestring[0] == '/' ? xstrdup(a->valuestring)
+                                              : tg_path_join(p->ctx->sandbox->root, a->valuestring);
+        char real[PATH_MAX];
+        for (size_t d = 0; realpath(path, real) && d < p->data_real.n; d++) {
+            if (within(real, p->data_real.v[d])) {
+                tg_strv_push(out, real);
+                break;
+            }
+            if (within(p->data_real.v[d], real))
+                tg_strv_push(out, p->data_real.v[d]);
+        }
+        free(path);
+    }
+    tg_strv_sort(out);
 }
 
 /* The dependency set and everything else a worker is made for: one key, one worker. */
-static char *key_of(const tg_manifest *m, const call_cmd *c)
+static char *key_of(const tg_pool *p, const tg_manifest *m, const call_cmd *c)
 {
     tg_buf b = TG_BUF_INIT;
+    tg_strv roots = TG_STRV_INIT;
+    roots_for(p, m, &roots);
+    for (size_t i = 0; i < roots.n; i++)
+        tg_buf_printf(&b, "%s:", roots.v[i]);
+    tg_strv_free(&roots);
+    tg_buf_putc(&b, '|');
     const cJSON *deps = tg_json_get(m->implementation, "dependencies"), *d;
     tg_strv names = TG_STRV_INIT;
     cJSON_ArrayForEach(d, deps)
@@ -115,9 +163,10 @@ static pool_slot *slot_new(const tg_pool *p, const tg_manifest *m, const call_cm
     s->tools_dir = slash && slash != c->tool_dir ? xstrndup(c->tool_dir, (size_t)(slash - c->tool_dir))
                                                  : xstrdup("/");
     add_mount(&s->mounts, s->tools_dir, TG_WARM_TOOLS);
-    for (size_t i = 0; i < p->data_real.n; i++) {
+    roots_for(p, m, &s->roots);
+    for (size_t i = 0; i < s->roots.n; i++) {
         char *inside = xasprintf("%s/%zu", TG_WARM_DATA, i);
-        add_mount(&s->mounts, p->data_real.v[i], inside);
+        add_mount(&s->mounts, s->roots.v[i], inside);
         free(inside);
     }
     s->cmd = (tg_sandbox_cmd){
@@ -135,9 +184,32 @@ static void slot_free(pool_slot *s)
     tg_strv_free(&s->argv);
     tg_strv_free(&s->env);
     tg_path_args_free(&s->mounts);
+    tg_strv_free(&s->roots);
     free(s->tools_dir);
     free(s->key);
     free(s);
+}
+
+/* Frees the used workers whose sandboxes have ended (never waits). */
+static void reap_retired(tg_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    size_t keep = 0;
+    for (size_t i = 0; i < p->n_retired; i++)
+        if (!tg_warm_try_stop(p->retired[i]))
+            p->retired[keep++] = p->retired[i];
+    p->n_retired = keep;
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* A used worker: its runner is told to end now, its sandbox freed once it has (reap_retired). */
+static void retire(tg_pool *p, tg_warm *w)
+{
+    tg_warm_close(w);
+    pthread_mutex_lock(&p->mu);
+    p->retired = xrealloc(p->retired, (p->n_retired + 1) * sizeof *p->retired);
+    p->retired[p->n_retired++] = w;
+    pthread_mutex_unlock(&p->mu);
 }
 
 /* Starts a worker for s unless it has one; the import runs on while the caller goes on. */
@@ -185,7 +257,7 @@ static pool_slot *slot_for_manifest(tg_pool *p, const tg_manifest *m)
     pool_slot *s = NULL;
     if (tr_runner_command(p->ctx, m, none, NULL, &c, &e) == TG_CALL_DONE) {
         pthread_mutex_lock(&p->mu);
-        s = slot_find(p, m, &c, key_of(m, &c));
+        s = slot_find(p, m, &c, key_of(p, m, &c));
         pthread_mutex_unlock(&p->mu);
     }
     cJSON_Delete(none);
@@ -202,6 +274,7 @@ void tg_pool_prepare(tg_pool *p, const tg_manifest *m)
 
 void tg_pool_wait(tg_pool *p, const tg_manifest *m)
 {
+    reap_retired(p);
     pool_slot *s = slot_for_manifest(p, m);
     pthread_mutex_lock(&p->mu);
     tg_warm *w = s ? s->w : NULL;
@@ -215,33 +288,30 @@ void tg_pool_wait(tg_pool *p, const tg_manifest *m)
  * The symlinks that put the call's path arguments where a cold call mounts them (pairs, heap);
  * NULL when one cannot be placed so (an absolute path, a path outside the data directories).
  */
-static tg_strv *links_for(const tg_pool *p, const tg_path_args *a)
+static tg_strv *links_for(const pool_slot *s, const tg_path_args *a)
 {
     tg_strv *l = xcalloc(1, sizeof *l);
     for (size_t i = 0; i < a->n; i++) {
         const char *inside = a->v[i].inside, *host = a->v[i].host;
         size_t d = 0;
-        for (; d < p->data_real.n; d++) {
-            size_t n = strlen(p->data_real.v[d]);
-            if (strncmp(host, p->data_real.v[d], n) == 0 && host[n] == '/')
-                break;
-        }
-        if (!tg_str_startswith(inside, TG_SANDBOX_WORK "/") || d == p->data_real.n) {
+        while (d < s->roots.n && !within(host, s->roots.v[d]))
+            d++;
+        if (!tg_str_startswith(inside, TG_SANDBOX_WORK "/") || d == s->roots.n) {
             tg_strv_free(l);
             free(l);
             return NULL;
         }
         tg_strv_push(l, inside + strlen(TG_SANDBOX_WORK "/"));
-        tg_strv_pushf(l, "%s/%zu%s", TG_WARM_DATA, d, host + strlen(p->data_real.v[d]));
+        tg_strv_pushf(l, "%s/%zu%s", TG_WARM_DATA, d, host + strlen(s->roots.v[d]));
     }
     return l;
 }
 
 /* The call in worker w (which it ends); false: it broke, run the call cold. */
-static bool run_in(tg_pool *p, tg_warm *w, const tg_tool_call *call, tr_call *pc,
-                   tg_call_result *out)
+static bool run_in(tg_pool *p, const pool_slot *s, tg_warm *w, const tg_tool_call *call,
+                   tr_call *pc, tg_call_result *out)
 {
-    tg_strv *links = links_for(p, &pc->paths);
+    tg_strv *links = links_for(s, &pc->paths);
     bool ran = false;
     if (links) {
         const char *tool = strrchr(pc->c.tool_dir, '/');
@@ -254,7 +324,7 @@ static bool run_in(tg_pool *p, tg_warm *w, const tg_tool_call *call, tr_call *pc
         tg_strv_free(links);
         free(links);
     }
-    tg_warm_stop(w);
+    retire(p, w);
     if (ran)
         tr_judge(p->ctx, call, pc, out);
     return ran;
@@ -265,6 +335,7 @@ tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_re
 {
     if (!poolable(p, call->m))
         return tg_tool_call_run(p->ctx, call, out, err);
+    reap_retired(p);
     tr_call pc;
     bool ready = false;
     tg_call_status st = tr_prepare(p->ctx, call, out, &pc, &ready, err);
@@ -273,11 +344,11 @@ tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_re
         return st;
     }
     pthread_mutex_lock(&p->mu);
-    pool_slot *s = slot_find(p, call->m, &pc.c, key_of(call->m, &pc.c));
+    pool_slot *s = slot_find(p, call->m, &pc.c, key_of(p, call->m, &pc.c));
     tg_warm *w = s->w;
     s->w = NULL;
     pthread_mutex_unlock(&p->mu);
-    bool ran = w && run_in(p, w, call, &pc, out);
+    bool ran = w && run_in(p, s, w, call, &pc, out);
     tr_call_free(&pc);
     slot_fill(p, s); /* the replacement: one worker, one call */
     if (ran) {
@@ -297,6 +368,9 @@ void tg_pool_free(tg_pool *p)
     for (size_t i = 0; i < p->n; i++)
         slot_free(p->v[i]);
     free(p->v);
+    for (size_t i = 0; i < p->n_retired; i++)
+        tg_warm_stop(p->retired[i]);
+    free(p->retired);
     tg_strv_free(&p->data_real);
     pthread_mutex_destroy(&p->mu);
     free(p);

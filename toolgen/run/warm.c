@@ -237,6 +237,22 @@ bool tg_warm_preloaded(const tg_warm *w)
     return w && w->preloaded;
 }
 
+void tg_warm_close(tg_warm *w)
+{
+    close_fd(&w->ctl);
+    w->broken = true;
+}
+
+bool tg_warm_try_stop(tg_warm *w)
+{
+    close_fd(&w->ctl);
+    struct pollfd p = {w->k.pidfd, POLLIN, 0};
+    if (w->k.pid > 0 && (w->k.pidfd < 0 || poll(&p, 1, 0) <= 0))
+        return false;
+    tg_warm_stop(w);
+    return true;
+}
+
 void tg_warm_stop(tg_warm *w)
 {
     if (!w)

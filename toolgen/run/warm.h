@@ -82,4 +82,12 @@ bool tg_warm_preloaded(const tg_warm *w);
 /* Ends the sandbox (its runner sees EOF and exits) and removes its directories; NULL is fine. */
 void tg_warm_stop(tg_warm *w);
 
+/*
+ * Tells the runner to end (EOF) without waiting for it; the warm sandbox takes no more calls.
+ * tg_warm_try_stop then frees it once bwrap has exited (true), without blocking (false: not yet;
+ * call it again later, or tg_warm_stop, which waits).
+ */
+void tg_warm_close(tg_warm *w);
+bool tg_warm_try_stop(tg_warm *w);
+
 #endif

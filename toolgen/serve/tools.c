@@ -181,6 +181,18 @@ tg_call_status tg_serve_run_sandbox(void *ctx, const tg_tool_call *call, tg_call
     return tg_tool_call_run((const tg_toolrun_ctx *)ctx, call, out, err);
 }
 
+tg_call_status tg_serve_run_pool(void *ctx, const tg_tool_call *call, tg_call_result *out,
+                                 tg_err *err)
+{
+    return tg_pool_call_run((tg_pool *)ctx, call, out, err);
+}
+
+void tg_serve_tools_prepare_pool(const tg_serve_tools *t, tg_pool *pool)
+{
+    for (size_t i = 0; i < t->n; i++)
+        tg_pool_prepare(pool, &t->v[i].m);
+}
+
 /*
  * A failed call: structuredContent is {"error": error}; the content holds a readable text
  * first (what a model reads), then the serialised JSON, as for a successful call. Takes error.
