@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gen/builtin.h"
+#include "gen/builtin_example.h"
 #include "gen/newtool_int.h"
 #include "model/paths.h"
 #include "quality/metrics.h"
@@ -339,6 +340,15 @@ int tg_gen_builtin(gen_ctx *c, tg_err *err)
     c->dir = tg_path_join(c->repo->cfg.manifests_dir, t.name);
     c->res->tool = xstrdup(t.name);
     tg_gen_eval ev = {0};
+    /* The example's output is what the tool returns: run it once before the gates judge it
+     * (a failure leaves the placeholder, which lint reports, and the tool is rejected). */
+    if (write_tool(c, t.manifest_yaml, t.code, err) != 0) {
+        tg_builtin_tool_release(&t);
+        return -1;
+    }
+    tg_err ex = {0};
+    if (tg_builtin_run_example(c->repo, c->dir, &t, &ex) != 0)
+        tg_gen_note(c, "example: %s", ex.msg);
     if (validate(c, t.manifest_yaml, t.code, &ev, err) == 0) {
         note_eval(c, "validation", &ev, NULL);
         rc = ev.passed ? finish_staged(c, t.manifest_yaml, t.code, NULL, &ev, err)
