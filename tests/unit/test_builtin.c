@@ -121,6 +121,7 @@ static void test_plans(const tg_dataset *ds)
     expect_plan(ds, "pivot table of average tip by day and time",
                 "pivot mean(tip) rows day columns time");
     expect_plan(ds, "missing values per column", "missing_report");
+    expect_plan(ds, "how many dinners", "aggregate size() where time == 'Dinner'");
     expect_plan(ds, "average tip where day is not Sat or Sun",
                 "aggregate mean(tip) where day not in ('Sat', 'Sun')");
 }
