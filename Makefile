@@ -5,12 +5,12 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8
+PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd
 
 # Debian packages `make deps` installs when missing (build + runtime of toolgen itself).
 DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
-            libgit2-dev libpcre2-dev python3 python3-yaml python3-pandas python3-numpy \
-            python3-matplotlib bubblewrap
+            libgit2-dev libpcre2-dev libmicrohttpd-dev python3 python3-yaml python3-pandas python3-numpy \
+            python3-matplotlib bubblewrap chromium
 # Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
 # nodesource, whose nodejs package conflicts with Debian's npm).
 DEB_CMDS := node:nodejs npm:npm
@@ -103,9 +103,13 @@ install: bin/toolgen
 	install -m 644 schemas/meta/draft/2020-12/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/
 	install -m 644 schemas/meta/draft/2020-12/meta/*.json $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta/
 	install -m 644 docs/toolgen.1 $(DESTDIR)$(PREFIX)/share/man/man1/toolgen.1
+	install -d $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference
+	install -m 644 prompts/*.md $(DESTDIR)$(PREFIX)/share/toolgen/prompts/
+	install -m 644 prompts/reference/* $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference/
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
-	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py toolgen/run/runtime/runner.js \
-	  toolgen/run/runtime/toolgen_helpers.py \
+	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py \
+	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \
+	  toolgen/run/runtime/dataset_schema.py \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 
 clean:

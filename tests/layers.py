@@ -44,7 +44,7 @@ WRAPPERS = {
     # libgit2 is wrapped by the lifecycle/git*.c modules, one per concern (status, reading
     # revisions, commits); nothing else of toolgen sees it.
     "git2.h": {"lifecycle/gitstatus.c", "lifecycle/gitrev.c", "lifecycle/gitcommit.c"},
-    "curl/curl.h": {"llm/http.c"},
+    "curl/curl.h": {"llm/llm_http.c"},
     "microhttpd.h": {"serve/http.c"},
 }
 

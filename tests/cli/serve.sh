@@ -199,10 +199,16 @@ expect_not_out "the interrupted call gets no reply" '"id":2'
 run "$TG" help serve
 expect_rc "help serve" 0
 expect_out "help names --read-only" "--read-only"
-expect_out "help says what is not there yet" "--http"
-run "$TG" serve --http 127.0.0.1:8080
-expect_rc "--http is not there yet" 2
-expect_err "--http says so" "not there yet"
+expect_out "help names --http" "--http HOST:PORT"
+expect_out "help names --max-concurrency" "--max-concurrency"
+run "$TG" serve --http 127.0.0.1
+expect_rc "--http without a port" 2
+expect_err "--http says what it expects" "expected HOST:PORT"
+run "$TG" serve --http 127.0.0.1:99999
+expect_rc "--http with a port out of range" 2
+run "$TG" serve --max-concurrency 0
+expect_rc "--max-concurrency 0" 2
+expect_err "--max-concurrency says its range" "from 1 to 256"
 run "$TG" serve --staging
 expect_rc "--staging is not there yet" 2
 run "$TG" serve --page-size 0

@@ -2,6 +2,9 @@
 #ifndef TG_CLI_H
 #define TG_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "model/repo.h"
 
 /* Exit codes shared by every command (docs/cli.md, the table at the top). */
@@ -28,6 +31,20 @@ int cmd_clean(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+/* cli_lifecycle.c */
+int cmd_stage(int argc, char **argv);
+int cmd_feedback(int argc, char **argv);
+int cmd_promote(int argc, char **argv);
+int cmd_reject(int argc, char **argv);
+/* cli_status.c */
+int cmd_status(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+/* For `toolgen check`: verifies every registry snapshot against its recorded hashes and prints
+ * what differs; TG_EXIT_OK, TG_EXIT_FAIL (a mismatch) or TG_EXIT_USAGE (unreadable metadata). */
+int cli_check_registry(const tg_repo *repo);
+int cmd_new(int argc, char **argv);
 
 extern const char tg_usage_validate[];
 extern const char tg_usage_lint[];
@@ -38,6 +55,21 @@ extern const char tg_usage_clean[];
 extern const char tg_usage_check[];
 extern const char tg_usage_run[];
 extern const char tg_usage_serve[];
+extern const char tg_usage_pack[];
+extern const char tg_usage_diff[];
+extern const char tg_usage_stage[];
+extern const char tg_usage_feedback[];
+extern const char tg_usage_promote[];
+extern const char tg_usage_reject[];
+extern const char tg_usage_lcstatus[];
+extern const char tg_usage_log[];
+extern const char tg_usage_new[];
+
+/* cli_new.c: before a build, generates again the code of the tools (all, or tools[0..ntools))
+ * whose tool.lock says their spec or prompts changed (gen/regen.h); with frozen, fails listing
+ * them instead. TG_EXIT_OK, or the exit code after printing why. */
+int cli_generate_due(const tg_repo *repo, const char *const *tools, size_t ntools, bool frozen,
+                     const char *cmd);
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
 int cli_fail(int code, const char *fmt, ...)

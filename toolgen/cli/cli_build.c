@@ -411,6 +411,14 @@ static int run_build(cli_opts *o, tg_build_stats *st, tg_build_status *status)
     o->b.ud = &u;
     o->b.interrupted = &interrupted;
     catch_signals();
+    if (o->b.mode == TG_MODE_BUILD) { /* generated code whose spec or prompts changed */
+        int g = cli_generate_due(o->b.repo, o->b.tools, o->b.ntools, o->b.frozen, o->cmd);
+        if (g != TG_EXIT_OK) {
+            memset(st, 0, sizeof *st); /* the callers free it */
+            *status = TG_BUILD_FAILED;
+            return g;
+        }
+    }
     tg_err err = {0};
     *status = tg_build(&o->b, st, &err);
     end_status(&u, true);
@@ -648,6 +656,9 @@ int cmd_check(int argc, char **argv)
                st.generated_dir, st.outputs.n);
         rc = TG_EXIT_OK;
     }
+    int reg_rc = cli_check_registry(&o.repo); /* snapshots against their hashes */
+    if (reg_rc > rc)
+        rc = reg_rc;
     for (size_t i = 0; i < d.n; i++)
         free(d.v[i].path);
     free(d.v);

@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "base/confine.h"
 #include "cli/cli.h"
+#include "cli/cli_present.h"
 #include "base/doc.h"
 #include "emit/artifact.h"
 #include "schema/jsonschema.h"
@@ -36,12 +37,16 @@ const char tg_usage_run[] =
     "  --json              print the whole envelope as JSON: result, error with guidance,\n"
     "                      stdout, stderr, exit status, files, visualizations, execution time,\n"
     "                      resource usage and analysis (schemas/run_result.schema.json)\n"
+    "  --html FILE         (a STAGED tool) also write the presentation as one self-contained\n"
+    "                      HTML page with the tables and charts drawn inline\n"
     "  --out DIR           copy the files the tool wrote into DIR (otherwise they are listed\n"
     "                      and removed); the result then names the copies: a value or a\n"
     "                      Markdown link naming bar_chart.png becomes DIR/bar_chart.png\n"
     "\n"
     "Without --json the result is printed as Markdown: its summary_markdown when it has one,\n"
-    "else a readable rendering. A failure prints its code, message and guidance (what\n"
+    "else a readable rendering. A STAGED tool's run is stored in its candidate folder\n"
+    "(run_artifacts.json and the files) and shown as the presentation: the output, the tool\n"
+    "summary and the two approval questions (docs/lifecycle.md). A failure prints its code, message and guidance (what\n"
     "happened, likely cause, how to fix) on stderr.\n"
     "\n"
     "Exit status: 0 success, 1 the tool failed (the code is printed), 2 usage error (unknown\n"
@@ -50,7 +55,7 @@ const char tg_usage_run[] =
     "130 interrupted (the tool's processes are killed and its files removed first).\n";
 
 typedef struct run_opts {
-    const char *tool, *input, *input_file, *out_dir;
+    const char *tool, *input, *input_file, *out_dir, *html;
     const char **args;
     size_t nargs;
     bool json;
@@ -76,8 +81,11 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->args[o->nargs++] = val;
         } else if (TAKE("--out")) {
             o->out_dir = val;
+        } else if (TAKE("--html")) {
+            o->html = val;
         } else if (strcmp(a, "--input") == 0 || strcmp(a, "--input-file") == 0 ||
-                   strcmp(a, "--arg") == 0 || strcmp(a, "--out") == 0) {
+                   strcmp(a, "--arg") == 0 || strcmp(a, "--out") == 0 ||
+                   strcmp(a, "--html") == 0) {
             return cli_fail(TG_EXIT_USAGE, "run: %s needs a value; see 'toolgen help run'", a);
         } else if (a[0] == '-' && a[1]) {
             return cli_fail(TG_EXIT_USAGE, "run: unknown option '%s'; see 'toolgen help run'", a);
@@ -369,6 +377,7 @@ int cmd_run(int argc, char **argv)
     cJSON *args = NULL;
     bool have_env = false;
     tg_call_result r = {0};
+    cli_staged staged = {0};
 
     if (!tg_is_file_at(repo.root_fd, mpath)) {
         code = cli_fail(TG_EXIT_USAGE, "run: no tool '%s': %s does not exist (tools are "
@@ -383,6 +392,8 @@ int cmd_run(int argc, char **argv)
     }
     if (!m.name)
         m.name = o.tool;
+    if ((code = cli_staged_begin(&repo, &m, o.html, &staged)) != TG_EXIT_OK)
+        goto out;
     if ((args = build_args(&repo, &o, config.root, &code)) == NULL)
         goto out;
     reg = js_registry_new();
@@ -424,10 +435,15 @@ int cmd_run(int argc, char **argv)
     }
     if (o.out_dir && r.sb.n_files && r.result)
         refer_to_copies(&r, o.out_dir);
-    print_outcome(&o, &m, &r);
-    code = r.ok ? TG_EXIT_OK : TG_EXIT_FAIL;
+    bool presented = false;
+    int staged_code = staged.dir ? cli_staged_present(&staged, &m, &r, o.json, o.html, &presented)
+                                 : TG_EXIT_OK;
+    if (!presented)
+        print_outcome(&o, &m, &r);
+    code = staged_code != TG_EXIT_OK ? staged_code : r.ok ? TG_EXIT_OK : TG_EXIT_FAIL;
 
 out:
+    cli_staged_end(&staged);
     tg_call_result_free(&r);
     cJSON_Delete(args);
     js_schema_free(in);

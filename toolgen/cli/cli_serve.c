@@ -1,4 +1,5 @@
-/* cli_serve.c — `toolgen serve`: the tools of this repository as an MCP server over stdio. */
+/* cli_serve.c — `toolgen serve`: the tools of this repository as an MCP server over stdio or
+ * Streamable HTTP. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,46 +12,101 @@
 #include "model/config.h"
 #include "model/manifest.h"
 #include "run/toolrun.h"
+#include "serve/complete.h"
 #include "serve/core.h"
+#include "serve/devwatch.h"
+#include "serve/http.h"
+#include "serve/mrtr.h"
+#include "serve/notify.h"
+#include "serve/pool.h"
+#include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
 
 const char tg_usage_serve[] =
-    "usage: toolgen serve [-C DIR] [--dev] [--read-only] [--page-size N] [--max-message BYTES]\n"
+    "usage: toolgen serve [-C DIR] [--dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
+    "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
+    "                     [--progress-ms MS]\n"
     "\n"
-    "Serves the tools of a toolgen repository to MCP clients (Claude Desktop, IDEs, agents)\n"
-    "over stdio: newline-delimited JSON-RPC on stdin and stdout. stdout carries protocol\n"
-    "messages only; everything else, including one JSON log line per request (id, method,\n"
-    "tool, duration, status, error code; never arguments), goes to stderr. Both protocol eras\n"
-    "are spoken, chosen per request: 2026-07-28 (stateless, server/discover) and 2024-11-05\n"
-    "to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run` does, with\n"
-    "progress notifications and cancellation. Resources: the Agent Skill, each tool's\n"
-    "reference page and JSON Schemas, and the files the last calls wrote.\n"
-    "docs/mcp.md describes what is supported.\n"
+    "Serves the tools of a toolgen repository to MCP clients (Claude Desktop, IDEs, agents),\n"
+    "over stdio by default: newline-delimited JSON-RPC on stdin and stdout. stdout carries\n"
+    "protocol messages only; everything else, including one JSON log line per request (id,\n"
+    "method, tool, duration, status, error code; never arguments), goes to stderr. Both\n"
+    "protocol eras are spoken, chosen per request: 2026-07-28 (stateless, server/discover) and\n"
+    "2024-11-05 to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run`\n"
+    "does, with progress notifications and cancellation; several calls run at once, so a slow\n"
+    "tool blocks no other request. Resources: the Agent Skill, each tool's reference page and\n"
+    "JSON Schemas, and the files the last calls wrote. Prompts: the templates of prompts/, with\n"
+    "completion of tool names and data files. A tool may ask the client for a missing choice\n"
+    "(toolgen_helpers.ask): 2026-07-28 input_required with a signed requestState, or a legacy\n"
+    "elicitation/create request. Over stdio, --dev re-reads the tool set when the manifests\n"
+    "change and tells the client (list_changed; subscriptions/listen). docs/mcp.md describes\n"
+    "what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
     "                      mode a tool author uses); the others are listed on stderr. This is\n"
     "                      the only tool source so far, and what serve uses without options\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
+    "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
+    "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
+    "                      address is printed on stderr. Bind to 127.0.0.1 unless the server\n"
+    "                      must be reached from elsewhere: there is no authentication\n"
+    "  --allow-origin O    also accept requests whose Origin header is O (exactly, e.g.\n"
+    "                      https://app.example.com); loopback origins are always accepted,\n"
+    "                      others get 403 (DNS rebinding protection). Repeatable\n"
+    "  --max-concurrency N tool calls running at once (default 4, at most 256); more wait in\n"
+    "                      a queue\n"
     "  --page-size N       tools per tools/list page (default 100)\n"
     "  --max-message BYTES longest message accepted (default 4194304); longer ones are refused\n"
-    "                      with -32600 and skipped\n"
+    "                      with -32600 (HTTP: 413)\n"
+    "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
     "\n"
-    "Not yet: --staging and the registry of promoted tools, and --http HOST:PORT (Streamable\n"
-    "HTTP); both are usage errors for now.\n"
+    "Not yet: --staging and the registry of promoted tools (a usage error for now).\n"
     "\n"
-    "The server ends when stdin closes (a call still running is killed, unless more requests\n"
-    "wait) or on SIGINT/SIGTERM.\n"
+    "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
+    "requests wait); both transports end on SIGINT/SIGTERM, killing the calls in flight.\n"
     "Exit status: 0 clean end, 2 usage or configuration error, 3 environment problem (the\n"
-    "reply stream broke, no manifests folder).\n";
+    "reply stream broke, no manifests folder, the HTTP address cannot be bound).\n";
+
+#define MAX_ORIGINS 16
 
 typedef struct serve_opts {
     const char *dir;
     bool read_only;
-    size_t page_size, max_message;
+    size_t page_size, max_message, max_concurrency, progress_ms;
+    const char *http;          /* HOST:PORT; NULL: stdio */
+    char http_host[256];
+    unsigned http_port;
+    const char *origins[MAX_ORIGINS + 1];
+    size_t n_origins;
 } serve_opts;
+
+/* HOST:PORT, [V6]:PORT or :PORT (127.0.0.1) into o->http_host / http_port. */
+static bool parse_hostport(const char *s, serve_opts *o)
+{
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon - s >= (long)sizeof o->http_host)
+        return false;
+    size_t n = (size_t)(colon - s);
+    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+        memcpy(o->http_host, s + 1, n - 2);
+        o->http_host[n - 2] = '\0';
+    } else if (n == 0) {
+        snprintf(o->http_host, sizeof o->http_host, "127.0.0.1");
+    } else {
+        memcpy(o->http_host, s, n);
+        o->http_host[n] = '\0';
+    }
+    char *end;
+    errno = 0;
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (errno || end == colon + 1 || *end || port > 65535 || colon[1] == '-')
+        return false;
+    o->http_port = (unsigned)port;
+    return true;
+}
 
 static bool parse_size(const char *s, size_t *out)
 {
@@ -83,9 +139,23 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
         } else if (strcmp(a, "--staging") == 0) {
             return cli_fail(TG_EXIT_USAGE, "serve: --staging is not there yet (no registry of staged "
                                            "tools); use --dev to serve the working tree's manifests");
-        } else if (strcmp(a, "--http") == 0 || strncmp(a, "--http=", 7) == 0) {
-            return cli_fail(TG_EXIT_USAGE, "serve: --http is not there yet; serve speaks stdio only "
-                                           "(docs/mcp.md)");
+        } else if (strcmp(a, "--http") == 0 && next) {
+            o->http = argv[++i];
+            if (!parse_hostport(o->http, o))
+                return cli_fail(TG_EXIT_USAGE, "serve: --http %s: expected HOST:PORT (e.g. "
+                                               "127.0.0.1:8080, [::1]:0, :8080)", o->http);
+        } else if (strcmp(a, "--max-concurrency") == 0 && next) {
+            if (!parse_size(argv[++i], &o->max_concurrency) || o->max_concurrency > 256)
+                return cli_fail(TG_EXIT_USAGE, "serve: --max-concurrency needs a number from 1 "
+                                               "to 256");
+        } else if (strcmp(a, "--progress-ms") == 0 && next) {
+            if (!parse_size(argv[++i], &o->progress_ms) || o->progress_ms > 3600000)
+                return cli_fail(TG_EXIT_USAGE, "serve: --progress-ms needs a number of "
+                                               "milliseconds from 1 to 3600000");
+        } else if (strcmp(a, "--allow-origin") == 0 && next) {
+            if (o->n_origins == MAX_ORIGINS)
+                return cli_fail(TG_EXIT_USAGE, "serve: at most %d --allow-origin", MAX_ORIGINS);
+            o->origins[o->n_origins++] = argv[++i];
         } else {
             return cli_fail(TG_EXIT_USAGE, "serve: unknown option or missing value '%s'; see "
                                            "'toolgen help serve'", a);
@@ -118,11 +188,82 @@ static void catch_signals(void)
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an error to handle, not a death */
 }
 
-static void report_tools(const tg_serve_tools *tools)
+static void report_tools(const tg_serve_tools *tools, const tg_serve_prompts *prompts,
+                         const char *transport)
 {
     for (size_t i = 0; i < tools->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out %s (run `toolgen lint`)\n", tools->skipped[i]);
-    fprintf(stderr, "toolgen: serve: %zu tool%s over stdio\n", tools->n, tools->n == 1 ? "" : "s");
+    for (size_t i = 0; i < prompts->n_skipped; i++)
+        fprintf(stderr, "toolgen: serve: left out the prompt template %s\n", prompts->skipped[i]);
+    fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s\n", tools->n,
+            tools->n == 1 ? "" : "s", transport, prompts->n, prompts->n == 1 ? "" : "s");
+}
+
+/* Tests start the server on port 0 and read the port from this line. */
+static void on_listening(void *ctx, const char *host, unsigned port)
+{
+    (void)ctx;
+    bool v6 = strchr(host, ':') != NULL;
+    fprintf(stderr, "toolgen: serve: listening on http://%s%s%s:%u/mcp\n", v6 ? "[" : "", host,
+            v6 ? "]" : "", port);
+}
+
+static int run_transport(const serve_opts *o, const tg_serve_config *c, tg_serve_devwatch *watch,
+                         int proto_fd, tg_err *err)
+{
+    if (o->http) {
+        tg_serve_http h = {.host = o->http_host, .port = o->http_port,
+                           .max_message = o->max_message, .max_concurrency = o->max_concurrency,
+                           .log_fd = 2, .allowed_origins = o->origins, .stop = &stop_flag,
+                           .progress_ms = (long)o->progress_ms,
+                           .ready = on_listening};
+        return tg_serve_http_run(c, &h, err);
+    }
+    tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
+                         .max_message = o->max_message, .progress_ms = (long)o->progress_ms,
+                         .max_concurrency = o->max_concurrency,
+                         .cancel = &cancel_flag, .stop = &stop_flag,
+                         .idle = tg_serve_devwatch_check, .idle_ctx = watch};
+    return tg_serve_stdio_run(c, &io, err);
+}
+
+/* What the server serves, opened once: the watched --dev tool set, the prompts, the sandbox. */
+typedef struct served {
+    tg_serve_devwatch watch;
+    tg_serve_prompts prompts;
+    tg_toolrun_env env;
+    tg_serve_mrtr mrtr;
+} served;
+
+static int open_served(served *sv, const tg_repo *repo, const char *transport)
+{
+    tg_err err = {0};
+    *sv = (served){0};
+    if (tg_serve_devwatch_open(&sv->watch, repo, &err) != 0)
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (tg_serve_prompts_load(&sv->prompts, repo->root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
+        tg_serve_devwatch_close(&sv->watch);
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    }
+    report_tools(&sv->watch.tools, &sv->prompts, transport);
+    int rc = TG_EXIT_OK;
+    if (tg_toolrun_env_open(&sv->env, repo, repo->cfg.doc.root, &err) != 0)
+        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+    else if (tg_serve_mrtr_init(&sv->mrtr, &err) != 0)
+        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (rc != TG_EXIT_OK) {
+        tg_toolrun_env_close(&sv->env);
+        tg_serve_prompts_free(&sv->prompts);
+        tg_serve_devwatch_close(&sv->watch);
+    }
+    return rc;
+}
+
+static void close_served(served *sv)
+{
+    tg_toolrun_env_close(&sv->env);
+    tg_serve_prompts_free(&sv->prompts);
+    tg_serve_devwatch_close(&sv->watch);
 }
 
 static int serve(const serve_opts *o, int proto_fd)
@@ -138,31 +279,31 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
-    const tg_config *config = &repo.cfg;
-    tg_serve_tools tools;
-    if (tg_serve_tools_load_dev(&tools, &repo, &err) != 0) {
+    served sv;
+    int rc = open_served(&sv, &repo, o->http ? "Streamable HTTP" : "stdio");
+    if (rc != TG_EXIT_OK) {
         tg_repo_release(&repo);
-        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    }
-    report_tools(&tools);
-    tg_serve_resources resources;
-    tg_toolrun_env env = {0};
-    int rc = TG_EXIT_OK;
-    if (tg_serve_resources_build(&resources, &tools, &config->project, &err) != 0) {
-        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
-        goto out_tools;
-    }
-    if (tg_toolrun_env_open(&env, &repo, config->doc.root, &err) != 0) {
-        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
-        goto out_resources;
+        return rc;
     }
     tg_serve_artifacts kept = {0};
+    /* the watch replaces the tool set and resources in place: these pointers stay valid */
+    tg_serve_completion completion = {
+        .tools = &sv.watch.tools, .prompts = &sv.prompts, .root_fd = repo.root_fd,
+        .data_dirs = sv.env.sandbox.data_dirs, .n_data_dirs = sv.env.sandbox.n_data_dirs,
+        .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
-    tg_pool *pool = tg_pool_new(&env.ctx);
-    tg_serve_tools_prepare_pool(&tools, pool);
+    tg_pool *pool = tg_pool_new(&sv.env.ctx);
+    tg_serve_tools_prepare_pool(&sv.watch.tools, pool);
     tg_serve_config c = {
-        .tools = &tools,
-        .resources = &resources,
+        .tools = &sv.watch.tools,
+        .resources = &sv.watch.resources,
+        .prompts = &sv.prompts,
+        .completion = &completion,
+        .mrtr = &sv.mrtr,
+        /* over stdio only: the HTTP transport neither re-reads the tool set nor sends a
+         * request to a client in the middle of a call */
+        .list_changed = o->http ? 0 : TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
+        .legacy_elicit = !o->http,
         .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
@@ -170,22 +311,41 @@ static int serve(const serve_opts *o, int proto_fd)
         .instructions = "Tools built by toolgen from this repository's manifests. Each tool's "
                         "description says when to use it; failed calls return an error code "
                         "and guidance. The resources hold the Agent Skill (SKILL.md), a "
-                        "reference page per tool and the tools' JSON Schemas.",
+                        "reference page per tool and the tools' JSON Schemas; the prompts are "
+                        "the repository's templates (prompts/).",
     };
-    tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
-                         .max_message = o->max_message, .cancel = &cancel_flag, .stop = &stop_flag};
     catch_signals();
-    if (tg_serve_stdio_run(&c, &io, &err) != 0)
+    if (run_transport(o, &c, &sv.watch, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
     tg_pool_free(pool);
-    tg_toolrun_env_close(&env);
-out_resources:
-    tg_serve_resources_free(&resources);
-out_tools:
-    tg_serve_tools_free(&tools);
+    close_served(&sv);
     tg_repo_release(&repo);
     return rc;
+}
+
+/*
+ * An MCP Bundle's client fills ${user_config.NAME} in mcp_config.env from what the user set,
+ * and passes the placeholder literally when the user left an optional value blank. Such a value
+ * means "not set": a tool must see no variable rather than a placeholder it would take for a
+ * credential (docs/mcp.md#pack).
+ */
+static void unset_blank_user_config(void)
+{
+    extern char **environ;
+    char *names[64];
+    size_t n = 0;
+    for (char **e = environ; *e && n < sizeof names / sizeof *names; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq && tg_str_startswith(eq + 1, "${user_config.") && tg_str_endswith(eq + 1, "}"))
+            names[n++] = xstrndup(*e, (size_t)(eq - *e));
+    }
+    for (size_t i = 0; i < n; i++) {
+        fprintf(stderr, "toolgen: serve: %s was left blank in the bundle's settings: unset\n",
+                names[i]);
+        unsetenv(names[i]);
+        free(names[i]);
+    }
 }
 
 int cmd_serve(int argc, char **argv)
@@ -196,6 +356,7 @@ int cmd_serve(int argc, char **argv)
         return code;
     if (o.dir && cli_set_dir(o.dir) != 0)
         return cli_fail(TG_EXIT_USAGE, "serve: -C %s: %s", o.dir, strerror(errno));
+    unset_blank_user_config();
     tg_err err = {0};
     int proto = tg_serve_stdio_claim_stdout(&err);
     if (proto < 0)

@@ -31,6 +31,8 @@ typedef struct tg_builtin_tool {
     char *manifest_yaml;  /* the whole tool.manifest.yaml, status draft, intent and provenance */
     char *code;           /* tool.py */
     char *plan;           /* the compiled plan as one line of text, for messages and the report */
+    char *example_input;  /* the input of the manifest's one example, as JSON; its output is a
+                             placeholder until tg_builtin_set_example_output */
 } tg_builtin_tool;
 
 /*
@@ -41,6 +43,14 @@ typedef struct tg_builtin_tool {
 tg_builtin_status tg_builtin_generate(const char *intent, const tg_dataset *datasets,
                                       size_t ndatasets, const char *name, tg_builtin_tool *out,
                                       tg_err *err);
+
+/*
+ * The manifest's example must show what the tool really returns, which only a run can tell:
+ * the caller runs the tool once with example_input (in the sandbox, like a test) and passes the
+ * result (a JSON object) here, which writes it into manifest_yaml in place of the placeholder.
+ * 0, or -1 with err when result_json is not a JSON object or the placeholder is gone.
+ */
+int tg_builtin_set_example_output(tg_builtin_tool *t, const char *result_json, tg_err *err);
 
 void tg_builtin_tool_release(tg_builtin_tool *t);
 

@@ -48,6 +48,19 @@ int tg_manifest_load(const tg_repo *repo, const char *path, tg_manifest *m, tg_e
     return 0;
 }
 
+int tg_manifest_parse(const char *text, size_t len, const char *path, const char *name,
+                      tg_manifest *m, tg_err *err)
+{
+    *m = (tg_manifest){0};
+    if (tg_doc_parse_yaml(text, len, name ? name : path, NULL, &m->doc, err) != 0)
+        return -1;
+    const char *slash = strrchr(path, '/');
+    m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+    m->status = TG_STATUS_UNKNOWN;
+    m->runtime = TG_RUNTIME_UNKNOWN;
+    return 0;
+}
+
 void tg_manifest_bind(tg_manifest *m)
 {
     const cJSON *r = m->doc.root;

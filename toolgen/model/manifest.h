@@ -50,6 +50,14 @@ typedef struct tg_manifest {
  * (or absolute); m->dir keeps it that way. On failure nothing is left allocated.
  */
 int tg_manifest_load(const tg_repo *repo, const char *path, tg_manifest *m, tg_err *err);
+/*
+ * Parses a manifest from bytes already read (e.g. a file at a git revision, lifecycle/gitrev.h);
+ * path names it in messages (name, e.g. "main:manifests/x/tool.manifest.yaml", when not NULL)
+ * and sets m->dir. No confinement check: the caller chose the bytes. On failure nothing is left
+ * allocated.
+ */
+int tg_manifest_parse(const char *text, size_t len, const char *path, const char *name,
+                      tg_manifest *m, tg_err *err);
 /* Fills the typed views; tolerant of a document that failed the schema (fields stay NULL). */
 void tg_manifest_bind(tg_manifest *m);
 void tg_manifest_free(tg_manifest *m);

@@ -14,6 +14,8 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "serve/pool.h"
+#include "serve/servelog.h"
 
 int tg_serve_stdio_claim_stdout(tg_err *err)
 {
@@ -52,16 +54,7 @@ static struct timespec deadline(long ms)
 
 static int write_all(int fd, const char *s, size_t n)
 {
-    while (n) {
-        ssize_t w = write(fd, s, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        s += w;
-        n -= (size_t)w;
-    }
-    return 0;
+    return tg_serve_write_all(fd, s, n);
 }
 
 /* One message on one line (compact JSON never holds a raw newline); out_mu keeps the reader
@@ -80,26 +73,42 @@ static int send_line(int fd, pthread_mutex_t *out_mu, const cJSON *msg)
 
 /* ---- the reader thread ---------------------------------------------------------------------- */
 
-/* What the reader thread and the main thread share; mu guards all of it but out_mu. */
+/* A tools/call in flight: queued for a worker or running. */
+typedef struct call {
+    struct inbox *in;
+    cJSON *msg;           /* the request (owned) */
+    const cJSON *id;      /* in msg */
+    cJSON *token;         /* its progressToken (owned); NULL: no progress asked */
+    volatile sig_atomic_t cancel; /* the sandbox watches it */
+    bool cancelled;       /* the client sent notifications/cancelled for it */
+    bool eof_cancelled;   /* stdin ended while it ran with nothing else waiting */
+    double start, next_tick;
+    int ticks;
+    struct call *next;
+} call;
+
+/* What the reader thread, the main thread and the workers share; mu guards all of it but
+ * out_mu and the gate. */
 typedef struct inbox {
     pthread_mutex_t mu;
     pthread_cond_t more;  /* bytes arrived, or stdin ended */
     pthread_cond_t space; /* the main thread consumed bytes */
+    pthread_cond_t ended; /* a call ended */
     pthread_mutex_t out_mu;
     const tg_serve_stdio *io;
+    const tg_serve_config *c;
+    tg_serve_gate gate;   /* around the core; let go while a call's process runs */
+    tg_serve_session session;
+    tg_serve_pool *pool;
+    size_t queue_max;     /* calls in flight (running + queued) before the main thread waits */
     tg_buf data;          /* bytes read and not yet taken */
     size_t start;         /* data.data[start..len) is pending */
     size_t scanned;       /* pending lines before this offset were checked for cancellation */
     size_t high_water;    /* the reader waits while more than this is pending */
     bool eof, quit;
-    bool busy;            /* the main thread is answering a message */
-    /* the tools/call in flight */
-    cJSON *call_id;       /* its id (owned); NULL: none */
-    cJSON *call_token;    /* its progressToken (owned); NULL: no progress asked */
-    double call_start, next_tick;
-    int ticks;
-    bool cancelled;       /* the client sent notifications/cancelled for it */
-    bool eof_cancelled;   /* stdin ended while it ran with nothing else waiting */
+    call *calls;          /* in flight */
+    size_t n_calls;
+    int broken;           /* errno of a failed reply write by a worker; 0: none */
 } inbox;
 
 /* memmem, which POSIX lacks */
@@ -112,14 +121,24 @@ static bool contains(const char *hay, size_t n, const char *needle)
     return false;
 }
 
-/* Checks the complete pending lines not yet scanned for a notifications/cancelled naming the
- * call in flight, and stops the call when one does. Cheap for everything else: only lines
- * holding the method name are parsed. With mu held. */
+/* Stops the call in flight that msg (a notifications/cancelled) names. With mu held. */
+static void apply_cancel(inbox *in, const cJSON *msg)
+{
+    for (call *k = in->calls; k; k = k->next)
+        if (!k->cancelled && tg_serve_cancels(msg, k->id)) {
+            k->cancelled = true;
+            k->cancel = 1;
+        }
+}
+
+/* Checks the complete pending lines not yet scanned for a notifications/cancelled naming a
+ * call in flight: the main thread may be waiting for a free worker, and a queued call must
+ * not wait for it to be cancelled. Only lines holding the method name are parsed. With mu held. */
 static void scan_for_cancel(inbox *in)
 {
     if (in->scanned < in->start)
         in->scanned = in->start;
-    while (in->call_id && !in->cancelled && in->scanned < in->data.len) {
+    while (in->calls && in->scanned < in->data.len) {
         char *line = in->data.data + in->scanned;
         char *nl = memchr(line, '\n', in->data.len - in->scanned);
         if (!nl)
@@ -129,46 +148,48 @@ static void scan_for_cancel(inbox *in)
         if (contains(line, n, "notifications/cancelled")) {
             tg_err err = {0};
             cJSON *msg = tg_json_parse(line, n, NULL, NULL, NULL, &err);
-            if (tg_serve_cancels(msg, in->call_id)) {
-                in->cancelled = true;
-                if (in->io->cancel)
-                    *in->io->cancel = 1;
-            }
+            apply_cancel(in, msg);
             cJSON_Delete(msg);
         }
     }
 }
 
-/* A progress notification when one is due for the call in flight: at once when it starts,
- * then every io->progress_ms, so a client that resets its timeout on progress keeps waiting
- * for a long call. With mu held. */
+/* Progress notifications due for the calls in flight: at once when a call starts, then every
+ * io->progress_ms, so a client that resets its timeout on progress keeps waiting for a long
+ * call. With mu held. */
 static void tick(inbox *in)
 {
     double now = now_ms();
-    if (!in->call_token || in->cancelled || in->eof_cancelled || now < in->next_tick)
-        return;
     double period = in->io->progress_ms ? (double)in->io->progress_ms : TG_SERVE_PROGRESS_MS;
-    in->next_tick = now + period;
-    char msg[96];
-    snprintf(msg, sizeof msg, in->ticks ? "running for %.0f s" : "started",
-             (now - in->call_start) / 1000.0);
-    cJSON *n = tg_serve_progress_notification(in->call_token, (double)in->ticks++, msg);
-    (void)send_line(in->io->out_fd, &in->out_mu, n); /* a broken stream shows at the reply */
-    cJSON_Delete(n);
+    for (call *k = in->calls; k; k = k->next) {
+        if (!k->token || k->cancel || now < k->next_tick)
+            continue;
+        k->next_tick = now + period;
+        char msg[96];
+        snprintf(msg, sizeof msg, k->ticks ? "running for %.0f s" : "started",
+                 (now - k->start) / 1000.0);
+        cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, msg);
+        (void)send_line(in->io->out_fd, &in->out_mu, n); /* a broken stream shows at a reply */
+        cJSON_Delete(n);
+    }
 }
 
 /* The end of stdin: the client asks us to shut down, or it is gone (MCP stdio transport,
- * "Shutdown"). A call in flight is stopped, unless complete messages still wait: a client that
- * wrote more requests before closing wants their replies. With mu held. */
+ * "Shutdown"). The calls in flight are stopped, unless complete messages still wait: a client
+ * that wrote more requests before closing wants their replies. With mu held. */
 static void at_eof(inbox *in)
 {
     in->eof = true;
     bool waiting = in->data.len > in->start &&
                    memchr(in->data.data + in->start, '\n', in->data.len - in->start);
-    if (in->busy && !waiting && in->io->cancel) {
-        in->eof_cancelled = true;
-        *in->io->cancel = 1;
+    if (waiting || !in->calls)
+        return;
+    for (call *k = in->calls; k; k = k->next) {
+        k->eof_cancelled = true;
+        k->cancel = 1;
     }
+    if (in->io->cancel)
+        *in->io->cancel = 1;
 }
 
 static void append(inbox *in, const char *chunk, size_t n)
@@ -189,8 +210,11 @@ static void *reader_main(void *arg)
     char chunk[65536];
     for (;;) {
         pthread_mutex_lock(&in->mu);
-        while (in->data.len - in->start > in->high_water && !in->quit)
-            pthread_cond_wait(&in->space, &in->mu);
+        while (in->data.len - in->start > in->high_water && !in->quit) {
+            struct timespec until = deadline(50); /* progress stays due meanwhile */
+            pthread_cond_timedwait(&in->space, &in->mu, &until);
+            tick(in);
+        }
         bool quit = in->quit, eof = in->eof;
         tick(in);
         if (eof && !quit) { /* nothing left to read; progress may still be due */
@@ -204,7 +228,7 @@ static void *reader_main(void *arg)
             continue;
         /* poll with a timeout so that a quitting main thread and due progress are noticed */
         struct pollfd p = {.fd = in->io->in_fd, .events = POLLIN};
-        int pr = poll(&p, 1, 100);
+        int pr = poll(&p, 1, 50);
         if (pr == 0 || (pr < 0 && errno == EINTR))
             continue;
         ssize_t n = pr < 0 ? -1 : read(in->io->in_fd, chunk, sizeof chunk);
@@ -220,14 +244,15 @@ static void *reader_main(void *arg)
     }
 }
 
-typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END } take_status;
+typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END, TAKE_IDLE } take_status;
 
 /*
  * The next message (without its newline) into line, or TAKE_TOO_LONG once per message past the
  * cap (its bytes are dropped up to the newline), or TAKE_END when stdin ended with no complete
  * message left or *stop was set. With mu held.
  */
-static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping)
+static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping,
+                               double idle_at)
 {
     for (;;) {
         if (in->io->stop && *in->io->stop)
@@ -238,7 +263,6 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
         if (nl) {
             size_t n = (size_t)(nl - p);
             in->start += n + 1;
-            in->busy = true;
             pthread_cond_signal(&in->space);
             if (*dropping || n > cap) {
                 *dropping = false;
@@ -255,88 +279,110 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
             in->start = in->data.len;
             pthread_cond_signal(&in->space);
         }
+        if (idle_at > 0 && now_ms() >= idle_at) /* time for the change check (TAKE_IDLE) */
+            return TAKE_IDLE;
         struct timespec until = deadline(200);
         pthread_cond_timedwait(&in->more, &in->mu, &until);
     }
 }
 
-/* ---- the loop ------------------------------------------------------------------------------- */
+/* ---- calls on the workers ------------------------------------------------------------------- */
 
-/* The log line of one message (docs/mcp.md, "Logs"). */
 static void log_line(const tg_serve_stdio *io, const tg_serve_log *lg, const char *status, double ms)
 {
-    if (io->log_fd < 0)
-        return;
-    char stamp[32];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "time", stamp);
-    cJSON_AddItemToObject(o, "id", lg->id ? cJSON_Duplicate(lg->id, true) : cJSON_CreateNull());
-    if (lg->method[0])
-        cJSON_AddStringToObject(o, "method", lg->method);
-    if (lg->tool[0])
-        cJSON_AddStringToObject(o, "tool", lg->tool);
-    if (lg->era != TG_ERA_NONE)
-        cJSON_AddStringToObject(o, "era", tg_serve_era_name(lg->era));
-    cJSON_AddNumberToObject(o, "duration_ms", (double)(long long)(ms * 1000) / 1000);
-    if (!status)
-        status = lg->notification ? "notification"
-                 : lg->rpc_error  ? "error"
-                 : lg->tool_error ? "tool_error"
-                                  : "ok";
-    cJSON_AddStringToObject(o, "status", status);
-    if (lg->rpc_error)
-        cJSON_AddNumberToObject(o, "error_code", lg->rpc_error);
-    else if (lg->tool_error)
-        cJSON_AddStringToObject(o, "error_code", lg->tool_error);
-    char *s = tg_json_print_compact(o);
-    size_t n = strlen(s);
-    s[n] = '\n';
-    (void)write_all(io->log_fd, s, n + 1); /* a lost log line must not stop serving */
-    free(s);
-    cJSON_Delete(o);
+    tg_serve_log_line(io->log_fd, lg, status, ms);
 }
 
-/* Marks msg as the call in flight (when it is a request) for progress and cancellation. */
-static void call_begins(inbox *in, const cJSON *msg)
+static void call_free(call *k)
 {
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-    const cJSON *token = tg_serve_progress_token(msg);
+    cJSON_Delete(k->msg);
+    cJSON_Delete(k->token);
+    free(k);
+}
+
+/* One tools/call on a worker; its reply is sent unless it was cancelled. */
+static void call_job(void *arg)
+{
+    call *k = arg;
+    inbox *in = k->in;
+    tg_serve_config cfg = *in->c;
+    cfg.call.run = tg_serve_gate_run;
+    cfg.call.run_ctx = &in->gate;
+    cfg.call.cancel = &k->cancel;
+    tg_serve_log lg = {0};
+    cJSON *reply = NULL;
+    if (!k->cancel) { /* cancelled while it waited for a worker: never started */
+        tg_serve_gate_lock(&in->gate);
+        reply = tg_serve_handle(&cfg, &in->session, k->msg, &lg);
+        tg_serve_gate_unlock(&in->gate);
+    } else {
+        lg.id = k->id;
+        snprintf(lg.method, sizeof lg.method, "tools/call");
+    }
     pthread_mutex_lock(&in->mu);
-    in->call_id = id ? cJSON_Duplicate(id, true) : NULL;
-    in->call_token = token ? cJSON_Duplicate(token, true) : NULL;
-    in->call_start = in->next_tick = now_ms();
-    in->ticks = 0;
+    for (call **p = &in->calls; *p; p = &(*p)->next)
+        if (*p == k) {
+            *p = k->next;
+            break;
+        }
+    in->n_calls--;
+    bool stopped = in->io->stop && *in->io->stop; /* a signal: the server is going away */
+    bool due = reply && !k->cancel && !stopped;
+    if (due && k->token) { /* the last progress: the call is over */
+        cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, "finished");
+        (void)send_line(in->io->out_fd, &in->out_mu, n);
+        cJSON_Delete(n);
+    }
+    if (due && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
+        in->broken = errno ? errno : EPIPE;
+    pthread_cond_broadcast(&in->ended);
+    pthread_mutex_unlock(&in->mu);
+    log_line(in->io, &lg, due ? NULL : "cancelled", now_ms() - k->start);
+    cJSON_Delete(reply);
+    call_free(k);
+}
+
+/* true for what the workers run: a tools/call with an id, and a response from the client,
+ * which may resume a call that asked it a question (serve/mrtr.h); anything else is answered
+ * at once, on the main thread. */
+static bool is_call(const cJSON *msg)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const char *m = cJSON_GetStringValue(method);
+    if (!method && cJSON_IsObject(msg) && cJSON_GetObjectItemCaseSensitive(msg, "id"))
+        return cJSON_GetObjectItemCaseSensitive(msg, "result") ||
+               cJSON_GetObjectItemCaseSensitive(msg, "error");
+    return m && strcmp(m, "tools/call") == 0 && cJSON_GetObjectItemCaseSensitive(msg, "id");
+}
+
+/* Hands msg (owned) to the workers, waiting first while queue_max calls are in flight. */
+static void submit_call(inbox *in, cJSON *msg)
+{
+    call *k = xcalloc(1, sizeof *k);
+    k->in = in;
+    k->msg = msg;
+    k->id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    const cJSON *token = tg_serve_progress_token(msg);
+    k->token = token ? cJSON_Duplicate(token, true) : NULL;
+    pthread_mutex_lock(&in->mu);
+    while (in->n_calls >= in->queue_max && !(in->io->stop && *in->io->stop)) {
+        struct timespec until = deadline(200);
+        pthread_cond_timedwait(&in->ended, &in->mu, &until);
+    }
+    k->start = k->next_tick = now_ms();
+    k->next = in->calls;
+    in->calls = k;
+    in->n_calls++;
     in->scanned = in->start; /* a cancellation may already wait in the buffer */
     scan_for_cancel(in);
     tick(in);
     pthread_mutex_unlock(&in->mu);
+    tg_serve_pool_submit(in->pool, call_job, k);
 }
 
-/* Ends the call in flight; says whether its reply is due and whether to go on serving. */
-static void call_ends(inbox *in, bool *reply_due, bool *go_on)
-{
-    pthread_mutex_lock(&in->mu);
-    cJSON_Delete(in->call_id);
-    cJSON_Delete(in->call_token);
-    in->call_id = in->call_token = NULL;
-    bool stopped = in->io->stop && *in->io->stop; /* a signal: the server is going away */
-    *reply_due = !in->cancelled && !in->eof_cancelled && !stopped;
-    *go_on = !in->eof_cancelled && !stopped;
-    if (in->cancelled && !in->eof_cancelled && in->io->cancel)
-        *in->io->cancel = 0; /* the client cancelled this call only */
-    in->cancelled = false;
-    in->busy = false;
-    pthread_mutex_unlock(&in->mu);
-}
-
-/* Parses and answers one line; the reply (NULL: none due) is sent unless the call was
- * cancelled. Returns -1 when the reply stream broke, 1 to stop serving, 0 to go on. */
-static int serve_line(const tg_serve_config *c, tg_serve_session *s, inbox *in, const tg_buf *line,
-                      tg_err *err)
+/* Parses and answers one line: a call goes to the workers, anything else is answered here.
+ * Returns -1 when the reply stream broke, 0 to go on. */
+static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
 {
     double t0 = now_ms();
     tg_serve_log lg = {0};
@@ -348,19 +394,24 @@ static int serve_line(const tg_serve_config *c, tg_serve_session *s, inbox *in, 
         char *text = xasprintf("Parse error: line %d, column %d: %s", perr.line, perr.col, perr.msg);
         reply = tg_serve_error_reply(NULL, TG_RPC_PARSE_ERROR, text);
         free(text);
+    } else if (is_call(msg)) {
+        submit_call(in, msg);
+        return 0;
     } else {
-        call_begins(in, msg);
-        reply = tg_serve_handle(c, s, msg, &lg);
+        pthread_mutex_lock(&in->mu);
+        apply_cancel(in, msg); /* a notifications/cancelled the reader did not see in time */
+        pthread_mutex_unlock(&in->mu);
+        tg_serve_gate_lock(&in->gate);
+        reply = tg_serve_handle(in->c, &in->session, msg, &lg);
+        tg_serve_gate_unlock(&in->gate);
     }
-    bool reply_due = true, go_on = true;
-    call_ends(in, &reply_due, &go_on);
     int rc = 0;
-    if (reply && reply_due && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
+    if (reply && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
         rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
-    log_line(in->io, &lg, reply_due ? NULL : "cancelled", now_ms() - t0);
+    log_line(in->io, &lg, NULL, now_ms() - t0);
     cJSON_Delete(reply);
     cJSON_Delete(msg);
-    return rc < 0 ? -1 : go_on ? 0 : 1;
+    return rc;
 }
 
 static bool blank(const tg_buf *line)
@@ -371,19 +422,65 @@ static bool blank(const tg_buf *line)
     return true;
 }
 
-static int serve_loop(const tg_serve_config *c, inbox *in, tg_err *err)
+/* At the end: a signal stops every call; otherwise the calls in flight finish (the end of
+ * stdin has already stopped them when nothing else waited). */
+static void drain(inbox *in)
+{
+    pthread_mutex_lock(&in->mu);
+    while (in->calls) {
+        if (in->io->stop && *in->io->stop)
+            for (call *k = in->calls; k; k = k->next)
+                k->cancel = 1;
+        struct timespec until = deadline(100);
+        pthread_cond_timedwait(&in->ended, &in->mu, &until);
+    }
+    pthread_mutex_unlock(&in->mu);
+}
+
+/* The change check of the tool source, when no call is in flight (it may replace the tool
+ * set), under the gate; the notifications it calls for are sent. -1 when the reply stream
+ * broke. */
+static int announce_changes(inbox *in, tg_err *err)
+{
+    pthread_mutex_lock(&in->mu);
+    bool quiet = in->n_calls == 0; /* only this thread submits calls */
+    pthread_mutex_unlock(&in->mu);
+    if (!quiet)
+        return 0;
+    tg_serve_gate_lock(&in->gate);
+    unsigned what = in->io->idle(in->io->idle_ctx);
+    cJSON *all = what ? tg_serve_changed(in->session.subs, in->session.initialized, what) : NULL;
+    tg_serve_gate_unlock(&in->gate);
+    int rc = 0;
+    for (cJSON *n = all ? all->child : NULL; n && rc == 0; n = n->next) {
+        tg_serve_log lg = {.notification = true};
+        snprintf(lg.method, sizeof lg.method, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(n, "method")));
+        if (send_line(in->io->out_fd, &in->out_mu, n) != 0)
+            rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
+        log_line(in->io, &lg, "sent", 0);
+    }
+    cJSON_Delete(all);
+    return rc;
+}
+
+static int serve_loop(inbox *in, tg_err *err)
 {
     size_t cap = in->io->max_message ? in->io->max_message : TG_SERVE_MAX_MESSAGE;
-    tg_serve_session session = {0};
     tg_buf line = TG_BUF_INIT;
     bool dropping = false;
     int rc = 0;
+    long idle_ms = in->io->idle_ms > 0 ? in->io->idle_ms : TG_SERVE_IDLE_MS;
     for (;;) {
+        if (in->io->idle && (rc = announce_changes(in, err)) != 0)
+            break;
+        double idle_at = in->io->idle ? now_ms() + (double)idle_ms : 0;
         pthread_mutex_lock(&in->mu);
-        take_status st = take_locked(in, cap, &line, &dropping);
+        take_status st = in->broken ? TAKE_END : take_locked(in, cap, &line, &dropping, idle_at);
         pthread_mutex_unlock(&in->mu);
         if (st == TAKE_END)
             break;
+        if (st == TAKE_IDLE)
+            continue;
         if (st == TAKE_TOO_LONG) {
             char text[160];
             snprintf(text, sizeof text, "Invalid Request: message longer than %zu bytes", cap);
@@ -394,39 +491,50 @@ static int serve_loop(const tg_serve_config *c, inbox *in, tg_err *err)
             log_line(in->io, &lg, NULL, 0);
             cJSON_Delete(reply);
         } else if (!blank(&line)) {
-            rc = serve_line(c, &session, in, &line, err);
+            rc = serve_line(in, &line, err);
         }
-        pthread_mutex_lock(&in->mu);
-        in->busy = false;
-        pthread_mutex_unlock(&in->mu);
         if (rc != 0)
             break;
     }
+    drain(in);
+    if (rc == 0 && in->broken)
+        rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(in->broken));
     tg_buf_free(&line);
     return rc < 0 ? -1 : 0;
 }
 
 int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err)
 {
-    inbox in = {.io = io};
+    inbox in = {.io = io, .c = c};
     size_t cap = io->max_message ? io->max_message : TG_SERVE_MAX_MESSAGE;
+    size_t workers = io->max_concurrency ? io->max_concurrency : TG_SERVE_CONCURRENCY;
     in.high_water = cap + 65536;
+    in.queue_max = workers + TG_SERVE_QUEUE;
     pthread_mutex_init(&in.mu, NULL);
     pthread_mutex_init(&in.out_mu, NULL);
     pthread_cond_init(&in.more, NULL);
     pthread_cond_init(&in.space, NULL);
+    pthread_cond_init(&in.ended, NULL);
+    tg_serve_gate_init(&in.gate, c->call.run, c->call.run_ctx);
     pthread_t reader;
     int rc = -1;
-    if (pthread_create(&reader, NULL, reader_main, &in) != 0) {
+    in.pool = tg_serve_pool_start(workers, err);
+    if (!in.pool) {
+        /* err is set */
+    } else if (pthread_create(&reader, NULL, reader_main, &in) != 0) {
         tg_err_set(err, "cannot start the stdin reader thread");
     } else {
-        rc = serve_loop(c, &in, err);
+        rc = serve_loop(&in, err);
         pthread_mutex_lock(&in.mu);
         in.quit = true;
         pthread_cond_signal(&in.space);
         pthread_mutex_unlock(&in.mu);
         pthread_join(reader, NULL);
     }
+    tg_serve_pool_stop(in.pool);
+    tg_serve_session_release(&in.session);
+    tg_serve_gate_destroy(&in.gate);
+    pthread_cond_destroy(&in.ended);
     pthread_cond_destroy(&in.space);
     pthread_cond_destroy(&in.more);
     pthread_mutex_destroy(&in.out_mu);

@@ -1,0 +1,59 @@
+#!/bin/sh
+# `toolgen new` with the builtin provider (the default): no network, no key, no requests; the
+# example's output from a real call, the gates, STAGED; a refused intent and REUSE leave
+# manifests/ as it was (docs/generate.md).
+. tests/lib.sh
+chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolgen is root
+R=$TMP/r
+cp -r tests/newgen/repo "$R"
+sed -i 's/provider: openai/provider: builtin/' "$R/toolgen.yaml"
+unset TG_FAKE_KEY OPENAI_API_KEY ANTHROPIC_API_KEY
+
+run "$TG" -C "$R" new "average tip by day" --data data/tips.csv
+expect_rc "offline: exit" 0
+expect_out "offline: the plan" "plan: aggregate mean(tip) by day (builtin generator)"
+expect_out "offline: staged" "STAGED mean_tip_by_day"
+expect_out "offline: next" "next: toolgen run mean_tip_by_day --arg file_path=data/tips.csv"
+expect_not_out "offline: no requests" "llm:"
+T=$R/manifests/mean_tip_by_day
+expect_eq "offline: status staged" "$(grep -c '^status: staged' "$T/tool.manifest.yaml")" 1
+expect_eq "offline: lock says offline" "$(grep -c '"generator": "offline"' "$T/tool.lock")" 1
+expect_eq "offline: no placeholder left" "$(grep -c 'placeholder' "$T/tool.manifest.yaml")" 0
+expect_eq "offline: no cache" "$(ls "$R/.toolgen" | grep -c llm-cache)" 0
+run "$TG" -C "$R" lint
+expect_rc "offline: lints" 0
+run "$TG" -C "$R" run mean_tip_by_day --arg file_path=data/tips.csv --json
+expect_rc "offline: runs" 0
+expect_out "offline: Sun's mean" "3.2551"
+# a build afterwards has nothing to generate, and the builtin tool is never regenerated
+run "$TG" -C "$R" build mean_tip_by_day
+expect_rc "offline: build" 0
+expect_not_out "offline: no generation" "generate "
+
+# the same request in other words is the same plan, hence the same folder: refused, not
+# overwritten
+run "$TG" -C "$R" new "what is the mean tip for each day?" --data data/tips.csv
+expect_rc "offline: same tool again: exit 2" 2
+expect_err "offline: same tool again: says so" "manifests/mean_tip_by_day already exists"
+
+# an intent it does not understand: the closest phrasings, how to configure a model, nothing
+# written
+run "$TG" -C "$R" new "forecast next year's tips" --data data/tips.csv
+expect_rc "refused: exit 2" 2
+expect_err "refused: closest phrasings" "Closest phrasings it supports on data/tips.csv"
+expect_err "refused: how to use a model" "llm.provider"
+expect_eq "refused: nothing written" "$(ls "$R/manifests" | tr '\n' ' ')" "group_and_count_by_columns mean_tip_by_day "
+
+# no data file: the builtin generator needs one
+run "$TG" -C "$R" new "average tip by day"
+expect_rc "no data: exit 2" 2
+expect_err "no data: says so" "the builtin generator needs a data file: add --data FILE"
+
+# REUSE: an existing tool fits, nothing generated
+run "$TG" -C "$R" new "count the bills per day and time" --data data/tips.csv
+expect_rc "reuse: exit" 0
+expect_out "reuse: REUSE" "REUSE group_and_count_by_columns"
+expect_out "reuse: exact call" "\"group_by_columns\":[\"day\",\"time\"]"
+expect_eq "reuse: nothing written" "$(ls "$R/manifests" | tr '\n' ' ')" "group_and_count_by_columns mean_tip_by_day "
+
+finish new_offline

@@ -1,0 +1,256 @@
+/*
+ * test_builtin.c — gen/builtin.h, the built-in intent compiler.
+ *
+ * Without arguments: unit checks over a tips-like schema built here (no files, no sandbox):
+ * phrasings of one request compile to the same plan and the same bytes, column resolution
+ * (case, plurals, units, close spellings, value words), plans of each kind, and refusals that
+ * name the closest phrasings.
+ *
+ * Test-only entry points for tests/cli/builtin_gen.sh (which runs the generated tools in the
+ * sandbox and checks their results against pandas):
+ *   test_builtin --generate REPO NAME INTENT DATA [DATA2]   write manifests/NAME/{tool.manifest.yaml,tool.py}
+ *                                                          and print the plan, then the example input
+ *   test_builtin --fill REPO NAME RESULT_JSON_FILE          write a real run's result as the example output
+ * Exit status 2 with the message on stderr when the intent is refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen/builtin.h"
+#include "gen/dataset.h"
+#include "testlib.h"
+
+/* ---- a tips-like schema -------------------------------------------------------------------- */
+
+static char *days[] = {"Sun", "Sat", "Thur", "Fri"};
+static char *sexes[] = {"Female", "Male"};
+static char *yesno[] = {"No", "Yes"};
+static char *times[] = {"Dinner", "Lunch"};
+
+static tg_dataset_column col(const char *name, tg_col_type t, char **levels, size_t n)
+{
+    return (tg_dataset_column){.name = (char *)name, .type = t, .levels = levels, .nlevels = n,
+                               .distinct = n ? n : 100, .min = 0, .max = 50};
+}
+
+static tg_dataset tips(tg_dataset_column *cols)
+{
+    cols[0] = col("total_bill", TG_COL_FLOAT, NULL, 0);
+    cols[1] = col("tip", TG_COL_FLOAT, NULL, 0);
+    cols[2] = col("sex", TG_COL_STRING, sexes, 2);
+    cols[3] = col("smoker", TG_COL_STRING, yesno, 2);
+    cols[4] = col("day", TG_COL_STRING, days, 4);
+    cols[5] = col("time", TG_COL_STRING, times, 2);
+    cols[6] = col("size", TG_COL_INT, NULL, 0);
+    cols[7] = col("bill_length_mm", TG_COL_FLOAT, NULL, 0);
+    return (tg_dataset){.path = "data/tips.csv", .rows = 244, .cols = cols, .ncols = 8};
+}
+
+static char *plan_of(const tg_dataset *ds, const char *intent)
+{
+    tg_builtin_tool t;
+    tg_err err = {0};
+    tg_builtin_status st = tg_builtin_generate(intent, ds, 1, NULL, &t, &err);
+    CHECK(st == TG_BUILTIN_OK, "'%s' refused: %s", intent, err.msg);
+    char *plan = st == TG_BUILTIN_OK ? xstrdup(t.plan) : xstrdup("(refused)");
+    tg_builtin_tool_release(&t);
+    return plan;
+}
+
+static void expect_plan(const tg_dataset *ds, const char *intent, const char *want)
+{
+    char *plan = plan_of(ds, intent);
+    CHECK(strcmp(plan, want) == 0, "'%s'\n   plan: %s\n   want: %s", intent, plan, want);
+    free(plan);
+}
+
+static void test_same_bytes(const tg_dataset *ds)
+{
+    const char *phrasings[] = {"average tip by day", "what is the mean tip for each day?",
+                               "tips per day on average", "Average TIP per weekday"};
+    tg_builtin_tool first;
+    tg_err err = {0};
+    CHECK(tg_builtin_generate(phrasings[0], ds, 1, NULL, &first, &err) == TG_BUILTIN_OK, "%s", err.msg);
+    CHECK(strcmp(first.name, "mean_tip_by_day") == 0, "name %s", first.name);
+    CHECK(strcmp(first.plan, "aggregate mean(tip) by day") == 0, "plan %s", first.plan);
+    CHECK_CONTAINS(first.manifest_yaml, "status: draft");
+    CHECK_CONTAINS(first.manifest_yaml, "generator: offline\n  model: toolgen-builtin-");
+    CHECK_CONTAINS(first.manifest_yaml, "intent: \"Mean of tip per day\"");
+    CHECK_CONTAINS(first.code, "def run(\n    file_path: str = 'data/tips.csv',\n    value_columns: list = None,\n");
+    CHECK_CONTAINS(first.example_input, "\"file_path\": \"data/tips.csv\"");
+    for (size_t i = 1; i < sizeof phrasings / sizeof *phrasings; i++) {
+        tg_builtin_tool t;
+        CHECK(tg_builtin_generate(phrasings[i], ds, 1, NULL, &t, &err) == TG_BUILTIN_OK,
+              "'%s': %s", phrasings[i], err.msg);
+        CHECK(t.plan && strcmp(t.plan, first.plan) == 0, "'%s' plan %s", phrasings[i], t.plan);
+        CHECK(t.code && strcmp(t.code, first.code) == 0, "'%s': other code", phrasings[i]);
+        CHECK(t.manifest_yaml && strcmp(t.manifest_yaml, first.manifest_yaml) == 0,
+              "'%s': other manifest", phrasings[i]);
+        tg_builtin_tool_release(&t);
+    }
+    CHECK(tg_builtin_set_example_output(&first, "{\"rows\": []}", &err) == 0, "%s", err.msg);
+    CHECK_CONTAINS(first.manifest_yaml, "    output: {\"rows\":[]}\n");
+    CHECK(tg_builtin_set_example_output(&first, "{}", &err) == -1, "filled twice");
+    tg_builtin_tool_release(&first);
+}
+
+static void test_plans(const tg_dataset *ds)
+{
+    expect_plan(ds, "sum of total bill per sex and smoker", "aggregate sum(total_bill) by sex, smoker");
+    expect_plan(ds, "how many rows per day", "aggregate size() by day");
+    expect_plan(ds, "median tip for smokers on Sunday",
+                "aggregate median(tip) where smoker == 'Yes' and day == 'Sun'");
+    expect_plan(ds, "average tip where total bill is over 20 by time",
+                "aggregate mean(tip) by time where total_bill > 20");
+    expect_plan(ds, "top 2 days by total tip", "aggregate sum(tip) by day | sort desc | top 2");
+    expect_plan(ds, "which day has the highest average tip",
+                "aggregate mean(tip) by day | sort desc | top 1");
+    expect_plan(ds, "top 5 rows by total_bill", "top_rows total_bill | sort desc | top 5");
+    expect_plan(ds, "share of each day", "value_counts day");
+    expect_plan(ds, "correlation between tip and total bill", "correlation total_bill, tip pearson");
+    expect_plan(ds, "average bill length by sex", "aggregate mean(bill_length_mm) by sex");
+    expect_plan(ds, "avrage tip by dayy", "aggregate mean(tip) by day");
+    expect_plan(ds, "number of distinct days", "aggregate nunique(day)");
+    expect_plan(ds, "outliers in tip by z-score", "outliers tip z-score > 3");
+    expect_plan(ds, "histogram of tip with 20 bins", "histogram tip bins 20 | histogram chart");
+    expect_plan(ds, "scatter plot of tip vs total_bill", "scatter total_bill, tip | scatter chart");
+    expect_plan(ds, "bar chart of mean tip per day", "aggregate mean(tip) by day | bar chart");
+    expect_plan(ds, "pivot table of average tip by day and time",
+                "pivot mean(tip) rows day columns time");
+    expect_plan(ds, "missing values per column", "missing_report");
+    expect_plan(ds, "average tip where day is not Sat or Sun",
+                "aggregate mean(tip) where day not in ('Sat', 'Sun')");
+}
+
+static void expect_refused(const tg_dataset *ds, const char *intent, const char *needle)
+{
+    tg_builtin_tool t;
+    tg_err err = {0};
+    tg_builtin_status st = tg_builtin_generate(intent, ds, 1, NULL, &t, &err);
+    CHECK(st == TG_BUILTIN_REFUSED, "'%s' must be refused (plan %s)", intent, t.plan ? t.plan : "-");
+    CHECK_CONTAINS(err.msg, needle);
+    CHECK_CONTAINS(err.msg, "Closest phrasings it supports on data/tips.csv: \"");
+    CHECK_CONTAINS(err.msg, "llm.provider");
+    CHECK(t.manifest_yaml == NULL && t.code == NULL, "nothing written for '%s'", intent);
+    tg_builtin_tool_release(&t);
+}
+
+static void test_refusals(const tg_dataset *ds)
+{
+    expect_refused(ds, "average salary by day", "'salary' is neither a column of data/tips.csv (total_bill, tip");
+    expect_refused(ds, "forecast next year's tips", "'forecast'");
+    expect_refused(ds, "colorless green ideas sleep furiously", "is neither a column");
+    expect_refused(ds, "mean sex by day", "sex holds string values");
+    expect_refused(ds, "tip by day", "say what to compute");
+    expect_refused(ds, "", "the intent is empty");
+    expect_refused(ds, "merge on day", "merging needs two data files");
+    tg_builtin_tool t;
+    tg_err err = {0};
+    CHECK(tg_builtin_generate("average tip by day", ds, 1, "Bad Name", &t, &err) == TG_BUILTIN_ERROR,
+          "bad name");
+    CHECK_CONTAINS(err.msg, "is not a tool name");
+    CHECK(tg_builtin_generate("average tip by day", ds, 0, NULL, &t, &err) == TG_BUILTIN_ERROR,
+          "no dataset");
+}
+
+/* ---- test-only entry points -------------------------------------------------------------- */
+
+static int write_in(const char *dir, const char *file, const char *text)
+{
+    char *path = xasprintf("%s/%s", dir, file);
+    tg_err err = {0};
+    int rc = tg_write_file_atomic(path, text, strlen(text), &err);
+    if (rc == 0)
+        chmod(path, 0644);
+    else
+        fprintf(stderr, "%s\n", err.msg);
+    free(path);
+    return rc;
+}
+
+static int generate(int argc, char **argv)
+{
+    tg_repo repo;
+    tg_err err = {0};
+    if (tg_repo_open(&repo, argv[2], &err) != 0)
+        return fprintf(stderr, "%s\n", err.msg), 1;
+    tg_dataset ds[2] = {0};
+    size_t nds = 0;
+    for (int i = 5; i < argc && nds < 2; i++, nds++)
+        if (tg_dataset_read(&repo, argv[i], &ds[nds], &err) != 0)
+            return fprintf(stderr, "%s\n", err.msg), 1;
+    tg_builtin_tool t;
+    tg_builtin_status st = tg_builtin_generate(argv[4], ds, nds, argv[3], &t, &err);
+    int rc = st == TG_BUILTIN_OK ? 0 : st == TG_BUILTIN_REFUSED ? 2 : 1;
+    if (st != TG_BUILTIN_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+    } else {
+        char *dir = xasprintf("%s/manifests/%s", argv[2], t.name);
+        if (tg_mkdirs(dir, &err) != 0 || write_in(dir, "tool.manifest.yaml", t.manifest_yaml) != 0 ||
+            write_in(dir, "tool.py", t.code) != 0)
+            rc = 1;
+        chmod(dir, 0755);
+        printf("%s\n%s\n", t.plan, t.example_input);
+        free(dir);
+        tg_builtin_tool_release(&t);
+    }
+    for (size_t i = 0; i < nds; i++)
+        tg_dataset_release(&ds[i]);
+    tg_repo_release(&repo);
+    return rc;
+}
+
+static int fill(char **argv)
+{
+    tg_err err = {0};
+    char *path = xasprintf("%s/manifests/%s/tool.manifest.yaml", argv[2], argv[3]);
+    tg_builtin_tool t = {0};
+    char *result = tg_read_file(argv[4], 1 << 24, NULL, &err);
+    t.manifest_yaml = tg_read_file(path, 1 << 24, NULL, &err);
+    int rc = result && t.manifest_yaml && tg_builtin_set_example_output(&t, result, &err) == 0 &&
+                     tg_write_file_atomic(path, t.manifest_yaml, strlen(t.manifest_yaml), &err) == 0
+                 ? 0
+                 : 1;
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    chmod(path, 0644);
+    free(result);
+    free(path);
+    tg_builtin_tool_release(&t);
+    return rc;
+}
+
+/* A column name from a hostile file cannot break out of the docstring or the YAML comment. */
+static void test_hostile_names(void)
+{
+    static char *levels[] = {"a", "b"};
+    tg_dataset_column cols[2] = {col("x\"\"\"\nimport os\n#", TG_COL_FLOAT, NULL, 0),
+                                 col("g", TG_COL_STRING, levels, 2)};
+    tg_dataset ds = {.path = "data/h.csv", .rows = 2, .cols = cols, .ncols = 2};
+    tg_builtin_tool t;
+    tg_err err = {0};
+    CHECK(tg_builtin_generate("average ximportos by g", &ds, 1, "hostile", &t, &err) == TG_BUILTIN_OK,
+          "%s", err.msg);
+    CHECK(t.code && !strstr(t.code, "\nimport os"), "no line of code from a column name");
+    CHECK_CONTAINS(t.code, "    aggregate mean(x''' import os #) by g\n"); /* in the docstring */
+    CHECK_CONTAINS(t.code, "value_columns = ['x\"\"\"\\nimport os\\n#']");
+    CHECK(t.manifest_yaml && !strstr(t.manifest_yaml, "\nimport os"), "no YAML line from a column name");
+    tg_builtin_tool_release(&t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 6 && strcmp(argv[1], "--generate") == 0)
+        return generate(argc, argv);
+    if (argc == 5 && strcmp(argv[1], "--fill") == 0)
+        return fill(argv);
+    tg_dataset_column cols[8];
+    tg_dataset ds = tips(cols);
+    test_same_bytes(&ds);
+    test_plans(&ds);
+    test_refusals(&ds);
+    test_hostile_names();
+    return tl_finish("builtin");
+}

@@ -1,0 +1,258 @@
+/*
+ * builtin_clause.c — the clauses of an intent after its filters: group keys ("by day", "for
+ * each species", "per weekday"), periods ("monthly", "per year" over a date column), the
+ * ordering column ("sorted by fare"), aggregate words, top-k and sort order
+ * (docs/generate.md#the-built-in-generator).
+ */
+#include <string.h>
+
+#include "base/strvec.h"
+#include "gen/builtin_parse_int.h"
+
+static const char *const sort_words[] = {"sort", "sorted", "order", "ordered", "rank", "ranked",
+                                         "ranking", NULL};
+static const char *const agg_kw[] = {"sum", "total", "totals", "average", "averages", "avg",
+                                     "mean", "means", "median", "medians", "minimum", "min",
+                                     "maximum", "max", "std", "stdev", "deviation",
+                                     "variability", "count", "counts", "number", "many", NULL};
+
+static int date_column(const tg_dataset *ds)
+{
+    for (size_t i = 0; i < ds->ncols; i++)
+        if (ds->cols[i].type == TG_COL_DATE)
+            return (int)i;
+    return -1;
+}
+
+/* "day", "months", "yearly" → D, M, Y; 0 when w names no period. */
+static char period_of(const char *w)
+{
+    static const struct { const char *w; char p; } periods[] = {
+        {"day", 'D'},     {"days", 'D'},    {"daily", 'D'},     {"week", 'W'},
+        {"weeks", 'W'},   {"weekly", 'W'},  {"month", 'M'},     {"months", 'M'},
+        {"monthly", 'M'}, {"quarter", 'Q'}, {"quarters", 'Q'},  {"quarterly", 'Q'},
+        {"year", 'Y'},    {"years", 'Y'},   {"yearly", 'Y'},    {"annual", 'Y'},
+        {"annually", 'Y'},
+    };
+    for (size_t i = 0; i < sizeof periods / sizeof *periods; i++)
+        if (strcmp(periods[i].w, w) == 0)
+            return periods[i].p;
+    return 0;
+}
+
+static void add_group(bt_plan *p, int col)
+{
+    for (size_t i = 0; i < p->ngroups; i++)
+        if (p->groups[i] == col)
+            return;
+    if (p->ngroups < BT_LIMIT)
+        p->groups[p->ngroups++] = col;
+}
+
+/* The word before i, skipping fillers; NULL at the start. */
+static const bt_tok *prev_word(const bt_toks *t, size_t i)
+{
+    while (i > 0) {
+        const bt_tok *k = &t->v[--i];
+        if (!(k->kind == BT_WORD && bt_is_filler(k->text)))
+            return k;
+    }
+    return NULL;
+}
+
+/* The columns after a group word at i: COL [(and|,) COL]... */
+static void collect_groups(bp_state *s, size_t j)
+{
+    bt_toks *t = s->t;
+    while (j < t->n && t->v[j].kind == BT_COL && t->v[j].ds == 0 && !t->v[j].used) {
+        add_group(s->p, t->v[j].col);
+        t->v[j].used = true;
+        if (j + 2 < t->n && (bp_is(&t->v[j + 1], "and") || t->v[j + 1].kind == BT_SEP) &&
+            t->v[j + 2].kind == BT_COL && !t->v[j + 2].used) {
+            t->v[j + 1].used = true;
+            j += 2;
+        } else {
+            break;
+        }
+    }
+}
+
+/* One group word at i: "by", "per", "across", "each", "every". */
+static void group_clause(bp_state *s, size_t i, bool ranking, bool has_agg)
+{
+    static const char *const before[] = {"for", "in", "grouped", "broken", "down", "split", NULL};
+    bt_toks *t = s->t;
+    const bt_tok *prev = prev_word(t, i);
+    size_t j = i + 1;
+    while (j < t->n && t->v[j].kind == BT_WORD && !t->v[j].used &&
+           (bt_is_filler(t->v[j].text) || bp_is(&t->v[j], "each") || bp_is(&t->v[j], "every")))
+        t->v[j++].used = true;
+    if (j >= t->n)
+        return;
+    bt_tok *next = &t->v[j];
+    bool by = bp_is(&t->v[i], "by");
+    if (next->kind == BT_COL && next->ds == 0 && !next->used) {
+        const tg_dataset_column *c = &s->ds[0].cols[next->col];
+        bool numeric = c->type == TG_COL_INT || c->type == TG_COL_FLOAT;
+        if (by && ((prev && bp_in(prev, sort_words)) || (ranking && !has_agg && numeric))) {
+            s->sort_col = next->col;
+            next->used = true;
+        } else {
+            collect_groups(s, j);
+        }
+    } else if (next->kind == BT_WORD && period_of(next->text) && date_column(&s->ds[0]) >= 0) {
+        s->p->period = period_of(next->text);
+        next->used = true;
+    } else {
+        return;
+    }
+    t->v[i].used = true;
+    for (size_t k = i; k > 0 && bp_in(&t->v[k - 1], before); k--)
+        t->v[k - 1].used = true;
+}
+
+/* "which day has ...", "top 3 days by ...": the column named as the thing ranked is a key. */
+static void ranked_keys(bp_state *s)
+{
+    static const char *const which[] = {"which", "what", NULL};
+    static const char *const after[] = {"by", "with", "in", "has", "have", "had", NULL};
+    bt_toks *t = s->t;
+    for (size_t i = 0; i + 1 < t->n; i++) {
+        bt_tok *k = &t->v[i + 1];
+        if (k->kind != BT_COL || k->used || k->ds != 0)
+            continue;
+        bool top = bp_is(&t->v[i], "top") || bp_is(&t->v[i], "bottom") ||
+                   (t->v[i].kind == BT_NUM && i > 0 &&
+                    (bp_is(&t->v[i - 1], "top") || bp_is(&t->v[i - 1], "bottom")));
+        bool followed = i + 2 < t->n && bp_in(&t->v[i + 2], after);
+        if ((bp_in(&t->v[i], which) && followed) || (top && followed)) {
+            add_group(s->p, k->col);
+            k->used = true;
+            if (bp_in(&t->v[i], which))
+                t->v[i].used = true;
+        }
+    }
+}
+
+int bp_groups(bp_state *s)
+{
+    static const char *const group_words[] = {"by", "per", "across", "each", "every", NULL};
+    bt_toks *t = s->t;
+    bool ranking = bp_has(s, sort_words);
+    for (size_t i = 0; i + 1 < t->n; i++)
+        if (bp_is(&t->v[i], "top") || bp_is(&t->v[i], "bottom") ||
+            (t->v[i].kind == BT_NUM && bp_in(&t->v[i + 1], (const char *const[]){
+                "highest", "largest", "biggest", "lowest", "smallest", "most", "least", NULL})))
+            ranking = true;
+    bool has_agg = bp_has(s, agg_kw);
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->v[i].used && bp_in(&t->v[i], group_words))
+            group_clause(s, i, ranking, has_agg);
+    ranked_keys(s);
+    /* "monthly", "yearly": a period of the date column, or a column of that name */
+    int date = date_column(&s->ds[0]);
+    for (size_t i = 0; i < t->n; i++) {
+        bt_tok *k = &t->v[i];
+        char p = k->kind == BT_WORD && !k->used && strstr(k->text, "ly") ? period_of(k->text) : 0;
+        if (k->kind == BT_WORD && !k->used && strcmp(k->text, "annual") == 0)
+            p = 'Y';
+        if (!p)
+            continue;
+        if (date >= 0) {
+            s->p->period = p;
+            k->used = true;
+            continue;
+        }
+        const char *name = p == 'D' ? "day" : p == 'W' ? "week" : p == 'M' ? "month" : p == 'Q' ? "quarter" : "year";
+        for (size_t c = 0; c < s->ds[0].ncols; c++)
+            if (bt_word_eq(name, s->ds[0].cols[c].name)) {
+                add_group(s->p, (int)c);
+                k->used = true;
+            }
+    }
+    if (s->p->period)
+        s->p->date_col = date;
+    return 0;
+}
+
+static void add_agg(bt_plan *p, bt_agg a)
+{
+    for (size_t i = 0; i < p->naggs; i++)
+        if (p->aggs[i] == a)
+            return;
+    if (p->naggs < BT_LIMIT)
+        p->aggs[p->naggs++] = a;
+}
+
+/* Aggregate words, in the order written. */
+static void agg_words(bp_state *s)
+{
+    static const struct { const char *w; bt_agg a; } words[] = {
+        {"sum", BT_SUM},       {"total", BT_SUM},     {"totals", BT_SUM},   {"average", BT_MEAN},
+        {"averages", BT_MEAN}, {"avg", BT_MEAN},      {"mean", BT_MEAN},    {"means", BT_MEAN},
+        {"median", BT_MEDIAN}, {"medians", BT_MEDIAN}, {"minimum", BT_MIN}, {"min", BT_MIN},
+        {"maximum", BT_MAX},     {"max", BT_MAX},         {"std", BT_STD},      {"stdev", BT_STD},
+        {"deviation", BT_STD}, {"variability", BT_STD},
+    };
+    bt_toks *t = s->t;
+    for (size_t i = 0; i < t->n; i++) {
+        bt_tok *k = &t->v[i];
+        if (k->kind != BT_WORD || k->used)
+            continue;
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (strcmp(k->text, words[w].w) == 0) {
+                add_agg(s->p, words[w].a);
+                k->used = true;
+                if (words[w].a == BT_STD && i > 0 && bp_is(&t->v[i - 1], "standard"))
+                    t->v[i - 1].used = true;
+            }
+        if (bp_in(k, (const char *const[]){"count", "counts", "number", "many", NULL})) {
+            s->count_word = true;
+            k->used = true;
+        }
+        if (bp_in(k, (const char *const[]){"distinct", "unique", "nunique", NULL})) {
+            s->distinct_word = true;
+            k->used = true;
+        }
+    }
+}
+
+void bp_aggregates(bp_state *s)
+{
+    static const char *const up[] = {"highest", "largest", "biggest", "greatest", "most", "top", "first", NULL};
+    static const char *const down[] = {"lowest", "smallest", "least", "fewest", "bottom", NULL};
+    agg_words(s);
+    bt_toks *t = s->t;
+    for (size_t i = 0; i < t->n; i++) {
+        bt_tok *k = &t->v[i];
+        if (k->used || k->kind != BT_WORD)
+            continue;
+        int dir = bp_in(k, up) ? 1 : bp_in(k, down) ? -1 : 0;
+        if (dir) {
+            bool topword = bp_is(k, "top") || bp_is(k, "bottom") || bp_is(k, "first");
+            k->used = true;
+            if (i + 1 < t->n && t->v[i + 1].kind == BT_NUM && !t->v[i + 1].used) {
+                s->p->top_k = (long)t->v[i + 1].num; /* "top 5" */
+                t->v[i + 1].used = s->top_word = true;
+            } else if (i > 0 && t->v[i - 1].kind == BT_NUM && !t->v[i - 1].used) {
+                s->p->top_k = (long)t->v[i - 1].num; /* "5 highest" */
+                t->v[i - 1].used = s->top_word = true;
+            } else if (topword) {
+                s->top_word = true;
+            } else {
+                s->superlative = true;
+            }
+            s->sup_dir = dir;
+        } else if (bp_in(k, sort_words)) {
+            k->used = true;
+            if (!s->p->sort)
+                s->p->sort = 1;
+        } else if (bp_in(k, (const char *const[]){"ascending", "increasing", "asc", NULL})) {
+            k->used = true;
+            s->p->sort = -1;
+        } else if (bp_in(k, (const char *const[]){"descending", "decreasing", "desc", NULL})) {
+            k->used = true;
+            s->p->sort = 1;
+        }
+    }
+}

@@ -1,0 +1,187 @@
+/*
+ * builtin_helpers.c — the helper functions every generated tool.py carries below run():
+ * reading the CSV with clear errors, column checks, JSON-safe cells, the result envelope with
+ * its Markdown summary and, for charts, the PNG, its data file and the seed-002 visualization
+ * manifest (docs/generate.md#what-a-generated-tool-looks-like).
+ */
+#include "gen/builtin_code_int.h"
+
+static const char load_py[] =
+    "def load_csv(file_path: str, max_rows: int = None, repeat: int = 1) -> pd.DataFrame:\n"
+    "    \"\"\"Read a CSV file (its first max_rows rows, stacked repeat times), with clear errors.\"\"\"\n"
+    "    try:\n"
+    "        df = pd.read_csv(file_path, nrows=max_rows)\n"
+    "    except FileNotFoundError:\n"
+    "        raise FileNotFoundError(f\"File not found: {file_path}\") from None\n"
+    "    except IsADirectoryError:\n"
+    "        raise ValueError(f\"{file_path} is a directory, not a CSV file\") from None\n"
+    "    except pd.errors.EmptyDataError:\n"
+    "        raise ValueError(f\"{file_path} is empty: a CSV file needs at least a header row\") from None\n"
+    "    except pd.errors.ParserError as e:\n"
+    "        raise ValueError(f\"{file_path} is not a valid CSV file: {e}\") from None\n"
+    "    except UnicodeDecodeError:\n"
+    "        raise ValueError(f\"{file_path} is not UTF-8 text\") from None\n"
+    "    if repeat > 1:\n"
+    "        df = pd.concat([df] * repeat, ignore_index=True)\n"
+    "    return df\n\n\n"
+    "def require_columns(df: pd.DataFrame, columns: list, file_path: str) -> None:\n"
+    "    \"\"\"Raise a ValueError naming the missing columns and listing the available ones.\"\"\"\n"
+    "    missing = [str(c) for c in columns if c not in df.columns]\n"
+    "    if missing:\n"
+    "        raise ValueError(f\"Column(s) not found in {file_path}: {', '.join(missing)}. \"\n"
+    "                         f\"Available columns: {', '.join(map(str, df.columns))}\")\n\n\n"
+    "def require_numeric(df: pd.DataFrame, columns: list, file_path: str) -> None:\n"
+    "    \"\"\"Raise a ValueError naming the columns that are not numeric (an empty read has no types).\"\"\"\n"
+    "    bad = [str(c) for c in columns if not pd.api.types.is_numeric_dtype(df[c])]\n"
+    "    if bad and len(df):\n"
+    "        numeric = [str(c) for c in df.columns if pd.api.types.is_numeric_dtype(df[c])]\n"
+    "        raise ValueError(f\"Column(s) of {file_path} are not numeric: {', '.join(bad)}. \"\n"
+    "                         f\"Numeric columns: {', '.join(numeric) or 'none'}\")\n\n\n";
+
+static const char result_py[] =
+    "def cell(value):\n"
+    "    \"\"\"A value as JSON: None when missing, plain numbers and booleans, text otherwise.\"\"\"\n"
+    "    if value is None:\n"
+    "        return None\n"
+    "    try:\n"
+    "        if pd.isna(value):\n"
+    "            return None\n"
+    "    except (TypeError, ValueError):\n"
+    "        pass\n"
+    "    if isinstance(value, pd.Timestamp):\n"
+    "        return value.isoformat()\n"
+    "    if hasattr(value, \"item\"):\n"
+    "        value = value.item()  # numpy scalar -> Python\n"
+    "    if isinstance(value, (bool, int, float)):\n"
+    "        return value\n"
+    "    return str(value)\n\n\n"
+    "def finish(file_path: str, rows_in: int, rows_used: int, table: pd.DataFrame, details: dict) -> dict:\n"
+    "    \"\"\"The result: the table as rows (at most MAX_ROWS), its size, and a Markdown summary.\"\"\"\n"
+    "    columns = [str(c) for c in table.columns]\n"
+    "    rows = [{c: cell(v) for c, v in zip(columns, record)}\n"
+    "            for record in table.head(MAX_ROWS).itertuples(index=False, name=None)]\n"
+    "    value = details.pop(\"value\", None)\n"
+    "    if value is None and len(rows) == 1 and len(columns) == 1:\n"
+    "        value = rows[0][columns[0]]\n"
+    "    result = {\n"
+    "        \"file_path\": file_path,\n"
+    "        \"rows_in\": rows_in,\n"
+    "        \"rows_used\": rows_used,\n"
+    "        \"columns\": columns,\n"
+    "        \"rows\": rows,\n"
+    "        \"row_count\": len(table),\n"
+    "        \"truncated\": len(table) > MAX_ROWS,\n"
+    "        \"value\": cell(value),\n"
+    "        \"details\": {k: cell(v) for k, v in details.items()},\n"
+    "    }\n";
+
+static const char markdown_py[] =
+    "def markdown(r: dict) -> str:\n"
+    "    \"\"\"The title, the chart if any, the first 20 rows as a table, and what was read.\"\"\"\n"
+    "    lines = [f\"## {TITLE}\", \"\"]\n"
+    "    if \"chart_file\" in r:\n"
+    "        lines += [f\"![{TITLE}]({r['chart_file']})\", \"\"]\n"
+    "    if r[\"columns\"]:\n"
+    "        lines.append(\"| \" + \" | \".join(c.replace(\"|\", \"\\\\|\") for c in r[\"columns\"]) + \" |\")\n"
+    "        lines.append(\"|\" + \" --- |\" * len(r[\"columns\"]))\n"
+    "        for row in r[\"rows\"][:20]:\n"
+    "            lines.append(\"| \" + \" | \".join(str(row[c]).replace(\"|\", \"\\\\|\") for c in r[\"columns\"]) + \" |\")\n"
+    "        if r[\"row_count\"] > 20:\n"
+    "            lines += [\"\", f\"{r['row_count'] - 20} more rows are not shown.\"]\n"
+    "    lines += [\"\", f\"{r['rows_used']} of {r['rows_in']} rows of {r['file_path']} used.\"]\n"
+    "    return \"\\n\".join(lines) + \"\\n\"\n";
+
+static const char draw_head_py[] =
+    "\n\ndef draw(table: pd.DataFrame, x, ys: list) -> None:\n"
+    "    \"\"\"The chart (PNG), the plotted table (CSV) and the visualization manifest.\"\"\"\n"
+    "    fig, ax = plt.subplots(figsize=(8, 4.5))\n";
+
+static const char draw_tail_py[] =
+    "    ax.set_title(TITLE)\n"
+    "    fig.tight_layout()\n"
+    "    fig.savefig(CHART_FILE, dpi=100, metadata={\"Software\": None})  # no version: stable bytes\n"
+    "    plt.close(fig)\n"
+    "    table.to_csv(DATA_FILE, index=False)\n"
+    "    outputs = [{\"id\": \"data\", \"type\": \"table\", \"title\": TITLE, \"dataFile\": DATA_FILE,\n"
+    "                \"config\": {\"columns\": [str(c) for c in table.columns]}}]\n"
+    "    if KIND:\n"
+    "        config = {\"xColumn\": str(x), \"yColumn\": [str(y) for y in ys] if len(ys) > 1 else str(ys[0]),\n"
+    "                  \"xLabel\": str(x), \"yLabel\": \", \".join(map(str, ys))}\n"
+    "        if KIND == \"pie_chart\":\n"
+    "            config = {\"labelColumn\": str(x), \"valueColumn\": str(ys[0])}\n"
+    "        outputs.append({\"id\": \"chart\", \"type\": KIND, \"title\": TITLE, \"dataFile\": DATA_FILE,\n"
+    "                        \"config\": config})\n"
+    "    with open(MANIFEST_FILE, \"w\", encoding=\"utf-8\") as f:\n"
+    "        json.dump({\"version\": \"1.0\", \"outputs\": outputs}, f, indent=2)\n"
+    "        f.write(\"\\n\")\n";
+
+/* The drawing statements of one chart kind, and its seed-002 output type (None: table only). */
+static void draw_kind(tg_buf *b, bt_chart c)
+{
+    switch (c) {
+    case BT_BAR:
+        tg_buf_puts(b, "    KIND = \"bar_chart\"\n"
+                       "    ax.bar(table[x].astype(str), table[ys[0]], color=\"#4C72B0\")\n"
+                       "    ax.set_xlabel(str(x))\n    ax.set_ylabel(str(ys[0]))\n"
+                       "    if len(table) > 6:\n"
+                       "        plt.setp(ax.get_xticklabels(), rotation=45, ha=\"right\")\n");
+        break;
+    case BT_LINE:
+        tg_buf_puts(b, "    KIND = \"line_chart\"\n"
+                       "    positions = range(len(table))\n"
+                       "    for y in ys:\n"
+                       "        ax.plot(positions, table[y], label=str(y))\n"
+                       "    if x is not None:\n"
+                       "        step = max(1, len(table) // 8)\n"
+                       "        ax.set_xticks(list(positions)[::step])\n"
+                       "        ax.set_xticklabels([str(v) for v in table[x]][::step], rotation=30, ha=\"right\")\n"
+                       "        ax.set_xlabel(str(x))\n"
+                       "    if len(ys) > 1:\n"
+                       "        ax.legend()\n");
+        break;
+    case BT_SCATTER:
+        tg_buf_puts(b, "    KIND = \"scatter\"\n"
+                       "    ax.scatter(table[x], table[ys[0]], s=12, color=\"#4C72B0\")\n"
+                       "    ax.set_xlabel(str(x))\n    ax.set_ylabel(str(ys[0]))\n");
+        break;
+    case BT_HISTOGRAM:
+        tg_buf_puts(b, "    KIND = \"bar_chart\"\n"
+                       "    ax.bar(table[\"bin_start\"], table[\"count\"], width=table[\"bin_end\"] - "
+                       "table[\"bin_start\"],\n           align=\"edge\", color=\"#4C72B0\", edgecolor=\"white\")\n"
+                       "    ax.set_ylabel(\"count\")\n");
+        break;
+    case BT_HEATMAP:
+        tg_buf_puts(b, "    KIND = None  # seed 002 has no heatmap type: the table is described\n"
+                       "    matrix = table.set_index(table.columns[0])\n"
+                       "    image = ax.imshow(matrix.to_numpy(dtype=float), cmap=\"viridis\", aspect=\"auto\")\n"
+                       "    ax.set_xticks(range(matrix.shape[1]))\n"
+                       "    ax.set_xticklabels([str(c) for c in matrix.columns], rotation=45, ha=\"right\")\n"
+                       "    ax.set_yticks(range(matrix.shape[0]))\n"
+                       "    ax.set_yticklabels([str(i) for i in matrix.index])\n"
+                       "    fig.colorbar(image, ax=ax)\n");
+        break;
+    case BT_PIE:
+        tg_buf_puts(b, "    KIND = \"pie_chart\"\n"
+                       "    ax.pie(table[ys[0]], labels=table[x].astype(str), autopct=\"%1.1f%%\")\n");
+        break;
+    default:
+        break;
+    }
+}
+
+void bc_helpers(tg_buf *b, const bt_plan *p, const tg_dataset *ds)
+{
+    (void)ds;
+    tg_buf_puts(b, load_py);
+    tg_buf_puts(b, result_py);
+    if (p->chart)
+        tg_buf_puts(b, "    result.update({\"chart_file\": CHART_FILE, \"data_file\": DATA_FILE,\n"
+                       "                   \"manifest_file\": MANIFEST_FILE})\n");
+    tg_buf_puts(b, "    result[\"summary_markdown\"] = markdown(result)\n    return result\n\n\n");
+    tg_buf_puts(b, markdown_py);
+    if (p->chart) {
+        tg_buf_puts(b, draw_head_py);
+        draw_kind(b, p->chart);
+        tg_buf_puts(b, draw_tail_py);
+    }
+}

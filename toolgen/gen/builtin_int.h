@@ -1,0 +1,184 @@
+/*
+ * builtin_int.h — the built-in generator's inside: tokens, the vocabulary resolver, the query
+ * plan, and the three writers (plan text, manifest, tool.py). Private to gen/.
+ *
+ * The compiler runs in four steps (docs/generate.md#the-built-in-generator):
+ *   lex      intent text → words, numbers, comparison symbols       (builtin_lex.c)
+ *   resolve  words → columns / column values / keywords / unknown    (builtin_resolve.c)
+ *   parse    tokens → a bt_plan, or a refusal naming what is wrong   (builtin_parse.c, builtin_ops.c)
+ *   write    plan → canonical text, tool.manifest.yaml, tool.py      (builtin_plan.c, _spec.c, _code.c)
+ * The writers see only the plan and the schemas, never the intent's words, so every phrasing of
+ * one request gives the same bytes.
+ */
+#ifndef TG_BUILTIN_INT_H
+#define TG_BUILTIN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "gen/dataset.h"
+
+#define BT_VERSION "1"
+#define BT_LIMIT 8          /* columns per role, filters, aggregates, values per filter */
+#define BT_MAX_TOKENS 96  /* longer intents are refused: a request, not an essay */
+
+/* ---- tokens ------------------------------------------------------------------------------- */
+
+typedef enum bt_cmp { BT_EQ, BT_NE, BT_GT, BT_GE, BT_LT, BT_LE, BT_BETWEEN, BT_ISNA, BT_NOTNA } bt_cmp;
+
+typedef enum bt_kind {
+    BT_WORD,  /* a word: keyword, filler, or unknown (unknown set) */
+    BT_NUM,   /* a number (num) */
+    BT_CMP,   /* a comparison symbol: > >= < <= = == != (cmp) */
+    BT_SEP,   /* , & ; */
+    BT_COL,   /* a column of datasets[ds] (col), possibly spanning several words */
+    BT_VAL,   /* a value of a categorical column (ds, col; text is the value as in the file) */
+} bt_kind;
+
+typedef struct bt_tok {
+    bt_kind kind;
+    char *text;     /* the word lowercased; BT_VAL: the value's exact text; BT_COL: the name */
+    char *raw;      /* the words as written (for messages) */
+    double num;
+    bt_cmp cmp;
+    int ds, col;
+    bool unknown;   /* a word that is no keyword, filler, column or value */
+    bool used;      /* consumed by the parser */
+} bt_tok;
+
+typedef struct bt_toks {
+    bt_tok *v;
+    size_t n;
+} bt_toks;
+
+/* Splits intent into words, numbers and symbols (lowercased; "7-day" → 7, day). -1 when it is
+ * empty or over BT_MAX_TOKENS (err). */
+int bt_lex(const char *intent, bt_toks *out, tg_err *err);
+void bt_toks_free(bt_toks *t);
+
+/* Resolves the lexed words against the datasets' columns and values, in place: merges the
+ * words of a multi-word column name into one BT_COL token, marks unknown words. */
+void bt_resolve(bt_toks *t, const tg_dataset *ds, size_t nds);
+
+/* Vocabulary shared by the resolver and the parser. */
+bool bt_is_keyword(const char *w);           /* words the grammar reads (by, mean, top, ...) */
+bool bt_is_filler(const char *w);            /* words with no meaning here (the, please, ...) */
+bool bt_is_row_noun(const char *w);          /* rows, records, passengers, ... */
+bool bt_word_eq(const char *a, const char *b); /* equal, or equal after plural folding */
+size_t bt_edit_distance(const char *a, const char *b);
+
+/* ---- the plan ----------------------------------------------------------------------------- */
+
+typedef enum bt_op {
+    BT_OP_AGGREGATE,      /* aggregates of value columns (or the row count) by group keys */
+    BT_OP_TOP_ROWS,       /* the rows with the largest / smallest values of one column */
+    BT_OP_VALUE_COUNTS,   /* counts and shares of each value of one column */
+    BT_OP_SUMMARY,        /* describe() of columns */
+    BT_OP_CORRELATION,    /* two columns: one coefficient; more: the matrix */
+    BT_OP_MOVING_AVERAGE, /* rolling mean of a column over a window */
+    BT_OP_RESAMPLE,       /* an aggregate per period of a date column */
+    BT_OP_MERGE,          /* two files joined on a key */
+    BT_OP_PIVOT,          /* aggregate with one key as rows and one as columns */
+    BT_OP_MISSING,        /* missing values per column */
+    BT_OP_OUTLIERS,       /* rows whose value lies outside the IQR fences or a z-score */
+    BT_OP_SERIES,         /* y against x, sorted by x (line charts) */
+    BT_OP_SCATTER,        /* the (x, y) pairs (scatter plots) */
+    BT_OP_HISTOGRAM,      /* counts per bin of a numeric column */
+} bt_op;
+
+typedef enum bt_agg {
+    BT_SUM, BT_MEAN, BT_MEDIAN, BT_MIN, BT_MAX, BT_STD, BT_COUNT, BT_NUNIQUE, BT_SIZE
+} bt_agg;
+
+typedef enum bt_chart { BT_CHART_NONE, BT_BAR, BT_LINE, BT_SCATTER, BT_HISTOGRAM, BT_HEATMAP, BT_PIE } bt_chart;
+
+typedef struct bt_filter {
+    int col;
+    bt_cmp cmp;
+    bool numeric;             /* compares numbers (lo, hi) rather than values */
+    double lo, hi;            /* BT_BETWEEN: lo..hi inclusive; others: lo */
+    const char *vals[BT_LIMIT]; /* BT_EQ / BT_NE on text: one of these (borrowed from the dataset) */
+    size_t nvals;
+} bt_filter;
+
+typedef struct bt_plan {
+    bt_op op;
+    bt_chart chart;
+    bt_agg aggs[BT_LIMIT];
+    size_t naggs;
+    int values[BT_LIMIT];       /* value / subject columns of datasets[0] */
+    size_t nvalues;
+    int groups[BT_LIMIT];       /* group keys (pivot: rows key, then columns key) */
+    size_t ngroups;
+    bt_filter filters[BT_LIMIT];
+    size_t nfilters;
+    int sort;                 /* 0: natural order; 1: largest first; -1: smallest first */
+    long top_k;               /* 0: all */
+    int date_col;             /* resample / moving average / series: the ordering column, or -1 */
+    char period;              /* resample: D W M Q Y */
+    long window;              /* moving average */
+    bool spearman;            /* correlation method */
+    bool zscore;              /* outliers: z-score (else IQR) */
+    double threshold;         /* outliers: z threshold */
+    long bins;                /* histogram */
+    int key, key2;            /* merge: key column in datasets[0] and in datasets[1] */
+} bt_plan;
+
+const char *bt_agg_name(bt_agg a);       /* pandas' name: sum, mean, ..., nunique, size */
+const char *bt_chart_name(bt_chart c);   /* bar, line, scatter, histogram, heatmap, pie */
+const char *bt_op_name(bt_op op);
+
+/*
+ * Parses resolved tokens into plan. 0, or -1 with err saying what was not understood (the
+ * caller adds the closest phrasings).
+ */
+int bt_parse(bt_toks *t, const tg_dataset *ds, size_t nds, bt_plan *plan, tg_err *err);
+
+/* The closest supported phrasings for intent on ds (up to n, best first), for refusals. */
+void bt_suggest(const char *intent, const tg_dataset *ds, size_t nds, tg_buf *out);
+
+/* ---- the tool's parameters (shared by the manifest and the code) ---------------------------- */
+
+typedef enum bt_ptype { BT_P_FILE, BT_P_COLUMN, BT_P_COLUMNS, BT_P_INT } bt_ptype;
+
+typedef struct bt_param {
+    const char *name;
+    bt_ptype type;
+    const char *doc;
+    const char *file;      /* BT_P_FILE: the default path */
+    int ds;                /* BT_P_COLUMN(S): the dataset the columns belong to */
+    int cols[BT_LIMIT];      /* their default */
+    size_t ncols;
+    bool all;              /* BT_P_COLUMNS without default: every (numeric) column */
+    bool has_default;      /* BT_P_INT */
+    long num, min, max;    /* BT_P_INT: default and bounds */
+} bt_param;
+
+#define BT_MAX_PARAMS 10
+
+/* The tool's inputs for plan, in order: file_path, the plan's columns by role, its numbers,
+ * then max_rows and repeat. Returns how many. */
+size_t bt_params(const bt_plan *p, const tg_dataset *ds, size_t nds, bt_param out[BT_MAX_PARAMS]);
+
+/* ---- writers ------------------------------------------------------------------------------ */
+
+/* The plan as one canonical line: "mean(tip) by day where smoker = 'Yes' | sort desc | top 3". */
+char *bt_plan_text(const bt_plan *p, const tg_dataset *ds);
+/* The plan as an English sentence (the manifest's intent and title source). */
+char *bt_plan_sentence(const bt_plan *p, const tg_dataset *ds);
+/* A snake_case tool name derived from the plan (<= 64 characters). */
+char *bt_plan_name(const bt_plan *p, const tg_dataset *ds);
+
+char *bt_write_manifest(const bt_plan *p, const tg_dataset *ds, size_t nds, const char *name);
+char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds);
+
+/* A copy of s safe inside a Python docstring or a YAML comment: no control characters (a
+ * newline would end the comment), no backslash, no double quote (a value of the data cannot
+ * close the docstring). Caller frees. */
+char *bt_safe_text(const char *s);
+
+/* Python literal of a string (single-quoted, escaped) appended to b. */
+void bt_py_str(tg_buf *b, const char *s);
+
+#endif

@@ -1,0 +1,496 @@
+/*
+ * builtin_ops.c — which operation an intent asks for, the role of each column in it, and the
+ * check that nothing of the intent was left unread (docs/generate.md#the-built-in-generator).
+ *
+ * The operation is chosen by its words (merge, outliers, missing, correlation, summary,
+ * moving, pivot, histogram, scatter, share, a period, a line over x, top rows) and otherwise is
+ * an aggregate. Each operation then checks its columns: how many, which types.
+ */
+#include <string.h>
+
+#include "base/strvec.h"
+#include "gen/builtin_parse_int.h"
+
+/* Marks every unused word of list used; true when there was one. */
+static bool take(bp_state *s, const char *const *list)
+{
+    bool found = false;
+    for (size_t i = 0; i < s->t->n; i++)
+        if (!s->t->v[i].used && bp_in(&s->t->v[i], list)) {
+            s->t->v[i].used = true;
+            found = true;
+        }
+    return found;
+}
+
+/* The first unused number, marked used (and a unit word after it); fallback when none. */
+static double take_number(bp_state *s, double fallback)
+{
+    static const char *const units[] = {"day", "days", "week", "weeks", "month", "months", "year",
+                                        "years", "row", "rows", "period", "periods", "bins",
+                                        "observations", "points", "values", NULL};
+    for (size_t i = 0; i < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (k->kind == BT_NUM && !k->used) {
+            k->used = true;
+            if (i + 1 < s->t->n && (bp_in(&k[1], units) ||
+                                    (k[1].kind == BT_COL && bp_in(&(bt_tok){.kind = BT_WORD, .text = k[1].text}, units))))
+                k[1].used = true;
+            return k->num;
+        }
+    }
+    return fallback;
+}
+
+static bool is_numeric(const bp_state *s, int col)
+{
+    tg_col_type t = s->ds[0].cols[col].type;
+    return t == TG_COL_INT || t == TG_COL_FLOAT || t == TG_COL_BOOL;
+}
+
+static int need_numeric(bp_state *s, const char *what)
+{
+    for (size_t i = 0; i < s->p->nvalues; i++)
+        if (!is_numeric(s, s->p->values[i]))
+            return tg_err_set(s->err, "%s needs numeric columns, but %s holds %s values", what,
+                              s->ds[0].cols[s->p->values[i]].name,
+                              tg_col_type_name(s->ds[0].cols[s->p->values[i]].type));
+    return 0;
+}
+
+static int need_values(bp_state *s, size_t lo, size_t hi, const char *what)
+{
+    size_t n = s->p->nvalues;
+    if (n >= lo && n <= hi)
+        return 0;
+    if (lo == hi)
+        return tg_err_set(s->err, "%s needs %zu column%s, the intent names %zu", what, lo,
+                          lo == 1 ? "" : "s", n);
+    return tg_err_set(s->err, "%s needs %zu to %zu columns, the intent names %zu", what, lo, hi, n);
+}
+
+static int no_groups(bp_state *s, const char *what)
+{
+    if (s->p->ngroups)
+        return tg_err_set(s->err, "%s per group is not supported by the built-in generator", what);
+    return 0;
+}
+
+static void add_agg(bt_plan *p, bt_agg a)
+{
+    for (size_t i = 0; i < p->naggs; i++)
+        if (p->aggs[i] == a)
+            return;
+    if (p->naggs < BT_LIMIT)
+        p->aggs[p->naggs++] = a;
+}
+
+/* Aggregates from the words; count with no column counts rows. */
+static int settle_aggs(bp_state *s, const char *what)
+{
+    bt_plan *p = s->p;
+    if (s->count_word || s->distinct_word)
+        add_agg(p, s->distinct_word ? BT_NUNIQUE : p->nvalues ? BT_COUNT : BT_SIZE);
+    if (p->naggs == 0)
+        return tg_err_set(s->err, "%s: say what to compute (sum, average, median, minimum, "
+                                  "maximum, standard deviation, count or number of distinct "
+                                  "values)", what);
+    for (size_t i = 0; i < p->naggs; i++) {
+        bt_agg a = p->aggs[i];
+        if (a == BT_SIZE && p->nvalues)
+            return tg_err_set(s->err, "%s: both a row count and columns to aggregate; ask for "
+                                      "one of them", what);
+        if (a != BT_SIZE && p->nvalues == 0)
+            return tg_err_set(s->err, "%s: %s of which column?", what, bt_agg_name(a));
+        if (a != BT_SIZE && a != BT_COUNT && a != BT_NUNIQUE &&
+            need_numeric(s, bt_agg_name(a)) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int op_aggregate(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_AGGREGATE;
+    if (s->superlative && (p->naggs || s->count_word)) {
+        p->sort = s->sup_dir; /* "which day has the highest average tip" */
+        if (!p->top_k)
+            p->top_k = 1;
+    } else if (s->superlative) {
+        add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
+    }
+    if (settle_aggs(s, "aggregate") != 0)
+        return -1;
+    if (p->top_k && !p->sort)
+        p->sort = s->sup_dir ? s->sup_dir : 1;
+    if ((p->top_k || p->sort) && p->ngroups == 0)
+        return tg_err_set(s->err, "ranking needs groups to rank: say by which column, e.g. "
+                                  "\"top 3 days by total tip\"");
+    return 0;
+}
+
+static int op_top_rows(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_TOP_ROWS;
+    if (s->sort_col >= 0) {
+        for (size_t i = 0; i < p->nvalues; i++)
+            if (p->values[i] != s->sort_col)
+                return tg_err_set(s->err, "top rows: the role of column %s is not clear",
+                                  s->ds[0].cols[p->values[i]].name);
+        p->values[0] = s->sort_col;
+        p->nvalues = 1;
+    }
+    if (need_values(s, 1, 1, "top rows") != 0 || need_numeric(s, "ranking rows") != 0)
+        return -1;
+    p->sort = s->sup_dir ? s->sup_dir : (p->sort ? p->sort : 1);
+    if (!p->top_k)
+        p->top_k = 5;
+    return 0;
+}
+
+static int op_value_counts(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_VALUE_COUNTS;
+    if (p->nvalues == 0 && p->ngroups == 1) {
+        p->values[p->nvalues++] = p->groups[0];
+        p->ngroups = 0;
+    }
+    if (no_groups(s, "value counts") != 0 || need_values(s, 1, 1, "value counts") != 0)
+        return -1;
+    p->sort = 1;
+    return 0;
+}
+
+static int op_correlation(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_CORRELATION;
+    p->spearman = take(s, (const char *const[]){"spearman", "rank", NULL});
+    take(s, (const char *const[]){"pearson", "matrix", "coefficient", "between", NULL});
+    if (no_groups(s, "correlation") != 0 || need_numeric(s, "correlation") != 0)
+        return -1;
+    /* symmetric: the same pair in either order is one plan */
+    if (p->nvalues == 2 && p->values[0] > p->values[1]) {
+        int v = p->values[0];
+        p->values[0] = p->values[1];
+        p->values[1] = v;
+    }
+    if (p->nvalues == 1)
+        return tg_err_set(s->err, "correlation needs two columns (or none, for the matrix of "
+                                  "all numeric columns); the intent names only %s",
+                          s->ds[0].cols[p->values[0]].name);
+    return 0;
+}
+
+static int op_period(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_RESAMPLE;
+    if (no_groups(s, "resampling") != 0 || need_values(s, 0, 1, "resampling") != 0)
+        return -1;
+    if (!s->count_word && p->naggs == 0 && p->nvalues == 0)
+        s->count_word = true; /* "trips per day" */
+    if (settle_aggs(s, "resampling") != 0)
+        return -1;
+    if (p->naggs != 1)
+        return tg_err_set(s->err, "resampling computes one aggregate per period");
+    return 0;
+}
+
+static int op_moving(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_MOVING_AVERAGE;
+    take(s, (const char *const[]){"average", "mean", "window", "over", "of", NULL});
+    p->naggs = 0;
+    double w = take_number(s, 3);
+    if (w < 2 || w > 1000)
+        return tg_err_set(s->err, "a moving average's window must be 2 to 1000 rows, not %g", w);
+    p->window = (long)w;
+    for (size_t i = 0; i < s->ds[0].ncols && p->date_col < 0; i++)
+        if (s->ds[0].cols[i].type == TG_COL_DATE)
+            p->date_col = (int)i;
+    if (no_groups(s, "a moving average") != 0 || need_values(s, 1, 1, "a moving average") != 0)
+        return -1;
+    return need_numeric(s, "a moving average");
+}
+
+static int op_pivot(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_PIVOT;
+    take(s, (const char *const[]){"table", NULL});
+    if (p->ngroups != 2)
+        return tg_err_set(s->err, "a pivot table needs two keys (rows and columns), e.g. "
+                                  "\"pivot table of mean tip by day and time\"; the intent names %zu",
+                          p->ngroups);
+    if (p->naggs == 0 && !s->count_word)
+        add_agg(p, p->nvalues ? BT_MEAN : BT_SIZE);
+    if (need_values(s, 0, 1, "a pivot table") != 0 || settle_aggs(s, "a pivot table") != 0)
+        return -1;
+    if (p->naggs != 1)
+        return tg_err_set(s->err, "a pivot table shows one aggregate");
+    return 0;
+}
+
+static int op_outliers(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_OUTLIERS;
+    p->zscore = take(s, (const char *const[]){"z-score", "zscore", "z", "score", "scores", NULL});
+    take(s, (const char *const[]){"iqr", NULL});
+    p->threshold = p->zscore ? take_number(s, 3) : 1.5;
+    if (p->threshold <= 0 || p->threshold > 100)
+        return tg_err_set(s->err, "an outlier threshold must be above 0, not %g", p->threshold);
+    if (no_groups(s, "outlier detection") != 0 || need_values(s, 1, 1, "outlier detection") != 0)
+        return -1;
+    return need_numeric(s, "outlier detection");
+}
+
+static int op_merge(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_MERGE;
+    take(s, (const char *const[]){"key", "on", "with", "two", NULL});
+    if (s->nds != 2)
+        return tg_err_set(s->err, "merging needs two data files (give --data twice); got %zu",
+                          s->nds);
+    /* the key: the named column, else the one column name both files share */
+    tg_strv shared = {0};
+    for (size_t i = 0; i < s->ds[0].ncols; i++)
+        for (size_t j = 0; j < s->ds[1].ncols; j++)
+            if (strcmp(s->ds[0].cols[i].name, s->ds[1].cols[j].name) == 0 &&
+                (p->nvalues == 0 || (p->nvalues == 1 && p->values[0] == (int)i))) {
+                p->key = (int)i;
+                p->key2 = (int)j;
+                tg_strv_push(&shared, s->ds[0].cols[i].name);
+            }
+    size_t n = shared.n;
+    tg_strv_free(&shared);
+    p->nvalues = 0;
+    if (n != 1)
+        return tg_err_set(s->err, "merging: %s; say the key, e.g. \"merge the files on <column>\"",
+                          n ? "the files share several columns" : "no key column shared by both files");
+    return no_groups(s, "merging");
+}
+
+static int op_histogram(bp_state *s)
+{
+    bt_plan *p = s->p;
+    p->op = BT_OP_HISTOGRAM;
+    double bins = take_number(s, 10);
+    if (bins < 1 || bins > 200)
+        return tg_err_set(s->err, "a histogram has 1 to 200 bins, not %g", bins);
+    p->bins = (long)bins;
+    if (no_groups(s, "a histogram") != 0 || need_values(s, 1, 1, "a histogram") != 0)
+        return -1;
+    return need_numeric(s, "a histogram");
+}
+
+/* SCATTER: values become x, y ("tip vs total_bill": y first). SERIES: y over x (the date). */
+static int op_xy(bp_state *s, bt_op op)
+{
+    bt_plan *p = s->p;
+    p->op = op;
+    bool versus = take(s, (const char *const[]){"vs", "versus", "against", NULL});
+    take(s, (const char *const[]){"over", "time", NULL});
+    if (no_groups(s, op == BT_OP_SCATTER ? "a scatter plot" : "a line chart") != 0)
+        return -1;
+    if (op == BT_OP_SERIES && p->nvalues == 1) {
+        for (size_t i = 0; i < s->ds[0].ncols && p->date_col < 0; i++)
+            if (s->ds[0].cols[i].type == TG_COL_DATE)
+                p->date_col = (int)i;
+        if (p->date_col < 0)
+            return tg_err_set(s->err, "a line chart needs an x column: name it (\"tip against "
+                                      "total_bill\") or use a file with a date column");
+        p->values[1] = p->values[0];
+        p->values[0] = p->date_col;
+        p->nvalues = 2;
+        return 0;
+    }
+    if (need_values(s, 2, 2, op == BT_OP_SCATTER ? "a scatter plot" : "a line chart") != 0)
+        return -1;
+    if (versus) {
+        int y = p->values[0];
+        p->values[0] = p->values[1];
+        p->values[1] = y;
+    }
+    if (!is_numeric(s, p->values[1]) ||
+        (op == BT_OP_SCATTER && !is_numeric(s, p->values[0])))
+        return need_numeric(s, op == BT_OP_SCATTER ? "a scatter plot" : "a line chart");
+    return 0;
+}
+
+static const char *const chart_any[] = {"chart", "charts", "plot", "plots", "graph", "graphs",
+                                        "draw", "visualize", "visualise", "visualization", NULL};
+
+static bt_chart take_chart(bp_state *s, bool *asked)
+{
+    static const struct { const char *w; bt_chart c; } kinds[] = {
+        {"bar", BT_BAR},         {"bars", BT_BAR},           {"line", BT_LINE},
+        {"scatter", BT_SCATTER}, {"scatterplot", BT_SCATTER}, {"histogram", BT_HISTOGRAM},
+        {"histograms", BT_HISTOGRAM}, {"hist", BT_HISTOGRAM}, {"heatmap", BT_HEATMAP},
+        {"heat", BT_HEATMAP},    {"pie", BT_PIE},
+    };
+    bt_chart c = BT_CHART_NONE;
+    for (size_t i = 0; i < s->t->n; i++)
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+            if (!s->t->v[i].used && bp_is(&s->t->v[i], kinds[k].w)) {
+                c = kinds[k].c;
+                s->t->v[i].used = true;
+            }
+    if (c == BT_HEATMAP)
+        take(s, (const char *const[]){"map", NULL});
+    *asked = take(s, chart_any) || c != BT_CHART_NONE;
+    return c;
+}
+
+/* The chart the operation draws: the one asked for, or its natural one; -1 when it cannot. */
+static int settle_chart(bp_state *s, bool asked)
+{
+    bt_plan *p = s->p;
+    if (!asked)
+        return 0;
+    bt_op op = p->op;
+    bool one_series = op == BT_OP_AGGREGATE && p->ngroups == 1 && p->naggs == 1 && p->nvalues <= 1;
+    bt_chart natural = one_series || op == BT_OP_VALUE_COUNTS ? BT_BAR
+                       : op == BT_OP_RESAMPLE || op == BT_OP_MOVING_AVERAGE || op == BT_OP_SERIES ? BT_LINE
+                       : op == BT_OP_PIVOT || (op == BT_OP_CORRELATION && p->nvalues != 2) ? BT_HEATMAP
+                       : op == BT_OP_SCATTER ? BT_SCATTER
+                       : op == BT_OP_HISTOGRAM ? BT_HISTOGRAM
+                                               : BT_CHART_NONE;
+    bt_chart want = p->chart ? p->chart : natural;
+    bool ok = want != BT_CHART_NONE &&
+              (want == natural || (want == BT_PIE && (op == BT_OP_VALUE_COUNTS || one_series)) ||
+               (want == BT_BAR && op == BT_OP_RESAMPLE) ||
+               (want == BT_LINE && one_series));
+    if (!ok)
+        return tg_err_set(s->err, "a %s%schart of %s is not something the built-in generator "
+                                  "draws (bar: one aggregate per group or value counts; line: "
+                                  "periods, moving averages, y over x; scatter: two numeric "
+                                  "columns; histogram: one numeric column; heatmap: correlation "
+                                  "matrix or pivot; pie: value shares)",
+                          p->chart ? bt_chart_name(p->chart) : "", p->chart ? " " : "",
+                          bt_op_name(op));
+    p->chart = want;
+    return 0;
+}
+
+/* A word that is no column, value or grammar: the first reason to refuse. */
+static int unknown_words(bp_state *s)
+{
+    for (size_t i = 0; i < s->t->n; i++) {
+        const bt_tok *k = &s->t->v[i];
+        if (k->kind == BT_WORD && k->unknown) {
+            tg_buf cols = TG_BUF_INIT;
+            for (size_t c = 0; c < s->ds[0].ncols && c < 20; c++)
+                tg_buf_printf(&cols, "%s%s", c ? ", " : "", s->ds[0].cols[c].name);
+            tg_err_set(s->err, "'%s' is neither a column of %s (%s) nor a word the built-in "
+                               "generator understands", k->raw, s->ds[0].path, cols.data);
+            tg_buf_free(&cols);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Nothing of the intent may stay unread: columns with no role, stray numbers. */
+static int leftovers(bp_state *s)
+{
+    for (size_t i = 0; i < s->t->n; i++) {
+        const bt_tok *k = &s->t->v[i];
+        if (k->used)
+            continue;
+        if (k->kind == BT_COL)
+            return tg_err_set(s->err, "the role of column %s in the request is not clear", k->text);
+        if (k->kind == BT_NUM)
+            return tg_err_set(s->err, "the number %s: not understood where it stands", k->raw);
+        if (k->kind == BT_VAL)
+            return tg_err_set(s->err, "the value '%s' (of column %s): not understood where it "
+                                      "stands", k->text, s->ds[k->ds].cols[k->col].name);
+        if (k->kind == BT_CMP)
+            return tg_err_set(s->err, "the comparison '%s' has no column and number around it",
+                              k->raw);
+    }
+    return 0;
+}
+
+static void collect_values(bp_state *s)
+{
+    bt_plan *p = s->p;
+    for (size_t i = 0; i < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (k->used || k->kind != BT_COL || k->ds != 0)
+            continue;
+        k->used = true;
+        bool dup = false;
+        for (size_t j = 0; j < p->nvalues; j++)
+            dup = dup || p->values[j] == k->col;
+        if (!dup && p->nvalues < BT_LIMIT)
+            p->values[p->nvalues++] = k->col;
+    }
+    /* a column of the second file names the merge key */
+    for (size_t i = 0; i < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (!k->used && k->kind == BT_COL && k->ds == 1)
+            for (size_t c = 0; c < s->ds[0].ncols; c++)
+                if (strcmp(s->ds[0].cols[c].name, k->text) == 0 && p->nvalues < BT_LIMIT) {
+                    p->values[p->nvalues++] = (int)c;
+                    k->used = true;
+                }
+    }
+}
+
+static int choose(bp_state *s)
+{
+    bt_plan *p = s->p;
+    if (take(s, (const char *const[]){"merge", "merged", "join", "joined", "combine", "combined", NULL}))
+        return op_merge(s);
+    if (take(s, (const char *const[]){"outlier", "outliers", "anomaly", "anomalies", "unusual", "extreme", NULL}))
+        return op_outliers(s);
+    if (take(s, (const char *const[]){"missing", "null", "nan", "na", "empty", "blank", NULL}))
+        return p->op = BT_OP_MISSING, no_groups(s, "a missing-value report");
+    if (take(s, (const char *const[]){"correlation", "correlations", "correlate", "correlated",
+                                      "corr", "relationship", "related", NULL}) ||
+        (p->chart == BT_HEATMAP && p->ngroups == 0))
+        return op_correlation(s);
+    if (take(s, (const char *const[]){"summary", "summarize", "summarise", "describe",
+                                      "statistics", "stats", "overview", "descriptive", NULL}))
+        return p->op = BT_OP_SUMMARY, no_groups(s, "summary statistics");
+    if (take(s, (const char *const[]){"moving", "rolling", NULL}))
+        return op_moving(s);
+    if (take(s, (const char *const[]){"pivot", NULL}))
+        return op_pivot(s);
+    if (p->chart == BT_HISTOGRAM)
+        return op_histogram(s);
+    if (p->chart == BT_SCATTER)
+        return op_xy(s, BT_OP_SCATTER);
+    if (take(s, (const char *const[]){"share", "shares", "percentage", "percentages", "percent",
+                                      "proportion", "proportions", "fraction", "distribution",
+                                      "frequency", "frequencies", "breakdown", "often", NULL}))
+        return op_value_counts(s);
+    if (p->period)
+        return op_period(s);
+    if (p->chart == BT_LINE && !p->naggs && !s->count_word && !p->ngroups)
+        return op_xy(s, BT_OP_SERIES);
+    if (p->chart == BT_PIE && !p->naggs && !s->count_word && p->nvalues + p->ngroups == 1)
+        return op_value_counts(s);
+    if ((s->top_word || s->sort_col >= 0) && !p->naggs && !s->count_word && !p->ngroups)
+        return op_top_rows(s);
+    return op_aggregate(s);
+}
+
+int bp_operation(bp_state *s)
+{
+    bool asked = false;
+    if (unknown_words(s) != 0)
+        return -1;
+    s->p->chart = take_chart(s, &asked);
+    collect_values(s);
+    if (choose(s) != 0 || settle_chart(s, asked) != 0)
+        return -1;
+    return leftovers(s);
+}

@@ -1,0 +1,252 @@
+/*
+ * builtin_parse.c — the grammar over resolved tokens: filters, group keys, periods, aggregate
+ * words, ordering and top-k (docs/generate.md#the-built-in-generator). builtin_ops.c then
+ * decides the operation from what was found and checks that nothing was left over.
+ *
+ * Every token the grammar reads is marked used; a word that stays unused and unknown, a column
+ * with no role or a number with no meaning makes the intent refused, so the tool never answers
+ * a question with a part of it ignored.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "base/strvec.h"
+#include "gen/builtin_parse_int.h"
+
+bool bp_is(const bt_tok *k, const char *w)
+{
+    return k->kind == BT_WORD && strcmp(k->text, w) == 0;
+}
+
+bool bp_in(const bt_tok *k, const char *const *list)
+{
+    return k->kind == BT_WORD && tg_strlist_has(list, k->text);
+}
+
+bool bp_has(const bp_state *s, const char *const *list)
+{
+    for (size_t i = 0; i < s->t->n; i++)
+        if (bp_in(&s->t->v[i], list))
+            return true;
+    return false;
+}
+
+/* Marks the words of list right before i (skipping fillers) as used. */
+static void use_before(bp_state *s, size_t i, const char *const *list)
+{
+    while (i > 0) {
+        bt_tok *k = &s->t->v[i - 1];
+        if (bp_in(k, list) || (k->kind == BT_WORD && bt_is_filler(k->text) && !k->used)) {
+            k->used = true;
+            i--;
+        } else {
+            break;
+        }
+    }
+}
+
+static const char *const filter_intro[] = {"where", "with", "whose", "when", "if", "for", "among",
+                                           "only", "on", "in", "and", "excluding", "except",
+                                           "without", "of", NULL};
+static const char *const be[] = {"is", "are", "was", "were", "equals", "equal", "to", NULL};
+static const char *const missing_words[] = {"missing", "null", "nan", "na", "empty", "unknown",
+                                            "blank", NULL};
+static const char *const present_words[] = {"present", "known", "non-missing", "nonmissing",
+                                            "available", NULL};
+static const char *const neg_words[] = {"not", "except", "excluding", "without", "no", NULL};
+
+static bt_cmp negate(bt_cmp c)
+{
+    switch (c) {
+    case BT_EQ: return BT_NE;
+    case BT_NE: return BT_EQ;
+    case BT_GT: return BT_LE;
+    case BT_GE: return BT_LT;
+    case BT_LT: return BT_GE;
+    case BT_LE: return BT_GT;
+    case BT_ISNA: return BT_NOTNA;
+    case BT_NOTNA: return BT_ISNA;
+    default: return c;
+    }
+}
+
+/* A comparison at j (symbol or words): its kind and the index after it; 0 when none. */
+static size_t comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp)
+{
+    static const char *const gt[] = {"over", "above", "exceeds", "exceeding", "exceed", "after", NULL};
+    static const char *const gt_than[] = {"greater", "more", "higher", "larger", "bigger", "older", NULL};
+    static const char *const lt[] = {"under", "below", "before", NULL};
+    static const char *const lt_than[] = {"less", "lower", "smaller", "fewer", "younger", NULL};
+    if (j >= t->n)
+        return 0;
+    const bt_tok *k = &t->v[j];
+    bool than = j + 1 < t->n && bp_is(&t->v[j + 1], "than");
+    if (k->kind == BT_CMP) {
+        *cmp = k->cmp;
+        return j + 1;
+    }
+    if (bp_in(k, gt))
+        return *cmp = BT_GT, j + 1;
+    if (bp_in(k, gt_than) && than)
+        return *cmp = BT_GT, j + 2;
+    if (bp_in(k, lt))
+        return *cmp = BT_LT, j + 1;
+    if (bp_in(k, lt_than) && than)
+        return *cmp = BT_LT, j + 2;
+    if (bp_is(k, "at") && j + 1 < t->n && bp_is(&t->v[j + 1], "least"))
+        return *cmp = BT_GE, j + 2;
+    if (bp_is(k, "at") && j + 1 < t->n && bp_is(&t->v[j + 1], "most"))
+        return *cmp = BT_LE, j + 2;
+    if (bp_is(k, "between"))
+        return *cmp = BT_BETWEEN, j + 1;
+    if (bp_in(k, be) && j + 1 < t->n && t->v[j + 1].kind == BT_NUM)
+        return *cmp = BT_EQ, j + 1;
+    return 0;
+}
+
+static bt_filter *new_filter(bp_state *s, int col)
+{
+    if (s->p->nfilters == BT_LIMIT)
+        return NULL;
+    bt_filter *f = &s->p->filters[s->p->nfilters++];
+    *f = (bt_filter){.col = col};
+    return f;
+}
+
+static bool numeric_col(const tg_dataset_column *c)
+{
+    return c->type == TG_COL_INT || c->type == TG_COL_FLOAT;
+}
+
+/* COL [is] [not] (missing | present | <comparison> NUM [and NUM]) at i. */
+static int filter_on_column(bp_state *s, size_t i)
+{
+    bt_toks *t = s->t;
+    size_t j = i + 1;
+    while (j < t->n && bp_in(&t->v[j], be) && !(j + 1 < t->n && t->v[j + 1].kind == BT_NUM))
+        j++;
+    bool neg = j < t->n && bp_is(&t->v[j], "not");
+    j += neg;
+    bt_cmp cmp;
+    size_t after = 0;
+    if (j < t->n && bp_in(&t->v[j], missing_words)) {
+        cmp = BT_ISNA, after = j + 1;
+    } else if (j < t->n && bp_in(&t->v[j], present_words)) {
+        cmp = BT_NOTNA, after = j + 1;
+    } else if ((after = comparison_at(t, j, &cmp)) == 0 || after >= t->n ||
+               t->v[after].kind != BT_NUM) {
+        return 0;
+    }
+    /* "Price over 12 months" is a window, not a filter */
+    static const char *const units[] = {"day", "days", "week", "weeks", "month", "months", "year",
+                                        "years", "row", "rows", "period", "periods",
+                                        "observations", "values", "points", NULL};
+    if (cmp != BT_ISNA && cmp != BT_NOTNA && after + 1 < t->n && bp_in(&t->v[after + 1], units))
+        return 0;
+    const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
+    if (cmp != BT_ISNA && cmp != BT_NOTNA && !numeric_col(c))
+        return tg_err_set(s->err, "'%s' is compared with a number, but column %s holds %s "
+                                  "values", t->v[i].raw, c->name, tg_col_type_name(c->type));
+    bt_filter *f = new_filter(s, t->v[i].col);
+    if (!f)
+        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+    f->cmp = neg ? negate(cmp) : cmp;
+    f->numeric = cmp != BT_ISNA && cmp != BT_NOTNA;
+    if (f->numeric) {
+        f->lo = t->v[after].num;
+        t->v[after].used = true;
+        after++;
+        if (cmp == BT_BETWEEN) {
+            if (after + 1 >= t->n || !bp_is(&t->v[after], "and") || t->v[after + 1].kind != BT_NUM)
+                return tg_err_set(s->err, "'between' needs two numbers: between 10 and 20");
+            f->hi = t->v[after + 1].num;
+            t->v[after].used = t->v[after + 1].used = true;
+            after += 2;
+        }
+    }
+    for (size_t k = i; k < after; k++)
+        t->v[k].used = true;
+    use_before(s, i, filter_intro);
+    return 1;
+}
+
+/* [COL is] [not] VAL [(or|and|,) VAL]... at i (a VAL): one membership filter. */
+static int filter_on_values(bp_state *s, size_t i)
+{
+    bt_toks *t = s->t;
+    int col = t->v[i].col;
+    bt_filter *f = new_filter(s, col);
+    if (!f)
+        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+    size_t start = i;
+    /* what is before: "day is not", "day =", "not", "except" */
+    while (start > 0 && !t->v[start - 1].used &&
+           (bp_in(&t->v[start - 1], be) || bp_in(&t->v[start - 1], neg_words) ||
+            t->v[start - 1].kind == BT_CMP ||
+            (t->v[start - 1].kind == BT_COL && t->v[start - 1].col == col))) {
+        bt_tok *k = &t->v[start - 1];
+        if (bp_in(k, neg_words) || (k->kind == BT_CMP && k->cmp == BT_NE))
+            f->cmp = BT_NE;
+        start--;
+    }
+    size_t j = i;
+    while (j < t->n) {
+        if (t->v[j].kind == BT_VAL && t->v[j].col == col && t->v[j].ds == 0) {
+            const tg_dataset_column *c = &s->ds[0].cols[col];
+            for (size_t l = 0; l < c->nlevels && f->nvals < BT_LIMIT; l++)
+                if (strcmp(c->levels[l], t->v[j].text) == 0)
+                    f->vals[f->nvals++] = c->levels[l]; /* the plan outlives the tokens */
+            t->v[j].used = true;
+            j++;
+        } else if ((bp_is(&t->v[j], "or") || bp_is(&t->v[j], "and") || t->v[j].kind == BT_SEP) &&
+                   j + 1 < t->n && t->v[j + 1].kind == BT_VAL && t->v[j + 1].col == col) {
+            t->v[j++].used = true;
+        } else {
+            break;
+        }
+    }
+    for (size_t k = start; k < i; k++)
+        t->v[k].used = true;
+    use_before(s, start, filter_intro);
+    return 1;
+}
+
+/* "for smokers", "only survivors": a yes/no or true/false column named as a noun. */
+static int filter_on_flag(bp_state *s, size_t i)
+{
+    static const char *const intro[] = {"for", "among", "only", NULL};
+    bt_toks *t = s->t;
+    if (i == 0 || !bp_in(&t->v[i - 1], intro) || t->v[i].ds != 0)
+        return 0;
+    const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
+    const char *yes = NULL;
+    for (size_t l = 0; l < c->nlevels && c->nlevels == 2; l++)
+        if (strcasecmp(c->levels[l], "yes") == 0 || strcasecmp(c->levels[l], "true") == 0)
+            yes = c->levels[l];
+    if (!yes)
+        return 0;
+    bt_filter *f = new_filter(s, t->v[i].col);
+    if (!f)
+        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+    f->cmp = BT_EQ;
+    f->vals[f->nvals++] = yes;
+    t->v[i].used = t->v[i - 1].used = true;
+    return 1;
+}
+
+int bp_filters(bp_state *s)
+{
+    for (size_t i = 0; i < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (k->used || k->ds > 0)
+            continue;
+        int rc = 0;
+        if (k->kind == BT_COL && (rc = filter_on_column(s, i)) == 0)
+            rc = filter_on_flag(s, i);
+        else if (k->kind == BT_VAL)
+            rc = filter_on_values(s, i);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * builtin_parse_int.h — the parser's state, shared by builtin_parse.c (filters, groups,
+ * aggregate words, ordering) and builtin_ops.c (the operation and the leftover check).
+ * Private to gen/.
+ */
+#ifndef TG_BUILTIN_PARSE_INT_H
+#define TG_BUILTIN_PARSE_INT_H
+
+#include "gen/builtin_int.h"
+
+typedef struct bp_state {
+    bt_toks *t;
+    const tg_dataset *ds;
+    size_t nds;
+    bt_plan *p;
+    tg_err *err;
+    int sort_col;        /* "sorted by X", "top 10 rows by X": the ordering column, or -1 */
+    bool superlative;    /* highest / lowest / most / least seen */
+    int sup_dir;         /* its direction: 1 largest, -1 smallest */
+    bool count_word;     /* count, number of, how many */
+    bool distinct_word;  /* distinct, unique */
+    bool top_word;       /* top / bottom / first N */
+} bp_state;
+
+bool bp_is(const bt_tok *k, const char *w);
+bool bp_in(const bt_tok *k, const char *const *list);
+bool bp_has(const bp_state *s, const char *const *list);
+
+int bp_filters(bp_state *s);   /* builtin_parse.c */
+int bp_groups(bp_state *s);    /* builtin_clause.c: group keys, periods, the sort column */
+void bp_aggregates(bp_state *s); /* builtin_clause.c: aggregate words, top-k, sort order */
+int bp_operation(bp_state *s); /* builtin_ops.c: the operation, roles, leftovers */
+
+#endif

@@ -1,0 +1,445 @@
+/*
+ * builtin_resolve.c — the vocabulary of an intent: which words name a column, which name a
+ * value of a column, which are grammar, and which are unknown
+ * (docs/generate.md#how-column-names-are-resolved).
+ *
+ * A column is named by its header in any case, with spaces, '_' or '-' between its words, in
+ * the plural, without a trailing unit ("bill length" → bill_length_mm), by a close spelling
+ * (edit distance 1, or 2 for long names, when only one column is that close), or by a word for
+ * what its values are ("weekday" → a column holding Thur/Fri/Sat/Sun). A value of a text
+ * column is named as in the file (any case), a weekday or month also by its full name
+ * ("Sunday" → Sun). Words are resolved longest match first.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/strvec.h"
+#include "gen/builtin_int.h"
+
+static const char *const keywords[] = {
+    "by", "per", "each", "every", "across", "grouped", "group", "groups", "broken", "down",
+    "split", "where", "with", "whose", "when", "if", "only", "among", "for", "on", "in", "within",
+    "excluding", "except", "without", "not", "over", "above", "greater", "more", "higher",
+    "larger", "exceeds", "exceeding", "exceed", "least", "under", "below", "less", "lower",
+    "smaller", "fewer", "most", "than", "between", "equal", "equals", "is", "are", "was", "were",
+    "missing", "null", "nan", "na", "empty", "unknown", "blank", "present", "known",
+    "non-missing", "nonmissing", "available", "sum", "total", "totals", "average", "averages",
+    "avg", "mean", "means", "median", "medians", "min", "minimum", "lowest", "smallest", "max",
+    "maximum", "highest", "largest", "biggest", "greatest", "std", "stdev", "standard",
+    "deviation", "variability", "count", "counts", "number", "many", "distinct", "unique",
+    "nunique", "top", "bottom", "first", "rank", "ranking", "ranked", "sort", "sorted", "order",
+    "ordered", "descending", "ascending", "decreasing", "increasing", "desc", "asc", "share",
+    "shares", "percentage", "percentages", "percent", "proportion", "proportions", "fraction",
+    "distribution", "frequency", "frequencies", "breakdown", "often", "summary", "summarize",
+    "summarise", "describe", "statistics", "stats", "overview", "descriptive", "correlation",
+    "correlations", "correlate", "correlated", "corr", "relationship", "related", "pearson",
+    "spearman", "matrix", "coefficient", "moving", "rolling", "window", "daily", "weekly",
+    "monthly", "quarterly", "yearly", "annual", "annually", "resample", "resampled", "period",
+    "day", "days", "week", "weeks", "month", "months", "quarter", "quarters", "year", "years",
+    "merge", "merged", "join", "joined", "combine", "combined", "key", "pivot", "report",
+    "outlier", "outliers", "anomaly", "anomalies", "unusual", "extreme", "iqr", "z-score",
+    "zscore", "z", "score", "scores", "chart", "charts", "plot", "plots", "graph", "draw",
+    "visualize", "visualise", "bar", "bars", "line", "scatter", "scatterplot", "histogram",
+    "histograms", "hist", "heatmap", "heat", "map", "pie", "vs", "versus", "against", "time",
+    "trend", "bins", "value", "values", "and", "or", "then", "to", "from", "no", "has", "have",
+    "row", "rows", "column", "columns", "it", "how", "which", "what", "as", "of", NULL};
+
+static const char *const fillers[] = {
+    "the", "a", "an", "me", "show", "give", "list", "find", "get", "compute", "calculate",
+    "tell", "display", "return", "who", "do", "does", "did", "i", "we", "want", "need",
+    "please", "can", "could", "would", "you", "its", "this", "that", "these", "those", "all",
+    "data", "dataset", "table", "file", "csv", "had", "there", "their", "them", "be", "been",
+    "so", "also", "just", "much", "into", "using", "use", "method", "based", "make", "create",
+    "build", "generate", "produce", "tool", "out", "up", "see", "look", "at", "overall",
+    "entire", "whole", "whats", "some", "any", "give", "across", "respectively", "together",
+    "being", "like", "should", "will", "our", "my", "your", "kind", "type", "level", "levels",
+    "category", "categories", "field", "fields", "variable", "variables", "numeric",
+    "numerical", "measure", "measures", "metric", "metrics", "amount", "amounts", "size",
+    "frame", "spreadsheet", "sheet", "stat", "info", "information", "done", "typical",
+    "rule", "files", "both", "other", "second", "two", "together", "approach", NULL};
+
+static const char *const row_nouns[] = {
+    "row", "rows", "record", "records", "entry", "entries", "observation", "observations",
+    "item", "items", "line", "lines", "case", "cases", "people", "persons", "person",
+    "passengers", "passenger", "customers", "customer", "visits", "trips", "trip", "rides",
+    "ride", "flowers", "flower", "penguins", "penguin", "cars", "car", "samples", "sample",
+    "transactions", "orders", "bills", "bill", "parties", "states", "countries", "times",
+    "occurrences", "datapoints", "points", "things", "tables", "months", "ones", NULL};
+
+bool bt_is_keyword(const char *w)
+{
+    return tg_strlist_has(keywords, w);
+}
+
+bool bt_is_filler(const char *w)
+{
+    return tg_strlist_has(fillers, w);
+}
+
+bool bt_is_row_noun(const char *w)
+{
+    return tg_strlist_has(row_nouns, w);
+}
+
+/* The singular of a plural English word (a heap string): -ies → -y, -ses/-xes/-ches/-shes
+ * drop -es, else one trailing -s (not -ss). Other words are returned as they are. */
+static char *fold(const char *w)
+{
+    size_t n = strlen(w);
+    char *s = xstrdup(w);
+    if (n > 4 && strcmp(w + n - 3, "ies") == 0)
+        strcpy(s + n - 3, "y");
+    else if (n > 4 && (tg_str_endswith(w, "ses") || tg_str_endswith(w, "xes") ||
+                       tg_str_endswith(w, "ches") || tg_str_endswith(w, "shes")))
+        s[n - 2] = 0;
+    else if (n > 3 && w[n - 1] == 's' && w[n - 2] != 's')
+        s[n - 1] = 0;
+    return s;
+}
+
+bool bt_word_eq(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    char *fa = fold(a), *fb = fold(b);
+    bool eq = strcmp(fa, fb) == 0;
+    free(fa);
+    free(fb);
+    return eq;
+}
+
+size_t bt_edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 64 || nb > 64)
+        return 99;
+    size_t row[65];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* The letters and digits of s, lowercased: "Spending_USD" → "spendingusd". */
+static char *squash(const char *s, size_t max_words, bool drop_units)
+{
+    tg_strv words = {0};
+    const char *p = s;
+    while (*p) {
+        while (*p && !isalnum((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (isalnum((unsigned char)*p))
+            p++;
+        if (p > start)
+            tg_strv_push_owned(&words, xstrndup(start, (size_t)(p - start)));
+    }
+    size_t n = words.n < max_words ? words.n : max_words;
+    /* a trailing unit: bill_length_mm, body_mass_g, Spending_USD */
+    while (drop_units && n > 1 && strlen(words.v[n - 1]) <= 3 && isalpha((unsigned char)words.v[n - 1][0]))
+        n--;
+    tg_buf b = TG_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        for (const char *c = words.v[i]; *c; c++)
+            tg_buf_putc(&b, (char)tolower((unsigned char)*c));
+    tg_strv_free(&words);
+    return tg_buf_steal(&b);
+}
+
+/* Does key (squashed words of the intent) name column name? */
+static bool names_column(const char *key, const char *name)
+{
+    char *full = squash(name, 64, false), *bare = squash(name, 64, true);
+    bool hit = *key && (bt_word_eq(key, full) || bt_word_eq(key, bare));
+    free(full);
+    free(bare);
+    return hit;
+}
+
+static const char *const weekdays[] = {"monday", "tuesday", "wednesday", "thursday", "friday",
+                                       "saturday", "sunday", NULL};
+static const char *const months[] = {"january", "february", "march", "april", "may", "june",
+                                     "july", "august", "september", "october", "november",
+                                     "december", NULL};
+
+/* Is level one of list, in full or abbreviated to at least 3 letters ("Thur", "Sun", "Jan")? */
+static bool level_in(const char *level, const char *const *list)
+{
+    size_t n = strlen(level);
+    if (n < 3)
+        return false;
+    for (size_t i = 0; list[i]; i++)
+        if (strncasecmp(list[i], level, n) == 0)
+            return true;
+    return false;
+}
+
+static bool all_levels_in(const tg_dataset_column *c, const char *const *list)
+{
+    if (c->type != TG_COL_STRING || c->nlevels == 0)
+        return false;
+    for (size_t i = 0; i < c->nlevels; i++)
+        if (!level_in(c->levels[i], list))
+            return false;
+    return true;
+}
+
+/* Is every level of c one of list, compared without case ("Male" → male)? */
+static bool all_levels_exactly_in(const tg_dataset_column *c, const char *const *list)
+{
+    if (c->type != TG_COL_STRING || c->nlevels == 0)
+        return false;
+    for (size_t i = 0; i < c->nlevels; i++) {
+        bool found = false;
+        for (size_t k = 0; list[k] && !found; k++)
+            found = strcasecmp(list[k], c->levels[i]) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* A word for what a column holds: "weekday" → the column of weekday names. -1 when none. */
+static int concept_column(const char *w, const tg_dataset *ds)
+{
+    static const char *const genders[] = {"male", "female", "man", "woman", "m", "f", NULL};
+    const char *const *list = NULL;
+    if (bt_word_eq(w, "weekday") || bt_word_eq(w, "dow"))
+        list = weekdays;
+    else if (bt_word_eq(w, "month"))
+        list = months;
+    else if (bt_word_eq(w, "gender"))
+        list = genders;
+    if (!list)
+        return -1;
+    for (size_t i = 0; i < ds->ncols; i++) {
+        const tg_dataset_column *c = &ds->cols[i];
+        if (list == genders ? all_levels_exactly_in(c, list) : all_levels_in(c, list))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* The column of ds named by key, or -1. */
+static int column_named(const char *key, const tg_dataset *ds)
+{
+    for (size_t i = 0; i < ds->ncols; i++)
+        if (names_column(key, ds->cols[i].name))
+            return (int)i;
+    return -1;
+}
+
+/* The intent's words i..i+k squashed into one key ("total bill" → "totalbill"); NULL when one
+ * of them is not a word. */
+static char *ngram_key(const bt_toks *t, size_t i, size_t k)
+{
+    tg_buf b = TG_BUF_INIT;
+    for (size_t j = i; j < i + k; j++) {
+        if (j >= t->n || t->v[j].kind != BT_WORD) {
+            tg_buf_free(&b);
+            return NULL;
+        }
+        char *s = squash(t->v[j].text, 64, false);
+        tg_buf_puts(&b, s);
+        free(s);
+    }
+    return tg_buf_steal(&b);
+}
+
+static const char *const agg_words[] = {"sum", "total", "totals", "mean", "average", "avg",
+                                        "median", "min", "max", "count", "number", NULL};
+
+/* Longest run of words i..i+k naming a column of one of the datasets: sets *ds_out, *col_out. */
+static size_t match_column(const bt_toks *t, size_t i, const tg_dataset *ds, size_t nds,
+                           int *ds_out, int *col_out)
+{
+    for (size_t k = 4; k >= 1; k--) {
+        char *key = ngram_key(t, i, k);
+        if (!key)
+            continue;
+        for (size_t d = 0; d < nds; d++) {
+            int c = column_named(key, &ds[d]);
+            /* "total fare": a column called total is still the aggregate when a column follows */
+            if (c >= 0 && k == 1 && tg_strlist_has(agg_words, t->v[i].text) && i + 1 < t->n &&
+                t->v[i + 1].kind == BT_WORD) {
+                char *next = ngram_key(t, i + 1, 1);
+                bool col_follows = column_named(next, &ds[d]) >= 0;
+                free(next);
+                if (col_follows)
+                    c = -1;
+            }
+            if (c >= 0) {
+                free(key);
+                *ds_out = (int)d;
+                *col_out = c;
+                return k;
+            }
+        }
+        free(key);
+    }
+    return 0;
+}
+
+/* Words i..i+k naming a value of a text column ("credit card", "Sun", "Sunday"). */
+static size_t match_value(const bt_toks *t, size_t i, const tg_dataset *ds, size_t nds,
+                          int *ds_out, int *col_out, const char **level)
+{
+    for (size_t k = 3; k >= 1; k--) {
+        if (i + k > t->n)
+            continue;
+        tg_buf b = TG_BUF_INIT;
+        bool words = true;
+        for (size_t j = i; j < i + k; j++) {
+            words = words && t->v[j].kind == BT_WORD;
+            tg_buf_printf(&b, "%s%s", j > i ? " " : "", t->v[j].text);
+        }
+        const char *w = b.data ? b.data : "";
+        bool grammar = k == 1 && (bt_is_keyword(w) || bt_is_filler(w));
+        bool day_or_month = k == 1 && (tg_strlist_has(weekdays, w) || tg_strlist_has(months, w));
+        for (size_t d = 0; words && !grammar && d < nds; d++)
+            for (size_t c = 0; c < ds[d].ncols; c++) {
+                const tg_dataset_column *col = &ds[d].cols[c];
+                if (col->type != TG_COL_STRING && col->type != TG_COL_BOOL)
+                    continue;
+                for (size_t l = 0; l < col->nlevels; l++) {
+                    const char *lv = col->levels[l];
+                    if (strcasecmp(lv, w) == 0 ||
+                        (day_or_month && strlen(lv) >= 3 && strncasecmp(w, lv, strlen(lv)) == 0)) {
+                        *ds_out = (int)d;
+                        *col_out = (int)c;
+                        *level = lv;
+                        tg_buf_free(&b);
+                        return k;
+                    }
+                }
+            }
+        tg_buf_free(&b);
+    }
+    return 0;
+}
+
+/* A unique column within a small edit distance of word, or -1. */
+static int close_column(const char *word, const tg_dataset *ds)
+{
+    size_t n = strlen(word);
+    if (n < 4)
+        return -1;
+    size_t limit = n >= 8 ? 2 : 1, best = 99;
+    int found = -1, ties = 0;
+    char *w = squash(word, 64, false);
+    for (size_t i = 0; i < ds->ncols; i++) {
+        char *full = squash(ds->cols[i].name, 64, false), *bare = squash(ds->cols[i].name, 64, true);
+        size_t d = bt_edit_distance(w, full), e = bt_edit_distance(w, bare);
+        if (e < d)
+            d = e;
+        free(full);
+        free(bare);
+        if (d < best) {
+            best = d;
+            found = (int)i;
+            ties = 0;
+        } else if (d == best) {
+            ties++;
+        }
+    }
+    free(w);
+    return best <= limit && ties == 0 ? found : -1;
+}
+
+/* A misspelt operation word ("avrage", "corelation"): the keyword, or NULL. */
+static const char *close_keyword(const char *w)
+{
+    static const char *const words[] = {"average", "median", "maximum", "minimum", "correlation",
+                                        "histogram", "percentage", "distribution", "summary",
+                                        "outliers", "statistics", "deviation", "frequency",
+                                        "scatter", "moving", "rolling", "missing", "number",
+                                        "count", "total", "highest", "lowest", "between", NULL};
+    if (strlen(w) < 5)
+        return NULL;
+    for (size_t i = 0; words[i]; i++)
+        if (bt_edit_distance(w, words[i]) == 1)
+            return words[i];
+    return NULL;
+}
+
+static bool is_dataset_stem(const char *w, const tg_dataset *ds, size_t nds)
+{
+    for (size_t d = 0; d < nds; d++) {
+        const char *base = strrchr(ds[d].path ? ds[d].path : "", '/');
+        base = base ? base + 1 : (ds[d].path ? ds[d].path : "");
+        size_t n = strcspn(base, ".");
+        if (n && strlen(w) == n && strncasecmp(base, w, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Turns tokens i..i+k into one token of kind at i; the rest are dropped. */
+static void merge_tokens(bt_toks *t, size_t i, size_t k, bt_kind kind, int d, int col,
+                         const char *text)
+{
+    tg_buf raw = TG_BUF_INIT;
+    for (size_t j = i; j < i + k; j++) {
+        tg_buf_printf(&raw, "%s%s", j > i ? " " : "", t->v[j].raw);
+        if (j > i) {
+            free(t->v[j].text);
+            free(t->v[j].raw);
+        }
+    }
+    free(t->v[i].text);
+    free(t->v[i].raw);
+    t->v[i] = (bt_tok){.kind = kind, .text = xstrdup(text), .raw = tg_buf_steal(&raw), .ds = d,
+                       .col = col};
+    memmove(&t->v[i + 1], &t->v[i + k], (t->n - i - k) * sizeof *t->v);
+    t->n -= k - 1;
+}
+
+void bt_resolve(bt_toks *t, const tg_dataset *ds, size_t nds)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        bt_tok *tok = &t->v[i];
+        if (tok->kind != BT_WORD)
+            continue;
+        int d = -1, c = -1;
+        const char *level = NULL;
+        size_t k;
+        if ((k = match_column(t, i, ds, nds, &d, &c)) > 0) {
+            merge_tokens(t, i, k, BT_COL, d, c, ds[d].cols[c].name);
+        } else if ((k = match_value(t, i, ds, nds, &d, &c, &level)) > 0) {
+            merge_tokens(t, i, k, BT_VAL, d, c, level);
+        } else if ((c = concept_column(tok->text, &ds[0])) >= 0) {
+            merge_tokens(t, i, 1, BT_COL, 0, c, ds[0].cols[c].name);
+        } else if (bt_is_keyword(tok->text) || bt_is_filler(tok->text) ||
+                   bt_is_row_noun(tok->text) || is_dataset_stem(tok->text, ds, nds)) {
+            continue;
+        } else {
+            for (size_t dd = 0; dd < nds && c < 0; dd++)
+                if ((c = close_column(tok->text, &ds[dd])) >= 0)
+                    d = (int)dd;
+            const char *kw = close_keyword(tok->text);
+            if (c >= 0) {
+                merge_tokens(t, i, 1, BT_COL, d, c, ds[d].cols[c].name);
+            } else if (kw) {
+                free(tok->text);
+                tok->text = xstrdup(kw);
+            } else {
+                tok->unknown = true;
+            }
+        }
+    }
+}

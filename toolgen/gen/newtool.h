@@ -1,0 +1,77 @@
+/*
+ * newtool.h — `toolgen new`: from an intent to a validated tool (docs/generate.md#the-pipeline).
+ *
+ *   1. the datasets' schemas (gen/dataset.h) and, with a model, the intent extracted as JSON;
+ *   2. gap detection (gen/gap.h): a good enough existing tool is REUSE, nothing is generated;
+ *   3. the contract: manifests/<name>/tool.manifest.yaml, status draft, intent, provenance;
+ *   4. the code: tool.py (N samples with --samples N) and tool.lock;
+ *   5. validation through the gates — the caller's validate callback builds just that tool (this
+ *      layer cannot see the build engine) — then the repair loop, up to
+ *      validation.max_repair_iterations, each request carrying the diagnostics (gen/gen_eval.h);
+ *   6. STAGED (status staged, the best candidate kept) or REJECTED (the tool folder removed, the
+ *      last candidate and its report kept under .toolgen/gen/<name>/).
+ * On any error nothing is left in manifests/: the folder is written whole or removed again.
+ * The provider builtin runs the offline generator (gen/builtin.h) instead of steps 1, 3 and 4.
+ *
+ * Ownership: tg_gen_new fills a caller-owned result (tg_gen_result_release).
+ */
+#ifndef TG_NEWTOOL_H
+#define TG_NEWTOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "model/repo.h"
+
+/* Builds just tool through the gates. 0 when the build ran: *build_ok says whether it passed,
+ * *failures (heap, may stay NULL) holds the failure messages; -1 with err when it could not run
+ * (no sandbox, the lock is held). */
+typedef int (*tg_gen_validate_fn)(void *ud, const tg_repo *repo, const char *tool,
+                                  bool *build_ok, char **failures, tg_err *err);
+
+typedef struct tg_gen_opts {
+    const tg_repo *repo;
+    const char *intent;
+    const char *const *data; /* --data files, relative to the root */
+    size_t ndata;
+    const char *name;        /* NULL: the model's (or the builtin's) choice */
+    const char *provider;    /* NULL: llm.provider */
+    int samples;             /* candidates; 1 = no sampling */
+    bool frozen;             /* no requests: answers only from the cache */
+    tg_gen_validate_fn validate;
+    void *validate_ud;
+    void (*progress)(void *ud, const char *line); /* one line per step; may be NULL */
+    void *progress_ud;
+} tg_gen_opts;
+
+typedef enum tg_gen_outcome {
+    TG_GEN_STAGED,
+    TG_GEN_REJECTED,
+    TG_GEN_REUSE,
+    TG_GEN_FAILED,    /* see fail; err says why */
+} tg_gen_outcome;
+
+typedef enum tg_gen_fail {
+    TG_GENF_NONE,
+    TG_GENF_USAGE,    /* bad arguments or config, the folder exists, builtin did not understand */
+    TG_GENF_ANSWER,   /* the model's answer is unusable */
+    TG_GENF_ENV,      /* the provider is unreachable, the sandbox cannot run */
+    TG_GENF_FROZEN,   /* generation needed, requests not allowed */
+} tg_gen_fail;
+
+typedef struct tg_gen_result {
+    tg_gen_outcome outcome;
+    tg_gen_fail fail;
+    char *tool;          /* the tool's name (REUSE: the existing tool) */
+    char *summary;       /* a few lines for humans: steps, iterations, pass@k, gates */
+    char *next;          /* the next command to run */
+    int requests, cache_hits;
+} tg_gen_result;
+
+/* Runs the pipeline. 0 with result filled (any outcome but FAILED), or -1 with result->fail
+ * and err. */
+int tg_gen_new(const tg_gen_opts *o, tg_gen_result *result, tg_err *err);
+void tg_gen_result_release(tg_gen_result *r);
+
+#endif

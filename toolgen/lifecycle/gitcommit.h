@@ -1,0 +1,61 @@
+/*
+ * gitcommit.h — commits made and read by toolgen with libgit2 (docs/lifecycle.md "The
+ * promotion commit").
+ *
+ * tg_git_commit_paths commits exactly the listed paths as they are in the working tree (present:
+ * added or updated; absent: removed) on top of HEAD's tree, whatever else the working tree or
+ * the index holds: other staged or unstaged changes are neither committed nor lost. It works on
+ * a branch, on a detached HEAD and on an unborn branch (the first commit). HEAD moves only
+ * after the commit object exists, and the index is written last; if that fails, HEAD is put
+ * back, so a failure leaves HEAD and the index as they were.
+ */
+#ifndef TG_GITCOMMIT_H
+#define TG_GITCOMMIT_H
+
+#include <stddef.h>
+
+#include "base/strvec.h"
+#include "base/util.h"
+#include "model/repo.h"
+
+typedef struct tg_git_commit_req {
+    const char *const *paths; /* relative to the repository's root */
+    size_t npaths;
+    const char *message;      /* the whole message, trailers included */
+    const char *author_name;  /* NULL: the repository's user.name, else "toolgen" */
+    const char *author_email; /* NULL: the repository's user.email, else "toolgen@localhost" */
+    const char *branch;       /* NULL: wherever HEAD is; else HEAD must be on this branch */
+    /* Tests only: fail on purpose at "commit" (before the commit object), "ref" (before HEAD
+     * moves) or "index" (after HEAD moved, before the index is written). NULL in real use. */
+    const char *fail_at;
+} tg_git_commit_req;
+
+/*
+ * Makes the commit; out_oid gets its 40 hex digits. 0, -1 with err, or -2 with err when the
+ * repository is not inside a git working tree (nothing was touched).
+ */
+int tg_git_commit_paths(const tg_repo *repo, const tg_git_commit_req *req, char out_oid[41],
+                        tg_err *err);
+
+typedef struct tg_git_logent {
+    char oid[41];
+    long long time; /* author time, seconds since the epoch */
+    char *author;   /* "Name <email>" */
+    char *message;  /* the whole message */
+} tg_git_logent;
+
+typedef struct tg_git_log {
+    tg_git_logent *v;
+    size_t n, cap;
+} tg_git_log;
+
+/*
+ * The commits reachable from HEAD whose message starts with prefix (e.g. "promote "), newest
+ * first, at most max (0: all). An unborn branch has none. 0, -1 with err, or -2 with err outside
+ * a git working tree.
+ */
+int tg_git_log_grep(const tg_repo *repo, const char *prefix, size_t max, tg_git_log *out,
+                    tg_err *err);
+void tg_git_log_free(tg_git_log *l);
+
+#endif

@@ -1,0 +1,25 @@
+/* llm_int.h — private to llm/: the provider dialects and the cache (llm.h describes both). */
+#ifndef TG_LLM_INT_H
+#define TG_LLM_INT_H
+
+#include "base/strvec.h"
+#include "llm/llm.h"
+
+/* The JSON body of a request to model in the dialect of p (openai or anthropic); heap text. */
+char *tg_llm_body(tg_llm_provider p, const tg_llm_config *cfg, const char *model,
+                  const tg_llm_request *rq);
+/* The endpoint URL (heap) and the headers ("Name: value", heap strings pushed to h); the key
+ * header only when key is not NULL. */
+char *tg_llm_endpoint(tg_llm_provider p, const tg_llm_config *cfg);
+void tg_llm_headers(tg_llm_provider p, const char *key, tg_strv *h);
+/* The answer's text from a 200 body, or NULL with err saying what was wrong (malformed,
+ * truncated, refused, empty), naming the provider and quoting the start of what came back. */
+char *tg_llm_parse_answer(tg_llm_provider p, const char *body, size_t len, tg_err *err);
+
+/* The cached answer of key (text and model, heap) or -1 when absent or unreadable. */
+int tg_llm_cache_get(int root_fd, const char *dir, tg_hash key, char **text, char **model);
+/* Stores an answer atomically; 0 or -1 with err. */
+int tg_llm_cache_put(int root_fd, const char *dir, tg_hash key, const char *canonical,
+                     const char *text, const char *model, tg_err *err);
+
+#endif

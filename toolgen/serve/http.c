@@ -1,0 +1,694 @@
+/* http.c — Streamable HTTP over libmicrohttpd (http.h). */
+#include "serve/http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "base/buf.h"
+#include "base/json.h"
+#include "serve/httpcheck.h"
+#include "serve/pool.h"
+#include "serve/servelog.h"
+#include "serve/stdio.h"
+
+#define ENDPOINT "/mcp"
+#define SESSION_HEADER "Mcp-Session-Id"
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* A legacy-era session. Never freed while serving (a call may still hold it after DELETE):
+ * ended ones stay on the list, marked, until the server stops. Guarded by the gate. */
+typedef struct session {
+    char id[33];
+    bool ended;
+    tg_serve_session s;
+    struct session *next;
+} session;
+
+typedef struct hreq hreq;
+
+typedef struct server {
+    const tg_serve_config *c;
+    const tg_serve_http *o;
+    tg_serve_gate gate;
+    tg_serve_pool *pool;
+    struct MHD_Daemon *d;
+    session *sessions;
+    size_t cap;
+    volatile bool stopping;
+    pthread_mutex_t live_mu; /* guards live: the calls running, for progress and shutdown */
+    hreq *live;
+} server;
+
+/* One HTTP request. Shared by libmicrohttpd (until the request completes), the worker running
+ * its call (until the call ends) and an SSE response (until it is freed): refs counts them. */
+struct hreq {
+    server *sv;
+    pthread_mutex_t mu; /* guards everything below but body, msg and lg */
+    int refs;
+    struct MHD_Connection *conn; /* NULL once libmicrohttpd is done with the request */
+    tg_buf body;
+    bool too_big, started, sse, suspended, done;
+    bool meta_invalid; /* refused for its _meta (or lack of one): 400, as 2026-07-28 asks */
+    bool client_cancelled; /* a notifications/cancelled named it: no reply is sent */
+    tg_buf out;     /* SSE bytes not yet taken by libmicrohttpd */
+    size_t out_off;
+    cJSON *reply;   /* the reply of a call answered as application/json */
+    unsigned status;
+    cJSON *msg;
+    session *sess;  /* NULL: a 2026-07-28 request */
+    tg_serve_session scratch; /* the (unused) session of a stateless request */
+    volatile sig_atomic_t cancel;
+    cJSON *token;   /* progressToken of an SSE call */
+    double t0, next_tick;
+    int ticks;
+    tg_serve_log lg;
+    hreq *live_next;
+};
+
+static void hreq_unref(hreq *h)
+{
+    pthread_mutex_lock(&h->mu);
+    int left = --h->refs;
+    pthread_mutex_unlock(&h->mu);
+    if (left)
+        return;
+    pthread_mutex_destroy(&h->mu);
+    tg_buf_free(&h->body);
+    tg_buf_free(&h->out);
+    cJSON_Delete(h->reply);
+    cJSON_Delete(h->msg);
+    cJSON_Delete(h->token);
+    free(h);
+}
+
+/* ---- responses ------------------------------------------------------------------------------ */
+
+static enum MHD_Result send_json(hreq *h, unsigned status, const cJSON *body)
+{
+    char *s = body ? tg_json_print_compact(body) : xstrdup("");
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
+    if (body)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    if (h->sess && h->sess->s.initialized)
+        MHD_add_response_header(r, SESSION_HEADER, h->sess->id);
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "POST, DELETE");
+    enum MHD_Result rc = MHD_queue_response(h->conn, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* An error with no id (the request was refused before its message counted). */
+static enum MHD_Result send_error(hreq *h, unsigned status, int code, const char *text)
+{
+    cJSON *e = tg_serve_error_reply(NULL, code, text);
+    enum MHD_Result rc = send_json(h, status, e);
+    cJSON_Delete(e);
+    return rc;
+}
+
+/* Wakes a connection parked for want of data. With h->mu held. */
+static void wake(hreq *h)
+{
+    if (h->conn && h->suspended) {
+        h->suspended = false;
+        MHD_resume_connection(h->conn);
+    }
+}
+
+/* Appends one SSE event holding msg. With h->mu held. */
+static void push_event(hreq *h, const cJSON *msg)
+{
+    char *s = tg_json_print_compact(msg);
+    tg_buf_puts(&h->out, "event: message\ndata: ");
+    tg_buf_puts(&h->out, s);
+    tg_buf_puts(&h->out, "\n\n");
+    free(s);
+    wake(h);
+}
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    hreq *h = cls;
+    pthread_mutex_lock(&h->mu);
+    size_t avail = h->out.len - h->out_off;
+    ssize_t n;
+    if (avail) {
+        size_t k = avail < max ? avail : max;
+        memcpy(buf, h->out.data + h->out_off, k);
+        h->out_off += k;
+        if (h->out_off == h->out.len) {
+            tg_buf_truncate(&h->out, 0);
+            h->out_off = 0;
+        }
+        n = (ssize_t)k;
+    } else if (h->done) {
+        n = MHD_CONTENT_READER_END_OF_STREAM;
+    } else { /* nothing yet: park the connection until the call has more (wake) */
+        h->suspended = true;
+        MHD_suspend_connection(h->conn);
+        n = 0;
+    }
+    pthread_mutex_unlock(&h->mu);
+    return n;
+}
+
+static void sse_free(void *cls)
+{
+    hreq_unref(cls);
+}
+
+static enum MHD_Result start_sse(hreq *h)
+{
+    h->refs++; /* the response's */
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
+                                                               h, sse_free);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    if (h->sess)
+        MHD_add_response_header(r, SESSION_HEADER, h->sess->id);
+    enum MHD_Result rc = MHD_queue_response(h->conn, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* ---- calls on the workers ------------------------------------------------------------------- */
+
+static void live_add(server *sv, hreq *h)
+{
+    pthread_mutex_lock(&sv->live_mu);
+    h->live_next = sv->live;
+    sv->live = h;
+    if (sv->stopping)
+        h->cancel = 1;
+    pthread_mutex_unlock(&sv->live_mu);
+}
+
+static void live_remove(server *sv, hreq *h)
+{
+    pthread_mutex_lock(&sv->live_mu);
+    for (hreq **p = &sv->live; *p; p = &(*p)->live_next)
+        if (*p == h) {
+            *p = h->live_next;
+            break;
+        }
+    pthread_mutex_unlock(&sv->live_mu);
+}
+
+/* A progress notification when one is due (at once, then every progress_ms). With h->mu held. */
+static void tick(hreq *h, double now)
+{
+    if (!h->token || h->done || h->cancel || now < h->next_tick)
+        return;
+    long period = h->sv->o->progress_ms ? h->sv->o->progress_ms : TG_SERVE_PROGRESS_MS;
+    h->next_tick = now + (double)period;
+    char text[64];
+    snprintf(text, sizeof text, h->ticks ? "running for %.0f s" : "started", (now - h->t0) / 1e3);
+    cJSON *n = tg_serve_progress_notification(h->token, (double)h->ticks++, text);
+    push_event(h, n);
+    cJSON_Delete(n);
+}
+
+static void call_job(void *arg)
+{
+    hreq *h = arg;
+    server *sv = h->sv;
+    tg_serve_config cfg = *sv->c;
+    cfg.call.run = tg_serve_gate_run;
+    cfg.call.run_ctx = &sv->gate;
+    cfg.call.cancel = &h->cancel;
+    pthread_mutex_lock(&h->mu);
+    tick(h, now_ms());
+    pthread_mutex_unlock(&h->mu);
+    cJSON *reply = NULL;
+    if (!h->cancel) {
+        tg_serve_gate_lock(&sv->gate);
+        reply = tg_serve_handle(&cfg, h->sess ? &h->sess->s : &h->scratch, h->msg, &h->lg);
+        tg_serve_gate_unlock(&sv->gate);
+    }
+    live_remove(sv, h);
+    bool cancelled = h->cancel;
+    if (cancelled) { /* the client cancelled it or went away, or the server is stopping */
+        cJSON_Delete(reply);
+        reply = tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
+                                     TG_RPC_INTERNAL_ERROR, "Cancelled: the server is stopping "
+                                                            "or the client closed the stream");
+    }
+    tg_serve_log_line(sv->o->log_fd, &h->lg, cancelled ? "cancelled" : NULL, now_ms() - h->t0);
+    pthread_mutex_lock(&h->mu);
+    if (h->sse) {
+        if (!cancelled && h->token) { /* the last progress: the call is over */
+            cJSON *n = tg_serve_progress_notification(h->token, (double)h->ticks++, "finished");
+            push_event(h, n);
+            cJSON_Delete(n);
+        }
+        if (!cancelled)
+            push_event(h, reply);
+        cJSON_Delete(reply);
+    } else {
+        h->reply = reply;
+        h->status = cancelled ? MHD_HTTP_SERVICE_UNAVAILABLE
+                              : tg_http_status_of(reply, h->lg.era);
+    }
+    h->done = true;
+    wake(h);
+    pthread_mutex_unlock(&h->mu);
+    hreq_unref(h);
+}
+
+/* Sends the progress due to the calls running on SSE streams. */
+static void tick_all(server *sv)
+{
+    double now = now_ms();
+    pthread_mutex_lock(&sv->live_mu);
+    for (hreq *h = sv->live; h; h = h->live_next) {
+        pthread_mutex_lock(&h->mu);
+        tick(h, now);
+        pthread_mutex_unlock(&h->mu);
+    }
+    pthread_mutex_unlock(&sv->live_mu);
+}
+
+static bool accepts(struct MHD_Connection *conn, const char *type)
+{
+    const char *a = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    return a && (strstr(a, type) || strstr(a, "*/*"));
+}
+
+/* Hands a tools/call to the workers: on an SSE stream when it asked for progress and the client
+ * takes one, else parked until the reply is ready (answer_parked). */
+static enum MHD_Result start_call(hreq *h)
+{
+    const cJSON *token = tg_serve_progress_token(h->msg);
+    h->started = true;
+    h->t0 = now_ms();
+    h->next_tick = h->t0;
+    h->refs++; /* the worker's */
+    live_add(h->sv, h); /* from now on progress is due and a cancellation finds it */
+    if (token && accepts(h->conn, "text/event-stream")) {
+        h->sse = true;
+        h->token = cJSON_Duplicate(token, true);
+        enum MHD_Result rc = start_sse(h);
+        tg_serve_pool_submit(h->sv->pool, call_job, h);
+        return rc;
+    }
+    pthread_mutex_lock(&h->mu);
+    h->suspended = true;
+    MHD_suspend_connection(h->conn);
+    pthread_mutex_unlock(&h->mu);
+    tg_serve_pool_submit(h->sv->pool, call_job, h);
+    return MHD_YES;
+}
+
+static enum MHD_Result answer_parked(hreq *h)
+{
+    pthread_mutex_lock(&h->mu);
+    if (!h->done) {
+        h->suspended = true;
+        MHD_suspend_connection(h->conn);
+        pthread_mutex_unlock(&h->mu);
+        return MHD_YES;
+    }
+    bool silent = h->client_cancelled;
+    pthread_mutex_unlock(&h->mu);
+    if (!silent)
+        return send_json(h, h->status, h->reply);
+    /* MCP sends no reply to a cancelled request: an event stream without events */
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    enum MHD_Result rc = MHD_queue_response(h->conn, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* A legacy client's notifications/cancelled stops the call it names, in its own session. */
+static void cancel_named(server *sv, const session *sess, const cJSON *msg)
+{
+    pthread_mutex_lock(&sv->live_mu);
+    for (hreq *h = sv->live; h; h = h->live_next) {
+        if (h->sess != sess || !tg_serve_cancels(msg, cJSON_GetObjectItemCaseSensitive(h->msg, "id")))
+            continue;
+        pthread_mutex_lock(&h->mu);
+        h->client_cancelled = true;
+        h->cancel = 1;
+        pthread_mutex_unlock(&h->mu);
+    }
+    pthread_mutex_unlock(&sv->live_mu);
+}
+
+/* ---- sessions ------------------------------------------------------------------------------- */
+
+/* With the gate held. */
+static session *session_find(server *sv, const char *id)
+{
+    for (session *s = sv->sessions; s; s = s->next)
+        if (!s->ended && strcmp(s->id, id) == 0)
+            return s;
+    return NULL;
+}
+
+static session *session_new(server *sv)
+{
+    session *s = xcalloc(1, sizeof *s);
+    unsigned char rnd[16];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
+        memset(rnd, 0, sizeof rnd);
+    for (size_t i = 0; i < sizeof rnd; i++)
+        snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+    s->next = sv->sessions;
+    sv->sessions = s;
+    return s;
+}
+
+/* The session a legacy request belongs to, set in h->sess; otherwise an error response sent.
+ * initialize gets a new session (kept only when it succeeds). With the gate held. */
+static bool legacy_session(hreq *h, const char *method, enum MHD_Result *rc)
+{
+    const char *id = MHD_lookup_connection_value(h->conn, MHD_HEADER_KIND, SESSION_HEADER);
+    if (method && strcmp(method, "initialize") == 0) {
+        h->sess = session_new(h->sv);
+        return true;
+    }
+    if (!id) { /* no session: the core answers ping, and refuses the rest with -32602 */
+        h->meta_invalid = true;
+        return true;
+    }
+    h->sess = session_find(h->sv, id);
+    if (!h->sess) {
+        *rc = send_error(h, MHD_HTTP_NOT_FOUND, -32001,
+                         "Session not found: it ended or the server restarted; send initialize "
+                         "again");
+        return false;
+    }
+    return true;
+}
+
+static bool legacy_version_ok(const char *v)
+{
+    if (!v)
+        return true; /* clients before 2025-06-18 send none */
+    for (size_t i = 0; tg_serve_legacy_versions[i]; i++)
+        if (strcmp(v, tg_serve_legacy_versions[i]) == 0)
+            return true;
+    return false;
+}
+
+/* ---- the requests --------------------------------------------------------------------------- */
+
+static const char *header(hreq *h, const char *name)
+{
+    return MHD_lookup_connection_value(h->conn, MHD_HEADER_KIND, name);
+}
+
+/* Answers msg on this thread (anything but tools/call). With the gate held. */
+static enum MHD_Result answer_now(hreq *h)
+{
+    double t0 = now_ms();
+    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
+    cJSON *reply = tg_serve_handle(h->sv->c, s, h->msg, &h->lg);
+    if (h->sess && !h->sess->s.initialized)
+        h->sess->ended = true; /* initialize failed: no session */
+    tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, now_ms() - t0);
+    unsigned status = tg_http_status_of(reply, h->lg.era);
+    if (h->meta_invalid && cJSON_GetObjectItemCaseSensitive(reply, "error"))
+        status = MHD_HTTP_BAD_REQUEST;
+    enum MHD_Result rc = reply ? send_json(h, status, reply) : send_json(h, MHD_HTTP_ACCEPTED, NULL);
+    cJSON_Delete(reply);
+    return rc;
+}
+
+static bool is_call(const cJSON *msg)
+{
+    const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    return m && strcmp(m, "tools/call") == 0 && cJSON_GetObjectItemCaseSensitive(msg, "id") &&
+           cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(msg, "params"));
+}
+
+/* Header and session checks of a parsed message; an error response is sent when they fail. */
+static bool admit(hreq *h, enum MHD_Result *rc)
+{
+    const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "method"));
+    const char *version = header(h, "MCP-Protocol-Version");
+    if (tg_http_is_modern(h->msg)) {
+        cJSON *bad = tg_http_check_headers(h->msg, version, header(h, "Mcp-Method"),
+                                           header(h, "Mcp-Name"));
+        if (bad) {
+            *rc = send_json(h, MHD_HTTP_BAD_REQUEST, bad);
+            cJSON_Delete(bad);
+            return false;
+        }
+        const cJSON *meta = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(h->msg, "params"), "_meta");
+        h->meta_invalid = !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+            meta, "io.modelcontextprotocol/clientCapabilities"));
+        return true;
+    }
+    if (version && strcmp(version, TG_SERVE_MODERN_VERSION) == 0) {
+        h->meta_invalid = true; /* a 2026-07-28 request without its _meta: the core says so */
+        return true;
+    }
+    if (!legacy_version_ok(version) && !(method && strcmp(method, "initialize") == 0)) {
+        char text[200];
+        snprintf(text, sizeof text, "Bad Request: unsupported MCP-Protocol-Version '%.60s'", version);
+        *rc = send_error(h, MHD_HTTP_BAD_REQUEST, TG_RPC_INVALID_REQUEST, text);
+        return false;
+    }
+    return legacy_session(h, method, rc);
+}
+
+static enum MHD_Result on_post(hreq *h)
+{
+    if (h->too_big) {
+        char text[120];
+        snprintf(text, sizeof text, "Invalid Request: message longer than %zu bytes", h->sv->cap);
+        return send_error(h, MHD_HTTP_CONTENT_TOO_LARGE, TG_RPC_INVALID_REQUEST, text);
+    }
+    tg_err perr = {0};
+    h->msg = tg_json_parse(h->body.data ? h->body.data : "", h->body.len, NULL, NULL, NULL, &perr);
+    if (!h->msg) {
+        char text[300];
+        snprintf(text, sizeof text, "Parse error: line %d, column %d: %.200s", perr.line, perr.col,
+                 perr.msg);
+        tg_serve_log lg = {.rpc_error = TG_RPC_PARSE_ERROR};
+        tg_serve_log_line(h->sv->o->log_fd, &lg, NULL, 0);
+        return send_error(h, MHD_HTTP_BAD_REQUEST, TG_RPC_PARSE_ERROR, text);
+    }
+    enum MHD_Result rc = MHD_YES;
+    tg_serve_gate_lock(&h->sv->gate);
+    bool ok = admit(h, &rc);
+    bool call = ok && !h->meta_invalid && is_call(h->msg);
+    if (ok && !call)
+        cancel_named(h->sv, h->sess, h->msg);
+    if (ok && !call)
+        rc = answer_now(h);
+    tg_serve_gate_unlock(&h->sv->gate);
+    if (!call)
+        return rc;
+    if (h->sv->stopping)
+        return send_error(h, MHD_HTTP_SERVICE_UNAVAILABLE, TG_RPC_INTERNAL_ERROR,
+                          "the server is stopping");
+    return start_call(h);
+}
+
+static enum MHD_Result on_delete(hreq *h)
+{
+    const char *id = header(h, SESSION_HEADER);
+    if (!id)
+        return send_error(h, MHD_HTTP_METHOD_NOT_ALLOWED, TG_RPC_INVALID_REQUEST,
+                          "Method Not Allowed: DELETE ends a legacy session and needs its "
+                          SESSION_HEADER);
+    tg_serve_gate_lock(&h->sv->gate);
+    session *s = session_find(h->sv, id);
+    if (s)
+        s->ended = true;
+    tg_serve_gate_unlock(&h->sv->gate);
+    if (!s)
+        return send_error(h, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+    return send_json(h, MHD_HTTP_OK, NULL);
+}
+
+/* DNS rebinding: a browser page of another site must not reach this server (403). */
+static bool origin_ok(hreq *h)
+{
+    const char *host = header(h, MHD_HTTP_HEADER_HOST);
+    const char *bind = h->sv->o->host ? h->sv->o->host : "127.0.0.1";
+    bool loopback = strcmp(bind, "127.0.0.1") == 0 || strcmp(bind, "::1") == 0 ||
+                    strcmp(bind, "localhost") == 0;
+    if (loopback && !tg_http_host_is_loopback(host))
+        return false;
+    return tg_http_origin_allowed(header(h, "Origin"), h->sv->o->allowed_origins);
+}
+
+static enum MHD_Result route(hreq *h, const char *url, const char *method)
+{
+    if (strcmp(url, ENDPOINT) != 0)
+        return send_error(h, MHD_HTTP_NOT_FOUND, TG_RPC_INVALID_REQUEST,
+                          "Not Found: the MCP endpoint is " ENDPOINT);
+    if (!origin_ok(h))
+        return send_error(h, MHD_HTTP_FORBIDDEN, TG_RPC_INVALID_REQUEST,
+                          "Forbidden: Host or Origin is not this machine's loopback (DNS "
+                          "rebinding protection); start serve with --allow-origin ORIGIN");
+    if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
+        return on_post(h);
+    if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
+        return on_delete(h);
+    return send_error(h, MHD_HTTP_METHOD_NOT_ALLOWED, TG_RPC_INVALID_REQUEST,
+                      "Method Not Allowed: POST JSON-RPC messages to " ENDPOINT "; this server "
+                      "sends no server-initiated messages, so there is no GET stream");
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version, const char *upload,
+                                  size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    server *sv = cls;
+    hreq *h = *con_cls;
+    if (!h) {
+        h = xcalloc(1, sizeof *h);
+        h->sv = sv;
+        h->refs = 1;
+        h->conn = conn;
+        pthread_mutex_init(&h->mu, NULL);
+        *con_cls = h;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (h->body.len + *upload_size > sv->cap)
+            h->too_big = true; /* read on and drop, then refuse */
+        else
+            tg_buf_append(&h->body, upload, *upload_size);
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (h->started)
+        return answer_parked(h);
+    return route(h, url, method);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    hreq *h = *con_cls;
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->mu);
+    h->conn = NULL;
+    if (!h->done)
+        h->cancel = 1; /* the client closed the stream: the call is cancelled */
+    pthread_mutex_unlock(&h->mu);
+    hreq_unref(h);
+    *con_cls = NULL;
+}
+
+/* ---- start and stop ------------------------------------------------------------------------- */
+
+static int resolve(const char *host, unsigned port, struct sockaddr_storage *ss, tg_err *err)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE};
+    struct addrinfo *ai = NULL;
+    int e = getaddrinfo(host, NULL, &hints, &ai);
+    if (e != 0)
+        return tg_err_set(err, "--http %s: %s", host, gai_strerror(e));
+    memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+    freeaddrinfo(ai);
+    if (ss->ss_family == AF_INET6)
+        ((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
+    else
+        ((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
+    return 0;
+}
+
+static int start(server *sv, tg_err *err)
+{
+    const char *host = sv->o->host ? sv->o->host : "127.0.0.1";
+    struct sockaddr_storage ss;
+    if (resolve(host, sv->o->port, &ss, err) != 0)
+        return -1;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
+    if (ss.ss_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    sv->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, sv,
+                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+                             MHD_OPTION_NOTIFY_COMPLETED, on_completed, sv,
+                             MHD_OPTION_CONNECTION_LIMIT, 256u,
+                             MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+                             MHD_OPTION_END);
+    if (!sv->d)
+        return tg_err_set(err, "--http %s:%u: cannot listen there (address in use, or not an "
+                               "address of this machine?)", host, sv->o->port);
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(sv->d, MHD_DAEMON_INFO_BIND_PORT);
+    if (sv->o->ready)
+        sv->o->ready(sv->o->ready_ctx, host, info ? info->port : sv->o->port);
+    return 0;
+}
+
+/* Cancels the calls in flight (their process groups are killed) and waits for the workers, so
+ * that no connection stays parked when the listener closes. */
+static void stop(server *sv)
+{
+    MHD_quiesce_daemon(sv->d); /* no new connections */
+    pthread_mutex_lock(&sv->live_mu);
+    sv->stopping = true;
+    for (hreq *h = sv->live; h; h = h->live_next)
+        h->cancel = 1;
+    pthread_mutex_unlock(&sv->live_mu);
+    tg_serve_pool_stop(sv->pool);
+    sv->pool = NULL;
+    struct timespec pause = {0, 100 * 1000000L}; /* lets resumed connections take their 503 */
+    nanosleep(&pause, NULL);
+    MHD_stop_daemon(sv->d);
+}
+
+int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *err)
+{
+    server sv = {.c = c, .o = o};
+    sv.cap = o->max_message ? o->max_message : TG_SERVE_MAX_MESSAGE;
+    tg_serve_gate_init(&sv.gate, c->call.run, c->call.run_ctx);
+    pthread_mutex_init(&sv.live_mu, NULL);
+    int rc = -1;
+    sv.pool = tg_serve_pool_start(o->max_concurrency ? o->max_concurrency : TG_SERVE_CONCURRENCY,
+                                  err);
+    if (sv.pool && start(&sv, err) == 0) {
+        struct timespec pause = {0, 50 * 1000000L};
+        while (!*o->stop) {
+            tick_all(&sv);
+            nanosleep(&pause, NULL);
+        }
+        stop(&sv);
+        rc = 0;
+    }
+    tg_serve_pool_stop(sv.pool);
+    while (sv.sessions) {
+        session *next = sv.sessions->next;
+        free(sv.sessions);
+        sv.sessions = next;
+    }
+    pthread_mutex_destroy(&sv.live_mu);
+    tg_serve_gate_destroy(&sv.gate);
+    return rc;
+}

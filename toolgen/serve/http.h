@@ -1,0 +1,52 @@
+/*
+ * http.h — the Streamable HTTP transport of toolgen serve: one endpoint, /mcp, for both protocol
+ * eras (docs/mcp.md, "Streamable HTTP"). libmicrohttpd does the HTTP; this file is its only
+ * user (docs/architecture.md).
+ *
+ *   - POST carries one JSON-RPC message. A notification or response gets 202; a request gets
+ *     its reply as application/json, or — a tools/call with a progressToken from a client that
+ *     accepts it — as a text/event-stream carrying the call's notifications/progress and then
+ *     the reply. Closing that stream cancels the call.
+ *   - 2026-07-28 requests (params._meta names the version) are stateless: no session, and the
+ *     MCP-Protocol-Version, Mcp-Method and Mcp-Name headers must match the body (400 and
+ *     HeaderMismatch -32020 otherwise).
+ *   - legacy-era clients get a session: initialize's reply carries Mcp-Session-Id, later
+ *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it.
+ *     GET (the legacy server-to-client stream) is 405: this server sends no server-initiated
+ *     messages.
+ *   - Host (when bound to loopback) and Origin are checked against DNS rebinding: 403.
+ *   - a body over max_message bytes is refused with 413.
+ *
+ * Requests other than tools/call are answered on libmicrohttpd's thread; calls go to a pool of
+ * max_concurrency workers with a queue (serve/pool.h), so a slow tool blocks nothing else.
+ * The server runs until *stop is set (a signal handler does that); then calls in flight are
+ * cancelled (their process groups killed), their clients get 503, and the listener closes.
+ */
+#ifndef TG_SERVE_HTTP_H
+#define TG_SERVE_HTTP_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "serve/core.h"
+
+typedef struct tg_serve_http {
+    const char *host;              /* address or name to bind; NULL: 127.0.0.1 */
+    unsigned port;                 /* 0: any free port (reported through ready) */
+    size_t max_message;            /* request body cap; 0: TG_SERVE_MAX_MESSAGE (stdio.h) */
+    size_t max_concurrency;        /* tools/call in flight at once; 0: TG_SERVE_CONCURRENCY */
+    long progress_ms;              /* between progress notifications; 0: TG_SERVE_PROGRESS_MS */
+    int log_fd;                    /* one JSON line per request; -1: none */
+    const char *const *allowed_origins; /* Origins accepted besides loopback; NULL-terminated */
+    volatile sig_atomic_t *stop;   /* set to end serving (required) */
+    /* called once the socket listens, with the port bound (cli prints it); may be NULL */
+    void (*ready)(void *ctx, const char *host, unsigned port);
+    void *ready_ctx;
+} tg_serve_http;
+
+/* Serves c over HTTP until *o->stop is set. 0 on a clean end, -1 with err when the server
+ * could not start (address in use, bad address, no thread). */
+int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *err);
+
+#endif

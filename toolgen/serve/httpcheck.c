@@ -1,0 +1,187 @@
+/* httpcheck.c — Host/Origin and header checks of Streamable HTTP (httpcheck.h). */
+#include "serve/httpcheck.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/util.h"
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+
+/* name[:port] → true when name is a loopback name; n is the length of host. */
+static bool loopback_hostport(const char *host, size_t n)
+{
+    static const char *const names[] = {"localhost", "127.0.0.1", "[::1]"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t k = strlen(names[i]);
+        if (n < k || strncasecmp(host, names[i], k) != 0)
+            continue;
+        if (n == k)
+            return true;
+        if (host[k] != ':' || n == k + 1)
+            continue;
+        bool digits = true;
+        for (size_t j = k + 1; j < n; j++)
+            digits = digits && host[j] >= '0' && host[j] <= '9';
+        if (digits)
+            return true;
+    }
+    return false;
+}
+
+bool tg_http_host_is_loopback(const char *host)
+{
+    return host && loopback_hostport(host, strlen(host));
+}
+
+bool tg_http_origin_allowed(const char *origin, const char *const *allowed)
+{
+    if (!origin)
+        return true;
+    for (size_t i = 0; allowed && allowed[i]; i++)
+        if (strcmp(origin, allowed[i]) == 0)
+            return true;
+    const char *rest = NULL;
+    if (strncasecmp(origin, "http://", 7) == 0)
+        rest = origin + 7;
+    else if (strncasecmp(origin, "https://", 8) == 0)
+        rest = origin + 8;
+    if (!rest)
+        return false;
+    size_t n = strlen(rest);
+    if (n && rest[n - 1] == '/')
+        n--;
+    return loopback_hostport(rest, n);
+}
+
+bool tg_http_is_modern(const cJSON *msg)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    return cJSON_GetObjectItemCaseSensitive(meta, META_VERSION) != NULL;
+}
+
+static int b64_value(int c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* The value of a header that may use the "=?base64?...?=" sentinel; heap string, NULL when the
+ * encoding is broken. */
+static char *header_value(const char *h)
+{
+    size_t n = strlen(h);
+    if (n < 11 || strncmp(h, "=?base64?", 9) != 0 || strcmp(h + n - 2, "?=") != 0)
+        return xstrdup(h);
+    char *out = xmalloc(n);
+    size_t k = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 9; i < n - 2; i++) {
+        if (h[i] == '=')
+            break;
+        int v = b64_value((unsigned char)h[i]);
+        if (v < 0) {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[k++] = (char)((acc >> bits) & 0xff);
+        }
+    }
+    out[k] = '\0';
+    if (strlen(out) != k) { /* a NUL inside never matches a body value */
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Header values are compared after trimming the spaces HTTP allows around them. */
+static bool same(const char *header, const char *body)
+{
+    while (*header == ' ' || *header == '\t')
+        header++;
+    size_t n = strlen(header);
+    while (n && (header[n - 1] == ' ' || header[n - 1] == '\t'))
+        n--;
+    return strlen(body) == n && strncmp(header, body, n) == 0;
+}
+
+static cJSON *mismatch(const cJSON *msg, const char *fmt, const char *a, const char *b)
+{
+    char text[512];
+    snprintf(text, sizeof text, fmt, a, b);
+    return tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(msg, "id"), TG_RPC_HEADER_MISMATCH,
+                                text);
+}
+
+cJSON *tg_http_check_headers(const cJSON *msg, const char *version, const char *method,
+                             const char *name)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const char *body_version = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "_meta"), META_VERSION));
+    const char *body_method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (!version)
+        return mismatch(msg, "Header mismatch: the MCP-Protocol-Version header is required%s%s", "", "");
+    if (body_version && !same(version, body_version))
+        return mismatch(msg, "Header mismatch: MCP-Protocol-Version header value '%.100s' does not "
+                             "match body value '%.100s'", version, body_version);
+    if (!body_method)
+        return NULL; /* the core refuses the request itself */
+    if (!method)
+        return mismatch(msg, "Header mismatch: the Mcp-Method header is required (%.100s)%s",
+                        body_method, "");
+    if (!same(method, body_method))
+        return mismatch(msg, "Header mismatch: Mcp-Method header value '%.100s' does not match "
+                             "body value '%.100s'", method, body_method);
+    const char *key = strcmp(body_method, "resources/read") == 0 ? "uri"
+                      : strcmp(body_method, "tools/call") == 0 ||
+                                strcmp(body_method, "prompts/get") == 0
+                          ? "name"
+                          : NULL;
+    const char *body_name = key ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, key))
+                                : NULL;
+    if (!body_name)
+        return NULL;
+    if (!name)
+        return mismatch(msg, "Header mismatch: the Mcp-Name header is required for %.100s%s",
+                        body_method, "");
+    char *decoded = header_value(name);
+    bool ok = decoded && same(decoded, body_name);
+    free(decoded);
+    return ok ? NULL
+              : mismatch(msg, "Header mismatch: Mcp-Name header value '%.100s' does not match body "
+                              "value '%.100s'", name, body_name);
+}
+
+unsigned tg_http_status_of(const cJSON *reply, tg_serve_era era)
+{
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(reply, "error");
+    if (!error)
+        return 200;
+    int code = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(error, "code"));
+    switch (code) {
+    case TG_RPC_PARSE_ERROR:
+    case TG_RPC_INVALID_REQUEST:
+    case TG_RPC_HEADER_MISMATCH:
+    case TG_RPC_UNSUPPORTED_VERSION:
+        return 400;
+    case TG_RPC_METHOD_NOT_FOUND:
+        return era == TG_ERA_MODERN ? 404 : 200;
+    default:
+        return 200;
+    }
+}

@@ -1,0 +1,45 @@
+/*
+ * httpcheck.h — the checks of the Streamable HTTP transport that need no socket: Host and
+ * Origin against DNS rebinding, the MCP request headers against the body, and the HTTP status of
+ * a JSON-RPC reply (docs/mcp.md, "Streamable HTTP"). Pure functions over strings and cJSON, so
+ * unit tests drive them without a server; serve/http.c calls them for every request.
+ */
+#ifndef TG_SERVE_HTTPCHECK_H
+#define TG_SERVE_HTTPCHECK_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "serve/core.h"
+
+#define TG_RPC_HEADER_MISMATCH (-32020) /* 2026-07-28 HeaderMismatch */
+
+/* true when host (a Host header: name or address, optional :port) names this machine's
+ * loopback: localhost, 127.0.0.1 or [::1]. NULL (no Host header) is false. */
+bool tg_http_host_is_loopback(const char *host);
+
+/* true when the Origin header may reach the server: absent (not a browser), a loopback origin
+ * (http(s)://localhost|127.0.0.1|[::1][:port]), or one of allowed (exact, NULL-terminated; may
+ * be NULL). "null" and anything else are refused. */
+bool tg_http_origin_allowed(const char *origin, const char *const *allowed);
+
+/* true when msg is a 2026-07-28 request (params._meta names a protocol version). */
+bool tg_http_is_modern(const cJSON *msg);
+
+/*
+ * The 2026-07-28 header checks: MCP-Protocol-Version equal to the _meta version, Mcp-Method
+ * equal to method, and for tools/call, resources/read and prompts/get Mcp-Name equal to
+ * params.name / params.uri (a "=?base64?...?=" value decoded first). Headers may be NULL
+ * (absent). Returns NULL when they match, else a HeaderMismatch (-32020) error reply naming the
+ * header, with msg's id.
+ */
+cJSON *tg_http_check_headers(const cJSON *msg, const char *version, const char *method,
+                             const char *name);
+
+/* The HTTP status of reply in era: 200 for results; for errors 400 (parse, invalid request,
+ * header mismatch, unsupported version), 404 for an unknown method in 2026-07-28 (as its
+ * transport asks), 200 otherwise. */
+unsigned tg_http_status_of(const cJSON *reply, tg_serve_era era);
+
+#endif
