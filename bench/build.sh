@@ -4,7 +4,10 @@
 #   1. a clean `toolgen build` of the example repository (manifests/, data/, toolgen.yaml);
 #   2. the marginal cost of one more test case: a synthetic Python tool (the pandas tool
 #      group_and_count_by_columns with its tests replaced by N copies of a group-by on
-#      data/tips.csv), clean builds with N = 10 and N = 50, (t50 - t10) / 40.
+#      data/tips.csv), clean builds with N = N1 and N = N2 (default 10 and 50),
+#      (t(N2) - t(N1)) / (N2 - N1).
+#
+# Each figure is wall time and CPU time (user + system, toolgen and all it ran).
 #
 # "before" is bin/toolgen built from BEFORE_REV (default: the commit before warm sandboxes) in
 # $WORK/before, or the binary $BEFORE; "after" is $TOOLGEN (default bin/toolgen). Each number is
@@ -14,6 +17,8 @@ set -eu
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 RUNS=${RUNS:-5}
+N1=${N1:-10}
+N2=${N2:-50}
 AFTER=${TOOLGEN:-$ROOT/bin/toolgen}
 case "$AFTER" in /*) ;; *) AFTER=$ROOT/$AFTER ;; esac
 [ -x "$AFTER" ] || make -j2 >/dev/null
@@ -54,20 +59,21 @@ PY
     chmod -R o+rX "$1"
 }
 
-# clean_ms BIN DIR [N]: milliseconds of one clean build
+# clean_ms BIN DIR [N]: "wall_ms cpu_ms" of one clean build (cpu: user + system of toolgen and
+# everything it ran, sandboxes included: what a shared, loaded machine cannot inflate much)
 clean_ms() {
     bin=$1
     shift
     repo "$@"
-    s=$(date +%s%N)
-    "$bin" -C "$1" build >/dev/null 2>"$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
-    e=$(date +%s%N)
-    echo $(((e - s) / 1000000))
+    /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$bin" -C "$1" build >/dev/null 2>"$WORK/err" ||
+        { cat "$WORK/err" >&2; exit 1; }
+    awk '{printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000}' "$WORK/time"
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# measure [N]: prints "before after" medians (the examples, or the synthetic tool with N tests)
+# measure [N]: prints "before_wall after_wall before_cpu after_cpu" medians (the examples, or
+# the synthetic tool with N tests)
 measure() {
     : >"$WORK/b"
     : >"$WORK/a"
@@ -77,16 +83,19 @@ measure() {
         clean_ms "$AFTER" "$WORK/repo" "$@" >>"$WORK/a"
         i=$((i + 1))
     done
-    echo "$(median <"$WORK/b") $(median <"$WORK/a")"
+    echo "$(cut -d' ' -f1 "$WORK/b" | median) $(cut -d' ' -f1 "$WORK/a" | median)" \
+        "$(cut -d' ' -f2 "$WORK/b" | median) $(cut -d' ' -f2 "$WORK/a" | median)"
 }
 
 echo "machine: $(nproc) CPUs, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), load $(cut -d' ' -f1 /proc/loadavg)"
 echo "before: $BEFORE ($BEFORE_REV), after: $AFTER; median of $RUNS clean builds each"
 set -- $(measure)
-printf '%-40s %10s %10s\n' "" "before ms" "after ms"
-printf '%-40s %10s %10s\n' "clean build of the examples" "$1" "$2"
-set -- $(measure 10) $(measure 50)
-printf '%-40s %10s %10s\n' "synthetic pandas tool, 10 tests" "$1" "$2"
-printf '%-40s %10s %10s\n' "synthetic pandas tool, 50 tests" "$3" "$4"
-printf '%-40s %10s %10s\n' "marginal cost of one more test" \
-    "$(awk "BEGIN {printf \"%.1f\", ($3 - $1) / 40}")" "$(awk "BEGIN {printf \"%.1f\", ($4 - $2) / 40}")"
+printf '%-36s %11s %11s %11s %11s\n' "" "before wall" "after wall" "before CPU" "after CPU"
+printf '%-36s %11s %11s %11s %11s\n' "clean build of the examples (ms)" "$1" "$2" "$3" "$4"
+set -- $(measure "$N1") $(measure "$N2")
+printf '%-36s %11s %11s %11s %11s\n' "synthetic pandas tool, $N1 tests" "$1" "$2" "$3" "$4"
+printf '%-36s %11s %11s %11s %11s\n' "synthetic pandas tool, $N2 tests" "$5" "$6" "$7" "$8"
+d=$((N2 - N1))
+printf '%-36s %11s %11s %11s %11s\n' "one more test (ms, marginal)" \
+    "$(awk "BEGIN {printf \"%.1f\", ($5 - $1) / $d}")" "$(awk "BEGIN {printf \"%.1f\", ($6 - $2) / $d}")" \
+    "$(awk "BEGIN {printf \"%.1f\", ($7 - $3) / $d}")" "$(awk "BEGIN {printf \"%.1f\", ($8 - $4) / $d}")"

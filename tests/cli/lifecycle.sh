@@ -101,6 +101,9 @@ run "$TG" -C "$R" promote $T
 expect_rc "re-promote: exit 0" 0
 expect_out "re-promote: says so" "already active; nothing to do"
 expect_eq "re-promote: no commit" "$(G rev-parse HEAD~1)" "$HEAD0"
+run "$TG" -C "$R" stage $T
+expect_rc "stage the active tool again: exit 0" 0
+expect_out "stage the active tool again: nothing to do" "already PROMOTED"
 run "$TG" -C "$R" log
 expect_out "log shows the promotion" "promote $T v1.0.0"
 expect_out "log shows the approval" "approved by alice: \"Approve it\""
@@ -201,6 +204,16 @@ run "$TG" -C "$R" promote $T
 expect_rc "no git: usage exit" 2
 expect_err "no git: says so" "not inside a git working tree"
 [ ! -d "$R/registry/active" ] && ok || bad "no git: nothing written"
+run "$TG" -C "$R" log
+expect_rc "log outside git: usage" 2
+run "$TG" -C "$R" status --json
+expect_rc "status --json" 0
+run python3 -c "import json,sys; d=json.load(sys.stdin)['tools'][0]; print(d['tool'], d['state'], d['built'], d['next'])" <<EOF2
+$OUT
+EOF2
+expect_out "status --json: approved, next promote" "$T APPROVED True toolgen promote $T"
+run "$TG" -C "$R" status --bogus
+expect_rc "status: bad option" 2
 
 # -- rejection: archive with the notes and categories
 fresh "$TMP/r"

@@ -1,12 +1,12 @@
 // serve_client.mjs — the official MCP TypeScript SDK (1.x, legacy era) drives `toolgen serve
-// --dev` over stdio: initialize, every tools/list page, every example tool with its example
+// --dev` over stdio, or over Streamable HTTP when SERVER_URL is set: initialize, every tools/list page, every example tool with its example
 // input (structuredContent validated against outputSchema), and calls that must fail.
 //
 // Run from the repository root by tests/cli/serve.sh with the environment: TG (toolgen), SERVER_CMD (a shell command
 // that starts the server; it may tee its stdout), GOLDEN (newline-separated golden request
 // files), HTTP_TOOLS (tools toolgen cannot run yet). Prints "ok NAME" / "FAIL NAME: why" lines
 // and "client: N passed, N failed" last; exits 1 on any failure.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -31,11 +31,29 @@ const errorOf = (res) => {
   try { return JSON.parse(res.content[res.content.length - 1].text).error; } catch { return undefined; }
 };
 
-const transport = new StdioClientTransport({
-  command: 'sh',
-  args: ['-c', process.env.SERVER_CMD],
-  stderr: 'inherit',
-});
+// Over Streamable HTTP (SERVER_URL set, by tests/cli/serve_http.sh) every JSON-RPC message of
+// every response body (JSON, or each SSE data line) is appended to MESSAGES for validation.
+const recordingFetch = async (url, init) => {
+  const res = await fetch(url, init);
+  const type = res.headers.get('content-type') || '';
+  if (!process.env.MESSAGES || !(type.startsWith('application/json') || type.startsWith('text/event-stream')))
+    return res;
+  const body = await res.text();
+  const lines = type.startsWith('text/event-stream')
+    ? body.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim())
+    : [body];
+  for (const l of lines.filter(Boolean))
+    appendFileSync(process.env.MESSAGES, JSON.stringify(JSON.parse(l)) + '\n');
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+};
+const transport = process.env.SERVER_URL
+  ? new (await sdk('client/streamableHttp.js')).StreamableHTTPClientTransport(
+      new URL(process.env.SERVER_URL), { fetch: recordingFetch })
+  : new StdioClientTransport({
+      command: 'sh',
+      args: ['-c', process.env.SERVER_CMD],
+      stderr: 'inherit',
+    });
 const client = new Client({ name: 'toolgen-test', version: '1.0.0' });
 
 try {

@@ -48,6 +48,7 @@ check_session() { # NAME REVISION FILE
     run cat "$3"
     expect_out "$1: prompts/list" '"name":"analyze_dataset"'
     expect_out "$1: review_tool is listed" '"name":"review_tool"'
+    expect_out "$1: a generator template is served too" '{"name":"code","arguments":[{"name":"spec","required":true}'
     expect_out "$1: arguments with required" '{"name":"file","description":"The CSV file, as a path under a data directory (e.g. data/iris.csv).","required":true}'
     expect_out "$1: placeholders filled" 'Analyze the dataset `data/iris.csv`'
     expect_out "$1: an optional argument filled" 'Question to answer, if any: Which species is largest?'
@@ -63,7 +64,8 @@ M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelco
 session "$M26" >"$TMP/modern.in"
 run "$TG" serve --dev <"$TMP/modern.in"
 expect_rc "serve (2026-07-28)" 0
-expect_err "the start-up note counts the prompts" "and 2 prompts"
+n=$(ls prompts/*.md prompts/*.txt 2>/dev/null | wc -l)
+expect_err "the start-up note counts the prompts" "and $n prompts"
 printf '%s\n' "$OUT" >"$TMP/modern.out"
 check_session "2026-07-28" 2026-07-28 "$TMP/modern.out"
 expect_out "2026-07-28: prompts/list is cacheable" '"ttlMs":60000,"cacheScope":"private"'

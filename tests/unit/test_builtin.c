@@ -78,7 +78,7 @@ static void test_same_bytes(const tg_dataset *ds)
     CHECK_CONTAINS(first.manifest_yaml, "status: draft");
     CHECK_CONTAINS(first.manifest_yaml, "generator: offline\n  model: toolgen-builtin-");
     CHECK_CONTAINS(first.manifest_yaml, "intent: \"Mean of tip per day\"");
-    CHECK_CONTAINS(first.code, "def run(file_path: str = 'data/tips.csv', value_columns: list = None");
+    CHECK_CONTAINS(first.code, "def run(\n    file_path: str = 'data/tips.csv',\n    value_columns: list = None,\n");
     CHECK_CONTAINS(first.example_input, "\"file_path\": \"data/tips.csv\"");
     for (size_t i = 1; i < sizeof phrasings / sizeof *phrasings; i++) {
         tg_builtin_tool t;
@@ -222,6 +222,24 @@ static int fill(char **argv)
     return rc;
 }
 
+/* A column name from a hostile file cannot break out of the docstring or the YAML comment. */
+static void test_hostile_names(void)
+{
+    static char *levels[] = {"a", "b"};
+    tg_dataset_column cols[2] = {col("x\"\"\"\nimport os\n#", TG_COL_FLOAT, NULL, 0),
+                                 col("g", TG_COL_STRING, levels, 2)};
+    tg_dataset ds = {.path = "data/h.csv", .rows = 2, .cols = cols, .ncols = 2};
+    tg_builtin_tool t;
+    tg_err err = {0};
+    CHECK(tg_builtin_generate("average ximportos by g", &ds, 1, "hostile", &t, &err) == TG_BUILTIN_OK,
+          "%s", err.msg);
+    CHECK(t.code && !strstr(t.code, "\nimport os"), "no line of code from a column name");
+    CHECK_CONTAINS(t.code, "    aggregate mean(x''' import os #) by g\n"); /* in the docstring */
+    CHECK_CONTAINS(t.code, "value_columns = ['x\"\"\"\\nimport os\\n#']");
+    CHECK(t.manifest_yaml && !strstr(t.manifest_yaml, "\nimport os"), "no YAML line from a column name");
+    tg_builtin_tool_release(&t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "--generate") == 0)
@@ -233,5 +251,6 @@ int main(int argc, char **argv)
     test_same_bytes(&ds);
     test_plans(&ds);
     test_refusals(&ds);
+    test_hostile_names();
     return tl_finish("builtin");
 }

@@ -983,8 +983,8 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
         fwd[i] = &ms[i];
         rev[n - 1 - i] = &ms[i];
     }
-    tg_project_info repo = {"toolgen-examples", "1.0.0",
-                         "Example data-analysis tools of the toolgen repository.", NULL};
+    tg_project_info repo = {.name = "toolgen-examples", .version = "1.0.0",
+                           .description = "Example data-analysis tools of the toolgen repository."};
     tg_emit_files a = {0}, b = {0};
     tg_err err = {0};
     CHECK(tg_emit_aggregate(fwd, n, &repo, &a, &err) == 0, "aggregate: %s", err.msg);
@@ -1048,7 +1048,7 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
 
     /* refused: a bad skill name, a duplicate tool */
     tg_emit_files c = {0};
-    tg_project_info bad = {"Toolgen_Examples", "1.0.0", NULL, NULL};
+    tg_project_info bad = {.name = "Toolgen_Examples", .version = "1.0.0"};
     CHECK(tg_emit_aggregate(fwd, n, &bad, &c, &err) != 0 && c.n == 0, "bad name accepted");
     CHECK_CONTAINS(err.msg, "not a valid skill name");
     if (n) {
@@ -1078,7 +1078,7 @@ static void check_many_tools(const tg_manifest *model)
         tg_manifest_bind(&ms[i]);
         pm[i] = &ms[i];
     }
-    tg_project_info repo = {"many-tools", "0.1.0", NULL, "tests"};
+    tg_project_info repo = {.name = "many-tools", .version = "0.1.0", .author = "tests"};
     tg_emit_files f = {0};
     tg_err err = {0};
     CHECK(tg_emit_aggregate(pm, N, &repo, &f, &err) == 0, "many: %s", err.msg);
@@ -1160,7 +1160,7 @@ static void check_markdown_escaping(const tg_manifest *model)
     tg_manifest_bind(&m);
     const tg_manifest *pm[1] = {&m};
     const char *desc = "Quote \" backslash \\ colon: hash # tab\tend";
-    tg_project_info repo = {"hostile", "1.0.0", desc, NULL};
+    tg_project_info repo = {.name = "hostile", .version = "1.0.0", .description = desc};
     tg_emit_files f = {0};
     tg_err err = {0};
     CHECK(tg_emit_aggregate(pm, 1, &repo, &f, &err) == 0, "hostile: %s", err.msg);

@@ -8,6 +8,7 @@
 #include "lifecycle/lifecycle_state.h"
 #include "lifecycle/registry.h"
 #include "lifecycle/reject.h"
+#include "lifecycle/svgchart.h"
 #include "testlib.h"
 
 static void test_decision_table(void)
@@ -152,8 +153,72 @@ static void test_categories(void)
     tg_strv_free(&v);
 }
 
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+static char *render(const char *output_json, const tg_table *t)
+{
+    cJSON *o = cJSON_Parse(output_json);
+    tg_buf b;
+    tg_buf_init(&b, 256);
+    tg_chart_render(&b, o, t);
+    cJSON_Delete(o);
+    return tg_buf_steal(&b);
+}
+
+static void test_charts(void)
+{
+    tg_table t;
+    tg_err err = {0};
+    /* quoted fields with commas, "" escapes and a line break; CRLF; a short and a long row */
+    const char *csv = "name,value\r\n\"a, \"\"b\"\"\",3\r\n\"multi\nline\",2\r\nshort\r\nx,1,extra\r\n";
+    CHECK(tg_table_from_csv(csv, &t, &err) == 0, "csv: %s", err.msg);
+    CHECK(t.cols.n == 2 && t.nrows == 4, "shape %zu x %zu", t.nrows, t.cols.n);
+    CHECK(t.nrows == 4 && strcmp(t.rows[0][0], "a, \"b\"") == 0, "quoted: %s", t.rows[0][0]);
+    CHECK(t.nrows == 4 && strcmp(t.rows[1][0], "multi\nline") == 0, "line break kept");
+    CHECK(t.nrows == 4 && strcmp(t.rows[2][1], "") == 0, "short row padded");
+    char *h = render("{\"type\":\"bar_chart\",\"config\":{\"xColumn\":\"name\","
+                     "\"yColumn\":\"value\"}}", &t);
+    CHECK(count_of(h, "class=\"tg-bar\"") == 3, "three numeric bars: %s", h);
+    CHECK(strstr(h, "a, &quot;b&quot;") != NULL, "labels escaped");
+    CHECK(strstr(h, "<script") == NULL, "no script");
+    free(h);
+    h = render("{\"type\":\"line_chart\",\"config\":{\"xColumn\":\"name\","
+               "\"yColumn\":\"nope\"}}", &t);
+    CHECK_CONTAINS(h, "Cannot draw: the y column \"nope\" is not in the data file");
+    free(h);
+    h = render("{\"type\":\"pie_chart\",\"config\":{\"labelColumn\":\"name\","
+               "\"valueColumn\":\"value\"}}", &t);
+    CHECK(count_of(h, "class=\"tg-slice\"") == 3, "three slices");
+    free(h);
+    h = render("{\"type\":\"table\",\"config\":{\"columns\":[\"value\"],\"maxRows\":2}}", &t);
+    CHECK(count_of(h, "<tr>") == 3, "header + 2 rows: %s", h);
+    free(h);
+    tg_table_free(&t);
+    cJSON *arr = cJSON_Parse("[{\"x\":1,\"y\":2},{\"x\":3,\"y\":null}]");
+    CHECK(tg_table_from_json(arr, &t, &err) == 0, "json table");
+    h = render("{\"type\":\"scatter\",\"config\":{\"xColumn\":\"x\",\"yColumn\":\"y\"}}", &t);
+    CHECK(count_of(h, "class=\"tg-point\"") == 1, "null is not a point");
+    free(h);
+    tg_table_free(&t);
+    cJSON_Delete(arr);
+    arr = cJSON_Parse("[1,2]");
+    CHECK(tg_table_from_json(arr, &t, &err) == -1, "not objects refused");
+    CHECK_CONTAINS(err.msg, "array of objects");
+    tg_table_free(&t);
+    cJSON_Delete(arr);
+    CHECK(tg_table_from_csv("", &t, &err) == -1, "empty csv refused");
+    tg_table_free(&t);
+}
+
 int main(void)
 {
+    test_charts();
     test_decision_table();
     test_output_table();
     test_states();

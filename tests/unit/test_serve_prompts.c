@@ -122,6 +122,13 @@ static void test_parse(void)
     CHECK(strcmp(p.body, "Use {{tool}} on {{x}}.\n") == 0, "the body follows the front matter");
     tg_serve_prompt_release(&p);
 
+    const char *gen = "You write {{lang}}.\n=== user ===\nTask: {{task}}\n";
+    CHECK(tg_serve_prompt_parse("prompts/x.md", "x", gen, strlen(gen), &p, &err) == 0, "%s",
+          err.msg);
+    CHECK(strcmp(p.body, "You write {{lang}}.\n\nTask: {{task}}\n") == 0 && p.n_args == 2,
+          "a generator template's system and user parts make one message: %s", p.body);
+    tg_serve_prompt_release(&p);
+
     expect_parse_error("---\ndescription: D\nno end\n", 1, "never closed");
     expect_parse_error("---\ndescription: [1\n---\nx\n", 0, "");
     expect_parse_error("---\n- a list\n---\nx\n", 2, "must be a mapping");

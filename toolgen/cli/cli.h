@@ -31,6 +31,7 @@ int cmd_clean(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 /* cli_lifecycle.c */
 int cmd_stage(int argc, char **argv);
@@ -54,6 +55,7 @@ extern const char tg_usage_clean[];
 extern const char tg_usage_check[];
 extern const char tg_usage_run[];
 extern const char tg_usage_serve[];
+extern const char tg_usage_pack[];
 extern const char tg_usage_diff[];
 extern const char tg_usage_stage[];
 extern const char tg_usage_feedback[];

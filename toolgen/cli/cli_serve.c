@@ -14,7 +14,10 @@
 #include "run/toolrun.h"
 #include "serve/complete.h"
 #include "serve/core.h"
+#include "serve/devwatch.h"
 #include "serve/http.h"
+#include "serve/mrtr.h"
+#include "serve/notify.h"
 #include "serve/pool.h"
 #include "serve/prompts.h"
 #include "serve/resources.h"
@@ -34,7 +37,12 @@ const char tg_usage_serve[] =
     "2024-11-05 to 2025-11-25 (initialize). Every call runs in the sandbox, as `toolgen run`\n"
     "does, with progress notifications and cancellation; several calls run at once, so a slow\n"
     "tool blocks no other request. Resources: the Agent Skill, each tool's reference page and\n"
-    "JSON Schemas, and the files the last calls wrote. docs/mcp.md describes what is supported.\n"
+    "JSON Schemas, and the files the last calls wrote. Prompts: the templates of prompts/, with\n"
+    "completion of tool names and data files. A tool may ask the client for a missing choice\n"
+    "(toolgen_helpers.ask): 2026-07-28 input_required with a signed requestState, or a legacy\n"
+    "elicitation/create request. Over stdio, --dev re-reads the tool set when the manifests\n"
+    "change and tells the client (list_changed; subscriptions/listen). docs/mcp.md describes\n"
+    "what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
@@ -200,7 +208,8 @@ static void on_listening(void *ctx, const char *host, unsigned port)
             v6 ? "]" : "", port);
 }
 
-static int run_transport(const serve_opts *o, const tg_serve_config *c, int proto_fd, tg_err *err)
+static int run_transport(const serve_opts *o, const tg_serve_config *c, tg_serve_devwatch *watch,
+                         int proto_fd, tg_err *err)
 {
     if (o->http) {
         tg_serve_http h = {.host = o->http_host, .port = o->http_port,
@@ -213,8 +222,48 @@ static int run_transport(const serve_opts *o, const tg_serve_config *c, int prot
     tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
                          .max_message = o->max_message, .progress_ms = (long)o->progress_ms,
                          .max_concurrency = o->max_concurrency,
-                         .cancel = &cancel_flag, .stop = &stop_flag};
+                         .cancel = &cancel_flag, .stop = &stop_flag,
+                         .idle = tg_serve_devwatch_check, .idle_ctx = watch};
     return tg_serve_stdio_run(c, &io, err);
+}
+
+/* What the server serves, opened once: the watched --dev tool set, the prompts, the sandbox. */
+typedef struct served {
+    tg_serve_devwatch watch;
+    tg_serve_prompts prompts;
+    tg_toolrun_env env;
+    tg_serve_mrtr mrtr;
+} served;
+
+static int open_served(served *sv, const tg_repo *repo, const char *transport)
+{
+    tg_err err = {0};
+    *sv = (served){0};
+    if (tg_serve_devwatch_open(&sv->watch, repo, &err) != 0)
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (tg_serve_prompts_load(&sv->prompts, repo->root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
+        tg_serve_devwatch_close(&sv->watch);
+        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    }
+    report_tools(&sv->watch.tools, &sv->prompts, transport);
+    int rc = TG_EXIT_OK;
+    if (tg_toolrun_env_open(&sv->env, repo, repo->cfg.doc.root, &err) != 0)
+        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+    else if (tg_serve_mrtr_init(&sv->mrtr, &err) != 0)
+        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (rc != TG_EXIT_OK) {
+        tg_toolrun_env_close(&sv->env);
+        tg_serve_prompts_free(&sv->prompts);
+        tg_serve_devwatch_close(&sv->watch);
+    }
+    return rc;
+}
+
+static void close_served(served *sv)
+{
+    tg_toolrun_env_close(&sv->env);
+    tg_serve_prompts_free(&sv->prompts);
+    tg_serve_devwatch_close(&sv->watch);
 }
 
 static int serve(const serve_opts *o, int proto_fd)
@@ -230,43 +279,31 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
-    const tg_config *config = &repo.cfg;
-    tg_serve_tools tools;
-    if (tg_serve_tools_load_dev(&tools, &repo, &err) != 0) {
+    served sv;
+    int rc = open_served(&sv, &repo, o->http ? "Streamable HTTP" : "stdio");
+    if (rc != TG_EXIT_OK) {
         tg_repo_release(&repo);
-        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    }
-    tg_serve_prompts prompts;
-    if (tg_serve_prompts_load(&prompts, repo.root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
-        tg_serve_tools_free(&tools);
-        tg_repo_release(&repo);
-        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    }
-    report_tools(&tools, &prompts, o->http ? "Streamable HTTP" : "stdio");
-    tg_serve_resources resources;
-    tg_toolrun_env env = {0};
-    int rc = TG_EXIT_OK;
-    if (tg_serve_resources_build(&resources, &tools, &config->project, &err) != 0) {
-        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
-        goto out_tools;
-    }
-    if (tg_toolrun_env_open(&env, &repo, config->doc.root, &err) != 0) {
-        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
-        goto out_resources;
+        return rc;
     }
     tg_serve_artifacts kept = {0};
+    /* the watch replaces the tool set and resources in place: these pointers stay valid */
     tg_serve_completion completion = {
-        .tools = &tools, .prompts = &prompts, .root_fd = repo.root_fd,
-        .data_dirs = env.sandbox.data_dirs, .n_data_dirs = env.sandbox.n_data_dirs,
+        .tools = &sv.watch.tools, .prompts = &sv.prompts, .root_fd = repo.root_fd,
+        .data_dirs = sv.env.sandbox.data_dirs, .n_data_dirs = sv.env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
-    tg_pool *pool = tg_pool_new(&env.ctx);
-    tg_serve_tools_prepare_pool(&tools, pool);
+    tg_pool *pool = tg_pool_new(&sv.env.ctx);
+    tg_serve_tools_prepare_pool(&sv.watch.tools, pool);
     tg_serve_config c = {
-        .tools = &tools,
-        .resources = &resources,
-        .prompts = &prompts,
+        .tools = &sv.watch.tools,
+        .resources = &sv.watch.resources,
+        .prompts = &sv.prompts,
         .completion = &completion,
+        .mrtr = &sv.mrtr,
+        /* over stdio only: the HTTP transport neither re-reads the tool set nor sends a
+         * request to a client in the middle of a call */
+        .list_changed = o->http ? 0 : TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
+        .legacy_elicit = !o->http,
         .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
@@ -278,18 +315,37 @@ static int serve(const serve_opts *o, int proto_fd)
                         "the repository's templates (prompts/).",
     };
     catch_signals();
-    if (run_transport(o, &c, proto_fd, &err) != 0)
+    if (run_transport(o, &c, &sv.watch, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
     tg_pool_free(pool);
-    tg_toolrun_env_close(&env);
-out_resources:
-    tg_serve_resources_free(&resources);
-out_tools:
-    tg_serve_prompts_free(&prompts);
-    tg_serve_tools_free(&tools);
+    close_served(&sv);
     tg_repo_release(&repo);
     return rc;
+}
+
+/*
+ * An MCP Bundle's client fills ${user_config.NAME} in mcp_config.env from what the user set,
+ * and passes the placeholder literally when the user left an optional value blank. Such a value
+ * means "not set": a tool must see no variable rather than a placeholder it would take for a
+ * credential (docs/mcp.md#pack).
+ */
+static void unset_blank_user_config(void)
+{
+    extern char **environ;
+    char *names[64];
+    size_t n = 0;
+    for (char **e = environ; *e && n < sizeof names / sizeof *names; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq && tg_str_startswith(eq + 1, "${user_config.") && tg_str_endswith(eq + 1, "}"))
+            names[n++] = xstrndup(*e, (size_t)(eq - *e));
+    }
+    for (size_t i = 0; i < n; i++) {
+        fprintf(stderr, "toolgen: serve: %s was left blank in the bundle's settings: unset\n",
+                names[i]);
+        unsetenv(names[i]);
+        free(names[i]);
+    }
 }
 
 int cmd_serve(int argc, char **argv)
@@ -300,6 +356,7 @@ int cmd_serve(int argc, char **argv)
         return code;
     if (o.dir && cli_set_dir(o.dir) != 0)
         return cli_fail(TG_EXIT_USAGE, "serve: -C %s: %s", o.dir, strerror(errno));
+    unset_blank_user_config();
     tg_err err = {0};
     int proto = tg_serve_stdio_claim_stdout(&err);
     if (proto < 0)

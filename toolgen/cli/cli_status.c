@@ -133,7 +133,8 @@ static void print_table(const cJSON *doc)
            "NEXT");
     const cJSON *o;
     cJSON_ArrayForEach(o, tg_json_get(doc, "tools")) {
-        const char *v = tg_json_get_string(o, "version"), *a = tg_json_get_string(o, "active_version");
+        const char *v = tg_json_get_string(o, "version");
+        const char *a = tg_json_get_string(o, "active_version");
         const char *tier = tg_json_get_string(o, "quality_tier");
         printf("%-28s %-9s %-9s %-9s %-10s %s\n", tg_json_get_string(o, "tool"),
                tg_json_get_string(o, "state"), v ? v : "-", a ? a : "-", tier ? tier : "-",

@@ -204,6 +204,24 @@ cJSON *tg_emit_mcp_bundle_tool(const tg_manifest *m)
     return t;
 }
 
+/* What toolgen.yaml's project section adds to the bundle (docs/config.md), when set. */
+static void bundle_project(cJSON *b, const tg_project_info *p)
+{
+    if (p->long_description)
+        cJSON_AddStringToObject(b, "long_description", p->long_description);
+    if (p->license)
+        cJSON_AddStringToObject(b, "license", p->license);
+    if (p->repository) {
+        cJSON *r = cJSON_AddObjectToObject(b, "repository");
+        cJSON_AddStringToObject(r, "type", "git");
+        cJSON_AddStringToObject(r, "url", p->repository);
+    }
+    if (p->homepage)
+        cJSON_AddStringToObject(b, "homepage", p->homepage);
+    if (p->privacy_policies)
+        cJSON_AddItemToObject(b, "privacy_policies", cJSON_Duplicate(p->privacy_policies, true));
+}
+
 char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_info *repo)
 {
     const char **envs;
@@ -215,6 +233,7 @@ char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_i
     cJSON_AddStringToObject(b, "description", tg_emit_repo_description(repo));
     cJSON *author = cJSON_AddObjectToObject(b, "author");
     cJSON_AddStringToObject(author, "name", repo->author ? repo->author : "toolgen");
+    bundle_project(b, repo);
     cJSON_AddItemToObject(b, "server", bundle_server(envs, nenv));
     char *tools = bundle_tools(f, n);
     cJSON_AddItemToObject(b, "tools", cJSON_CreateRaw(tools));

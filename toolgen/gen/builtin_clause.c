@@ -191,7 +191,7 @@ static void agg_words(bp_state *s)
         {"sum", BT_SUM},       {"total", BT_SUM},     {"totals", BT_SUM},   {"average", BT_MEAN},
         {"averages", BT_MEAN}, {"avg", BT_MEAN},      {"mean", BT_MEAN},    {"means", BT_MEAN},
         {"median", BT_MEDIAN}, {"medians", BT_MEDIAN}, {"minimum", BT_MIN}, {"min", BT_MIN},
-        {"maximum", BT_LIMIT},   {"max", BT_LIMIT},       {"std", BT_STD},      {"stdev", BT_STD},
+        {"maximum", BT_MAX},     {"max", BT_MAX},         {"std", BT_STD},      {"stdev", BT_STD},
         {"deviation", BT_STD}, {"variability", BT_STD},
     };
     bt_toks *t = s->t;

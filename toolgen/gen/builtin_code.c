@@ -50,8 +50,20 @@ static void py_columns(tg_buf *b, const tg_dataset *ds, const int *cols, size_t 
     tg_buf_putc(b, ']');
 }
 
+/* Does a parameter's "name:" start at s? */
+static bool bt_param_at(const char *s, const bt_param *ps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(ps[i].name);
+        if (strncmp(s, ps[i].name, len) == 0 && s[len] == ':')
+            return true;
+    }
+    return false;
+}
+
 static void signature(tg_buf *b, const bt_param *ps, size_t n, const tg_dataset *ds)
 {
+    size_t start = b->len;
     tg_buf_puts(b, "def run(");
     for (size_t i = 0; i < n; i++) {
         const bt_param *p = &ps[i];
@@ -73,6 +85,25 @@ static void signature(tg_buf *b, const bt_param *ps, size_t n, const tg_dataset 
         }
     }
     tg_buf_puts(b, ") -> dict:\n");
+    if (b->len - start <= 100)
+        return;
+    /* too long for one line: one parameter per line (no default text holds ", " + a name) */
+    char *line = xstrdup(b->data + start);
+    tg_buf_truncate(b, start);
+    for (const char *q = line; *q; q++) {
+        if (q == line + 7 && *q == '(') {
+            tg_buf_puts(b, "(\n    ");
+        } else if (q[0] == ',' && q[1] == ' ' && bt_param_at(q + 2, ps, n)) {
+            tg_buf_puts(b, ",\n    ");
+            q++;
+        } else if (strncmp(q, ") -> dict:", 10) == 0) {
+            tg_buf_puts(b, ",\n) -> dict:\n");
+            break;
+        } else {
+            tg_buf_putc(b, *q);
+        }
+    }
+    free(line);
 }
 
 /* Defaults of list parameters (a list default in the signature would be shared by calls). */
@@ -104,7 +135,11 @@ static void column_checks(tg_buf *b, const bt_plan *pl, const bt_param *ps, size
         const char *wrap = p->type == BT_P_COLUMN ? "[%s]" : "%s";
         tg_buf_printf(&used, "%s", used.len ? " + " : "");
         tg_buf_printf(&used, wrap, p->name);
-        bool needs_number = strcmp(p->name, "group_by") != 0 && strcmp(p->name, "index_column") != 0 &&
+        bool numeric_agg = false;
+        for (size_t a = 0; a < pl->naggs; a++)
+            numeric_agg = numeric_agg || (pl->aggs[a] != BT_COUNT && pl->aggs[a] != BT_NUNIQUE &&
+                                          pl->aggs[a] != BT_SIZE);
+        bool needs_number = (numeric_agg || pl->naggs == 0) && strcmp(p->name, "group_by") != 0 && strcmp(p->name, "index_column") != 0 &&
                             strcmp(p->name, "columns_column") != 0 && strcmp(p->name, "key_column") != 0 &&
                             strcmp(p->name, "order_column") != 0 && strcmp(p->name, "date_column") != 0 &&
                             strcmp(p->name, "x_column") != 0 && strcmp(p->name, "column") != 0 &&
@@ -168,9 +203,19 @@ static void filter_line(tg_buf *b, const bt_filter *f, const tg_dataset *ds)
     tg_buf_free(&col);
 }
 
+/* The plan's sentence, safe in a docstring (caller frees). */
+static char *safe_sentence(const bt_plan *p, const tg_dataset *ds)
+{
+    char *raw = bt_plan_sentence(p, ds), *safe = bt_safe_text(raw);
+    free(raw);
+    return safe;
+}
+
 static void header(tg_buf *b, const bt_plan *p, const tg_dataset *ds)
 {
-    char *sentence = bt_plan_sentence(p, ds), *plan = bt_plan_text(p, ds);
+    char *raw = bt_plan_text(p, ds), *plan = bt_safe_text(raw);
+    char *sentence = safe_sentence(p, ds);
+    free(raw);
     tg_buf_printf(b, "\"\"\"%s.\n\nWritten by toolgen's built-in generator (toolgen-builtin-%s) "
                      "from the plan\n\n    %s\n\nIt reads the CSV file with pandas, applies the "
                      "plan and returns the result table as rows.\n\"\"\"\n\n",
@@ -180,8 +225,10 @@ static void header(tg_buf *b, const bt_plan *p, const tg_dataset *ds)
     if (p->chart)
         tg_buf_puts(b, "import json\n\nimport matplotlib\n\nmatplotlib.use(\"Agg\")  # no display: "
                        "render straight to files\n\nimport matplotlib.pyplot as plt  # noqa: E402\n");
-    tg_buf_puts(b, p->op == BT_OP_HISTOGRAM ? "import numpy as np  # noqa: E402\n" : "");
-    tg_buf_puts(b, "import pandas as pd  # noqa: E402\n\n");
+    const char *noqa = p->chart ? "  # noqa: E402" : "";
+    if (p->op == BT_OP_HISTOGRAM)
+        tg_buf_printf(b, "import numpy as np%s\n", noqa);
+    tg_buf_printf(b, "import pandas as pd%s\n\n", noqa);
     tg_buf_puts(b, "MAX_ROWS = 1000  # rows returned; row_count says how many the result has\n");
     if (p->chart)
         tg_buf_puts(b, "CHART_FILE = \"chart.png\"\nDATA_FILE = \"chart_data.csv\"\n"
@@ -201,7 +248,7 @@ char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds)
     tg_buf b = TG_BUF_INIT;
     header(&b, p, ds);
     signature(&b, ps, n, ds);
-    char *sentence = bt_plan_sentence(p, ds);
+    char *sentence = safe_sentence(p, ds);
     tg_buf_printf(&b, "    \"\"\"%s.\"\"\"\n", sentence);
     free(sentence);
     tg_buf_puts(&b, "    df = load_csv(file_path, max_rows, repeat)\n");

@@ -173,6 +173,11 @@ char *bt_plan_name(const bt_plan *p, const tg_dataset *ds);
 char *bt_write_manifest(const bt_plan *p, const tg_dataset *ds, size_t nds, const char *name);
 char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds);
 
+/* A copy of s safe inside a Python docstring or a YAML comment: no control characters (a
+ * newline would end the comment), no backslash, no double quote (a value of the data cannot
+ * close the docstring). Caller frees. */
+char *bt_safe_text(const char *s);
+
 /* Python literal of a string (single-quoted, escaped) appended to b. */
 void bt_py_str(tg_buf *b, const char *s);
 

@@ -118,7 +118,7 @@ static int op_aggregate(bp_state *s)
         if (!p->top_k)
             p->top_k = 1;
     } else if (s->superlative) {
-        add_agg(p, s->sup_dir > 0 ? BT_LIMIT : BT_MIN);
+        add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
     }
     if (settle_aggs(s, "aggregate") != 0)
         return -1;
@@ -368,12 +368,13 @@ static int settle_chart(bp_state *s, bool asked)
                (want == BT_BAR && op == BT_OP_RESAMPLE) ||
                (want == BT_LINE && one_series));
     if (!ok)
-        return tg_err_set(s->err, "a %s chart of %s is not something the built-in generator "
+        return tg_err_set(s->err, "a %s%schart of %s is not something the built-in generator "
                                   "draws (bar: one aggregate per group or value counts; line: "
                                   "periods, moving averages, y over x; scatter: two numeric "
                                   "columns; histogram: one numeric column; heatmap: correlation "
                                   "matrix or pivot; pie: value shares)",
-                          p->chart ? bt_chart_name(p->chart) : "", bt_op_name(op));
+                          p->chart ? bt_chart_name(p->chart) : "", p->chart ? " " : "",
+                          bt_op_name(op));
     p->chart = want;
     return 0;
 }

@@ -40,6 +40,19 @@ const char *bt_op_name(bt_op op)
     return op <= BT_OP_HISTOGRAM ? names[op] : "aggregate";
 }
 
+char *bt_safe_text(const char *s)
+{
+    char *out = xstrdup(s);
+    for (char *c = out; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+        else if (*c == '\\')
+            *c = '/';
+        else if (*c == '"')
+            *c = '\'';
+    return out;
+}
+
 int bt_parse(bt_toks *t, const tg_dataset *ds, size_t nds, bt_plan *plan, tg_err *err)
 {
     *plan = (bt_plan){.date_col = -1, .key = -1, .key2 = -1};

@@ -57,8 +57,8 @@ static const char *const fillers[] = {
     "being", "like", "should", "will", "our", "my", "your", "kind", "type", "level", "levels",
     "category", "categories", "field", "fields", "variable", "variables", "numeric",
     "numerical", "measure", "measures", "metric", "metrics", "amount", "amounts", "size",
-    "frame", "spreadsheet", "sheet", "stat", "info", "information", "across", "done", "typical",
-    NULL};
+    "frame", "spreadsheet", "sheet", "stat", "info", "information", "done", "typical",
+    "rule", "files", "both", "other", "second", "two", "together", "approach", NULL};
 
 static const char *const row_nouns[] = {
     "row", "rows", "record", "records", "entry", "entries", "observation", "observations",

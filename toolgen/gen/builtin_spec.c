@@ -93,14 +93,19 @@ char *bt_write_manifest(const bt_plan *p, const tg_dataset *ds, size_t nds, cons
 {
     bt_param ps[BT_MAX_PARAMS];
     size_t n = bt_params(p, ds, nds, ps);
-    char *sentence = bt_plan_sentence(p, ds), *plan = bt_plan_text(p, ds);
+    char *sentence = bt_plan_sentence(p, ds), *raw = bt_plan_text(p, ds);
+    char *plan = bt_safe_text(raw); /* it goes in a comment */
+    free(raw);
     tg_buf out = TG_BUF_INIT, *b = &out;
     tg_buf_printf(b, "# Written by toolgen's built-in generator (toolgen-builtin-%s) from the plan\n"
                      "#   %s\nmanifest_version: 1\nname: %s\nversion: 0.1.0\ntitle: ",
                   BT_VERSION, plan, name);
-    char title[101];
-    snprintf(title, sizeof title, "%s", sentence);
+    size_t cut = strlen(sentence) > 100 ? 100 : strlen(sentence);
+    while (cut > 0 && (sentence[cut] & 0xC0) == 0x80)
+        cut--; /* never cut a UTF-8 character in two */
+    char *title = xstrndup(sentence, cut);
     Q(title);
+    free(title);
     tg_buf_puts(b, "\ndescription: ");
     char *desc = xasprintf("%s, computed with pandas from a CSV file (by default %s). Returns the "
                            "result table as rows with a Markdown summary%s.",

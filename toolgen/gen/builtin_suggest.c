@@ -40,11 +40,39 @@ typedef struct roles {
     char mid[32];
 } roles;
 
-static roles roles_of(const tg_dataset *ds)
+/* Does the intent name column c (one of its words, plurals folded)? */
+static bool named_in(const char *intent, const char *name)
+{
+    char *lower = xstrdup(name);
+    for (char *c = lower; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    bool hit = false;
+    const char *p = intent;
+    while (*p && !hit) {
+        while (*p && !isalnum((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+        char *w = xstrndup(start, (size_t)(p - start));
+        for (char *c = w; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        hit = *w && bt_word_eq(w, lower);
+        free(w);
+    }
+    free(lower);
+    return hit;
+}
+
+/* Columns for the catalogue's roles, those the intent names first. */
+static roles roles_of(const tg_dataset *ds, const char *intent)
 {
     roles r = {0};
-    for (size_t i = 0; i < ds->ncols; i++) {
+    for (size_t k = 0; k < 2 * ds->ncols; k++) {
+        size_t i = k % ds->ncols;
         const tg_dataset_column *c = &ds->cols[i];
+        if ((k < ds->ncols) != named_in(intent, c->name))
+            continue;
         bool numeric = c->type == TG_COL_INT || c->type == TG_COL_FLOAT;
         if (numeric && !r.num) {
             r.num = c->name;
@@ -131,7 +159,7 @@ static int overlap(const char *intent, const char *phrase)
 void bt_suggest(const char *intent, const tg_dataset *ds, size_t nds, tg_buf *out)
 {
     (void)nds;
-    roles r = roles_of(&ds[0]);
+    roles r = roles_of(&ds[0], intent ? intent : "");
     char *best[3] = {0};
     int scores[3] = {-1, -1, -1};
     for (size_t i = 0; catalogue[i]; i++) {
@@ -141,9 +169,8 @@ void bt_suggest(const char *intent, const tg_dataset *ds, size_t nds, tg_buf *ou
         int s = overlap(intent ? intent : "", phrase);
         for (int k = 0; k < 3 && phrase; k++)
             if (s > scores[k]) {
+                free(best[2]); /* the last one drops out */
                 for (int m = 2; m > k; m--) {
-                    if (m == 2)
-                        free(best[2]);
                     best[m] = best[m - 1];
                     scores[m] = scores[m - 1];
                 }

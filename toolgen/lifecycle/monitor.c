@@ -44,7 +44,8 @@ static void common_reasons(cJSON *m)
     for (size_t done = 0; done < names.n; done++) { /* selection by count, stable by name */
         size_t best = names.n;
         for (size_t i = 0; i < names.n; i++)
-            if (names.v[i][0] && (best == names.n || count(r, names.v[i]) > count(r, names.v[best])))
+            if (names.v[i][0] &&
+                (best == names.n || count(r, names.v[i]) > count(r, names.v[best])))
                 best = i;
         cJSON_AddItemToArray(list, cJSON_CreateString(names.v[best]));
         names.v[best][0] = '\0';

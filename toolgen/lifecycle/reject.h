@@ -18,7 +18,8 @@
 
 /* The issue categories of the seed's extract_issues found in notes (COLUMN_MISMATCH,
  * MISSING_FILTER, OUTPUT_FORMAT, WRONG_METRIC, SORT_ORDER, MISSING_VALUES; WRONG_RESULT when
- * none of those but "wrong"/"incorrect"), in that order, each once; OTHER when none matches. Appended to out. */
+ * none of those but "wrong"/"incorrect"), in that order, each once; OTHER when none matches.
+ * Appended to out. */
 void tg_reject_categories(const char *notes, tg_strv *out);
 
 typedef struct tg_reject_result {

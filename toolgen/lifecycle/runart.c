@@ -110,7 +110,9 @@ cJSON *tg_runart_build(const cJSON *envelope, const tg_manifest *m, const tg_str
                             tg_json_get_number(envelope, "execution_time_ms", 0));
     cJSON *meta = cJSON_AddObjectToObject(a, "metadata");
     const char *what = tg_json_get_string(m->docs, "what_it_does");
-    cJSON_AddStringToObject(meta, "what_it_does", what ? what : (m->description ? m->description : ""));
+    if (!what)
+        what = m->description ? m->description : "";
+    cJSON_AddStringToObject(meta, "what_it_does", what);
     cJSON_AddItemToObject(meta, "assumptions", dup_or(tg_json_get(m->docs, "assumptions"),
                                                       cJSON_CreateArray()));
     cJSON_AddItemToObject(meta, "limitations", dup_or(tg_json_get(m->docs, "limitations"),

@@ -174,8 +174,28 @@ static int check_existing(const cJSON *old, const cJSON *fresh, tg_registry_stag
                       old->string);
 }
 
-static int write_candidate(const tg_registry *g, tg_regtx *tx, const char *dir,
-                           const stage_inputs *in, tg_err *err)
+/* The same spec and code already active: nothing to stage (1), else 0 (-1 with err). */
+static int already_active(const tg_registry *g, const char *tool, const cJSON *fresh,
+                          tg_registry_stage_result *res, tg_err *err)
+{
+    cJSON *active = tg_registry_load(g, TG_REG_ACTIVE, err);
+    if (!active)
+        return -1;
+    const cJSON *a = tg_registry_active_tool(active, tool);
+    const char *sh = tg_json_get_string(fresh, "spec_hash");
+    const char *ch = tg_json_get_string(fresh, "code_hash");
+    int rc = a && strcmp(tg_json_get_string(a, "spec_hash"), sh) == 0 &&
+             strcmp(tg_json_get_string(a, "code_hash"), ch) == 0;
+    if (rc) {
+        res->already = true;
+        snprintf(res->state, sizeof res->state, "PROMOTED");
+        snprintf(res->path, sizeof res->path, "%s", tg_json_get_string(a, "path"));
+    }
+    cJSON_Delete(active);
+    return rc;
+}
+
+static int write_candidate(tg_regtx *tx, const char *dir, const stage_inputs *in, tg_err *err)
 {
     char *p = tg_path_join(dir, "spec.json");
     int rc = tg_regtx_write(tx, p, in->ir, strlen(in->ir), err);
@@ -190,7 +210,6 @@ static int write_candidate(const tg_registry *g, tg_regtx *tx, const char *dir,
         rc = tg_regtx_write(tx, p, in->report, strlen(in->report), err);
         free(p);
     }
-    (void)g;
     return rc;
 }
 
@@ -203,7 +222,8 @@ static int save_staging(const tg_registry *g, tg_regtx *tx, const cJSON *staging
     return rc;
 }
 
-int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_result *res, tg_err *err)
+int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_result *res,
+                      tg_err *err)
 {
     *res = (tg_registry_stage_result){0};
     stage_inputs in = {0};
@@ -219,6 +239,8 @@ int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_
     cJSON *entry = new_entry(g, tool, &in, dir, now);
     cJSON *cands = cJSON_GetObjectItemCaseSensitive(staging, "candidates");
     int ex = check_existing(cJSON_GetObjectItemCaseSensitive(cands, tool), entry, res, err);
+    if (ex == 0)
+        ex = already_active(g, tool, entry, res, err);
     if (ex != 0) {
         cJSON_Delete(entry);
         rc = ex > 0 ? 0 : -1;
@@ -232,7 +254,7 @@ int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_
     cJSON_AddItemToObject(cands, tool, entry);
     tg_regtx tx;
     tg_regtx_init(&tx, g->repo->root_fd);
-    if (write_candidate(g, &tx, dir, &in, err) != 0 || save_staging(g, &tx, staging, err) != 0)
+    if (write_candidate(&tx, dir, &in, err) != 0 || save_staging(g, &tx, staging, err) != 0)
         tg_regtx_rollback(&tx);
     else
         rc = 0;

@@ -17,7 +17,8 @@
 #include "lifecycle/registry.h"
 
 typedef struct tg_registry_stage_result {
-    bool already;      /* the same spec and code are already STAGED or APPROVED: nothing done */
+    bool already;      /* the same spec and code are already STAGED, APPROVED or active:
+                        * nothing done */
     char version[64];  /* the staged version */
     char path[1024];   /* the candidate folder, relative to the root */
     char state[16];    /* the entry's state after the call */
@@ -26,6 +27,7 @@ typedef struct tg_registry_stage_result {
 
 /* Stages tool. 0 (see res->already), or -1 with err naming what is missing and the command to
  * run (build first, reject or bump the version of a different staged candidate). */
-int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_result *res, tg_err *err);
+int tg_registry_stage(const tg_registry *g, const char *tool, tg_registry_stage_result *res,
+                      tg_err *err);
 
 #endif

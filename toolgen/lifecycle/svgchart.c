@@ -347,7 +347,8 @@ void tg_chart_render(tg_buf *b, const cJSON *output, const tg_table *t)
         return;
     }
     if (strcmp(type, "pie_chart") == 0) {
-        const char *l = tg_json_get_string(cfg, "labelColumn"), *v = tg_json_get_string(cfg, "valueColumn");
+        const char *l = tg_json_get_string(cfg, "labelColumn");
+        const char *v = tg_json_get_string(cfg, "valueColumn");
         int li = col_index(t, l ? l : (t->cols.n > 0 ? t->cols.v[0] : NULL));
         int vi = col_index(t, v ? v : (t->cols.n > 1 ? t->cols.v[1] : NULL));
         if (li < 0 || vi < 0) {

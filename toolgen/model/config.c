@@ -16,6 +16,16 @@ static int type_error(const tg_config *c, const char *pointer, const char *what,
 }
 
 /* A string at pointer, the fallback when absent; -1 when present with another type. */
+static bool string_list(const cJSON *v)
+{
+    if (!cJSON_IsArray(v))
+        return false;
+    for (const cJSON *i = v->child; i; i = i->next)
+        if (!cJSON_IsString(i) || !i->valuestring[0])
+            return false;
+    return true;
+}
+
 static int get_string(const tg_config *c, const char *pointer, const char *fallback,
                       const char **out, tg_err *err)
 {
@@ -129,8 +139,18 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
         get_string(c, "/project/version", TG_CONFIG_DEFAULT_PROJECT_VERSION, &p->version, err) !=
             0 ||
         get_string(c, "/project/description", NULL, &p->description, err) != 0 ||
-        get_string(c, "/project/author", NULL, &p->author, err) != 0)
+        get_string(c, "/project/author", NULL, &p->author, err) != 0 ||
+        get_string(c, "/project/long_description", NULL, &p->long_description, err) != 0 ||
+        get_string(c, "/project/license", NULL, &p->license, err) != 0 ||
+        get_string(c, "/project/repository", NULL, &p->repository, err) != 0 ||
+        get_string(c, "/project/homepage", NULL, &p->homepage, err) != 0)
         goto fail;
+    p->privacy_policies = c->doc.root ? tg_json_pointer_get(c->doc.root, "/project/privacy_policies")
+                                      : NULL;
+    if (p->privacy_policies && !string_list(p->privacy_policies)) {
+        type_error(c, "/project/privacy_policies", "a list of URLs", err);
+        goto fail;
+    }
     if (!kebab(p->name)) {
         type_error(c, "/project/name",
                    "kebab-case (lowercase letters and digits, single '-' between), at most 64 "
@@ -151,6 +171,13 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
         cJSON_AddStringToObject(proj, "description", p->description);
     if (p->author)
         cJSON_AddStringToObject(proj, "author", p->author);
+    const char *extra[][2] = {{"long_description", p->long_description}, {"license", p->license},
+                              {"repository", p->repository}, {"homepage", p->homepage}};
+    for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
+        if (extra[i][1])
+            cJSON_AddStringToObject(proj, extra[i][0], extra[i][1]);
+    if (p->privacy_policies)
+        cJSON_AddItemToObject(proj, "privacy_policies", cJSON_Duplicate(p->privacy_policies, true));
     c->effective = e;
     return 0;
 fail:

@@ -18,6 +18,12 @@ typedef struct tg_project_info {
     const char *version;     /* version of the bundle, e.g. "1.0.0" */
     const char *description; /* one or two sentences; NULL: a generic sentence */
     const char *author;      /* bundle author; NULL: "toolgen" */
+    /* What the MCP Bundle's manifest carries besides (docs/config.md); NULL: left out. */
+    const char *long_description; /* markdown */
+    const char *license;          /* an SPDX identifier, e.g. "MIT" */
+    const char *repository;       /* the source repository's URL */
+    const char *homepage;         /* a URL */
+    const cJSON *privacy_policies; /* an array of URLs (in the config's document); NULL: none */
 } tg_project_info;
 
 typedef struct tg_config {

@@ -255,7 +255,7 @@ static pool_slot *slot_for_manifest(tg_pool *p, const tg_manifest *m)
     cJSON *none = cJSON_CreateObject();
     tg_err e = {0};
     pool_slot *s = NULL;
-    if (tr_runner_command(p->ctx, m, none, &c, &e) == TG_CALL_DONE) {
+    if (tr_runner_command(p->ctx, m, none, NULL, &c, &e) == TG_CALL_DONE) {
         pthread_mutex_lock(&p->mu);
         s = slot_find(p, m, &c, key_of(p, m, &c));
         pthread_mutex_unlock(&p->mu);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "run/toolrun.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/errcode.h"
 #include "base/json.h"
 #include "base/strvec.h"
 #include "run/toolrun_int.h"
@@ -371,7 +373,7 @@ void tr_call_cmd_free(call_cmd *c)
 
 /* The runner's request on fd 4: file, entry point, arguments, input_schema. */
 static char *runner_request(const tg_toolrun_ctx *ctx, const tg_manifest *m, const char *tool_dir,
-                            const cJSON *args)
+                            const cJSON *args, const cJSON *answers)
 {
     cJSON *req = cJSON_CreateObject();
     /* With isolation none the runner sees host paths. */
@@ -383,6 +385,8 @@ static char *runner_request(const tg_toolrun_ctx *ctx, const tg_manifest *m, con
     cJSON_AddStringToObject(req, "entrypoint", m->entrypoint);
     cJSON_AddItemToObject(req, "args", cJSON_Duplicate(args, true));
     cJSON_AddItemToObject(req, "input_schema", cJSON_Duplicate(m->input_schema, true));
+    if (cJSON_IsObject(answers))
+        cJSON_AddItemToObject(req, "answers", cJSON_Duplicate(answers, true));
     char *text = tg_json_print_compact(req);
     cJSON_Delete(req);
     return text;
@@ -390,7 +394,8 @@ static char *runner_request(const tg_toolrun_ctx *ctx, const tg_manifest *m, con
 
 /* python / node: the interpreter running toolgen's runner, which loads the tool file. */
 tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
-                                 const cJSON *args, call_cmd *c, tg_err *err)
+                                 const cJSON *args, const cJSON *answers, call_cmd *c,
+                                 tg_err *err)
 {
     bool py = m->runtime == TG_RUNTIME_PYTHON;
     const char *interp = py ? tg_sandbox_python() : tg_sandbox_node();
@@ -429,7 +434,7 @@ tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m
     } else {
         tg_strv_push_owned(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
     }
-    c->request = runner_request(ctx, m, c->tool_dir, args);
+    c->request = runner_request(ctx, m, c->tool_dir, args, answers);
     c->cmd.tool_dir = c->tool_dir;
     c->cmd.mount_runtime = true;
     c->cmd.request = c->request;
@@ -438,7 +443,24 @@ tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m
     return TG_CALL_DONE;
 }
 
-/* The runner's reply: the result, or the error object the classifier reads. */
+/* A question a tool asked (toolgen_helpers.ask): {key, message, schema}, key a short name,
+ * schema one primitive JSON Schema (what an MCP elicitation form can hold). */
+static bool valid_ask(const cJSON *ask)
+{
+    const char *key = tg_json_get_string(ask, "key");
+    const char *msg = tg_json_get_string(ask, "message");
+    const char *type = tg_json_get_string(tg_json_get(ask, "schema"), "type");
+    static const char *const primitive[] = {"string", "number", "integer", "boolean", NULL};
+    if (!key || !msg || !type || !tg_strlist_has(primitive, type) || !*key || strlen(key) > 64 ||
+        strlen(msg) > 2000)
+        return false;
+    for (const char *c = key; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '_'))
+            return false;
+    return true;
+}
+
+/* The runner's reply: the result, a question, or the error object the classifier reads. */
 static void read_reply(const tg_sandbox_result *sb, tg_run_facts *f, cJSON **reply,
                        tg_call_result *out, char **problem)
 {
@@ -460,6 +482,8 @@ static void read_reply(const tg_sandbox_result *sb, tg_run_facts *f, cJSON **rep
             cJSON_Delete(res);
             *problem = xstrdup("the reply holds no result object");
         }
+    } else if (*reply && valid_ask(tg_json_get(*reply, "ask"))) {
+        out->ask = cJSON_DetachItemFromObject(*reply, "ask");
     } else if (*reply) {
         out->reply_error = cJSON_Duplicate(tg_json_get(*reply, "error"), true);
     }
@@ -518,6 +542,23 @@ static void append_stderr_line(const tg_sandbox_result *sb, tg_guidance *g)
     snprintf(g->message + used, sizeof g->message - used, ": %.*s", (int)(end - start), s + start);
 }
 
+/* A call that ended with a question is not a failure of the tool: say what it needs. Only an
+ * MCP client can answer (toolgen serve asks it and calls again). */
+static void explain_ask(const cJSON *ask, tg_guidance *g)
+{
+    *g = (tg_guidance){.cls = g->cls, .code = tg_errcode_name(TG_ERR_INVALID_INPUT),
+                       .doc = "docs/sandbox.md#asking-for-input"};
+    snprintf(g->message, sizeof g->message, "the tool needs an answer it was not given: %s",
+             tg_json_get_string(ask, "message"));
+    snprintf(g->what, sizeof g->what, "The tool asked for input ('%s') instead of guessing.",
+             tg_json_get_string(ask, "key"));
+    snprintf(g->cause, sizeof g->cause, "The arguments leave a choice open that the tool will "
+                                        "not make on its own.");
+    snprintf(g->fix[0], sizeof g->fix[0], "Call it through toolgen serve from an MCP client "
+                                          "that supports elicitation, which asks the user.");
+    g->n_fix = 1;
+}
+
 /* After the sandbox ran: the facts, the result and its checks, the classification. */
 static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, bool reply_channel,
                   tg_run_facts *f, tg_call_result *out)
@@ -548,7 +589,9 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, bool repl
         js_errors_free(&oe);
     }
     finish(ctx, f, out);
-    if (!out->ok)
+    if (out->ask)
+        explain_ask(out->ask, &out->guidance);
+    else if (!out->ok)
         append_stderr_line(sb, &out->guidance);
     out->visualizations = read_visualizations(ctx, sb);
     cJSON_Delete(reply);
@@ -616,7 +659,7 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
     c->cmd = (tg_sandbox_cmd){.limits = out->limits, .paths = &p->paths, .cancel = call->cancel};
     tg_call_status st = m->runtime == TG_RUNTIME_COMMAND
                             ? command_argv(m->implementation, out->args, &c->argv, &c->env, &c->cwd, err)
-                            : tr_runner_command(ctx, m, out->args, c, err);
+                            : tr_runner_command(ctx, m, out->args, call->answers, c, err);
     if (st == TG_CALL_DONE) {
         c->cmd.cwd = c->cwd;
         c->cmd.argv = (const char *const *)c->argv.v;
@@ -662,6 +705,7 @@ void tg_call_result_free(tg_call_result *r)
     cJSON_Delete(r->args);
     cJSON_Delete(r->result);
     cJSON_Delete(r->reply_error);
+    cJSON_Delete(r->ask);
     cJSON_Delete(r->visualizations);
     tg_sandbox_result_free(&r->sb);
     *r = (tg_call_result){0};

@@ -50,6 +50,10 @@ typedef struct tg_tool_call {
     const js_schema *input, *output; /* the manifest's compiled schemas */
     const cJSON *args;               /* the arguments as given (an object) */
     const volatile sig_atomic_t *cancel; /* see tg_sandbox_cmd.cancel; may be NULL */
+    /* Answers to the questions the tool asked in earlier attempts of this call ({key: value}),
+     * handed to the runner, where toolgen_helpers.ask(key, ...) returns them; NULL: none.
+     * docs/sandbox.md#asking-for-input */
+    const cJSON *answers;
 } tg_tool_call;
 
 typedef struct tg_call_result {
@@ -58,6 +62,9 @@ typedef struct tg_call_result {
     cJSON *args;             /* the arguments with input_schema's top-level defaults applied */
     cJSON *result;           /* the tool's result (also when it broke output_schema) */
     cJSON *reply_error;      /* the runner's structured error (type, message, traceback, ...) */
+    cJSON *ask;              /* the tool asked for input it lacks: {key, message, schema}; the
+                              * call is then not ok (an MCP server asks its client and calls
+                              * again with the answer in tg_tool_call.answers) */
     tg_guidance guidance;    /* when !ok */
     tg_resources resources;
     tg_limits limits;

@@ -14,9 +14,11 @@ typedef struct call_cmd {
 } call_cmd;
 
 /* python / node: the interpreter running toolgen's runner, which loads the tool file: argv,
- * environment, the tool's folder, the request for args (c->cmd's limits are left as they are). */
+ * environment, the tool's folder, the request for args and the answers to the tool's earlier
+ * questions (may be NULL) (c->cmd's limits are left as they are). */
 tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
-                                 const cJSON *args, call_cmd *c, tg_err *err);
+                                 const cJSON *args, const cJSON *answers, call_cmd *c,
+                                 tg_err *err);
 void tr_call_cmd_free(call_cmd *c);
 
 /* One call between its preparation and its judgement. */

@@ -86,7 +86,8 @@ static cJSON *server_info(void)
 static cJSON *result_reply(const cJSON *id, tg_serve_era era, cJSON *result, long ttl_ms)
 {
     if (era == TG_ERA_MODERN) {
-        cJSON_AddStringToObject(result, "resultType", "complete");
+        if (!cJSON_GetObjectItemCaseSensitive(result, "resultType")) /* else input_required */
+            cJSON_AddStringToObject(result, "resultType", "complete");
         cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
         cJSON_AddItemToObject(meta, META_SERVER, server_info());
         if (ttl_ms >= 0) {
@@ -108,20 +109,24 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
     cJSON *tools = cJSON_AddObjectToObject(caps, "tools");
     cJSON *res = c->resources ? cJSON_AddObjectToObject(caps, "resources") : NULL;
     if (era == TG_ERA_LEGACY) {
-        cJSON_AddBoolToObject(tools, "listChanged", false);
+        cJSON_AddBoolToObject(tools, "listChanged", c->list_changed & TG_CHANGED_TOOLS);
         if (res) {
             cJSON_AddBoolToObject(res, "subscribe", false);
-            cJSON_AddBoolToObject(res, "listChanged", false);
+            cJSON_AddBoolToObject(res, "listChanged", c->list_changed & TG_CHANGED_RESOURCES);
         }
         cJSON_AddObjectToObject(caps, "logging"); /* logging/setLevel is accepted */
     }
     if (c->prompts) {
         cJSON *p = cJSON_AddObjectToObject(caps, "prompts");
         if (era == TG_ERA_LEGACY)
-            cJSON_AddBoolToObject(p, "listChanged", false);
+            cJSON_AddBoolToObject(p, "listChanged", c->list_changed & TG_CHANGED_PROMPTS);
     }
     if (c->completion)
         cJSON_AddObjectToObject(caps, "completions");
+    if (era == TG_ERA_MODERN && (c->list_changed & TG_CHANGED_TOOLS)) /* subscriptions/listen */
+        cJSON_AddBoolToObject(tools, "listChanged", true);
+    if (era == TG_ERA_MODERN && res && (c->list_changed & TG_CHANGED_RESOURCES))
+        cJSON_AddBoolToObject(res, "listChanged", true);
     return caps;
 }
 
@@ -143,6 +148,8 @@ static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const
             version = tg_serve_legacy_versions[i];
     s->initialized = true;
     snprintf(s->version, sizeof s->version, "%s", version);
+    s->client_elicits = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "capabilities"), "elicitation"));
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "protocolVersion", version);
     cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_LEGACY));
@@ -177,8 +184,8 @@ static cJSON *do_set_level(tg_serve_session *s, const cJSON *id,
                                                 "alert, emergency");
 }
 
-static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                            const cJSON *params, tg_serve_log *log);
+static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                            tg_serve_era era, const cJSON *params, tg_serve_log *log);
 
 /* Cursors are opaque to clients; ours is "tg1." and the offset of the page's first tool. */
 static bool parse_cursor(const char *cursor, size_t n, size_t *offset)
@@ -394,13 +401,14 @@ static cJSON *dispatch_extra(const tg_serve_config *c, const cJSON *id, tg_serve
 }
 
 /* The methods both eras share; NULL when method is none of them. */
-static cJSON *dispatch_common(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                              const char *method, const cJSON *params, tg_serve_log *log)
+static cJSON *dispatch_common(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                              tg_serve_era era, const char *method, const cJSON *params,
+                              tg_serve_log *log)
 {
     if (strcmp(method, "tools/list") == 0)
         return do_tools_list(c, id, era, params, log);
     if (strcmp(method, "tools/call") == 0)
-        return do_tools_call(c, id, era, params, log);
+        return do_tools_call(c, s, id, era, params, log);
     cJSON *extra = dispatch_extra(c, id, era, method, params, log);
     if (extra)
         return extra;
@@ -415,8 +423,19 @@ static cJSON *dispatch_common(const tg_serve_config *c, const cJSON *id, tg_serv
     return NULL;
 }
 
-static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                            const cJSON *params, tg_serve_log *log)
+/* A tools/call of a tool that may ask the client (serve/mrtr.h). */
+static cJSON *mrtr_reply(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
+                         tg_serve_mrtr_out *o, tg_serve_log *log)
+{
+    log->tool_error = o->code;
+    if (o->rpc_error)
+        return fail(log, id, o->rpc_error, "%s", o->msg);
+    (void)c;
+    return o->request ? o->request : result_reply(id, era, o->result, -1);
+}
+
+static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                            tg_serve_era era, const cJSON *params, tg_serve_log *log)
 {
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
     if (!name)
@@ -431,6 +450,17 @@ static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_
         args = empty = cJSON_CreateObject();
     else if (!cJSON_IsObject(args))
         return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.arguments must be an object");
+    if (c->mrtr) {
+        tg_serve_mrtr_out o;
+        if (era == TG_ERA_MODERN)
+            tg_serve_mrtr_call_modern(c->mrtr, &c->call, tool, args, params,
+                                      tg_json_get(tg_json_get(params, "_meta"), META_CAPS), &o);
+        else
+            tg_serve_mrtr_call_legacy(c->mrtr, &c->call, tool, args, id,
+                                      s->client_elicits && c->legacy_elicit, &s->pending, &o);
+        cJSON_Delete(empty);
+        return mrtr_reply(c, id, era, &o, log);
+    }
     cJSON *result = tg_serve_tool_call(&c->call, tool, args, &log->tool_error);
     cJSON_Delete(empty);
     return result_reply(id, era, result, -1);
@@ -438,12 +468,19 @@ static cJSON *do_tools_call(const tg_serve_config *c, const cJSON *id, tg_serve_
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
-static cJSON *dispatch_modern(const tg_serve_config *c, const cJSON *id, const char *method,
-                              const cJSON *params, tg_serve_log *log)
+static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                              const char *method, const cJSON *params, tg_serve_log *log)
 {
     if (strcmp(method, "server/discover") == 0)
         return do_discover(c, id);
-    cJSON *r = dispatch_common(c, id, TG_ERA_MODERN, method, params, log);
+    if (c->list_changed && strcmp(method, "subscriptions/listen") == 0) {
+        /* acknowledged now, answered never on stdio: the stream ends when the client cancels;
+         * offered only where lists change (list_changed: stdio) */
+        char why[256];
+        cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, why, sizeof why);
+        return ack ? ack : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
+    }
+    cJSON *r = dispatch_common(c, NULL, id, TG_ERA_MODERN, method, params, log);
     if (r)
         return r;
     /* initialize, ping and logging/setLevel do not exist in this revision */
@@ -464,7 +501,7 @@ static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, con
                     "an earlier version must send initialize first", method);
     if (strcmp(method, "logging/setLevel") == 0)
         return do_set_level(s, id, params, log);
-    cJSON *r = dispatch_common(c, id, TG_ERA_LEGACY, method, params, log);
+    cJSON *r = dispatch_common(c, s, id, TG_ERA_LEGACY, method, params, log);
     if (r)
         return r;
     return fail(log, id, TG_RPC_METHOD_NOT_FOUND, "Method not found: %.100s", method);
@@ -509,14 +546,39 @@ static bool valid_id(const cJSON *id)
     return cJSON_IsNumber(id) && isfinite(id->valuedouble) && id->valuedouble == floor(id->valuedouble);
 }
 
-static void handle_notification(tg_serve_session *s, const char *method)
+static void handle_notification(tg_serve_session *s, const char *method, const cJSON *params)
 {
     /* notifications/initialized needs nothing: requests are served once initialize was
-     * answered. notifications/cancelled is acted on by the transport while the call it names
-     * runs (tg_serve_cancels); by the time it gets here that call has ended. Unknown
-     * notifications are ignored, as JSON-RPC asks. */
-    (void)s;
-    (void)method;
+     * answered. notifications/cancelled for a call is acted on by the transport while the call
+     * runs (tg_serve_cancels); here it can only end a subscriptions/listen stream (notify.h).
+     * Unknown notifications are ignored, as JSON-RPC asks. */
+    if (strcmp(method, "notifications/cancelled") == 0)
+        tg_serve_unlisten(s->subs, cJSON_GetObjectItemCaseSensitive(params, "requestId"));
+}
+
+/* The client's response to our elicitation/create: the waiting call goes on (serve/mrtr.h). */
+static cJSON *resume(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
+                     tg_serve_log *log)
+{
+    tg_serve_mrtr_out o;
+    cJSON *call_id = NULL;
+    if (!c->mrtr || !tg_serve_mrtr_resume(c->mrtr, &c->call, c->tools, msg, &s->pending,
+                                          &call_id, &o))
+        return NULL;
+    log->notification = false;
+    snprintf(log->method, sizeof log->method, "tools/call");
+    log->era = TG_ERA_LEGACY;
+    cJSON *r = mrtr_reply(c, call_id, TG_ERA_LEGACY, &o, log);
+    cJSON_Delete(call_id);
+    return r;
+}
+
+void tg_serve_session_release(tg_serve_session *s)
+{
+    tg_serve_pending_free(s->pending);
+    s->pending = NULL;
+    tg_serve_subs_free(s->subs);
+    s->subs = NULL;
 }
 
 cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
@@ -535,15 +597,15 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
         snprintf(log->method, sizeof log->method, "%s", method->valuestring);
     if (!method && id && (cJSON_GetObjectItemCaseSensitive(msg, "result") ||
                           cJSON_GetObjectItemCaseSensitive(msg, "error"))) {
-        log->notification = true; /* a response, yet this server sends no requests: ignored */
-        return NULL;
+        log->notification = true; /* a response: the answer to a question of a tool, or ignored */
+        return resume(c, s, msg, log);
     }
     bool well_formed = jsonrpc && strcmp(jsonrpc, "2.0") == 0 && cJSON_IsString(method) &&
                        (!params || cJSON_IsObject(params));
     if (!id && cJSON_IsString(method)) {
         log->notification = true; /* never answered, even when malformed */
         if (well_formed)
-            handle_notification(s, method->valuestring);
+            handle_notification(s, method->valuestring, params);
         return NULL;
     }
     if (!valid_id(id))
@@ -557,7 +619,7 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
     if (refused)
         return refused;
     if (log->era == TG_ERA_MODERN)
-        return dispatch_modern(c, id, method->valuestring, params, log);
+        return dispatch_modern(c, s, id, method->valuestring, params, log);
     return dispatch_legacy(c, s, id, method->valuestring, params, log);
 }
 

@@ -35,6 +35,8 @@
 #include <cjson/cJSON.h>
 
 #include "serve/complete.h"
+#include "serve/mrtr.h"
+#include "serve/notify.h"
 #include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/tools.h"
@@ -62,6 +64,11 @@ typedef struct tg_serve_config {
     const tg_serve_resources *resources; /* NULL: no resources capability */
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
     const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
+    const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
+    unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
+                                  * as listChanged and offered by subscriptions/listen */
+    bool legacy_elicit;          /* the transport can send a legacy client a request mid-call
+                                  * and route its response back (stdio; serve/mrtr.h) */
     tg_serve_call call;       /* how tools/call runs a tool */
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
@@ -72,7 +79,13 @@ typedef struct tg_serve_session {
     bool initialized; /* initialize was answered */
     char version[16]; /* the legacy revision it negotiated */
     char log_level[16];
+    bool client_elicits;         /* initialize declared the elicitation capability */
+    tg_serve_pending *pending;   /* a call waiting for the client's answer (serve/mrtr.h) */
+    tg_serve_subs *subs;         /* 2026-07-28 subscriptions/listen streams (serve/notify.h) */
 } tg_serve_session;
+
+/* Frees what a session holds (a pending call, subscriptions); call it when the connection ends. */
+void tg_serve_session_release(tg_serve_session *s);
 
 typedef enum tg_serve_era {
     TG_ERA_NONE = 0, /* not decided: malformed, or refused before the era was known */

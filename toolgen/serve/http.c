@@ -67,6 +67,7 @@ struct hreq {
     tg_buf body;
     bool too_big, started, sse, suspended, done;
     bool meta_invalid; /* refused for its _meta (or lack of one): 400, as 2026-07-28 asks */
+    bool client_cancelled; /* a notifications/cancelled named it: no reply is sent */
     tg_buf out;     /* SSE bytes not yet taken by libmicrohttpd */
     size_t out_off;
     cJSON *reply;   /* the reply of a call answered as application/json */
@@ -236,7 +237,6 @@ static void call_job(void *arg)
     cfg.call.run = tg_serve_gate_run;
     cfg.call.run_ctx = &sv->gate;
     cfg.call.cancel = &h->cancel;
-    live_add(sv, h);
     pthread_mutex_lock(&h->mu);
     tick(h, now_ms());
     pthread_mutex_unlock(&h->mu);
@@ -248,7 +248,7 @@ static void call_job(void *arg)
     }
     live_remove(sv, h);
     bool cancelled = h->cancel;
-    if (cancelled) { /* the client went away, or the server is stopping */
+    if (cancelled) { /* the client cancelled it or went away, or the server is stopping */
         cJSON_Delete(reply);
         reply = tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
                                      TG_RPC_INTERNAL_ERROR, "Cancelled: the server is stopping "
@@ -304,6 +304,7 @@ static enum MHD_Result start_call(hreq *h)
     h->t0 = now_ms();
     h->next_tick = h->t0;
     h->refs++; /* the worker's */
+    live_add(h->sv, h); /* from now on progress is due and a cancellation finds it */
     if (token && accepts(h->conn, "text/event-stream")) {
         h->sse = true;
         h->token = cJSON_Duplicate(token, true);
@@ -328,8 +329,31 @@ static enum MHD_Result answer_parked(hreq *h)
         pthread_mutex_unlock(&h->mu);
         return MHD_YES;
     }
+    bool silent = h->client_cancelled;
     pthread_mutex_unlock(&h->mu);
-    return send_json(h, h->status, h->reply);
+    if (!silent)
+        return send_json(h, h->status, h->reply);
+    /* MCP sends no reply to a cancelled request: an event stream without events */
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    enum MHD_Result rc = MHD_queue_response(h->conn, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* A legacy client's notifications/cancelled stops the call it names, in its own session. */
+static void cancel_named(server *sv, const session *sess, const cJSON *msg)
+{
+    pthread_mutex_lock(&sv->live_mu);
+    for (hreq *h = sv->live; h; h = h->live_next) {
+        if (h->sess != sess || !tg_serve_cancels(msg, cJSON_GetObjectItemCaseSensitive(h->msg, "id")))
+            continue;
+        pthread_mutex_lock(&h->mu);
+        h->client_cancelled = true;
+        h->cancel = 1;
+        pthread_mutex_unlock(&h->mu);
+    }
+    pthread_mutex_unlock(&sv->live_mu);
 }
 
 /* ---- sessions ------------------------------------------------------------------------------- */
@@ -473,6 +497,8 @@ static enum MHD_Result on_post(hreq *h)
     tg_serve_gate_lock(&h->sv->gate);
     bool ok = admit(h, &rc);
     bool call = ok && !h->meta_invalid && is_call(h->msg);
+    if (ok && !call)
+        cancel_named(h->sv, h->sess, h->msg);
     if (ok && !call)
         rc = answer_now(h);
     tg_serve_gate_unlock(&h->sv->gate);

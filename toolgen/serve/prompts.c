@@ -243,6 +243,20 @@ static int check_placeholders(const char *file, int body_line, tg_serve_prompt *
     return 0;
 }
 
+/* A generator template's "=== user ===" line (docs/generate.md#prompts) parts its system and
+ * user messages; an MCP prompt has no system role, so both go into the one user message, a
+ * blank line between them. */
+static char *join_sections(const char *body)
+{
+    static const char sep[] = "=== user ===\n";
+    const char *at = strncmp(body, sep, sizeof sep - 1) == 0 ? body : NULL;
+    for (const char *p = strstr(body, "\n=== user ===\n"); !at && p; p = NULL)
+        at = p + 1;
+    if (!at)
+        return xstrdup(body);
+    return xasprintf("%.*s\n%s", (int)(at - body), body, at + sizeof sep - 1);
+}
+
 int tg_serve_prompt_parse(const char *file, const char *name, const char *text, size_t len,
                           tg_serve_prompt *out, tg_err *err)
 {
@@ -259,7 +273,7 @@ int tg_serve_prompt_parse(const char *file, const char *name, const char *text, 
     if (split_front_matter(file, text, &fm, &fm_len, &body, &body_line, err) != 0)
         return -1;
     out->name = xstrdup(name);
-    out->body = xstrdup(body);
+    out->body = join_sections(body);
     bool declared = false;
     if ((fm && parse_front_matter(file, fm, fm_len, out, &declared, err) != 0) ||
         check_placeholders(file, body_line, out, declared, err) != 0) {

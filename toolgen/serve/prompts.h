@@ -5,7 +5,8 @@
  * A template is one file prompts/NAME.md (or .txt): optional YAML front matter between two
  * "---" lines with `description`, `title` and `arguments` (a list of {name, description,
  * required, complete}), then the text, in which {{name}} (spaces inside the braces allowed)
- * stands for an argument. Without `arguments` the placeholders are the arguments, all
+ * stands for an argument. The generator's templates part a system and a user message with a
+ * line "=== user ===" (gen/prompt.h); served, both become the one user message. Without `arguments` the placeholders are the arguments, all
  * required, in order of first use. A placeholder that is not a declared argument is an error
  * (the client could never fill it); `{{` not followed by a name and `}}` is left as written.
  *

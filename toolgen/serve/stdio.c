@@ -244,14 +244,15 @@ static void *reader_main(void *arg)
     }
 }
 
-typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END } take_status;
+typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END, TAKE_IDLE } take_status;
 
 /*
  * The next message (without its newline) into line, or TAKE_TOO_LONG once per message past the
  * cap (its bytes are dropped up to the newline), or TAKE_END when stdin ended with no complete
  * message left or *stop was set. With mu held.
  */
-static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping)
+static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping,
+                               double idle_at)
 {
     for (;;) {
         if (in->io->stop && *in->io->stop)
@@ -278,6 +279,8 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
             in->start = in->data.len;
             pthread_cond_signal(&in->space);
         }
+        if (idle_at > 0 && now_ms() >= idle_at) /* time for the change check (TAKE_IDLE) */
+            return TAKE_IDLE;
         struct timespec until = deadline(200);
         pthread_cond_timedwait(&in->more, &in->mu, &until);
     }
@@ -339,11 +342,16 @@ static void call_job(void *arg)
     call_free(k);
 }
 
-/* true for a request the workers run: a tools/call with an id (anything else is answered at
- * once, on the main thread). */
+/* true for what the workers run: a tools/call with an id, and a response from the client,
+ * which may resume a call that asked it a question (serve/mrtr.h); anything else is answered
+ * at once, on the main thread. */
 static bool is_call(const cJSON *msg)
 {
-    const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const char *m = cJSON_GetStringValue(method);
+    if (!method && cJSON_IsObject(msg) && cJSON_GetObjectItemCaseSensitive(msg, "id"))
+        return cJSON_GetObjectItemCaseSensitive(msg, "result") ||
+               cJSON_GetObjectItemCaseSensitive(msg, "error");
     return m && strcmp(m, "tools/call") == 0 && cJSON_GetObjectItemCaseSensitive(msg, "id");
 }
 
@@ -429,18 +437,50 @@ static void drain(inbox *in)
     pthread_mutex_unlock(&in->mu);
 }
 
+/* The change check of the tool source, when no call is in flight (it may replace the tool
+ * set), under the gate; the notifications it calls for are sent. -1 when the reply stream
+ * broke. */
+static int announce_changes(inbox *in, tg_err *err)
+{
+    pthread_mutex_lock(&in->mu);
+    bool quiet = in->n_calls == 0; /* only this thread submits calls */
+    pthread_mutex_unlock(&in->mu);
+    if (!quiet)
+        return 0;
+    tg_serve_gate_lock(&in->gate);
+    unsigned what = in->io->idle(in->io->idle_ctx);
+    cJSON *all = what ? tg_serve_changed(in->session.subs, in->session.initialized, what) : NULL;
+    tg_serve_gate_unlock(&in->gate);
+    int rc = 0;
+    for (cJSON *n = all ? all->child : NULL; n && rc == 0; n = n->next) {
+        tg_serve_log lg = {.notification = true};
+        snprintf(lg.method, sizeof lg.method, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(n, "method")));
+        if (send_line(in->io->out_fd, &in->out_mu, n) != 0)
+            rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
+        log_line(in->io, &lg, "sent", 0);
+    }
+    cJSON_Delete(all);
+    return rc;
+}
+
 static int serve_loop(inbox *in, tg_err *err)
 {
     size_t cap = in->io->max_message ? in->io->max_message : TG_SERVE_MAX_MESSAGE;
     tg_buf line = TG_BUF_INIT;
     bool dropping = false;
     int rc = 0;
+    long idle_ms = in->io->idle_ms > 0 ? in->io->idle_ms : TG_SERVE_IDLE_MS;
     for (;;) {
+        if (in->io->idle && (rc = announce_changes(in, err)) != 0)
+            break;
+        double idle_at = in->io->idle ? now_ms() + (double)idle_ms : 0;
         pthread_mutex_lock(&in->mu);
-        take_status st = in->broken ? TAKE_END : take_locked(in, cap, &line, &dropping);
+        take_status st = in->broken ? TAKE_END : take_locked(in, cap, &line, &dropping, idle_at);
         pthread_mutex_unlock(&in->mu);
         if (st == TAKE_END)
             break;
+        if (st == TAKE_IDLE)
+            continue;
         if (st == TAKE_TOO_LONG) {
             char text[160];
             snprintf(text, sizeof text, "Invalid Request: message longer than %zu bytes", cap);
@@ -492,6 +532,7 @@ int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_er
         pthread_join(reader, NULL);
     }
     tg_serve_pool_stop(in.pool);
+    tg_serve_session_release(&in.session);
     tg_serve_gate_destroy(&in.gate);
     pthread_cond_destroy(&in.ended);
     pthread_cond_destroy(&in.space);

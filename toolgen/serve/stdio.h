@@ -42,6 +42,7 @@
 #define TG_SERVE_MAX_MESSAGE (4u << 20) /* bytes per message by default (4 MiB) */
 #define TG_SERVE_PROGRESS_MS 10000      /* progress notifications of a long call, by default */
 #define TG_SERVE_QUEUE 256              /* calls queued beyond the workers before reading pauses */
+#define TG_SERVE_IDLE_MS 1000           /* between change checks while no message comes */
 
 typedef struct tg_serve_stdio {
     int in_fd;                     /* the client's requests (0) */
@@ -53,6 +54,13 @@ typedef struct tg_serve_stdio {
     volatile sig_atomic_t *cancel; /* set when stdin ends mid-call (each call has its own flag;
                                     * the config's call.cancel is not used) */
     volatile sig_atomic_t *stop;   /* set (by a signal handler) to end the loop; may be NULL */
+    /* The tool source's change check (serve/devwatch.h), run between messages and every
+     * idle_ms while none comes, but only while no call is in flight (the check may replace
+     * the tool set) and with the core's gate held; the lists it says changed (TG_CHANGED_*)
+     * are announced to the client (serve/notify.h). NULL: the lists never change. */
+    unsigned (*idle)(void *ctx);
+    void *idle_ctx;
+    long idle_ms;                  /* 0: TG_SERVE_IDLE_MS */
 } tg_serve_stdio;
 
 /* Returns a close-on-exec duplicate of fd 1 for the protocol and makes fd 1 a copy of fd 2;

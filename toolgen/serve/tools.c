@@ -333,7 +333,7 @@ static cJSON *success_result(const tg_serve_call *how, const tg_call_result *res
 }
 
 static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
-                        const char **code)
+                        const cJSON *answers, cJSON **ask, const char **code)
 {
     const tg_manifest *m = &tool->m;
     if (how->read_only && tg_emit_refused_in_read_only(m)) {
@@ -355,7 +355,7 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
     js_errors_free(&errs);
 
     tg_tool_call call = {.m = m, .input = tool->input, .output = tool->output, .args = args,
-                         .cancel = how->cancel};
+                         .cancel = how->cancel, .answers = answers};
     tg_call_result res = {0};
     tg_err err = {0};
     tg_call_status st = how->run(how->run_ctx, &call, &res, &err);
@@ -365,6 +365,11 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
          * environment, not the arguments, so the model should not retry. */
         *code = tg_errcode_name(TG_ERR_INTERNAL_ERROR);
         r = simple_error(*code, err.msg[0] ? err.msg : "the tool could not be run");
+    } else if (res.ask && ask) {
+        *code = NULL;
+        *ask = res.ask;
+        res.ask = NULL;
+        r = NULL;
     } else if (res.ok) {
         *code = NULL;
         r = success_result(how, &res);
@@ -379,6 +384,19 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
 cJSON *tg_serve_tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                           const char **code)
 {
-    cJSON *r = tool_call(how, tool, args, code);
+    cJSON *r = tool_call(how, tool, args, NULL, NULL, code);
     return *code ? fit_error(tool, r) : r;
+}
+
+cJSON *tg_serve_tool_error(const tg_serve_tool *tool, const char *code, const char *message)
+{
+    return fit_error(tool, simple_error(code, message));
+}
+
+cJSON *tg_serve_tool_call_answered(const tg_serve_call *how, const tg_serve_tool *tool,
+                                   const cJSON *args, const cJSON *answers, cJSON **ask,
+                                   const char **code)
+{
+    cJSON *r = tool_call(how, tool, args, answers, ask, code);
+    return r && *code ? fit_error(tool, r) : r;
 }

@@ -87,5 +87,16 @@ typedef struct tg_serve_call {
  */
 cJSON *tg_serve_tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                           const char **code);
+/*
+ * tg_serve_tool_call for a tool that may ask for input (serve/mrtr.h): answers ({key: value},
+ * may be NULL) are handed to the runner; when the tool asks again, NULL is returned and *ask
+ * gets its question {key, message, schema} (the caller's). With ask NULL a question is a tool
+ * error, as in tg_serve_tool_call.
+ */
+/* A tool error result {"error": {code, message}} of tool (isError true). */
+cJSON *tg_serve_tool_error(const tg_serve_tool *tool, const char *code, const char *message);
+cJSON *tg_serve_tool_call_answered(const tg_serve_call *how, const tg_serve_tool *tool,
+                                   const cJSON *args, const cJSON *answers, cJSON **ask,
+                                   const char **code);
 
 #endif

@@ -6,6 +6,8 @@ over two inherited file descriptors that the tool's own output never touches:
   fd 4  the request (read once, then closed): {"file", "entrypoint", "args", "input_schema"}
   fd 3  the reply (written once, at the end): {"ok": true, "result": {...}}
         or {"ok": false, "error": {"phase", "type", "mro", "message", ...}}
+        or {"ok": false, "ask": {"key", "message", "schema"}} when the tool asked for input
+        (toolgen_helpers.ask); the request's "answers" hold earlier answers
 
 Whatever the tool prints goes to stdout/stderr and is reported separately. toolgen classifies
 failures from the reply, the exit status, the signal and the resource usage -- never from the
@@ -291,6 +293,10 @@ def call_loaded(module, request):
                         f"{entry}() does not match input_schema: " + "; ".join(problems),
                         problems=problems)
         phase = "call"
+        if request.get("answers") or "toolgen_helpers" in sys.modules:
+            import toolgen_helpers  # this call's answers only, also in a warm runner
+            toolgen_helpers.ANSWERS.clear()
+            toolgen_helpers.ANSWERS.update(request.get("answers") or {})
         result = fn(**request.get("args", {}))
         if hasattr(result, "__await__"):  # an async entry function
             import asyncio
@@ -311,6 +317,9 @@ def call_loaded(module, request):
 
 
 def exception_reply(exc, phase):
+    question = getattr(exc, "toolgen_ask", None) if phase == "call" else None
+    if isinstance(question, dict) and jsonable(question) is None:
+        return {"ok": False, "ask": question}  # toolgen_helpers.ask: the client answers
     if isinstance(exc, MemoryError):
         # Free what the failed call held before formatting anything.
         exc.__traceback__ = None

@@ -15,6 +15,8 @@ import re
 
 __all__ = [
     "ToolError",
+    "InputRequired",
+    "ask",
     "load_csv_data_with_types",
     "detect_column_types",
     "validate_file_and_columns",
@@ -30,6 +32,33 @@ BOOLEAN_TEXT = {"true": True, "false": False, "True": True, "False": False,
 # A column is high-cardinality when it has more distinct values than this and they make up more
 # than half of its non-missing values: grouping by it gives almost one group per row.
 HIGH_CARDINALITY_MIN = 50
+
+
+# Answers to earlier questions of this call, filled in by the runner (docs/sandbox.md#asking-for-input).
+ANSWERS = {}
+
+
+class InputRequired(BaseException):
+    """Raised by ask() when the answer is not there yet: the runner replies with the question
+    instead of a result. A BaseException, so a tool's `except Exception` does not swallow it."""
+
+    def __init__(self, key, message, schema):
+        super().__init__(message)
+        self.toolgen_ask = {"key": key, "message": message, "schema": schema}
+
+
+def ask(key, message, schema=None):
+    """The user's answer to a question the tool cannot decide alone, e.g.
+    ask("column", "Which column should be summarised?", {"type": "string", "enum": names}).
+
+    key names the answer (letters, digits, _); schema is one JSON Schema of type string,
+    number, integer or boolean (default: a string). The first time, the call ends here and the
+    MCP client is asked; the call then runs again from the start, and ask() returns the answer.
+    Only toolgen serve can answer: elsewhere the call fails with INVALID_INPUT.
+    """
+    if key in ANSWERS:
+        return ANSWERS[key]
+    raise InputRequired(key, message, schema or {"type": "string"})
 
 
 class ToolError(Exception):

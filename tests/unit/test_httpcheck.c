@@ -1,0 +1,174 @@
+/* test_httpcheck.c — the socket-free checks of Streamable HTTP (serve/httpcheck.h) and the
+ * worker pool (serve/pool.h). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/json.h"
+#include "serve/httpcheck.h"
+#include "serve/pool.h"
+#include "testlib.h"
+
+static cJSON *parse(const char *text)
+{
+    tg_err err = {0};
+    cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
+    CHECK(v, "parses: %s: %s", text, err.msg);
+    return v;
+}
+
+static void test_host_origin(void)
+{
+    const char *yes[] = {"localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1:1", "[::1]", "[::1]:443"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        CHECK(tg_http_host_is_loopback(yes[i]), "loopback host %s", yes[i]);
+    const char *no[] = {"evil.example.com", "localhost.evil.com", "127.0.0.1.nip.io", "127.0.0.1:",
+                        "127.0.0.1:80x", "[::1", "", "10.0.0.1:80"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        CHECK(!tg_http_host_is_loopback(no[i]), "not a loopback host: %s", no[i]);
+    CHECK(!tg_http_host_is_loopback(NULL), "no Host header");
+
+    const char *allowed[] = {"https://app.example.com", NULL};
+    CHECK(tg_http_origin_allowed(NULL, NULL), "no Origin: not a browser");
+    CHECK(tg_http_origin_allowed("http://localhost:3000", NULL), "a loopback origin");
+    CHECK(tg_http_origin_allowed("https://127.0.0.1", NULL), "https loopback");
+    CHECK(tg_http_origin_allowed("http://[::1]:8080/", NULL), "v6 loopback, trailing slash");
+    CHECK(tg_http_origin_allowed("https://app.example.com", allowed), "an allowed origin");
+    CHECK(!tg_http_origin_allowed("https://app.example.com.evil.com", allowed), "prefix only");
+    CHECK(!tg_http_origin_allowed("http://evil.example.com", allowed), "a foreign origin");
+    CHECK(!tg_http_origin_allowed("null", NULL), "the opaque origin");
+    CHECK(!tg_http_origin_allowed("file://localhost", NULL), "another scheme");
+}
+
+#define META "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"," \
+             "\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+/* checks headers against a tools/call of "get_weather"; want: NULL (accepted) or a substring of
+ * the HeaderMismatch message */
+static void headers_case(const char *version, const char *method, const char *name, const char *want)
+{
+    cJSON *msg = parse("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{"
+                       "\"name\":\"get_weather\"," META "}}");
+    cJSON *bad = tg_http_check_headers(msg, version, method, name);
+    if (!want) {
+        CHECK(!bad, "accepted: %s / %s / %s", version, method, name);
+    } else {
+        const cJSON *e = cJSON_GetObjectItem(bad, "error");
+        CHECK(e && cJSON_GetObjectItem(e, "code")->valueint == TG_RPC_HEADER_MISMATCH,
+              "HeaderMismatch for %s / %s / %s", version, method, name);
+        CHECK(cJSON_GetObjectItem(bad, "id") && cJSON_GetObjectItem(bad, "id")->valueint == 3,
+              "the error carries the request's id");
+        CHECK_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItem(e, "message")), want);
+    }
+    cJSON_Delete(bad);
+    cJSON_Delete(msg);
+}
+
+static void test_headers(void)
+{
+    headers_case("2026-07-28", "tools/call", "get_weather", NULL);
+    headers_case(" 2026-07-28 ", "tools/call ", " get_weather", NULL);
+    headers_case("2026-07-28", "tools/call", "=?base64?Z2V0X3dlYXRoZXI=?=", NULL);
+    headers_case(NULL, "tools/call", "get_weather", "MCP-Protocol-Version header is required");
+    headers_case("2025-11-25", "tools/call", "get_weather", "does not match body value '2026-07-28'");
+    headers_case("2026-07-28", NULL, "get_weather", "Mcp-Method header is required");
+    headers_case("2026-07-28", "tools/list", "get_weather", "Mcp-Method header value 'tools/list'");
+    headers_case("2026-07-28", "TOOLS/CALL", "get_weather", "Mcp-Method header value");
+    headers_case("2026-07-28", "tools/call", NULL, "Mcp-Name header is required");
+    headers_case("2026-07-28", "tools/call", "other", "Mcp-Name header value 'other'");
+    headers_case("2026-07-28", "tools/call", "=?base64?b3RoZXI=?=", "does not match");
+    headers_case("2026-07-28", "tools/call", "=?base64?!!!?=", "does not match");
+
+    /* methods without a name need no Mcp-Name; resources/read compares the uri */
+    cJSON *list = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META "}}");
+    cJSON *bad = tg_http_check_headers(list, "2026-07-28", "tools/list", NULL);
+    CHECK(!bad, "tools/list needs no Mcp-Name");
+    cJSON_Delete(bad);
+    cJSON_Delete(list);
+    cJSON *read = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{"
+                        "\"uri\":\"toolgen://x\"," META "}}");
+    bad = tg_http_check_headers(read, "2026-07-28", "resources/read", "toolgen://x");
+    CHECK(!bad, "resources/read: Mcp-Name is the uri");
+    cJSON_Delete(bad);
+    bad = tg_http_check_headers(read, "2026-07-28", "resources/read", "toolgen://y");
+    CHECK(bad, "resources/read: another uri is refused");
+    cJSON_Delete(bad);
+    CHECK(tg_http_is_modern(read), "a request with the _meta version is 2026-07-28");
+    cJSON_Delete(read);
+    cJSON *legacy = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+    CHECK(!tg_http_is_modern(legacy), "a request without it is legacy");
+    cJSON_Delete(legacy);
+}
+
+static void test_status(void)
+{
+    struct { int code; tg_serve_era era; unsigned want; } v[] = {
+        {TG_RPC_PARSE_ERROR, TG_ERA_NONE, 400},          {TG_RPC_INVALID_REQUEST, TG_ERA_LEGACY, 400},
+        {TG_RPC_HEADER_MISMATCH, TG_ERA_MODERN, 400},    {TG_RPC_UNSUPPORTED_VERSION, TG_ERA_MODERN, 400},
+        {TG_RPC_METHOD_NOT_FOUND, TG_ERA_MODERN, 404},   {TG_RPC_METHOD_NOT_FOUND, TG_ERA_LEGACY, 200},
+        {TG_RPC_INVALID_PARAMS, TG_ERA_MODERN, 200},     {TG_RPC_INTERNAL_ERROR, TG_ERA_LEGACY, 200},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        cJSON *e = tg_serve_error_reply(NULL, v[i].code, "x");
+        CHECK(tg_http_status_of(e, v[i].era) == v[i].want, "status of %d", v[i].code);
+        cJSON_Delete(e);
+    }
+    cJSON *ok = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+    CHECK(tg_http_status_of(ok, TG_ERA_MODERN) == 200, "a result is 200");
+    cJSON_Delete(ok);
+}
+
+/* ---- the pool: jobs overlap up to the bound, and all of them run ------------------------------ */
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int running, peak, done;
+static bool release;
+
+static void job(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&mu);
+    running++;
+    if (running > peak)
+        peak = running;
+    pthread_cond_broadcast(&cv);
+    while (!release) /* held until the test has seen the bound reached */
+        pthread_cond_wait(&cv, &mu);
+    running--;
+    done++;
+    pthread_mutex_unlock(&mu);
+}
+
+static void test_pool(void)
+{
+    tg_err err = {0};
+    tg_serve_pool *p = tg_serve_pool_start(3, &err);
+    CHECK(p, "pool: %s", err.msg);
+    if (!p)
+        return;
+    for (int i = 0; i < 10; i++)
+        tg_serve_pool_submit(p, job, NULL);
+    pthread_mutex_lock(&mu);
+    while (running < 3)
+        pthread_cond_wait(&cv, &mu);
+    CHECK(running == 3, "three jobs run at once (%d)", running);
+    pthread_mutex_unlock(&mu);
+    CHECK(tg_serve_pool_busy(p) == 10, "ten jobs queued or running (%zu)", tg_serve_pool_busy(p));
+    pthread_mutex_lock(&mu);
+    release = true;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    tg_serve_pool_stop(p);
+    CHECK(done == 10, "every job ran (%d)", done);
+    CHECK(peak == 3, "never more than the bound (%d)", peak);
+}
+
+int main(void)
+{
+    test_host_origin();
+    test_headers();
+    test_status();
+    test_pool();
+    return tl_finish("test_httpcheck");
+}

@@ -1,0 +1,129 @@
+/*
+ * test_mrtr.c — SHA-256 and HMAC-SHA-256 against their published test vectors (FIPS 180-2,
+ * RFC 4231), and the requestState of serve/mrtr.h: sealed and opened, refused when altered,
+ * foreign, expired or not ours; the argument digest independent of member order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "base/sha256.h"
+#include "serve/mrtr.h"
+#include "testlib.h"
+
+static void hex(const unsigned char *d, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++)
+        sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+static void expect_sha(const char *in, size_t len, const char *want)
+{
+    unsigned char d[TG_SHA256_LEN];
+    char h[65];
+    tg_sha256(in, len, d);
+    hex(d, sizeof d, h);
+    CHECK(strcmp(h, want) == 0, "sha256(%.20s...) = %s", in, h);
+}
+
+static void expect_hmac(const void *key, size_t klen, const char *data, const char *want)
+{
+    unsigned char d[TG_SHA256_LEN];
+    char h[65];
+    tg_hmac_sha256(key, klen, data, strlen(data), d);
+    hex(d, sizeof d, h);
+    CHECK(strcmp(h, want) == 0, "hmac(%.20s) = %s", data, h);
+}
+
+static void test_vectors(void)
+{
+    expect_sha("", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect_sha("abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    expect_sha(two, strlen(two), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    char *million = malloc(1000000);
+    memset(million, 'a', 1000000);
+    expect_sha(million, 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    free(million);
+    /* RFC 4231 test cases 1, 2 and 6 (a key longer than the block) */
+    unsigned char k1[20];
+    memset(k1, 0x0b, sizeof k1);
+    expect_hmac(k1, sizeof k1, "Hi There",
+                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    expect_hmac("Jefe", 4, "what do ya want for nothing?",
+                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    unsigned char k6[131];
+    memset(k6, 0xaa, sizeof k6);
+    expect_hmac(k6, sizeof k6, "Test Using Larger Than Block-Size Key - Hash Key First",
+                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+    CHECK(tg_mem_equal_ct("abc", "abc", 3) && !tg_mem_equal_ct("abc", "abd", 3), "compare");
+}
+
+static cJSON *parse(const char *text)
+{
+    return tg_json_parse(text, strlen(text), NULL, NULL, NULL, NULL);
+}
+
+static void expect_refused(const tg_serve_mrtr *m, const char *state, time_t now, const char *why)
+{
+    char msg[256] = "";
+    cJSON *p = tg_serve_mrtr_open(m, state, now, msg, sizeof msg);
+    CHECK(!p, "refused: %s", state);
+    CHECK(strstr(msg, why), "expected \"%s\" in \"%s\"", why, msg);
+    cJSON_Delete(p);
+}
+
+static void test_state(void)
+{
+    tg_serve_mrtr m, other;
+    tg_err err = {0};
+    CHECK(tg_serve_mrtr_init(&m, &err) == 0 && tg_serve_mrtr_init(&other, &err) == 0, "%s", err.msg);
+    CHECK(memcmp(m.key, other.key, sizeof m.key) != 0, "each server draws its own key");
+    cJSON *payload = parse("{\"tool\":\"t\",\"answers\":{\"k\":\"v\"},\"exp\":2000}");
+    char *state = tg_serve_mrtr_seal(&m, payload);
+    char msg[256] = "";
+    cJSON *back = tg_serve_mrtr_open(&m, state, 1000, msg, sizeof msg);
+    CHECK(back && cJSON_Compare(back, payload, true), "a sealed state opens: %s", msg);
+    cJSON_Delete(back);
+    expect_refused(&other, state, 1000, "failed verification");
+    expect_refused(&m, state, 2001, "expired");
+    size_t n = strlen(state);
+    for (size_t i = 4; i < n; i += 7) { /* every 7th character altered, MAC and payload */
+        char *t = xstrdup(state);
+        if (t[i] != '.') {
+            t[i] = t[i] == 'a' ? 'b' : 'a';
+            expect_refused(&m, t, 1000, "");
+        }
+        free(t);
+    }
+    expect_refused(&m, "", 1000, "not one this server issued");
+    expect_refused(&m, "tg1.zz", 1000, "not one this server issued");
+    char *shorter = xstrndup(state, n - 2); /* a truncated payload */
+    expect_refused(&m, shorter, 1000, "failed verification");
+    free(shorter);
+    char *odd = xstrndup(state, n - 1);
+    expect_refused(&m, odd, 1000, "failed verification");
+    free(odd);
+    free(state);
+    cJSON_Delete(payload);
+
+    cJSON *a = parse("{\"b\":1,\"a\":{\"y\":[1,\"x\"],\"x\":null}}");
+    cJSON *b = parse("{\"a\":{\"x\":null,\"y\":[1,\"x\"]},\"b\":1}");
+    cJSON *c = parse("{\"a\":{\"x\":null,\"y\":[\"x\",1]},\"b\":1}");
+    char *da = tg_serve_mrtr_digest(a), *db = tg_serve_mrtr_digest(b), *dc = tg_serve_mrtr_digest(c);
+    CHECK(strlen(da) == 64 && strcmp(da, db) == 0, "the digest ignores member order");
+    CHECK(strcmp(da, dc) != 0, "the digest sees array order");
+    free(da);
+    free(db);
+    free(dc);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    cJSON_Delete(c);
+}
+
+int main(void)
+{
+    test_vectors();
+    test_state();
+    return tl_finish("test_mrtr");
+}

@@ -1,0 +1,184 @@
+/*
+ * test_serve_notify.c — list changes (serve/notify.h): subscriptions/listen through the
+ * protocol core, its acknowledgement and filter, the limits, cancellation, and the
+ * notifications due per era — each message checked against the MCP schema of its revision.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/doc.h"
+#include "base/json.h"
+#include "schema/jsonschema.h"
+#include "serve/core.h"
+#include "serve/notify.h"
+#include "testlib.h"
+
+#define META26                                                                              \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                 \
+    "\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+typedef struct rev_schemas {
+    js_registry *reg;
+    char uri[128];
+} rev_schemas;
+
+static rev_schemas legacy_s, modern_s;
+
+static bool open_rev(rev_schemas *r, const char *rev)
+{
+    const char *dir = getenv("TESTDATA_DIR");
+    char *path = xasprintf("%s/mcp-schema/%s/schema.json", dir && *dir ? dir : "tests/testdata", rev);
+    tg_doc doc = {0};
+    tg_err err = {0};
+    bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
+    CHECK(ok, "cannot load %s: %s", path, err.msg);
+    free(path);
+    if (!ok)
+        return false;
+    snprintf(r->uri, sizeof r->uri, "https://modelcontextprotocol.io/schema/%s/schema.json", rev);
+    r->reg = js_registry_new();
+    js_registry_add_metaschemas(r->reg, &err);
+    CHECK(js_registry_add_document(r->reg, r->uri, doc.root, &err) == 0, "add: %s", err.msg);
+    tg_doc_free(&doc);
+    return true;
+}
+
+static void expect_def(rev_schemas *r, const char *def, const cJSON *inst, const char *what)
+{
+    char *ref = xasprintf("%s#/$defs/%s", r->uri, def);
+    cJSON *w = cJSON_CreateObject();
+    cJSON_AddStringToObject(w, "$ref", ref);
+    tg_err err = {0};
+    js_schema *s = js_compile(r->reg, w, &(js_options){0}, &err);
+    CHECK(s, "compile %s: %s", ref, err.msg);
+    js_errors errs = {0};
+    if (s && !js_validate(s, inst, &errs)) {
+        char *text = tg_json_print_compact(inst);
+        CHECK(false, "%s does not fit %s: %s: %s (%.300s)", what, def,
+              errs.n ? errs.v[0].instance_location : "", errs.n ? errs.v[0].message : "", text);
+        free(text);
+    }
+    js_errors_free(&errs);
+    js_schema_free(s);
+    cJSON_Delete(w);
+    free(ref);
+}
+
+static tg_serve_tools tools; /* empty */
+static tg_serve_config cfg;
+
+static cJSON *handle(tg_serve_session *s, const char *text)
+{
+    cJSON *msg = tg_json_parse(text, strlen(text), NULL, NULL, NULL, NULL);
+    CHECK(msg, "parse %s", text);
+    tg_serve_log log;
+    cJSON *r = msg ? tg_serve_handle(&cfg, s, msg, &log) : NULL;
+    cJSON_Delete(msg);
+    return r;
+}
+
+static char *listen_req(const char *id, const char *filter)
+{
+    return xasprintf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"subscriptions/listen\","
+                     "\"params\":{" META26 "%s%s}}", id, filter ? ",\"notifications\":" : "",
+                     filter ? filter : "");
+}
+
+static void test_listen(void)
+{
+    tg_serve_session s = {0};
+    char *t = listen_req("7", "{\"toolsListChanged\":true,\"resourcesListChanged\":true,"
+                              "\"promptsListChanged\":true}");
+    cJSON *ack = handle(&s, t);
+    free(t);
+    expect_def(&modern_s, "SubscriptionsAcknowledgedNotification", ack, "ack");
+    expect_def(&modern_s, "JSONRPCNotification", ack, "ack");
+    char *text = tg_json_print_compact(ack);
+    CHECK(strstr(text, "\"notifications\":{\"toolsListChanged\":true,\"resourcesListChanged\":true}") &&
+              strstr(text, "\"io.modelcontextprotocol/subscriptionId\":7"),
+          "honoured: tools and resources (prompts do not change): %s", text);
+    free(text);
+    cJSON_Delete(ack);
+    t = listen_req("7", "{}");
+    cJSON *dup = handle(&s, t);
+    free(t);
+    CHECK(cJSON_GetObjectItem(dup, "error"), "an id in use is refused");
+    cJSON_Delete(dup);
+    t = listen_req("8", NULL);
+    cJSON *bad = handle(&s, t);
+    free(t);
+    CHECK(cJSON_GetObjectItem(bad, "error") &&
+              strstr(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(bad, "error"),
+                                                              "message")), "params.notifications"),
+          "a listen without a filter says what is missing");
+    cJSON_Delete(bad);
+    for (int i = 0; i < TG_SERVE_MAX_SUBS; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "\"s%d\"", i);
+        t = listen_req(id, "{\"toolsListChanged\":false}");
+        cJSON *r = handle(&s, t);
+        CHECK((i < TG_SERVE_MAX_SUBS - 1) == (cJSON_GetObjectItem(r, "error") == NULL),
+              "subscription %d of at most %d", i + 2, TG_SERVE_MAX_SUBS);
+        cJSON_Delete(r);
+        free(t);
+    }
+    CHECK(tg_serve_subs_count(s.subs) == TG_SERVE_MAX_SUBS, "full");
+
+    /* a change: one notification on subscription 7 per list it asked for, none for the
+     * others (they asked for nothing); legacy ones only once initialized */
+    cJSON *due = tg_serve_changed(s.subs, false, TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES);
+    CHECK(cJSON_GetArraySize(due) == 2, "two notifications due (%d)", cJSON_GetArraySize(due));
+    cJSON *n;
+    cJSON_ArrayForEach(n, due) {
+        expect_def(&modern_s, "JSONRPCNotification", n, "list_changed");
+        const char *m = cJSON_GetStringValue(cJSON_GetObjectItem(n, "method"));
+        expect_def(&modern_s, strstr(m, "tools") ? "ToolListChangedNotification"
+                                                 : "ResourceListChangedNotification", n, m);
+    }
+    cJSON_Delete(due);
+    due = tg_serve_changed(NULL, true, TG_CHANGED_TOOLS);
+    CHECK(cJSON_GetArraySize(due) == 1, "legacy: one");
+    expect_def(&legacy_s, "ToolListChangedNotification", cJSON_GetArrayItem(due, 0), "legacy");
+    cJSON_Delete(due);
+
+    /* cancelled: no more notifications on it, and a cancellation of nothing is ignored */
+    cJSON *none = handle(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                             "\"params\":{\"requestId\":7}}");
+    CHECK(!none, "a notification gets no reply");
+    CHECK(tg_serve_subs_count(s.subs) == TG_SERVE_MAX_SUBS - 1, "cancelled");
+    due = tg_serve_changed(s.subs, false, TG_CHANGED_TOOLS);
+    CHECK(cJSON_GetArraySize(due) == 0, "nothing due after the cancellation");
+    cJSON_Delete(due);
+    CHECK(!tg_serve_unlisten(s.subs, cJSON_GetArrayItem(NULL, 0)), "NULL id");
+    tg_serve_session_release(&s);
+    CHECK(!s.subs, "released");
+}
+
+static void test_legacy_refused(void)
+{
+    tg_serve_session s = {0};
+    cJSON *r = handle(&s, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
+                          "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":"
+                          "{\"name\":\"t\",\"version\":\"1\"}}}");
+    char *text = tg_json_print_compact(r);
+    CHECK(strstr(text, "\"tools\":{\"listChanged\":true}"), "legacy announces listChanged: %s", text);
+    free(text);
+    cJSON_Delete(r);
+    r = handle(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"subscriptions/listen\","
+                   "\"params\":{\"notifications\":{}}}");
+    CHECK(cJSON_GetObjectItem(r, "error"), "subscriptions/listen is not a legacy method");
+    cJSON_Delete(r);
+    tg_serve_session_release(&s);
+}
+
+int main(void)
+{
+    if (!open_rev(&legacy_s, "2025-11-25") || !open_rev(&modern_s, "2026-07-28"))
+        return tl_finish("test_serve_notify");
+    cfg = (tg_serve_config){.tools = &tools, .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES};
+    test_listen();
+    test_legacy_refused();
+    js_registry_free(legacy_s.reg);
+    js_registry_free(modern_s.reg);
+    return tl_finish("test_serve_notify");
+}

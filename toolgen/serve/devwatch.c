@@ -1,0 +1,124 @@
+/* devwatch.c — re-read the --dev tool set when the manifests change (devwatch.h). */
+#include "serve/devwatch.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/strvec.h"
+#include "serve/notify.h"
+
+/* Names, sizes, times and inodes of the files under dirfd, depth levels down, in a stable
+ * order (sorted names). */
+static void hash_dir(tg_hasher *h, int dirfd, int depth)
+{
+    DIR *d = fdopendir(dirfd);
+    if (!d) {
+        close(dirfd);
+        return;
+    }
+    tg_strv names = TG_STRV_INIT;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            tg_strv_push(&names, e->d_name);
+    tg_strv_sort(&names);
+    for (size_t i = 0; i < names.n; i++) {
+        struct stat st;
+        if (fstatat(dirfd, names.v[i], &st, AT_SYMLINK_NOFOLLOW) == 0) {
+            long long facts[5] = {(long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                                  (long long)st.st_mtim.tv_nsec, (long long)st.st_ino,
+                                  (long long)st.st_mode};
+            tg_hasher_str(h, 'n', names.v[i]);
+            tg_hasher_field(h, 's', facts, sizeof facts);
+            int sub = S_ISDIR(st.st_mode) && depth > 1
+                          ? openat(dirfd, names.v[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                          : -1;
+            if (sub >= 0)
+                hash_dir(h, sub, depth - 1);
+        }
+    }
+    tg_strv_free(&names);
+    closedir(d);
+}
+
+static tg_hash folder_state(const tg_repo *repo)
+{
+    tg_hasher *h = tg_hasher_new();
+    int fd = openat(repo->root_fd, repo->cfg.manifests_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    tg_hasher_str(h, 'd', fd >= 0 ? "present" : "absent");
+    if (fd >= 0)
+        hash_dir(h, fd, 3); /* the folder, each tool's folder, the folders in those */
+    tg_hash r = tg_hasher_final(h);
+    tg_hasher_free(h);
+    return r;
+}
+
+static tg_hash listing_of(const tg_serve_tools *t)
+{
+    cJSON *all = cJSON_CreateArray();
+    for (size_t i = 0; i < t->n; i++)
+        cJSON_AddItemReferenceToArray(all, t->v[i].tool);
+    tg_hash h = tg_hash_json(all);
+    cJSON_Delete(all);
+    return h;
+}
+
+static int load(tg_serve_tools *t, tg_serve_resources *r, const tg_repo *repo, tg_err *err)
+{
+    if (tg_serve_tools_load_dev(t, repo, err) != 0)
+        return -1;
+    if (tg_serve_resources_build(r, t, &repo->cfg.project, err) != 0) {
+        tg_serve_tools_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_err *err)
+{
+    *w = (tg_serve_devwatch){.repo = repo};
+    w->state = folder_state(repo); /* before reading: a change while loading is seen next time */
+    if (load(&w->tools, &w->resources, repo, err) != 0)
+        return -1;
+    w->listing = listing_of(&w->tools);
+    return 0;
+}
+
+void tg_serve_devwatch_close(tg_serve_devwatch *w)
+{
+    tg_serve_resources_free(&w->resources);
+    tg_serve_tools_free(&w->tools);
+}
+
+unsigned tg_serve_devwatch_check(void *ctx)
+{
+    tg_serve_devwatch *w = ctx;
+    tg_hash now = folder_state(w->repo);
+    if (tg_hash_eq(now, w->state))
+        return 0;
+    /* Editors and tools write files in steps (truncate, then write): read the set only once
+     * the folder looks the same at two checks in a row, never half-written. */
+    if (!tg_hash_eq(now, w->settling)) {
+        w->settling = now;
+        return 0;
+    }
+    w->state = now;
+    tg_serve_tools t;
+    tg_serve_resources r;
+    tg_err err = {0};
+    if (load(&t, &r, w->repo, &err) != 0)
+        return 0; /* e.g. the folder is being replaced: keep serving the old set */
+    tg_serve_resources_free(&w->resources);
+    tg_serve_tools_free(&w->tools);
+    w->tools = t;
+    w->resources = r;
+    w->reloads++;
+    tg_hash listing = listing_of(&t);
+    if (tg_hash_eq(listing, w->listing))
+        return 0;
+    w->listing = listing;
+    return TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES;
+}

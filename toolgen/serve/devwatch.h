@@ -1,0 +1,43 @@
+/*
+ * devwatch.h — the --dev tool set, re-read when the working tree's manifests change while
+ * serving (docs/mcp.md#list-changes).
+ *
+ * The check is cheap, meant to run between requests and about once a second while idle: a
+ * hash of the names, sizes, modification times and inode numbers of the files in the
+ * manifests folder (two levels: each tool's folder and the folders in it). Only when that hash
+ * moved, and stayed the same at the next check, is the tool set loaded again (lint, schemas, MCP objects) with its resources; the
+ * clients are told (serve/notify.h) only when what tools/list shows changed.
+ *
+ * The watch owns the tool set and resources the server's configuration points to; a reload
+ * replaces their contents in place, so those pointers stay valid. Run the check only while no
+ * request is being handled (the stdio transport calls it from its loop between messages).
+ */
+#ifndef TG_SERVE_DEVWATCH_H
+#define TG_SERVE_DEVWATCH_H
+
+#include "base/hash.h"
+#include "model/repo.h"
+#include "serve/resources.h"
+#include "serve/tools.h"
+
+typedef struct tg_serve_devwatch {
+    const tg_repo *repo;
+    tg_serve_tools tools;         /* the current set (the config's tools) */
+    tg_serve_resources resources; /* built from it (the config's resources) */
+    tg_hash state;                /* of the manifests folder's files, as last read */
+    tg_hash settling;             /* a new state seen once, read when seen again */
+    tg_hash listing;              /* of what tools/list shows */
+    unsigned reloads;             /* how many times the set was read again */
+} tg_serve_devwatch;
+
+/* Loads the set of repo (which must outlive the watch). -1 with err as tg_serve_tools_load_dev
+ * or tg_serve_resources_build. */
+int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_err *err);
+void tg_serve_devwatch_close(tg_serve_devwatch *w);
+
+/* Re-reads the set when the folder changed. Returns the lists whose contents changed
+ * (TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES, serve/notify.h), 0 when none did or the new set
+ * could not be read (the old one is kept). ctx is the watch, so it fits tg_serve_stdio.idle. */
+unsigned tg_serve_devwatch_check(void *ctx);
+
+#endif
