@@ -246,6 +246,9 @@ static void call_job(void *arg)
         tg_serve_gate_lock(&sv->gate);
         reply = tg_serve_handle(&cfg, h->sess ? &h->sess->s : &h->scratch, h->msg, &h->lg);
         tg_serve_gate_unlock(&sv->gate);
+    } else { /* cancelled while it waited for a worker: never started */
+        h->lg.id = cJSON_GetObjectItemCaseSensitive(h->msg, "id");
+        snprintf(h->lg.method, sizeof h->lg.method, "tools/call");
     }
     live_remove(sv, h);
     bool cancelled = h->cancel;
