@@ -570,6 +570,13 @@ static void test_client_schema(void)
           "client schema: %s", out);
     free(out);
     cJSON_Delete(c);
+    /* MCP keeps the dialect the manifest names (docs/emit.md, "mcp.tool.json"); $id still goes */
+    c = tg_emit_mcp_schema(s);
+    CHECK_CONTAINS(tg_json_get_string(c, "$schema"), "draft/2020-12/schema");
+    CHECK(!cJSON_GetObjectItemCaseSensitive(c, "$id"), "mcp schema keeps no $id");
+    CHECK(!cJSON_GetObjectItemCaseSensitive(c, "x-toolgen-root"), "mcp schema: private keyword");
+    CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c, "$defs")), "mcp schema: $defs");
+    cJSON_Delete(c);
     cJSON_Delete(s);
 }
 
