@@ -115,4 +115,41 @@ expect_rc "damaged fragment: build" 0
 expect_out "damaged fragment: emit reruns" "emit 1"
 same_as_clean "damaged fragment"
 
+# ---- unchanged reference pages are handed over without their bytes, but only when intact ----------
+# (tg_stage_output_unchanged: the plan must have found every recorded output intact)
+edit_b() { # TEXT: a new description for tool_b
+    sed "s/^description: .*/description: $1/" "$R/manifests/tool_b/tool.manifest.yaml" >"$T/m" &&
+        cp "$T/m" "$R/manifests/tool_b/tool.manifest.yaml"
+}
+REF=$R/generated/skill/agg-tools2/references
+edit_b "Print a data file, second edit."
+run "$TG" -C "$R" build -v
+expect_out "kept pages: the edited tool's page is written" "wrote generated/skill/agg-tools2/references/tool_b.md"
+expect_not_out "kept pages: no other page is written" "references/tool_a.md"
+run "$TG" -C "$R" build
+expect_out "kept pages: the record is right (no-op after)" "no work to do"
+same_as_clean "kept pages"
+printf 'hand edit\n' >>"$REF/tool_a.md"
+edit_b "Print a data file, third edit."
+run "$TG" -C "$R" build
+expect_rc "hand-edited page + edit: build" 0
+expect_err "hand-edited page + edit: restored with a warning" "references/tool_a.md was edited by hand"
+same_as_clean "hand-edited page + edit"
+rm "$REF/tool_e.md"
+edit_b "Print a data file, fourth edit."
+run "$TG" -C "$R" build
+expect_rc "deleted page + edit: build" 0
+[ -f "$REF/tool_e.md" ] && ok || bad "deleted page + edit: not recreated"
+same_as_clean "deleted page + edit"
+rm -rf "$R/.toolgen/log"
+edit_b "Print a data file, fifth edit."
+run "$TG" -C "$R" build
+expect_rc "no state log + edit: build" 0
+same_as_clean "no state log + edit"
+printf 'garbage\n' >"$R/.toolgen/log"
+edit_b "Print a data file, sixth edit."
+run "$TG" -C "$R" build
+expect_rc "corrupt state log + edit: build" 0
+same_as_clean "corrupt state log + edit"
+
 finish cli-aggregate

@@ -20,6 +20,27 @@ static const char *const aggregate_config[] = {"/paths/generated", "/project", N
  * what the repository-wide files ultimately come from. */
 static const char *const aggregate_upstream[] = {"load", "emit", NULL};
 
+/* A tool's reference page is its fragment's reference piece, whole: when the fragment is the
+ * one the last run saw, the page on disk is already right and is handed over without its bytes
+ * (docs/build.md, "The aggregate"). */
+static void reference_pages(tg_stage_run *r, const tg_emit_fragment *f, size_t n)
+{
+    const tg_config *cfg = tg_stage_config(r);
+    for (size_t i = 0; i < n; i++) {
+        const char *tool = f[i].p[TG_PIECE_NAME].data;
+        char *rel = tg_emit_reference_path(&cfg->project, tool);
+        char *path = tg_path_join(cfg->generated_dir, rel);
+        free(rel);
+        if (tg_stage_upstream_unchanged(r, "emit", tool) &&
+            tg_stage_output_unchanged(r, xstrdup(path))) {
+            free(path);
+            continue;
+        }
+        const tg_emit_piece *page = &f[i].p[TG_PIECE_REFERENCE];
+        tg_stage_output(r, path, xstrdup(page->data), page->len);
+    }
+}
+
 static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
 {
     const tg_config *cfg = tg_stage_config(r);
@@ -43,7 +64,7 @@ static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
         }
     }
     tg_emit_files files = {0};
-    if (tg_emit_aggregate_fragments(f, n, &cfg->project, &files, err) != 0)
+    if (tg_emit_aggregate_shared(f, n, &cfg->project, &files, err) != 0)
         goto out;
     for (size_t i = 0; i < files.n; i++) {
         tg_stage_output(r, tg_path_join(cfg->generated_dir, files.v[i].path), files.v[i].data,
@@ -51,6 +72,7 @@ static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
         files.v[i].data = NULL;
     }
     tg_emit_files_free(&files);
+    reference_pages(r, f, n);
     rc = TG_STAGE_DONE;
 out:
     for (size_t i = 0; i < loaded; i++)
