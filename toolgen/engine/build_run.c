@@ -159,6 +159,23 @@ bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char 
     return was && tg_hash_eq(was->hash, up->out_hash);
 }
 
+char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err)
+{
+    const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;
+    if (!was) {
+        tg_err_set(err, "%s: no previous output of %s found intact", path, r->n->id);
+        return NULL;
+    }
+    char *data = tg_read_file_at(r->e->root, path, 0, len, err);
+    /* The plan trusted the stat cache; what is built on these bytes must not be wrong. */
+    if (data && !tg_hash_eq(tg_hash_bytes(data, *len), was->hash)) {
+        tg_err_set(err, "%s changed since the plan checked it", path);
+        free(data);
+        return NULL;
+    }
+    return data;
+}
+
 bool tg_stage_output_unchanged(tg_stage_run *r, char *path)
 {
     const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;

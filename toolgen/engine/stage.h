@@ -121,6 +121,12 @@ bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char 
  * claim that its bytes would be the same (e.g. they come from an unchanged upstream output).
  */
 bool tg_stage_output_unchanged(tg_stage_run *r, char *path);
+/*
+ * The bytes (heap, *len) of output path as this stage's last recorded run wrote it, when the
+ * engine can vouch for them as for tg_stage_output_unchanged; else NULL (err says why). For a
+ * stage that builds on its previous outputs (the aggregate's index, docs/build.md).
+ */
+char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err);
 /* A file the stage read that is not a declared input. */
 void tg_stage_dep(tg_stage_run *r, const char *path);
 /* A file whose presence (not content) the stage depends on: load checks that the code exists,
