@@ -2,8 +2,9 @@
  * aggindex.c — the aggregate's index (aggindex.h; docs/build.md, "The aggregate").
  *
  * Text, one line per tool: "<name> <auth_env or -> " then, per piece kind in order,
- * "<file>,<off>,<len>,<lines>", then " <SKILL_DESC piece>" (when it has no line break). Pieces of one kind follow each other in tool order in their
- * file, so each is looked for just after the previous one of its kind.
+ * "<file>,<off>,<len>,<lines>", then " <SKILL_DESC piece>" (when it has no line break). Pieces
+ * of one kind follow each other in tool order in their file, so each is looked for just after
+ * the previous one of its kind.
  */
 #include "emit/aggindex.h"
 

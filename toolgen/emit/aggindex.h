@@ -58,8 +58,9 @@ void tg_aggindex_free(tg_aggindex *ix);
 const tg_aggindex_tool *tg_aggindex_find(const tg_aggindex *ix, const char *name);
 /*
  * Tool t's pieces as views into the files (bytes[i], lens[i]: the contents of ix->paths[i]):
- * NAME, AUTH_ENV and SKILL_DESC (kept in the index) are NUL-terminated, the others are read by length only; a piece found
- * nowhere has data NULL (unless empty). False when a position lies outside its file.
+ * NAME, AUTH_ENV and SKILL_DESC (kept in the index) are NUL-terminated, the others are read
+ * by length only; a piece found nowhere has data NULL (unless empty). False when a position
+ * lies outside its file.
  */
 bool tg_aggindex_view(const tg_aggindex_tool *t, const char *const *bytes, const size_t *lens,
                       tg_emit_fragment *f);
