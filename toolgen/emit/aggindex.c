@@ -66,17 +66,18 @@ static tg_aggindex_at locate(const tg_emit_piece *p, int file, const tg_emit_fil
     if ((c->found_one || c->searched_all) && avail > p->len + SEARCH_WINDOW)
         avail = p->len + SEARCH_WINDOW;
     c->searched_all = true;
+    if (avail < p->len)
+        return at;
     /* The piece usually starts a few bytes on: its first byte, then the rest, beat memmem's
      * set-up per call (a table per needle) by far. */
     const char *q = fl->data + c->pos, *last = q + (avail - p->len), *hit = NULL;
-    if (avail >= p->len)
-        while (q <= last && (q = memchr(q, p->data[0], (size_t)(last - q) + 1))) {
-            if (memcmp(q, p->data, p->len) == 0) {
-                hit = q;
-                break;
-            }
-            q++;
+    while (q <= last && (q = memchr(q, p->data[0], (size_t)(last - q) + 1))) {
+        if (memcmp(q, p->data, p->len) == 0) {
+            hit = q;
+            break;
         }
+        q++;
+    }
     if (!hit)
         return at;
     at.file = file;
