@@ -68,6 +68,15 @@ extern const char tg_usage_new[];
 /* cli_new.c: before a build, generates again the code of the tools (all, or tools[0..ntools))
  * whose tool.lock says their spec or prompts changed (gen/regen.h); with frozen, fails listing
  * them instead. TG_EXIT_OK, or the exit code after printing why. */
+/* serve.workflow's generate_tool (serve/workflow.h): `toolgen new` on intent and the data
+ * files, then a build of the tool so it can be staged. Prints nothing. */
+struct tg_serve_generated;
+int cli_serve_generate(void *ud, const tg_repo *repo, const char *intent,
+                       const char *const *data, size_t ndata, struct tg_serve_generated *out,
+                       tg_err *err);
+/* The user who answers feedback, for Approved-By: $TOOLGEN_USER, else $USER, else "user". */
+const char *cli_answering_user(void);
+
 int cli_generate_due(const tg_repo *repo, const char *const *tools, size_t ntools, bool frozen,
                      const char *cmd);
 

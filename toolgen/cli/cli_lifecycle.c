@@ -144,8 +144,7 @@ int cmd_stage(int argc, char **argv)
     return code;
 }
 
-/* The user who answered, for Approved-By: $TOOLGEN_USER, else $USER, else "user". */
-static const char *answering_user(void)
+const char *cli_answering_user(void)
 {
     const char *u = getenv("TOOLGEN_USER");
     if (!u || !*u)
@@ -177,7 +176,7 @@ int cmd_feedback(int argc, char **argv)
         return code;
     tg_err err = {0};
     tg_decide_result res;
-    if (tg_decide(&g, tool, stage == 2, reply, answering_user(), &res, &err) != 0) {
+    if (tg_decide(&g, tool, stage == 2, reply, cli_answering_user(), &res, &err) != 0) {
         code = fail_err("feedback", TG_EXIT_FAIL, &err);
     } else {
         printf("%s v%s: %s (state %s)\n", tool, res.version, tg_fb_name(res.decision),

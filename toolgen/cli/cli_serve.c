@@ -23,6 +23,7 @@
 #include "serve/resources.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
+#include "serve/workflow.h"
 
 const char tg_usage_serve[] =
     "usage: toolgen serve [-C DIR] [--staging | --dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
@@ -310,12 +311,20 @@ static int serve(const serve_opts *o, int proto_fd)
     /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
     tg_pool *pool = tg_pool_new(&sv.env.ctx);
     tg_serve_tools_prepare_pool(&sv.watch.tools, pool);
+    /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
+     * makes the watch read the tool set again at once */
+    tg_serve_workflow wf = {.repo = &repo, .generate = cli_serve_generate,
+                            .changed = tg_serve_devwatch_force, .changed_ctx = &sv.watch,
+                            .user = cli_answering_user()};
+    if (repo.cfg.serve_workflow)
+        tg_serve_workflow_init(&wf);
     tg_serve_config c = {
         .tools = &sv.watch.tools,
         .resources = &sv.watch.resources,
         .prompts = &sv.prompts,
         .completion = &completion,
         .mrtr = &sv.mrtr,
+        .workflow = repo.cfg.serve_workflow ? &wf : NULL,
         /* over stdio only: the HTTP transport neither re-reads the tool set nor sends a
          * request to a client in the middle of a call */
         .list_changed = o->http ? 0 : TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
@@ -334,6 +343,7 @@ static int serve(const serve_opts *o, int proto_fd)
     if (run_transport(o, &c, &sv.watch, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+    tg_serve_workflow_release(&wf);
     tg_pool_free(pool);
     close_served(&sv);
     tg_repo_release(&repo);

@@ -116,6 +116,10 @@ void tg_serve_devwatch_close(tg_serve_devwatch *w)
 unsigned tg_serve_devwatch_check(void *ctx)
 {
     tg_serve_devwatch *w = ctx;
+    if (w->force) {
+        w->force = false;
+        return tg_serve_devwatch_reload(w);
+    }
     tg_hash now = folder_state(w);
     if (tg_hash_eq(now, w->state))
         return 0;
@@ -147,4 +151,9 @@ unsigned tg_serve_devwatch_reload(tg_serve_devwatch *w)
         return 0;
     w->listing = listing;
     return TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES;
+}
+
+void tg_serve_devwatch_force(void *ctx)
+{
+    ((tg_serve_devwatch *)ctx)->force = true;
 }

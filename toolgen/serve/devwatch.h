@@ -17,6 +17,8 @@
 #ifndef TG_SERVE_DEVWATCH_H
 #define TG_SERVE_DEVWATCH_H
 
+#include <stdbool.h>
+
 #include "base/hash.h"
 #include "model/repo.h"
 #include "serve/resources.h"
@@ -31,6 +33,7 @@ typedef struct tg_serve_devwatch {
     tg_hash settling;             /* a new state seen once, read when seen again */
     tg_hash listing;              /* of what tools/list shows */
     unsigned reloads;             /* how many times the set was read again */
+    bool force;                   /* read the set at the next check, settled or not */
 } tg_serve_devwatch;
 
 /* Loads the set of repo (which must outlive the watch) from source. -1 with err as
@@ -44,6 +47,10 @@ void tg_serve_devwatch_close(tg_serve_devwatch *w);
  * could not be read (the old one is kept). ctx is the watch, so it fits tg_serve_stdio.idle. */
 unsigned tg_serve_devwatch_check(void *ctx);
 
+/* Makes the next check re-read the set without waiting for the folder to settle (a change the
+ * server made itself: a promotion through MCP). ctx is the watch, so it fits
+ * tg_serve_workflow.changed; call it with the core's lock held, as the check runs. */
+void tg_serve_devwatch_force(void *ctx);
 /* Re-reads the set now, without waiting for the folder to settle: for a change the server made
  * itself (a promotion through MCP). Returns as tg_serve_devwatch_check. */
 unsigned tg_serve_devwatch_reload(tg_serve_devwatch *w);
