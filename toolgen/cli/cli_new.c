@@ -61,7 +61,7 @@ static void collect_failures(void *ud, const tg_build_event *ev)
         tg_buf_printf(b, "%s%s", ev->text, ev->text[strlen(ev->text) - 1] == '\n' ? "" : "\n");
 }
 
-static int validate_tool(void *ud, const tg_repo *repo, const char *tool, bool *build_ok,
+int cli_build_one(void *ud, const tg_repo *repo, const char *tool, bool *build_ok,
                          char **failures, tg_err *err)
 {
     (void)ud;
@@ -86,7 +86,7 @@ static int validate_tool(void *ud, const tg_repo *repo, const char *tool, bool *
     return s == TG_BUILD_OK || s == TG_BUILD_FAILED ? 0 : -1;
 }
 
-static void print_step(void *ud, const char *line)
+void cli_print_step(void *ud, const char *line)
 {
     (void)ud;
     printf("%s\n", line);
@@ -179,8 +179,8 @@ int cmd_new(int argc, char **argv)
         return cli_fail(TG_EXIT_USAGE, "new: %s", msg);
     }
     o.g.repo = &o.repo;
-    o.g.validate = validate_tool;
-    o.g.progress = print_step;
+    o.g.validate = cli_build_one;
+    o.g.progress = cli_print_step;
     tg_gen_result r;
     if (tg_gen_new(&o.g, &r, &err) != 0) {
         char msg[2048];
@@ -217,7 +217,7 @@ int cli_serve_generate(void *ud, const tg_repo *repo, const char *intent,
     (void)ud;
     tg_buf lines = TG_BUF_INIT;
     tg_gen_opts g = {.repo = repo, .intent = intent, .data = data, .ndata = ndata,
-                     .samples = 1, .validate = validate_tool, .progress = collect_step,
+                     .samples = 1, .validate = cli_build_one, .progress = collect_step,
                      .progress_ud = &lines};
     tg_gen_result r;
     int rc = tg_gen_new(&g, &r, err);
@@ -228,7 +228,7 @@ int cli_serve_generate(void *ud, const tg_repo *repo, const char *intent,
              * staging snapshots what a build validated, so build it once more */
             bool ok = false;
             char *fails = NULL;
-            rc = validate_tool(NULL, repo, r.tool, &ok, &fails, err);
+            rc = cli_build_one(NULL, repo, r.tool, &ok, &fails, err);
             if (rc == 0 && !ok)
                 tg_buf_printf(&lines, "the build after generation failed:\n%s",
                               fails ? fails : "");
