@@ -13,7 +13,7 @@ BENCH_DIR=${BENCH_DIR:-/tmp/toolgen-bench-pool}
 rm -rf "$BENCH_DIR"
 mkdir -p "$BENCH_DIR"
 chmod 755 "$BENCH_DIR"
-PKGS="yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8"
+PKGS=$(sed -n "s/^PKGS *[:?]*= *//p" "$ROOT/Makefile")
 cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$ROOT/toolgen" $(pkg-config --cflags $PKGS) \
     -o "$BENCH_DIR/pool_bench" "$ROOT/bench/pool_bench.c" "$ROOT/build/release/libtoolgen.a" \
     $(pkg-config --libs $PKGS) -lm -pthread

@@ -21,7 +21,7 @@
 #include "base/util.h"
 #include "model/manifest.h"
 #include "model/repo.h"
-#include "run/pool.h"
+#include "run/warmpool.h"
 #include "run/toolrun.h"
 
 extern char **environ;

@@ -245,6 +245,15 @@ expect_eq "anthropic: path" "$(grep -c '"path": "/v1/messages"' "$LOG")" 3
 expect_eq "anthropic: version header" "$(grep -ci '"anthropic-version": "2023-06-01"' "$LOG")" 3
 expect_eq "anthropic: key header" "$(grep -ci "\"x-api-key\": \"$KEY\"" "$LOG")" 3
 
+# -- a server that quotes the key back in its error: the message never shows it
+setup echo intent=echo
+new
+expect_rc "echo: exit 3" 3
+expect_err "echo: the error is shown" "answered HTTP 400"
+expect_err "echo: the key is masked" "rejected Bearer ***"
+case "$OUT$ERR" in *"$KEY"*) bad "echo: key in a message" ;; *) ok ;; esac
+expect_eq "echo: 4xx is not retried" "$(requests)" 1
+
 # -- usage errors: exit 2, nothing asked, nothing written
 setup usage
 TG_FAKE_KEY= run "$TG" -C "$R" new "average tip by day" --data data/tips.csv

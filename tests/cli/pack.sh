@@ -95,6 +95,15 @@ expect_out "a call through the bundle" '"structuredContent":{"text":"sepal_lengt
 expect_err "a blank user_config is unset" "EXCHANGE_API_TOKEN was left blank in the bundle's settings: unset"
 expect_err "it serves both tools" "2 tools over stdio"
 
+# a malformed project field is refused with its place
+cp "$R/toolgen.yaml" "$TMP/good.yaml"
+sed -i 's|^  privacy_policies: .*|  privacy_policies: https://example.org/not-a-list|' "$R/toolgen.yaml"
+run "$TG" -C "$R" pack -o "$TMP/bad.mcpb"
+expect_rc "privacy_policies that is not a list" 2
+expect_err "it names the key and the fix" "/project/privacy_policies: must be a list of URLs"
+if [ -e "$TMP/bad.mcpb" ]; then bad "a refused pack wrote a file"; else ok; fi
+cp "$TMP/good.yaml" "$R/toolgen.yaml"
+
 # -o, and the same repository gives the same bytes
 run "$TG" -C "$R" pack -o "$TMP/again.mcpb"
 expect_rc "pack -o" 0

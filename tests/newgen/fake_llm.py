@@ -13,6 +13,7 @@ message) to a list of answers, used in order (the last one repeats). An answer i
   {"refusal": "..."}                      an OpenAI refusal
   {"sleep": 3, ...}                       waits first (timeouts)
   {"drop": true}                          closes the connection without an answer
+  {"status": 400, "echo_auth": true}      an error body quoting the Authorization header
 The script file is re-read on every request, so a test may change it between commands.
 Every request is appended to LOG as one JSON line: path, headers, body, kind, time.
 """
@@ -80,7 +81,9 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.shutdown(2)
             return
         status = answer.get("status", 200)
-        if "raw" in answer:
+        if answer.get("echo_auth"):  # a careless server quoting the request's headers
+            data = json.dumps({"error": "rejected " + self.headers.get("Authorization", "")}).encode()
+        elif "raw" in answer:
             data = answer["raw"].encode()
         elif status != 200:
             data = json.dumps({"error": {"message": "scripted error", "type": "server"}}).encode()

@@ -3,7 +3,7 @@
 
 An answer spec is a comma-separated list of answers for that kind: good, bad (the code files
 here, fenced), spec, intent, nocode (prose without a block), truncated, malformed, refusal,
-500, 429 (Retry-After 1), slow (sleeps past the timeout), drop. Kinds not given get the happy
+500, 429 (Retry-After 1), slow (sleeps past the timeout), drop, echo (a 400 quoting the key). Kinds not given get the happy
 path: intent, spec, good code, good repair."""
 import json
 import os
@@ -35,6 +35,7 @@ ANSWERS = {
     "429": lambda: {"status": 429, "retry_after": "1"},
     "slow": lambda: dict(fenced("json", read("intent.json")), sleep=4),
     "drop": lambda: {"drop": True},
+    "echo": lambda: {"status": 400, "echo_auth": True},
 }
 script = {"intent": [ANSWERS["intent"]()], "spec": [ANSWERS["spec"]()],
           "code": [ANSWERS["good"]()], "repair": [ANSWERS["good"]()]}

@@ -8,9 +8,9 @@
  *
  * Test-only entry points for tests/cli/builtin_gen.sh (which runs the generated tools in the
  * sandbox and checks their results against pandas):
- *   test_builtin --generate REPO NAME INTENT DATA [DATA2]   write manifests/NAME/{tool.manifest.yaml,tool.py}
- *                                                          and print the plan, then the example input
- *   test_builtin --fill REPO NAME RESULT_JSON_FILE          write a real run's result as the example output
+ *   test_builtin --generate REPO NAME INTENT DATA [DATA2]   write manifests/NAME/{tool.py,tool.manifest.yaml}
+ *       with the example's output from a real run (gen/builtin_example.h), and print the plan,
+ *       then the example input
  * Exit status 2 with the message on stderr when the intent is refused.
  */
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "gen/builtin.h"
+#include "gen/builtin_example.h"
 #include "gen/dataset.h"
 #include "testlib.h"
 
@@ -120,6 +121,7 @@ static void test_plans(const tg_dataset *ds)
     expect_plan(ds, "pivot table of average tip by day and time",
                 "pivot mean(tip) rows day columns time");
     expect_plan(ds, "missing values per column", "missing_report");
+    expect_plan(ds, "how many dinners", "aggregate size() where time == 'Dinner'");
     expect_plan(ds, "average tip where day is not Sat or Sun",
                 "aggregate mean(tip) where day not in ('Sat', 'Sun')");
 }
@@ -188,10 +190,18 @@ static int generate(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
     } else {
         char *dir = xasprintf("%s/manifests/%s", argv[2], t.name);
-        if (tg_mkdirs(dir, &err) != 0 || write_in(dir, "tool.manifest.yaml", t.manifest_yaml) != 0 ||
-            write_in(dir, "tool.py", t.code) != 0)
+        char *rel = xasprintf("manifests/%s", t.name);
+        if (tg_mkdirs(dir, &err) != 0 || write_in(dir, "tool.py", t.code) != 0)
             rc = 1;
         chmod(dir, 0755);
+        /* the example's output from a real run in the sandbox (gen/builtin_example.h) */
+        if (rc == 0 && tg_builtin_run_example(&repo, rel, &t, &err) != 0) {
+            fprintf(stderr, "%s\n", err.msg);
+            rc = 1;
+        }
+        if (rc == 0 && write_in(dir, "tool.manifest.yaml", t.manifest_yaml) != 0)
+            rc = 1;
+        free(rel);
         printf("%s\n%s\n", t.plan, t.example_input);
         free(dir);
         tg_builtin_tool_release(&t);
@@ -199,26 +209,6 @@ static int generate(int argc, char **argv)
     for (size_t i = 0; i < nds; i++)
         tg_dataset_release(&ds[i]);
     tg_repo_release(&repo);
-    return rc;
-}
-
-static int fill(char **argv)
-{
-    tg_err err = {0};
-    char *path = xasprintf("%s/manifests/%s/tool.manifest.yaml", argv[2], argv[3]);
-    tg_builtin_tool t = {0};
-    char *result = tg_read_file(argv[4], 1 << 24, NULL, &err);
-    t.manifest_yaml = tg_read_file(path, 1 << 24, NULL, &err);
-    int rc = result && t.manifest_yaml && tg_builtin_set_example_output(&t, result, &err) == 0 &&
-                     tg_write_file_atomic(path, t.manifest_yaml, strlen(t.manifest_yaml), &err) == 0
-                 ? 0
-                 : 1;
-    if (rc)
-        fprintf(stderr, "%s\n", err.msg);
-    chmod(path, 0644);
-    free(result);
-    free(path);
-    tg_builtin_tool_release(&t);
     return rc;
 }
 
@@ -244,8 +234,6 @@ int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "--generate") == 0)
         return generate(argc, argv);
-    if (argc == 5 && strcmp(argv[1], "--fill") == 0)
-        return fill(argv);
     tg_dataset_column cols[8];
     tg_dataset ds = tips(cols);
     test_same_bytes(&ds);

@@ -188,8 +188,7 @@ int cmd_new(int argc, char **argv)
         cli_fail(exit_of(&r), "new: %s", msg);
         if (r.fail == TG_GENF_FROZEN)
             fprintf(stderr, "toolgen: new: --frozen: %s needs generation; run without --frozen "
-                            "(or fill the cache with provider replay's source)\n",
-                    r.tool ? r.tool : "the tool");
+                            "to ask llm.provider\n", r.tool ? r.tool : "the tool");
     } else if (r.next) {
         printf("next: %s\n", r.next);
     }

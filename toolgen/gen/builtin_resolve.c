@@ -295,6 +295,21 @@ static size_t match_column(const bt_toks *t, size_t i, const tg_dataset *ds, siz
     return 0;
 }
 
+/* "dinners" names the value "Dinner": a plural of a word value (4+ letters, no digits). */
+static bool plural_of_value(const char *w, const char *level)
+{
+    size_t n = strlen(level);
+    if (n < 4 || n > 60 || strlen(w) <= n)
+        return false;
+    char lower[64];
+    for (size_t i = 0; i <= n; i++) {
+        if (isdigit((unsigned char)level[i]))
+            return false;
+        lower[i] = (char)tolower((unsigned char)level[i]);
+    }
+    return bt_word_eq(w, lower);
+}
+
 /* Words i..i+k naming a value of a text column ("credit card", "Sun", "Sunday"). */
 static size_t match_value(const bt_toks *t, size_t i, const tg_dataset *ds, size_t nds,
                           int *ds_out, int *col_out, const char **level)
@@ -318,7 +333,7 @@ static size_t match_value(const bt_toks *t, size_t i, const tg_dataset *ds, size
                     continue;
                 for (size_t l = 0; l < col->nlevels; l++) {
                     const char *lv = col->levels[l];
-                    if (strcasecmp(lv, w) == 0 ||
+                    if (strcasecmp(lv, w) == 0 || plural_of_value(w, lv) ||
                         (day_or_month && strlen(lv) >= 3 && strncasecmp(w, lv, strlen(lv)) == 0)) {
                         *ds_out = (int)d;
                         *col_out = (int)c;

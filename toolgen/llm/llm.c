@@ -79,8 +79,11 @@ static bool retryable(tg_http_result hr, long status)
 typedef struct attempt_ctx {
     const char *url;
     const char *body;
+    const char *key; /* to mask in what comes back; may be NULL */
     tg_strv headers;
 } attempt_ctx;
+
+static void scrub(char *msg, const char *key);
 
 /* One model, every retry. TG_LLM_OK with *text, or an error status with err. */
 static tg_llm_status ask_model(tg_llm_client *c, const attempt_ctx *a, int *attempts,
@@ -96,6 +99,10 @@ static tg_llm_status ask_model(tg_llm_client *c, const attempt_ctx *a, int *atte
         tg_http_result hr = tg_http_post_json(a->url, (const char *const *)a->headers.v,
                                               a->headers.n, a->body, cfg->timeout_s * 1000L,
                                               ANSWER_MAX_BYTES, &r, &herr);
+        if (hr == TG_HTTP_OK) { /* whatever comes back, the key never goes further */
+            scrub(r.body, a->key);
+            r.len = strlen(r.body);
+        }
         if (hr == TG_HTTP_OK && r.status >= 200 && r.status < 300) {
             *text = tg_llm_parse_answer(p, r.body, r.len, err);
             tg_http_reply_release(&r);
@@ -140,6 +147,17 @@ static tg_llm_status api_key(const tg_llm_config *cfg, const char **key, tg_err 
     return TG_LLM_OK;
 }
 
+/* A server may echo what it was sent (a proxy's error page quoting the request): no message
+ * ever carries the key, whatever came back. */
+static void scrub(char *msg, const char *key)
+{
+    size_t n = key ? strlen(key) : 0;
+    for (char *p; n >= 4 && (p = strstr(msg, key)) != NULL;) {
+        memset(p, '*', 3);
+        memmove(p + 3, p + n, strlen(p + n) + 1);
+    }
+}
+
 static void wipe_headers(tg_strv *h)
 {
     for (size_t i = 0; i < h->n; i++)
@@ -158,6 +176,7 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
     attempt_ctx a = {0};
     char *url = tg_llm_endpoint(cfg->provider, cfg);
     a.url = url;
+    a.key = key;
     tg_llm_headers(cfg->provider, key, &a.headers);
     const char *models[2] = {cfg->model, cfg->fallback_model};
     char *text = NULL;
@@ -176,6 +195,8 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
         else
             tg_err_set(err, "%s; the fallback model %s: %s", err->msg, models[m], merr.msg);
     }
+    if (st != TG_LLM_OK)
+        scrub(err->msg, key);
     wipe_headers(&a.headers);
     free(url);
     out->text = text;

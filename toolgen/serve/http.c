@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
@@ -245,6 +246,9 @@ static void call_job(void *arg)
         tg_serve_gate_lock(&sv->gate);
         reply = tg_serve_handle(&cfg, h->sess ? &h->sess->s : &h->scratch, h->msg, &h->lg);
         tg_serve_gate_unlock(&sv->gate);
+    } else { /* cancelled while it waited for a worker: never started */
+        h->lg.id = cJSON_GetObjectItemCaseSensitive(h->msg, "id");
+        snprintf(h->lg.method, sizeof h->lg.method, "tools/call");
     }
     live_remove(sv, h);
     bool cancelled = h->cancel;
@@ -651,7 +655,7 @@ static int start(server *sv, tg_err *err)
  * that no connection stays parked when the listener closes. */
 static void stop(server *sv)
 {
-    MHD_quiesce_daemon(sv->d); /* no new connections */
+    MHD_socket listen_fd = MHD_quiesce_daemon(sv->d); /* no new connections; the socket is ours */
     pthread_mutex_lock(&sv->live_mu);
     sv->stopping = true;
     for (hreq *h = sv->live; h; h = h->live_next)
@@ -662,6 +666,8 @@ static void stop(server *sv)
     struct timespec pause = {0, 100 * 1000000L}; /* lets resumed connections take their 503 */
     nanosleep(&pause, NULL);
     MHD_stop_daemon(sv->d);
+    if (listen_fd != MHD_INVALID_SOCKET)
+        close(listen_fd);
 }
 
 int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *err)

@@ -106,6 +106,7 @@ typedef struct inbox {
     size_t scanned;       /* pending lines before this offset were checked for cancellation */
     size_t high_water;    /* the reader waits while more than this is pending */
     bool eof, quit;
+    bool quiet;           /* the reader found nothing to read since the last data */
     call *calls;          /* in flight */
     size_t n_calls;
     int broken;           /* errno of a failed reply write by a worker; 0: none */
@@ -174,15 +175,20 @@ static void tick(inbox *in)
     }
 }
 
-/* The end of stdin: the client asks us to shut down, or it is gone (MCP stdio transport,
- * "Shutdown"). The calls in flight are stopped, unless complete messages still wait: a client
- * that wrote more requests before closing wants their replies. With mu held. */
+/*
+ * The end of stdin. When it comes after the input had gone quiet, the client closed stdin to
+ * shut us down, or it is gone (MCP stdio transport, "Shutdown"): the calls in flight are
+ * stopped, unless complete messages still wait — a client that wrote more requests before
+ * closing wants their replies. When it follows the data at once (a file: `toolgen serve <
+ * requests.jsonl`), it is just where the requests end, and every call is answered. Deciding by
+ * what the reader saw, not by how far the workers got, keeps this free of races. With mu held.
+ */
 static void at_eof(inbox *in)
 {
     in->eof = true;
     bool waiting = in->data.len > in->start &&
                    memchr(in->data.data + in->start, '\n', in->data.len - in->start);
-    if (waiting || !in->calls)
+    if (!in->quiet || waiting || !in->calls)
         return;
     for (call *k = in->calls; k; k = k->next) {
         k->eof_cancelled = true;
@@ -226,19 +232,28 @@ static void *reader_main(void *arg)
             return NULL;
         if (eof)
             continue;
-        /* poll with a timeout so that a quitting main thread and due progress are noticed */
+        /* poll with a timeout so that a quitting main thread and due progress are noticed;
+         * nothing ready at once means the input has gone quiet (at_eof) */
         struct pollfd p = {.fd = in->io->in_fd, .events = POLLIN};
-        int pr = poll(&p, 1, 50);
+        int pr = poll(&p, 1, 0);
+        if (pr == 0) {
+            pthread_mutex_lock(&in->mu);
+            in->quiet = true;
+            pthread_mutex_unlock(&in->mu);
+            pr = poll(&p, 1, 50);
+        }
         if (pr == 0 || (pr < 0 && errno == EINTR))
             continue;
         ssize_t n = pr < 0 ? -1 : read(in->io->in_fd, chunk, sizeof chunk);
         if (n < 0 && (errno == EINTR || errno == EAGAIN))
             continue;
         pthread_mutex_lock(&in->mu);
-        if (n <= 0)
+        if (n <= 0) {
             at_eof(in);
-        else
+        } else {
+            in->quiet = false;
             append(in, chunk, (size_t)n);
+        }
         pthread_cond_signal(&in->more);
         pthread_mutex_unlock(&in->mu);
     }

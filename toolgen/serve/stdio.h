@@ -7,9 +7,10 @@
  * lands in the log instead of corrupting the stream. Call it first thing at start-up.
  *
  * A reader thread takes stdin into a bounded buffer while the main thread serves, so the end of
- * stdin is seen even in the middle of a call: when no other complete message waits, the call's
- * process group is killed (through the cancel flag the sandbox watches), no reply is sent and
- * the loop ends. Complete messages received before the end of stdin are otherwise all
+ * stdin is seen even in the middle of a call: when it comes after the input had gone quiet and
+ * no other complete message waits, the calls' process groups are killed (through the cancel
+ * flags the sandbox watches), no reply is sent for them and the loop ends. An end that follows
+ * the data at once (a file) only marks where the requests stop: everything received is
  * answered, so `toolgen serve < requests.jsonl` works. Messages longer than the cap are refused
  * with -32600 and skipped up to their newline; text that is not JSON (or not UTF-8) gets -32700;
  * serving goes on after both.
@@ -18,9 +19,8 @@
  * max_concurrency workers (serve/pool.h) while the main thread answers everything else at once,
  * so a slow tool blocks no other request; replies go out as they are ready, each on its own
  * line. At most max_concurrency + TG_SERVE_QUEUE calls are in flight (running or queued); past
- * that the main thread stops taking messages until one ends. When stdin ends with no complete
- * message waiting, the calls in flight are stopped (their process groups killed) and get no
- * reply; otherwise every call received is answered before the loop ends.
+ * that the main thread stops taking messages until one ends. The loop ends once every call
+ * received is answered or stopped.
  *
  * The reader thread looks after the calls in flight: when a request carries a progressToken it
  * sends notifications/progress at the start and then every progress_ms (so a client that resets

@@ -26,7 +26,7 @@
 
 #include "base/util.h"
 #include "model/manifest.h"
-#include "run/pool.h"
+#include "run/warmpool.h"
 #include "run/toolrun.h"
 #include "schema/jsonschema.h"
 #include "serve/artifacts.h"
@@ -86,7 +86,7 @@ typedef tg_call_status (*tg_serve_run_fn)(void *ctx, const tg_tool_call *call,
 /* The real runner: ctx is a tg_toolrun_ctx (tg_toolrun_env.ctx). */
 tg_call_status tg_serve_run_sandbox(void *ctx, const tg_tool_call *call, tg_call_result *out,
                                     tg_err *err);
-/* The server's runner: ctx is a tg_pool (run/pool.h) over the same tg_toolrun_ctx; a call has
+/* The server's runner: ctx is a tg_pool (run/warmpool.h) over the same tg_toolrun_ctx; a call has
  * the same result as through tg_serve_run_sandbox, from a warm worker when one is ready. */
 tg_call_status tg_serve_run_pool(void *ctx, const tg_tool_call *call, tg_call_result *out,
                                  tg_err *err);

@@ -1,4 +1,4 @@
-/* test_pool.c — the warm pool (run/pool.h): a worker imported the dependency set before the
+/* test_warmpool.c — the warm pool (run/warmpool.h): a worker imported the dependency set before the
  * call, each worker serves one call and is replaced, so a call that mutates module globals or
  * writes files leaves nothing for the next; a pooled call answers as a cold call does (path
  * arguments included). Real bubblewrap, real Python. */
@@ -11,7 +11,7 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "model/manifest.h"
-#include "run/pool.h"
+#include "run/warmpool.h"
 #include "run/toolrun.h"
 #include "testlib.h"
 
@@ -199,7 +199,7 @@ static void test_one_call_per_worker(fixture *fx)
 
 int main(void)
 {
-    snprintf(repo, sizeof repo, "/tmp/tg-pool-%ld", (long)getpid());
+    snprintf(repo, sizeof repo, "/tmp/tg-warmpool-%ld", (long)getpid());
     fixture fx = {0};
     if (fixture_open(&fx) == 0)
         test_one_call_per_worker(&fx);
@@ -208,5 +208,5 @@ int main(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
     if (system(cmd) != 0)
         fprintf(stderr, "cannot remove %s\n", repo);
-    return tl_finish("pool");
+    return tl_finish("warmpool");
 }

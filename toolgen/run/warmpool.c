@@ -1,10 +1,10 @@
 /*
- * pool.c — warm workers, one per dependency set, each used for one call (pool.h). A worker's
+ * warmpool.c — warm workers, one per dependency set, each used for one call (pool.h). A worker's
  * command is a cold call's runner command with `--warm - MODULE...`, its mounts the tools'
  * folder and the data directories (docs/sandbox.md#the-warm-pool).
  */
 #define _GNU_SOURCE
-#include "run/pool.h"
+#include "run/warmpool.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /*
- * pool.h — warm workers for long-running callers (`toolgen serve`): sandboxes started ahead of
+ * warmpool.h — warm workers for long-running callers (`toolgen serve`): sandboxes started ahead of
  * time, one per runtime and dependency set, with the dependencies imported, each used for
  * exactly ONE call and then replaced, so no state passes from one call to the next
  * (docs/sandbox.md#the-warm-pool).
@@ -16,8 +16,8 @@
  *
  * Threads: any number of threads may call tg_pool_call_run at once; a worker goes to one call.
  */
-#ifndef TG_POOL_H
-#define TG_POOL_H
+#ifndef TG_WARMPOOL_H
+#define TG_WARMPOOL_H
 
 #include <stddef.h>
 
