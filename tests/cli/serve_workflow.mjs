@@ -33,6 +33,9 @@ const call = (name, args) => client.callTool({ name, arguments: args }, undefine
   { timeout: 300000 });
 const text = (r) => r.content?.[0]?.text ?? '';
 
+check(/submit_tool_feedback verbatim/.test(client.getInstructions() ?? ''),
+  'the instructions tell the agent how to use the workflow', client.getInstructions());
+
 // the workflow's tools, and no promoted tool yet
 const first = await client.listTools();
 const names = first.tools.map((t) => t.name);

@@ -283,6 +283,16 @@ static void close_served(served *sv)
     tg_serve_devwatch_close(&sv->watch);
 }
 
+#define INSTRUCTIONS                                                                          \
+    "Tools built by toolgen from this repository. Each tool's description says when to use " \
+    "it; failed calls return an error code and guidance. The "                                \
+    "resources hold the Agent Skill (SKILL.md), a reference page per tool and the tools' "    \
+    "JSON Schemas; the prompts are the repository's templates (prompts/)."
+#define WORKFLOW_INSTRUCTIONS                                                                 \
+    " When no tool answers the user's request, generate_tool makes one from the request and "  \
+    "a data file: show the user each presentation, ask its questions, and pass their replies " \
+    "to submit_tool_feedback verbatim; promote_tool only after the user approved."
+
 static int serve(const serve_opts *o, int proto_fd)
 {
     tg_err err = {0};
@@ -333,11 +343,8 @@ static int serve(const serve_opts *o, int proto_fd)
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
-        .instructions = "Tools built by toolgen from this repository's manifests. Each tool's "
-                        "description says when to use it; failed calls return an error code "
-                        "and guidance. The resources hold the Agent Skill (SKILL.md), a "
-                        "reference page per tool and the tools' JSON Schemas; the prompts are "
-                        "the repository's templates (prompts/).",
+        .instructions = repo.cfg.serve_workflow ? INSTRUCTIONS WORKFLOW_INSTRUCTIONS
+                                                : INSTRUCTIONS,
     };
     catch_signals();
     if (run_transport(o, &c, &sv.watch, proto_fd, &err) != 0)
