@@ -39,7 +39,12 @@ json_py() {
     python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
-git_state() { git -C "$REPO" status --porcelain --untracked-files=all 2>/dev/null; }
+# what serving could change: the tools, their generated files, the data, the prompts (not the
+# whole tree, which its author may be editing while the test runs)
+git_state() {
+    git -C "$REPO" status --porcelain --untracked-files=all -- manifests generated data prompts \
+        2>/dev/null
+}
 BEFORE=$(git_state)
 
 # The counts the tool must find, computed here: rows of data/tips.csv per (day, time), as
