@@ -175,6 +175,15 @@ expect_err "500 always: status" "answered HTTP 500"
 expect_eq "500 always: 3 attempts" "$(requests spec)" 3
 expect_eq "500 always: nothing written" "$(ls "$R/manifests")" "group_and_count_by_columns"
 
+# -- the model fails every retry: the fallback model answers
+setup fallback intent=primary_down
+sed -i 's/^  model: fake-model/  model: fake-model\n  fallback_model: small-model/' "$R/toolgen.yaml"
+new
+expect_rc "fallback: exit" 0
+expect_out "fallback: the fallback answered" "intent: group_by_and_aggregate (openai/small-model)"
+expect_eq "fallback: 3 tries, then 1" "$(requests intent)" 4
+expect_eq "fallback: asked for small-model" "$(grep -c '"model": "small-model"' "$LOG")" 1
+
 # -- a dropped connection is retried too
 setup drop intent=drop,intent
 new

@@ -246,6 +246,10 @@ if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
     bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
 else
+    # the server the client cancels a never-ending call on (see serve_client.mjs)
+    start_http sdkslow
+    sdkslow_pid=$serve_pid SLOW_URL=$URL
+    export SLOW_URL
     "$TG" serve --dev --page-size 2 --http 127.0.0.1:0 >"$TMP/sdk.out" 2>"$TMP/sdk.err" &
     serve_pid=$!
     port="" i=0
@@ -263,10 +267,16 @@ else
     expect_out "the SDK client over HTTP" "client: "
     expect_not_out "the SDK client over HTTP" "FAIL"
     validate_log "SDK session over HTTP" 2025-11-25 "$TMP/sdk.jsonl"
-    run grep -c '"status":"cancelled"' "$TMP/sdk.err"
+    # the log line is written once the call's sandbox is gone, which may be after the client
+    # ended: wait for it (bounded), then check it is the one line and the next call's is ok
+    wait_for grep -q '"status":"cancelled"' "$TMP/sdkslow.err"
+    run grep -c '"tool":"slow_tool".*"status":"cancelled"' "$TMP/sdkslow.err"
     expect_eq "HTTP: the call the client cancelled is logged as cancelled" "$OUT" 1
-    kill -TERM $serve_pid
-    wait $serve_pid
+    wait_for grep -q '"tool":"fast_tool".*"status":"ok"' "$TMP/sdkslow.err"
+    run grep -c '"tool":"fast_tool".*"status":"ok"' "$TMP/sdkslow.err"
+    expect_eq "HTTP: the call after the cancelled one is logged ok" "$OUT" 1
+    kill -TERM $serve_pid $sdkslow_pid
+    wait $serve_pid $sdkslow_pid
 fi
 run cat "$TMP"/*.err
 expect_not_out "no sanitizer report" "Sanitizer"

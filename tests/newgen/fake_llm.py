@@ -14,6 +14,7 @@ message) to a list of answers, used in order (the last one repeats). An answer i
   {"sleep": 3, ...}                       waits first (timeouts)
   {"drop": true}                          closes the connection without an answer
   {"status": 400, "echo_auth": true}      an error body quoting the Authorization header
+  {"fail_model": "m", "text": ...}        503 when the request names model m, else the text
 The script file is re-read on every request, so a test may change it between commands.
 Every request is appended to LOG as one JSON line: path, headers, body, kind, time.
 """
@@ -74,6 +75,8 @@ class Handler(BaseHTTPRequestHandler):
             i = counts.get(kind, 0)
             counts[kind] = i + 1
             answer = answers[min(i, len(answers) - 1)]
+        if answer.get("fail_model") == body.get("model"):
+            answer = {"status": 503}  # this model is down; others answer as scripted
         if answer.get("sleep"):
             time.sleep(answer["sleep"])
         if answer.get("drop"):

@@ -3,7 +3,8 @@
 
 An answer spec is a comma-separated list of answers for that kind: good, bad (the code files
 here, fenced), spec, intent, nocode (prose without a block), truncated, malformed, refusal,
-500, 429 (Retry-After 1), slow (sleeps past the timeout), drop, echo (a 400 quoting the key). Kinds not given get the happy
+500, 429 (Retry-After 1), slow (sleeps past the timeout), drop, echo (a 400 quoting the key),
+primary_down (the intent, but 503 for the model fake-model). Kinds not given get the happy
 path: intent, spec, good code, good repair."""
 import json
 import os
@@ -36,6 +37,7 @@ ANSWERS = {
     "slow": lambda: dict(fenced("json", read("intent.json")), sleep=4),
     "drop": lambda: {"drop": True},
     "echo": lambda: {"status": 400, "echo_auth": True},
+    "primary_down": lambda: dict(fenced("json", read("intent.json")), fail_model="fake-model"),
 }
 script = {"intent": [ANSWERS["intent"]()], "spec": [ANSWERS["spec"]()],
           "code": [ANSWERS["good"]()], "repair": [ANSWERS["good"]()]}

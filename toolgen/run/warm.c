@@ -136,7 +136,9 @@ static void stop_now(tg_warm *w)
     }
 }
 
-static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, tg_err *err)
+/* Until the runner is ready; a set cancel flag (checked every 200 ms) gives up at once. */
+static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, const volatile sig_atomic_t *cancel,
+                                    tg_err *err)
 {
     double deadline = tg_now_ms() + (double)wall_ms;
     for (;;) {
@@ -146,8 +148,12 @@ static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, tg_err *err)
                        wall_ms);
             return TG_SANDBOX_INTERNAL;
         }
+        if (cancel && *cancel) {
+            tg_err_set(err, "cancelled while the warm runner was importing");
+            return TG_SANDBOX_INTERNAL;
+        }
         struct pollfd pf[4];
-        poll_runner(w, pf, 0, (int)left + 1);
+        poll_runner(w, pf, 0, left > 200 ? 201 : (int)left + 1);
         bool eof = false;
         cJSON *msg = pf[0].revents ? read_line(w, &eof) : NULL;
         if (msg) {
@@ -171,7 +177,7 @@ static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, tg_err *err)
     }
 }
 
-tg_sandbox_status tg_warm_wait(tg_warm *w, tg_err *err)
+static tg_sandbox_status wait_for(tg_warm *w, const volatile sig_atomic_t *cancel, tg_err *err)
 {
     if (w->ready)
         return TG_SANDBOX_OK;
@@ -179,12 +185,17 @@ tg_sandbox_status tg_warm_wait(tg_warm *w, tg_err *err)
         tg_err_set(err, "the warm sandbox has ended");
         return TG_SANDBOX_INTERNAL;
     }
-    tg_sandbox_status st = wait_ready(w, w->start_wall_ms, err);
+    tg_sandbox_status st = wait_ready(w, w->start_wall_ms, cancel, err);
     if (st == TG_SANDBOX_OK)
         w->ready = true;
-    else
+    else if (!(cancel && *cancel))
         w->broken = true;
     return st;
+}
+
+tg_sandbox_status tg_warm_wait(tg_warm *w, tg_err *err)
+{
+    return wait_for(w, NULL, err);
 }
 
 tg_sandbox_status tg_warm_start(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
@@ -471,8 +482,8 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
                               tg_err *err)
 {
     *res = (tg_sandbox_result){0};
-    if (tg_warm_wait(w, err) != TG_SANDBOX_OK)
-        return TG_SANDBOX_INTERNAL;
+    if (wait_for(w, call->cancel, err) != TG_SANDBOX_OK)
+        return TG_SANDBOX_INTERNAL; /* cancelled while waiting: the cold call reports it */
     warm_run r = {.w = w, .call = call, .res = res, .out = {-1, -1}, .errp = {-1, -1},
                   .reply = {-1, -1}, .req = -1};
     for (int i = 0; i < 3; i++)

@@ -69,9 +69,11 @@ tg_sandbox_status tg_warm_wait(tg_warm *w, tg_err *err);
 #define TG_WARM_TOOL_LINK "/work/.tool"
 
 /*
- * Runs one call. TG_SANDBOX_OK: res is filled (free it with tg_sandbox_result_free, which
- * removes its work directory). TG_SANDBOX_INTERNAL: the warm sandbox broke (its runner ended);
- * res is empty, the call must be run again cold, and the warm sandbox only stopped.
+ * Runs one call (first waiting for the runner's import, which call->cancel interrupts).
+ * TG_SANDBOX_OK: res is filled (free it with tg_sandbox_result_free, which removes its work
+ * directory). TG_SANDBOX_INTERNAL: the warm sandbox broke (its runner ended) or the call was
+ * cancelled before it started; res is empty, the call must be run cold (which reports a
+ * cancel at once), and the warm sandbox only stopped.
  */
 tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_result *res,
                               tg_err *err);
