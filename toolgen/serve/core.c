@@ -228,18 +228,26 @@ static void add_next_cursor(cJSON *r, size_t end, size_t n)
 static cJSON *do_tools_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
                             const cJSON *params, tg_serve_log *log)
 {
+    /* the workflow's tools first; a served tool of the same name is hidden, as for calls */
     size_t nw = c->workflow ? (size_t)cJSON_GetArraySize(c->workflow->tools) : 0;
-    size_t n = nw + c->tools->n, offset, end;
+    const cJSON **all = xcalloc(nw + c->tools->n + 1, sizeof *all);
+    size_t n = 0, offset, end;
+    const cJSON *wtools = c->workflow ? c->workflow->tools : NULL, *w;
+    cJSON_ArrayForEach(w, wtools)
+        all[n++] = w;
+    for (size_t i = 0; i < c->tools->n; i++)
+        if (!c->workflow || !tg_serve_workflow_has(c->workflow, c->tools->v[i].m.name))
+            all[n++] = c->tools->v[i].tool;
     cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
-    if (bad)
+    if (bad) {
+        free(all);
         return bad;
+    }
     cJSON *r = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(r, "tools");
-    for (size_t i = offset; i < end; i++) {
-        const cJSON *t = i < nw ? cJSON_GetArrayItem(c->workflow->tools, (int)i)
-                                : c->tools->v[i - nw].tool;
-        cJSON_AddItemToArray(tools, cJSON_Duplicate(t, true));
-    }
+    for (size_t i = offset; i < end; i++)
+        cJSON_AddItemToArray(tools, cJSON_Duplicate(all[i], true));
+    free(all);
     add_next_cursor(r, end, n);
     return result_reply(id, era, r, c->list_ttl_ms);
 }
