@@ -27,7 +27,13 @@ wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
       {"if": {"properties": {"result": {"required": ["contents"]}}},
        "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ReadResourceResult"}}}},
       {"if": {"properties": {"result": {"required": ["resourceTemplates"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourceTemplatesResult"}}}}
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourceTemplatesResult"}}}},
+      {"if": {"properties": {"result": {"required": ["prompts"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListPromptsResult"}}}},
+      {"if": {"properties": {"result": {"required": ["messages"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/GetPromptResult"}}}},
+      {"if": {"properties": {"result": {"required": ["completion"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/CompleteResult"}}}}
     ]}
   ]
 }
