@@ -41,7 +41,7 @@ sandbox_procs() {
         [ "$p" = "$$" ] && continue
         if grep -qsF "$TMP/tmp/toolgen-call-" "/proc/$p/mountinfo" ||
             case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$TMP/tmp/toolgen-call-"*) true ;; *) false ;; esac; then
-            [ "$(awk '/^State:/ {print $2}' "/proc/$p/status" 2>/dev/null)" = Z ] || echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+            [ "$(awk '/^State:/ {print $2}' "/proc/$p/status" 2>/dev/null)" = Z ] || echo "$p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"
         fi
     done
 }

@@ -4,7 +4,8 @@
 //
 // Run from the repository root by tests/cli/serve.sh with the environment: TG (toolgen), SERVER_CMD (a shell command
 // that starts the server; it may tee its stdout), GOLDEN (newline-separated golden request
-// files), HTTP_TOOLS (tools toolgen cannot run yet). Prints "ok NAME" / "FAIL NAME: why" lines
+// files), HTTP_TOOLS (tools toolgen cannot run yet), and over HTTP SLOW_URL (a server whose
+// slow_tool runs until killed and fast_tool answers, for the cancellation). Prints "ok NAME" / "FAIL NAME: why" lines
 // and "client: N passed, N failed" last; exits 1 on any failure.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -171,6 +172,26 @@ try {
   const after = await client.callTool({ name: 'preview_file_lines', arguments: { file_path: 'data/iris.csv' } });
   check(after.isError === false, 'the next call is served after a cancellation');
   check(Date.now() - started < 30000, 'the cancelled call did not block the next one for long');
+
+  // Over HTTP, the call whose log line must say "cancelled" runs until it is killed (SLOW_URL:
+  // a server on a repository whose slow_tool never ends), so the cancellation surely reaches it
+  // while it runs — the chart above may finish first. Its stream is read live (no
+  // recordingFetch, which reads a body to its end), so the abort comes at the first progress.
+  if (process.env.SLOW_URL) {
+    const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
+    const slow = new Client({ name: 'toolgen-test-cancel', version: '1.0.0' });
+    await slow.connect(new StreamableHTTPClientTransport(new URL(process.env.SLOW_URL)));
+    const ac = new AbortController();
+    let aborted;
+    try {
+      await slow.callTool({ name: 'slow_tool', arguments: { file_path: 'data/x.csv' } }, undefined,
+        { signal: ac.signal, onprogress: () => ac.abort('test') });
+    } catch (e) { aborted = e; }
+    check(String(aborted).includes('test'), 'a running call aborted at its first progress rejects', String(aborted));
+    const next = await slow.callTool({ name: 'fast_tool', arguments: { file_path: 'data/x.csv' } });
+    check(next.isError === false, 'the next call on that server is served after the cancellation');
+    await slow.close();
+  }
 
   check((await client.ping()) !== undefined, 'ping');
   await client.setLoggingLevel('warning');

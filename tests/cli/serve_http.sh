@@ -26,7 +26,7 @@ FAST_CALL='"method":"tools/call","params":{"name":"fast_tool","arguments":{"file
 start_http() {
     name=$1
     shift
-    "$TG" -C "$REPO" serve --http 127.0.0.1:0 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    "$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     serve_pid=$!
     port="" i=0
     while [ -z "$port" ] && [ $i -lt 100 ] && kill -0 $serve_pid 2>/dev/null; do
@@ -159,7 +159,7 @@ if [ "$OUT" -ge 4 ]; then ok; else bad "a log line per call over HTTP (got $OUT)
 run grep -c 'data/x.csv' "$TMP/proto.err"
 expect_eq "the HTTP log holds no arguments" "$OUT" 0
 
-run "$TG" -C "$REPO" serve --http 256.0.0.1:0
+run "$TG" -C "$REPO" serve --dev --http 256.0.0.1:0
 expect_rc "an address that cannot be bound" 3
 expect_err "... is named" "256.0.0.1"
 
@@ -195,7 +195,7 @@ start_stdio() {
     shift
     rm -f "$TMP/in"
     mkfifo "$TMP/in"
-    "$TG" -C "$REPO" serve "$@" <"$TMP/in" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    "$TG" -C "$REPO" serve --dev "$@" <"$TMP/in" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     serve_pid=$!
     exec 3>"$TMP/in"
 }
@@ -246,6 +246,10 @@ if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
     bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
 else
+    # the server the client cancels a never-ending call on (see serve_client.mjs)
+    start_http sdkslow
+    sdkslow_pid=$serve_pid SLOW_URL=$URL
+    export SLOW_URL
     "$TG" serve --dev --page-size 2 --http 127.0.0.1:0 >"$TMP/sdk.out" 2>"$TMP/sdk.err" &
     serve_pid=$!
     port="" i=0
@@ -263,10 +267,16 @@ else
     expect_out "the SDK client over HTTP" "client: "
     expect_not_out "the SDK client over HTTP" "FAIL"
     validate_log "SDK session over HTTP" 2025-11-25 "$TMP/sdk.jsonl"
-    run grep -c '"status":"cancelled"' "$TMP/sdk.err"
+    # the log line is written once the call's sandbox is gone, which may be after the client
+    # ended: wait for it (bounded), then check it is the one line and the next call's is ok
+    wait_for grep -q '"status":"cancelled"' "$TMP/sdkslow.err"
+    run grep -c '"tool":"slow_tool".*"status":"cancelled"' "$TMP/sdkslow.err"
     expect_eq "HTTP: the call the client cancelled is logged as cancelled" "$OUT" 1
-    kill -TERM $serve_pid
-    wait $serve_pid
+    wait_for grep -q '"tool":"fast_tool".*"status":"ok"' "$TMP/sdkslow.err"
+    run grep -c '"tool":"fast_tool".*"status":"ok"' "$TMP/sdkslow.err"
+    expect_eq "HTTP: the call after the cancelled one is logged ok" "$OUT" 1
+    kill -TERM $serve_pid $sdkslow_pid
+    wait $serve_pid $sdkslow_pid
 fi
 run cat "$TMP"/*.err
 expect_not_out "no sanitizer report" "Sanitizer"

@@ -54,7 +54,10 @@ validate_log() {
 children_of() {
     parent=$1
     for s in /proc/[0-9]*/stat; do
-        { read -r line <"$s"; } 2>/dev/null || continue # builtins only: fast on a busy machine
+        # The process may end between the glob and the read: that is expected, so the shell's
+        # own "cannot open" message (printed before a trailing 2>/dev/null applies) is hidden
+        # by the braces. Builtins only: fast on a busy machine.
+        { read -r line <"$s"; } 2>/dev/null || continue
         set -- ${line##*) } # the fields after "(comm)": state, ppid, ...
         [ "$2" = "$parent" ] || continue
         d=${s#/proc/}

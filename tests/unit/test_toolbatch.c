@@ -23,7 +23,7 @@ static const char manifest[] =
     "version: 1.0.0\n"
     "title: Probe\n"
     "description: Misbehave in the way the test chooses, then report what the call sees.\n"
-    "timeout_ms: 2000\n"
+    "timeout_ms: 60000\n"
     "input_schema:\n"
     "  type: object\n"
     "  additionalProperties: false\n"
@@ -149,9 +149,16 @@ static void test_batch(fixture *fx)
     tg_err err = {0};
     cJSON *args[NCALLS];
     tg_tool_call calls[NCALLS];
+    /* Only the sleeping call has a short wall clock (the limit it must be stopped by, warm and
+     * cold alike); every other call has a minute, so a cold Python start on a loaded machine is
+     * never mistaken for a misbehaviour. The wall clock is resolved per call (run/toolrun.c),
+     * so the copy is the same tool with another timeout_ms; it borrows fx->m's fields. */
+    tg_manifest quick = fx->m;
+    quick.timeout_ms = 2000;
     for (size_t i = 0; i < NCALLS; i++) {
         args[i] = tg_json_parse(calls_json[i], strlen(calls_json[i]), NULL, NULL, NULL, &err);
-        calls[i] = (tg_tool_call){.m = &fx->m, .input = fx->in, .output = fx->out, .args = args[i]};
+        calls[i] = (tg_tool_call){.m = strstr(calls_json[i], "sleep") ? &quick : &fx->m,
+                                  .input = fx->in, .output = fx->out, .args = args[i]};
     }
     tg_tool_batch *b = tg_tool_batch_new(&fx->env.ctx, calls, NCALLS);
     tg_call_result warm[NCALLS];
@@ -170,6 +177,10 @@ static void test_batch(fixture *fx)
               "cold call %zu: %s", i, err.msg);
         if (strstr(calls_json[i], "kill_runner") == NULL) /* pid 1 is the tool itself, cold */
             check_same(i, &warm[i], &cold);
+        if (calls[i].m == &quick)
+            CHECK(warm[i].sb.killed_by == TG_LIMIT_WALL && cold.sb.killed_by == TG_LIMIT_WALL,
+                  "call %zu: stopped by its wall clock (%d/%d)", i, warm[i].sb.killed_by,
+                  cold.sb.killed_by);
         if (is_check(i))
             check_clean(i, &cold, false);
         tg_call_result_free(&cold);
