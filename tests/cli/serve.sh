@@ -13,48 +13,8 @@ if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     exit 1
 fi
 
-# The schemas of both revisions, and a wrapper per revision: an error, a progress notification,
-# or a result whose type is picked by its members (a plain Result would accept anything).
-SCHEMAS=tests/testdata/mcp-schema
-wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
-    mkdir -p "$TMP/$1"
-    cp "$SCHEMAS/$1/schema.json" "$TMP/$1/schema.json"
-    cat >"$TMP/$1/message.json" <<JSON
-{
-  "\$schema": "https://json-schema.org/draft/2020-12/schema",
-  "anyOf": [
-    {"\$ref": "schema.json#/\$defs/JSONRPCErrorResponse"},
-    {"allOf": [{"\$ref": "schema.json#/\$defs/JSONRPCNotification"},
-               {"\$ref": "schema.json#/\$defs/ProgressNotification"}]},
-    {"allOf": [
-      {"\$ref": "schema.json#/\$defs/JSONRPCResultResponse"},
-      {"if": {"properties": {"result": {"required": ["$2"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/$3"}}}},
-      {"if": {"properties": {"result": {"required": ["tools"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListToolsResult"}}}},
-      {"if": {"properties": {"result": {"required": ["content"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/CallToolResult"}}}},
-      {"if": {"properties": {"result": {"required": ["resources"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourcesResult"}}}},
-      {"if": {"properties": {"result": {"required": ["contents"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ReadResourceResult"}}}},
-      {"if": {"properties": {"result": {"required": ["resourceTemplates"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourceTemplatesResult"}}}}
-    ]}
-  ]
-}
-JSON
-}
-wrapper 2025-11-25 protocolVersion InitializeResult
-wrapper 2026-07-28 supportedVersions DiscoverResult
-
-# validate_log NAME REVISION FILE: every line of FILE is a valid message of REVISION
-validate_log() {
-    n=$(grep -c . "$3")
-    run "$TG" validate --schema "$TMP/$2/message.json" --jsonl --errors <"$3"
-    expect_rc "$1: $n messages valid ($2)" 0
-    if [ "$n" -lt 1 ]; then bad "$1: no messages written"; fi
-}
+# the message schemas per revision, validate_log and children_of
+. tests/mcp/lib.sh
 
 # ---- the official SDK as the client --------------------------------------------------------
 GOLDEN=$(ls generated/*/golden/*.request.json)
@@ -115,21 +75,6 @@ run "$TG" serve --dev </dev/null
 expect_rc "serve with nothing to read" 0
 expect_eq "nothing on stdout" "$OUT" ""
 expect_err "the start-up note goes to stderr" "tools over stdio"
-
-# children_of PID: the processes whose parent is PID (from /proc: no procps needed)
-children_of() {
-    parent=$1
-    for s in /proc/[0-9]*/stat; do
-        # The process may end between the glob and the read: that is expected, so the shell's
-        # own "cannot open" message (printed before a trailing 2>/dev/null applies) is hidden
-        # by the braces. Builtins only: fast on a busy machine.
-        { read -r line <"$s"; } 2>/dev/null || continue
-        set -- ${line##*) } # the fields after "(comm)": state, ppid, ...
-        [ "$2" = "$parent" ] || continue
-        d=${s#/proc/}
-        printf '%s ' "${d%/stat}"
-    done
-}
 
 # A repository whose one tool runs until it is killed, so a call is surely in flight when the
 # test closes stdin or signals the server (no race with a tool that might finish first).

@@ -4,30 +4,7 @@
 # its revision (toolgen validate); a broken template is left out and named on stderr.
 . tests/lib.sh
 
-SCHEMAS=tests/testdata/mcp-schema
-wrapper() { # REVISION: a message of the revision, the result picked by its members
-    mkdir -p "$TMP/$1"
-    cp "$SCHEMAS/$1/schema.json" "$TMP/$1/schema.json"
-    cat >"$TMP/$1/message.json" <<JSON
-{
-  "\$schema": "https://json-schema.org/draft/2020-12/schema",
-  "anyOf": [
-    {"\$ref": "schema.json#/\$defs/JSONRPCErrorResponse"},
-    {"allOf": [
-      {"\$ref": "schema.json#/\$defs/JSONRPCResultResponse"},
-      {"if": {"properties": {"result": {"required": ["prompts"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListPromptsResult"}}}},
-      {"if": {"properties": {"result": {"required": ["messages"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/GetPromptResult"}}}},
-      {"if": {"properties": {"result": {"required": ["completion"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/CompleteResult"}}}}
-    ]}
-  ]
-}
-JSON
-}
-wrapper 2025-11-25
-wrapper 2026-07-28
+. tests/mcp/lib.sh # the message schemas per revision ($TMP/REVISION/message.json)
 
 # session META: the requests, with META ("" or the 2026-07-28 _meta plus a comma) in params
 session() {

@@ -27,7 +27,13 @@ wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
       {"if": {"properties": {"result": {"required": ["contents"]}}},
        "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ReadResourceResult"}}}},
       {"if": {"properties": {"result": {"required": ["resourceTemplates"]}}},
-       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourceTemplatesResult"}}}}
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListResourceTemplatesResult"}}}},
+      {"if": {"properties": {"result": {"required": ["prompts"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/ListPromptsResult"}}}},
+      {"if": {"properties": {"result": {"required": ["messages"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/GetPromptResult"}}}},
+      {"if": {"properties": {"result": {"required": ["completion"]}}},
+       "then": {"properties": {"result": {"\$ref": "schema.json#/\$defs/CompleteResult"}}}}
     ]}
   ]
 }
@@ -48,7 +54,10 @@ validate_log() {
 children_of() {
     parent=$1
     for s in /proc/[0-9]*/stat; do
-        { read -r line <"$s"; } 2>/dev/null || continue # builtins only: fast on a busy machine
+        # The process may end between the glob and the read: that is expected, so the shell's
+        # own "cannot open" message (printed before a trailing 2>/dev/null applies) is hidden
+        # by the braces. Builtins only: fast on a busy machine.
+        { read -r line <"$s"; } 2>/dev/null || continue
         set -- ${line##*) } # the fields after "(comm)": state, ppid, ...
         [ "$2" = "$parent" ] || continue
         d=${s#/proc/}

@@ -404,6 +404,20 @@ static void remove_tmpdir(void)
     rmdir(tmpdir);
 }
 
+/* The hints' distance: insertions, deletions and substitutions each count one. */
+static void test_edit_distance(void)
+{
+    CHECK(tg_edit_distance("", "") == 0, "empty");
+    CHECK(tg_edit_distance("avrage", "average") == 1, "one insertion");
+    CHECK(tg_edit_distance("kitten", "sitting") == 3, "kitten/sitting");
+    CHECK(tg_edit_distance("propertys", "properties") == 2, "two edits");
+    CHECK(tg_edit_distance("abc", "") == 3 && tg_edit_distance("", "abc") == 3, "from nothing");
+    char longer[80];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    CHECK(tg_edit_distance(longer, "a") == SIZE_MAX, "longer than 64 bytes: no hint");
+}
+
 /* tg_read_file_at returns every byte of a file whatever its size: empty, one byte, around a
  * page, and large (a regular file is read into a buffer sized from fstat). */
 static void test_read_file_sizes(void)
@@ -445,6 +459,7 @@ int main(void)
     test_atomic_write_threads();
     test_read_file_sizes();
     test_datadir_and_clock();
+    test_edit_distance();
     remove_tmpdir();
     return tl_finish("test_base");
 }

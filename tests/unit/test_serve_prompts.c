@@ -18,59 +18,9 @@
 #include "serve/core.h"
 #include "serve/prompts.h"
 #include "testlib.h"
+#include "mcp_schemas.h"
 
-#define META26                                                                              \
-    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                 \
-    "\"io.modelcontextprotocol/clientCapabilities\":{}}"
-
-/* ---- the schemas of both revisions ----------------------------------------------------------- */
-
-typedef struct rev_schemas {
-    js_registry *reg;
-    char uri[128];
-} rev_schemas;
-
-static rev_schemas legacy_s, modern_s;
-
-static bool open_rev(rev_schemas *r, const char *rev)
-{
-    const char *dir = getenv("TESTDATA_DIR");
-    char *path = xasprintf("%s/mcp-schema/%s/schema.json", dir && *dir ? dir : "tests/testdata", rev);
-    tg_doc doc = {0};
-    tg_err err = {0};
-    bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
-    CHECK(ok, "cannot load %s: %s", path, err.msg);
-    free(path);
-    if (!ok)
-        return false;
-    snprintf(r->uri, sizeof r->uri, "https://modelcontextprotocol.io/schema/%s/schema.json", rev);
-    r->reg = js_registry_new();
-    js_registry_add_metaschemas(r->reg, &err);
-    CHECK(js_registry_add_document(r->reg, r->uri, doc.root, &err) == 0, "add: %s", err.msg);
-    tg_doc_free(&doc);
-    return true;
-}
-
-static void expect_def(rev_schemas *r, const char *def, const cJSON *inst, const char *what)
-{
-    char *ref = xasprintf("%s#/$defs/%s", r->uri, def);
-    cJSON *w = cJSON_CreateObject();
-    cJSON_AddStringToObject(w, "$ref", ref);
-    tg_err err = {0};
-    js_schema *s = js_compile(r->reg, w, &(js_options){0}, &err);
-    CHECK(s, "compile %s: %s", ref, err.msg);
-    js_errors errs = {0};
-    if (s && !js_validate(s, inst, &errs)) {
-        char *text = tg_json_print_compact(inst);
-        CHECK(false, "%s does not fit %s: %s: %s (%.300s)", what, def,
-              errs.n ? errs.v[0].instance_location : "", errs.n ? errs.v[0].message : "", text);
-        free(text);
-    }
-    js_errors_free(&errs);
-    js_schema_free(s);
-    cJSON_Delete(w);
-    free(ref);
-}
+static rev_schemas legacy_s, modern_s; /* the schemas of both revisions (mcp_schemas.h) */
 
 /* ---- parsing --------------------------------------------------------------------------------- */
 

@@ -12,6 +12,7 @@
 #include "model/manifest.h"
 #include "run/toolrun.h"
 #include "testlib.h"
+#include "probe_fixture.h"
 
 static char repo[64];
 
@@ -60,55 +61,6 @@ static const char tool_py[] =
     "        with open('out.csv', 'w') as f:\n"
     "            f.write('lines\\n%d\\n' % n)\n"
     "    return {'lines': n, 'scale': scale}\n";
-
-typedef struct fixture {
-    tg_repo repo;
-    tg_toolrun_env env;
-    tg_manifest m;
-    js_registry *reg;
-    js_schema *in, *out;
-} fixture;
-
-static int fixture_open(fixture *fx)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/data %s/tools/probe && printf 'a\\nb\\nc\\n' > %s/data/x.csv"
-                              " && echo s > %s/secret && chmod -R o+rX %s",
-             repo, repo, repo, repo, repo);
-    CHECK(system(cmd) == 0, "setup");
-    tg_err err = {0};
-    CHECK(tg_repo_open_dir(&fx->repo, repo, &err) == 0, "repo: %s", err.msg);
-    char *mpath = xasprintf("%s/tools/probe/tool.manifest.yaml", repo);
-    char *tpath = xasprintf("%s/tools/probe/tool.py", repo);
-    int rc = tg_write_file_atomic(mpath, manifest, strlen(manifest), &err) == 0 &&
-                     tg_write_file_atomic(tpath, tool_py, strlen(tool_py), &err) == 0 &&
-                     chmod(tpath, 0644) == 0 && chmod(mpath, 0644) == 0 &&
-                     tg_manifest_load(&fx->repo, mpath, &fx->m, &err) == 0
-                 ? 0
-                 : -1;
-    CHECK(rc == 0, "manifest: %s", err.msg);
-    free(mpath);
-    free(tpath);
-    if (rc != 0)
-        return -1;
-    tg_manifest_bind(&fx->m);
-    fx->reg = js_registry_new();
-    fx->in = js_compile(fx->reg, fx->m.input_schema, &(js_options){0}, &err);
-    fx->out = js_compile(fx->reg, fx->m.output_schema, &(js_options){0}, &err);
-    CHECK(fx->in && fx->out, "schemas compile: %s", err.msg);
-    CHECK(tg_toolrun_env_open(&fx->env, &fx->repo, NULL, &err) == 0, "env: %s", err.msg);
-    return fx->in && fx->out ? 0 : -1;
-}
-
-static void fixture_close(fixture *fx)
-{
-    tg_toolrun_env_close(&fx->env);
-    js_schema_free(fx->in);
-    js_schema_free(fx->out);
-    js_registry_free(fx->reg);
-    tg_manifest_free(&fx->m);
-    tg_repo_release(&fx->repo);
-}
 
 /* Runs the probe with args (JSON text); the status is TG_CALL_DONE or the test fails. */
 static void call(fixture *fx, const char *args_json, tg_call_result *r)
@@ -233,7 +185,11 @@ int main(void)
 {
     snprintf(repo, sizeof repo, "/tmp/tg-toolrun-%ld", (long)getpid());
     fixture fx = {0};
-    if (fixture_open(&fx) == 0) {
+    /* a file outside data/, which the tool must not be given */
+    char cmd0[160];
+    snprintf(cmd0, sizeof cmd0, "mkdir -p %s && echo s > %s/secret", repo, repo);
+    CHECK(system(cmd0) == 0, "setup secret");
+    if (fixture_open(&fx, repo, manifest, tool_py) == 0) {
         test_success_with_defaults(&fx);
         test_invalid_output(&fx);
         test_refused(&fx);

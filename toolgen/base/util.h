@@ -94,6 +94,9 @@ DIR *tg_opendir_at(int dirfd, const char *path);
 char *tg_path_join(const char *a, const char *b);
 bool tg_str_endswith(const char *s, const char *suffix);
 bool tg_str_startswith(const char *s, const char *prefix);
+/* Levenshtein distance, for "did you mean" hints; SIZE_MAX when either string is longer than
+ * 64 bytes (hints are for names and keywords, which are short). */
+size_t tg_edit_distance(const char *a, const char *b);
 
 /*
  * Directory holding toolgen's data files (schemas/, meta-schemas, runtime files):

@@ -66,7 +66,6 @@ bool bt_is_keyword(const char *w);           /* words the grammar reads (by, mea
 bool bt_is_filler(const char *w);            /* words with no meaning here (the, please, ...) */
 bool bt_is_row_noun(const char *w);          /* rows, records, passengers, ... */
 bool bt_word_eq(const char *a, const char *b); /* equal, or equal after plural folding */
-size_t bt_edit_distance(const char *a, const char *b);
 
 /* ---- the plan ----------------------------------------------------------------------------- */
 

@@ -110,31 +110,6 @@ bool bt_word_eq(const char *a, const char *b)
     return eq;
 }
 
-size_t bt_edit_distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    if (na > 64 || nb > 64)
-        return 99;
-    size_t row[65];
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
 /* The letters and digits of s, lowercased: "Spending_USD" → "spendingusd". */
 static char *squash(const char *s, size_t max_words, bool drop_units)
 {
@@ -359,7 +334,7 @@ static int close_column(const char *word, const tg_dataset *ds)
     char *w = squash(word, 64, false);
     for (size_t i = 0; i < ds->ncols; i++) {
         char *full = squash(ds->cols[i].name, 64, false), *bare = squash(ds->cols[i].name, 64, true);
-        size_t d = bt_edit_distance(w, full), e = bt_edit_distance(w, bare);
+        size_t d = tg_edit_distance(w, full), e = tg_edit_distance(w, bare);
         if (e < d)
             d = e;
         free(full);
@@ -387,7 +362,7 @@ static const char *close_keyword(const char *w)
     if (strlen(w) < 5)
         return NULL;
     for (size_t i = 0; words[i]; i++)
-        if (bt_edit_distance(w, words[i]) == 1)
+        if (tg_edit_distance(w, words[i]) == 1)
             return words[i];
     return NULL;
 }

@@ -88,14 +88,14 @@ int tg_gen_spec_hash(const char *manifest_yaml, tg_hash *out, tg_err *err)
     return 0;
 }
 
-char *tg_gen_set_status(const char *manifest_yaml, const char *status)
+char *tg_gen_replace_line(const char *text, const char *prefix, const char *line)
 {
     tg_buf b = TG_BUF_INIT;
-    for (const char *p = manifest_yaml; *p;) {
+    for (const char *p = text; *p;) {
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        if (n >= 7 && strncmp(p, "status:", 7) == 0)
-            tg_buf_printf(&b, "status: %s\n", status);
+        if (tg_str_startswith(p, prefix))
+            tg_buf_printf(&b, "%s\n", line);
         else {
             tg_buf_append(&b, p, n);
             tg_buf_putc(&b, '\n');
@@ -103,6 +103,14 @@ char *tg_gen_set_status(const char *manifest_yaml, const char *status)
         p += n + (eol ? 1 : 0);
     }
     return tg_buf_steal(&b);
+}
+
+char *tg_gen_set_status(const char *manifest_yaml, const char *status)
+{
+    char *line = xasprintf("status: %s", status);
+    char *out = tg_gen_replace_line(manifest_yaml, "status:", line);
+    free(line);
+    return out;
 }
 
 static void add_hash(cJSON *o, const char *k, tg_hash h)

@@ -38,6 +38,9 @@ int tg_gen_spec_hash(const char *manifest_yaml, tg_hash *out, tg_err *err);
 
 /* Replaces "status: X" (top level) with status; heap text. */
 char *tg_gen_set_status(const char *manifest_yaml, const char *status);
+/* text with every line that starts with prefix replaced by line (no newline in line); the
+ * other lines unchanged, each ending in a newline. Heap text. */
+char *tg_gen_replace_line(const char *text, const char *prefix, const char *line);
 
 /* What tool.lock holds (JSON). */
 typedef struct tg_gen_lock {

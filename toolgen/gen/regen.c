@@ -114,25 +114,6 @@ void tg_regen_plan_release(tg_regen_plan *plan)
     tg_strv_free(&plan->edited);
 }
 
-/* text with the line starting with prefix replaced by line (appended to provenance's block
- * when absent is not needed: toolgen new always writes both hashes). */
-static char *replace_line(const char *text, const char *prefix, const char *line)
-{
-    tg_buf b = TG_BUF_INIT;
-    for (const char *p = text; *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        if (tg_str_startswith(p, prefix))
-            tg_buf_printf(&b, "%s\n", line);
-        else {
-            tg_buf_append(&b, p, n);
-            tg_buf_putc(&b, '\n');
-        }
-        p += n + (eol ? 1 : 0);
-    }
-    return tg_buf_steal(&b);
-}
-
 static void set_hash(cJSON *o, const char *key, tg_hash h)
 {
     char hex[TG_HASH_HEX];
@@ -145,14 +126,15 @@ static int write_outputs(const tg_repo *repo, const char *dir, const char *manif
                          const char *code, const tg_llm_reply *r, tg_hash rendered,
                          tg_err *err)
 {
+    /* both hash lines are there to replace: toolgen new always writes them */
     char hex[TG_HASH_HEX], line[80];
     tg_hash code_hash = tg_hash_bytes(code, strlen(code));
     tg_hash_hex(code_hash, hex);
     snprintf(line, sizeof line, "  code_hash: '%s'", hex);
-    char *m1 = replace_line(manifest, "  code_hash:", line);
+    char *m1 = tg_gen_replace_line(manifest, "  code_hash:", line);
     tg_hash_hex(rendered, hex);
     snprintf(line, sizeof line, "  prompt_hash: '%s'", hex);
-    char *m2 = replace_line(m1, "  prompt_hash:", line);
+    char *m2 = tg_gen_replace_line(m1, "  prompt_hash:", line);
     free(m1);
     char *lock_path = xasprintf("%s/tool.lock", dir);
     cJSON *lock = read_json(repo, lock_path);

@@ -92,32 +92,6 @@ static void add_err(lint_ctx *c, const tg_err *err, const char *file)
     tg_problems_add(c->out, err->file[0] ? err->file : file, p, "%s", err->msg);
 }
 
-/* Edit distance, for "did you mean" hints; names are short, so the quadratic table is fine. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return (size_t)-1;
-    size_t row[65];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* Closest property name declared anywhere in schema (under "properties"), or NULL. */
 static void closest_property(const cJSON *schema, const char *name, const char **best,
                              size_t *best_d, int depth)
@@ -132,7 +106,7 @@ static void closest_property(const cJSON *schema, const char *name, const char *
             const cJSON *prop;
             cJSON_ArrayForEach(prop, child)
             {
-                size_t d = edit_distance(name, prop->string);
+                size_t d = tg_edit_distance(name, prop->string);
                 if (d > 0 && d < *best_d) {
                     *best_d = d;
                     *best = prop->string;
@@ -484,7 +458,7 @@ static void check_schema_keywords(lint_ctx *c, const tg_manifest *m, const cJSON
             const char *best = NULL;
             size_t best_d = (size_t)-1;
             for (size_t i = 0; schema_keywords[i]; i++) {
-                size_t d = edit_distance(kw->string, schema_keywords[i]);
+                size_t d = tg_edit_distance(kw->string, schema_keywords[i]);
                 if (d < best_d) {
                     best_d = d;
                     best = schema_keywords[i];
