@@ -8,8 +8,10 @@
 #     same inputs: `cp`/`cat` rules), whose first build is recorded directly in .ninja_log (so
 #     the set-up does not spawn one process per output),
 #   - toolgen's rebuild after editing one manifest's description (median of RUNS edits): load
-#     and emit of that tool, then the aggregate, which concatenates every tool's fragment.
-# Output: a table (N, outputs, toolgen no-op ms, ninja no-op ms, ratio, one-edit ms).
+#     and emit of that tool, then the aggregate, which reads that tool's fragment and takes the
+#     others' pieces from its previous outputs (docs/build.md, "The aggregate").
+# Output: a table (N, outputs, toolgen no-op ms, ninja no-op ms, ratio, one-edit ms), each time
+# with the median CPU time (user + system) beside it, and the one edit's CPU over the no-op's.
 # Work files go to $BENCH_DIR (default bench/work/noop/, git-ignored). Not a test: run it by hand.
 set -eu
 cd "$(dirname "$0")/.."
@@ -143,17 +145,22 @@ with open(os.path.join(dst, ".ninja_log"), "w") as f:
 print(len(edges))
 PY
 
-# ms CMD...: median wall time of RUNS runs in milliseconds (output discarded)
+# ms CMD...: median wall time of RUNS runs in milliseconds (output discarded), then the median
+# CPU time (user + system of the command and its children), which a loaded machine skews less
 cat >"$WORK/time.py" <<'PY'
-import subprocess, sys, time
+import resource, subprocess, sys, time
 runs, cmd = int(sys.argv[1]), sys.argv[2:]
-ts = []
+ts, cs = [], []
 for _ in range(runs):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     ts.append((time.perf_counter() - t) * 1000)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cs.append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000)
 ts.sort()
-print("%.1f" % ts[len(ts) // 2])
+cs.sort()
+print("%.1f %.1f" % (ts[len(ts) // 2], cs[len(cs) // 2]))
 PY
 
 ROWS=""
@@ -172,8 +179,10 @@ for N in "$@"; do
     fi
     "$TG" -C "$D/repo" build >/dev/null # warm caches for both
     (cd "$D/ninja" && ninja >/dev/null)
-    tg_ms=$(python3 "$WORK/time.py" "$RUNS" "$TG" -C "$D/repo" build)
-    nj_ms=$(python3 "$WORK/time.py" "$RUNS" ninja -C "$D/ninja")
+    set -- $(python3 "$WORK/time.py" "$RUNS" "$TG" -C "$D/repo" build)
+    tg_ms=$1 tg_cpu=$2
+    set -- $(python3 "$WORK/time.py" "$RUNS" ninja -C "$D/ninja")
+    nj_ms=$1 nj_cpu=$2
     # one edit: a different description each time, so every run really changes the manifest
     M=$D/repo/manifests/tool_00000/tool.manifest.yaml
     cat >"$WORK/edit.sh" <<EOF
@@ -182,12 +191,15 @@ n=\$(cat "$WORK/edit.count" 2>/dev/null || echo 0); n=\$((n + 1)); echo \$n >"$W
 sed "s/^description: .*/description: Print a data file as text (edit \$n)./" "$M" >"$M.new" && mv "$M.new" "$M"
 exec "$TG" -C "$D/repo" build
 EOF
-    edit_ms=$(python3 "$WORK/time.py" "$RUNS" sh "$WORK/edit.sh")
+    set -- $(python3 "$WORK/time.py" "$RUNS" sh "$WORK/edit.sh")
+    edit_ms=$1 edit_cpu=$2
     ratio=$(python3 -c "print('%.2f' % ($tg_ms / $nj_ms))")
-    ROWS="$ROWS$(printf '| %s | %s | %s | %s | %s | %s× | %s |' "$N" "$OUTS" "$full" "$tg_ms" "$nj_ms" "$ratio" "$edit_ms")
+    extra=$(python3 -c "print('%.0f' % ($edit_cpu - $tg_cpu))")
+    ROWS="$ROWS$(printf '| %s | %s | %s | %s (%s) | %s (%s) | %s× | %s (%s) | %s |' "$N" "$OUTS" "$full" \
+        "$tg_ms" "$tg_cpu" "$nj_ms" "$nj_cpu" "$ratio" "$edit_ms" "$edit_cpu" "$extra")
 "
     printf 'N=%s done\n' "$N" >&2
 done
-echo "| N manifests | outputs | toolgen full build ms | toolgen no-op ms | ninja no-op ms | toolgen / ninja | toolgen one-edit ms |"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| N manifests | outputs | toolgen full build ms | toolgen no-op ms (CPU) | ninja no-op ms (CPU) | toolgen / ninja | toolgen one-edit ms (CPU) | one-edit − no-op, CPU ms |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 printf '%s' "$ROWS"

@@ -115,4 +115,85 @@ expect_rc "damaged fragment: build" 0
 expect_out "damaged fragment: emit reruns" "emit 1"
 same_as_clean "damaged fragment"
 
+# ---- unchanged reference pages are handed over without their bytes, but only when intact ----------
+# (tg_stage_output_unchanged: the plan must have found every recorded output intact)
+edit_b() { # TEXT: a new description for tool_b
+    sed "s/^description: .*/description: $1/" "$R/manifests/tool_b/tool.manifest.yaml" >"$T/m" &&
+        cp "$T/m" "$R/manifests/tool_b/tool.manifest.yaml"
+}
+REF=$R/generated/skill/agg-tools2/references
+edit_b "Print a data file, second edit."
+run "$TG" -C "$R" build -v
+expect_out "kept pages: the edited tool's page is written" "wrote generated/skill/agg-tools2/references/tool_b.md"
+expect_not_out "kept pages: no other page is written" "references/tool_a.md"
+run "$TG" -C "$R" build
+expect_out "kept pages: the record is right (no-op after)" "no work to do"
+same_as_clean "kept pages"
+printf 'hand edit\n' >>"$REF/tool_a.md"
+edit_b "Print a data file, third edit."
+run "$TG" -C "$R" build
+expect_rc "hand-edited page + edit: build" 0
+expect_err "hand-edited page + edit: restored with a warning" "references/tool_a.md was edited by hand"
+same_as_clean "hand-edited page + edit"
+rm "$REF/tool_e.md"
+edit_b "Print a data file, fourth edit."
+run "$TG" -C "$R" build
+expect_rc "deleted page + edit: build" 0
+[ -f "$REF/tool_e.md" ] && ok || bad "deleted page + edit: not recreated"
+same_as_clean "deleted page + edit"
+rm -rf "$R/.toolgen/log"
+edit_b "Print a data file, fifth edit."
+run "$TG" -C "$R" build
+expect_rc "no state log + edit: build" 0
+same_as_clean "no state log + edit"
+printf 'garbage\n' >"$R/.toolgen/log"
+edit_b "Print a data file, sixth edit."
+run "$TG" -C "$R" build
+expect_rc "corrupt state log + edit: build" 0
+same_as_clean "corrupt state log + edit"
+
+# ---- the index: an edit reads one fragment, the rest comes from the previous files ---------------
+IDX=$R/.toolgen/out/aggregate.index
+NT=$(ls "$R/manifests" | wc -l)
+edit_b "Print a data file, index edit."
+run "$TG" -C "$R" build -v
+expect_out "index: the unchanged tools come from the previous files" \
+    "$((NT - 1)) of $NT tools' pieces taken from the previous files"
+head -1 "$IDX" | grep -q '^toolgen-aggregate-index 1$' && ok || bad "index: no index written"
+same_as_clean "index edit"
+rm -r "$R/manifests/tool_e"
+run "$TG" -C "$R" build -v
+expect_out "index: a removed tool" "$((NT - 1)) of $((NT - 1)) tools' pieces taken"
+same_as_clean "index: removed tool"
+mv "$R/manifests/tool_z" "$R/manifests/tool_y"
+sed 's/tool_z/tool_y/g' "$R/manifests/tool_y/tool.manifest.yaml" >"$T/m" &&
+    cp "$T/m" "$R/manifests/tool_y/tool.manifest.yaml"
+run "$TG" -C "$R" build -v
+expect_out "index: a renamed tool is read from its fragment" "$((NT - 2)) of $((NT - 1)) tools' pieces taken"
+same_as_clean "index: renamed tool"
+NT=$((NT - 1))
+# a damaged or missing index, or a damaged previous file: every fragment is read
+printf 'toolgen-aggregate-index 1\ngarbage\n' >"$IDX"
+edit_b "Print a data file, damaged index."
+run "$TG" -C "$R" build -v
+expect_rc "damaged index: build" 0
+expect_err "damaged index: restored with a warning" "aggregate.index was edited by hand"
+expect_out "damaged index: every fragment read" "0 of $NT tools' pieces taken"
+same_as_clean "damaged index"
+rm "$IDX"
+edit_b "Print a data file, missing index."
+run "$TG" -C "$R" build -v
+expect_out "missing index: every fragment read" "0 of $NT tools' pieces taken"
+[ -f "$IDX" ] && ok || bad "missing index: not written again"
+same_as_clean "missing index"
+printf '\nhand edit\n' >>"$R/generated/mcp/tools.json"
+edit_b "Print a data file, damaged tools.json."
+run "$TG" -C "$R" build -v
+expect_out "damaged previous file: every fragment read" "0 of $NT tools' pieces taken"
+same_as_clean "damaged previous file"
+edit_b "Print a data file, after the repairs."
+run "$TG" -C "$R" build -v
+expect_out "after the repairs: the index serves again" "$((NT - 1)) of $NT tools' pieces taken"
+same_as_clean "after the repairs"
+
 finish cli-aggregate

@@ -238,8 +238,7 @@ expect_out "metrics.json: counts and reasons" "1 1 1 0 ['COLUMN_MISMATCH', 'OUTP
 run "$TG" -C "$R" reject $T --notes "again"
 expect_rc "reject twice: refused" 1
 run "$TG" -C "$R" reject $T --notes "x" --refine
-expect_rc "--refine: not yet" 2
-expect_err "--refine: says why" "needs the generator"
+expect_rc "--refine on a tool already rejected: refused" 1
 run "$TG" -C "$R" reject $T
 expect_rc "reject without notes: usage" 2
 

@@ -227,8 +227,9 @@ expect_rc "--http with a port out of range" 2
 run "$TG" serve --max-concurrency 0
 expect_rc "--max-concurrency 0" 2
 expect_err "--max-concurrency says its range" "from 1 to 256"
-run "$TG" serve --staging
-expect_rc "--staging is not there yet" 2
+run "$TG" serve --staging --dev
+expect_rc "--staging with --dev" 2
+expect_err "--staging with --dev says why" "exclude each other"
 run "$TG" serve --page-size 0
 expect_rc "--page-size 0" 2
 run "$TG" serve --bogus

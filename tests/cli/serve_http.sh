@@ -26,7 +26,7 @@ FAST_CALL='"method":"tools/call","params":{"name":"fast_tool","arguments":{"file
 start_http() {
     name=$1
     shift
-    "$TG" -C "$REPO" serve --http 127.0.0.1:0 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    "$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     serve_pid=$!
     port="" i=0
     while [ -z "$port" ] && [ $i -lt 100 ] && kill -0 $serve_pid 2>/dev/null; do
@@ -159,7 +159,7 @@ if [ "$OUT" -ge 4 ]; then ok; else bad "a log line per call over HTTP (got $OUT)
 run grep -c 'data/x.csv' "$TMP/proto.err"
 expect_eq "the HTTP log holds no arguments" "$OUT" 0
 
-run "$TG" -C "$REPO" serve --http 256.0.0.1:0
+run "$TG" -C "$REPO" serve --dev --http 256.0.0.1:0
 expect_rc "an address that cannot be bound" 3
 expect_err "... is named" "256.0.0.1"
 
@@ -195,7 +195,7 @@ start_stdio() {
     shift
     rm -f "$TMP/in"
     mkfifo "$TMP/in"
-    "$TG" -C "$REPO" serve "$@" <"$TMP/in" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    "$TG" -C "$REPO" serve --dev "$@" <"$TMP/in" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     serve_pid=$!
     exec 3>"$TMP/in"
 }

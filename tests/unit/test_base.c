@@ -404,6 +404,31 @@ static void remove_tmpdir(void)
     rmdir(tmpdir);
 }
 
+/* tg_read_file_at returns every byte of a file whatever its size: empty, one byte, around a
+ * page, and large (a regular file is read into a buffer sized from fstat). */
+static void test_read_file_sizes(void)
+{
+    static const size_t sizes[] = {0, 1, 4095, 4096, 4097, 65535, 65536, 1 << 20};
+    int dirfd = open(tmpdir, O_RDONLY | O_DIRECTORY);
+    CHECK(dirfd >= 0, "open %s", tmpdir);
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t n = sizes[k];
+        char *data = malloc(n + 1);
+        for (size_t i = 0; i < n; i++)
+            data[i] = (char)('a' + (i * 7 + k) % 26);
+        tg_err err = {0};
+        CHECK(tg_write_file_atomic_at(dirfd, "sized", data, n, &err) == 0, "write: %s", err.msg);
+        size_t len = 12345;
+        char *got = tg_read_file_at(dirfd, "sized", 0, &len, &err);
+        CHECK(got && len == n && memcmp(got, data, n) == 0 && got[n] == '\0',
+              "read back %zu bytes: got %zu (%s)", n, got ? len : 0, got ? "" : err.msg);
+        free(got);
+        free(data);
+    }
+    unlinkat(dirfd, "sized", 0);
+    close(dirfd);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/tg_base_XXXXXX");
@@ -418,6 +443,7 @@ int main(void)
     test_strvec();
     test_buf();
     test_atomic_write_threads();
+    test_read_file_sizes();
     test_datadir_and_clock();
     remove_tmpdir();
     return tl_finish("test_base");

@@ -9,7 +9,7 @@
  * Test-only entry points for tests/cli/builtin_gen.sh (which runs the generated tools in the
  * sandbox and checks their results against pandas):
  *   test_builtin --generate REPO NAME INTENT DATA [DATA2]   write manifests/NAME/{tool.py,tool.manifest.yaml}
- *       with the example's output from a real run (gen/builtin_example.h), and print the plan,
+ *       with the example's output from a real run (gen/gen_example.h), and print the plan,
  *       then the example input
  * Exit status 2 with the message on stderr when the intent is refused.
  */
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 
 #include "gen/builtin.h"
-#include "gen/builtin_example.h"
+#include "gen/gen_example.h"
 #include "gen/dataset.h"
 #include "testlib.h"
 
@@ -172,6 +172,21 @@ static int write_in(const char *dir, const char *file, const char *text)
     return rc;
 }
 
+/* The example's real output written into t->manifest_yaml; 0, or 1 with the error printed. */
+static int record_example(const tg_repo *repo, const char *tool_dir, tg_builtin_tool *t)
+{
+    char *mpath = xasprintf("%s/tool.manifest.yaml", tool_dir);
+    bool env_problem = false;
+    tg_err err = {0};
+    char *result = tg_gen_run_example(repo, mpath, t->example_input, &env_problem, &err);
+    free(mpath);
+    int rc = result ? tg_builtin_set_example_output(t, result, &err) : -1;
+    free(result);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err.msg);
+    return rc != 0;
+}
+
 static int generate(int argc, char **argv)
 {
     tg_repo repo;
@@ -194,11 +209,11 @@ static int generate(int argc, char **argv)
         if (tg_mkdirs(dir, &err) != 0 || write_in(dir, "tool.py", t.code) != 0)
             rc = 1;
         chmod(dir, 0755);
-        /* the example's output from a real run in the sandbox (gen/builtin_example.h) */
-        if (rc == 0 && tg_builtin_run_example(&repo, rel, &t, &err) != 0) {
-            fprintf(stderr, "%s\n", err.msg);
+        /* the example's output from a real run in the sandbox (gen/gen_example.h), as
+         * `toolgen new` records it: the manifest with its placeholder first, then the result */
+        if (rc == 0 && (write_in(dir, "tool.manifest.yaml", t.manifest_yaml) != 0 ||
+                        record_example(&repo, rel, &t) != 0))
             rc = 1;
-        }
         if (rc == 0 && write_in(dir, "tool.manifest.yaml", t.manifest_yaml) != 0)
             rc = 1;
         free(rel);

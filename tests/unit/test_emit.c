@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "base/doc.h"
 #include "base/errcode.h"
+#include "emit/aggindex.h"
 #include "emit/emit.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
@@ -569,6 +570,13 @@ static void test_client_schema(void)
                        "\"anyOf\":[{}]}},\"$defs\":{\"d\":{\"not\":{}}}}"),
           "client schema: %s", out);
     free(out);
+    cJSON_Delete(c);
+    /* MCP keeps the dialect the manifest names (docs/emit.md, "mcp.tool.json"); $id still goes */
+    c = tg_emit_mcp_schema(s);
+    CHECK_CONTAINS(tg_json_get_string(c, "$schema"), "draft/2020-12/schema");
+    CHECK(!cJSON_GetObjectItemCaseSensitive(c, "$id"), "mcp schema keeps no $id");
+    CHECK(!cJSON_GetObjectItemCaseSensitive(c, "x-toolgen-root"), "mcp schema: private keyword");
+    CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c, "$defs")), "mcp schema: $defs");
     cJSON_Delete(c);
     cJSON_Delete(s);
 }
@@ -1246,9 +1254,104 @@ static void test_fragment_file(void)
     tg_buf_free(&b);
 }
 
+/* The aggregate's index: views of the pieces in the files the aggregate made are the pieces
+ * (so the files made again from the views are the same bytes); anything malformed is refused. */
+static void test_aggregate_index(void)
+{
+    enum { N = 3 };
+    tg_buf p[N][TG_PIECE_COUNT];
+    char *texts[N];
+    tg_emit_fragment f[N];
+    tg_err err = {0};
+    for (int i = 0; i < N; i++) {
+        for (int k = 0; k < TG_PIECE_COUNT; k++) {
+            p[i][k] = (tg_buf)TG_BUF_INIT;
+            if (k == TG_PIECE_NAME)
+                tg_buf_printf(&p[i][k], "tool_%c", 'a' + i);
+            else if (k == TG_PIECE_AUTH_ENV || k == TG_PIECE_SKILL_NETWORK)
+                tg_buf_puts(&p[i][k],
+                            i != 1 ? "" : k == TG_PIECE_AUTH_ENV ? "KEY" : "tool_b");
+            else if (k == TG_PIECE_SKILL_DESC)
+                tg_buf_printf(&p[i][k], "tool_%c (Tool %d)", 'a' + i, i);
+            else if (k != TG_PIECE_SKILL_NOTES || i != 2)
+                tg_buf_printf(&p[i][k], "{\"piece\": %d, \"tool\": %d}\n", k, i);
+        }
+        size_t len;
+        texts[i] = tg_emit_fragment_serialise(p[i], &len);
+        CHECK(tg_emit_fragment_parse(texts[i], len, &f[i], &err) == 0, "parse: %s", err.msg);
+    }
+    tg_project_info repo = {.name = "idx-tools", .version = "0.1.0", .author = "tests"};
+    tg_emit_files files = {0};
+    CHECK(tg_emit_aggregate_shared(f, N, &repo, &files, &err) == 0 && files.n == TG_AGGINDEX_FILES,
+          "shared: %s", err.msg);
+    tg_emit_piece_kind form = tg_emit_skill_form(f, N, &repo);
+    size_t ilen;
+    char *index = tg_aggindex_build(f, N, &files, form, &ilen);
+    char *copy = xstrdup(index);
+    tg_aggindex ix;
+    CHECK(tg_aggindex_parse(copy, ilen, &ix, &err) == 0 && ix.n == N, "index: %s", err.msg);
+    const char *bytes[TG_AGGINDEX_FILES];
+    size_t lens[TG_AGGINDEX_FILES];
+    for (int j = 0; j < TG_AGGINDEX_FILES && j < (int)files.n; j++) {
+        bytes[j] = files.v[j].data;
+        lens[j] = files.v[j].len;
+        CHECK(strcmp(ix.paths[j], files.v[j].path) == 0, "path %d: %s", j, ix.paths[j]);
+    }
+    tg_emit_fragment v[N];
+    for (int i = 0; i < N && ix.n == N; i++) {
+        const tg_aggindex_tool *t = tg_aggindex_find(&ix, f[i].p[TG_PIECE_NAME].data);
+        CHECK(t && tg_aggindex_view(t, bytes, lens, &v[i]), "view of tool %d", i);
+        for (int k = 0; t && k < TG_PIECE_COUNT; k++) {
+            bool needed = k != TG_PIECE_REFERENCE &&
+                          (k == (int)form || (k != TG_PIECE_SKILL_TOOL_FULL &&
+                                              k != TG_PIECE_SKILL_TOOL_COMPACT &&
+                                              k != TG_PIECE_SKILL_TOOL_MINIMAL));
+            CHECK(v[i].p[k].len == f[i].p[k].len && v[i].p[k].lines == f[i].p[k].lines,
+                  "tool %d piece %d: length", i, k);
+            if (needed)
+                CHECK(v[i].p[k].data && memcmp(v[i].p[k].data, f[i].p[k].data, f[i].p[k].len) == 0,
+                      "tool %d piece %d: not found", i, k);
+        }
+    }
+    tg_emit_files again = {0};
+    CHECK(tg_emit_aggregate_shared(v, N, &repo, &again, &err) == 0 && again.n == files.n,
+          "again: %s", err.msg);
+    for (size_t j = 0; j < again.n && j < files.n; j++)
+        CHECK(again.v[j].len == files.v[j].len &&
+                  memcmp(again.v[j].data, files.v[j].data, files.v[j].len) == 0,
+              "%s differs when made from the index", files.v[j].path);
+    tg_emit_files_free(&again);
+    /* a position outside its file is refused */
+    if (ix.n == N) {
+        ix.v[0].at[TG_PIECE_MCP_TOOL].off = lens[0];
+        CHECK(!tg_aggindex_view(&ix.v[0], bytes, lens, &v[0]), "an offset past the end accepted");
+    }
+    tg_aggindex_free(&ix);
+    free(copy);
+    /* truncated, or another version: refused */
+    for (size_t cut = 0; cut < ilen; cut += ilen / 11 + 1) {
+        char *t = xstrdup(index);
+        t[cut] = '\0';
+        CHECK(tg_aggindex_parse(t, cut, &ix, &err) != 0, "truncated at %zu accepted", cut);
+        free(t);
+    }
+    char *t = xstrdup(index);
+    t[strlen("toolgen-aggregate-index ")] = '9';
+    CHECK(tg_aggindex_parse(t, ilen, &ix, &err) != 0, "another version accepted");
+    free(t);
+    free(index);
+    tg_emit_files_free(&files);
+    for (int i = 0; i < N; i++) {
+        free(texts[i]);
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
+            tg_buf_free(&p[i][k]);
+    }
+}
+
 int main(void)
 {
     test_fragment_file();
+    test_aggregate_index();
     test_strict_optional();
     test_strict_nested();
     test_strict_refused();

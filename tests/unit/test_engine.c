@@ -105,6 +105,25 @@ static tg_stage_status pub_run(tg_stage_run *r, tg_err *err)
     return TG_STAGE_DONE;
 }
 
+/* With all_pages, all also writes pub/page/T.txt (T's gen output) for every tool, handing over
+ * the page of a tool whose gen output it saw last time without its bytes when the engine
+ * vouches for it (tg_stage_output_unchanged). */
+static bool all_pages;
+static int pages_kept, pages_written, undeclared_unchanged;
+
+static void all_write_pages(tg_stage_run *r, const char *tool, const char *gen)
+{
+    if (tg_stage_upstream_unchanged(r, "pub", tool))
+        undeclared_unchanged++; /* pub is not an upstream stage of all: never "unchanged" */
+    if (tg_stage_upstream_unchanged(r, "gen", tool) &&
+        tg_stage_output_unchanged(r, xasprintf("pub/page/%s.txt", tool))) {
+        pages_kept++;
+        return;
+    }
+    pages_written++;
+    tg_stage_output(r, xasprintf("pub/page/%s.txt", tool), xstrdup(gen), strlen(gen));
+}
+
 /* all: every tool's gen output → pub/all.txt */
 static tg_stage_status all_run(tg_stage_run *r, tg_err *err)
 {
@@ -120,6 +139,8 @@ static tg_stage_status all_run(tg_stage_run *r, tg_err *err)
             return TG_STAGE_FAILED;
         }
         tg_buf_printf(&b, "%s: %s", tools[i], gen);
+        if (all_pages)
+            all_write_pages(r, tools[i], gen);
         free(gen);
     }
     tg_stage_output(r, xstrdup("pub/all.txt"), b.data ? b.data : xstrdup(""), b.len);
@@ -335,6 +356,76 @@ static void test_incremental(void)
     CHECK_RAN(r, "gen:a");
     CHECK(r.st.cut_off == 2 && has_event(&r, "CUTOFF pub a") && has_event(&r, "CUTOFF all"),
           "cut off %d", r.st.cut_off);
+    result_free(&r);
+}
+
+/* ---- outputs handed over without their bytes ---------------------------------------------- */
+
+static void check_page(const char *tool, const char *want)
+{
+    char *path = xasprintf("pub/page/%s.txt", tool), *got = read_text(path);
+    CHECK(got && strcmp(got, want) == 0, "%s: \"%s\", expected \"%s\"", path,
+          got ? got : "(none)", want);
+    free(got);
+    free(path);
+}
+
+static void build_pages(result *r)
+{
+    pages_kept = pages_written = undeclared_unchanged = 0;
+    build(r);
+    CHECK(r->status == TG_BUILD_OK, "build: %d", r->status);
+    CHECK(undeclared_unchanged == 0, "an undeclared upstream was called unchanged");
+}
+
+static void test_unchanged_outputs(void)
+{
+    result r;
+    all_pages = true;
+    write_text("src/c.txt", "GAMMA\n"); /* all runs; its record has no page yet: all written */
+    build_pages(&r);
+    CHECK(pages_kept == 0 && pages_written == 3, "new pages: kept %d, written %d", pages_kept,
+          pages_written);
+    check_page("a", "alpha\n");
+    result_free(&r);
+
+    write_text("src/b.txt", "beta2\n"); /* the pages of a and c are vouched for */
+    build_pages(&r);
+    CHECK(pages_kept == 2 && pages_written == 1, "one change: kept %d, written %d", pages_kept,
+          pages_written);
+    check_page("a", "alpha\n");
+    check_page("b", "beta2\n");
+    check_page("c", "GAMMA\n");
+    result_free(&r);
+    build_pages(&r);
+    CHECK_RAN(r, "");
+    result_free(&r);
+
+    /* a hand edit since: the plan did not find the outputs intact, nothing is vouched for */
+    write_text("pub/page/a.txt", "hand edit\n");
+    write_text("src/c.txt", "gamma3\n");
+    build_pages(&r);
+    CHECK(pages_kept == 0 && pages_written == 3, "after a hand edit: kept %d, written %d",
+          pages_kept, pages_written);
+    check_page("a", "alpha\n");
+    check_page("c", "gamma3\n");
+    CHECK(has_event(&r, "WARNING all: pub/page/a.txt was edited by hand"), "no warning");
+    result_free(&r);
+
+    /* a deleted page: the same */
+    remove("pub/page/b.txt");
+    write_text("src/c.txt", "gamma\n");
+    build_pages(&r);
+    CHECK(pages_kept == 0 && pages_written == 3, "after a deletion: kept %d, written %d",
+          pages_kept, pages_written);
+    check_page("b", "beta2\n");
+    result_free(&r);
+
+    /* back to the state the later tests expect: no pages (removed as no longer produced) */
+    all_pages = false;
+    write_text("src/b.txt", "BETA\n");
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && access("pub/page/a.txt", F_OK) != 0, "pages not removed");
     result_free(&r);
 }
 
@@ -605,6 +696,7 @@ int main(void)
     CHECK(chdir(repo) == 0, "chdir");
 
     test_incremental();
+    test_unchanged_outputs();
     test_failures();
     test_outputs();
     test_keys(datadir);

@@ -183,7 +183,9 @@ char *tg_read_file_at(int dirfd, const char *path, size_t max_bytes, size_t *len
         close(fd);
         return NULL;
     }
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, len = 0;
+    /* A regular file's size, plus the NUL and one spare byte: the read that meets the end of
+     * the file then has room, so a file is read without growing (and copying) the buffer. */
+    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 2 : 65536, len = 0;
     char *data = xmalloc(cap);
     for (;;) {
         if (len + 1 >= cap) {

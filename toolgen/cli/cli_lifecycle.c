@@ -57,7 +57,10 @@ const char tg_usage_reject[] =
     "-> REJECTED: move the candidate to registry/archive/rejected/TOOL_TIMESTAMP/ with the\n"
     "notes (verbatim), the issue categories found in them (COLUMN_MISMATCH, MISSING_FILTER,\n"
     "OUTPUT_FORMAT, ...) and the feedback so far.\n"
-    "  --refine   re-enter generation with the corrections (needs the generator: not yet)\n"
+    "  --refine   then generate the tool again from its intent with the corrections applied\n"
+    "             (with the built-in generator the notes must state the corrected request,\n"
+    "             e.g. \"mean tip by time\"): a new DRAFT, the next minor version, built and\n"
+    "             ready for `toolgen stage`. If that fails the manifest is put back\n"
     "Exit status: 0 rejected, 1 refused, 2 usage error.\n";
 
 /* The repository with its config and its registry, or an exit code. */
@@ -144,8 +147,7 @@ int cmd_stage(int argc, char **argv)
     return code;
 }
 
-/* The user who answered, for Approved-By: $TOOLGEN_USER, else $USER, else "user". */
-static const char *answering_user(void)
+const char *cli_answering_user(void)
 {
     const char *u = getenv("TOOLGEN_USER");
     if (!u || !*u)
@@ -177,7 +179,7 @@ int cmd_feedback(int argc, char **argv)
         return code;
     tg_err err = {0};
     tg_decide_result res;
-    if (tg_decide(&g, tool, stage == 2, reply, answering_user(), &res, &err) != 0) {
+    if (tg_decide(&g, tool, stage == 2, reply, cli_answering_user(), &res, &err) != 0) {
         code = fail_err("feedback", TG_EXIT_FAIL, &err);
     } else {
         printf("%s v%s: %s (state %s)\n", tool, res.version, tg_fb_name(res.decision),
@@ -261,10 +263,6 @@ int cmd_reject(int argc, char **argv)
                         "improvement (wrong column, missing filter, output format, ...)");
     if (!tool_arg("reject", tg_usage_reject, tool))
         return TG_EXIT_USAGE;
-    if (refine)
-        return cli_fail(TG_EXIT_USAGE, "reject: --refine is not available yet: it needs the "
-                        "generator (`toolgen new`); reject without --refine, edit the manifest, "
-                        "bump its version and stage it again");
     tg_repo repo;
     tg_registry g;
     int code = open_registry("reject", &repo, &g);
@@ -281,6 +279,8 @@ int cmd_reject(int argc, char **argv)
         for (size_t i = 0; i < res.categories.n; i++)
             printf(" %s", res.categories.v[i]);
         printf("\n");
+        if (refine)
+            code = cli_refine(&repo, tool, notes);
     }
     tg_strv_free(&res.categories);
     close_registry(&repo, &g);

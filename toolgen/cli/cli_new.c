@@ -14,6 +14,7 @@
 #include "gen/newtool.h"
 #include "gen/regen.h"
 #include "model/paths.h"
+#include "serve/workflow.h"
 #include "stages/stages.h"
 
 const char tg_usage_new[] =
@@ -60,7 +61,7 @@ static void collect_failures(void *ud, const tg_build_event *ev)
         tg_buf_printf(b, "%s%s", ev->text, ev->text[strlen(ev->text) - 1] == '\n' ? "" : "\n");
 }
 
-static int validate_tool(void *ud, const tg_repo *repo, const char *tool, bool *build_ok,
+int cli_build_one(void *ud, const tg_repo *repo, const char *tool, bool *build_ok,
                          char **failures, tg_err *err)
 {
     (void)ud;
@@ -85,7 +86,7 @@ static int validate_tool(void *ud, const tg_repo *repo, const char *tool, bool *
     return s == TG_BUILD_OK || s == TG_BUILD_FAILED ? 0 : -1;
 }
 
-static void print_step(void *ud, const char *line)
+void cli_print_step(void *ud, const char *line)
 {
     (void)ud;
     printf("%s\n", line);
@@ -178,8 +179,8 @@ int cmd_new(int argc, char **argv)
         return cli_fail(TG_EXIT_USAGE, "new: %s", msg);
     }
     o.g.repo = &o.repo;
-    o.g.validate = validate_tool;
-    o.g.progress = print_step;
+    o.g.validate = cli_build_one;
+    o.g.progress = cli_print_step;
     tg_gen_result r;
     if (tg_gen_new(&o.g, &r, &err) != 0) {
         char msg[2048];
@@ -198,6 +199,48 @@ int cmd_new(int argc, char **argv)
     tg_gen_result_release(&r);
     tg_repo_release(&o.repo);
     free(o.data);
+    return rc;
+}
+
+/* ---- toolgen serve: generate_tool --------------------------------------------------------- */
+
+static void collect_step(void *ud, const char *line)
+{
+    tg_buf_printf(ud, "%s\n", line);
+}
+
+int cli_serve_generate(void *ud, const tg_repo *repo, const char *intent,
+                       const char *const *data, size_t ndata, tg_serve_generated *out,
+                       tg_err *err)
+{
+    (void)ud;
+    tg_buf lines = TG_BUF_INIT;
+    tg_gen_opts g = {.repo = repo, .intent = intent, .data = data, .ndata = ndata,
+                     .samples = 1, .validate = cli_build_one, .progress = collect_step,
+                     .progress_ud = &lines};
+    tg_gen_result r;
+    int rc = tg_gen_new(&g, &r, err);
+    if (rc == 0) {
+        out->reused = r.outcome == TG_GEN_REUSE;
+        if (r.outcome == TG_GEN_STAGED) {
+            /* generation leaves the manifest newer than its last build (status: staged);
+             * staging snapshots what a build validated, so build it once more */
+            bool ok = false;
+            char *fails = NULL;
+            rc = cli_build_one(NULL, repo, r.tool, &ok, &fails, err);
+            if (rc == 0 && !ok)
+                tg_buf_printf(&lines, "the build after generation failed:\n%s",
+                              fails ? fails : "");
+            out->staged = rc == 0 && ok;
+            free(fails);
+        }
+    }
+    if (r.next)
+        tg_buf_printf(&lines, "next: %s\n", r.next);
+    out->tool = r.tool ? xstrdup(r.tool) : NULL;
+    out->summary = tg_buf_steal(&lines);
+    tg_buf_free(&lines);
+    tg_gen_result_release(&r);
     return rc;
 }
 

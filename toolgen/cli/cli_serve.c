@@ -23,13 +23,16 @@
 #include "serve/resources.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
+#include "serve/workflow.h"
 
 const char tg_usage_serve[] =
-    "usage: toolgen serve [-C DIR] [--dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
+    "usage: toolgen serve [-C DIR] [--staging | --dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
     "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
     "                     [--progress-ms MS]\n"
     "\n"
-    "Serves the tools of a toolgen repository to MCP clients (Claude Desktop, IDEs, agents),\n"
+    "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
+    "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
+    "recorded hashes (a tampered one is left out and named on stderr) —\n"
     "over stdio by default: newline-delimited JSON-RPC on stdin and stdout. stdout carries\n"
     "protocol messages only; everything else, including one JSON log line per request (id,\n"
     "method, tool, duration, status, error code; never arguments), goes to stderr. Both\n"
@@ -40,14 +43,16 @@ const char tg_usage_serve[] =
     "JSON Schemas, and the files the last calls wrote. Prompts: the templates of prompts/, with\n"
     "completion of tool names and data files. A tool may ask the client for a missing choice\n"
     "(toolgen_helpers.ask): 2026-07-28 input_required with a signed requestState, or a legacy\n"
-    "elicitation/create request. Over stdio, --dev re-reads the tool set when the manifests\n"
-    "change and tells the client (list_changed; subscriptions/listen). docs/mcp.md describes\n"
-    "what is supported.\n"
+    "elicitation/create request. Over stdio the tool set is read again when its source changes\n"
+    "(a promotion; with --dev an edited manifest) and the client is told (list_changed;\n"
+    "subscriptions/listen). docs/mcp.md describes what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
+    "  --staging           also the STAGED and APPROVED candidates of the registry, marked as\n"
+    "                      such in their title, description and _meta (in place of the active\n"
+    "                      version of the same tool)\n"
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
-    "                      mode a tool author uses); the others are listed on stderr. This is\n"
-    "                      the only tool source so far, and what serve uses without options\n"
+    "                      mode a tool author uses); the others are listed on stderr\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
     "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
     "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
@@ -63,8 +68,7 @@ const char tg_usage_serve[] =
     "                      with -32600 (HTTP: 413)\n"
     "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
     "\n"
-    "Not yet: --staging and the registry of promoted tools (a usage error for now).\n"
-    "\n"
+
     "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
     "requests wait); both transports end on SIGINT/SIGTERM, killing the calls in flight.\n"
     "Exit status: 0 clean end, 2 usage or configuration error, 3 environment problem (the\n"
@@ -75,6 +79,7 @@ const char tg_usage_serve[] =
 typedef struct serve_opts {
     const char *dir;
     bool read_only;
+    tg_serve_source source; /* default: the registry's promoted tools */
     size_t page_size, max_message, max_concurrency, progress_ms;
     const char *http;          /* HOST:PORT; NULL: stdio */
     char http_host[256];
@@ -124,8 +129,13 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--dev") == 0) {
-            continue;
+        if (strcmp(a, "--dev") == 0 || strcmp(a, "--staging") == 0) {
+            tg_serve_source src = a[2] == 'd' ? TG_SERVE_SOURCE_DEV : TG_SERVE_SOURCE_STAGING;
+            if (o->source != TG_SERVE_SOURCE_REGISTRY && o->source != src)
+                return cli_fail(TG_EXIT_USAGE, "serve: --dev and --staging exclude each other: "
+                                               "--dev serves the working tree's manifests, "
+                                               "--staging the registry with its candidates");
+            o->source = src;
         } else if (strcmp(a, "--read-only") == 0) {
             o->read_only = true;
         } else if (strcmp(a, "-C") == 0 && next) {
@@ -136,9 +146,6 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
         } else if (strcmp(a, "--max-message") == 0 && next) {
             if (!parse_size(argv[++i], &o->max_message))
                 return cli_fail(TG_EXIT_USAGE, "serve: --max-message needs a positive number of bytes");
-        } else if (strcmp(a, "--staging") == 0) {
-            return cli_fail(TG_EXIT_USAGE, "serve: --staging is not there yet (no registry of staged "
-                                           "tools); use --dev to serve the working tree's manifests");
         } else if (strcmp(a, "--http") == 0 && next) {
             o->http = argv[++i];
             if (!parse_hostport(o->http, o))
@@ -189,14 +196,22 @@ static void catch_signals(void)
 }
 
 static void report_tools(const tg_serve_tools *tools, const tg_serve_prompts *prompts,
-                         const char *transport)
+                         tg_serve_source source, const char *transport)
 {
     for (size_t i = 0; i < tools->n_skipped; i++)
-        fprintf(stderr, "toolgen: serve: left out %s (run `toolgen lint`)\n", tools->skipped[i]);
+        fprintf(stderr, "toolgen: serve: left out %s (run `toolgen %s`)\n", tools->skipped[i],
+                source == TG_SERVE_SOURCE_DEV ? "lint" : "check");
     for (size_t i = 0; i < prompts->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out the prompt template %s\n", prompts->skipped[i]);
-    fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s\n", tools->n,
-            tools->n == 1 ? "" : "s", transport, prompts->n, prompts->n == 1 ? "" : "s");
+    static const char *const from[] = {"the registry's promoted tools",
+                                        "the registry's promoted and staged tools",
+                                        "the working tree's manifests"};
+    fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s (from %s)\n",
+            tools->n, tools->n == 1 ? "" : "s", transport, prompts->n,
+            prompts->n == 1 ? "" : "s", from[source]);
+    if (source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0)
+        fprintf(stderr, "toolgen: serve: the registry has no promoted tool yet; serve the "
+                        "working tree's manifests with --dev, or promote one (docs/lifecycle.md)\n");
 }
 
 /* Tests start the server on port 0 and read the port from this line. */
@@ -235,17 +250,19 @@ typedef struct served {
     tg_serve_mrtr mrtr;
 } served;
 
-static int open_served(served *sv, const tg_repo *repo, const char *transport)
+static int open_served(served *sv, const tg_repo *repo, tg_serve_source source,
+                       const char *transport)
 {
     tg_err err = {0};
     *sv = (served){0};
-    if (tg_serve_devwatch_open(&sv->watch, repo, &err) != 0)
-        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
+    if (tg_serve_devwatch_open(&sv->watch, repo, source, &err) != 0)
+        return cli_fail(source == TG_SERVE_SOURCE_DEV ? TG_EXIT_ENV : TG_EXIT_USAGE,
+                        "serve: %s", err.msg);
     if (tg_serve_prompts_load(&sv->prompts, repo->root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
         tg_serve_devwatch_close(&sv->watch);
         return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     }
-    report_tools(&sv->watch.tools, &sv->prompts, transport);
+    report_tools(&sv->watch.tools, &sv->prompts, source, transport);
     int rc = TG_EXIT_OK;
     if (tg_toolrun_env_open(&sv->env, repo, repo->cfg.doc.root, &err) != 0)
         rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
@@ -266,6 +283,16 @@ static void close_served(served *sv)
     tg_serve_devwatch_close(&sv->watch);
 }
 
+#define INSTRUCTIONS                                                                          \
+    "Tools built by toolgen from this repository. Each tool's description says when to use " \
+    "it; failed calls return an error code and guidance. The "                                \
+    "resources hold the Agent Skill (SKILL.md), a reference page per tool and the tools' "    \
+    "JSON Schemas; the prompts are the repository's templates (prompts/)."
+#define WORKFLOW_INSTRUCTIONS                                                                 \
+    " When no tool answers the user's request, generate_tool makes one from the request and "  \
+    "a data file: show the user each presentation, ask its questions, and pass their replies " \
+    "to submit_tool_feedback verbatim; promote_tool only after the user approved."
+
 static int serve(const serve_opts *o, int proto_fd)
 {
     tg_err err = {0};
@@ -280,7 +307,7 @@ static int serve(const serve_opts *o, int proto_fd)
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
     served sv;
-    int rc = open_served(&sv, &repo, o->http ? "Streamable HTTP" : "stdio");
+    int rc = open_served(&sv, &repo, o->source, o->http ? "Streamable HTTP" : "stdio");
     if (rc != TG_EXIT_OK) {
         tg_repo_release(&repo);
         return rc;
@@ -294,12 +321,20 @@ static int serve(const serve_opts *o, int proto_fd)
     /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
     tg_pool *pool = tg_pool_new(&sv.env.ctx);
     tg_serve_tools_prepare_pool(&sv.watch.tools, pool);
+    /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
+     * makes the watch read the tool set again at once */
+    tg_serve_workflow wf = {.repo = &repo, .generate = cli_serve_generate,
+                            .changed = tg_serve_devwatch_force, .changed_ctx = &sv.watch,
+                            .user = cli_answering_user()};
+    if (repo.cfg.serve_workflow)
+        tg_serve_workflow_init(&wf);
     tg_serve_config c = {
         .tools = &sv.watch.tools,
         .resources = &sv.watch.resources,
         .prompts = &sv.prompts,
         .completion = &completion,
         .mrtr = &sv.mrtr,
+        .workflow = repo.cfg.serve_workflow ? &wf : NULL,
         /* over stdio only: the HTTP transport neither re-reads the tool set nor sends a
          * request to a client in the middle of a call */
         .list_changed = o->http ? 0 : TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
@@ -308,16 +343,14 @@ static int serve(const serve_opts *o, int proto_fd)
                  .cancel = &cancel_flag, .artifacts = &kept},
         .page_size = o->page_size,
         .list_ttl_ms = 60000,
-        .instructions = "Tools built by toolgen from this repository's manifests. Each tool's "
-                        "description says when to use it; failed calls return an error code "
-                        "and guidance. The resources hold the Agent Skill (SKILL.md), a "
-                        "reference page per tool and the tools' JSON Schemas; the prompts are "
-                        "the repository's templates (prompts/).",
+        .instructions = repo.cfg.serve_workflow ? INSTRUCTIONS WORKFLOW_INSTRUCTIONS
+                                                : INSTRUCTIONS,
     };
     catch_signals();
     if (run_transport(o, &c, &sv.watch, proto_fd, &err) != 0)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
+    tg_serve_workflow_release(&wf);
     tg_pool_free(pool);
     close_served(&sv);
     tg_repo_release(&repo);

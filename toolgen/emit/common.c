@@ -431,13 +431,24 @@ static void strip_private(cJSON *s, int depth)
     }
 }
 
-cJSON *tg_emit_client_schema(const cJSON *schema)
+static cJSON *client_copy(const cJSON *schema, bool keep_dialect)
 {
     cJSON *s = cJSON_Duplicate(schema, true);
-    cJSON_DeleteItemFromObjectCaseSensitive(s, "$schema");
+    if (!keep_dialect)
+        cJSON_DeleteItemFromObjectCaseSensitive(s, "$schema");
     cJSON_DeleteItemFromObjectCaseSensitive(s, "$id");
     strip_private(s, 0);
     return s;
+}
+
+cJSON *tg_emit_client_schema(const cJSON *schema)
+{
+    return client_copy(schema, false);
+}
+
+cJSON *tg_emit_mcp_schema(const cJSON *schema)
+{
+    return client_copy(schema, true);
 }
 
 /* ---- the tools/call request ----------------------------------------------------------------- */

@@ -146,6 +146,10 @@ char *tg_emit_description_max(const tg_manifest *m, size_t max);
 /* Deep copy of a tool schema for clients: without x-toolgen-* keywords, and without the root's
  * $schema / $id (the clients' formats define the dialect). */
 cJSON *tg_emit_client_schema(const cJSON *schema);
+/* The same for MCP's inputSchema / outputSchema, but the root's $schema stays where the manifest
+ * has one: MCP lets a schema name its dialect and clients must see it unchanged (docs/emit.md,
+ * "mcp.tool.json"). Only $id and x-toolgen-* go, as for the other formats. */
+cJSON *tg_emit_mcp_schema(const cJSON *schema);
 
 /* {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":tool,"arguments":args}} */
 cJSON *tg_emit_call_request(const char *tool, const cJSON *args);

@@ -238,8 +238,8 @@ static char *adapter_file(const tg_emit_fragment *f, size_t n, tg_emit_piece_kin
     return tg_buf_steal(&b);
 }
 
-int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
-                                tg_emit_files *out, tg_err *err)
+int tg_emit_aggregate_shared(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                             tg_emit_files *out, tg_err *err)
 {
     if (check_repo(repo, err) != 0)
         return -1;
@@ -260,8 +260,16 @@ int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_pr
     char *path = xasprintf("skill/%s/SKILL.md", repo->name);
     tg_emit_files_add(out, path, tg_emit_skill_md(f, n, repo));
     free(path);
+    return 0;
+}
+
+int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                                tg_emit_files *out, tg_err *err)
+{
+    if (tg_emit_aggregate_shared(f, n, repo, out, err) != 0)
+        return -1;
     for (size_t i = 0; i < n; i++) {
-        path = tg_emit_reference_path(repo, f[i].p[TG_PIECE_NAME].data);
+        char *path = tg_emit_reference_path(repo, f[i].p[TG_PIECE_NAME].data);
         tg_emit_files_add(out, path, xstrdup(f[i].p[TG_PIECE_REFERENCE].data));
         free(path);
     }

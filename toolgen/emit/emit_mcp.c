@@ -24,8 +24,8 @@ cJSON *tg_emit_mcp_tool(const tg_manifest *m)
     char *desc = tg_emit_description(m);
     cJSON_AddStringToObject(t, "description", desc);
     free(desc);
-    cJSON_AddItemToObject(t, "inputSchema", tg_emit_client_schema(m->input_schema));
-    cJSON_AddItemToObject(t, "outputSchema", tg_emit_client_schema(m->output_schema));
+    cJSON_AddItemToObject(t, "inputSchema", tg_emit_mcp_schema(m->input_schema));
+    cJSON_AddItemToObject(t, "outputSchema", tg_emit_mcp_schema(m->output_schema));
 
     /* Hints are spelled out even where they equal MCP's defaults, so a reader of the JSON (and a
      * client that gets the defaults wrong) sees the same facts. */

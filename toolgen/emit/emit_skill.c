@@ -1175,33 +1175,38 @@ static void skill_operations(tg_buf *b, const skill_ctx *c)
                    "build` instead of editing it.\n");
 }
 
+static const char tools_head[] = "\n## Tools\n";
 static const tg_emit_piece_kind tool_forms[3] = {
     TG_PIECE_SKILL_TOOL_FULL, TG_PIECE_SKILL_TOOL_COMPACT, TG_PIECE_SKILL_TOOL_MINIMAL};
 
 /* The body is the same in every form but for the call section and the tools: its length in
- * lines comes from the pieces' line counts, so the forms not chosen are never assembled. */
-static char *skill_md(const skill_ctx *c)
+ * lines comes from the pieces' line counts, so the forms not chosen are never assembled. The
+ * parts that do not depend on the form are left in before and after. */
+static int skill_form(const skill_ctx *c, tg_buf *before, tg_buf *after, tg_buf *calling)
 {
-    tg_buf before = TG_BUF_INIT, after = TG_BUF_INIT, calling = TG_BUF_INIT;
-    skill_intro(&before, c);
-    skill_when(&before, c);
-    skill_failures(&after);
-    skill_safety(&after, c);
-    skill_operations(&after, c);
-    static const char tools_head[] = "\n## Tools\n";
-    size_t fixed = count_lines(before.data) + count_lines(after.data) + count_lines(tools_head);
+    skill_intro(before, c);
+    skill_when(before, c);
+    skill_failures(after);
+    skill_safety(after, c);
+    skill_operations(after, c);
+    size_t fixed = count_lines(before->data) + count_lines(after->data) + count_lines(tools_head);
     int level = 0;
     for (; level < 3; level++) {
-        tg_buf_reset(&calling);
-        skill_calling(&calling, level);
-        size_t lines = fixed + count_lines(calling.data);
+        tg_buf_reset(calling);
+        skill_calling(calling, level);
+        size_t lines = fixed + count_lines(calling->data);
         for (size_t i = 0; i < c->n; i++)
             lines += piece(c, i, tool_forms[level])->lines;
         if (lines < SKILL_MAX_BODY_LINES)
-            break;
+            return level;
     }
-    if (level == 3)
-        level = 2; /* the last form, however long */
+    return 2; /* the last form, however long (calling holds its call section) */
+}
+
+static char *skill_md(const skill_ctx *c)
+{
+    tg_buf before = TG_BUF_INIT, after = TG_BUF_INIT, calling = TG_BUF_INIT;
+    int level = skill_form(c, &before, &after, &calling);
     tg_buf b = TG_BUF_INIT;
     skill_front_matter(&b, c);
     tg_buf_append(&b, before.data, before.len);
@@ -1249,4 +1254,16 @@ char *tg_emit_skill_md(const tg_emit_fragment *f, size_t n, const tg_project_inf
 {
     skill_ctx c = {f, n, repo};
     return skill_md(&c);
+}
+
+tg_emit_piece_kind tg_emit_skill_form(const tg_emit_fragment *f, size_t n,
+                                      const tg_project_info *repo)
+{
+    skill_ctx c = {f, n, repo};
+    tg_buf before = TG_BUF_INIT, after = TG_BUF_INIT, calling = TG_BUF_INIT;
+    int level = skill_form(&c, &before, &after, &calling);
+    tg_buf_free(&before);
+    tg_buf_free(&after);
+    tg_buf_free(&calling);
+    return tool_forms[level];
 }

@@ -20,5 +20,9 @@ void tg_emit_skill_pieces(const tg_manifest *m, tg_buf *pieces);
 /* SKILL.md for tools given as fragments sorted by name and unique (as tg_emit_aggregate passes
  * them), as the file's bytes (heap). repo->name must be a valid skill name. */
 char *tg_emit_skill_md(const tg_emit_fragment *f, size_t n, const tg_project_info *repo);
+/* The piece kind (TG_PIECE_SKILL_TOOL_FULL, _COMPACT or _MINIMAL) whose pieces SKILL.md holds
+ * for these fragments: the others need only their line counts. Reads every other SKILL piece. */
+tg_emit_piece_kind tg_emit_skill_form(const tg_emit_fragment *f, size_t n,
+                                      const tg_project_info *repo);
 
 #endif

@@ -129,8 +129,11 @@ struct tg_stage_run {
         char *path, *data;
         size_t len;
         bool always; /* written even when the stage fails */
+        bool kept;   /* tg_stage_output_unchanged: no data; hash is the recorded one */
+        tg_hash hash;
     } *outs;
     size_t nouts, capouts;
+    struct named_index *prev_in, *prev_out; /* the record's lists, indexed on first need */
     tg_strv deps;
     tg_strv deps_exist; /* presence-only dependencies */
     tg_buf problems, notes;

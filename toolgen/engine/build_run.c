@@ -123,7 +123,70 @@ static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool
     r->outs[r->nouts].data = data;
     r->outs[r->nouts].len = len;
     r->outs[r->nouts].always = always;
+    r->outs[r->nouts].kept = false;
     r->nouts++;
+}
+
+/* The record's entry named name in its inputs (inputs) or outputs; the lists are indexed on
+ * first need, since a repository-wide stage asks once per tool of long lists. */
+static const tg_named_hash *prev_entry(tg_stage_run *r, bool inputs, const char *name)
+{
+    const tg_stage_rec *rec = r->n->rec;
+    if (!rec)
+        return NULL;
+    named_index **x = inputs ? &r->prev_in : &r->prev_out;
+    if (!*x) {
+        *x = xmalloc(sizeof **x);
+        tgb_nidx_init(*x, inputs ? rec->in : rec->out, inputs ? rec->nin : rec->nout);
+    }
+    return tgb_nidx_find(*x, name);
+}
+
+bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char *tool)
+{
+    tg_err err = {0};
+    node *up = declared_upstream(r, stage, tool, &err);
+    if (!up)
+        return false;
+    /* The same toolgen and stage version (the key's "version" input) recorded that run. */
+    const tg_named_hash *ver = prev_entry(r, true, "version");
+    const tg_named_hash *cur = tgb_find_named(r->n->in, r->n->nin, "version");
+    if (!ver || !cur || !tg_hash_eq(ver->hash, cur->hash))
+        return false;
+    char *name = xasprintf("stage:%s", up->id);
+    const tg_named_hash *was = prev_entry(r, true, name);
+    free(name);
+    return was && tg_hash_eq(was->hash, up->out_hash);
+}
+
+char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err)
+{
+    const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;
+    if (!was) {
+        tg_err_set(err, "%s: no previous output of %s found intact", path, r->n->id);
+        return NULL;
+    }
+    char *data = tg_read_file_at(r->e->root, path, 0, len, err);
+    /* The plan trusted the stat cache; what is built on these bytes must not be wrong. */
+    if (data && !tg_hash_eq(tg_hash_bytes(data, *len), was->hash)) {
+        tg_err_set(err, "%s changed since the plan checked it", path);
+        free(data);
+        return NULL;
+    }
+    return data;
+}
+
+bool tg_stage_output_unchanged(tg_stage_run *r, char *path)
+{
+    const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;
+    if (!was) {
+        free(path);
+        return false;
+    }
+    add_output(r, path, NULL, 0, false);
+    r->outs[r->nouts - 1].kept = true;
+    r->outs[r->nouts - 1].hash = was->hash;
+    return true;
 }
 
 void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len)
@@ -203,6 +266,12 @@ static void run_free(tg_stage_run *r)
         free(r->outs[i].data);
     }
     free(r->outs);
+    named_index *idx[2] = {r->prev_in, r->prev_out};
+    for (int i = 0; i < 2; i++)
+        if (idx[i]) {
+            tgb_nidx_free(idx[i]);
+            free(idx[i]);
+        }
     tg_strv_free(&r->deps);
     tg_strv_free(&r->deps_exist);
     tg_buf_free(&r->problems);
@@ -324,11 +393,14 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
             rc = tg_err_set(err, "stage %s produced %s twice", n->id, path);
             break;
         }
-        tg_hash h = tg_hash_bytes(r->outs[i].data, r->outs[i].len);
+        tg_hash h = r->outs[i].kept ? r->outs[i].hash
+                                    : tg_hash_bytes(r->outs[i].data, r->outs[i].len);
         tg_strv_push(&names, path);
         outs[nout] = (tg_named_hash){names.v[names.n - 1], h};
         tg_strmap_put(&seen, outs[nout].name, &outs[nout]);
         nout++;
+        if (r->outs[i].kept)
+            continue; /* the plan found it holding these bytes (tg_stage_output_unchanged) */
         const tg_named_hash *was = tgb_nidx_find(&was_out, path);
         /* The plan found this file holding its recorded bytes moments ago: the same bytes again
          * need not even a stat (a repository-wide stage hands over thousands of unchanged

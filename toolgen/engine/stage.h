@@ -104,6 +104,29 @@ void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len);
  * record, so the stage runs again next time.
  */
 void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len);
+/*
+ * Whether the outputs of an upstream instance (tool NULL: repository-wide) are exactly those
+ * this stage's last recorded run saw, by the same toolgen and stage version. False when the
+ * stage has no record, or the instance is not a declared upstream. With
+ * tg_stage_output_unchanged, it lets a repository-wide stage redo only what depends on the
+ * tools that changed (docs/build.md, "The aggregate").
+ */
+bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char *tool);
+/*
+ * Hands over output path (relative to the repository root; taken in every case) as the very
+ * bytes this stage's last recorded run wrote there, without the bytes. True when the engine can
+ * vouch for them: the record lists path and the plan found every recorded output holding its
+ * recorded hash; the file is then left alone and recorded as before. False: nothing is handed
+ * over, and the stage hands the bytes with tg_stage_output. The stage is responsible for the
+ * claim that its bytes would be the same (e.g. they come from an unchanged upstream output).
+ */
+bool tg_stage_output_unchanged(tg_stage_run *r, char *path);
+/*
+ * The bytes (heap, *len) of output path as this stage's last recorded run wrote it, when the
+ * engine can vouch for them as for tg_stage_output_unchanged; else NULL (err says why). For a
+ * stage that builds on its previous outputs (the aggregate's index, docs/build.md).
+ */
+char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err);
 /* A file the stage read that is not a declared input. */
 void tg_stage_dep(tg_stage_run *r, const char *path);
 /* A file whose presence (not content) the stage depends on: load checks that the code exists,

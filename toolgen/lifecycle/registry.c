@@ -286,6 +286,21 @@ static void verify_active(const tg_registry *g, const char *name, const cJSON *t
     free(vp);
 }
 
+bool tg_registry_verify_entry(const tg_registry *g, const char *name, const cJSON *entry,
+                              bool active, tg_strv *problems)
+{
+    size_t before = problems->n;
+    if (active) {
+        verify_active(g, name, entry, problems);
+    } else {
+        const char *dir = tg_json_get_string(entry, "path");
+        verify_file(g, name, dir, "spec.json", tg_json_get_string(entry, "spec_hash"), problems);
+        verify_file(g, name, dir, tg_json_get_string(entry, "code_file"),
+                    tg_json_get_string(entry, "code_hash"), problems);
+    }
+    return problems->n == before;
+}
+
 int tg_registry_verify(const tg_registry *g, tg_strv *problems, tg_err *err)
 {
     cJSON *active = tg_registry_load(g, TG_REG_ACTIVE, err);
@@ -298,16 +313,12 @@ int tg_registry_verify(const tg_registry *g, tg_strv *problems, tg_err *err)
     }
     const cJSON *t;
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(active, "tools"))
-        verify_active(g, t->string, t, problems);
+        tg_registry_verify_entry(g, t->string, t, true, problems);
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(staging, "candidates")) {
         const char *state = tg_json_get_string(t, "state");
         if (strcmp(state, "STAGED") != 0 && strcmp(state, "APPROVED") != 0)
             continue; /* archived snapshots are history; git keeps them */
-        const char *dir = tg_json_get_string(t, "path");
-        verify_file(g, t->string, dir, "spec.json", tg_json_get_string(t, "spec_hash"),
-                    problems);
-        verify_file(g, t->string, dir, tg_json_get_string(t, "code_file"),
-                    tg_json_get_string(t, "code_hash"), problems);
+        tg_registry_verify_entry(g, t->string, t, false, problems);
     }
     cJSON_Delete(active);
     cJSON_Delete(staging);

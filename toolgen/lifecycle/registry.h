@@ -19,6 +19,8 @@
 #ifndef TG_REGISTRY_H
 #define TG_REGISTRY_H
 
+#include <stdbool.h>
+
 #include <cjson/cJSON.h>
 
 #include "base/strvec.h"
@@ -78,5 +80,12 @@ int tg_version_cmp(const char *a, const char *b);
  * (problems may be non-empty), -1 with err when a metadata file cannot be read.
  */
 int tg_registry_verify(const tg_registry *g, tg_strv *problems, tg_err *err);
+/*
+ * Checks one snapshot against the hashes of its metadata entry (an active tool's entry when
+ * active, else a staging entry): spec.json, the code file and, for an active tool, VERSION.
+ * Appends each problem as tg_registry_verify does; true when none was found.
+ */
+bool tg_registry_verify_entry(const tg_registry *g, const char *name, const cJSON *entry,
+                              bool active, tg_strv *problems);
 
 #endif

@@ -151,6 +151,12 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
         type_error(c, "/project/privacy_policies", "a list of URLs", err);
         goto fail;
     }
+    const cJSON *wf = c->doc.root ? tg_json_pointer_get(c->doc.root, "/serve/workflow") : NULL;
+    if (wf && !cJSON_IsBool(wf)) {
+        type_error(c, "/serve/workflow", "true or false", err);
+        goto fail;
+    }
+    c->serve_workflow = cJSON_IsTrue(wf);
     if (!kebab(p->name)) {
         type_error(c, "/project/name",
                    "kebab-case (lowercase letters and digits, single '-' between), at most 64 "

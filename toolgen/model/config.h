@@ -34,6 +34,7 @@ typedef struct tg_config {
     char *generated_dir; /* paths.generated, the same way */
     int jobs;            /* build.jobs; 0 = one per CPU */
     tg_project_info project; /* project.*: identity of the bundle and the skill */
+    bool serve_workflow; /* serve.workflow: the lifecycle as MCP tools (docs/mcp.md) */
     cJSON *effective;    /* the typed keys above as JSON, defaults included */
 } tg_config;
 

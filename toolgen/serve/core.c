@@ -228,14 +228,18 @@ static void add_next_cursor(cJSON *r, size_t end, size_t n)
 static cJSON *do_tools_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
                             const cJSON *params, tg_serve_log *log)
 {
-    size_t n = c->tools->n, offset, end;
+    size_t nw = c->workflow ? (size_t)cJSON_GetArraySize(c->workflow->tools) : 0;
+    size_t n = nw + c->tools->n, offset, end;
     cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
     if (bad)
         return bad;
     cJSON *r = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(r, "tools");
-    for (size_t i = offset; i < end; i++)
-        cJSON_AddItemToArray(tools, cJSON_Duplicate(c->tools->v[i].tool, true));
+    for (size_t i = offset; i < end; i++) {
+        const cJSON *t = i < nw ? cJSON_GetArrayItem(c->workflow->tools, (int)i)
+                                : c->tools->v[i - nw].tool;
+        cJSON_AddItemToArray(tools, cJSON_Duplicate(t, true));
+    }
     add_next_cursor(r, end, n);
     return result_reply(id, era, r, c->list_ttl_ms);
 }
@@ -441,8 +445,9 @@ static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const
     if (!name)
         return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.name (a string) is required");
     snprintf(log->tool, sizeof log->tool, "%s", name);
-    const tg_serve_tool *tool = tg_serve_tools_find(c->tools, name);
-    if (!tool)
+    bool workflow = c->workflow && tg_serve_workflow_has(c->workflow, name);
+    const tg_serve_tool *tool = workflow ? NULL : tg_serve_tools_find(c->tools, name);
+    if (!tool && !workflow)
         return fail(log, id, TG_RPC_INVALID_PARAMS, "Unknown tool: %.200s", name);
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
     cJSON *empty = NULL;
@@ -450,6 +455,11 @@ static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const
         args = empty = cJSON_CreateObject();
     else if (!cJSON_IsObject(args))
         return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.arguments must be an object");
+    if (workflow) {
+        cJSON *wr = tg_serve_workflow_call(c->workflow, &c->call, name, args, &log->tool_error);
+        cJSON_Delete(empty);
+        return result_reply(id, era, wr, -1);
+    }
     if (c->mrtr) {
         tg_serve_mrtr_out o;
         if (era == TG_ERA_MODERN)

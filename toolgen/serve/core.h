@@ -40,6 +40,7 @@
 #include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/tools.h"
+#include "serve/workflow.h"
 
 /* The revision of the stateless era. */
 #define TG_SERVE_MODERN_VERSION "2026-07-28"
@@ -65,6 +66,8 @@ typedef struct tg_serve_config {
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
     const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
+    const tg_serve_workflow *workflow; /* NULL: no workflow tools (serve/workflow.h); listed
+                                        * before the tool set and called in its place */
     unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
                                   * as listChanged and offered by subscriptions/listen */
     bool legacy_elicit;          /* the transport can send a legacy client a request mid-call

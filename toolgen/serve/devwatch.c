@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/strvec.h"
+#include "lifecycle/registry.h"
 #include "serve/notify.h"
 
 /* Names, sizes, times and inodes of the files under dirfd, depth levels down, in a stable
@@ -44,13 +45,30 @@ static void hash_dir(tg_hasher *h, int dirfd, int depth)
     closedir(d);
 }
 
-static tg_hash folder_state(const tg_repo *repo)
+static void hash_folder(tg_hasher *h, const tg_repo *repo, const char *dir, int depth)
 {
-    tg_hasher *h = tg_hasher_new();
-    int fd = openat(repo->root_fd, repo->cfg.manifests_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = dir ? openat(repo->root_fd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     tg_hasher_str(h, 'd', fd >= 0 ? "present" : "absent");
     if (fd >= 0)
-        hash_dir(h, fd, 3); /* the folder, each tool's folder, the folders in those */
+        hash_dir(h, fd, depth);
+}
+
+/* The folders the source reads: the manifests (the folder, each tool's folder, the folders in
+ * those), or the registry's active snapshots and the staging metadata. */
+static tg_hash folder_state(const tg_serve_devwatch *w)
+{
+    tg_hasher *h = tg_hasher_new();
+    if (w->source == TG_SERVE_SOURCE_DEV) {
+        hash_folder(h, w->repo, w->repo->cfg.manifests_dir, 3);
+    } else {
+        tg_registry g;
+        tg_err err = {0};
+        bool open = tg_registry_open(&g, w->repo, &err) == 0;
+        hash_folder(h, w->repo, open ? g.active : NULL, 3);
+        hash_folder(h, w->repo, open ? g.staging : NULL, 1);
+        if (open)
+            tg_registry_release(&g);
+    }
     tg_hash r = tg_hasher_final(h);
     tg_hasher_free(h);
     return r;
@@ -66,9 +84,10 @@ static tg_hash listing_of(const tg_serve_tools *t)
     return h;
 }
 
-static int load(tg_serve_tools *t, tg_serve_resources *r, const tg_repo *repo, tg_err *err)
+static int load(tg_serve_tools *t, tg_serve_resources *r, const tg_repo *repo,
+                tg_serve_source source, tg_err *err)
 {
-    if (tg_serve_tools_load_dev(t, repo, err) != 0)
+    if (tg_serve_tools_load(t, repo, source, err) != 0)
         return -1;
     if (tg_serve_resources_build(r, t, &repo->cfg.project, err) != 0) {
         tg_serve_tools_free(t);
@@ -77,11 +96,12 @@ static int load(tg_serve_tools *t, tg_serve_resources *r, const tg_repo *repo, t
     return 0;
 }
 
-int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_err *err)
+int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_serve_source source,
+                           tg_err *err)
 {
-    *w = (tg_serve_devwatch){.repo = repo};
-    w->state = folder_state(repo); /* before reading: a change while loading is seen next time */
-    if (load(&w->tools, &w->resources, repo, err) != 0)
+    *w = (tg_serve_devwatch){.repo = repo, .source = source};
+    w->state = folder_state(w); /* before reading: a change while loading is seen next time */
+    if (load(&w->tools, &w->resources, repo, source, err) != 0)
         return -1;
     w->listing = listing_of(&w->tools);
     return 0;
@@ -96,7 +116,11 @@ void tg_serve_devwatch_close(tg_serve_devwatch *w)
 unsigned tg_serve_devwatch_check(void *ctx)
 {
     tg_serve_devwatch *w = ctx;
-    tg_hash now = folder_state(w->repo);
+    if (w->force) {
+        w->force = false;
+        return tg_serve_devwatch_reload(w);
+    }
+    tg_hash now = folder_state(w);
     if (tg_hash_eq(now, w->state))
         return 0;
     /* Editors and tools write files in steps (truncate, then write): read the set only once
@@ -106,10 +130,16 @@ unsigned tg_serve_devwatch_check(void *ctx)
         return 0;
     }
     w->state = now;
+    return tg_serve_devwatch_reload(w);
+}
+
+unsigned tg_serve_devwatch_reload(tg_serve_devwatch *w)
+{
     tg_serve_tools t;
     tg_serve_resources r;
     tg_err err = {0};
-    if (load(&t, &r, w->repo, &err) != 0)
+    w->state = folder_state(w);
+    if (load(&t, &r, w->repo, w->source, &err) != 0)
         return 0; /* e.g. the folder is being replaced: keep serving the old set */
     tg_serve_resources_free(&w->resources);
     tg_serve_tools_free(&w->tools);
@@ -121,4 +151,9 @@ unsigned tg_serve_devwatch_check(void *ctx)
         return 0;
     w->listing = listing;
     return TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES;
+}
+
+void tg_serve_devwatch_force(void *ctx)
+{
+    ((tg_serve_devwatch *)ctx)->force = true;
 }

@@ -1,10 +1,12 @@
 /*
- * devwatch.h — the --dev tool set, re-read when the working tree's manifests change while
- * serving (docs/mcp.md#list-changes).
+ * devwatch.h — the served tool set, re-read when its source changes while serving
+ * (docs/mcp.md#list-changes): with --dev the working tree's manifests, otherwise the registry
+ * (a promotion, `toolgen stage`, a feedback that changes a candidate's state).
  *
  * The check is cheap, meant to run between requests and about once a second while idle: a
  * hash of the names, sizes, modification times and inode numbers of the files in the
- * manifests folder (two levels: each tool's folder and the folders in it). Only when that hash
+ * manifests folder (two levels: each tool's folder and the folders in it), or in the active
+ * registry (likewise) and the staging folder (its metadata). Only when that hash
  * moved, and stayed the same at the next check, is the tool set loaded again (lint, schemas, MCP objects) with its resources; the
  * clients are told (serve/notify.h) only when what tools/list shows changed.
  *
@@ -15,6 +17,8 @@
 #ifndef TG_SERVE_DEVWATCH_H
 #define TG_SERVE_DEVWATCH_H
 
+#include <stdbool.h>
+
 #include "base/hash.h"
 #include "model/repo.h"
 #include "serve/resources.h"
@@ -22,22 +26,33 @@
 
 typedef struct tg_serve_devwatch {
     const tg_repo *repo;
+    tg_serve_source source;
     tg_serve_tools tools;         /* the current set (the config's tools) */
     tg_serve_resources resources; /* built from it (the config's resources) */
     tg_hash state;                /* of the manifests folder's files, as last read */
     tg_hash settling;             /* a new state seen once, read when seen again */
     tg_hash listing;              /* of what tools/list shows */
     unsigned reloads;             /* how many times the set was read again */
+    bool force;                   /* read the set at the next check, settled or not */
 } tg_serve_devwatch;
 
-/* Loads the set of repo (which must outlive the watch). -1 with err as tg_serve_tools_load_dev
- * or tg_serve_resources_build. */
-int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_err *err);
+/* Loads the set of repo (which must outlive the watch) from source. -1 with err as
+ * tg_serve_tools_load or tg_serve_resources_build. */
+int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_serve_source source,
+                           tg_err *err);
 void tg_serve_devwatch_close(tg_serve_devwatch *w);
 
 /* Re-reads the set when the folder changed. Returns the lists whose contents changed
  * (TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES, serve/notify.h), 0 when none did or the new set
  * could not be read (the old one is kept). ctx is the watch, so it fits tg_serve_stdio.idle. */
 unsigned tg_serve_devwatch_check(void *ctx);
+
+/* Makes the next check re-read the set without waiting for the folder to settle (a change the
+ * server made itself: a promotion through MCP). ctx is the watch, so it fits
+ * tg_serve_workflow.changed; call it with the core's lock held, as the check runs. */
+void tg_serve_devwatch_force(void *ctx);
+/* Re-reads the set now, without waiting for the folder to settle: for a change the server made
+ * itself (a promotion through MCP). Returns as tg_serve_devwatch_check. */
+unsigned tg_serve_devwatch_reload(tg_serve_devwatch *w);
 
 #endif

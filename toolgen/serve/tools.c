@@ -1,5 +1,6 @@
 /* tools.c — the tool set of toolgen serve and tools/call as a CallToolResult (tools.h). */
 #include "serve/tools.h"
+#include "serve/tools_int.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ static size_t list_tool_dirs(const tg_repo *repo, const char *dir, char ***out, 
     return n;
 }
 
-static void skip(tg_serve_tools *t, const char *path, const char *why)
+void tg_serve_tools_skip(tg_serve_tools *t, const char *path, const char *why)
 {
     t->skipped = xrealloc(t->skipped, (t->n_skipped + 1) * sizeof *t->skipped);
     t->skipped[t->n_skipped++] = xasprintf("%s: %s", path, why);
@@ -78,33 +79,46 @@ static char *lint_problem(const tg_repo *repo, tg_schemaset *ss, const char *pat
     return why;
 }
 
-static bool load_tool(tg_serve_tools *t, const tg_repo *repo, const char *path,
-                      tg_serve_tool *tool)
+bool tg_serve_tools_add(tg_serve_tools *t, const char *path, tg_manifest *m)
 {
     tg_err err = {0};
-    *tool = (tg_serve_tool){0};
-    if (tg_manifest_load(repo, path, &tool->m, &err) != 0) {
-        skip(t, path, err.msg);
-        return false;
-    }
+    t->v = xrealloc(t->v, (t->n + 1) * sizeof *t->v);
+    tg_serve_tool *tool = &t->v[t->n];
+    *tool = (tg_serve_tool){.m = *m};
+    *m = (tg_manifest){0};
     tg_manifest_bind(&tool->m);
     tool->input = js_compile(t->reg, tool->m.input_schema, &(js_options){0}, &err);
     if (tool->input)
         tool->output = js_compile(t->reg, tool->m.output_schema, &(js_options){0}, &err);
     if (!tool->m.name || !tool->input || !tool->output) {
-        skip(t, path, tool->m.name ? err.msg : "no name");
+        tg_serve_tools_skip(t, path, tool->m.name ? err.msg : "no name");
         js_schema_free(tool->input);
         js_schema_free(tool->output);
         tg_manifest_free(&tool->m);
         return false;
     }
     tool->tool = tg_emit_mcp_tool(&tool->m);
+    t->n++;
     return true;
 }
 
 static int cmp_tool(const void *a, const void *b)
 {
     return strcmp(((const tg_serve_tool *)a)->m.name, ((const tg_serve_tool *)b)->m.name);
+}
+
+void tg_serve_tools_begin(tg_serve_tools *t)
+{
+    *t = (tg_serve_tools){0};
+    t->reg = js_registry_new();
+    tg_err ignored = {0};
+    js_registry_add_metaschemas(t->reg, &ignored); /* only for schemas naming the meta-schema */
+}
+
+void tg_serve_tools_finish(tg_serve_tools *t)
+{
+    if (t->n)
+        qsort(t->v, t->n, sizeof *t->v, cmp_tool);
 }
 
 int tg_serve_tools_load_dev(tg_serve_tools *t, const tg_repo *repo, tg_err *err)
@@ -121,34 +135,52 @@ int tg_serve_tools_load_dev(tg_serve_tools *t, const tg_repo *repo, tg_err *err)
         free(paths);
         return -1;
     }
-    t->reg = js_registry_new();
-    tg_err ignored = {0};
-    js_registry_add_metaschemas(t->reg, &ignored); /* only for schemas naming the meta-schema */
-    t->v = xcalloc(n ? n : 1, sizeof *t->v);
+    tg_serve_tools_begin(t);
     for (size_t i = 0; i < n; i++) {
         char *why = lint_problem(repo, &ss, paths[i]);
+        tg_manifest m;
+        tg_err lerr = {0};
         if (why)
-            skip(t, paths[i], why);
-        else if (load_tool(t, repo, paths[i], &t->v[t->n]))
-            t->n++;
+            tg_serve_tools_skip(t, paths[i], why);
+        else if (tg_manifest_load(repo, paths[i], &m, &lerr) != 0)
+            tg_serve_tools_skip(t, paths[i], lerr.msg);
+        else
+            tg_serve_tools_add(t, paths[i], &m);
         free(why);
         free(paths[i]);
     }
     free(paths);
     tg_schemaset_close(&ss);
-    if (t->n)
-        qsort(t->v, t->n, sizeof *t->v, cmp_tool);
+    tg_serve_tools_finish(t);
     return 0;
+}
+
+int tg_serve_tools_load(tg_serve_tools *t, const tg_repo *repo, tg_serve_source source,
+                        tg_err *err)
+{
+    if (source == TG_SERVE_SOURCE_DEV)
+        return tg_serve_tools_load_dev(t, repo, err);
+    return tg_serve_tools_load_registry(t, repo, source == TG_SERVE_SOURCE_STAGING, err);
+}
+
+static void free_tool(tg_serve_tool *tool)
+{
+    js_schema_free(tool->input);
+    js_schema_free(tool->output);
+    cJSON_Delete(tool->tool);
+    tg_manifest_free(&tool->m);
+}
+
+void tg_serve_tools_free_last(tg_serve_tools *t)
+{
+    if (t->n)
+        free_tool(&t->v[--t->n]);
 }
 
 void tg_serve_tools_free(tg_serve_tools *t)
 {
-    for (size_t i = 0; i < t->n; i++) {
-        js_schema_free(t->v[i].input);
-        js_schema_free(t->v[i].output);
-        cJSON_Delete(t->v[i].tool);
-        tg_manifest_free(&t->v[i].m);
-    }
+    for (size_t i = 0; i < t->n; i++)
+        free_tool(&t->v[i]);
     free(t->v);
     for (size_t i = 0; i < t->n_skipped; i++)
         free(t->skipped[i]);

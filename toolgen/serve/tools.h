@@ -45,6 +45,29 @@ typedef struct tg_serve_tools {
     size_t n_skipped;
 } tg_serve_tools;
 
+/* Where the tools come from (docs/mcp.md#tool-sources). */
+typedef enum tg_serve_source {
+    TG_SERVE_SOURCE_REGISTRY, /* the promoted tools: the active registry's snapshots */
+    TG_SERVE_SOURCE_STAGING,  /* those, and the STAGED and APPROVED candidates, marked */
+    TG_SERVE_SOURCE_DEV,      /* the working tree's manifests */
+} tg_serve_source;
+
+/*
+ * The registry (lifecycle/registry.h): each promoted tool served from its snapshot — spec.json,
+ * the IR the user approved, and the code beside it — never from the working tree. Each snapshot
+ * is checked against its recorded SHA-256 first; a tampered or incomplete one is left out and
+ * listed in t->skipped with the problem and the fix. With staging, every STAGED or APPROVED
+ * candidate is served too, in place of the active version of the same tool: its title and
+ * description say it is a staged candidate awaiting approval and its _meta carries
+ * "dev.toolgen/lifecycle": {state, version}. -1 with err only when a metadata file cannot be
+ * read (the registry's paths or schemas are wrong).
+ */
+int tg_serve_tools_load_registry(tg_serve_tools *t, const tg_repo *repo, bool staging,
+                                 tg_err *err);
+/* tg_serve_tools_load_dev or tg_serve_tools_load_registry, by source. */
+int tg_serve_tools_load(tg_serve_tools *t, const tg_repo *repo, tg_serve_source source,
+                        tg_err *err);
+
 /*
  * --dev: every tool of the repository's paths.manifests (one folder per tool holding
  * tool.manifest.yaml) that lints cleanly; the others are listed in t->skipped with their first

@@ -1,24 +1,161 @@
 /*
  * stage_aggregate.c — aggregate: every tool's fragment (written by emit) concatenated into the
  * repository-wide files (generated/mcp/, generated/adapters/, generated/skill/; docs/emit.md).
- * It reads no IR and builds no JSON: an edit of one tool re-renders that tool's fragment only
- * (docs/build.md, "The aggregate").
+ * It reads no IR and builds no JSON. After an edit it starts from its own previous outputs:
+ * the index it wrote last time (emit/aggindex.h) says where each unchanged tool's pieces lie in
+ * the previous files, so only the changed tools' fragments are read, and the reference pages of
+ * unchanged tools are handed over without their bytes (docs/build.md, "The aggregate"). Any
+ * doubt (no index, a damaged output, a piece found nowhere) falls back to every fragment.
  */
 #include <stdlib.h>
+#include <string.h>
 
+#include "emit/aggindex.h"
 #include "emit/emit.h"
 #include "stages/stages_int.h"
 
+#define INDEX_PATH TG_OUT_DIR "/aggregate.index"
+
 static void aggregate_roots(const tg_config *cfg, tg_strv *shared, tg_strv *own)
 {
-    (void)own;
     tgs_root_generated(cfg, shared);
+    tg_strv_push(own, TG_OUT_DIR);
 }
 
 static const char *const aggregate_config[] = {"/paths/generated", "/project", NULL};
 /* emit writes the fragments; load is listed too, so that the graph shows (and the key holds)
  * what the repository-wide files ultimately come from. */
 static const char *const aggregate_upstream[] = {"load", "emit", NULL};
+
+/* The previous run's index and the files it describes, as the engine vouches for them. */
+typedef struct previous {
+    char *index_text;
+    tg_aggindex ix;
+    char *bytes[TG_AGGINDEX_FILES];
+    size_t lens[TG_AGGINDEX_FILES];
+    bool ok;
+} previous;
+
+static void previous_load(tg_stage_run *r, previous *pv)
+{
+    const tg_config *cfg = tg_stage_config(r);
+    tg_err err = {0};
+    size_t len = 0;
+    pv->index_text = tg_stage_read_previous_output(r, INDEX_PATH, &len, &err);
+    if (!pv->index_text || tg_aggindex_parse(pv->index_text, len, &pv->ix, &err) != 0)
+        return;
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        char *path = tg_path_join(cfg->generated_dir, pv->ix.paths[j]);
+        pv->bytes[j] = tg_stage_read_previous_output(r, path, &pv->lens[j], &err);
+        free(path);
+        if (!pv->bytes[j])
+            return;
+    }
+    pv->ok = true;
+}
+
+static void previous_free(previous *pv)
+{
+    if (pv->index_text)
+        tg_aggindex_free(&pv->ix);
+    free(pv->index_text);
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++)
+        free(pv->bytes[j]);
+}
+
+/* Tool i's fragment, from emit's output file; texts[i] keeps the bytes. */
+static int read_fragment(tg_stage_run *r, const char *tool, char **text, tg_emit_fragment *f,
+                         tg_err *err)
+{
+    char *path = tgs_fragment_path(tool);
+    size_t len = 0;
+    *text = tg_stage_read_upstream_file(r, "emit", tool, path, &len, err);
+    int rc = *text ? tg_emit_fragment_parse(*text, len, f, err) : -1;
+    if (rc != 0 && *text)
+        tg_err_prefix(err, "%s", path);
+    free(path);
+    return rc;
+}
+
+/* Whether every piece the files need is at hand (a view's piece found nowhere is NULL): all
+ * but the reference page and the SKILL.md forms not in use. */
+static bool pieces_complete(const tg_emit_fragment *f, size_t n, const tg_project_info *repo)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
+            if (!f[i].p[k].data && k != TG_PIECE_REFERENCE && k != TG_PIECE_SKILL_TOOL_FULL &&
+                k != TG_PIECE_SKILL_TOOL_COMPACT && k != TG_PIECE_SKILL_TOOL_MINIMAL)
+                return false;
+    tg_emit_piece_kind form = tg_emit_skill_form(f, n, repo);
+    for (size_t i = 0; i < n; i++)
+        if (!f[i].p[form].data)
+            return false;
+    return true;
+}
+
+/*
+ * The fragments of every tool: views into the previous files for the tools whose fragment the
+ * last run saw (from_index[i]), read from emit's output for the others, or for all of them when
+ * the previous files cannot serve.
+ */
+static int gather(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fragment *f,
+                  bool *from_index, tg_err *err)
+{
+    const tg_config *cfg = tg_stage_config(r);
+    const char *const *tools;
+    size_t n = tg_stage_tools(r, &tools);
+    size_t viewed = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tg_aggindex_tool *t = pv->ok ? tg_aggindex_find(&pv->ix, tools[i]) : NULL;
+        if (t && tg_stage_upstream_unchanged(r, "emit", tools[i]) &&
+            tg_aggindex_view(t, (const char *const *)pv->bytes, pv->lens, &f[i])) {
+            from_index[i] = true;
+            viewed++;
+        } else if (read_fragment(r, tools[i], &texts[i], &f[i], err) != 0) {
+            return -1;
+        }
+    }
+    if (viewed && !pieces_complete(f, n, &cfg->project)) {
+        tg_stage_note(r, "the index lacks pieces now needed: every fragment read");
+        for (size_t i = 0; i < n; i++)
+            if (from_index[i]) {
+                from_index[i] = false;
+                if (read_fragment(r, tools[i], &texts[i], &f[i], err) != 0)
+                    return -1;
+            }
+        viewed = 0;
+    }
+    tg_stage_note(r, "%zu of %zu tools' pieces taken from the previous files", viewed, n);
+    return 0;
+}
+
+/* A tool's reference page is its fragment's reference piece, whole: when the fragment is the
+ * one the last run saw, the page on disk is already right and is handed over without its
+ * bytes. A view has no reference piece: should the engine not vouch for the page, it is read
+ * from the fragment after all. */
+static int reference_pages(tg_stage_run *r, char **texts, tg_emit_fragment *f,
+                           const bool *from_index, size_t n, tg_err *err)
+{
+    const tg_config *cfg = tg_stage_config(r);
+    for (size_t i = 0; i < n; i++) {
+        const char *tool = f[i].p[TG_PIECE_NAME].data;
+        char *rel = tg_emit_reference_path(&cfg->project, tool);
+        char *path = tg_path_join(cfg->generated_dir, rel);
+        free(rel);
+        if ((from_index[i] || tg_stage_upstream_unchanged(r, "emit", tool)) &&
+            tg_stage_output_unchanged(r, xstrdup(path))) {
+            free(path);
+            continue;
+        }
+        if (from_index[i] && read_fragment(r, tool, &texts[i], &f[i], err) != 0) {
+            free(path);
+            return -1;
+        }
+        const tg_emit_piece *page = &f[i].p[TG_PIECE_REFERENCE];
+        tg_stage_output(r, path, xstrdup(page->data), page->len);
+    }
+    return 0;
+}
 
 static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
 {
@@ -27,42 +164,38 @@ static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
     size_t n = tg_stage_tools(r, &tools);
     char **texts = xcalloc(n + 1, sizeof *texts);
     tg_emit_fragment *f = xcalloc(n + 1, sizeof *f);
+    bool *from_index = xcalloc(n + 1, sizeof *from_index);
+    previous pv = {0};
+    previous_load(r, &pv);
     tg_stage_status rc = TG_STAGE_FAILED;
-    size_t loaded = 0;
-    for (; loaded < n; loaded++) {
-        char *path = tgs_fragment_path(tools[loaded]);
-        size_t len = 0;
-        texts[loaded] = tg_stage_read_upstream_file(r, "emit", tools[loaded], path, &len, err);
-        int prc = texts[loaded] ? tg_emit_fragment_parse(texts[loaded], len, &f[loaded], err) : -1;
-        if (prc != 0 && texts[loaded])
-            tg_err_prefix(err, "%s", path);
-        free(path);
-        if (prc != 0) {
-            loaded++;
-            goto out;
-        }
-    }
     tg_emit_files files = {0};
-    if (tg_emit_aggregate_fragments(f, n, &cfg->project, &files, err) != 0)
+    if (gather(r, &pv, texts, f, from_index, err) != 0 ||
+        tg_emit_aggregate_shared(f, n, &cfg->project, &files, err) != 0)
         goto out;
+    size_t ilen = 0;
+    char *index = tg_aggindex_build(f, n, &files, tg_emit_skill_form(f, n, &cfg->project), &ilen);
     for (size_t i = 0; i < files.n; i++) {
         tg_stage_output(r, tg_path_join(cfg->generated_dir, files.v[i].path), files.v[i].data,
                         files.v[i].len);
         files.v[i].data = NULL;
     }
-    tg_emit_files_free(&files);
-    rc = TG_STAGE_DONE;
+    tg_stage_output(r, xstrdup(INDEX_PATH), index, ilen);
+    if (reference_pages(r, texts, f, from_index, n, err) == 0)
+        rc = TG_STAGE_DONE;
 out:
-    for (size_t i = 0; i < loaded; i++)
+    tg_emit_files_free(&files);
+    previous_free(&pv);
+    for (size_t i = 0; i < n; i++)
         free(texts[i]);
     free(texts);
     free(f);
+    free(from_index);
     return rc;
 }
 
 const tg_stage_def tgs_aggregate = {
     .id = "aggregate",
-    .version = "2",
+    .version = "3",
     .scope = TG_STAGE_REPO,
     .upstream = aggregate_upstream,
     .config = aggregate_config,

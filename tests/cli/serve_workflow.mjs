@@ -1,0 +1,166 @@
+// serve_workflow.mjs — the lifecycle over MCP (docs/mcp.md#the-workflow-over-mcp), driven by
+// the official TypeScript SDK (1.x, legacy era) over stdio against `toolgen serve` (the
+// registry) in a repository whose toolgen.yaml says serve: {workflow: true}, with the
+// built-in generator: generate → run → feedback "yes" → "Approve" → promote → list_changed →
+// the new tool is called in the same session; then the refusals: Stage 2 before Stage 1,
+// promotion before approval, "looks good" is no approval, arguments that do not fit.
+// Run from the repository root by tests/cli/serve_workflow.sh with TG and REPO. Prints
+// "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+const npm = `${process.cwd()}/tests/npm/node_modules`;
+const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const { Client } = await sdk('client/index.js');
+const { StdioClientTransport } = await sdk('client/stdio.js');
+const { ToolListChangedNotificationSchema } = await sdk('types.js');
+
+let pass = 0, fail = 0;
+const check = (cond, name, why = '') => {
+  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
+};
+const { TG, REPO } = process.env;
+const T = 'mean_tip_by_day';
+
+const client = new Client({ name: 'workflow-test', version: '1.0.0' });
+let changed = 0, wake = () => {};
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; wake(); });
+// the whole environment: TOOLGEN_USER names who approves (the SDK passes only a few variables)
+await client.connect(new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve'],
+  env: { ...process.env }, stderr: 'inherit' }));
+const call = (name, args) => client.callTool({ name, arguments: args }, undefined,
+  { timeout: 300000 });
+const text = (r) => r.content?.[0]?.text ?? '';
+
+check(/submit_tool_feedback verbatim/.test(client.getInstructions() ?? ''),
+  'the instructions tell the agent how to use the workflow', client.getInstructions());
+
+// the workflow's tools, and no promoted tool yet
+const first = await client.listTools();
+const names = first.tools.map((t) => t.name);
+check(JSON.stringify(names) === JSON.stringify(['list_available_tools', 'generate_tool',
+  'run_staged_tool', 'submit_tool_feedback', 'promote_tool']), 'the workflow tools only',
+  JSON.stringify(names));
+const fb = first.tools.find((t) => t.name === 'submit_tool_feedback');
+check(/VERBATIM/.test(fb?.description) && /never paraphrase/.test(fb?.description) &&
+  /never answer on the user's behalf/.test(fb?.description),
+  'submit_tool_feedback asks for the user\'s words verbatim', fb?.description);
+let avail = await call('list_available_tools', {});
+check(!avail.isError && avail.structuredContent.tools.length === 0, 'no promoted tool yet',
+  JSON.stringify(avail.structuredContent));
+
+// generate: staged, run once on the data file, presented
+const gen = await call('generate_tool', { intent: 'average tip by day', data_file: 'data/tips.csv' });
+check(!gen.isError, 'generate_tool', text(gen));
+check(gen.structuredContent?.tool === T && gen.structuredContent?.state === 'STAGED',
+  'generate_tool stages the candidate', JSON.stringify(gen.structuredContent?.state));
+check(text(gen).includes('Is this output correct') && text(gen).includes('| Sun | 3.255'),
+  'generate_tool presents the staged run (output first, the questions)', text(gen));
+check(gen.structuredContent?.run_artifacts?.rows_processed !== undefined,
+  'the run artifacts come along', JSON.stringify(gen.structuredContent?.run_artifacts));
+
+// a run of the staged candidate on given arguments
+const run = await call('run_staged_tool', { tool: T, arguments: { file_path: 'data/tips.csv' } });
+check(!run.isError && text(run).includes('Mean of tip per day'), 'run_staged_tool presents',
+  text(run));
+
+// refusals before the user's approval
+let r = await call('promote_tool', { tool: T });
+check(r.isError && text(r).includes('must be APPROVED'), 'promote before approval is refused',
+  text(r));
+r = await call('submit_tool_feedback', { tool: T, stage: 'decision', reply: 'Approve' });
+check(r.isError && text(r).includes('needs an accepted output first'),
+  'Stage 2 before Stage 1 is refused', text(r));
+r = await call('submit_tool_feedback', { tool: T, stage: 'maybe', reply: 'yes' });
+check(r.isError && text(r).includes('"/stage"'), 'a stage that is neither: INVALID_INPUT with '
+  + 'the pointer', text(r));
+
+// the user's answers
+r = await call('submit_tool_feedback', { tool: T, stage: 'output', reply: 'yes' });
+check(!r.isError && r.structuredContent?.decision === 'OUTPUT_ACCEPTED', 'Stage 1 "yes"',
+  text(r));
+r = await call('submit_tool_feedback', { tool: T, stage: 'decision', reply: 'Approve' });
+check(!r.isError && r.structuredContent?.state === 'APPROVED', 'Stage 2 "Approve"', text(r));
+
+// promotion: a commit, the tool set changes while connected, the tool is callable
+const before = changed;
+const announced = new Promise((resolve) => {
+  const t = setTimeout(() => resolve(false), 20000);
+  wake = () => { if (changed > before) { clearTimeout(t); resolve(true); } };
+});
+r = await call('promote_tool', { tool: T });
+check(!r.isError && /^[0-9a-f]{40}$/.test(r.structuredContent?.commit ?? ''),
+  'promote_tool commits', text(r));
+check(await announced, 'list_changed after the promotion');
+const after = await client.listTools();
+check(after.tools.some((t) => t.name === T), 'tools/list has the promoted tool',
+  JSON.stringify(after.tools.map((t) => t.name)));
+const res = await call(T, { file_path: 'data/tips.csv' });
+check(!res.isError && Array.isArray(res.structuredContent?.groups ?? res.structuredContent?.rows ??
+  Object.values(res.structuredContent ?? {}).find(Array.isArray)),
+  'the promoted tool is called in the same session', JSON.stringify(res).slice(0, 400));
+avail = await call('list_available_tools', {});
+check(text(avail).includes(`- **${T}** (v0.1.0): `), 'list_available_tools lists it (seed 7.2)',
+  text(avail));
+r = await call('promote_tool', { tool: T });
+check(!r.isError && r.structuredContent?.already === true,
+  'promote_tool again: already active, nothing to do (idempotent)', text(r));
+
+// "looks good" is not an approval: the candidate is rejected and cannot be promoted
+const T2 = 'mean_tip_by_time';
+r = await call('generate_tool', { intent: 'average tip by time', data_file: 'data/tips.csv' });
+check(!r.isError && r.structuredContent?.tool === T2, 'a second tool is generated', text(r));
+r = await call('submit_tool_feedback', { tool: T2, stage: 'output', reply: 'yes' });
+r = await call('submit_tool_feedback', { tool: T2, stage: 'decision', reply: 'looks good' });
+check(!r.isError && r.structuredContent?.decision === 'REJECTED' &&
+  r.structuredContent?.state === 'REJECTED', '"looks good" rejects', text(r));
+r = await call('promote_tool', { tool: T2 });
+check(r.isError && text(r).includes('REJECTED'), 'a rejected tool is not promoted', text(r));
+avail = await call('list_available_tools', {});
+check(!text(avail).includes(T2), 'the rejected tool is not available', text(avail));
+
+await client.close();
+
+// a 2026-07-28 client hears of the promotion on its subscriptions/listen stream: a third tool,
+// generated, staged and approved on the command line, promoted over MCP
+const T3 = 'mean_total_bill_by_day';
+const tg = (...a) => execFileSync(TG, ['-C', REPO, ...a], { stdio: ['ignore', 'pipe', 'pipe'] });
+tg('new', 'average total_bill by day', '--data', 'data/tips.csv');
+tg('build', T3);
+tg('stage', T3);
+tg('feedback', T3, '--output', 'yes');
+tg('feedback', T3, '--decision', 'Approve');
+const server = spawn(TG, ['-C', REPO, 'serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const seen = [];
+let wake2 = () => {};
+createInterface({ input: server.stdout }).on('line', (l) => { seen.push(JSON.parse(l)); wake2(); });
+const waitFor = (pred, ms = 60000) => new Promise((resolve) => {
+  if (seen.find(pred)) return resolve(seen.find(pred));
+  const timer = setTimeout(() => { wake2 = () => {}; resolve(undefined); }, ms);
+  wake2 = () => { const m = seen.find(pred); if (m) { clearTimeout(timer); wake2 = () => {}; resolve(m); } };
+});
+const send = (m) => server.stdin.write(JSON.stringify(m) + '\n');
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {} };
+send({ jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { _meta: meta,
+  notifications: { toolsListChanged: true } } });
+check(await waitFor((m) => m.method === 'notifications/subscriptions/acknowledged'),
+  '2026: subscribed');
+send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta, name: 'promote_tool',
+  arguments: { tool: T3 } } });
+const p3 = await waitFor((m) => m.id === 1);
+check(p3?.result?.isError === false, '2026: promote_tool', JSON.stringify(p3));
+const note = await waitFor((m) => m.method === 'notifications/tools/list_changed' &&
+  m.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'sub');
+check(note !== undefined, '2026: list_changed on the subscription after the promotion');
+send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { _meta: meta, name: T3,
+  arguments: { file_path: 'data/tips.csv' } } });
+const c3 = await waitFor((m) => m.id === 2);
+check(c3?.result?.isError === false, '2026: the promoted tool is called', JSON.stringify(c3).slice(0, 300));
+send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'sub' } });
+server.stdin.end();
+check(await new Promise((r) => server.on('close', r)) === 0, '2026: serve ends cleanly');
+
+console.log(`client: ${pass} passed, ${fail} failed`);
+process.exit(fail ? 1 : 0);

@@ -1,0 +1,54 @@
+#!/bin/sh
+# The tool lifecycle as MCP tools (docs/mcp.md#the-workflow-over-mcp): off unless toolgen.yaml
+# says serve: {workflow: true}; then an end-to-end session of the official TypeScript SDK client
+# (tests/cli/serve_workflow.mjs) in a temporary git repository with the built-in generator,
+# and the promotion commit it leaves.
+. tests/lib.sh
+chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolgen is root
+NPM=tests/npm/node_modules
+if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
+    RC=0 OUT="" ERR=""
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    finish cli-serve-workflow
+    exit 1
+fi
+R=$TMP/r
+cp -r tests/newgen/repo "$R"
+sed -i 's/provider: openai/provider: builtin/' "$R/toolgen.yaml"
+unset TG_FAKE_KEY OPENAI_API_KEY ANTHROPIC_API_KEY
+export TOOLGEN_USER=alice
+G() { git -C "$R" -c user.name=tester -c user.email=tester@example.org "$@"; }
+printf '.toolgen/\ngenerated/\n' >"$R/.gitignore"
+G init -q -b main && G add -A && G commit -qm init
+
+M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{$M26}}" >"$TMP/list.in"
+
+# -- off by default
+run "$TG" -C "$R" serve <"$TMP/list.in"
+expect_rc "workflow off: serve" 0
+expect_not_out "workflow off: no generate_tool" "generate_tool"
+
+# -- a wrong value is a configuration error naming the key
+printf 'serve:\n  workflow: yes please\n' >>"$R/toolgen.yaml"
+run "$TG" -C "$R" serve <"$TMP/list.in"
+expect_rc "serve.workflow not a boolean" 2
+expect_err "names the key" "serve/workflow"
+sed -i 's/workflow: yes please/workflow: true/' "$R/toolgen.yaml"
+G commit -qam "serve the workflow"
+
+# -- the session
+run env TG="$TG" REPO="$R" node tests/cli/serve_workflow.mjs
+expect_rc "the SDK client's session" 0
+expect_out "the client ran" "client: "
+expect_not_out "the client" "FAIL"
+printf '%s\n' "$OUT" | grep FAIL >&2
+expect_eq "two promotion commits" "$(G log --format=%s -2 | tr "\n" ,)" "promote mean_total_bill_by_day v0.1.0,promote mean_tip_by_day v0.1.0,"
+run G log -2 --format=%B
+expect_out "the approval verbatim" "Approval: Approve"
+expect_out "who approved" "Approved-By: alice"
+run "$TG" -C "$R" check
+run cat "$R/.toolgen/metrics.json"
+expect_out "metrics: the promotion counted" '"promoted": 2'
+
+finish cli-serve-workflow

@@ -1,0 +1,434 @@
+/* workflow.c — the workflow tools' calls (workflow.h, docs/mcp.md#the-workflow-over-mcp). */
+#include "serve/workflow.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/json.h"
+#include "base/strvec.h"
+#include "lifecycle/decide.h"
+#include "lifecycle/feedback.h"
+#include "lifecycle/monitor.h"
+#include "lifecycle/present.h"
+#include "lifecycle/promote.h"
+#include "lifecycle/registry.h"
+#include "lifecycle/runart.h"
+#include "lifecycle/snapshot.h"
+#include "schema/jsonschema.h"
+#include "serve/tools_int.h"
+
+/* ---- results ------------------------------------------------------------------------------- */
+
+static cJSON *text_block(const char *text)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "type", "text");
+    cJSON_AddStringToObject(b, "text", text);
+    return b;
+}
+
+/* A result: text first (what a model reads), then sc serialised; sc as structuredContent.
+ * Takes sc. */
+static cJSON *result(const char *text, cJSON *sc, bool is_error)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON *content = cJSON_AddArrayToObject(r, "content");
+    cJSON_AddItemToArray(content, text_block(text));
+    char *json = tg_json_print_compact(sc);
+    cJSON_AddItemToArray(content, text_block(json));
+    free(json);
+    cJSON_AddItemToObject(r, "structuredContent", sc);
+    cJSON_AddBoolToObject(r, "isError", is_error);
+    return r;
+}
+
+static cJSON *fail(const char **code, const char *c, const char *fmt, ...) TG_PRINTF(3, 4);
+static cJSON *fail(const char **code, const char *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = xvasprintf(fmt, ap);
+    va_end(ap);
+    *code = c;
+    cJSON *sc = cJSON_CreateObject();
+    cJSON *e = cJSON_AddObjectToObject(sc, "error");
+    cJSON_AddStringToObject(e, "code", c);
+    cJSON_AddStringToObject(e, "message", msg);
+    char *text = xasprintf("%s: %s", c, msg);
+    cJSON *r = result(text, sc, true);
+    free(text);
+    free(msg);
+    return r;
+}
+
+/* ---- arguments ----------------------------------------------------------------------------- */
+
+static const cJSON *tool_def(const tg_serve_workflow *w, const char *name)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, w->tools)
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")), name) == 0)
+            return t;
+    return NULL;
+}
+
+/* NULL when args fit schema, else the INVALID_INPUT result naming each problem's pointer. */
+static cJSON *check_args(const cJSON *schema, const cJSON *args, const char **code)
+{
+    js_registry *reg = js_registry_new();
+    tg_err err = {0};
+    js_schema *s = js_compile(reg, schema, &(js_options){0}, &err);
+    js_errors errs = {0};
+    cJSON *r = NULL;
+    if (!s) {
+        r = fail(code, "INTERNAL_ERROR", "the tool's inputSchema does not compile: %s", err.msg);
+    } else if (!js_validate(s, args, &errs)) {
+        tg_buf b = TG_BUF_INIT;
+        tg_buf_puts(&b, "the arguments do not fit the inputSchema:");
+        for (size_t i = 0; i < errs.n; i++)
+            tg_buf_printf(&b, " at \"%s\": %s;", errs.v[i].instance_location, errs.v[i].message);
+        tg_buf_puts(&b, " fix these arguments and call again");
+        r = fail(code, "INVALID_INPUT", "%s", b.data);
+        tg_buf_free(&b);
+    }
+    js_errors_free(&errs);
+    js_schema_free(s);
+    js_registry_free(reg);
+    return r;
+}
+
+static void count(const tg_repo *repo, tg_monitor_event ev, double ms)
+{
+    tg_err err = {0};
+    (void)tg_monitor_add(repo, ev, ms, NULL, &err); /* the registry holds the record */
+}
+
+/* ---- list_available_tools ------------------------------------------------------------------ */
+
+/* The description in an active tool's spec.json ("" when unreadable). Heap string. */
+static char *spec_description(const tg_registry *g, const char *name)
+{
+    char *dir = tg_registry_active_dir(g, name), *spec = tg_path_join(dir, "spec.json");
+    char *text = tg_read_file_at(g->repo->root_fd, spec, 1 << 24, NULL, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    const char *d = tg_json_get_string(doc, "description");
+    char *r = xstrdup(d ? d : "");
+    cJSON_Delete(doc);
+    free(text);
+    free(spec);
+    free(dir);
+    return r;
+}
+
+static void list_entries(const tg_registry *g, tg_buf *md, cJSON *out, const cJSON *entries,
+                         bool active)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, entries) {
+        const char *state = active ? "PROMOTED" : tg_json_get_string(e, "state");
+        if (!active && strcmp(state, "STAGED") != 0 && strcmp(state, "APPROVED") != 0)
+            continue;
+        const char *version = tg_json_get_string(e, "version");
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", e->string);
+        cJSON_AddStringToObject(o, "version", version);
+        cJSON_AddStringToObject(o, "state", state);
+        if (active) { /* the seed's line: name, version, the spec's description */
+            char *d = spec_description(g, e->string);
+            cJSON_AddStringToObject(o, "description", d);
+            tg_buf_printf(md, "- **%s** (v%s): %s\n", e->string, version, d);
+            free(d);
+        } else {
+            tg_buf_printf(md, "- **%s** (v%s): %s, awaiting the user's review\n", e->string,
+                          version, state);
+        }
+        cJSON_AddItemToArray(out, o);
+    }
+}
+
+static cJSON *list_tools(const tg_registry *g, const char **code)
+{
+    tg_err err = {0};
+    cJSON *active = tg_registry_load(g, TG_REG_ACTIVE, &err), *staging = NULL;
+    if (!active || !(staging = tg_registry_load(g, TG_REG_STAGING, &err))) {
+        cJSON_Delete(active);
+        return fail(code, "INTERNAL_ERROR", "%s", err.msg);
+    }
+    cJSON *sc = cJSON_CreateObject();
+    tg_buf md = TG_BUF_INIT;
+    tg_buf_puts(&md, "Promoted tools:\n");
+    list_entries(g, &md, cJSON_AddArrayToObject(sc, "tools"),
+                 cJSON_GetObjectItemCaseSensitive(active, "tools"), true);
+    tg_buf_puts(&md, "\nCandidates under review:\n");
+    list_entries(g, &md, cJSON_AddArrayToObject(sc, "candidates"),
+                 cJSON_GetObjectItemCaseSensitive(staging, "candidates"), false);
+    cJSON *r = result(md.data, sc, false);
+    tg_buf_free(&md);
+    cJSON_Delete(active);
+    cJSON_Delete(staging);
+    *code = NULL;
+    return r;
+}
+
+/* ---- the staged run ------------------------------------------------------------------------ */
+
+/* The call's files into <candidate>/files/, listed relative to the candidate folder. */
+static int keep_files(const tg_registry *g, const char *dir, const tg_call_result *r,
+                      tg_strv *files, tg_err *err)
+{
+    if (!r->sb.n_files)
+        return 0;
+    char *abs = xasprintf("%s/%s/files", g->repo->path, dir);
+    int rc = tg_call_result_copy_files(r, abs, err);
+    free(abs);
+    for (size_t i = 0; rc >= 0 && i < r->sb.n_files; i++)
+        tg_strv_pushf(files, "files/%s", r->sb.files[i].path);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Stores the run of a staged tool and answers with its presentation. */
+static cJSON *present_run(const tg_registry *g, const char *dir, const tg_serve_tool *t,
+                          const tg_call_result *res, const char *preface, const char **code)
+{
+    tg_err err = {0};
+    tg_strv files = TG_STRV_INIT;
+    cJSON *env = tg_call_result_json(res, &t->m), *art = NULL, *staging = NULL, *r = NULL;
+    if (keep_files(g, dir, res, &files, &err) != 0) {
+        r = fail(code, "INTERNAL_ERROR", "keeping the staged run's files: %s", err.msg);
+        goto out;
+    }
+    art = tg_runart_build(env, &t->m, &files);
+    if (tg_runart_store(g, dir, art, &err) != 0 ||
+        !(staging = tg_registry_load(g, TG_REG_STAGING, &err))) {
+        r = fail(code, "INTERNAL_ERROR", "%s", err.msg);
+        goto out;
+    }
+    count(g->repo, res->ok ? TG_MON_STAGED_RUN : TG_MON_STAGED_RUN_FAILED,
+          tg_json_get_number(env, "execution_time_ms", 0));
+    if (!res->ok) {
+        const tg_guidance *gd = &res->guidance;
+        r = fail(code, gd->code ? gd->code : "INTERNAL_ERROR", "the staged run of %s failed: %s",
+                 t->m.name, gd->message);
+        goto out;
+    }
+    const cJSON *entry = tg_registry_candidate(staging, t->m.name);
+    char *md = tg_present_markdown(art, entry);
+    char *text = xasprintf("%s%s\nNext: show this to the user and ask whether the output is "
+                           "correct; pass their reply verbatim to submit_tool_feedback "
+                           "(stage \"output\").", preface ? preface : "", md);
+    cJSON *sc = cJSON_CreateObject();
+    cJSON_AddStringToObject(sc, "tool", t->m.name);
+    cJSON_AddStringToObject(sc, "version", t->m.version);
+    cJSON_AddStringToObject(sc, "state", tg_json_get_string(entry, "state"));
+    cJSON_AddStringToObject(sc, "candidate", dir);
+    cJSON_AddItemToObject(sc, "run_artifacts", cJSON_Duplicate(art, true));
+    cJSON_AddStringToObject(sc, "presentation", md);
+    r = result(text, sc, false);
+    *code = NULL;
+    free(text);
+    free(md);
+out:
+    cJSON_Delete(env);
+    cJSON_Delete(art);
+    cJSON_Delete(staging);
+    tg_strv_free(&files);
+    return r;
+}
+
+/* Runs the STAGED tool of the working tree's manifest (which must still be its snapshot) with
+ * args, or its first example's input when args is NULL. */
+static cJSON *staged_run(const tg_serve_workflow *w, const tg_serve_call *how,
+                         const tg_registry *g, const char *tool, const cJSON *args,
+                         const char *preface, const char **code)
+{
+    char *path = xasprintf("%s/%s/tool.manifest.yaml", w->repo->cfg.manifests_dir, tool);
+    tg_serve_tools set;
+    tg_serve_tools_begin(&set);
+    tg_manifest m;
+    tg_err err = {0};
+    char *dir = NULL;
+    cJSON *r = NULL;
+    int staged;
+    if (tg_manifest_load(w->repo, path, &m, &err) != 0) {
+        r = fail(code, "NOT_FOUND", "%s has no manifest (%s); generate it with generate_tool",
+                 tool, err.msg);
+    } else if (!tg_serve_tools_add(&set, path, &m)) {
+        r = fail(code, "INVALID_INPUT", "%s", set.skipped[0]);
+    } else if ((staged = tg_runart_candidate(g, &set.v[0].m, &dir, &err)) <= 0) {
+        r = staged < 0 ? fail(code, "STALE", "%s", err.msg)
+                       : fail(code, "NOT_STAGED", "%s is not STAGED: only a staged candidate is "
+                              "run for review; a promoted tool is called by its name", tool);
+    }
+    const tg_serve_tool *t = set.n ? &set.v[0] : NULL;
+    if (!r && !args) {
+        const cJSON *ex = cJSON_GetArrayItem(t->m.examples, 0);
+        args = tg_json_get(ex, "input");
+        if (!args)
+            r = fail(code, "INVALID_INPUT", "%s has no example to run; pass arguments", tool);
+    }
+    if (!r)
+        r = check_args(t->m.input_schema, args, code);
+    if (!r) {
+        tg_tool_call call = {.m = &t->m, .input = t->input, .output = t->output, .args = args,
+                             .cancel = how->cancel};
+        tg_call_result res = {0};
+        if (how->run(how->run_ctx, &call, &res, &err) != TG_CALL_DONE)
+            r = fail(code, "INTERNAL_ERROR", "%s", err.msg[0] ? err.msg : "the tool could not run");
+        else
+            r = present_run(g, dir, t, &res, preface, code);
+        tg_call_result_free(&res);
+    }
+    free(dir);
+    free(path);
+    tg_serve_tools_free(&set);
+    return r;
+}
+
+/* ---- generate_tool ------------------------------------------------------------------------- */
+
+static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
+                       const tg_registry *g, const cJSON *args, const char **code)
+{
+    if (!w->generate)
+        return fail(code, "UNAVAILABLE", "generation is not available in this server");
+    const char *intent = tg_json_get_string(args, "intent");
+    const char *data = tg_json_get_string(args, "data_file");
+    tg_serve_generated gen = {0};
+    tg_err err = {0};
+    cJSON *r = NULL;
+    if (w->generate(w->generate_ud, w->repo, intent, &data, 1, &gen, &err) != 0) {
+        r = fail(code, "GENERATION_FAILED", "%s", err.msg);
+    } else if (gen.reused) {
+        cJSON *sc = cJSON_CreateObject();
+        cJSON_AddStringToObject(sc, "outcome", "REUSE");
+        cJSON_AddStringToObject(sc, "tool", gen.tool ? gen.tool : "");
+        cJSON_AddStringToObject(sc, "summary", gen.summary ? gen.summary : "");
+        char *text = xasprintf("REUSE: the existing tool %s already answers this request; call "
+                               "it instead of generating a new one.\n%s", gen.tool,
+                               gen.summary ? gen.summary : "");
+        r = result(text, sc, false);
+        *code = NULL;
+        free(text);
+    } else if (!gen.staged) {
+        r = fail(code, "REJECTED", "no tool passed the quality gates; nothing was staged:\n%s",
+                 gen.summary ? gen.summary : "");
+    } else {
+        tg_registry_stage_result st;
+        if (tg_registry_stage(g, gen.tool, &st, &err) != 0) {
+            r = fail(code, "STAGE_FAILED", "%s", err.msg);
+        } else {
+            if (!st.already)
+                count(w->repo, TG_MON_STAGED, 0);
+            char *preface = xasprintf("Generated and staged %s v%s (%s).\n%s\n", gen.tool,
+                                      st.version, st.path, gen.summary ? gen.summary : "");
+            r = staged_run(w, how, g, gen.tool, NULL, preface, code);
+            free(preface);
+        }
+    }
+    free(gen.tool);
+    free(gen.summary);
+    return r;
+}
+
+/* ---- submit_tool_feedback, promote_tool ---------------------------------------------------- */
+
+static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const cJSON *args,
+                       const char **code)
+{
+    const char *tool = tg_json_get_string(args, "tool");
+    bool decision = strcmp(tg_json_get_string(args, "stage"), "decision") == 0;
+    const char *reply = tg_json_get_string(args, "reply");
+    tg_decide_result res;
+    tg_err err = {0};
+    if (tg_decide(g, tool, decision, reply, w->user ? w->user : "user", &res, &err) != 0)
+        return fail(code, "REFUSED", "%s", err.msg);
+    static const tg_monitor_event ev[] = {TG_MON_OUTPUT_ACCEPTED, TG_MON_OUTPUT_REJECTED,
+                                          TG_MON_APPROVED, TG_MON_REJECTED};
+    if (res.decision != TG_FB_PENDING)
+        count(w->repo, ev[res.decision], 0);
+    const char *next =
+        res.decision == TG_FB_OUTPUT_ACCEPTED
+            ? "ask the user whether to save it as a reusable tool (reply Approve or Reject) and "
+              "pass their reply verbatim with stage \"decision\""
+        : res.decision == TG_FB_APPROVED ? "promote it with promote_tool"
+        : res.decision == TG_FB_PENDING  ? "ask the user again for a clear answer"
+                                         : "ask the user what needs improvement; the tool is "
+                                           "not saved";
+    cJSON *sc = cJSON_CreateObject();
+    cJSON_AddStringToObject(sc, "tool", tool);
+    cJSON_AddStringToObject(sc, "version", res.version);
+    cJSON_AddStringToObject(sc, "decision", tg_fb_name(res.decision));
+    cJSON_AddStringToObject(sc, "state", res.state);
+    cJSON_AddStringToObject(sc, "next", next);
+    char *text = xasprintf("%s v%s: %s (state %s). Next: %s.", tool, res.version,
+                           tg_fb_name(res.decision), res.state, next);
+    cJSON *r = result(text, sc, false);
+    free(text);
+    *code = NULL;
+    return r;
+}
+
+static cJSON *promote(const tg_serve_workflow *w, const tg_registry *g, const cJSON *args,
+                      const char **code)
+{
+    const char *tool = tg_json_get_string(args, "tool");
+    tg_promote_result res;
+    tg_err err = {0};
+    tg_promote_status st = tg_promote(g, tool, NULL, &res, &err);
+    if (st != TG_PROMOTE_DONE && st != TG_PROMOTE_ALREADY)
+        return fail(code, "REFUSED", "%s%s", err.msg,
+                    st == TG_PROMOTE_FAILED ? " (nothing was changed)" : "");
+    if (st == TG_PROMOTE_DONE) {
+        count(w->repo, TG_MON_PROMOTED, 0);
+        if (w->changed)
+            w->changed(w->changed_ctx);
+    }
+    cJSON *sc = cJSON_CreateObject();
+    cJSON_AddStringToObject(sc, "tool", tool);
+    cJSON_AddStringToObject(sc, "version", res.version);
+    cJSON_AddStringToObject(sc, "state", "PROMOTED");
+    cJSON_AddBoolToObject(sc, "already", st == TG_PROMOTE_ALREADY);
+    if (st == TG_PROMOTE_DONE)
+        cJSON_AddStringToObject(sc, "commit", res.commit);
+    char *text = st == TG_PROMOTE_DONE
+                     ? xasprintf("%s v%s: APPROVED -> PROMOTED, commit %s \"promote %s v%s\". "
+                                 "The server now offers %s: call it by name.", tool, res.version,
+                                 res.commit, tool, res.version, tool)
+                     : xasprintf("%s v%s: an identical tool is already active; nothing to do.",
+                                 tool, res.version);
+    cJSON *r = result(text, sc, false);
+    free(text);
+    *code = NULL;
+    return r;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------ */
+
+cJSON *tg_serve_workflow_call(const tg_serve_workflow *w, const tg_serve_call *how,
+                              const char *name, const cJSON *args, const char **code)
+{
+    const cJSON *def = tool_def(w, name);
+    cJSON *bad = check_args(tg_json_get(def, "inputSchema"), args, code);
+    if (bad)
+        return bad;
+    tg_registry g;
+    tg_err err = {0};
+    if (tg_registry_open(&g, w->repo, &err) != 0)
+        return fail(code, "INTERNAL_ERROR", "%s", err.msg);
+    cJSON *r;
+    if (strcmp(name, "list_available_tools") == 0)
+        r = list_tools(&g, code);
+    else if (strcmp(name, "generate_tool") == 0)
+        r = generate(w, how, &g, args, code);
+    else if (strcmp(name, "run_staged_tool") == 0)
+        r = staged_run(w, how, &g, tg_json_get_string(args, "tool"),
+                       tg_json_get(args, "arguments"), NULL, code);
+    else if (strcmp(name, "submit_tool_feedback") == 0)
+        r = feedback(w, &g, args, code);
+    else
+        r = promote(w, &g, args, code);
+    tg_registry_release(&g);
+    return r;
+}

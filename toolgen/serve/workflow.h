@@ -1,0 +1,72 @@
+/*
+ * workflow.h — the tool lifecycle as MCP tools for an agent (docs/mcp.md#the-workflow-over-mcp),
+ * offered when toolgen.yaml says serve: {workflow: true}:
+ *
+ *   list_available_tools   the promoted tools (seed 000, 7.2) and the candidates under review
+ *   generate_tool          intent + data file → generated, built, staged, run on that file and
+ *                          presented, through the same pipeline as `toolgen new` + `toolgen
+ *                          build` + `toolgen stage` + `toolgen run`
+ *   run_staged_tool        a staged run on the user's input: run_artifacts.json and the
+ *                          presentation, as `toolgen run` on a STAGED tool
+ *   submit_tool_feedback   Stage 1 (output) or Stage 2 (decision), the user's reply verbatim,
+ *                          read with the same strict rules as `toolgen feedback`
+ *   promote_tool           APPROVED → PROMOTED, the same git commit as `toolgen promote`
+ *
+ * serve/ cannot see the generator or the build engine (docs/architecture.md): cli/ hands in
+ * the generation as a callback. Every failure is a tool result with isError and the reason, so
+ * the agent can tell the user; nothing here prints. These calls hold the server's core lock
+ * while they work (generation, a build), except the tool run itself (the config's runner).
+ */
+#ifndef TG_SERVE_WORKFLOW_H
+#define TG_SERVE_WORKFLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/util.h"
+#include "model/repo.h"
+#include "serve/tools.h"
+
+/* What the generation callback reports. All strings heap, freed by the workflow. */
+typedef struct tg_serve_generated {
+    char *tool;    /* the tool's name (REUSE: the existing tool); may be NULL on failure */
+    char *summary; /* the pipeline's lines, for the agent */
+    bool staged;   /* generated, validated and built: ready for `toolgen stage` */
+    bool reused;   /* an existing tool already fits: nothing generated */
+} tg_serve_generated;
+
+/*
+ * Generates a tool for intent from the data files (paths relative to the root) with the
+ * pipeline of `toolgen new`, then builds it so it can be staged. 0 when the pipeline reached an
+ * outcome (see out), -1 with err (bad request, the provider or sandbox unavailable).
+ */
+typedef int (*tg_serve_generate_fn)(void *ud, const tg_repo *repo, const char *intent,
+                                    const char *const *data, size_t ndata,
+                                    tg_serve_generated *out, tg_err *err);
+
+typedef struct tg_serve_workflow {
+    const tg_repo *repo;          /* borrowed, opened with its config */
+    tg_serve_generate_fn generate; /* NULL: generate_tool answers that it is not available */
+    void *generate_ud;
+    void (*changed)(void *ctx);   /* the registry changed (a promotion): re-read the tool set */
+    void *changed_ctx;
+    const char *user;             /* who answers feedback, for Approved-By */
+    cJSON *tools;                 /* the MCP Tool objects, an array (tg_serve_workflow_init) */
+} tg_serve_workflow;
+
+/* Builds w->tools; set the other fields before or after. */
+void tg_serve_workflow_init(tg_serve_workflow *w);
+void tg_serve_workflow_release(tg_serve_workflow *w);
+/* true when name is one of the workflow's tools. */
+bool tg_serve_workflow_has(const tg_serve_workflow *w, const char *name);
+/*
+ * The CallToolResult of the workflow tool name with args (an object); how runs tool code (the
+ * server's runner). *code is an error code ("INVALID_INPUT", "REFUSED", ...) when the result
+ * has isError, else NULL (static storage). Never NULL.
+ */
+cJSON *tg_serve_workflow_call(const tg_serve_workflow *w, const tg_serve_call *how, const char *name,
+                              const cJSON *args, const char **code);
+
+#endif

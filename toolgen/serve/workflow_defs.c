@@ -1,0 +1,103 @@
+/* workflow_defs.c — the MCP Tool objects of the workflow tools (workflow.h). Their
+ * descriptions teach the agent the lifecycle's rules (docs/mcp.md#the-workflow-over-mcp):
+ * above all, the user's words reach submit_tool_feedback verbatim. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve/workflow.h"
+
+static const char *const defs[] = {
+    "{\"name\":\"list_available_tools\",\"title\":\"List available tools\","
+    "\"description\":\"Lists the tools of the registry: every promoted tool with its version and "
+    "description, then the candidates under review (STAGED or APPROVED) with their state. Use it "
+    "before generate_tool: a promoted tool that already answers the request should be called, "
+    "not generated again.\","
+    "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{}},"
+    "\"annotations\":{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,"
+    "\"openWorldHint\":false}}",
+
+    "{\"name\":\"generate_tool\",\"title\":\"Generate a tool from a request\","
+    "\"description\":\"Turns the user's data-analysis request into a tested tool: generates the "
+    "contract and code for the data file, validates them through the quality gates in the "
+    "sandbox, stages the candidate and runs it once on the data file. Returns the presentation "
+    "of that staged run: the output first, then the tool summary, then two questions. Show the "
+    "presentation to the user and ask the first question (is this output correct?); pass the "
+    "answer to submit_tool_feedback with stage \\\"output\\\". A REUSE answer names an existing "
+    "tool that already fits: call that instead.\","
+    "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
+    "\"required\":[\"intent\",\"data_file\"],\"properties\":{"
+    "\"intent\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":2000,"
+    "\"description\":\"The user's request in their words, e.g. \\\"average tip by day\\\".\"},"
+    "\"data_file\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":1024,"
+    "\"description\":\"A CSV file under a data directory, relative to the repository, e.g. "
+    "data/tips.csv.\"}}},"
+    "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,"
+    "\"openWorldHint\":false}}",
+
+    "{\"name\":\"run_staged_tool\",\"title\":\"Run a staged tool\","
+    "\"description\":\"Runs a STAGED candidate on the user's input and stores the run for review "
+    "(run_artifacts.json). Returns the presentation: the output, the tool summary and the two "
+    "questions. Show it to the user and pass their answer to submit_tool_feedback.\","
+    "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
+    "\"required\":[\"tool\"],\"properties\":{"
+    "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\","
+    "\"description\":\"The staged tool's name.\"},"
+    "\"arguments\":{\"type\":\"object\",\"description\":\"The tool's arguments; default: its "
+    "first example's.\"}}},"
+    "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,"
+    "\"openWorldHint\":false}}",
+
+    "{\"name\":\"submit_tool_feedback\",\"title\":\"Submit the user's feedback\","
+    "\"description\":\"Records the USER's reply about a staged tool. Pass the user's words "
+    "VERBATIM as reply: never paraphrase, summarise, translate or complete them, and never "
+    "answer on the user's behalf — if the user has not answered, ask them. Stage \\\"output\\\" "
+    "answers 'is this output correct?'; stage \\\"decision\\\" answers 'should this be saved as a "
+    "reusable tool?' and is accepted only after an accepted output. The decision is strict: "
+    "only a reply starting with approve/approved and free of but/however/except/although/though "
+    "approves; anything else ('ok', 'yes', 'looks good', silence) rejects the tool.\","
+    "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
+    "\"required\":[\"tool\",\"stage\",\"reply\"],\"properties\":{"
+    "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"},"
+    "\"stage\":{\"enum\":[\"output\",\"decision\"],\"description\":\"output: Stage 1; "
+    "decision: Stage 2.\"},"
+    "\"reply\":{\"type\":\"string\",\"maxLength\":4000,\"description\":\"The user's reply, "
+    "exactly as they wrote it.\"}}},"
+    "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,"
+    "\"openWorldHint\":false}}",
+
+    "{\"name\":\"promote_tool\",\"title\":\"Promote an approved tool\","
+    "\"description\":\"Promotes a tool the USER approved (submit_tool_feedback, stage decision) "
+    "into the active registry as one git commit; refused for a tool that is not APPROVED. "
+    "Afterwards the tool is offered by this server and can be called at once.\","
+    "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
+    "\"required\":[\"tool\"],\"properties\":{"
+    "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"}}},"
+    "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,"
+    "\"openWorldHint\":false}}",
+};
+
+void tg_serve_workflow_init(tg_serve_workflow *w)
+{
+    w->tools = cJSON_CreateArray();
+    for (size_t i = 0; i < sizeof defs / sizeof *defs; i++) {
+        cJSON *t = cJSON_Parse(defs[i]);
+        if (!t)
+            abort(); /* a typo in the table above: caught by every test that lists tools */
+        cJSON_AddItemToArray(w->tools, t);
+    }
+}
+
+void tg_serve_workflow_release(tg_serve_workflow *w)
+{
+    cJSON_Delete(w->tools);
+    w->tools = NULL;
+}
+
+bool tg_serve_workflow_has(const tg_serve_workflow *w, const char *name)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, w->tools)
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")), name) == 0)
+            return true;
+    return false;
+}
