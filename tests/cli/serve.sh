@@ -69,7 +69,7 @@ echo 'a,b' >"$CREPO/data/x.csv"
 sed -e 's/@NAME@/slow_tool/g' -e "s/^  argv: .*/  argv: [sleep, '600']/" tests/synthetic_tool.yaml \
     >"$CREPO/manifests/slow_tool/tool.manifest.yaml"
 sed -e 's/@NAME@/fast_tool/g' tests/synthetic_tool.yaml >"$CREPO/manifests/fast_tool/tool.manifest.yaml"
-SLOW_CMD="'$TG' -C '$CREPO' serve 2>'$TMP/cancel.err'"
+SLOW_CMD="'$TG' -C '$CREPO' serve --dev 2>'$TMP/cancel.err'"
 export SERVER_CMD SLOW_CMD
 run node tests/cli/serve_client.mjs
 expect_rc "the SDK client" 0
