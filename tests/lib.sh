@@ -5,7 +5,10 @@ FAIL=0
 : "${TOOLGEN_ABS:=$(pwd)/bin/toolgen}"
 TG=$TOOLGEN_ABS
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
+# a signal stops the script too (a trap alone would clean up and carry on)
+trap 'rm -rf "$TMP"' EXIT
+trap 'rm -rf "$TMP"; exit 130' INT
+trap 'rm -rf "$TMP"; exit 143' TERM
 
 # run CMD...: sets $OUT, $ERR, $RC
 run() {

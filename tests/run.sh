@@ -16,7 +16,10 @@ export TESTDATA_DIR
 
 total_pass=0 total_fail=0 status=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT INT TERM
+# a signal stops the script too (a trap alone would clean up and carry on)
+trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; exit 130' INT
+trap 'rm -f "$log"; exit 143' TERM
 
 run_part() {
     "$@" >"$log" 2>&1

@@ -22,7 +22,10 @@ fi
 # gets the three notifications the progress scenario asks for
 "$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 --progress-ms 400 >"$TMP/serve.out" 2>"$TMP/serve.err" &
 serve_pid=$!
-trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+# a signal stops the script too (a trap alone would clean up and carry on)
+trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"; exit 130' INT
+trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"; exit 143' TERM
 port="" i=0
 while [ -z "$port" ] && [ $i -lt 100 ]; do
     sleep 0.1

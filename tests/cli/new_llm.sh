@@ -12,7 +12,10 @@ stop_server() {
     if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null; fi
     SERVER_PID=
 }
-trap 'stop_server; rm -rf "$TMP"' EXIT INT TERM
+# a signal stops the script too (a trap alone would clean up and carry on)
+trap 'stop_server; rm -rf "$TMP"' EXIT
+trap 'stop_server; rm -rf "$TMP"; exit 130' INT
+trap 'stop_server; rm -rf "$TMP"; exit 143' TERM
 
 # setup NAME [kind=answers]...: a fresh copy of the fixture in $TMP/NAME/r, a fake server with that
 # script ($TMP/NAME/log.jsonl records the requests), base_url pointing at it. Sets R, LOG, PORT.

@@ -42,6 +42,8 @@ run "$TG" -C "$R" new "forecast next year's tips" --data data/tips.csv
 expect_rc "refused: exit 2" 2
 expect_err "refused: closest phrasings" "Closest phrasings it supports on data/tips.csv"
 expect_err "refused: how to use a model" "llm.provider"
+# under SANITIZE=1 the suggestions (gen/builtin_suggest.c) must all be freed
+expect_eq "refused: no sanitizer report" "$(printf '%s\n' "$ERR" | grep -c Sanitizer)" 0
 expect_eq "refused: nothing written" "$(ls "$R/manifests" | tr '\n' ' ')" "group_and_count_by_columns mean_tip_by_day "
 
 # no data file: the builtin generator needs one

@@ -12,7 +12,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 PRIV=$(mktemp -d)            # mode 0700, owned by root
-trap 'rm -rf "$TMP" "$PRIV"' EXIT INT TERM
+# a signal stops the script too (a trap alone would clean up and carry on)
+trap 'rm -rf "$TMP" "$PRIV"' EXIT
+trap 'rm -rf "$TMP" "$PRIV"; exit 130' INT
+trap 'rm -rf "$TMP" "$PRIV"; exit 143' TERM
 run git clone -q "$(pwd)" "$PRIV/repo"
 expect_rc "clone" 0
 expect_eq "the clone's directory stays private" "$(stat -c %a "$PRIV")" 700

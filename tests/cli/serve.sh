@@ -21,7 +21,16 @@ GOLDEN=$(ls generated/*/golden/*.request.json)
 HTTP_TOOLS=$(grep -l 'runtime: http' manifests/*/tool.manifest.yaml | sed 's|manifests/\([^/]*\)/.*|\1|')
 export GOLDEN HTTP_TOOLS
 SERVER_CMD="'$TG' serve --dev --page-size 2 2>'$TMP/sdk.err' | tee '$TMP/sdk.out'"
-export SERVER_CMD
+# the server the client cancels a never-ending call on (see serve_client.mjs): a repository
+# with a tool that runs until it is killed and a fast one
+CREPO="$TMP/cancelrepo"
+mkdir -p "$CREPO/manifests/slow_tool" "$CREPO/manifests/fast_tool" "$CREPO/data"
+echo 'a,b' >"$CREPO/data/x.csv"
+sed -e 's/@NAME@/slow_tool/g' -e "s/^  argv: .*/  argv: [sleep, '600']/" tests/synthetic_tool.yaml \
+    >"$CREPO/manifests/slow_tool/tool.manifest.yaml"
+sed -e 's/@NAME@/fast_tool/g' tests/synthetic_tool.yaml >"$CREPO/manifests/fast_tool/tool.manifest.yaml"
+SLOW_CMD="'$TG' -C '$CREPO' serve --dev 2>'$TMP/cancel.err'"
+export SERVER_CMD SLOW_CMD
 run node tests/cli/serve_client.mjs
 expect_rc "the SDK client" 0
 expect_out "the SDK client" "client: "
@@ -32,8 +41,14 @@ run grep -c '"method":"tools/call"' "$TMP/sdk.err"
 if [ "$OUT" -ge 9 ]; then ok; else bad "a log line per tools/call (got $OUT)"; fi
 run grep -c 'data/iris.csv' "$TMP/sdk.err"
 expect_eq "the log holds no arguments" "$OUT" 0
-run grep -c '"status":"cancelled"' "$TMP/sdk.err"
+# the log line is written once the call's sandbox is gone, which may be after the client ended:
+# wait for it (bounded), then check it is the one line and the next call's is ok
+i=0
+until grep -q '"status":"cancelled"' "$TMP/cancel.err" || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+run grep -c '"tool":"slow_tool".*"status":"cancelled"' "$TMP/cancel.err"
 expect_eq "the call the client cancelled is logged as cancelled" "$OUT" 1
+run grep -c '"tool":"fast_tool".*"status":"ok"' "$TMP/cancel.err"
+expect_eq "the call after the cancelled one is logged ok" "$OUT" 1
 
 # ---- raw messages: both eras, hostile input -------------------------------------------------
 M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'

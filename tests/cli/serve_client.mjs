@@ -4,8 +4,8 @@
 //
 // Run from the repository root by tests/cli/serve.sh with the environment: TG (toolgen), SERVER_CMD (a shell command
 // that starts the server; it may tee its stdout), GOLDEN (newline-separated golden request
-// files), HTTP_TOOLS (tools toolgen cannot run yet), and over HTTP SLOW_URL (a server whose
-// slow_tool runs until killed and fast_tool answers, for the cancellation). Prints "ok NAME" / "FAIL NAME: why" lines
+// files), HTTP_TOOLS (tools toolgen cannot run yet), and SLOW_CMD (or over HTTP SLOW_URL): a
+// server whose slow_tool runs until killed and fast_tool answers, for the cancellation. Prints "ok NAME" / "FAIL NAME: why" lines
 // and "client: N passed, N failed" last; exits 1 on any failure.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -173,14 +173,16 @@ try {
   check(after.isError === false, 'the next call is served after a cancellation');
   check(Date.now() - started < 30000, 'the cancelled call did not block the next one for long');
 
-  // Over HTTP, the call whose log line must say "cancelled" runs until it is killed (SLOW_URL:
+  // The call whose log line must say "cancelled" runs until it is killed (SLOW_URL or SLOW_CMD:
   // a server on a repository whose slow_tool never ends), so the cancellation surely reaches it
   // while it runs — the chart above may finish first. Its stream is read live (no
   // recordingFetch, which reads a body to its end), so the abort comes at the first progress.
-  if (process.env.SLOW_URL) {
-    const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
+  if (process.env.SLOW_URL || process.env.SLOW_CMD) {
+    const slowTransport = process.env.SLOW_URL
+      ? new (await sdk('client/streamableHttp.js')).StreamableHTTPClientTransport(new URL(process.env.SLOW_URL))
+      : new StdioClientTransport({ command: 'sh', args: ['-c', process.env.SLOW_CMD], stderr: 'inherit' });
     const slow = new Client({ name: 'toolgen-test-cancel', version: '1.0.0' });
-    await slow.connect(new StreamableHTTPClientTransport(new URL(process.env.SLOW_URL)));
+    await slow.connect(slowTransport);
     const ac = new AbortController();
     let aborted;
     try {

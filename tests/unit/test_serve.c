@@ -17,6 +17,7 @@
 #include "schema/jsonschema.h"
 #include "serve/artifacts.h"
 #include "serve/core.h"
+#include "serve/servelog.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
 #include "testlib.h"
@@ -608,6 +609,29 @@ static void test_stdio(void)
     CHECK(i == sizeof want / sizeof *want && !line, "six replies, one per line (%zu)", i);
 }
 
+/* A call cancelled before a worker started it is logged with its id, method and tool. */
+static void test_log_unstarted(void)
+{
+    static const char msg_text[] = "{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\","
+                                   "\"params\":{\"name\":\"slow_tool\",\"arguments\":{}}}";
+    tg_err err = {0};
+    cJSON *msg = tg_json_parse(msg_text, strlen(msg_text), NULL, NULL, NULL, &err);
+    int p[2];
+    CHECK(msg && pipe(p) == 0, "message and pipe");
+    tg_serve_log lg = {0};
+    tg_serve_log_unstarted(&lg, msg);
+    tg_serve_log_line(p[1], &lg, "cancelled", 1);
+    close(p[1]);
+    char buf[1024];
+    ssize_t n = read(p[0], buf, sizeof buf - 1);
+    close(p[0]);
+    buf[n > 0 ? n : 0] = 0;
+    CHECK(strstr(buf, "\"id\":12,\"method\":\"tools/call\",\"tool\":\"slow_tool\"") &&
+              strstr(buf, "\"status\":\"cancelled\""),
+          "the unstarted call's log line: %s", buf);
+    cJSON_Delete(msg);
+}
+
 /* A call with a progressToken gets notifications/progress while it runs; a call the client
  * cancels is stopped and gets no reply; serving goes on. */
 static void test_stdio_progress_cancel(void)
@@ -871,6 +895,7 @@ int main(void)
         test_invalid();
         test_stdio();
         test_stdio_progress_cancel();
+        test_log_unstarted();
         test_artifacts();
         test_many();
         test_mutations();

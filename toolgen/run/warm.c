@@ -377,7 +377,12 @@ static void supervise(warm_run *r)
 {
     for (;;) {
         double t = tg_now_ms();
-        bool open = r->sinks[0].fd >= 0 || r->sinks[1].fd >= 0 || r->sinks[2].fd >= 0;
+        /* A stream past its cap is no longer read: its writer blocks until the kill (sent by
+         * the runner, later than a cold call's signal) lands, so it cannot finish first and
+         * end otherwise than a cold call does (docs/sandbox.md#warm-sandboxes). */
+        bool open = false;
+        for (int i = 0; i < 3; i++)
+            open |= r->sinks[i].fd >= 0 && !r->sinks[i].s->truncated;
         if (r->w->broken || (r->done && (!open || t - r->done_at > 1000)))
             return;
         double wait = r->done ? 1000 - (t - r->done_at) : r->deadline - t;
@@ -386,7 +391,7 @@ static void supervise(warm_run *r)
         struct pollfd pf[7];
         int n = 0, idx[3];
         for (int i = 0; i < 3; i++)
-            if (r->sinks[i].fd >= 0) {
+            if (r->sinks[i].fd >= 0 && !r->sinks[i].s->truncated) {
                 idx[n] = i;
                 pf[n++] = (struct pollfd){r->sinks[i].fd, POLLIN, 0};
             }

@@ -247,8 +247,7 @@ static void call_job(void *arg)
         reply = tg_serve_handle(&cfg, h->sess ? &h->sess->s : &h->scratch, h->msg, &h->lg);
         tg_serve_gate_unlock(&sv->gate);
     } else { /* cancelled while it waited for a worker: never started */
-        h->lg.id = cJSON_GetObjectItemCaseSensitive(h->msg, "id");
-        snprintf(h->lg.method, sizeof h->lg.method, "tools/call");
+        tg_serve_log_unstarted(&h->lg, h->msg);
     }
     live_remove(sv, h);
     bool cancelled = h->cancel;

@@ -2,6 +2,7 @@
 #include "serve/servelog.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -58,4 +59,14 @@ void tg_serve_log_line(int fd, const tg_serve_log *lg, const char *status, doubl
     (void)tg_serve_write_all(fd, s, n + 1);
     free(s);
     cJSON_Delete(o);
+}
+
+void tg_serve_log_unstarted(tg_serve_log *lg, const cJSON *msg)
+{
+    lg->id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    snprintf(lg->method, sizeof lg->method, "tools/call");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(msg, "params"), "name");
+    if (cJSON_IsString(name))
+        snprintf(lg->tool, sizeof lg->tool, "%s", name->valuestring);
 }

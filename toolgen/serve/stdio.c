@@ -331,8 +331,7 @@ static void call_job(void *arg)
         reply = tg_serve_handle(&cfg, &in->session, k->msg, &lg);
         tg_serve_gate_unlock(&in->gate);
     } else {
-        lg.id = k->id;
-        snprintf(lg.method, sizeof lg.method, "tools/call");
+        tg_serve_log_unstarted(&lg, k->msg);
     }
     pthread_mutex_lock(&in->mu);
     for (call **p = &in->calls; *p; p = &(*p)->next)

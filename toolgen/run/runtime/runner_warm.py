@@ -12,7 +12,8 @@ sends over the socket on fd 4, one at a time:
                      of "links" (its path arguments) and points tool_link at its tool's folder
   runner -> toolgen  {"ready": true, "preloaded": bool} once, after the import
                      {"status": wait status, "utime", "stime", "maxrss"} after each call
-  toolgen -> runner  {"kill": true}: the call ran out of time (or output, disk): kill it now
+  toolgen -> runner  {"kill": true}: the call ran out of time (or output, disk): kill it now;
+                     one that arrives after the call ended by itself is stale and ignored
 
 Each call runs in a forked child, in its own work subdirectory, with its own rlimits, its own
 descriptors and the same runner code as a cold call (runner.run), so a call cannot change what
@@ -230,6 +231,8 @@ def serve(file, runner, modules=()):
         msg, fds = receive(sock, buf)
         if msg is None:
             os._exit(0)
+        if msg.get("kill") and not fds:
+            continue  # sent as the call ended on its own (toolgen had not read its status yet)
         if len(fds) != 4:
             for fd in fds:
                 os.close(fd)
