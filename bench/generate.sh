@@ -37,7 +37,7 @@ export TG_FAKE_KEY=bench
 : >"$WORK/build.txt"
 for i in $(seq "$RUNS"); do
     R=$WORK/llm$i
-    cp -r tests/newgen/repo "$R"
+    sh tests/newgen/make_repo.sh "$R"
     sed -i "s#http://127.0.0.1:1/v1#http://127.0.0.1:$PORT/v1#" "$R/toolgen.yaml"
     rm -rf "$R/.toolgen"
     "$TG" -C "$R" build >/dev/null 2>&1 || true # the other tool, so only the new one is timed
@@ -47,7 +47,7 @@ for i in $(seq "$RUNS"); do
     grep -q "STAGED" "$WORK/new$i.out" || { cat "$WORK/new$i.out"; exit 1; }
     # the same tool, built alone from scratch: what the gates cost
     B=$WORK/build$i
-    cp -r tests/newgen/repo "$B"
+    sh tests/newgen/make_repo.sh "$B"
     cp -r "$R/manifests/average_tip_by_day" "$B/manifests/"
     rm -f "$B/manifests/average_tip_by_day/tool.lock"
     "$TG" -C "$B" build group_and_count_by_columns >/dev/null 2>&1 || true

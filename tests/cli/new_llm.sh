@@ -25,7 +25,7 @@ setup() {
     shift
     rm -rf "$D"
     mkdir -p "$D"
-    cp -r tests/newgen/repo "$D/r"
+    sh tests/newgen/make_repo.sh "$D/r"
     python3 tests/newgen/script.py "$D/script.json" "$@"
     : >"$D/log.jsonl"
     python3 tests/newgen/fake_llm.py "$D/script.json" "$D/log.jsonl" "$D/port" &

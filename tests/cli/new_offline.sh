@@ -5,7 +5,7 @@
 . tests/lib.sh
 chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolgen is root
 R=$TMP/r
-cp -r tests/newgen/repo "$R"
+sh tests/newgen/make_repo.sh "$R"
 sed -i 's/provider: openai/provider: builtin/' "$R/toolgen.yaml"
 unset TG_FAKE_KEY OPENAI_API_KEY ANTHROPIC_API_KEY
 

@@ -2,11 +2,11 @@
 # `toolgen reject TOOL --notes NOTES --refine` (docs/lifecycle.md "Rejection"): after the
 # rejection, generation again from the corrections, as a new draft version in the tool's own
 # folder; a refinement the generator cannot make puts the manifest back. With the built-in
-# generator, in a temporary copy of tests/newgen/repo.
+# generator, in a temporary fixture repository (tests/newgen/make_repo.sh).
 . tests/lib.sh
 chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolgen is root
 R=$TMP/r
-cp -r tests/newgen/repo "$R"
+sh tests/newgen/make_repo.sh "$R"
 sed -i 's/provider: openai/provider: builtin/' "$R/toolgen.yaml"
 unset TG_FAKE_KEY OPENAI_API_KEY ANTHROPIC_API_KEY
 T=mean_tip_by_day

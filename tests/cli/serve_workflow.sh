@@ -23,7 +23,7 @@ finish cli-serve-workflow
     exit 1
 fi
 R=$TMP/r
-cp -r tests/newgen/repo "$R"
+sh tests/newgen/make_repo.sh "$R"
 sed -i 's/provider: openai/provider: builtin/' "$R/toolgen.yaml"
 unset TG_FAKE_KEY OPENAI_API_KEY ANTHROPIC_API_KEY
 export TOOLGEN_USER=alice
