@@ -262,7 +262,9 @@ static int open_served(served *sv, const tg_repo *repo, tg_serve_source source,
         tg_serve_devwatch_close(&sv->watch);
         return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     }
-    report_tools(&sv->watch.tools, &sv->prompts, source, transport);
+    tg_serve_toolset *set = tg_serve_live_get(&sv->watch.live);
+    report_tools(&set->tools, &sv->prompts, source, transport);
+    tg_serve_toolset_unref(set);
     int rc = TG_EXIT_OK;
     if (tg_toolrun_env_open(&sv->env, repo, repo->cfg.doc.root, &err) != 0)
         rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
@@ -313,14 +315,16 @@ static int serve(const serve_opts *o, int proto_fd)
         return rc;
     }
     tg_serve_artifacts kept = {0};
-    /* the watch replaces the tool set and resources in place: these pointers stay valid */
+    /* the tools of completion and of the config come from the live set, per request */
     tg_serve_completion completion = {
-        .tools = &sv.watch.tools, .prompts = &sv.prompts, .root_fd = repo.root_fd,
+        .prompts = &sv.prompts, .root_fd = repo.root_fd,
         .data_dirs = sv.env.sandbox.data_dirs, .n_data_dirs = sv.env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
     tg_pool *pool = tg_pool_new(&sv.env.ctx);
-    tg_serve_tools_prepare_pool(&sv.watch.tools, pool);
+    tg_serve_toolset *first = tg_serve_live_get(&sv.watch.live);
+    tg_serve_tools_prepare_pool(&first->tools, pool);
+    tg_serve_toolset_unref(first);
     /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
      * makes the watch read the tool set again at once */
     tg_serve_workflow wf = {.repo = &repo, .generate = cli_serve_generate,
@@ -329,8 +333,7 @@ static int serve(const serve_opts *o, int proto_fd)
     if (repo.cfg.serve_workflow)
         tg_serve_workflow_init(&wf);
     tg_serve_config c = {
-        .tools = &sv.watch.tools,
-        .resources = &sv.watch.resources,
+        .live = &sv.watch.live,
         .prompts = &sv.prompts,
         .completion = &completion,
         .mrtr = &sv.mrtr,

@@ -599,9 +599,39 @@ void tg_serve_session_release(tg_serve_session *s)
     s->subs = NULL;
 }
 
+void tg_serve_pin(const tg_serve_config *c, tg_serve_pinned *p)
+{
+    p->c = *c;
+    p->set = NULL;
+    if (!c->live)
+        return;
+    p->set = tg_serve_live_get(c->live);
+    p->c.live = NULL;
+    p->c.tools = &p->set->tools;
+    p->c.resources = &p->set->resources;
+    if (c->completion) {
+        p->completion = *c->completion;
+        p->completion.tools = &p->set->tools;
+        p->c.completion = &p->completion;
+    }
+}
+
+void tg_serve_unpin(tg_serve_pinned *p)
+{
+    tg_serve_toolset_unref(p->set);
+    p->set = NULL;
+}
+
 cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
                        tg_serve_log *log)
 {
+    if (c->live) {
+        tg_serve_pinned p;
+        tg_serve_pin(c, &p);
+        cJSON *reply = tg_serve_handle(&p.c, s, msg, log);
+        tg_serve_unpin(&p);
+        return reply;
+    }
     *log = (tg_serve_log){0};
     if (!cJSON_IsObject(msg))
         return fail(log, NULL, TG_RPC_INVALID_REQUEST, cJSON_IsArray(msg)

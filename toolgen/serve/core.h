@@ -40,6 +40,7 @@
 #include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/tools.h"
+#include "serve/toolset.h"
 #include "serve/workflow.h"
 
 /* The revision of the stateless era. */
@@ -61,6 +62,10 @@ enum {
 #define TG_SERVE_PAGE_SIZE 100 /* tools per tools/list page by default */
 
 typedef struct tg_serve_config {
+    tg_serve_live *live;         /* when set, the tool set that changes while serving
+                                  * (serve/toolset.h): each message is handled with the snapshot
+                                  * current when it began (tg_serve_pin), which then stands for
+                                  * tools, resources and completion->tools below */
     const tg_serve_tools *tools;
     const tg_serve_resources *resources; /* NULL: no resources capability */
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
@@ -109,10 +114,26 @@ typedef struct tg_serve_log {
 
 /*
  * Handles one parsed message (any JSON value). Returns the reply, or NULL when none is due
- * (notifications, responses). log (required) is filled for the transport's log line.
+ * (notifications, responses). log (required) is filled for the transport's log line. With
+ * c->live set the message is served with the current snapshot, held until the reply is built.
  */
 cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
                        tg_serve_log *log);
+
+/*
+ * A configuration pinned to one snapshot of the live tool set: a transport that queues a
+ * message pins it when the message arrives, so the request keeps the tool set it started
+ * with however long it waits and runs. p->c is c with live NULL and tools, resources and
+ * completion pointing into the snapshot p holds a reference to (c->live NULL: p->c is *c).
+ * p must not move while p->c is used; tg_serve_unpin drops the reference.
+ */
+typedef struct tg_serve_pinned {
+    tg_serve_config c;
+    tg_serve_completion completion;
+    tg_serve_toolset *set;
+} tg_serve_pinned;
+void tg_serve_pin(const tg_serve_config *c, tg_serve_pinned *p);
+void tg_serve_unpin(tg_serve_pinned *p);
 
 /* {"jsonrpc":"2.0","id":id,"error":{"code","message"}}; id NULL (unknown): no id member, as
  * MCP's schema has it (JSON-RPC 2.0 itself would send null). */

@@ -101,16 +101,18 @@ int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_serve_s
 {
     *w = (tg_serve_devwatch){.repo = repo, .source = source};
     w->state = folder_state(w); /* before reading: a change while loading is seen next time */
-    if (load(&w->tools, &w->resources, repo, source, err) != 0)
+    tg_serve_tools t;
+    tg_serve_resources r;
+    if (load(&t, &r, repo, source, err) != 0)
         return -1;
-    w->listing = listing_of(&w->tools);
+    w->listing = listing_of(&t);
+    tg_serve_live_init(&w->live, tg_serve_toolset_new(&t, &r));
     return 0;
 }
 
 void tg_serve_devwatch_close(tg_serve_devwatch *w)
 {
-    tg_serve_resources_free(&w->resources);
-    tg_serve_tools_free(&w->tools);
+    tg_serve_live_destroy(&w->live);
 }
 
 unsigned tg_serve_devwatch_check(void *ctx)
@@ -141,12 +143,9 @@ unsigned tg_serve_devwatch_reload(tg_serve_devwatch *w)
     w->state = folder_state(w);
     if (load(&t, &r, w->repo, w->source, &err) != 0)
         return 0; /* e.g. the folder is being replaced: keep serving the old set */
-    tg_serve_resources_free(&w->resources);
-    tg_serve_tools_free(&w->tools);
-    w->tools = t;
-    w->resources = r;
-    w->reloads++;
     tg_hash listing = listing_of(&t);
+    tg_serve_live_swap(&w->live, tg_serve_toolset_new(&t, &r));
+    w->reloads++;
     if (tg_hash_eq(listing, w->listing))
         return 0;
     w->listing = listing;

@@ -10,9 +10,9 @@
  * moved, and stayed the same at the next check, is the tool set loaded again (lint, schemas, MCP objects) with its resources; the
  * clients are told (serve/notify.h) only when what tools/list shows changed.
  *
- * The watch owns the tool set and resources the server's configuration points to; a reload
- * replaces their contents in place, so those pointers stay valid. Run the check only while no
- * request is being handled (the stdio transport calls it from its loop between messages).
+ * The watch owns the live tool set (serve/toolset.h): a reload swaps in a new snapshot, and a
+ * request in flight keeps the one it started with. The check and reload are not thread-safe
+ * among themselves: run them with the core's lock held (both transports do), from any thread.
  */
 #ifndef TG_SERVE_DEVWATCH_H
 #define TG_SERVE_DEVWATCH_H
@@ -23,12 +23,12 @@
 #include "model/repo.h"
 #include "serve/resources.h"
 #include "serve/tools.h"
+#include "serve/toolset.h"
 
 typedef struct tg_serve_devwatch {
     const tg_repo *repo;
     tg_serve_source source;
-    tg_serve_tools tools;         /* the current set (the config's tools) */
-    tg_serve_resources resources; /* built from it (the config's resources) */
+    tg_serve_live live;           /* the current snapshot (the config's live) */
     tg_hash state;                /* of the manifests folder's files, as last read */
     tg_hash settling;             /* a new state seen once, read when seen again */
     tg_hash listing;              /* of what tools/list shows */
