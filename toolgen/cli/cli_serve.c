@@ -43,9 +43,10 @@ const char tg_usage_serve[] =
     "JSON Schemas, and the files the last calls wrote. Prompts: the templates of prompts/, with\n"
     "completion of tool names and data files. A tool may ask the client for a missing choice\n"
     "(toolgen_helpers.ask): 2026-07-28 input_required with a signed requestState, or a legacy\n"
-    "elicitation/create request. Over stdio the tool set is read again when its source changes\n"
-    "(a promotion; with --dev an edited manifest) and the client is told (list_changed;\n"
-    "subscriptions/listen). docs/mcp.md describes what is supported.\n"
+    "elicitation/create request. The tool set is read again when its source changes (a\n"
+    "promotion; with --dev an edited manifest) and the clients are told: list_changed over\n"
+    "stdio or a legacy session's GET stream, subscriptions/listen in 2026-07-28; calls in\n"
+    "flight finish with the tools they started with. docs/mcp.md describes what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
     "  --staging           also the STAGED and APPROVED candidates of the registry, marked as\n"
@@ -231,6 +232,7 @@ static int run_transport(const serve_opts *o, const tg_serve_config *c, tg_serve
                            .max_message = o->max_message, .max_concurrency = o->max_concurrency,
                            .log_fd = 2, .allowed_origins = o->origins, .stop = &stop_flag,
                            .progress_ms = (long)o->progress_ms,
+                           .idle = tg_serve_devwatch_check, .idle_ctx = watch,
                            .ready = on_listening};
         return tg_serve_http_run(c, &h, err);
     }
@@ -338,9 +340,9 @@ static int serve(const serve_opts *o, int proto_fd)
         .completion = &completion,
         .mrtr = &sv.mrtr,
         .workflow = repo.cfg.serve_workflow ? &wf : NULL,
-        /* over stdio only: the HTTP transport neither re-reads the tool set nor sends a
-         * request to a client in the middle of a call */
-        .list_changed = o->http ? 0 : TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
+        /* over stdio only: the HTTP transport sends no request to a client in the middle
+         * of a call */
+        .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
         .legacy_elicit = !o->http,
         .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
                  .cancel = &cancel_flag, .artifacts = &kept},

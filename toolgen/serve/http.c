@@ -26,6 +26,8 @@
 
 #define ENDPOINT "/mcp"
 #define SESSION_HEADER "Mcp-Session-Id"
+#define MAX_STREAMS 128       /* notification streams open at once (GET and subscriptions/listen) */
+#define KEEPALIVE_MS 15000.0  /* an SSE comment on a quiet stream: a gone client shows */
 
 static double now_ms(void)
 {
@@ -56,6 +58,9 @@ typedef struct server {
     volatile bool stopping;
     pthread_mutex_t live_mu; /* guards live: the calls running, for progress and shutdown */
     hreq *live;
+    pthread_mutex_t streams_mu; /* guards streams and each hreq's in_streams */
+    hreq *streams;           /* the open notification streams, each holding a reference */
+    size_t n_streams;
 } server;
 
 /* One HTTP request. Shared by libmicrohttpd (until the request completes), the worker running
@@ -69,19 +74,25 @@ struct hreq {
     bool too_big, started, sse, suspended, done;
     bool meta_invalid; /* refused for its _meta (or lack of one): 400, as 2026-07-28 asks */
     bool client_cancelled; /* a notifications/cancelled named it: no reply is sent */
+    bool stream;    /* a notification stream: a legacy session's GET, or subscriptions/listen */
+    bool in_streams; /* on sv->streams (guarded by streams_mu) */
     tg_buf out;     /* SSE bytes not yet taken by libmicrohttpd */
     size_t out_off;
     cJSON *reply;   /* the reply of a call answered as application/json */
     unsigned status;
     cJSON *msg;
     session *sess;  /* NULL: a 2026-07-28 request */
-    tg_serve_session scratch; /* the (unused) session of a stateless request */
+    tg_serve_session scratch; /* the session of a stateless request: a listen stream's
+                               * subscription lives in it */
+    tg_serve_pinned pin;      /* a call's configuration, pinned to the tool set current when
+                               * the request arrived */
     volatile sig_atomic_t cancel;
     cJSON *token;   /* progressToken of an SSE call */
     double t0, next_tick;
     int ticks;
     tg_serve_log lg;
     hreq *live_next;
+    hreq *stream_next;
 };
 
 static void hreq_unref(hreq *h)
@@ -97,6 +108,7 @@ static void hreq_unref(hreq *h)
     cJSON_Delete(h->reply);
     cJSON_Delete(h->msg);
     cJSON_Delete(h->token);
+    tg_serve_session_release(&h->scratch);
     free(h);
 }
 
@@ -230,11 +242,13 @@ static void tick(hreq *h, double now)
     cJSON_Delete(n);
 }
 
+static void check_changes(server *sv);
+
 static void call_job(void *arg)
 {
     hreq *h = arg;
     server *sv = h->sv;
-    tg_serve_config cfg = *sv->c;
+    tg_serve_config cfg = h->pin.c;
     cfg.call.run = tg_serve_gate_run;
     cfg.call.run_ctx = &sv->gate;
     cfg.call.cancel = &h->cancel;
@@ -245,10 +259,14 @@ static void call_job(void *arg)
     if (!h->cancel) {
         tg_serve_gate_lock(&sv->gate);
         reply = tg_serve_handle(&cfg, h->sess ? &h->sess->s : &h->scratch, h->msg, &h->lg);
+        /* a promotion through the workflow tools changed the tool set: reloaded and announced
+         * before this reply goes out, so the client's next request sees the new set */
+        check_changes(sv);
         tg_serve_gate_unlock(&sv->gate);
     } else { /* cancelled while it waited for a worker: never started */
         tg_serve_log_unstarted(&h->lg, h->msg);
     }
+    tg_serve_unpin(&h->pin);
     live_remove(sv, h);
     bool cancelled = h->cancel;
     if (cancelled) { /* the client cancelled it or went away, or the server is stopping */
@@ -307,6 +325,7 @@ static enum MHD_Result start_call(hreq *h)
     h->t0 = now_ms();
     h->next_tick = h->t0;
     h->refs++; /* the worker's */
+    tg_serve_pin(h->sv->c, &h->pin); /* the call keeps the tool set it arrived with */
     live_add(h->sv, h); /* from now on progress is due and a cancellation finds it */
     if (token && accepts(h->conn, "text/event-stream")) {
         h->sse = true;
@@ -357,6 +376,138 @@ static void cancel_named(server *sv, const session *sess, const cJSON *msg)
         pthread_mutex_unlock(&h->mu);
     }
     pthread_mutex_unlock(&sv->live_mu);
+}
+
+/* ---- notification streams ------------------------------------------------------------------- */
+
+/* Appends an SSE comment (": text"), which clients ignore. With h->mu held. */
+static void push_comment(hreq *h, const char *text)
+{
+    tg_buf_puts(&h->out, ": ");
+    tg_buf_puts(&h->out, text);
+    tg_buf_puts(&h->out, "\n\n");
+    wake(h);
+}
+
+/* Puts h on the list of open streams, after the checks; an error response is sent otherwise.
+ * For a legacy session's GET, one stream per session. */
+static bool stream_add(hreq *h, enum MHD_Result *rc)
+{
+    server *sv = h->sv;
+    pthread_mutex_lock(&sv->streams_mu);
+    bool busy = sv->n_streams >= MAX_STREAMS, taken = false;
+    for (hreq *o = sv->streams; o && h->sess; o = o->stream_next)
+        taken = taken || o->sess == h->sess;
+    if (!busy && !taken) {
+        h->stream = h->in_streams = true;
+        h->refs++; /* the list's */
+        h->stream_next = sv->streams;
+        sv->streams = h;
+        sv->n_streams++;
+    }
+    pthread_mutex_unlock(&sv->streams_mu);
+    if (taken)
+        *rc = send_error(h, MHD_HTTP_CONFLICT, TG_RPC_INVALID_REQUEST,
+                         "Conflict: this session's GET stream is already open; close it first");
+    else if (busy)
+        *rc = send_error(h, MHD_HTTP_SERVICE_UNAVAILABLE, TG_RPC_INVALID_REQUEST,
+                         "Service Unavailable: too many notification streams are open");
+    return !busy && !taken;
+}
+
+/* Takes h off the list when it is on it (the client went away, or the server stops). */
+static void stream_remove(server *sv, hreq *h)
+{
+    pthread_mutex_lock(&sv->streams_mu);
+    bool was = h->in_streams;
+    for (hreq **p = &sv->streams; was && *p; p = &(*p)->stream_next)
+        if (*p == h) {
+            *p = h->stream_next;
+            break;
+        }
+    if (was) {
+        h->in_streams = false;
+        sv->n_streams--;
+    }
+    pthread_mutex_unlock(&sv->streams_mu);
+    if (was)
+        hreq_unref(h);
+}
+
+/* Ends the streams of sess (DELETE), or every stream (sess NULL: the server stops; a
+ * subscription then gets its graceful end, the listen request's result). */
+static void streams_end(server *sv, const session *sess)
+{
+    pthread_mutex_lock(&sv->streams_mu);
+    for (hreq *h = sv->streams; h; h = h->stream_next) {
+        if (sess && h->sess != sess)
+            continue;
+        pthread_mutex_lock(&h->mu);
+        if (!h->sess && !h->done) {
+            const cJSON *id = cJSON_GetObjectItemCaseSensitive(h->msg, "id");
+            cJSON *r = cJSON_CreateObject();
+            cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+            cJSON_AddItemToObject(r, "id", cJSON_Duplicate(id, true));
+            cJSON *res = cJSON_AddObjectToObject(r, "result");
+            cJSON_AddStringToObject(res, "resultType", "complete");
+            cJSON_AddItemToObject(cJSON_AddObjectToObject(res, "_meta"),
+                                  "io.modelcontextprotocol/subscriptionId",
+                                  cJSON_Duplicate(id, true));
+            push_event(h, r);
+            cJSON_Delete(r);
+        }
+        h->done = true;
+        wake(h);
+        pthread_mutex_unlock(&h->mu);
+    }
+    pthread_mutex_unlock(&sv->streams_mu);
+}
+
+/* Sends each open stream the notifications due when the lists in `what` changed: a legacy
+ * session's GET stream the list_changed ones, a subscription those it asked for. */
+static void broadcast(server *sv, unsigned what)
+{
+    pthread_mutex_lock(&sv->streams_mu);
+    for (hreq *h = sv->streams; h; h = h->stream_next) {
+        cJSON *all = tg_serve_changed(h->sess ? NULL : h->scratch.subs, h->sess != NULL, what);
+        pthread_mutex_lock(&h->mu);
+        for (cJSON *n = all->child; n && !h->done; n = n->next) {
+            push_event(h, n);
+            tg_serve_log lg = {.notification = true,
+                               .era = h->sess ? TG_ERA_LEGACY : TG_ERA_MODERN};
+            snprintf(lg.method, sizeof lg.method, "%s",
+                     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(n, "method")));
+            tg_serve_log_line(sv->o->log_fd, &lg, "sent", 0);
+        }
+        pthread_mutex_unlock(&h->mu);
+        cJSON_Delete(all);
+    }
+    pthread_mutex_unlock(&sv->streams_mu);
+}
+
+/* A comment on each quiet stream, so that a client that went away is noticed (the write
+ * fails and libmicrohttpd ends the request) and idle timeouts of proxies do not fire. */
+static void keepalive(server *sv)
+{
+    pthread_mutex_lock(&sv->streams_mu);
+    for (hreq *h = sv->streams; h; h = h->stream_next) {
+        pthread_mutex_lock(&h->mu);
+        if (h->out.len == h->out_off && !h->done)
+            push_comment(h, "keep-alive");
+        pthread_mutex_unlock(&h->mu);
+    }
+    pthread_mutex_unlock(&sv->streams_mu);
+}
+
+/* The tool source's change check (http.h, idle), with the gate held; what changed is
+ * announced on the open streams. */
+static void check_changes(server *sv)
+{
+    if (!sv->o->idle)
+        return;
+    unsigned what = sv->o->idle(sv->o->idle_ctx);
+    if (what)
+        broadcast(sv, what);
 }
 
 /* ---- sessions ------------------------------------------------------------------------------- */
@@ -440,6 +591,37 @@ static enum MHD_Result answer_now(hreq *h)
     return rc;
 }
 
+/* Answers a 2026-07-28 subscriptions/listen: an event stream that begins with the
+ * acknowledgement and stays open for the notifications (or the error, as answer_now). With
+ * the gate held. */
+static enum MHD_Result open_listen(hreq *h)
+{
+    double t0 = now_ms();
+    cJSON *reply = tg_serve_handle(h->sv->c, &h->scratch, h->msg, &h->lg);
+    tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, now_ms() - t0);
+    const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "method"));
+    enum MHD_Result rc = MHD_YES;
+    if (!m) { /* refused: no filter, or the era's checks */
+        rc = send_json(h, tg_http_status_of(reply, h->lg.era), reply);
+    } else {
+        pthread_mutex_lock(&h->mu);
+        push_event(h, reply); /* the acknowledgement comes first, before any notification */
+        pthread_mutex_unlock(&h->mu);
+        if (stream_add(h, &rc))
+            rc = start_sse(h);
+    }
+    cJSON_Delete(reply);
+    return rc;
+}
+
+static bool is_listen(const hreq *h)
+{
+    const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "method"));
+    return m && strcmp(m, "subscriptions/listen") == 0 && !h->sess && !h->meta_invalid &&
+           tg_http_is_modern(h->msg) && cJSON_GetObjectItemCaseSensitive(h->msg, "id") &&
+           h->sv->c->list_changed;
+}
+
 static bool is_call(const cJSON *msg)
 {
     const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
@@ -503,7 +685,7 @@ static enum MHD_Result on_post(hreq *h)
     if (ok && !call)
         cancel_named(h->sv, h->sess, h->msg);
     if (ok && !call)
-        rc = answer_now(h);
+        rc = is_listen(h) ? open_listen(h) : answer_now(h);
     tg_serve_gate_unlock(&h->sv->gate);
     if (!call)
         return rc;
@@ -527,7 +709,40 @@ static enum MHD_Result on_delete(hreq *h)
     tg_serve_gate_unlock(&h->sv->gate);
     if (!s)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
+    streams_end(h->sv, s);
     return send_json(h, MHD_HTTP_OK, NULL);
+}
+
+/* GET with a legacy session's id opens its stream of server messages (the list changes);
+ * one per session. 2026-07-28 has no GET stream (subscriptions/listen instead): 405 without a
+ * session id. */
+static enum MHD_Result on_get(hreq *h)
+{
+    const char *id = header(h, SESSION_HEADER);
+    if (!id)
+        return send_error(h, MHD_HTTP_METHOD_NOT_ALLOWED, TG_RPC_INVALID_REQUEST,
+                          "Method Not Allowed: GET opens the stream of a legacy session and needs "
+                          "its " SESSION_HEADER "; 2026-07-28 clients send subscriptions/listen");
+    if (!legacy_version_ok(header(h, "MCP-Protocol-Version")))
+        return send_error(h, MHD_HTTP_BAD_REQUEST, TG_RPC_INVALID_REQUEST,
+                          "Bad Request: unsupported MCP-Protocol-Version for a GET stream");
+    if (!accepts(h->conn, "text/event-stream"))
+        return send_error(h, MHD_HTTP_NOT_ACCEPTABLE, TG_RPC_INVALID_REQUEST,
+                          "Not Acceptable: the GET stream is text/event-stream; send it in Accept");
+    tg_serve_gate_lock(&h->sv->gate);
+    h->sess = session_find(h->sv, id);
+    tg_serve_gate_unlock(&h->sv->gate);
+    if (!h->sess)
+        return send_error(h, MHD_HTTP_NOT_FOUND, -32001,
+                          "Session not found: it ended or the server restarted; send initialize "
+                          "again");
+    enum MHD_Result rc;
+    if (!stream_add(h, &rc))
+        return rc;
+    pthread_mutex_lock(&h->mu);
+    push_comment(h, "stream open"); /* the headers go out at once */
+    pthread_mutex_unlock(&h->mu);
+    return start_sse(h);
 }
 
 /* DNS rebinding: a browser page of another site must not reach this server (403). */
@@ -555,9 +770,10 @@ static enum MHD_Result route(hreq *h, const char *url, const char *method)
         return on_post(h);
     if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
         return on_delete(h);
+    if (strcmp(method, MHD_HTTP_METHOD_GET) == 0)
+        return on_get(h);
     return send_error(h, MHD_HTTP_METHOD_NOT_ALLOWED, TG_RPC_INVALID_REQUEST,
-                      "Method Not Allowed: POST JSON-RPC messages to " ENDPOINT "; this server "
-                      "sends no server-initiated messages, so there is no GET stream");
+                      "Method Not Allowed: POST JSON-RPC messages to " ENDPOINT);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -598,6 +814,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     hreq *h = *con_cls;
     if (!h)
         return;
+    stream_remove(h->sv, h);
     pthread_mutex_lock(&h->mu);
     h->conn = NULL;
     if (!h->done)
@@ -660,6 +877,7 @@ static void stop(server *sv)
     for (hreq *h = sv->live; h; h = h->live_next)
         h->cancel = 1;
     pthread_mutex_unlock(&sv->live_mu);
+    streams_end(sv, NULL);
     tg_serve_pool_stop(sv->pool);
     sv->pool = NULL;
     struct timespec pause = {0, 100 * 1000000L}; /* lets resumed connections take their 503 */
@@ -669,30 +887,55 @@ static void stop(server *sv)
         close(listen_fd);
 }
 
+/* Until *stop: progress of the calls every 50 ms, the tool source's change check every
+ * idle_ms, a keep-alive on quiet streams. */
+static void serve_loop(server *sv)
+{
+    struct timespec pause = {0, 50 * 1000000L};
+    double idle_ms = sv->o->idle_ms > 0 ? (double)sv->o->idle_ms : TG_SERVE_IDLE_MS;
+    double next_check = now_ms() + idle_ms, next_alive = now_ms() + KEEPALIVE_MS;
+    while (!*sv->o->stop) {
+        tick_all(sv);
+        double now = now_ms();
+        if (now >= next_check) {
+            tg_serve_gate_lock(&sv->gate);
+            check_changes(sv);
+            tg_serve_gate_unlock(&sv->gate);
+            next_check = now_ms() + idle_ms;
+        }
+        if (now >= next_alive) {
+            keepalive(sv);
+            next_alive = now + KEEPALIVE_MS;
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
 int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *err)
 {
     server sv = {.c = c, .o = o};
     sv.cap = o->max_message ? o->max_message : TG_SERVE_MAX_MESSAGE;
     tg_serve_gate_init(&sv.gate, c->call.run, c->call.run_ctx);
     pthread_mutex_init(&sv.live_mu, NULL);
+    pthread_mutex_init(&sv.streams_mu, NULL);
     int rc = -1;
     sv.pool = tg_serve_pool_start(o->max_concurrency ? o->max_concurrency : TG_SERVE_CONCURRENCY,
                                   err);
     if (sv.pool && start(&sv, err) == 0) {
-        struct timespec pause = {0, 50 * 1000000L};
-        while (!*o->stop) {
-            tick_all(&sv);
-            nanosleep(&pause, NULL);
-        }
+        serve_loop(&sv);
         stop(&sv);
         rc = 0;
     }
     tg_serve_pool_stop(sv.pool);
+    while (sv.streams) /* left by a stop that found a connection gone without its callback */
+        stream_remove(&sv, sv.streams);
     while (sv.sessions) {
         session *next = sv.sessions->next;
+        tg_serve_session_release(&sv.sessions->s);
         free(sv.sessions);
         sv.sessions = next;
     }
+    pthread_mutex_destroy(&sv.streams_mu);
     pthread_mutex_destroy(&sv.live_mu);
     tg_serve_gate_destroy(&sv.gate);
     return rc;

@@ -12,8 +12,11 @@
  *     HeaderMismatch -32020 otherwise).
  *   - legacy-era clients get a session: initialize's reply carries Mcp-Session-Id, later
  *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it.
- *     GET (the legacy server-to-client stream) is 405: this server sends no server-initiated
- *     messages.
+ *     GET with the session's id opens its stream of server messages (one per session): the
+ *     list_changed notifications. GET without one is 405.
+ *   - a 2026-07-28 subscriptions/listen is answered with an event stream that starts with the
+ *     acknowledgement and stays open, carrying the notifications it asked for, until the
+ *     client closes it (or the server stops: then the listen request's result ends it).
  *   - Host (when bound to loopback) and Origin are checked against DNS rebinding: 403.
  *   - a body over max_message bytes is refused with 413.
  *
@@ -40,6 +43,14 @@ typedef struct tg_serve_http {
     int log_fd;                    /* one JSON line per request; -1: none */
     const char *const *allowed_origins; /* Origins accepted besides loopback; NULL-terminated */
     volatile sig_atomic_t *stop;   /* set to end serving (required) */
+    /* The tool source's change check (serve/devwatch.h), run with the core's gate held every
+     * idle_ms and after each tools/call (so a promotion through the workflow tools is
+     * announced before its reply); the lists it says changed (TG_CHANGED_*) are announced on
+     * the open streams. Requests in flight keep their snapshot (serve/toolset.h), so the
+     * check runs while calls do. NULL: the lists never change. */
+    unsigned (*idle)(void *ctx);
+    void *idle_ctx;
+    long idle_ms;                  /* 0: TG_SERVE_IDLE_MS (stdio.h) */
     /* called once the socket listens, with the port bound (cli prints it); may be NULL */
     void (*ready)(void *ctx, const char *host, unsigned port);
     void *ready_ctx;
