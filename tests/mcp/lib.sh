@@ -1,8 +1,9 @@
 # tests/mcp/lib.sh — what the MCP server tests share (source it after tests/lib.sh): message
 # schemas per revision and their validation with toolgen validate, and the children of a process.
 
-# The schemas of both revisions, and a wrapper per revision: an error, a progress notification,
-# or a result whose type is picked by its members (a plain Result would accept anything).
+# The schemas of both revisions, and a wrapper per revision: an error, a server notification
+# (progress, list changes, a subscription's acknowledgement), or a result whose type is picked
+# by its members (a plain Result would accept anything).
 SCHEMAS=tests/testdata/mcp-schema
 wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
     mkdir -p "$TMP/$1"
@@ -13,7 +14,7 @@ wrapper() { # REVISION MEMBER TYPE: the handshake result of the revision
   "anyOf": [
     {"\$ref": "schema.json#/\$defs/JSONRPCErrorResponse"},
     {"allOf": [{"\$ref": "schema.json#/\$defs/JSONRPCNotification"},
-               {"\$ref": "schema.json#/\$defs/ProgressNotification"}]},
+               {"\$ref": "schema.json#/\$defs/ServerNotification"}]},
     {"allOf": [
       {"\$ref": "schema.json#/\$defs/JSONRPCResultResponse"},
       {"if": {"properties": {"result": {"required": ["$2"]}}},
