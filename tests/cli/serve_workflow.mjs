@@ -3,7 +3,8 @@
 // registry) in a repository whose toolgen.yaml says serve: {workflow: true}, with the
 // built-in generator: generate → run → feedback "yes" → "Approve" → promote → list_changed →
 // the new tool is called in the same session; then the refusals: Stage 2 before Stage 1,
-// promotion before approval, "looks good" is no approval, arguments that do not fit.
+// promotion before approval, "looks good" is no approval, arguments that do not fit; then a
+// 2026-07-28 client over stdio, and both eras over Streamable HTTP, hear of a promotion.
 // Run from the repository root by tests/cli/serve_workflow.sh with TG and REPO. Prints
 // "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
 import { execFileSync, spawn } from 'node:child_process';
@@ -161,6 +162,90 @@ check(c3?.result?.isError === false, '2026: the promoted tool is called', JSON.s
 send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'sub' } });
 server.stdin.end();
 check(await new Promise((r) => server.on('close', r)) === 0, '2026: serve ends cleanly');
+
+// over Streamable HTTP, without a restart: a fourth tool, approved on the command line, is
+// promoted through promote_tool by a legacy client, which hears of it on its GET stream; a
+// 2026-07-28 client hears of it on its subscriptions/listen stream; tools/list shows it
+const T4 = 'mean_total_bill_by_time';
+tg('new', 'average total_bill by time', '--data', 'data/tips.csv');
+tg('build', T4);
+tg('stage', T4);
+tg('feedback', T4, '--output', 'yes');
+tg('feedback', T4, '--decision', 'Approve');
+const web = spawn(TG, ['-C', REPO, 'serve', '--http', '127.0.0.1:0'],
+  { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env } });
+let log = '';
+const url = await new Promise((resolve) => {
+  web.stderr.on('data', (d) => { // read to the end: a full pipe would stall the server's log
+    log += d;
+    const m = log.match(/listening on (http:\/\/\S+\/mcp)/);
+    if (m) resolve(m[1]);
+  });
+  web.on('close', () => resolve(undefined));
+});
+check(url !== undefined, 'HTTP: serve listens', log);
+const until = (ready, ms = 60000) => new Promise((resolve) => {
+  const started = Date.now();
+  const poll = () => {
+    const v = ready();
+    if (v || Date.now() - started > ms) return resolve(v || undefined);
+    setTimeout(poll, 20);
+  };
+  poll();
+});
+let getOpen = false;
+const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
+const legacy = new Client({ name: 'workflow-test-http', version: '1.0.0' });
+let heard = 0;
+legacy.setNotificationHandler(ToolListChangedNotificationSchema, () => { heard++; });
+await legacy.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: async (u, init) => {
+  const res = await fetch(u, init);
+  if ((init?.method ?? 'GET') === 'GET' && res.status === 200) getOpen = true;
+  return res;
+} }));
+check(await until(() => getOpen), 'HTTP: the legacy client\'s GET stream is open');
+// the 2026-07-28 stream, read as it comes
+const frames = [];
+const listenAbort = new AbortController();
+const listen = await fetch(url, { method: 'POST', signal: listenAbort.signal, headers: {
+  'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
+  'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'subscriptions/listen' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 'web-sub', method: 'subscriptions/listen',
+    params: { _meta: meta, notifications: { toolsListChanged: true } } }) });
+(async () => {
+  const decoder = new TextDecoder();
+  let buf = '';
+  try {
+    for await (const chunk of listen.body) {
+      buf += decoder.decode(chunk, { stream: true });
+      const lines = buf.split('\n');
+      buf = lines.pop();
+      for (const l of lines) if (l.startsWith('data:')) frames.push(JSON.parse(l.slice(5)));
+    }
+  } catch { /* aborted at the end */ }
+})();
+check(await until(() => frames.find((f) => f.method === 'notifications/subscriptions/acknowledged')),
+  'HTTP 2026: subscribed');
+const before4 = (await legacy.listTools()).tools.map((t) => t.name);
+check(!before4.includes(T4), 'HTTP: not served before the promotion', before4.join(','));
+const p4 = await legacy.callTool({ name: 'promote_tool', arguments: { tool: T4 } }, undefined,
+  { timeout: 300000 });
+check(!p4.isError && /^[0-9a-f]{40}$/.test(p4.structuredContent?.commit ?? ''),
+  'HTTP: promote_tool commits', text(p4));
+check(await until(() => heard > 0), 'HTTP: list_changed on the legacy client\'s GET stream');
+check(await until(() => frames.find((f) => f.method === 'notifications/tools/list_changed' &&
+  f.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'web-sub')),
+  'HTTP 2026: list_changed on the listen stream', JSON.stringify(frames));
+const after4 = (await legacy.listTools()).tools.map((t) => t.name);
+check(after4.includes(T4), 'HTTP: tools/list shows the promoted tool without a restart',
+  after4.join(','));
+const c4 = await legacy.callTool({ name: T4, arguments: { file_path: 'data/tips.csv' } });
+check(c4.isError === false, 'HTTP: the promoted tool is called', JSON.stringify(c4).slice(0, 300));
+listenAbort.abort();
+await legacy.close();
+web.kill('SIGTERM');
+check(await new Promise((r) => web.on('close', r)) === 0, 'HTTP: serve ends cleanly');
+check(!/Sanitizer/.test(log), 'HTTP: no sanitizer report', log.slice(-2000));
 
 console.log(`client: ${pass} passed, ${fail} failed`);
 process.exit(fail ? 1 : 0);

@@ -53,13 +53,13 @@ expect_rc "the SDK client's session" 0
 expect_out "the client ran" "client: "
 expect_not_out "the client" "FAIL"
 printf '%s\n' "$OUT" | grep FAIL >&2
-expect_eq "two promotion commits" "$(G log --format=%s -2 | tr "\n" ,)" "promote mean_total_bill_by_day v0.1.0,promote mean_tip_by_day v0.1.0,"
-run G log -2 --format=%B
+expect_eq "three promotion commits" "$(G log --format=%s -3 | tr "\n" ,)" "promote mean_total_bill_by_time v0.1.0,promote mean_total_bill_by_day v0.1.0,promote mean_tip_by_day v0.1.0,"
+run G log -3 --format=%B
 expect_out "the approval verbatim" "Approval: Approve"
 expect_out "who approved" "Approved-By: alice"
 run "$TG" -C "$R" check
 run cat "$R/.toolgen/metrics.json"
-expect_out "metrics: the promotion counted" '"promoted": 2'
+expect_out "metrics: the promotions counted" '"promoted": 3'
 
 # -- a served tool named like a workflow tool is hidden while the workflow is on
 mkdir -p "$R/manifests/promote_tool"
