@@ -451,16 +451,11 @@ static void drain(inbox *in)
     pthread_mutex_unlock(&in->mu);
 }
 
-/* The change check of the tool source, when no call is in flight (it may replace the tool
- * set), under the gate; the notifications it calls for are sent. -1 when the reply stream
- * broke. */
+/* The change check of the tool source, under the gate; the notifications it calls for are
+ * sent. Calls in flight keep the snapshot they started with (serve/toolset.h), so the check
+ * does not wait for them. -1 when the reply stream broke. */
 static int announce_changes(inbox *in, tg_err *err)
 {
-    pthread_mutex_lock(&in->mu);
-    bool quiet = in->n_calls == 0; /* only this thread submits calls */
-    pthread_mutex_unlock(&in->mu);
-    if (!quiet)
-        return 0;
     tg_serve_gate_lock(&in->gate);
     unsigned what = in->io->idle(in->io->idle_ctx);
     cJSON *all = what ? tg_serve_changed(in->session.subs, in->session.initialized, what) : NULL;

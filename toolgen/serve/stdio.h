@@ -55,9 +55,9 @@ typedef struct tg_serve_stdio {
                                     * the config's call.cancel is not used) */
     volatile sig_atomic_t *stop;   /* set (by a signal handler) to end the loop; may be NULL */
     /* The tool source's change check (serve/devwatch.h), run between messages and every
-     * idle_ms while none comes, but only while no call is in flight (the check may replace
-     * the tool set) and with the core's gate held; the lists it says changed (TG_CHANGED_*)
-     * are announced to the client (serve/notify.h). NULL: the lists never change. */
+     * idle_ms while none comes, with the core's gate held; the lists it says changed
+     * (TG_CHANGED_*) are announced to the client (serve/notify.h). A call in flight keeps
+     * the snapshot it started with (serve/toolset.h). NULL: the lists never change. */
     unsigned (*idle)(void *ctx);
     void *idle_ctx;
     long idle_ms;                  /* 0: TG_SERVE_IDLE_MS */
