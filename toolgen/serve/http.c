@@ -729,15 +729,17 @@ static enum MHD_Result on_get(hreq *h)
     if (!accepts(h->conn, "text/event-stream"))
         return send_error(h, MHD_HTTP_NOT_ACCEPTABLE, TG_RPC_INVALID_REQUEST,
                           "Not Acceptable: the GET stream is text/event-stream; send it in Accept");
+    /* found and added under the gate, so a DELETE either comes first (404) or ends it */
+    enum MHD_Result rc = MHD_YES;
     tg_serve_gate_lock(&h->sv->gate);
     h->sess = session_find(h->sv, id);
+    bool added = h->sess && stream_add(h, &rc);
     tg_serve_gate_unlock(&h->sv->gate);
     if (!h->sess)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001,
                           "Session not found: it ended or the server restarted; send initialize "
                           "again");
-    enum MHD_Result rc;
-    if (!stream_add(h, &rc))
+    if (!added)
         return rc;
     pthread_mutex_lock(&h->mu);
     push_comment(h, "stream open"); /* the headers go out at once */
