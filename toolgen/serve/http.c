@@ -395,7 +395,9 @@ static bool stream_add(hreq *h, enum MHD_Result *rc)
 {
     server *sv = h->sv;
     pthread_mutex_lock(&sv->streams_mu);
-    bool busy = sv->n_streams >= MAX_STREAMS, taken = false;
+    /* stopping is set before stop() ends the streams under this lock: a stream added after
+     * that would stay open past the end */
+    bool busy = sv->stopping || sv->n_streams >= MAX_STREAMS, taken = false;
     for (hreq *o = sv->streams; o && h->sess; o = o->stream_next)
         taken = taken || o->sess == h->sess;
     if (!busy && !taken) {
@@ -411,7 +413,8 @@ static bool stream_add(hreq *h, enum MHD_Result *rc)
                          "Conflict: this session's GET stream is already open; close it first");
     else if (busy)
         *rc = send_error(h, MHD_HTTP_SERVICE_UNAVAILABLE, TG_RPC_INVALID_REQUEST,
-                         "Service Unavailable: too many notification streams are open");
+                         "Service Unavailable: too many notification streams are open, or the "
+                         "server is stopping");
     return !busy && !taken;
 }
 
