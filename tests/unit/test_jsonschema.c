@@ -622,6 +622,7 @@ static void unoptimise_root(js_schema *s)
     s->root->any_types = 0;
     s->root->const_str = NULL;
     s->root->const_only = false;
+    s->root->any_only = false;
 }
 
 /* Same verdict, and the same errors in the same order, with and without the root's rewrites. */
@@ -836,6 +837,88 @@ static void test_folded_and_inline(void)
     expect_error(ref, "{\"x\":1}", "/x", "/$ref/properties/x/type", "expected string");
 }
 
+/* The MCP envelope's shortcuts (jsoptimize.c): where each applies and where it must not. */
+static void test_envelope_shortcuts(void)
+{
+    /* {"type": "object", "additionalProperties": {}}: type-only where no annotations are read */
+    const char *params = "{\"properties\":{\"p\":{\"type\":\"object\",\"additionalProperties\":{}}}}";
+    js_schema *s = compile(params);
+    CHECK(s && s->root->nnames == 1 && s->root->names[0].schema->type_only,
+          "an object schema with only a true additionalProperties is type-only");
+    js_schema_free(s);
+    expect_valid(params, "{\"p\":{\"a\":1,\"b\":[]}}", true);
+    expect_error(params, "{\"p\":1}", "/p", "/properties/p/type", "expected object, got integer");
+    /* ... but it still marks its members evaluated for an unevaluatedProperties beside it */
+    const char *obj = "{\"type\":\"object\",\"additionalProperties\":{}}";
+    char buf[512];
+    snprintf(buf, sizeof buf, "{\"allOf\":[%s],\"unevaluatedProperties\":false}", obj);
+    expect_valid(buf, "{\"x\":1}", true);
+    snprintf(buf, sizeof buf, "{\"$ref\":\"#/$defs/o\",\"$defs\":{\"o\":%s},"
+             "\"unevaluatedProperties\":false}", obj);
+    expect_valid(buf, "{\"x\":1}", true);
+    snprintf(buf, sizeof buf, "{\"anyOf\":[%s,{\"type\":\"string\"}],\"unevaluatedProperties\":false}",
+             obj);
+    s = compile(buf);
+    CHECK(s && s->root->any_types == 0, "an anyOf with an annotating branch is not folded");
+    js_schema_free(s);
+    expect_valid(buf, "{\"x\":1}", true);
+    expect_valid(buf, "\"s\"", true);
+    expect_error(buf, "1", "", "/anyOf", "any of the 2 alternatives");
+    /* not type-only once anything else applies to objects */
+    static const char *const more_obj[] = {
+        "{\"type\":\"object\",\"additionalProperties\":{},\"required\":[\"a\"]}",
+        "{\"type\":\"object\",\"additionalProperties\":{},\"minProperties\":1}",
+        "{\"type\":\"object\",\"additionalProperties\":{},\"propertyNames\":{\"maxLength\":1}}",
+        "{\"type\":\"object\",\"additionalProperties\":{},\"properties\":{\"a\":{\"type\":\"null\"}}}",
+        "{\"type\":\"object\",\"additionalProperties\":false}",
+    };
+    for (size_t i = 0; i < sizeof more_obj / sizeof *more_obj; i++) {
+        s = compile(more_obj[i]);
+        CHECK(s && !s->root->type_only, "%s is not type-only", more_obj[i]);
+        js_schema_free(s);
+    }
+    expect_error(more_obj[0], "{}", "", "/required", "\"a\"");
+    expect_error(more_obj[1], "{}", "", "/minProperties", "at least 1");
+    expect_error(more_obj[2], "{\"ab\":1}", "", "/propertyNames/maxLength", "\"ab\"");
+    expect_error(more_obj[3], "{\"a\":1}", "/a", "/properties/a/type", "expected null");
+    expect_error(more_obj[4], "{\"a\":1}", "/a", "/additionalProperties", "not allowed");
+    /* an anyOf alone goes straight to its branches; beside allOf or not, those still apply */
+    const char *alone = "{\"anyOf\":[{\"required\":[\"b\"]},{\"required\":[\"c\"]}]}";
+    s = compile(alone);
+    CHECK(s && s->root->any_only, "a lone anyOf skips the in-place round");
+    js_schema_free(s);
+    const char *beside = "{\"allOf\":[{\"required\":[\"a\"]}],\"not\":{\"required\":[\"d\"]},"
+                         "\"anyOf\":[{\"required\":[\"b\"]},{\"required\":[\"c\"]}]}";
+    s = compile(beside);
+    CHECK(s && !s->root->any_only, "an anyOf beside allOf/not takes the in-place round");
+    js_schema_free(s);
+    expect_valid(beside, "{\"a\":1,\"b\":1}", true);
+    expect_error(beside, "{\"b\":1}", "", "/allOf/0/required", "\"a\"");
+    expect_error(beside, "{\"a\":1,\"b\":1,\"d\":1}", "", "/not", "must not match");
+    expect_error(beside, "{\"a\":1}", "", "/anyOf", "at least one of the properties");
+    /* guards found in one pass: names that share first bytes, the empty name, a branch that
+     * differs from another only in the dispatch member's value */
+    const char *names =
+        "{\"anyOf\":[{\"required\":[\"me\"],\"properties\":{\"me\":{\"const\":\"x\"}}},"
+        "{\"required\":[\"method\"],\"properties\":{\"method\":{\"const\":\"x\"}}},"
+        "{\"required\":[\"\"],\"properties\":{\"\":{\"const\":\"y\"}}},"
+        "{\"required\":[\"method\"],\"properties\":{\"method\":{\"const\":\"y\"},\"n\":{\"type\":\"null\"}}}]}";
+    s = compile(names);
+    CHECK(s && s->root->any_disp && s->root->any_disp->nnames == 3, "three guarded names");
+    js_schema_free(s);
+    static const char *const ni[] = {
+        "{\"me\":\"x\"}", "{\"me\":\"y\"}", "{\"meth\":\"x\"}", "{\"method\":\"x\"}",
+        "{\"method\":\"y\"}", "{\"method\":\"y\",\"n\":1}", "{\"method\":\"z\"}", "{\"\":\"y\"}",
+        "{\"\":\"x\"}", "{\"m\":\"x\",\"e\":\"x\"}", "{\"methods\":\"x\"}", "{}", "[]",
+        "{\"method\":\"z\",\"\":\"y\",\"me\":\"y\"}",
+    };
+    expect_same_as_unoptimised(names, ni, sizeof ni / sizeof *ni);
+    expect_valid(names, "{\"method\":\"y\",\"n\":null}", true);
+    expect_valid(names, "{\"methods\":\"x\"}", false);
+    expect_error(names, "{\"method\":\"y\",\"n\":1}", "/n", "/anyOf/3/properties/n/type",
+                 "expected null");
+}
+
 int main(void)
 {
     reg = js_registry_new();
@@ -859,6 +942,7 @@ int main(void)
     test_dispatch();
     test_dispatch_not_applied();
     test_folded_and_inline();
+    test_envelope_shortcuts();
     js_registry_free(reg);
     return tl_finish("test_jsonschema");
 }

@@ -111,7 +111,11 @@ typedef struct js_guard {
 typedef struct js_dispatch {
     const char *names[JS_DISPATCH_NAMES];
     int nnames;
+    uint64_t firsts, lanes;          /* byte i = names[i][0], 0x80 in byte i: one pass over the
+                                      * instance's members finds every name (see find_name) */
     js_guard (*g)[JS_BRANCH_GUARDS]; /* one row per branch */
+    uint8_t *need;                   /* per branch: bit i = names[i] must be present */
+    bool *pins;                      /* per branch: some guard pins a string */
 } js_dispatch;
 
 enum { JS_OBJ_SCHEMA = 0, JS_TRUE = 1, JS_FALSE = 2 };
@@ -134,7 +138,10 @@ struct js_node {
                         * schema that asserts nothing (jsoptimize.c) */
     uint8_t types;     /* JT_* set; 0 = no "type" */
     uint8_t groups;    /* JK_* */
-    bool type_only;    /* nothing to check but "type": validated without a call */
+    bool type_only;    /* nothing to check but "type": validated without a call; with ann set
+                        * (an object schema whose only other keyword is a true
+                        * additionalProperties, jsoptimize.c) only where no annotations are
+                        * collected */
     bool may_loop;     /* on a cycle of in-place applicators: $ref hops check for loops */
     bool ann;          /* may add evaluated-property/item annotations to its instance */
     bool uneval;       /* has unevaluatedProperties or unevaluatedItems */
@@ -192,6 +199,7 @@ struct js_node {
     js_node *fast_to;      /* a bare "$ref" node: its target, evaluated in its place when no
                             * errors are collected (jsoptimize.c); NULL otherwise */
     uint8_t any_types;     /* anyOf of type-only branches: the union of their types, else 0 */
+    bool any_only;         /* anyOf is the only in-place applicator: no v_inplace round */
     js_dispatch *any_disp, *one_disp; /* branch guards (jsoptimize.c), NULL when none help */
 };
 

@@ -1024,34 +1024,44 @@ COLD_PATH static void report_alternatives(vctx *c, const char *kw, js_node *cons
     }
 }
 
-/* The members an anyOf/oneOf's guards name, each looked up once per evaluation. */
-typedef struct guard_vals {
-    const cJSON *v[JS_DISPATCH_NAMES];
-    unsigned looked; /* bit i: v[i] is known */
-} guard_vals;
-
-static const cJSON *member(const cJSON *obj, const char *name)
+/*
+ * The members an anyOf/oneOf's guards name, found in one pass over the object (first bytes
+ * compared in one word, as find_name does): bit i of the result says names[i] is present,
+ * v[i] is then its value. With duplicate names any one of them will do: every member of that
+ * name is checked by the branch, so a guard failing on any of them fails the branch.
+ */
+static unsigned guard_scan(const js_dispatch *d, const cJSON *obj, const cJSON **v)
 {
-    for (const cJSON *m = obj->child; m; m = m->next)
-        if (m->string && same_string(m->string, name))
-            return m;
-    return NULL;
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7FULL;
+    unsigned present = 0;
+    for (const cJSON *m = obj->child; m; m = m->next) {
+        const char *k = m->string ? m->string : "";
+        uint64_t x = d->firsts ^ (0x0101010101010101ULL * (unsigned char)k[0]);
+        uint64_t z = ~(((x & lo7) + lo7) | x | lo7) & d->lanes; /* 0x80 where equal */
+        for (; z; z &= z - 1) {
+            unsigned i = lowest_byte(z);
+            if (k[0] == '\0' || same_name(d->names[i], k)) {
+                present |= 1u << i;
+                v[i] = m;
+                break;
+            }
+        }
+    }
+    return present;
 }
 
-/* false when branch b of d surely fails on object instance obj (see js_dispatch). */
-static inline bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_vals *gv)
+/* false when branch b of d surely fails on an object with the guard_scan result present/v. */
+static inline bool guards_pass(const js_dispatch *d, size_t b, unsigned present,
+                               const cJSON *const *v)
 {
+    if ((present & d->need[b]) != d->need[b])
+        return false;
+    if (!d->pins[b])
+        return true;
     const js_guard *g = d->g[b];
     for (int k = 0; k < JS_BRANCH_GUARDS && g[k].slot >= 0; k++) {
-        unsigned bit = 1u << g[k].slot;
-        if (!(gv->looked & bit)) {
-            gv->v[g[k].slot] = member(obj, d->names[g[k].slot]);
-            gv->looked |= bit;
-        }
-        const cJSON *v = gv->v[g[k].slot];
-        if (!v)
-            return false;
-        if (g[k].str && !(is_string(v) && same_string(v->valuestring, g[k].str)))
+        const cJSON *x = v[g[k].slot];
+        if (g[k].str && !(is_string(x) && same_string(x->valuestring, g[k].str)))
             return false;
     }
     return true;
@@ -1061,11 +1071,11 @@ COLD_PATH static bool v_any_of(vctx *c, const js_node *n, const cJSON *inst, evs
 {
     bool any = false;
     const js_dispatch *d = is_object(inst) ? n->any_disp : NULL;
-    guard_vals gv;
-    gv.looked = 0; /* v[] is read only where looked says so */
+    const cJSON *gv[JS_DISPATCH_NAMES]; /* read only where present says so */
+    unsigned present = d ? guard_scan(d, inst, gv) : 0;
     for (size_t i = 0; i < n->nany_of; i++) {
         const js_node *b = n->any_of[i];
-        if (d && !guards_pass(d, i, inst, &gv))
+        if (d && !guards_pass(d, i, present, gv))
             continue;
         evset tmp, *bev = NULL;
         if (ev && b->ann) {
@@ -1095,11 +1105,11 @@ COLD_PATH static bool v_one_of(vctx *c, const js_node *n, const cJSON *inst, evs
     evset win;
     bool have_win = false;
     const js_dispatch *d = is_object(inst) ? n->one_disp : NULL;
-    guard_vals gv;
-    gv.looked = 0; /* v[] is read only where looked says so */
+    const cJSON *gv[JS_DISPATCH_NAMES]; /* read only where present says so */
+    unsigned present = d ? guard_scan(d, inst, gv) : 0;
     for (size_t i = 0; i < n->none_of && matches < 2; i++) {
         const js_node *b = n->one_of[i];
-        if (d && !guards_pass(d, i, inst, &gv))
+        if (d && !guards_pass(d, i, present, gv))
             continue;
         evset tmp, *bev = NULL;
         if (ev && b->ann && matches == 0) {
@@ -1269,8 +1279,12 @@ static bool v_eval(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
             break;
         }
     }
-    if (g & JK_INPLACE)
-        STEP(v_inplace(c, n, inst, ev));
+    if (g & JK_INPLACE) {
+        if (!n->any_only)
+            STEP(v_inplace(c, n, inst, ev));
+        else if (!(n->any_types & t))
+            STEP(v_any_of(c, n, inst, ev));
+    }
     if ((g & JK_UNEVAL) && ev)
         STEP(v_unevaluated(c, n, inst, ev));
     return ok;
@@ -1325,7 +1339,7 @@ static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *e
     }
     if (n->const_only && is_string(inst) && same_string(inst->valuestring, n->const_str))
         return true;
-    if (n->type_only) {
+    if (n->type_only && !(ev && n->ann)) {
         unsigned t = inst_type(inst);
         if ((n->types & t) || (t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(inst)))
             return true;
@@ -1387,16 +1401,27 @@ bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors)
 {
     if (!s || !instance)
         return false;
-    int slot;
-    vctx c = {.s = s, .errs = NULL, .base = 0, .overflow = false, .aborted = false,
-              .abort_reported = false, .abort_msg = NULL, .ip = TG_BUF_INIT,
-              .kp = TG_BUF_INIT, .dynamic = s->has_dynamic, .sc = NULL, .hops = NULL,
-              .depth = 0, .md = NULL};
-    c.md = md_acquire(s, &slot);
+    int slot = -1;
+    /* Only what fast mode reads is set here (a valid instance pays for nothing else); the
+     * error-mode fields are set before the second evaluation. */
+    vctx c;
+    c.s = s;
+    c.errs = NULL;
+    c.aborted = false;
+    c.abort_msg = NULL;
+    c.dynamic = s->has_dynamic;
+    c.sc = NULL;
+    c.hops = NULL;
+    c.depth = 0;
+    c.md = s->has_regex ? md_acquire(s, &slot) : NULL;
     /* A loop or the depth limit ends evaluation as invalid, even under "not". */
     bool ok = v_node(&c, s->root, instance, NULL) && !c.aborted;
     if (!ok && errors) {
         /* Invalid: evaluate again, this time collecting every error. */
+        c.overflow = false;
+        c.abort_reported = false;
+        c.ip = (tg_buf)TG_BUF_INIT;
+        c.kp = (tg_buf)TG_BUF_INIT;
         c.errs = errors;
         c.base = errors->n;
         c.depth = 0;
@@ -1417,7 +1442,8 @@ bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors)
         tg_buf_free(&c.ip);
         tg_buf_free(&c.kp);
     }
-    md_release(s, c.md, slot);
+    if (c.md)
+        md_release(s, c.md, slot);
     return ok;
 }
 

@@ -3,7 +3,8 @@
  * cheaper and change nothing else (docs/jsonschema.md, "Performance").
  *
  * - An object schema that asserts nothing ({} or only annotations) becomes a true schema, so
- *   "additionalProperties": {} costs nothing per member.
+ *   "additionalProperties": {} costs nothing per member; one that asserts only "type" besides
+ *   such an additionalProperties is type-only where no annotations are collected.
  * - A string "const" keeps its string in the node, so the validator compares it inline; a node
  *   that checks nothing else passes a matching string without a call.
  * - Name tables of up to 8 names keep their first bytes in one word, compared at once.
@@ -17,6 +18,9 @@
  *   "method") this turns twenty evaluations into one. Guards are only built when the schema has
  *   no cycle of in-place applicators (no node may_loop): a skipped branch must not be one whose
  *   evaluation would have reported a reference loop.
+ * - Guards are checked from one pass over the instance's members that finds every guarded
+ *   name at once (first bytes compared in one word, as for name tables).
+ * - A node whose only in-place applicator is anyOf goes to it directly.
  * - A node that only says "$ref" hands over to its target when no errors are collected
  *   (errors name the "$ref" hop in their keyword location, so error mode keeps it).
  *
@@ -148,18 +152,42 @@ static js_dispatch *build_dispatch(js_schema *s, js_node *const *br, size_t nb)
     js_dispatch *d = tg_arena_alloc(&s->arena, sizeof *d);
     memset(d, 0, sizeof *d);
     d->g = tg_arena_alloc(&s->arena, nb * sizeof *d->g);
+    d->need = tg_arena_alloc(&s->arena, nb * sizeof *d->need);
+    d->pins = tg_arena_alloc(&s->arena, nb * sizeof *d->pins);
     size_t guarded = 0;
-    for (size_t i = 0; i < nb; i++)
+    for (size_t i = 0; i < nb; i++) {
         guarded += guard_branch(d, all, nb, i) > 0;
+        for (int k = 0; k < JS_BRANCH_GUARDS && d->g[i][k].slot >= 0; k++) {
+            d->need[i] |= (uint8_t)(1u << d->g[i][k].slot);
+            d->pins[i] |= d->g[i][k].str != NULL;
+        }
+    }
+    for (int k = 0; k < d->nnames; k++) {
+        d->firsts |= (uint64_t)(unsigned char)d->names[k][0] << (8 * k);
+        d->lanes |= 0x80ULL << (8 * k);
+    }
     free(all);
     return guarded ? d : NULL;
+}
+
+/*
+ * An object schema whose only keyword besides "type" is a true additionalProperties (the MCP
+ * schema's "params": {"type": "object", "additionalProperties": {}}) checks nothing but the
+ * type; it still marks every member evaluated, so it is type-only only where no annotations
+ * are collected (v_node).
+ */
+static bool type_and_annotations(const js_node *n)
+{
+    return n->kind == JS_OBJ_SCHEMA && n->types && n->groups == JK_OBJ && n->addl &&
+           n->addl->kind == JS_TRUE && !n->nnames && !n->npprops && !n->pnames &&
+           !n->nrequired && n->min_props < 0 && n->max_props < 0 && !n->ndeps && !n->uneval;
 }
 
 static uint8_t folded_types(js_node *const *br, size_t nb)
 {
     unsigned t = 0;
     for (size_t i = 0; i < nb; i++) {
-        if (br[i]->kind != JS_OBJ_SCHEMA || !br[i]->type_only)
+        if (br[i]->kind != JS_OBJ_SCHEMA || !br[i]->type_only || br[i]->ann)
             return 0;
         t |= br[i]->types;
     }
@@ -221,10 +249,15 @@ void js_optimize(js_schema *s, js_node **all, size_t nall)
             n->kind = JS_TRUE;
     }
     skip_bare_refs(s, all, nall);
+    for (size_t i = 0; i < nall; i++) /* before folded_types reads it */
+        if (type_and_annotations(all[i]))
+            all[i]->type_only = true;
     for (size_t i = 0; i < nall; i++) {
         js_node *n = all[i];
         if (n->kind != JS_OBJ_SCHEMA)
             continue;
+        n->any_only = n->nany_of && !n->ref && !n->dynref && !n->nall_of && !n->none_of &&
+                      !n->not_ && !n->if_;
         n->const_str = const_string(n);
         n->const_only = n->const_str && n->groups == JK_CONST && !n->enum_ && !n->uneval &&
                         (!n->types || (n->types & JT_STRING));
