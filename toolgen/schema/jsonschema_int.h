@@ -108,14 +108,23 @@ typedef struct js_guard {
 #define JS_BRANCH_GUARDS 4  /* guards kept per branch */
 #define JS_DISPATCH_NAMES 8 /* distinct member names one anyOf/oneOf guards on */
 
+#define JS_FLAT_MEMBERS 32 /* object members the flat branch evaluation handles */
+
 typedef struct js_dispatch {
-    const char *names[JS_DISPATCH_NAMES];
-    int nnames;
+    const char *names[JS_DISPATCH_NAMES]; /* [0, nnames): guarded; [nnames, nall): names of
+                                           * flat branches only */
+    int nnames, nall;
     uint64_t firsts, lanes;          /* byte i = names[i][0], 0x80 in byte i: one pass over the
                                       * instance's members finds every name (see find_name) */
     js_guard (*g)[JS_BRANCH_GUARDS]; /* one row per branch */
     uint8_t *need;                   /* per branch: bit i = names[i] must be present */
     bool *pins;                      /* per branch: some guard pins a string */
+    /* Flat branches (jsoptimize.c): a branch whose schema is a plain object schema with every
+     * property name among names[] is evaluated from the pass that found the names, without a
+     * name lookup of its own. flat[b] is that schema (NULL: evaluated as usual), map[b][i] its
+     * entry for names[i] (NULL when it has none). */
+    const js_node **flat;
+    const js_name *(*map)[JS_DISPATCH_NAMES];
 } js_dispatch;
 
 enum { JS_OBJ_SCHEMA = 0, JS_TRUE = 1, JS_FALSE = 2 };

@@ -1025,29 +1025,66 @@ COLD_PATH static void report_alternatives(vctx *c, const char *kw, js_node *cons
 }
 
 /*
- * The members an anyOf/oneOf's guards name, found in one pass over the object (first bytes
+ * The members an anyOf/oneOf's dispatch names, found in one pass over the object (first bytes
  * compared in one word, as find_name does): bit i of the result says names[i] is present,
  * v[i] is then its value. With duplicate names any one of them will do: every member of that
- * name is checked by the branch, so a guard failing on any of them fails the branch.
+ * name is checked by the branch, so a guard failing on any of them fails the branch. When
+ * slots is set, slots[j] is the names[] index of member j (-1: none) for the first
+ * JS_FLAT_MEMBERS members, and *count the number of members.
  */
-static unsigned guard_scan(const js_dispatch *d, const cJSON *obj, const cJSON **v)
+static unsigned guard_scan(const js_dispatch *d, const cJSON *obj, const cJSON **v,
+                           int8_t *slots, size_t *count)
 {
     const uint64_t lo7 = 0x7F7F7F7F7F7F7F7FULL;
     unsigned present = 0;
-    for (const cJSON *m = obj->child; m; m = m->next) {
+    size_t j = 0;
+    for (const cJSON *m = obj->child; m; m = m->next, j++) {
         const char *k = m->string ? m->string : "";
         uint64_t x = d->firsts ^ (0x0101010101010101ULL * (unsigned char)k[0]);
         uint64_t z = ~(((x & lo7) + lo7) | x | lo7) & d->lanes; /* 0x80 where equal */
+        int8_t slot = -1;
         for (; z; z &= z - 1) {
             unsigned i = lowest_byte(z);
             if (k[0] == '\0' || same_name(d->names[i], k)) {
                 present |= 1u << i;
                 v[i] = m;
+                slot = (int8_t)i;
                 break;
             }
         }
+        if (slots && j < JS_FLAT_MEMBERS)
+            slots[j] = slot;
     }
+    if (count)
+        *count = j;
     return present;
+}
+
+/*
+ * Branch t of a dispatch evaluated from guard_scan's slots (a flat branch, jsoptimize.c): the
+ * object member loop of v_object_fast with the name lookups already done. Fast mode, no
+ * annotations; the instance is an object of at most JS_FLAT_MEMBERS members.
+ */
+static bool v_flat_branch(vctx *c, const js_node *t, const js_name *const *map,
+                          const cJSON *obj, const int8_t *slots)
+{
+    uint64_t found = 0;
+    size_t j = 0;
+    const js_node *addl = t->addl && t->addl->kind != JS_TRUE ? t->addl : NULL;
+    for (const cJSON *m = obj->child; m; m = m->next, j++) {
+        const js_name *e = slots[j] >= 0 ? map[slots[j]] : NULL;
+        if (e) {
+            found |= e->req_bit;
+            if (e->schema) {
+                if (!v_node(c, e->schema, m, NULL))
+                    return false;
+                continue;
+            }
+        }
+        if (addl && !v_node(c, addl, m, NULL))
+            return false;
+    }
+    return !t->nrequired || found == (~0ULL >> (64 - t->nrequired));
 }
 
 /* false when branch b of d surely fails on an object with the guard_scan result present/v. */
@@ -1072,11 +1109,26 @@ COLD_PATH static bool v_any_of(vctx *c, const js_node *n, const cJSON *inst, evs
     bool any = false;
     const js_dispatch *d = is_object(inst) ? n->any_disp : NULL;
     const cJSON *gv[JS_DISPATCH_NAMES]; /* read only where present says so */
-    unsigned present = d ? guard_scan(d, inst, gv) : 0;
+    int8_t slots[JS_FLAT_MEMBERS];
+    size_t count = 0;
+    unsigned present = d ? guard_scan(d, inst, gv, d->flat ? slots : NULL, &count) : 0;
+    bool flat_ok = d && d->flat && count <= JS_FLAT_MEMBERS && c->depth < JS_MAX_EVAL_DEPTH - 2;
     for (size_t i = 0; i < n->nany_of; i++) {
         const js_node *b = n->any_of[i];
         if (d && !guards_pass(d, i, present, gv))
             continue;
+        if (flat_ok && d->flat[i] && !(ev && b->ann)) {
+            js_errors *save = c->errs; /* a branch is evaluated quietly */
+            c->errs = NULL;
+            bool r = v_flat_branch(c, d->flat[i], d->map[i], inst, slots);
+            c->errs = save;
+            if (r) {
+                any = true;
+                if (!ev)
+                    break;
+            }
+            continue;
+        }
         evset tmp, *bev = NULL;
         if (ev && b->ann) {
             ev_init(&tmp, ev->n);
@@ -1106,7 +1158,7 @@ COLD_PATH static bool v_one_of(vctx *c, const js_node *n, const cJSON *inst, evs
     bool have_win = false;
     const js_dispatch *d = is_object(inst) ? n->one_disp : NULL;
     const cJSON *gv[JS_DISPATCH_NAMES]; /* read only where present says so */
-    unsigned present = d ? guard_scan(d, inst, gv) : 0;
+    unsigned present = d ? guard_scan(d, inst, gv, NULL, NULL) : 0;
     for (size_t i = 0; i < n->none_of && matches < 2; i++) {
         const js_node *b = n->one_of[i];
         if (d && !guards_pass(d, i, present, gv))

@@ -140,6 +140,56 @@ static size_t guard_branch(js_dispatch *d, const facts *all, size_t nb, size_t b
     return kept;
 }
 
+/*
+ * A branch that can be evaluated from the guards' pass over the members (jsonschema_validate.c,
+ * v_flat_branch): in fast mode its bare $ref hops are skipped, and what is left is an object
+ * schema with a small name table and nothing else but "type" and additionalProperties. Not in
+ * a schema with $dynamicRef: the branch's resource would be left out of the dynamic scope.
+ */
+static const js_node *flat_target(const js_schema *s, const js_node *b)
+{
+    const js_node *t = b->fast_to ? b->fast_to : b;
+    if (s->has_dynamic || t->kind != JS_OBJ_SCHEMA || t->groups != JK_OBJ || t->uneval ||
+        t->may_loop || b->may_loop || (t->types && !(t->types & JT_OBJECT)) || t->table ||
+        t->nnames > JS_DISPATCH_NAMES || t->npprops || t->pnames || t->ndeps ||
+        t->min_props >= 0 || t->max_props >= 0 || t->nrequired > 64)
+        return NULL;
+    return t;
+}
+
+/* Adds the names of each flat-able branch to d->names while they fit, and maps them. */
+static void flatten_branches(js_schema *s, js_dispatch *d, js_node *const *br, size_t nb)
+{
+    d->flat = tg_arena_alloc(&s->arena, nb * sizeof *d->flat);
+    d->map = tg_arena_alloc(&s->arena, nb * sizeof *d->map);
+    memset(d->flat, 0, nb * sizeof *d->flat);
+    memset(d->map, 0, nb * sizeof *d->map);
+    for (size_t b = 0; b < nb; b++) {
+        const js_node *t = flat_target(s, br[b]);
+        if (!t)
+            continue;
+        int slot[JS_DISPATCH_NAMES], nall = d->nall;
+        bool fits = true;
+        for (size_t k = 0; k < t->nnames && fits; k++) {
+            slot[k] = -1;
+            for (int i = 0; i < nall && slot[k] < 0; i++)
+                if (strcmp(d->names[i], t->names[k].name) == 0)
+                    slot[k] = i;
+            if (slot[k] < 0 && nall < JS_DISPATCH_NAMES) {
+                d->names[nall] = t->names[k].name;
+                slot[k] = nall++;
+            }
+            fits = slot[k] >= 0;
+        }
+        if (!fits)
+            continue;
+        d->nall = nall;
+        d->flat[b] = t;
+        for (size_t k = 0; k < t->nnames; k++)
+            d->map[b][slot[k]] = &t->names[k];
+    }
+}
+
 static js_dispatch *build_dispatch(js_schema *s, js_node *const *br, size_t nb)
 {
     if (nb < 2)
@@ -162,12 +212,16 @@ static js_dispatch *build_dispatch(js_schema *s, js_node *const *br, size_t nb)
             d->pins[i] |= d->g[i][k].str != NULL;
         }
     }
-    for (int k = 0; k < d->nnames; k++) {
+    free(all);
+    if (!guarded)
+        return NULL;
+    d->nall = d->nnames;
+    flatten_branches(s, d, br, nb);
+    for (int k = 0; k < d->nall; k++) {
         d->firsts |= (uint64_t)(unsigned char)d->names[k][0] << (8 * k);
         d->lanes |= 0x80ULL << (8 * k);
     }
-    free(all);
-    return guarded ? d : NULL;
+    return d;
 }
 
 /*
