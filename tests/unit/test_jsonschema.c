@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "schema/jsfastre.h"
+#include "base/buf.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
 #include "schema/jsonschema_int.h"
@@ -919,6 +920,132 @@ static void test_envelope_shortcuts(void)
                  "expected null");
 }
 
+/* JSON-RPC-like envelope: four object branches told apart by their members (MCP's shape). */
+#define ENVELOPE_DEFS                                                                            \
+    "\"$defs\":{\"rid\":{\"type\":[\"string\",\"integer\"]},"                                     \
+    "\"req\":{\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/rid\"},"            \
+    "\"jsonrpc\":{\"const\":\"2.0\"},\"method\":{\"type\":\"string\"},"                          \
+    "\"params\":{\"type\":\"object\",\"additionalProperties\":{}}},"                              \
+    "\"required\":[\"id\",\"jsonrpc\",\"method\"]},"                                             \
+    "\"note\":{\"type\":\"object\",\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"},"             \
+    "\"method\":{\"type\":\"string\"}},\"required\":[\"jsonrpc\",\"method\"],"                   \
+    "\"additionalProperties\":false},"                                                           \
+    "\"res\":{\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/rid\"},"            \
+    "\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"type\":\"object\"}},"                         \
+    "\"required\":[\"id\",\"jsonrpc\",\"result\"]},"                                             \
+    "\"err\":{\"type\":\"object\",\"properties\":{\"id\":{},\"jsonrpc\":{\"const\":\"2.0\"},"    \
+    "\"error\":{\"type\":\"object\",\"required\":[\"code\"]}},\"required\":[\"error\",\"jsonrpc\"]}}"
+
+#define ENVELOPE_ANY                                                                             \
+    "\"anyOf\":[{\"$ref\":\"#/$defs/req\"},{\"$ref\":\"#/$defs/note\"},{\"$ref\":\"#/$defs/res\"}," \
+    "{\"$ref\":\"#/$defs/err\"}]"
+
+static const char *const ENVELOPES[] = {
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"a\":1}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":[]}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{}}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"x\":1}",
+    "{\"jsonrpc\":\"1.0\",\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":5}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{}}",
+    "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":1}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1}",
+    "{\"id\":1,\"result\":{}}",
+    "{}",
+    "[]",
+    "\"2.0\"",
+};
+
+/* An object of n members m0..m(n-1) plus the given members (JSON text, leading comma). */
+static char *wide_object(int n, const char *tail)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, "{");
+    for (int i = 0; i < n; i++)
+        tg_buf_printf(&b, "%s\"m%d\":%d", i ? "," : "", i, i);
+    tg_buf_puts(&b, tail);
+    tg_buf_puts(&b, "}");
+    return tg_buf_steal(&b);
+}
+
+static void test_flat_branches(void)
+{
+    const size_t ne = sizeof ENVELOPES / sizeof *ENVELOPES;
+    const char *env = "{" ENVELOPE_DEFS "," ENVELOPE_ANY "}";
+    js_schema *s = compile(env);
+    const js_dispatch *d = s ? s->root->any_disp : NULL;
+    CHECK(d && d->flat && d->flat[0] && d->flat[1] && d->flat[2] && d->flat[3],
+          "every envelope branch is evaluated flat");
+    CHECK(d && d->nall == 6, "six names in the dispatch table (got %d)", d ? d->nall : -1);
+    js_schema_free(s);
+    expect_same_as_unoptimised(env, ENVELOPES, ne);
+    expect_valid(env, ENVELOPES[0], true);
+    expect_valid(env, ENVELOPES[2], false);
+    expect_valid(env, ENVELOPES[6], false);
+    expect_valid(env, ENVELOPES[11], true);
+    expect_valid(env, ENVELOPES[12], false);
+    expect_error(env, ENVELOPES[6], "/x", "/anyOf/1/$ref/additionalProperties", "not allowed");
+    expect_error(env, ENVELOPES[12], "/error", "/anyOf/3/$ref/properties/error/required",
+                 "\"code\"");
+    /* more members than the flat evaluation records: the usual path, same verdicts */
+    char *wide_ok = wide_object(40, ",\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"");
+    char *wide_bad = wide_object(40, ",\"jsonrpc\":\"2.0\",\"method\":\"m\"");
+    char *wide_bad2 = wide_object(40, ",\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7");
+    const char *wide[] = {wide_ok, wide_bad, wide_bad2};
+    expect_same_as_unoptimised(env, wide, 3);
+    expect_valid(env, wide_ok, true);
+    expect_valid(env, wide_bad, false);
+    expect_error(env, wide_bad2, "/method", "/anyOf/0/$ref/properties/method/type",
+                 "expected string");
+    free(wide_ok);
+    free(wide_bad);
+    free(wide_bad2);
+    /* unevaluatedProperties after the anyOf: the branch's annotations are needed, no flat path */
+    const char *unev = "{" ENVELOPE_DEFS "," ENVELOPE_ANY ",\"unevaluatedProperties\":false}";
+    expect_same_as_unoptimised(unev, ENVELOPES, ne);
+    expect_valid(unev, ENVELOPES[0], true);
+    expect_valid(unev, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", true);
+    expect_error(unev, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"x\":1}", "/x",
+                 "/unevaluatedProperties", "not allowed");
+    /* not flat: a branch with patternProperties or minProperties, one whose names no longer
+     * fit the table, any branch of a schema with $dynamicRef */
+    const char *mixed =
+        "{\"anyOf\":[{\"required\":[\"a\"],\"properties\":{\"a\":{\"const\":\"x\"}},"
+        "\"patternProperties\":{\"^p\":{\"type\":\"null\"}}},"
+        "{\"required\":[\"b\"],\"minProperties\":2},"
+        "{\"required\":[\"c\"],\"properties\":{\"c1\":{},\"c2\":{},\"c3\":{},\"c4\":{},\"c5\":{},"
+        "\"c6\":{},\"c7\":{\"type\":\"null\"}}},"
+        "{\"required\":[\"d\"],\"properties\":{\"d\":{\"type\":\"integer\"}}}]}";
+    s = compile(mixed);
+    d = s ? s->root->any_disp : NULL;
+    CHECK(d && d->flat && !d->flat[0] && !d->flat[1] && !d->flat[2] && d->flat[3],
+          "only the plain branch whose names fit is flat");
+    js_schema_free(s);
+    static const char *const mi[] = {
+        "{\"a\":\"x\",\"p1\":null}", "{\"a\":\"x\",\"p1\":1}", "{\"b\":1}", "{\"b\":1,\"z\":1}",
+        "{\"c\":1,\"c7\":null}", "{\"c\":1,\"c7\":1}", "{\"d\":1}", "{\"d\":\"1\"}", "{}",
+    };
+    expect_same_as_unoptimised(mixed, mi, sizeof mi / sizeof *mi);
+    expect_valid(mixed, "{\"a\":\"x\",\"p1\":1}", false);
+    expect_valid(mixed, "{\"b\":1}", false);
+    expect_valid(mixed, "{\"c\":1,\"c7\":1}", false);
+    const char *dyn = "{\"$id\":\"https://example.com/env\",\"$dynamicAnchor\":\"t\","
+                      "\"properties\":{\"z\":{\"$dynamicRef\":\"#t\"}}," ENVELOPE_DEFS
+                      "," ENVELOPE_ANY "}";
+    s = compile(dyn);
+    d = s ? s->root->any_disp : NULL;
+    CHECK(s && s->has_dynamic && d && !d->flat[0] && !d->flat[1],
+          "no flat branch in a schema with $dynamicRef");
+    js_schema_free(s);
+    expect_same_as_unoptimised(dyn, ENVELOPES, ne);
+}
+
 int main(void)
 {
     reg = js_registry_new();
@@ -943,6 +1070,7 @@ int main(void)
     test_dispatch_not_applied();
     test_folded_and_inline();
     test_envelope_shortcuts();
+    test_flat_branches();
     js_registry_free(reg);
     return tl_finish("test_jsonschema");
 }
