@@ -831,6 +831,40 @@ static bool v_member_rest(vctx *c, const js_node *n, const cJSON *m, bool *evalu
     return ok;
 }
 
+/* A number whose literal has no fraction or exponent: an integer, whatever its size (other
+ * forms, like 1.0 or 1e2, are decided by v_type). */
+static inline bool plain_int(const cJSON *v)
+{
+    const char *t = v->valuestring;
+    if (!t || !*t)
+        return false;
+    for (; *t; t++)
+        if (*t == '.' || *t == 'e' || *t == 'E')
+            return false;
+    return true;
+}
+
+/*
+ * A member's value in fast mode (no errors, no annotations): what v_node decides without a
+ * call (a true schema, a matching string const, a matching type) is decided here, inlined in
+ * the member loops; the rest goes to v_node.
+ */
+static inline bool v_value(vctx *c, const js_node *n, const cJSON *v)
+{
+    if (n->fast_to)
+        n = n->fast_to;
+    if (n->kind == JS_TRUE)
+        return true;
+    if (n->const_only && is_string(v) && same_string(v->valuestring, n->const_str))
+        return true;
+    if (n->type_only) {
+        unsigned t = inst_type(v);
+        if ((n->types & t) || (t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(v)))
+            return true;
+    }
+    return v_node(c, n, v, NULL);
+}
+
 /* The fast path: few live values in the member loop, errors handled elsewhere. */
 static bool v_object_fast(vctx *c, const js_node *n, const cJSON *obj, evset *ev)
 {
@@ -1076,12 +1110,12 @@ static bool v_flat_branch(vctx *c, const js_node *t, const js_name *const *map,
         if (e) {
             found |= e->req_bit;
             if (e->schema) {
-                if (!v_node(c, e->schema, m, NULL))
+                if (!v_value(c, e->schema, m))
                     return false;
                 continue;
             }
         }
-        if (addl && !v_node(c, addl, m, NULL))
+        if (addl && !v_value(c, addl, m))
             return false;
     }
     return !t->nrequired || found == (~0ULL >> (64 - t->nrequired));
@@ -1279,19 +1313,6 @@ COLD_PATH static bool v_unevaluated(vctx *c, const js_node *n, const cJSON *inst
         }
     }
     return ok;
-}
-
-/* A number whose literal has no fraction or exponent: an integer, whatever its size (other
- * forms, like 1.0 or 1e2, are decided by v_type). */
-static inline bool plain_int(const cJSON *v)
-{
-    const char *t = v->valuestring;
-    if (!t || !*t)
-        return false;
-    for (; *t; t++)
-        if (*t == '.' || *t == 'e' || *t == 'E')
-            return false;
-    return true;
 }
 
 /* The keyword group that applies to each instance type. */
