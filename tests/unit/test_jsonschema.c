@@ -897,6 +897,37 @@ static void test_envelope_shortcuts(void)
     expect_error(beside, "{\"b\":1}", "", "/allOf/0/required", "\"a\"");
     expect_error(beside, "{\"a\":1,\"b\":1,\"d\":1}", "", "/not", "must not match");
     expect_error(beside, "{\"a\":1}", "", "/anyOf", "at least one of the properties");
+    /* a root that is nothing but an anyOf (past a bare $ref) is entered at its branches;
+     * not when anything else applies at the root, or with $dynamicRef */
+    s = compile("{\"$ref\":\"#/$defs/u\",\"$defs\":{\"u\":" "{\"anyOf\":[{\"type\":\"string\"},"
+                "{\"required\":[\"a\"]}]}}}");
+    CHECK(s && s->root_any && s->root_any != s->root, "a root $ref to a lone anyOf enters it");
+    js_schema_free(s);
+    static const char *const not_root_any[] = {
+        "{\"type\":\"object\",\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}",
+        "{\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],\"unevaluatedProperties\":false}",
+        "{\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],\"maxProperties\":1}",
+        "{\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],\"const\":{\"a\":1}}",
+        "{\"$dynamicAnchor\":\"r\",\"anyOf\":[{\"required\":[\"a\"]},"
+        "{\"properties\":{\"k\":{\"$dynamicRef\":\"#r\"}}}]}",
+    };
+    for (size_t i = 0; i < sizeof not_root_any / sizeof *not_root_any; i++) {
+        s = compile(not_root_any[i]);
+        CHECK(s && !s->root_any, "%s: the root takes the usual path", not_root_any[i]);
+        js_schema_free(s);
+    }
+    expect_error(not_root_any[0], "[1]", "", "/type", "expected object");
+    expect_error(not_root_any[1], "{\"a\":1,\"b\":1,\"c\":1}", "/c", "/unevaluatedProperties",
+                 "not allowed");
+    expect_error(not_root_any[2], "{\"a\":1,\"b\":1}", "", "/maxProperties", "at most 1");
+    expect_error(not_root_any[3], "{\"a\":2}", "", "/const", "constant");
+    expect_valid(not_root_any[4], "{\"k\":{\"a\":1}}", true);
+    expect_valid(not_root_any[4], "{\"k\":{\"k\":1}}", true);
+    expect_valid(alone, "{\"c\":1}", true);
+    expect_error(alone, "{\"d\":1}", "", "/anyOf", "at least one of the properties");
+    /* a root anyOf that reaches itself without progress still reports the loop */
+    expect_error("{\"anyOf\":[{\"required\":[\"a\"]},{\"$ref\":\"#\"}]}", "{\"b\":1}", "",
+                 "/anyOf/1/$ref/anyOf/1/$ref", "infinite reference loop");
     /* guards found in one pass: names that share first bytes, the empty name, a branch that
      * differs from another only in the dispatch member's value */
     const char *names =

@@ -228,6 +228,9 @@ struct js_schema {
     size_t ncodes, capcodes;
     bool has_regex;   /* some pattern needs PCRE2 (and so match data) at validation time */
     bool has_dynamic;
+    const js_node *root_any; /* the root, past its bare $ref, when it is nothing but an anyOf
+                              * and the schema has no $dynamicRef (jsoptimize.c): fast mode
+                              * goes to the branches directly; NULL otherwise */
     js_md_slot md_pool[JS_MD_SLOTS];
 };
 

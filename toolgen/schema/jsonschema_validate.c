@@ -1427,6 +1427,19 @@ static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *e
 }
 
 /*
+ * The root in fast mode when it is nothing but an anyOf (js_schema.root_any: a message union
+ * such as the MCP schema's JSONRPCMessage): its branches without the keyword rounds of v_node
+ * and v_eval, which would find nothing else to check.
+ */
+static bool v_root_any(vctx *c, const js_node *n, const cJSON *inst)
+{
+    c->depth++;
+    bool ok = (n->any_types & inst_type(inst)) || v_any_of(c, n, inst, NULL);
+    c->depth--;
+    return ok;
+}
+
+/*
  * Drops errors that repeat an earlier one (same instance location and message) from this
  * validation: meta-schemas, for one, apply the same "type" from each vocabulary.
  */
@@ -1488,7 +1501,9 @@ bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors)
     c.depth = 0;
     c.md = s->has_regex ? md_acquire(s, &slot) : NULL;
     /* A loop or the depth limit ends evaluation as invalid, even under "not". */
-    bool ok = v_node(&c, s->root, instance, NULL) && !c.aborted;
+    bool ok = (s->root_any ? v_root_any(&c, s->root_any, instance)
+                            : v_node(&c, s->root, instance, NULL)) &&
+              !c.aborted;
     if (!ok && errors) {
         /* Invalid: evaluate again, this time collecting every error. */
         c.overflow = false;

@@ -20,7 +20,8 @@
  *   evaluation would have reported a reference loop.
  * - Guards are checked from one pass over the instance's members that finds every guarded
  *   name at once (first bytes compared in one word, as for name tables).
- * - A node whose only in-place applicator is anyOf goes to it directly.
+ * - A node whose only in-place applicator is anyOf goes to it directly; a root that is nothing
+ *   but an anyOf (a message union) is entered at its branches.
  * - A node that only says "$ref" hands over to its target when no errors are collected
  *   (errors name the "$ref" hop in their keyword location, so error mode keeps it).
  *
@@ -329,4 +330,8 @@ void js_optimize(js_schema *s, js_node **all, size_t nall)
         if (n->none_of)
             n->one_disp = build_dispatch(s, n->one_of, n->none_of);
     }
+    const js_node *r = s->root->fast_to ? s->root->fast_to : s->root;
+    if (r->kind == JS_OBJ_SCHEMA && r->any_only && r->groups == JK_INPLACE && !r->types &&
+        !r->uneval && !s->has_dynamic)
+        s->root_any = r;
 }
