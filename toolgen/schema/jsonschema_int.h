@@ -114,6 +114,7 @@ typedef struct js_dispatch {
     const char *names[JS_DISPATCH_NAMES]; /* [0, nnames): guarded; [nnames, nall): names of
                                            * flat branches only */
     int nnames, nall;
+    size_t lens[JS_DISPATCH_NAMES];       /* strlen(names[i]) */
     uint64_t firsts, lanes;          /* byte i = names[i][0], 0x80 in byte i: one pass over the
                                       * instance's members finds every name (see find_name) */
     js_guard (*g)[JS_BRANCH_GUARDS]; /* one row per branch */

@@ -629,14 +629,16 @@ COLD_PATH static bool v_array(vctx *c, const js_node *n, const cJSON *arr, evset
 
 /* ---- objects ---- */
 
-/* Equality of two NUL-terminated names known to share their first byte (short: no call). */
-static inline bool same_name(const char *a, const char *b)
+/*
+ * Equality of member name k and a schema name of length len whose first byte it shares: k is
+ * read only as far as it matched a non-NUL byte of the name, so never past its end.
+ */
+static inline bool same_name_len(const char *name, size_t len, const char *k)
 {
-    do {
-        a++;
-        b++;
-    } while (*a && *a == *b);
-    return *a == *b;
+    for (size_t i = 1; i < len; i++)
+        if (k[i] != name[i])
+            return false;
+    return k[len] == '\0';
 }
 
 COLD_PATH static const js_name *find_name_table(const js_node *n, const char *k)
@@ -681,7 +683,7 @@ static inline const js_name *find_name(const js_node *n, const char *k)
     uint64_t z = ~(((x & lo7) + lo7) | x | lo7) & n->lanes; /* 0x80 where the bytes are equal */
     for (; z; z &= z - 1) {
         const js_name *e = &n->names[lowest_byte(z)];
-        if (k[0] == '\0' || same_name(e->name, k))
+        if (k[0] == '\0' || same_name_len(e->name, e->len, k))
             return e;
     }
     return NULL;
@@ -1079,7 +1081,7 @@ static unsigned guard_scan(const js_dispatch *d, const cJSON *obj, const cJSON *
         int8_t slot = -1;
         for (; z; z &= z - 1) {
             unsigned i = lowest_byte(z);
-            if (k[0] == '\0' || same_name(d->names[i], k)) {
+            if (k[0] == '\0' || same_name_len(d->names[i], d->lens[i], k)) {
                 present |= 1u << i;
                 v[i] = m;
                 slot = (int8_t)i;

@@ -219,6 +219,7 @@ static js_dispatch *build_dispatch(js_schema *s, js_node *const *br, size_t nb)
     d->nall = d->nnames;
     flatten_branches(s, d, br, nb);
     for (int k = 0; k < d->nall; k++) {
+        d->lens[k] = strlen(d->names[k]);
         d->firsts |= (uint64_t)(unsigned char)d->names[k][0] << (8 * k);
         d->lanes |= 0x80ULL << (8 * k);
     }
