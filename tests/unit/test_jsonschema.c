@@ -949,6 +949,14 @@ static void test_envelope_shortcuts(void)
     expect_valid(names, "{\"methods\":\"x\"}", false);
     expect_error(names, "{\"method\":\"y\",\"n\":1}", "/n", "/anyOf/3/properties/n/type",
                  "expected null");
+    /* member names compared up to the schema name's length: prefixes and extensions differ */
+    const char *pre = "{\"properties\":{\"ab\":{\"type\":\"null\"},\"abc\":{\"type\":\"null\"}},"
+                      "\"additionalProperties\":false}";
+    expect_valid(pre, "{\"ab\":null,\"abc\":null}", true);
+    expect_valid(pre, "{\"a\":null}", false);
+    expect_valid(pre, "{\"abcd\":null}", false);
+    expect_error(pre, "{\"abc\":1}", "/abc", "/properties/abc/type", "expected null");
+    expect_error(pre, "{\"abd\":null}", "/abd", "/additionalProperties", "not allowed");
 }
 
 /* JSON-RPC-like envelope: four object branches told apart by their members (MCP's shape). */
