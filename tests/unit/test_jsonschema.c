@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "schema/jsfastre.h"
+#include "base/buf.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
 #include "schema/jsonschema_int.h"
@@ -622,6 +623,7 @@ static void unoptimise_root(js_schema *s)
     s->root->any_types = 0;
     s->root->const_str = NULL;
     s->root->const_only = false;
+    s->root->any_only = false;
 }
 
 /* Same verdict, and the same errors in the same order, with and without the root's rewrites. */
@@ -836,6 +838,253 @@ static void test_folded_and_inline(void)
     expect_error(ref, "{\"x\":1}", "/x", "/$ref/properties/x/type", "expected string");
 }
 
+/* The MCP envelope's shortcuts (jsoptimize.c): where each applies and where it must not. */
+static void test_envelope_shortcuts(void)
+{
+    /* {"type": "object", "additionalProperties": {}}: type-only where no annotations are read */
+    const char *params = "{\"properties\":{\"p\":{\"type\":\"object\",\"additionalProperties\":{}}}}";
+    js_schema *s = compile(params);
+    CHECK(s && s->root->nnames == 1 && s->root->names[0].schema->type_only,
+          "an object schema with only a true additionalProperties is type-only");
+    js_schema_free(s);
+    expect_valid(params, "{\"p\":{\"a\":1,\"b\":[]}}", true);
+    expect_error(params, "{\"p\":1}", "/p", "/properties/p/type", "expected object, got integer");
+    /* ... but it still marks its members evaluated for an unevaluatedProperties beside it */
+    const char *obj = "{\"type\":\"object\",\"additionalProperties\":{}}";
+    char buf[512];
+    snprintf(buf, sizeof buf, "{\"allOf\":[%s],\"unevaluatedProperties\":false}", obj);
+    expect_valid(buf, "{\"x\":1}", true);
+    snprintf(buf, sizeof buf, "{\"$ref\":\"#/$defs/o\",\"$defs\":{\"o\":%s},"
+             "\"unevaluatedProperties\":false}", obj);
+    expect_valid(buf, "{\"x\":1}", true);
+    snprintf(buf, sizeof buf, "{\"anyOf\":[%s,{\"type\":\"string\"}],\"unevaluatedProperties\":false}",
+             obj);
+    s = compile(buf);
+    CHECK(s && s->root->any_types == 0, "an anyOf with an annotating branch is not folded");
+    js_schema_free(s);
+    expect_valid(buf, "{\"x\":1}", true);
+    expect_valid(buf, "\"s\"", true);
+    expect_error(buf, "1", "", "/anyOf", "any of the 2 alternatives");
+    /* not type-only once anything else applies to objects */
+    static const char *const more_obj[] = {
+        "{\"type\":\"object\",\"additionalProperties\":{},\"required\":[\"a\"]}",
+        "{\"type\":\"object\",\"additionalProperties\":{},\"minProperties\":1}",
+        "{\"type\":\"object\",\"additionalProperties\":{},\"propertyNames\":{\"maxLength\":1}}",
+        "{\"type\":\"object\",\"additionalProperties\":{},\"properties\":{\"a\":{\"type\":\"null\"}}}",
+        "{\"type\":\"object\",\"additionalProperties\":false}",
+    };
+    for (size_t i = 0; i < sizeof more_obj / sizeof *more_obj; i++) {
+        s = compile(more_obj[i]);
+        CHECK(s && !s->root->type_only, "%s is not type-only", more_obj[i]);
+        js_schema_free(s);
+    }
+    expect_error(more_obj[0], "{}", "", "/required", "\"a\"");
+    expect_error(more_obj[1], "{}", "", "/minProperties", "at least 1");
+    expect_error(more_obj[2], "{\"ab\":1}", "", "/propertyNames/maxLength", "\"ab\"");
+    expect_error(more_obj[3], "{\"a\":1}", "/a", "/properties/a/type", "expected null");
+    expect_error(more_obj[4], "{\"a\":1}", "/a", "/additionalProperties", "not allowed");
+    /* an anyOf alone goes straight to its branches; beside allOf or not, those still apply */
+    const char *alone = "{\"anyOf\":[{\"required\":[\"b\"]},{\"required\":[\"c\"]}]}";
+    s = compile(alone);
+    CHECK(s && s->root->any_only, "a lone anyOf skips the in-place round");
+    js_schema_free(s);
+    const char *beside = "{\"allOf\":[{\"required\":[\"a\"]}],\"not\":{\"required\":[\"d\"]},"
+                         "\"anyOf\":[{\"required\":[\"b\"]},{\"required\":[\"c\"]}]}";
+    s = compile(beside);
+    CHECK(s && !s->root->any_only, "an anyOf beside allOf/not takes the in-place round");
+    js_schema_free(s);
+    expect_valid(beside, "{\"a\":1,\"b\":1}", true);
+    expect_error(beside, "{\"b\":1}", "", "/allOf/0/required", "\"a\"");
+    expect_error(beside, "{\"a\":1,\"b\":1,\"d\":1}", "", "/not", "must not match");
+    expect_error(beside, "{\"a\":1}", "", "/anyOf", "at least one of the properties");
+    /* a root that is nothing but an anyOf (past a bare $ref) is entered at its branches;
+     * not when anything else applies at the root, or with $dynamicRef */
+    s = compile("{\"$ref\":\"#/$defs/u\",\"$defs\":{\"u\":" "{\"anyOf\":[{\"type\":\"string\"},"
+                "{\"required\":[\"a\"]}]}}}");
+    CHECK(s && s->root_any && s->root_any != s->root, "a root $ref to a lone anyOf enters it");
+    js_schema_free(s);
+    static const char *const not_root_any[] = {
+        "{\"type\":\"object\",\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}]}",
+        "{\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],\"unevaluatedProperties\":false}",
+        "{\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],\"maxProperties\":1}",
+        "{\"anyOf\":[{\"required\":[\"a\"]},{\"required\":[\"b\"]}],\"const\":{\"a\":1}}",
+        "{\"$dynamicAnchor\":\"r\",\"anyOf\":[{\"required\":[\"a\"]},"
+        "{\"properties\":{\"k\":{\"$dynamicRef\":\"#r\"}}}]}",
+    };
+    for (size_t i = 0; i < sizeof not_root_any / sizeof *not_root_any; i++) {
+        s = compile(not_root_any[i]);
+        CHECK(s && !s->root_any, "%s: the root takes the usual path", not_root_any[i]);
+        js_schema_free(s);
+    }
+    expect_error(not_root_any[0], "[1]", "", "/type", "expected object");
+    expect_error(not_root_any[1], "{\"a\":1,\"b\":1,\"c\":1}", "/c", "/unevaluatedProperties",
+                 "not allowed");
+    expect_error(not_root_any[2], "{\"a\":1,\"b\":1}", "", "/maxProperties", "at most 1");
+    expect_error(not_root_any[3], "{\"a\":2}", "", "/const", "constant");
+    expect_valid(not_root_any[4], "{\"k\":{\"a\":1}}", true);
+    expect_valid(not_root_any[4], "{\"k\":{\"k\":1}}", true);
+    expect_valid(alone, "{\"c\":1}", true);
+    expect_error(alone, "{\"d\":1}", "", "/anyOf", "at least one of the properties");
+    /* a root anyOf that reaches itself without progress still reports the loop */
+    expect_error("{\"anyOf\":[{\"required\":[\"a\"]},{\"$ref\":\"#\"}]}", "{\"b\":1}", "",
+                 "/anyOf/1/$ref/anyOf/1/$ref", "infinite reference loop");
+    /* guards found in one pass: names that share first bytes, the empty name, a branch that
+     * differs from another only in the dispatch member's value */
+    const char *names =
+        "{\"anyOf\":[{\"required\":[\"me\"],\"properties\":{\"me\":{\"const\":\"x\"}}},"
+        "{\"required\":[\"method\"],\"properties\":{\"method\":{\"const\":\"x\"}}},"
+        "{\"required\":[\"\"],\"properties\":{\"\":{\"const\":\"y\"}}},"
+        "{\"required\":[\"method\"],\"properties\":{\"method\":{\"const\":\"y\"},\"n\":{\"type\":\"null\"}}}]}";
+    s = compile(names);
+    CHECK(s && s->root->any_disp && s->root->any_disp->nnames == 3, "three guarded names");
+    js_schema_free(s);
+    static const char *const ni[] = {
+        "{\"me\":\"x\"}", "{\"me\":\"y\"}", "{\"meth\":\"x\"}", "{\"method\":\"x\"}",
+        "{\"method\":\"y\"}", "{\"method\":\"y\",\"n\":1}", "{\"method\":\"z\"}", "{\"\":\"y\"}",
+        "{\"\":\"x\"}", "{\"m\":\"x\",\"e\":\"x\"}", "{\"methods\":\"x\"}", "{}", "[]",
+        "{\"method\":\"z\",\"\":\"y\",\"me\":\"y\"}",
+    };
+    expect_same_as_unoptimised(names, ni, sizeof ni / sizeof *ni);
+    expect_valid(names, "{\"method\":\"y\",\"n\":null}", true);
+    expect_valid(names, "{\"methods\":\"x\"}", false);
+    expect_error(names, "{\"method\":\"y\",\"n\":1}", "/n", "/anyOf/3/properties/n/type",
+                 "expected null");
+    /* member names compared up to the schema name's length: prefixes and extensions differ */
+    const char *pre = "{\"properties\":{\"ab\":{\"type\":\"null\"},\"abc\":{\"type\":\"null\"}},"
+                      "\"additionalProperties\":false}";
+    expect_valid(pre, "{\"ab\":null,\"abc\":null}", true);
+    expect_valid(pre, "{\"a\":null}", false);
+    expect_valid(pre, "{\"abcd\":null}", false);
+    expect_error(pre, "{\"abc\":1}", "/abc", "/properties/abc/type", "expected null");
+    expect_error(pre, "{\"abd\":null}", "/abd", "/additionalProperties", "not allowed");
+}
+
+/* JSON-RPC-like envelope: four object branches told apart by their members (MCP's shape). */
+#define ENVELOPE_DEFS                                                                            \
+    "\"$defs\":{\"rid\":{\"type\":[\"string\",\"integer\"]},"                                     \
+    "\"req\":{\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/rid\"},"            \
+    "\"jsonrpc\":{\"const\":\"2.0\"},\"method\":{\"type\":\"string\"},"                          \
+    "\"params\":{\"type\":\"object\",\"additionalProperties\":{}}},"                              \
+    "\"required\":[\"id\",\"jsonrpc\",\"method\"]},"                                             \
+    "\"note\":{\"type\":\"object\",\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"},"             \
+    "\"method\":{\"type\":\"string\"}},\"required\":[\"jsonrpc\",\"method\"],"                   \
+    "\"additionalProperties\":false},"                                                           \
+    "\"res\":{\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/rid\"},"            \
+    "\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"type\":\"object\"}},"                         \
+    "\"required\":[\"id\",\"jsonrpc\",\"result\"]},"                                             \
+    "\"err\":{\"type\":\"object\",\"properties\":{\"id\":{},\"jsonrpc\":{\"const\":\"2.0\"},"    \
+    "\"error\":{\"type\":\"object\",\"required\":[\"code\"]}},\"required\":[\"error\",\"jsonrpc\"]}}"
+
+#define ENVELOPE_ANY                                                                             \
+    "\"anyOf\":[{\"$ref\":\"#/$defs/req\"},{\"$ref\":\"#/$defs/note\"},{\"$ref\":\"#/$defs/res\"}," \
+    "{\"$ref\":\"#/$defs/err\"}]"
+
+static const char *const ENVELOPES[] = {
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"a\":1}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":[]}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{}}",
+    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"x\":1}",
+    "{\"jsonrpc\":\"1.0\",\"method\":\"m\"}",
+    "{\"jsonrpc\":\"2.0\",\"method\":5}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{}}",
+    "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":1}}",
+    "{\"jsonrpc\":\"2.0\",\"id\":1}",
+    "{\"id\":1,\"result\":{}}",
+    "{}",
+    "[]",
+    "\"2.0\"",
+};
+
+/* An object of n members m0..m(n-1) plus the given members (JSON text, leading comma). */
+static char *wide_object(int n, const char *tail)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, "{");
+    for (int i = 0; i < n; i++)
+        tg_buf_printf(&b, "%s\"m%d\":%d", i ? "," : "", i, i);
+    tg_buf_puts(&b, tail);
+    tg_buf_puts(&b, "}");
+    return tg_buf_steal(&b);
+}
+
+static void test_flat_branches(void)
+{
+    const size_t ne = sizeof ENVELOPES / sizeof *ENVELOPES;
+    const char *env = "{" ENVELOPE_DEFS "," ENVELOPE_ANY "}";
+    js_schema *s = compile(env);
+    const js_dispatch *d = s ? s->root->any_disp : NULL;
+    CHECK(d && d->flat && d->flat[0] && d->flat[1] && d->flat[2] && d->flat[3],
+          "every envelope branch is evaluated flat");
+    CHECK(d && d->nall == 6, "six names in the dispatch table (got %d)", d ? d->nall : -1);
+    js_schema_free(s);
+    expect_same_as_unoptimised(env, ENVELOPES, ne);
+    expect_valid(env, ENVELOPES[0], true);
+    expect_valid(env, ENVELOPES[2], false);
+    expect_valid(env, ENVELOPES[6], false);
+    expect_valid(env, ENVELOPES[11], true);
+    expect_valid(env, ENVELOPES[12], false);
+    expect_error(env, ENVELOPES[6], "/x", "/anyOf/1/$ref/additionalProperties", "not allowed");
+    expect_error(env, ENVELOPES[12], "/error", "/anyOf/3/$ref/properties/error/required",
+                 "\"code\"");
+    /* more members than the flat evaluation records: the usual path, same verdicts */
+    char *wide_ok = wide_object(40, ",\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"");
+    char *wide_bad = wide_object(40, ",\"jsonrpc\":\"2.0\",\"method\":\"m\"");
+    char *wide_bad2 = wide_object(40, ",\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7");
+    const char *wide[] = {wide_ok, wide_bad, wide_bad2};
+    expect_same_as_unoptimised(env, wide, 3);
+    expect_valid(env, wide_ok, true);
+    expect_valid(env, wide_bad, false);
+    expect_error(env, wide_bad2, "/method", "/anyOf/0/$ref/properties/method/type",
+                 "expected string");
+    free(wide_ok);
+    free(wide_bad);
+    free(wide_bad2);
+    /* unevaluatedProperties after the anyOf: the branch's annotations are needed, no flat path */
+    const char *unev = "{" ENVELOPE_DEFS "," ENVELOPE_ANY ",\"unevaluatedProperties\":false}";
+    expect_same_as_unoptimised(unev, ENVELOPES, ne);
+    expect_valid(unev, ENVELOPES[0], true);
+    expect_valid(unev, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}", true);
+    expect_error(unev, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"x\":1}", "/x",
+                 "/unevaluatedProperties", "not allowed");
+    /* not flat: a branch with patternProperties or minProperties, one whose names no longer
+     * fit the table, any branch of a schema with $dynamicRef */
+    const char *mixed =
+        "{\"anyOf\":[{\"required\":[\"a\"],\"properties\":{\"a\":{\"const\":\"x\"}},"
+        "\"patternProperties\":{\"^p\":{\"type\":\"null\"}}},"
+        "{\"required\":[\"b\"],\"minProperties\":2},"
+        "{\"required\":[\"c\"],\"properties\":{\"c1\":{},\"c2\":{},\"c3\":{},\"c4\":{},\"c5\":{},"
+        "\"c6\":{},\"c7\":{\"type\":\"null\"}}},"
+        "{\"required\":[\"d\"],\"properties\":{\"d\":{\"type\":\"integer\"}}}]}";
+    s = compile(mixed);
+    d = s ? s->root->any_disp : NULL;
+    CHECK(d && d->flat && !d->flat[0] && !d->flat[1] && !d->flat[2] && d->flat[3],
+          "only the plain branch whose names fit is flat");
+    js_schema_free(s);
+    static const char *const mi[] = {
+        "{\"a\":\"x\",\"p1\":null}", "{\"a\":\"x\",\"p1\":1}", "{\"b\":1}", "{\"b\":1,\"z\":1}",
+        "{\"c\":1,\"c7\":null}", "{\"c\":1,\"c7\":1}", "{\"d\":1}", "{\"d\":\"1\"}", "{}",
+    };
+    expect_same_as_unoptimised(mixed, mi, sizeof mi / sizeof *mi);
+    expect_valid(mixed, "{\"a\":\"x\",\"p1\":1}", false);
+    expect_valid(mixed, "{\"b\":1}", false);
+    expect_valid(mixed, "{\"c\":1,\"c7\":1}", false);
+    const char *dyn = "{\"$id\":\"https://example.com/env\",\"$dynamicAnchor\":\"t\","
+                      "\"properties\":{\"z\":{\"$dynamicRef\":\"#t\"}}," ENVELOPE_DEFS
+                      "," ENVELOPE_ANY "}";
+    s = compile(dyn);
+    d = s ? s->root->any_disp : NULL;
+    CHECK(s && s->has_dynamic && d && !d->flat[0] && !d->flat[1],
+          "no flat branch in a schema with $dynamicRef");
+    js_schema_free(s);
+    expect_same_as_unoptimised(dyn, ENVELOPES, ne);
+}
+
 int main(void)
 {
     reg = js_registry_new();
@@ -859,6 +1108,8 @@ int main(void)
     test_dispatch();
     test_dispatch_not_applied();
     test_folded_and_inline();
+    test_envelope_shortcuts();
+    test_flat_branches();
     js_registry_free(reg);
     return tl_finish("test_jsonschema");
 }

@@ -108,10 +108,24 @@ typedef struct js_guard {
 #define JS_BRANCH_GUARDS 4  /* guards kept per branch */
 #define JS_DISPATCH_NAMES 8 /* distinct member names one anyOf/oneOf guards on */
 
+#define JS_FLAT_MEMBERS 32 /* object members the flat branch evaluation handles */
+
 typedef struct js_dispatch {
-    const char *names[JS_DISPATCH_NAMES];
-    int nnames;
+    const char *names[JS_DISPATCH_NAMES]; /* [0, nnames): guarded; [nnames, nall): names of
+                                           * flat branches only */
+    int nnames, nall;
+    size_t lens[JS_DISPATCH_NAMES];       /* strlen(names[i]) */
+    uint64_t firsts, lanes;          /* byte i = names[i][0], 0x80 in byte i: one pass over the
+                                      * instance's members finds every name (see find_name) */
     js_guard (*g)[JS_BRANCH_GUARDS]; /* one row per branch */
+    uint8_t *need;                   /* per branch: bit i = names[i] must be present */
+    bool *pins;                      /* per branch: some guard pins a string */
+    /* Flat branches (jsoptimize.c): a branch whose schema is a plain object schema with every
+     * property name among names[] is evaluated from the pass that found the names, without a
+     * name lookup of its own. flat[b] is that schema (NULL: evaluated as usual), map[b][i] its
+     * entry for names[i] (NULL when it has none). */
+    const js_node **flat;
+    const js_name *(*map)[JS_DISPATCH_NAMES];
 } js_dispatch;
 
 enum { JS_OBJ_SCHEMA = 0, JS_TRUE = 1, JS_FALSE = 2 };
@@ -134,7 +148,10 @@ struct js_node {
                         * schema that asserts nothing (jsoptimize.c) */
     uint8_t types;     /* JT_* set; 0 = no "type" */
     uint8_t groups;    /* JK_* */
-    bool type_only;    /* nothing to check but "type": validated without a call */
+    bool type_only;    /* nothing to check but "type": validated without a call; with ann set
+                        * (an object schema whose only other keyword is a true
+                        * additionalProperties, jsoptimize.c) only where no annotations are
+                        * collected */
     bool may_loop;     /* on a cycle of in-place applicators: $ref hops check for loops */
     bool ann;          /* may add evaluated-property/item annotations to its instance */
     bool uneval;       /* has unevaluatedProperties or unevaluatedItems */
@@ -192,6 +209,7 @@ struct js_node {
     js_node *fast_to;      /* a bare "$ref" node: its target, evaluated in its place when no
                             * errors are collected (jsoptimize.c); NULL otherwise */
     uint8_t any_types;     /* anyOf of type-only branches: the union of their types, else 0 */
+    bool any_only;         /* anyOf is the only in-place applicator: no v_inplace round */
     js_dispatch *any_disp, *one_disp; /* branch guards (jsoptimize.c), NULL when none help */
 };
 
@@ -211,6 +229,9 @@ struct js_schema {
     size_t ncodes, capcodes;
     bool has_regex;   /* some pattern needs PCRE2 (and so match data) at validation time */
     bool has_dynamic;
+    const js_node *root_any; /* the root, past its bare $ref, when it is nothing but an anyOf
+                              * and the schema has no $dynamicRef (jsoptimize.c): fast mode
+                              * goes to the branches directly; NULL otherwise */
     js_md_slot md_pool[JS_MD_SLOTS];
 };
 

@@ -629,14 +629,16 @@ COLD_PATH static bool v_array(vctx *c, const js_node *n, const cJSON *arr, evset
 
 /* ---- objects ---- */
 
-/* Equality of two NUL-terminated names known to share their first byte (short: no call). */
-static inline bool same_name(const char *a, const char *b)
+/*
+ * Equality of member name k and a schema name of length len whose first byte it shares: k is
+ * read only as far as it matched a non-NUL byte of the name, so never past its end.
+ */
+static inline bool same_name_len(const char *name, size_t len, const char *k)
 {
-    do {
-        a++;
-        b++;
-    } while (*a && *a == *b);
-    return *a == *b;
+    for (size_t i = 1; i < len; i++)
+        if (k[i] != name[i])
+            return false;
+    return k[len] == '\0';
 }
 
 COLD_PATH static const js_name *find_name_table(const js_node *n, const char *k)
@@ -681,7 +683,7 @@ static inline const js_name *find_name(const js_node *n, const char *k)
     uint64_t z = ~(((x & lo7) + lo7) | x | lo7) & n->lanes; /* 0x80 where the bytes are equal */
     for (; z; z &= z - 1) {
         const js_name *e = &n->names[lowest_byte(z)];
-        if (k[0] == '\0' || same_name(e->name, k))
+        if (k[0] == '\0' || same_name_len(e->name, e->len, k))
             return e;
     }
     return NULL;
@@ -829,6 +831,40 @@ static bool v_member_rest(vctx *c, const js_node *n, const cJSON *m, bool *evalu
     if (n->pnames)
         STEP(v_property_name(c, n, k));
     return ok;
+}
+
+/* A number whose literal has no fraction or exponent: an integer, whatever its size (other
+ * forms, like 1.0 or 1e2, are decided by v_type). */
+static inline bool plain_int(const cJSON *v)
+{
+    const char *t = v->valuestring;
+    if (!t || !*t)
+        return false;
+    for (; *t; t++)
+        if (*t == '.' || *t == 'e' || *t == 'E')
+            return false;
+    return true;
+}
+
+/*
+ * A member's value in fast mode (no errors, no annotations): what v_node decides without a
+ * call (a true schema, a matching string const, a matching type) is decided here, inlined in
+ * the member loops; the rest goes to v_node.
+ */
+static inline bool v_value(vctx *c, const js_node *n, const cJSON *v)
+{
+    if (n->fast_to)
+        n = n->fast_to;
+    if (n->kind == JS_TRUE)
+        return true;
+    if (n->const_only && is_string(v) && same_string(v->valuestring, n->const_str))
+        return true;
+    if (n->type_only) {
+        unsigned t = inst_type(v);
+        if ((n->types & t) || (t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(v)))
+            return true;
+    }
+    return v_node(c, n, v, NULL);
 }
 
 /* The fast path: few live values in the member loop, errors handled elsewhere. */
@@ -1024,34 +1060,81 @@ COLD_PATH static void report_alternatives(vctx *c, const char *kw, js_node *cons
     }
 }
 
-/* The members an anyOf/oneOf's guards name, each looked up once per evaluation. */
-typedef struct guard_vals {
-    const cJSON *v[JS_DISPATCH_NAMES];
-    unsigned looked; /* bit i: v[i] is known */
-} guard_vals;
-
-static const cJSON *member(const cJSON *obj, const char *name)
+/*
+ * The members an anyOf/oneOf's dispatch names, found in one pass over the object (first bytes
+ * compared in one word, as find_name does): bit i of the result says names[i] is present,
+ * v[i] is then its value. With duplicate names any one of them will do: every member of that
+ * name is checked by the branch, so a guard failing on any of them fails the branch. When
+ * slots is set, slots[j] is the names[] index of member j (-1: none) for the first
+ * JS_FLAT_MEMBERS members, and *count the number of members.
+ */
+static unsigned guard_scan(const js_dispatch *d, const cJSON *obj, const cJSON **v,
+                           int8_t *slots, size_t *count)
 {
-    for (const cJSON *m = obj->child; m; m = m->next)
-        if (m->string && same_string(m->string, name))
-            return m;
-    return NULL;
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7FULL;
+    unsigned present = 0;
+    size_t j = 0;
+    for (const cJSON *m = obj->child; m; m = m->next, j++) {
+        const char *k = m->string ? m->string : "";
+        uint64_t x = d->firsts ^ (0x0101010101010101ULL * (unsigned char)k[0]);
+        uint64_t z = ~(((x & lo7) + lo7) | x | lo7) & d->lanes; /* 0x80 where equal */
+        int8_t slot = -1;
+        for (; z; z &= z - 1) {
+            unsigned i = lowest_byte(z);
+            if (k[0] == '\0' || same_name_len(d->names[i], d->lens[i], k)) {
+                present |= 1u << i;
+                v[i] = m;
+                slot = (int8_t)i;
+                break;
+            }
+        }
+        if (slots && j < JS_FLAT_MEMBERS)
+            slots[j] = slot;
+    }
+    if (count)
+        *count = j;
+    return present;
 }
 
-/* false when branch b of d surely fails on object instance obj (see js_dispatch). */
-static inline bool guards_pass(const js_dispatch *d, size_t b, const cJSON *obj, guard_vals *gv)
+/*
+ * Branch t of a dispatch evaluated from guard_scan's slots (a flat branch, jsoptimize.c): the
+ * object member loop of v_object_fast with the name lookups already done. Fast mode, no
+ * annotations; the instance is an object of at most JS_FLAT_MEMBERS members.
+ */
+static bool v_flat_branch(vctx *c, const js_node *t, const js_name *const *map,
+                          const cJSON *obj, const int8_t *slots)
 {
+    uint64_t found = 0;
+    size_t j = 0;
+    const js_node *addl = t->addl && t->addl->kind != JS_TRUE ? t->addl : NULL;
+    for (const cJSON *m = obj->child; m; m = m->next, j++) {
+        const js_name *e = slots[j] >= 0 ? map[slots[j]] : NULL;
+        if (e) {
+            found |= e->req_bit;
+            if (e->schema) {
+                if (!v_value(c, e->schema, m))
+                    return false;
+                continue;
+            }
+        }
+        if (addl && !v_value(c, addl, m))
+            return false;
+    }
+    return !t->nrequired || found == (~0ULL >> (64 - t->nrequired));
+}
+
+/* false when branch b of d surely fails on an object with the guard_scan result present/v. */
+static inline bool guards_pass(const js_dispatch *d, size_t b, unsigned present,
+                               const cJSON *const *v)
+{
+    if ((present & d->need[b]) != d->need[b])
+        return false;
+    if (!d->pins[b])
+        return true;
     const js_guard *g = d->g[b];
     for (int k = 0; k < JS_BRANCH_GUARDS && g[k].slot >= 0; k++) {
-        unsigned bit = 1u << g[k].slot;
-        if (!(gv->looked & bit)) {
-            gv->v[g[k].slot] = member(obj, d->names[g[k].slot]);
-            gv->looked |= bit;
-        }
-        const cJSON *v = gv->v[g[k].slot];
-        if (!v)
-            return false;
-        if (g[k].str && !(is_string(v) && same_string(v->valuestring, g[k].str)))
+        const cJSON *x = v[g[k].slot];
+        if (g[k].str && !(is_string(x) && same_string(x->valuestring, g[k].str)))
             return false;
     }
     return true;
@@ -1061,12 +1144,27 @@ COLD_PATH static bool v_any_of(vctx *c, const js_node *n, const cJSON *inst, evs
 {
     bool any = false;
     const js_dispatch *d = is_object(inst) ? n->any_disp : NULL;
-    guard_vals gv;
-    gv.looked = 0; /* v[] is read only where looked says so */
+    const cJSON *gv[JS_DISPATCH_NAMES]; /* read only where present says so */
+    int8_t slots[JS_FLAT_MEMBERS];
+    size_t count = 0;
+    unsigned present = d ? guard_scan(d, inst, gv, d->flat ? slots : NULL, &count) : 0;
+    bool flat_ok = d && d->flat && count <= JS_FLAT_MEMBERS && c->depth < JS_MAX_EVAL_DEPTH - 2;
     for (size_t i = 0; i < n->nany_of; i++) {
         const js_node *b = n->any_of[i];
-        if (d && !guards_pass(d, i, inst, &gv))
+        if (d && !guards_pass(d, i, present, gv))
             continue;
+        if (flat_ok && d->flat[i] && !(ev && b->ann)) {
+            js_errors *save = c->errs; /* a branch is evaluated quietly */
+            c->errs = NULL;
+            bool r = v_flat_branch(c, d->flat[i], d->map[i], inst, slots);
+            c->errs = save;
+            if (r) {
+                any = true;
+                if (!ev)
+                    break;
+            }
+            continue;
+        }
         evset tmp, *bev = NULL;
         if (ev && b->ann) {
             ev_init(&tmp, ev->n);
@@ -1095,11 +1193,11 @@ COLD_PATH static bool v_one_of(vctx *c, const js_node *n, const cJSON *inst, evs
     evset win;
     bool have_win = false;
     const js_dispatch *d = is_object(inst) ? n->one_disp : NULL;
-    guard_vals gv;
-    gv.looked = 0; /* v[] is read only where looked says so */
+    const cJSON *gv[JS_DISPATCH_NAMES]; /* read only where present says so */
+    unsigned present = d ? guard_scan(d, inst, gv, NULL, NULL) : 0;
     for (size_t i = 0; i < n->none_of && matches < 2; i++) {
         const js_node *b = n->one_of[i];
-        if (d && !guards_pass(d, i, inst, &gv))
+        if (d && !guards_pass(d, i, present, gv))
             continue;
         evset tmp, *bev = NULL;
         if (ev && b->ann && matches == 0) {
@@ -1219,19 +1317,6 @@ COLD_PATH static bool v_unevaluated(vctx *c, const js_node *n, const cJSON *inst
     return ok;
 }
 
-/* A number whose literal has no fraction or exponent: an integer, whatever its size (other
- * forms, like 1.0 or 1e2, are decided by v_type). */
-static inline bool plain_int(const cJSON *v)
-{
-    const char *t = v->valuestring;
-    if (!t || !*t)
-        return false;
-    for (; *t; t++)
-        if (*t == '.' || *t == 'e' || *t == 'E')
-            return false;
-    return true;
-}
-
 /* The keyword group that applies to each instance type. */
 static const uint8_t GROUP_OF_TYPE[64] = {
     [JT_NUMBER] = JK_NUM, [JT_STRING] = JK_STR, [JT_ARRAY] = JK_ARR, [JT_OBJECT] = JK_OBJ,
@@ -1269,8 +1354,12 @@ static bool v_eval(vctx *c, const js_node *n, const cJSON *inst, evset *ev)
             break;
         }
     }
-    if (g & JK_INPLACE)
-        STEP(v_inplace(c, n, inst, ev));
+    if (g & JK_INPLACE) {
+        if (!n->any_only)
+            STEP(v_inplace(c, n, inst, ev));
+        else if (!(n->any_types & t))
+            STEP(v_any_of(c, n, inst, ev));
+    }
     if ((g & JK_UNEVAL) && ev)
         STEP(v_unevaluated(c, n, inst, ev));
     return ok;
@@ -1325,7 +1414,7 @@ static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *e
     }
     if (n->const_only && is_string(inst) && same_string(inst->valuestring, n->const_str))
         return true;
-    if (n->type_only) {
+    if (n->type_only && !(ev && n->ann)) {
         unsigned t = inst_type(inst);
         if ((n->types & t) || (t == JT_NUMBER && (n->types & JT_INTEGER) && plain_int(inst)))
             return true;
@@ -1335,6 +1424,19 @@ static inline bool v_node(vctx *c, const js_node *n, const cJSON *inst, evset *e
         return v_node_full(c, n, inst, ev);
     c->depth++;
     bool ok = v_eval(c, n, inst, ev);
+    c->depth--;
+    return ok;
+}
+
+/*
+ * The root in fast mode when it is nothing but an anyOf (js_schema.root_any: a message union
+ * such as the MCP schema's JSONRPCMessage): its branches without the keyword rounds of v_node
+ * and v_eval, which would find nothing else to check.
+ */
+static bool v_root_any(vctx *c, const js_node *n, const cJSON *inst)
+{
+    c->depth++;
+    bool ok = (n->any_types & inst_type(inst)) || v_any_of(c, n, inst, NULL);
     c->depth--;
     return ok;
 }
@@ -1387,16 +1489,29 @@ bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors)
 {
     if (!s || !instance)
         return false;
-    int slot;
-    vctx c = {.s = s, .errs = NULL, .base = 0, .overflow = false, .aborted = false,
-              .abort_reported = false, .abort_msg = NULL, .ip = TG_BUF_INIT,
-              .kp = TG_BUF_INIT, .dynamic = s->has_dynamic, .sc = NULL, .hops = NULL,
-              .depth = 0, .md = NULL};
-    c.md = md_acquire(s, &slot);
+    int slot = -1;
+    /* Only what fast mode reads is set here (a valid instance pays for nothing else); the
+     * error-mode fields are set before the second evaluation. */
+    vctx c;
+    c.s = s;
+    c.errs = NULL;
+    c.aborted = false;
+    c.abort_msg = NULL;
+    c.dynamic = s->has_dynamic;
+    c.sc = NULL;
+    c.hops = NULL;
+    c.depth = 0;
+    c.md = s->has_regex ? md_acquire(s, &slot) : NULL;
     /* A loop or the depth limit ends evaluation as invalid, even under "not". */
-    bool ok = v_node(&c, s->root, instance, NULL) && !c.aborted;
+    bool ok = (s->root_any ? v_root_any(&c, s->root_any, instance)
+                            : v_node(&c, s->root, instance, NULL)) &&
+              !c.aborted;
     if (!ok && errors) {
         /* Invalid: evaluate again, this time collecting every error. */
+        c.overflow = false;
+        c.abort_reported = false;
+        c.ip = (tg_buf)TG_BUF_INIT;
+        c.kp = (tg_buf)TG_BUF_INIT;
         c.errs = errors;
         c.base = errors->n;
         c.depth = 0;
@@ -1417,7 +1532,8 @@ bool js_validate(const js_schema *s, const cJSON *instance, js_errors *errors)
         tg_buf_free(&c.ip);
         tg_buf_free(&c.kp);
     }
-    md_release(s, c.md, slot);
+    if (c.md)
+        md_release(s, c.md, slot);
     return ok;
 }
 

@@ -3,7 +3,8 @@
  * cheaper and change nothing else (docs/jsonschema.md, "Performance").
  *
  * - An object schema that asserts nothing ({} or only annotations) becomes a true schema, so
- *   "additionalProperties": {} costs nothing per member.
+ *   "additionalProperties": {} costs nothing per member; one that asserts only "type" besides
+ *   such an additionalProperties is type-only where no annotations are collected.
  * - A string "const" keeps its string in the node, so the validator compares it inline; a node
  *   that checks nothing else passes a matching string without a call.
  * - Name tables of up to 8 names keep their first bytes in one word, compared at once.
@@ -17,6 +18,10 @@
  *   "method") this turns twenty evaluations into one. Guards are only built when the schema has
  *   no cycle of in-place applicators (no node may_loop): a skipped branch must not be one whose
  *   evaluation would have reported a reference loop.
+ * - Guards are checked from one pass over the instance's members that finds every guarded
+ *   name at once (first bytes compared in one word, as for name tables).
+ * - A node whose only in-place applicator is anyOf goes to it directly; a root that is nothing
+ *   but an anyOf (a message union) is entered at its branches.
  * - A node that only says "$ref" hands over to its target when no errors are collected
  *   (errors name the "$ref" hop in their keyword location, so error mode keeps it).
  *
@@ -136,6 +141,56 @@ static size_t guard_branch(js_dispatch *d, const facts *all, size_t nb, size_t b
     return kept;
 }
 
+/*
+ * A branch that can be evaluated from the guards' pass over the members (jsonschema_validate.c,
+ * v_flat_branch): in fast mode its bare $ref hops are skipped, and what is left is an object
+ * schema with a small name table and nothing else but "type" and additionalProperties. Not in
+ * a schema with $dynamicRef: the branch's resource would be left out of the dynamic scope.
+ */
+static const js_node *flat_target(const js_schema *s, const js_node *b)
+{
+    const js_node *t = b->fast_to ? b->fast_to : b;
+    if (s->has_dynamic || t->kind != JS_OBJ_SCHEMA || t->groups != JK_OBJ || t->uneval ||
+        t->may_loop || b->may_loop || (t->types && !(t->types & JT_OBJECT)) || t->table ||
+        t->nnames > JS_DISPATCH_NAMES || t->npprops || t->pnames || t->ndeps ||
+        t->min_props >= 0 || t->max_props >= 0 || t->nrequired > 64)
+        return NULL;
+    return t;
+}
+
+/* Adds the names of each flat-able branch to d->names while they fit, and maps them. */
+static void flatten_branches(js_schema *s, js_dispatch *d, js_node *const *br, size_t nb)
+{
+    d->flat = tg_arena_alloc(&s->arena, nb * sizeof *d->flat);
+    d->map = tg_arena_alloc(&s->arena, nb * sizeof *d->map);
+    memset(d->flat, 0, nb * sizeof *d->flat);
+    memset(d->map, 0, nb * sizeof *d->map);
+    for (size_t b = 0; b < nb; b++) {
+        const js_node *t = flat_target(s, br[b]);
+        if (!t)
+            continue;
+        int slot[JS_DISPATCH_NAMES], nall = d->nall;
+        bool fits = true;
+        for (size_t k = 0; k < t->nnames && fits; k++) {
+            slot[k] = -1;
+            for (int i = 0; i < nall && slot[k] < 0; i++)
+                if (strcmp(d->names[i], t->names[k].name) == 0)
+                    slot[k] = i;
+            if (slot[k] < 0 && nall < JS_DISPATCH_NAMES) {
+                d->names[nall] = t->names[k].name;
+                slot[k] = nall++;
+            }
+            fits = slot[k] >= 0;
+        }
+        if (!fits)
+            continue;
+        d->nall = nall;
+        d->flat[b] = t;
+        for (size_t k = 0; k < t->nnames; k++)
+            d->map[b][slot[k]] = &t->names[k];
+    }
+}
+
 static js_dispatch *build_dispatch(js_schema *s, js_node *const *br, size_t nb)
 {
     if (nb < 2)
@@ -148,18 +203,47 @@ static js_dispatch *build_dispatch(js_schema *s, js_node *const *br, size_t nb)
     js_dispatch *d = tg_arena_alloc(&s->arena, sizeof *d);
     memset(d, 0, sizeof *d);
     d->g = tg_arena_alloc(&s->arena, nb * sizeof *d->g);
+    d->need = tg_arena_alloc(&s->arena, nb * sizeof *d->need);
+    d->pins = tg_arena_alloc(&s->arena, nb * sizeof *d->pins);
     size_t guarded = 0;
-    for (size_t i = 0; i < nb; i++)
+    for (size_t i = 0; i < nb; i++) {
         guarded += guard_branch(d, all, nb, i) > 0;
+        for (int k = 0; k < JS_BRANCH_GUARDS && d->g[i][k].slot >= 0; k++) {
+            d->need[i] |= (uint8_t)(1u << d->g[i][k].slot);
+            d->pins[i] |= d->g[i][k].str != NULL;
+        }
+    }
     free(all);
-    return guarded ? d : NULL;
+    if (!guarded)
+        return NULL;
+    d->nall = d->nnames;
+    flatten_branches(s, d, br, nb);
+    for (int k = 0; k < d->nall; k++) {
+        d->lens[k] = strlen(d->names[k]);
+        d->firsts |= (uint64_t)(unsigned char)d->names[k][0] << (8 * k);
+        d->lanes |= 0x80ULL << (8 * k);
+    }
+    return d;
+}
+
+/*
+ * An object schema whose only keyword besides "type" is a true additionalProperties (the MCP
+ * schema's "params": {"type": "object", "additionalProperties": {}}) checks nothing but the
+ * type; it still marks every member evaluated, so it is type-only only where no annotations
+ * are collected (v_node).
+ */
+static bool type_and_annotations(const js_node *n)
+{
+    return n->kind == JS_OBJ_SCHEMA && n->types && n->groups == JK_OBJ && n->addl &&
+           n->addl->kind == JS_TRUE && !n->nnames && !n->npprops && !n->pnames &&
+           !n->nrequired && n->min_props < 0 && n->max_props < 0 && !n->ndeps && !n->uneval;
 }
 
 static uint8_t folded_types(js_node *const *br, size_t nb)
 {
     unsigned t = 0;
     for (size_t i = 0; i < nb; i++) {
-        if (br[i]->kind != JS_OBJ_SCHEMA || !br[i]->type_only)
+        if (br[i]->kind != JS_OBJ_SCHEMA || !br[i]->type_only || br[i]->ann)
             return 0;
         t |= br[i]->types;
     }
@@ -221,10 +305,15 @@ void js_optimize(js_schema *s, js_node **all, size_t nall)
             n->kind = JS_TRUE;
     }
     skip_bare_refs(s, all, nall);
+    for (size_t i = 0; i < nall; i++) /* before folded_types reads it */
+        if (type_and_annotations(all[i]))
+            all[i]->type_only = true;
     for (size_t i = 0; i < nall; i++) {
         js_node *n = all[i];
         if (n->kind != JS_OBJ_SCHEMA)
             continue;
+        n->any_only = n->nany_of && !n->ref && !n->dynref && !n->nall_of && !n->none_of &&
+                      !n->not_ && !n->if_;
         n->const_str = const_string(n);
         n->const_only = n->const_str && n->groups == JK_CONST && !n->enum_ && !n->uneval &&
                         (!n->types || (n->types & JT_STRING));
@@ -242,4 +331,8 @@ void js_optimize(js_schema *s, js_node **all, size_t nall)
         if (n->none_of)
             n->one_disp = build_dispatch(s, n->one_of, n->none_of);
     }
+    const js_node *r = s->root->fast_to ? s->root->fast_to : s->root;
+    if (r->kind == JS_OBJ_SCHEMA && r->any_only && r->groups == JK_INPLACE && !r->types &&
+        !r->uneval && !s->has_dynamic)
+        s->root_any = r;
 }
