@@ -237,7 +237,7 @@ class Waiting:
                 pass
 
 
-def waiting_child(sock, parent_end, child_end, module, runner, compiled, predirty):
+def waiting_child(sock, parent_end, child_end, module, runner, compiled):
     """The forked child until its call arrives (it never returns)."""
     os.setpgid(0, 0)
     sock.close()
@@ -245,8 +245,7 @@ def waiting_child(sock, parent_end, child_end, module, runner, compiled, predirt
     keep = child_end.fileno()  # nothing else of the runner's: the call gets its own descriptors
     os.closerange(3, keep)
     os.closerange(keep + 1, 1 << 16)
-    if predirty:
-        warm_up()
+    warm_up()  # in this copy: the pages a call would copy on write are copied now
     usage = resource.getrusage(resource.RUSAGE_SELF)
     send(child_end, {"utime": usage.ru_utime, "stime": usage.ru_stime})
     msg, fds = receive(child_end, [b""])
@@ -256,13 +255,13 @@ def waiting_child(sock, parent_end, child_end, module, runner, compiled, predirt
     child(msg, fds, module, runner, compiled)
 
 
-def prefork(sock, module, runner, compiled, predirty):
+def prefork(sock, module, runner, compiled):
     """Forks the next call's child now; a Waiting."""
     parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     pid = os.fork()
     if pid == 0:
         try:
-            waiting_child(sock, parent_end, child_end, module, runner, compiled, predirty)
+            waiting_child(sock, parent_end, child_end, module, runner, compiled)
         finally:
             os._exit(70)
     child_end.close()
@@ -378,8 +377,10 @@ def serve(file, runner, modules=()):
     if pool_worker:
         compiled = compiled_lookup(compile_tools(m for m in modules if m.startswith("/")))
     # A pool worker serves one call: its child is forked and warmed up before "ready". A warm
-    # sandbox of the test stage forks each case's child when the case arrives.
-    waiting = prefork(sock, module, runner, compiled, True) if pool_worker else None
+    # sandbox of the test stage forks each case's child when the case arrives: forking (and
+    # warming up) the next case's child while a case runs costs more CPU than it saves
+    # (docs/benchmarks.md, "The test stage: warm sandboxes").
+    waiting = prefork(sock, module, runner, compiled) if pool_worker else None
     if waiting is not None:
         waiting.ready(HANDOVER_WAIT_S)
     send(sock, {"ready": True, "preloaded": module is not None})
