@@ -35,7 +35,7 @@ typedef struct pool_slot {
     char *key;
     pool_worker *w;      /* the ready (or starting) worker; NULL while none */
     bool want, filling;  /* the filler thread is to start / is starting a worker */
-    tg_strv hints;       /* tool files inside a worker (TG_WARM_TOOLS/<tool>/<file>), newest first */
+    tg_strv hints;       /* tool files in a worker (TG_WARM_TOOLS/<tool>/<file>), newest first */
     tg_strv argv, env;
     tg_path_args mounts; /* the tools' folder and the roots */
     tg_strv roots;       /* real paths of what a call may be given: mounted at TG_WARM_DATA/<i> */
