@@ -5,6 +5,7 @@
 # into docs/benchmarks.md ("The warm pool").
 #
 #   make && sh bench/pool.sh [N]          (default 30)
+#   POOL_ONLY=1 sh bench/pool.sh [N]       only the pooled calls
 set -eu
 N=${1:-30}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,7 +1,10 @@
 /* test_warmpool.c — the warm pool (run/warmpool.h): a worker imported the dependency set before the
  * call, each worker serves one call and is replaced, so a call that mutates module globals or
  * writes files leaves nothing for the next; a pooled call answers as a cold call does (path
- * arguments included). Real bubblewrap, real Python. */
+ * arguments included). The call's child is forked and warmed up before the call: it sees none of
+ * the warm-up, a timeout still kills it, its CPU time is the call's alone, and the tool file a
+ * worker compiled ahead is used only while its bytes are unchanged. Real bubblewrap, real Python
+ * (with pandas, whose warm-up is the one that matters). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +152,132 @@ static void test_one_call_per_worker(fixture *fx)
     tg_pool_free(pool);
 }
 
+/* ---- the pre-forked child (docs/sandbox.md#the-warm-pool) ---------------------------------- */
+
+static const char prefork_manifest[] =
+    "manifest_version: 1\n"
+    "name: probe\n"
+    "version: 1.0.0\n"
+    "title: Probe\n"
+    "description: Report what the pre-forked call's child sees, spin, or burn CPU.\n"
+    "timeout_ms: 2000\n"
+    "input_schema:\n"
+    "  type: object\n"
+    "  additionalProperties: false\n"
+    "  properties:\n"
+    "    mode: {type: string, default: check}\n"
+    "output_schema:\n"
+    "  type: object\n"
+    "implementation:\n"
+    "  runtime: python\n"
+    "  file: tool.py\n"
+    "  entrypoint: run\n"
+    "  dependencies: [pandas]\n";
+
+/* VERSION is what the stale-code test changes; LOADER who ran the module's code: importlib
+ * (compiled from the file now) or the runner (the code the worker compiled ahead). */
+static const char prefork_tool_fmt[] =
+    "import gc, os, sys, time\n"
+    "VERSION = '%s'\n"
+    "LOADER = sys._getframe(1).f_code.co_name\n"
+    "def age():\n"
+    "    with open('/proc/self/stat') as f:\n"
+    "        start = int(f.read().rsplit(')', 1)[1].split()[19])\n"
+    "    with open('/proc/uptime') as f:\n"
+    "        up = float(f.read().split()[0])\n"
+    "    return up - start / os.sysconf('SC_CLK_TCK')\n"
+    "def run(mode='check'):\n"
+    "    before = time.process_time()\n"
+    "    if mode == 'spin':\n"
+    "        while True:\n"
+    "            pass\n"
+    "    if mode == 'burn':\n"
+    "        t = time.process_time()\n"
+    "        while time.process_time() - t < 0.3:\n"
+    "            pass\n"
+    "        return {'before_ms': before * 1e3, 'loop_ms': (time.process_time() - t) * 1e3}\n"
+    "    import pandas as pd\n"
+    "    frames = [o for o in gc.get_objects() if isinstance(o, (pd.DataFrame, pd.Series))]\n"
+    "    return {'version': VERSION, 'loader': LOADER, 'age_s': age(), 'frames': len(frames),\n"
+    "            'cwd': sorted(os.listdir('.')), 'tmp': sorted(x for x in os.listdir('/tmp')\n"
+    "                                                   if x != 'matplotlib')}\n";
+
+static const char *text_of(const tg_call_result *r, const char *key)
+{
+    const char *v = tg_json_get_string(r->result, key);
+    return v ? v : "";
+}
+
+static void test_prefork(fixture *fx)
+{
+    tg_pool *pool = tg_pool_new(&fx->env.ctx);
+    tg_pool_prepare(pool, &fx->m);
+    tg_pool_wait(pool, &fx->m);
+    usleep(400 * 1000); /* a call that arrives well after the child was forked and warmed up */
+    tg_call_result a, c;
+    pooled(fx, pool, "{\"mode\":\"check\"}", &a);
+    CHECK(a.ok, "check: %s", a.guidance.message);
+    CHECK(tg_json_get_number(a.result, "age_s", 0) >= 0.3,
+          "the call's process was forked before the call arrived (age %.2f s)",
+          tg_json_get_number(a.result, "age_s", 0));
+    CHECK(tg_json_get_number(a.result, "frames", -1) == 0, "no frame of the warm-up is alive");
+    CHECK(cJSON_GetArraySize(tg_json_get(a.result, "cwd")) == 0 &&
+          cJSON_GetArraySize(tg_json_get(a.result, "tmp")) == 0, "cwd and /tmp are empty");
+    CHECK(a.sb.err.len == 0 && a.sb.out.len == 0, "nothing of the warm-up in the call's streams: %s",
+          a.sb.err.data);
+    const char *loader = text_of(&a, "loader");
+    CHECK(strcmp(loader, "run") == 0, "the tool file the worker compiled ahead was used (%s)",
+          loader);
+    tg_call_result_free(&a);
+
+    /* the file changed after the worker compiled it: never the stale code */
+    tg_pool_wait(pool, &fx->m);
+    char *path = xasprintf("%s/tools/probe/tool.py", repo);
+    char *text = xasprintf(prefork_tool_fmt, "B");
+    tg_err err = {0};
+    CHECK(tg_write_file_atomic(path, text, strlen(text), &err) == 0 && chmod(path, 0644) == 0,
+          "rewrite: %s", err.msg);
+    pooled(fx, pool, "{\"mode\":\"check\"}", &a);
+    CHECK(a.ok && strcmp(text_of(&a, "version"), "B") == 0,
+          "the changed file runs: %s", a.guidance.message);
+    CHECK(strcmp(text_of(&a, "loader"), "run") != 0,
+          "loaded from the file, not from the code compiled before the change");
+    tg_call_result_free(&a);
+    free(path);
+    free(text);
+
+    /* a timeout still kills the pre-forked child, classified as a cold call's */
+    pooled(fx, pool, "{\"mode\":\"spin\"}", &a);
+    cold(fx, "{\"mode\":\"spin\"}", &c);
+    CHECK(!a.ok && a.sb.killed_by == TG_LIMIT_WALL, "spin: killed by the wall clock (%d)",
+          (int)a.sb.killed_by);
+    CHECK(a.guidance.cls == c.guidance.cls && strcmp(a.guidance.code, c.guidance.code) == 0,
+          "spin: class %s, cold %s", tg_error_class_name(a.guidance.cls),
+          tg_error_class_name(c.guidance.cls));
+    tg_call_result_free(&a);
+    tg_call_result_free(&c);
+
+    /* the CPU reported is the call's: the loop's, without what the child used warming up */
+    pooled(fx, pool, "{\"mode\":\"burn\"}", &a);
+    double cpu = a.sb.user_ms + a.sb.sys_ms, loop = tg_json_get_number(a.result, "loop_ms", 0),
+           before = tg_json_get_number(a.result, "before_ms", 0);
+    CHECK(a.ok && cpu >= loop && loop >= 300, "burn: the loop's %.1f ms counted (%.1f ms)", loop,
+          cpu);
+    CHECK(cpu < before + loop, "burn: the %.1f ms the child had used before its loop are not "
+          "all counted (%.1f ms reported, loop %.1f ms)", before, cpu, loop);
+    tg_call_result_free(&a);
+    CHECK(tg_pool_warm_calls(pool) == 4, "warm calls: %zu", tg_pool_warm_calls(pool));
+    tg_pool_free(pool);
+}
+
+static void remove_repo(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", repo);
+}
+
 int main(void)
 {
     snprintf(repo, sizeof repo, "/tmp/tg-warmpool-%ld", (long)getpid());
@@ -156,9 +285,15 @@ int main(void)
     if (fixture_open(&fx, repo, manifest, tool_py) == 0)
         test_one_call_per_worker(&fx);
     fixture_close(&fx);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
-    if (system(cmd) != 0)
-        fprintf(stderr, "cannot remove %s\n", repo);
+    remove_repo();
+
+    snprintf(repo, sizeof repo, "/tmp/tg-warmpool-pf-%ld", (long)getpid());
+    fixture pf = {0};
+    char *tool = xasprintf(prefork_tool_fmt, "A");
+    if (fixture_open(&pf, repo, prefork_manifest, tool) == 0)
+        test_prefork(&pf);
+    free(tool);
+    fixture_close(&pf);
+    remove_repo();
     return tl_finish("warmpool");
 }

@@ -5,7 +5,9 @@
  *
  * A call through a warm sandbox fills the same tg_sandbox_result as tg_sandbox_run: its own
  * stdout, stderr and reply under output_kb, the exit status (a signal reported as 128+N with
- * signal_inferred, as bwrap reports it for a cold call), its CPU time and peak RSS from wait4,
+ * signal_inferred, as bwrap reports it for a cold call), its CPU time and peak RSS from wait4
+ * (for a child the runner forked ahead, a pool worker's, the CPU time it used before the call
+ * is left out: docs/sandbox.md#the-warm-pool),
  * the files of its own subdirectory, and killed_by when toolgen's wall clock, output cap, disk
  * budget or cancel flag stopped it. Only the Python runner has a warm mode (runner_warm.py).
  *

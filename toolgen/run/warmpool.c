@@ -1,7 +1,9 @@
 /*
  * warmpool.c — warm workers, one per dependency set, each used for one call (pool.h). A worker's
- * command is a cold call's runner command with `--warm - MODULE...`, its mounts the tools'
- * folder and the data directories (docs/sandbox.md#the-warm-pool).
+ * command is a cold call's runner command with `--warm - MODULE... TOOLFILE...` (the tool files
+ * it compiles ahead), its mounts the tools' folder and the data directories. A filler thread
+ * starts the replacement of a used worker and frees the used ones, off the calls' path
+ * (docs/sandbox.md#the-warm-pool).
  */
 #define _GNU_SOURCE
 #include "run/warmpool.h"
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/buf.h"
 #include "base/json.h"
@@ -18,9 +21,21 @@
 #include "run/toolrun_int.h"
 #include "run/warm.h"
 
+/* Tool files a new worker compiles ahead: the most recently offered or called tools of its slot. */
+#define HINTS_MAX 16
+
+/* One worker: a warm sandbox and the command it was started with (which it borrows). */
+typedef struct pool_worker {
+    tg_warm *w;
+    tg_strv argv; /* the slot's argv and the tool files to compile */
+    tg_sandbox_cmd cmd;
+} pool_worker;
+
 typedef struct pool_slot {
     char *key;
-    tg_warm *w;          /* the ready (or starting) worker; NULL while none */
+    pool_worker *w;      /* the ready (or starting) worker; NULL while none */
+    bool want, filling;  /* the filler thread is to start / is starting a worker */
+    tg_strv hints;       /* tool files in a worker (TG_WARM_TOOLS/<tool>/<file>), newest first */
     tg_strv argv, env;
     tg_path_args mounts; /* the tools' folder and the roots */
     tg_strv roots;       /* real paths of what a call may be given: mounted at TG_WARM_DATA/<i> */
@@ -31,10 +46,14 @@ typedef struct pool_slot {
 struct tg_pool {
     const tg_toolrun_ctx *ctx;
     pthread_mutex_t mu;
+    pthread_cond_t wake;   /* the filler thread has work (or is to stop) */
+    pthread_cond_t filled; /* a slot's filling ended */
+    pthread_t filler;
+    bool filler_on, stopping;
     pool_slot **v;
     size_t n;
     tg_strv data_real; /* the data directories' real paths */
-    tg_warm **retired; /* used workers whose sandboxes are ending */
+    pool_worker **retired; /* used workers whose sandboxes are ending */
     size_t n_retired;
     size_t warm_calls;
 };
@@ -44,6 +63,8 @@ tg_pool *tg_pool_new(const tg_toolrun_ctx *ctx)
     tg_pool *p = xcalloc(1, sizeof *p);
     p->ctx = ctx;
     pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->filled, NULL);
     const tg_sandbox_config *c = ctx->sandbox;
     for (size_t i = 0; i < c->n_data_dirs; i++) {
         char *dir = c->data_dirs[i][0] == '/' ? xstrdup(c->data_dirs[i])
@@ -178,9 +199,19 @@ static pool_slot *slot_new(const tg_pool *p, const tg_manifest *m, const call_cm
     return s;
 }
 
+static void worker_free(pool_worker *pw)
+{
+    if (!pw)
+        return;
+    tg_warm_stop(pw->w);
+    tg_strv_free(&pw->argv);
+    free(pw);
+}
+
 static void slot_free(pool_slot *s)
 {
-    tg_warm_stop(s->w);
+    worker_free(s->w);
+    tg_strv_free(&s->hints);
     tg_strv_free(&s->argv);
     tg_strv_free(&s->env);
     tg_path_args_free(&s->mounts);
@@ -190,26 +221,49 @@ static void slot_free(pool_slot *s)
     free(s);
 }
 
-/* Frees the used workers whose sandboxes have ended (never waits). */
+/* Puts the tool file of a call (tool folder tool_dir, file impl) first among s's hints; the
+ * pool's lock must be held. */
+static void slot_hint(pool_slot *s, const char *tool_dir, const char *impl)
+{
+    const char *slash = strrchr(tool_dir, '/');
+    char *hint = xasprintf("%s/%s/%s", TG_WARM_TOOLS, slash ? slash + 1 : tool_dir, impl);
+    tg_strv next = TG_STRV_INIT;
+    tg_strv_push(&next, hint);
+    for (size_t i = 0; i < s->hints.n && next.n < HINTS_MAX; i++)
+        if (strcmp(s->hints.v[i], hint) != 0)
+            tg_strv_push(&next, s->hints.v[i]);
+    free(hint);
+    tg_strv_free(&s->hints);
+    s->hints = next;
+}
+
+/* Frees the used workers whose sandboxes have ended (never waits; not under the lock, since
+ * removing a sandbox's directories takes a while). */
 static void reap_retired(tg_pool *p)
 {
     pthread_mutex_lock(&p->mu);
+    pool_worker **v = p->retired;
+    size_t n = p->n_retired;
+    p->retired = NULL;
+    p->n_retired = 0;
+    pthread_mutex_unlock(&p->mu);
     size_t keep = 0;
-    for (size_t i = 0; i < p->n_retired; i++)
-        if (!tg_warm_try_stop(p->retired[i]))
-            p->retired[keep++] = p->retired[i];
-    p->n_retired = keep;
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* A used worker: its runner is told to end now, its sandbox freed once it has (reap_retired). */
-static void retire(tg_pool *p, tg_warm *w)
-{
-    tg_warm_close(w);
+    for (size_t i = 0; i < n; i++) {
+        if (tg_warm_try_stop(v[i]->w)) {
+            v[i]->w = NULL;
+            worker_free(v[i]);
+        } else {
+            v[keep++] = v[i];
+        }
+    }
     pthread_mutex_lock(&p->mu);
-    p->retired = xrealloc(p->retired, (p->n_retired + 1) * sizeof *p->retired);
-    p->retired[p->n_retired++] = w;
+    if (keep) {
+        p->retired = xrealloc(p->retired, (p->n_retired + keep) * sizeof *p->retired);
+        memcpy(p->retired + p->n_retired, v, keep * sizeof *v);
+        p->n_retired += keep;
+    }
     pthread_mutex_unlock(&p->mu);
+    free(v);
 }
 
 /* Starts a worker for s unless it has one; the import runs on while the caller goes on. */
@@ -217,20 +271,111 @@ static void slot_fill(tg_pool *p, pool_slot *s)
 {
     pthread_mutex_lock(&p->mu);
     bool need = s->w == NULL;
+    pool_worker *pw = NULL;
+    if (need) {
+        pw = xcalloc(1, sizeof *pw);
+        for (size_t i = 0; i < s->argv.n; i++)
+            tg_strv_push(&pw->argv, s->argv.v[i]);
+        for (size_t i = 0; i < s->hints.n; i++)
+            tg_strv_push(&pw->argv, s->hints.v[i]);
+        pw->cmd = s->cmd;
+        pw->cmd.argv = (const char *const *)pw->argv.v;
+    }
     pthread_mutex_unlock(&p->mu);
     if (!need)
         return;
-    tg_warm *w = NULL;
     tg_err e = {0};
-    if (tg_warm_spawn(p->ctx->sandbox, &s->cmd, &w, &e) != TG_SANDBOX_OK)
-        return; /* calls run cold; the next call tries again */
+    if (tg_warm_spawn(p->ctx->sandbox, &pw->cmd, &pw->w, &e) != TG_SANDBOX_OK) {
+        worker_free(pw); /* calls run cold; the next call tries again */
+        return;
+    }
     pthread_mutex_lock(&p->mu);
     if (!s->w) {
-        s->w = w;
-        w = NULL;
+        s->w = pw;
+        pw = NULL;
     }
     pthread_mutex_unlock(&p->mu);
-    tg_warm_stop(w);
+    worker_free(pw);
+}
+
+/*
+ * The filler thread: starts the workers slots want and frees the retired ones, so that neither
+ * is on a call's path. The pool's lock is held except while it does either.
+ */
+static void *filler_main(void *arg)
+{
+    tg_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    while (!p->stopping) {
+        pool_slot *s = NULL;
+        for (size_t i = 0; i < p->n && !s; i++)
+            if (p->v[i]->want)
+                s = p->v[i];
+        if (s) {
+            s->want = false;
+            s->filling = true;
+            pthread_mutex_unlock(&p->mu);
+            slot_fill(p, s);
+            pthread_mutex_lock(&p->mu);
+            s->filling = false;
+            pthread_cond_broadcast(&p->filled);
+        } else if (p->n_retired) {
+            pthread_mutex_unlock(&p->mu);
+            reap_retired(p);
+            pthread_mutex_lock(&p->mu);
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 50 * 1000000L; /* a used sandbox ends within milliseconds */
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
+            if (p->n_retired && !p->stopping)
+                pthread_cond_timedwait(&p->wake, &p->mu, &until);
+        } else {
+            pthread_cond_wait(&p->wake, &p->mu);
+        }
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Wakes the filler thread (starting it the first time); the pool's lock must be held. false:
+ * there is none (no thread could be made), the caller does the work itself. */
+static bool filler_wake(tg_pool *p)
+{
+    if (!p->filler_on)
+        p->filler_on = pthread_create(&p->filler, NULL, filler_main, p) == 0;
+    if (p->filler_on)
+        pthread_cond_signal(&p->wake);
+    return p->filler_on;
+}
+
+/* After a call: a fresh worker for s, started by the filler thread (or here, without one). */
+static void slot_refill(tg_pool *p, pool_slot *s)
+{
+    pthread_mutex_lock(&p->mu);
+    s->want = true;
+    bool queued = filler_wake(p);
+    if (!queued)
+        s->want = false;
+    pthread_mutex_unlock(&p->mu);
+    if (!queued) {
+        reap_retired(p);
+        slot_fill(p, s);
+    }
+}
+
+/* A used worker: its runner is told to end now, its sandbox freed by the filler thread once it
+ * has ended. */
+static void retire(tg_pool *p, pool_worker *pw)
+{
+    tg_warm_close(pw->w);
+    pthread_mutex_lock(&p->mu);
+    p->retired = xrealloc(p->retired, (p->n_retired + 1) * sizeof *p->retired);
+    p->retired[p->n_retired++] = pw;
+    filler_wake(p);
+    pthread_mutex_unlock(&p->mu);
 }
 
 /* The slot of key (made from m and c when new); the pool's lock must be held. */
@@ -258,6 +403,7 @@ static pool_slot *slot_for_manifest(tg_pool *p, const tg_manifest *m)
     if (tr_runner_command(p->ctx, m, none, NULL, &c, &e) == TG_CALL_DONE) {
         pthread_mutex_lock(&p->mu);
         s = slot_find(p, m, &c, key_of(p, m, &c));
+        slot_hint(s, c.tool_dir, m->impl_file);
         pthread_mutex_unlock(&p->mu);
     }
     cJSON_Delete(none);
@@ -274,10 +420,11 @@ void tg_pool_prepare(tg_pool *p, const tg_manifest *m)
 
 void tg_pool_wait(tg_pool *p, const tg_manifest *m)
 {
-    reap_retired(p);
     pool_slot *s = slot_for_manifest(p, m);
     pthread_mutex_lock(&p->mu);
-    tg_warm *w = s ? s->w : NULL;
+    while (s && (s->want || s->filling))
+        pthread_cond_wait(&p->filled, &p->mu);
+    tg_warm *w = s && s->w ? s->w->w : NULL;
     pthread_mutex_unlock(&p->mu);
     tg_err e = {0};
     if (w)
@@ -307,8 +454,8 @@ static tg_strv *links_for(const pool_slot *s, const tg_path_args *a)
     return l;
 }
 
-/* The call in worker w (which it ends); false: it broke, run the call cold. */
-static bool run_in(tg_pool *p, const pool_slot *s, tg_warm *w, const tg_tool_call *call,
+/* The call in worker pw (which it ends); false: it broke, run the call cold. */
+static bool run_in(tg_pool *p, const pool_slot *s, pool_worker *pw, const tg_tool_call *call,
                    tr_call *pc, tg_call_result *out)
 {
     tg_strv *links = links_for(s, &pc->paths);
@@ -320,11 +467,11 @@ static bool run_in(tg_pool *p, const pool_slot *s, tg_warm *w, const tg_tool_cal
                            .links = (const char *const *)links->v, .limits = pc->c.cmd.limits,
                            .cancel = call->cancel};
         tg_err e = {0};
-        ran = tg_warm_run(w, &wc, &out->sb, &e) == TG_SANDBOX_OK;
+        ran = tg_warm_run(pw->w, &wc, &out->sb, &e) == TG_SANDBOX_OK;
         tg_strv_free(links);
         free(links);
     }
-    retire(p, w);
+    retire(p, pw);
     if (ran)
         tr_judge(p->ctx, call, pc, out);
     return ran;
@@ -335,7 +482,6 @@ tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_re
 {
     if (!poolable(p, call->m))
         return tg_tool_call_run(p->ctx, call, out, err);
-    reap_retired(p);
     tr_call pc;
     bool ready = false;
     tg_call_status st = tr_prepare(p->ctx, call, out, &pc, &ready, err);
@@ -345,12 +491,13 @@ tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_re
     }
     pthread_mutex_lock(&p->mu);
     pool_slot *s = slot_find(p, call->m, &pc.c, key_of(p, call->m, &pc.c));
-    tg_warm *w = s->w;
+    slot_hint(s, pc.c.tool_dir, call->m->impl_file);
+    pool_worker *w = s->w;
     s->w = NULL;
     pthread_mutex_unlock(&p->mu);
     bool ran = w && run_in(p, s, w, call, &pc, out);
     tr_call_free(&pc);
-    slot_fill(p, s); /* the replacement: one worker, one call */
+    slot_refill(p, s); /* the replacement: one worker, one call */
     if (ran) {
         pthread_mutex_lock(&p->mu);
         p->warm_calls++;
@@ -365,13 +512,21 @@ void tg_pool_free(tg_pool *p)
 {
     if (!p)
         return;
+    pthread_mutex_lock(&p->mu);
+    p->stopping = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    if (p->filler_on)
+        pthread_join(p->filler, NULL);
     for (size_t i = 0; i < p->n; i++)
         slot_free(p->v[i]);
     free(p->v);
     for (size_t i = 0; i < p->n_retired; i++)
-        tg_warm_stop(p->retired[i]);
+        worker_free(p->retired[i]);
     free(p->retired);
     tg_strv_free(&p->data_real);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->filled);
     pthread_mutex_destroy(&p->mu);
     free(p);
 }

@@ -14,7 +14,13 @@
  * paths (constraints.allowed_paths: a worker sees whole data directories), or when a path
  * argument lies outside the data directories' real paths.
  *
+ * Before a call arrives, a worker has also forked and warmed up the call's child and compiled the
+ * tool files of the tools its dependency set was last used for; the reported CPU time is the
+ * call's, without that warm-up (docs/sandbox.md#the-warm-pool).
+ *
  * Threads: any number of threads may call tg_pool_call_run at once; a worker goes to one call.
+ * The pool has one thread of its own (started with the first used worker, joined by
+ * tg_pool_free), which starts replacements and frees used workers off the calls' path.
  */
 #ifndef TG_WARMPOOL_H
 #define TG_WARMPOOL_H
@@ -32,11 +38,12 @@ tg_pool *tg_pool_new(const tg_toolrun_ctx *ctx);
  * (a server calls it for each tool it offers, so that even the first call is warm). */
 void tg_pool_prepare(tg_pool *p, const tg_manifest *m);
 
-/* Waits until the worker for m's dependency set (if any) finished importing; for benchmarks and
- * tests, which must not time a worker's start. */
+/* Waits until the worker for m's dependency set (if any; also one being started) finished
+ * importing; for benchmarks and tests, which must not time a worker's start. */
 void tg_pool_wait(tg_pool *p, const tg_manifest *m);
 
-/* One call, as tg_tool_call_run; afterwards a fresh worker replaces the one it used. */
+/* One call, as tg_tool_call_run; a fresh worker then replaces the one it used (started by the
+ * pool's thread after the call returns: a call right after it may find none ready and run cold). */
 tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_result *out,
                                 tg_err *err);
 

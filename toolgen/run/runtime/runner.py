@@ -250,9 +250,10 @@ def write_reply(reply, reply_fd):
     os._exit(0)
 
 
-def run(request, preloaded=None):
+def run(request, preloaded=None, compiled=None):
     """One call: load the tool (unless preloaded holds the module a warm runner loaded), check
-    the entry function, call it. Returns the reply."""
+    the entry function, call it. Returns the reply. compiled(file) may return the code
+    object a warm runner compiled ahead of time from the file's current bytes (or None)."""
     file, entry = request["file"], request["entrypoint"]
     tool_dir = os.path.dirname(file)
     if tool_dir not in sys.path:
@@ -267,7 +268,11 @@ def run(request, preloaded=None):
             return fail("load", "ToolFileError", f"cannot load {file} as a Python module")
         module = importlib.util.module_from_spec(spec)
         sys.modules["tool"] = module
-        spec.loader.exec_module(module)
+        code = compiled(file) if compiled is not None else None
+        if code is None:
+            spec.loader.exec_module(module)
+        else:  # what exec_module does with the code it compiles from the same bytes
+            exec(code, module.__dict__)
         return call_loaded(module, request)
     except BaseException as exc:  # noqa: B902 - everything, SystemExit included, is a reply
         return exception_reply(exc, phase)

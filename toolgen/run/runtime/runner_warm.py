@@ -21,6 +21,16 @@ the next one sees: module globals and the interpreter's state live in the child'
 memory, files go into its own directory, and /tmp and /dev/shm are emptied after each call.
 When the tool file fails to import, every child loads it again and reports the error exactly as
 a cold call would. EOF on the socket ends the runner (and with it, as pid 1, the sandbox).
+
+The call's child is forked AHEAD of the call (docs/sandbox.md#the-warm-pool): right after the
+imports, before "ready", the runner forks a child that runs the warm-up again in its own copy of
+memory (so the copy-on-write faults a pandas call would take happen now, with toolgen's data)
+and then waits on a socket pair; when the call arrives, the runner passes the message and its
+four descriptors on to that child, which goes on exactly as a freshly forked one would. The
+child tells the runner the CPU it used before the call; the status reports the call's usage
+without it. A pool worker (FILE "-") also compiles, but does not run, the tool files named by
+its arguments that start with "/" (the tools a server offers), and a child whose tool file still
+has exactly those bytes uses that code instead of compiling it again.
 """
 
 import json
@@ -32,6 +42,8 @@ import socket
 import sys
 
 KEEP_IN_TMP = "matplotlib"  # the font cache toolgen provides (docs/sandbox.md#the-runner)
+HANDOVER_WAIT_S = 30  # a child still warming up when its call arrives: how long to wait for it
+COMPILE_MAX_BYTES = 1 << 20  # a pool worker compiles at most this much tool source ahead
 
 
 def send(sock, obj):
@@ -121,11 +133,9 @@ def warm_up():
     gc.freeze()
 
 
-def child(msg, fds, sock, module, runner):
+def child(msg, fds, module, runner, compiled):
     """The forked call: its descriptors, directory and limits, then the cold runner's code."""
     out, err, reply, req = fds
-    os.setpgid(0, 0)
-    sock.close()
     os.dup2(out, 1)
     os.dup2(err, 2)
     for fd in (out, err):
@@ -153,7 +163,141 @@ def child(msg, fds, sock, module, runner):
         resource.setrlimit(what, value)
     # The child starts as a fresh process would: default signal dispositions as set by Python.
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    runner.write_reply(runner.run(request, module), reply_fd)
+    runner.write_reply(runner.run(request, module, compiled), reply_fd)
+
+
+def compile_tools(files):
+    """A pool worker's tool files, compiled (never run) ahead of the call: {real path: (bytes,
+    code)}. The code's file name is the one a call loads it by (/tool/...: the call's child
+    points /tool at its tool's folder). A file that cannot be read or compiled is left to the
+    call, which reports it."""
+    done, total = {}, 0
+    for path in files:
+        parts = path.split("/")
+        if len(parts) < 4 or ".." in parts:  # /<tools>/<tool>/<file>
+            continue
+        try:
+            real = os.path.realpath(path)
+            with open(real, "rb") as f:
+                data = f.read(COMPILE_MAX_BYTES + 1)
+            total += len(data)
+            if total > COMPILE_MAX_BYTES:
+                break
+            name = "/tool/" + "/".join(parts[3:])
+            done[real] = (data, compile(data, name, "exec", dont_inherit=True))
+        except (OSError, SyntaxError, ValueError):
+            continue
+    return done
+
+
+def compiled_lookup(table):
+    """compiled(file) for runner.run: the code compiled ahead of time from the file's current
+    bytes under the name file, or None (another file, or the file changed since)."""
+    def lookup(file):
+        entry = table.get(os.path.realpath(file))
+        if entry is None or entry[1].co_filename != file:
+            return None
+        try:
+            with open(file, "rb") as f:
+                data = f.read(len(entry[0]) + 1)
+        except OSError:
+            return None
+        return entry[1] if data == entry[0] else None
+    return lookup if table else None
+
+
+class Waiting:
+    """A call's child forked ahead of the call: it warms up, reports the CPU it used, then waits
+    for the call on its end of a socket pair (the runner holds `end`)."""
+
+    def __init__(self, pid, end):
+        self.pid, self.end, self.base, self.dead = pid, end, None, False
+
+    def ready(self, timeout):
+        """Waits until the child finished warming up; its (utime, stime) then, or None."""
+        if self.base is None and not self.dead:
+            ready, _, _ = select.select([self.end], [], [], timeout)
+            msg = receive(self.end, [b""])[0] if ready else None
+            if msg is not None:
+                self.base = (float(msg.get("utime", 0)), float(msg.get("stime", 0)))
+        return self.base
+
+    def discard(self):
+        """Kills the child (it never got a call) and reaps it."""
+        self.end.close()
+        if not self.dead:
+            for target in (-self.pid, self.pid):
+                try:
+                    os.kill(target, signal.SIGKILL)
+                except OSError:
+                    pass
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def waiting_child(sock, parent_end, child_end, module, runner, compiled):
+    """The forked child until its call arrives (it never returns)."""
+    os.setpgid(0, 0)
+    sock.close()
+    parent_end.close()
+    keep = child_end.fileno()  # nothing else of the runner's: the call gets its own descriptors
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 1 << 16)
+    warm_up()  # in this copy: the pages a call would copy on write are copied now
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    send(child_end, {"utime": usage.ru_utime, "stime": usage.ru_stime})
+    msg, fds = receive(child_end, [b""])
+    child_end.close()
+    if msg is None or len(fds) != 4:
+        os._exit(0)
+    child(msg, fds, module, runner, compiled)
+
+
+def prefork(sock, module, runner, compiled):
+    """Forks the next call's child now; a Waiting."""
+    parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            waiting_child(sock, parent_end, child_end, module, runner, compiled)
+        finally:
+            os._exit(70)
+    child_end.close()
+    try:
+        os.setpgid(pid, pid)  # also here: a kill must find the group whichever runs first
+    except OSError:
+        pass
+    return Waiting(pid, parent_end)
+
+
+def hand_over(waiting, msg, fds):
+    """Gives the call to the waiting child: the CPU it used before, or None (it is gone; the
+    caller forks a fresh child)."""
+    base = waiting.ready(HANDOVER_WAIT_S)
+    if base is not None:
+        try:
+            socket.send_fds(waiting.end, [json.dumps(msg).encode("utf-8") + b"\n"], fds)
+            waiting.end.close()
+            return base
+        except OSError:
+            pass
+    waiting.discard()
+    return None
+
+
+def fork_call(sock, msg, fds, module, runner, compiled):
+    """A child forked when the call arrived (no waiting child): its pid."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setpgid(0, 0)
+            sock.close()
+            child(msg, fds, module, runner, compiled)
+        finally:
+            os._exit(70)
+    return pid
 
 
 def empty_dir(path, keep=()):
@@ -206,8 +350,9 @@ def supervise(sock, buf, pid):
     return status, usage
 
 
-def reap_orphans():
-    """As pid 1, the runner inherits what calls left behind: reap it."""
+def reap_orphans(waiting):
+    """As pid 1, the runner inherits what calls left behind: reap it (noting when the waiting
+    child is among the dead)."""
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -215,16 +360,29 @@ def reap_orphans():
             return
         if pid == 0:
             return
+        if waiting is not None and pid == waiting.pid:
+            waiting.dead = True
 
 
 def serve(file, runner, modules=()):
     sock = socket.socket(fileno=4)
-    if file == "-":
-        preload_modules(modules)
+    pool_worker = file == "-"
+    compiled = None
+    if pool_worker:
+        preload_modules(m for m in modules if not m.startswith("/"))
         module = None
     else:
         module = preload(file, runner)
     warm_up()
+    if pool_worker:
+        compiled = compiled_lookup(compile_tools(m for m in modules if m.startswith("/")))
+    # A pool worker serves one call: its child is forked and warmed up before "ready". A warm
+    # sandbox of the test stage forks each case's child when the case arrives: forking (and
+    # warming up) the next case's child while a case runs costs more CPU than it saves
+    # (docs/benchmarks.md, "The test stage: warm sandboxes").
+    waiting = prefork(sock, module, runner, compiled) if pool_worker else None
+    if waiting is not None:
+        waiting.ready(HANDOVER_WAIT_S)
     send(sock, {"ready": True, "preloaded": module is not None})
     buf = [b""]
     while True:
@@ -237,21 +395,20 @@ def serve(file, runner, modules=()):
             for fd in fds:
                 os.close(fd)
             os._exit(2)
-        pid = os.fork()
-        if pid == 0:
-            try:
-                child(msg, fds, sock, module, runner)
-            finally:
-                os._exit(70)
+        base = hand_over(waiting, msg, fds) if waiting is not None else None
+        pid = waiting.pid if base is not None else fork_call(sock, msg, fds, module, runner,
+                                                             compiled)
+        waiting = None
+        base = base or (0.0, 0.0)
         for fd in fds:
             os.close(fd)
         done = supervise(sock, buf, pid)
         if done is None:
             os._exit(0)
         status, usage = done
-        send(sock, {"status": status, "utime": usage.ru_utime, "stime": usage.ru_stime,
-                    "maxrss": usage.ru_maxrss})
+        send(sock, {"status": status, "utime": max(0.0, usage.ru_utime - base[0]),
+                    "stime": max(0.0, usage.ru_stime - base[1]), "maxrss": usage.ru_maxrss})
         # before the next message is read, so the next call never sees what this one left
         empty_dir("/tmp", (KEEP_IN_TMP,))
         empty_dir("/dev/shm")
-        reap_orphans()
+        reap_orphans(waiting)
