@@ -134,6 +134,8 @@ struct tg_stage_run {
     } *outs;
     size_t nouts, capouts;
     struct named_index *prev_in, *prev_out; /* the record's lists, indexed on first need */
+    struct mapped_output *maps; /* tg_stage_map_previous_output, unmapped by run_free */
+    size_t nmaps;
     tg_strv deps;
     tg_strv deps_exist; /* presence-only dependencies */
     tg_buf problems, notes;

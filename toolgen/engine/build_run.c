@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,6 +177,97 @@ char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *l
     return data;
 }
 
+/* One file of tg_stage_map_previous_output: kept open, so that its stat can be taken again on
+ * the very inode mapped when run() returns. */
+struct mapped_output {
+    char *path;
+    void *addr;
+    size_t len;
+    int fd;
+    struct stat st;
+};
+
+static bool same_stat(const struct stat *a, const struct stat *b)
+{
+    return a->st_size == b->st_size && a->st_ino == b->st_ino &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Maps fd (st: its stat) read-only; "" for an empty file. NULL with err on failure. */
+static void *map_fd(int fd, const struct stat *st, const char *path, tg_err *err)
+{
+    if (!st->st_size)
+        return (void *)"";
+    void *p = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+        tg_err_setpos(err, path, 0, 0, "cannot map: %s", strerror(errno));
+        return NULL;
+    }
+    return p;
+}
+
+const char *tg_stage_map_previous_output(tg_stage_run *r, const char *path, size_t *len,
+                                         tg_err *err)
+{
+    const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;
+    if (!was) {
+        tg_err_set(err, "%s: no previous output of %s found intact", path, r->n->id);
+        return NULL;
+    }
+    struct mapped_output m = {.path = NULL, .fd = -1};
+    m.fd = openat(r->e->root, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (m.fd < 0 || fstat(m.fd, &m.st) != 0 || !S_ISREG(m.st.st_mode)) {
+        tg_err_setpos(err, path, 0, 0, "cannot open: %s", m.fd < 0 ? strerror(errno) : "not a file");
+        if (m.fd >= 0)
+            close(m.fd);
+        return NULL;
+    }
+    m.len = (size_t)m.st.st_size;
+    m.addr = map_fd(m.fd, &m.st, path, err);
+    tg_hash h;
+    if (m.addr && !tg_statelog_vouch(r->e->log, path, &m.st, &h))
+        h = tg_hash_bytes(m.addr, m.len); /* racy or unknown: the bytes themselves */
+    if (m.addr && !tg_hash_eq(h, was->hash)) {
+        tg_err_set(err, "%s changed since the plan checked it", path);
+        if (m.len)
+            munmap(m.addr, m.len);
+        m.addr = NULL;
+    }
+    if (!m.addr) {
+        close(m.fd);
+        return NULL;
+    }
+    m.path = xstrdup(path);
+    r->maps = xrealloc(r->maps, (r->nmaps + 1) * sizeof *r->maps);
+    r->maps[r->nmaps++] = m;
+    *len = m.len;
+    return m.addr;
+}
+
+/* After run(): whether every mapped file still has the stat it was mapped with. */
+static int check_maps(tg_stage_run *r, tg_err *err)
+{
+    for (size_t i = 0; i < r->nmaps; i++) {
+        struct stat st;
+        if (fstat(r->maps[i].fd, &st) != 0 || !same_stat(&st, &r->maps[i].st))
+            return tg_err_setpos(err, r->maps[i].path, 0, 0,
+                                 "changed while the build read it; run the build again");
+    }
+    return 0;
+}
+
+static void unmap_all(tg_stage_run *r)
+{
+    for (size_t i = 0; i < r->nmaps; i++) {
+        if (r->maps[i].len)
+            munmap(r->maps[i].addr, r->maps[i].len);
+        close(r->maps[i].fd);
+        free(r->maps[i].path);
+    }
+    free(r->maps);
+}
+
 bool tg_stage_output_unchanged(tg_stage_run *r, char *path)
 {
     const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;
@@ -272,6 +364,7 @@ static void run_free(tg_stage_run *r)
             tgb_nidx_free(idx[i]);
             free(idx[i]);
         }
+    unmap_all(r);
     tg_strv_free(&r->deps);
     tg_strv_free(&r->deps_exist);
     tg_buf_free(&r->problems);
@@ -574,6 +667,8 @@ static void process(worker *w, node *n)
     tg_err err = {0};
     int rc = n->def->run(&r, &err);
     bool env = rc == TG_STAGE_NO_ENVIRONMENT;
+    if (rc == 0)
+        rc = check_maps(&r, &err);
     if (rc == 0)
         rc = commit_outputs(e, n, &r, &err);
     else

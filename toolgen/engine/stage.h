@@ -127,6 +127,18 @@ bool tg_stage_output_unchanged(tg_stage_run *r, char *path);
  * stage that builds on its previous outputs (the aggregate's index, docs/build.md).
  */
 char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err);
+/*
+ * The same bytes mapped rather than read: a read-only view of *len bytes (not NUL-terminated),
+ * valid until run() returns, or NULL (err says why). The file is not hashed again when the
+ * stat cache vouches for the very descriptor mapped (its size, mtime, ctime and inode match a
+ * trusted entry holding the recorded hash: the trust a no-op build gives every file); else the
+ * mapped bytes are hashed against the record. When run() returns, each mapped file is stat'ed
+ * once more: one changed meanwhile (edited in place while the stage read it) fails the stage,
+ * so nothing is built on bytes that moved. For large outputs a stage builds on (the aggregate's
+ * repository-wide files, docs/build.md).
+ */
+const char *tg_stage_map_previous_output(tg_stage_run *r, const char *path, size_t *len,
+                                         tg_err *err);
 /* A file the stage read that is not a declared input. */
 void tg_stage_dep(tg_stage_run *r, const char *path);
 /* A file whose presence (not content) the stage depends on: load checks that the code exists,

@@ -31,7 +31,7 @@ static const char *const aggregate_upstream[] = {"load", "emit", NULL};
 typedef struct previous {
     char *index_text;
     tg_aggindex ix;
-    char *bytes[TG_AGGINDEX_FILES];
+    const char *bytes[TG_AGGINDEX_FILES]; /* mapped by the engine until run() returns */
     size_t lens[TG_AGGINDEX_FILES];
     bool ok;
 } previous;
@@ -46,7 +46,7 @@ static void previous_load(tg_stage_run *r, previous *pv)
         return;
     for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
         char *path = tg_path_join(cfg->generated_dir, pv->ix.paths[j]);
-        pv->bytes[j] = tg_stage_read_previous_output(r, path, &pv->lens[j], &err);
+        pv->bytes[j] = tg_stage_map_previous_output(r, path, &pv->lens[j], &err);
         free(path);
         if (!pv->bytes[j])
             return;
@@ -59,8 +59,6 @@ static void previous_free(previous *pv)
     if (pv->index_text)
         tg_aggindex_free(&pv->ix);
     free(pv->index_text);
-    for (int j = 0; j < TG_AGGINDEX_FILES; j++)
-        free(pv->bytes[j]);
 }
 
 /* Tool i's fragment, from emit's output file; texts[i] keeps the bytes. */
@@ -108,7 +106,7 @@ static int gather(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fra
     for (size_t i = 0; i < n; i++) {
         const tg_aggindex_tool *t = pv->ok ? tg_aggindex_find(&pv->ix, tools[i]) : NULL;
         if (t && tg_stage_upstream_unchanged(r, "emit", tools[i]) &&
-            tg_aggindex_view(t, (const char *const *)pv->bytes, pv->lens, &f[i])) {
+            tg_aggindex_view(t, pv->bytes, pv->lens, &f[i])) {
             from_index[i] = true;
             viewed++;
         } else if (read_fragment(r, tools[i], &texts[i], &f[i], err) != 0) {
