@@ -1254,6 +1254,97 @@ static void test_fragment_file(void)
     tg_buf_free(&b);
 }
 
+/* Tool i's fragment for the index tests (edit: the same tool with its pieces changed, each
+ * keeping its line count and emptiness). p[k] must be initialised buffers. */
+static void index_fragment(int i, int edit, tg_buf *p, char **text, tg_emit_fragment *f)
+{
+    tg_err err = {0};
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        tg_buf_reset(&p[k]);
+        if (k == TG_PIECE_NAME)
+            tg_buf_printf(&p[k], "tool_%c", 'a' + i);
+        else if (k == TG_PIECE_AUTH_ENV || k == TG_PIECE_SKILL_NETWORK)
+            tg_buf_puts(&p[k], i != 1 ? "" : k == TG_PIECE_AUTH_ENV ? "KEY" : "tool_b");
+        else if (k == TG_PIECE_SKILL_REFUSED)
+            tg_buf_puts(&p[k], i != 1 ? "" : "`tool_b`");
+        else if (k == TG_PIECE_SKILL_DESC)
+            tg_buf_printf(&p[k], "tool_%c (Tool %d)", 'a' + i, i);
+        else if (k != TG_PIECE_SKILL_NOTES || i != 2)
+            tg_buf_printf(&p[k], "{\"piece\": %d, \"tool\": %d%s}\n", k, i,
+                          edit ? ", \"edited\": true" : "");
+    }
+    size_t len;
+    *text = tg_emit_fragment_serialise(p, &len);
+    CHECK(tg_emit_fragment_parse(*text, len, f, &err) == 0, "parse: %s", err.msg);
+}
+
+/* The index written for fragments f (and the files they make, into files). */
+static char *index_of(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                      tg_emit_files *files, size_t *ilen)
+{
+    tg_err err = {0};
+    size_t pos[3 * TG_PIECE_COUNT];
+    CHECK(n <= 3 && tg_emit_aggregate_shared(f, n, repo, files, pos, &err) == 0 &&
+              files->n == TG_AGGINDEX_FILES,
+          "shared: %s", err.msg);
+    return tg_aggindex_build(f, n, files, pos, ilen);
+}
+
+/*
+ * An edit replaced in place (tg_aggindex_splice) gives the very files and index that making
+ * everything again gives; an edit that changes a fact or a line count is not replaceable.
+ */
+static void test_aggregate_splice(const tg_emit_fragment *f, tg_aggindex *ix,
+                                  const tg_emit_files *files, const tg_project_info *repo)
+{
+    tg_buf p[TG_PIECE_COUNT];
+    for (int k = 0; k < TG_PIECE_COUNT; k++)
+        p[k] = (tg_buf)TG_BUF_INIT;
+    char *text;
+    tg_emit_fragment nf[3] = {f[0], f[1], f[2]};
+    index_fragment(1, 1, p, &text, &nf[1]);
+    CHECK(tg_aggindex_replaceable(&ix->v[1], &nf[1]), "an edit of the pieces not replaceable");
+    const char *bytes[TG_AGGINDEX_FILES];
+    size_t lens[TG_AGGINDEX_FILES], out_len[TG_AGGINDEX_FILES], edit[1] = {1};
+    char *out[TG_AGGINDEX_FILES];
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++)
+        bytes[j] = files->v[j].data, lens[j] = files->v[j].len;
+    CHECK(tg_aggindex_splice(ix, edit, &nf[1], 1, bytes, lens, out, out_len), "splice refused");
+    tg_emit_files want = {0};
+    size_t wlen, glen;
+    char *windex = index_of(nf, 3, repo, &want, &wlen);
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        const char *got = out[j] ? out[j] : bytes[j];
+        size_t len = out[j] ? out_len[j] : lens[j];
+        CHECK(len == want.v[j].len && memcmp(got, want.v[j].data, len) == 0,
+              "%s: spliced differs from made anew", want.v[j].path);
+        CHECK(out[j] != NULL, "%s: the edit should change it", want.v[j].path);
+        free(out[j]);
+    }
+    char *gindex = tg_aggindex_format(ix, &glen);
+    CHECK(glen == wlen && memcmp(gindex, windex, wlen) == 0, "spliced index differs:\n%s\n%s",
+          gindex, windex);
+    free(gindex);
+    free(windex);
+    tg_emit_files_free(&want);
+    /* a line more in a piece, or another credential variable: not in place */
+    tg_buf_puts(&p[TG_PIECE_SKILL_WHEN], "- one more line\n");
+    char *t2 = tg_emit_fragment_serialise(p, &wlen);
+    tg_err err = {0};
+    CHECK(tg_emit_fragment_parse(t2, wlen, &nf[1], &err) == 0, "parse: %s", err.msg);
+    CHECK(!tg_aggindex_replaceable(&ix->v[1], &nf[1]), "a line count change replaceable");
+    free(t2);
+    tg_buf_reset(&p[TG_PIECE_SKILL_WHEN]);
+    tg_buf_puts(&p[TG_PIECE_AUTH_ENV], "2");
+    t2 = tg_emit_fragment_serialise(p, &wlen);
+    CHECK(tg_emit_fragment_parse(t2, wlen, &nf[1], &err) == 0, "parse: %s", err.msg);
+    CHECK(!tg_aggindex_replaceable(&ix->v[1], &nf[1]), "a fact change replaceable");
+    free(t2);
+    free(text);
+    for (int k = 0; k < TG_PIECE_COUNT; k++)
+        tg_buf_free(&p[k]);
+}
+
 /* The aggregate's index: views of the pieces in the files the aggregate made are the pieces
  * (so the files made again from the views are the same bytes); anything malformed is refused. */
 static void test_aggregate_index(void)
@@ -1264,29 +1355,15 @@ static void test_aggregate_index(void)
     tg_emit_fragment f[N];
     tg_err err = {0};
     for (int i = 0; i < N; i++) {
-        for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
             p[i][k] = (tg_buf)TG_BUF_INIT;
-            if (k == TG_PIECE_NAME)
-                tg_buf_printf(&p[i][k], "tool_%c", 'a' + i);
-            else if (k == TG_PIECE_AUTH_ENV || k == TG_PIECE_SKILL_NETWORK)
-                tg_buf_puts(&p[i][k],
-                            i != 1 ? "" : k == TG_PIECE_AUTH_ENV ? "KEY" : "tool_b");
-            else if (k == TG_PIECE_SKILL_DESC)
-                tg_buf_printf(&p[i][k], "tool_%c (Tool %d)", 'a' + i, i);
-            else if (k != TG_PIECE_SKILL_NOTES || i != 2)
-                tg_buf_printf(&p[i][k], "{\"piece\": %d, \"tool\": %d}\n", k, i);
-        }
-        size_t len;
-        texts[i] = tg_emit_fragment_serialise(p[i], &len);
-        CHECK(tg_emit_fragment_parse(texts[i], len, &f[i], &err) == 0, "parse: %s", err.msg);
+        index_fragment(i, 0, p[i], &texts[i], &f[i]);
     }
     tg_project_info repo = {.name = "idx-tools", .version = "0.1.0", .author = "tests"};
     tg_emit_files files = {0};
-    CHECK(tg_emit_aggregate_shared(f, N, &repo, &files, &err) == 0 && files.n == TG_AGGINDEX_FILES,
-          "shared: %s", err.msg);
-    tg_emit_piece_kind form = tg_emit_skill_form(f, N, &repo);
     size_t ilen;
-    char *index = tg_aggindex_build(f, N, &files, form, &ilen);
+    char *index = index_of(f, N, &repo, &files, &ilen);
+    tg_emit_piece_kind form = tg_emit_skill_form(f, N, &repo);
     char *copy = xstrdup(index);
     tg_aggindex ix;
     CHECK(tg_aggindex_parse(copy, ilen, &ix, &err) == 0 && ix.n == N, "index: %s", err.msg);
@@ -1314,13 +1391,15 @@ static void test_aggregate_index(void)
         }
     }
     tg_emit_files again = {0};
-    CHECK(tg_emit_aggregate_shared(v, N, &repo, &again, &err) == 0 && again.n == files.n,
+    CHECK(tg_emit_aggregate_shared(v, N, &repo, &again, NULL, &err) == 0 && again.n == files.n,
           "again: %s", err.msg);
     for (size_t j = 0; j < again.n && j < files.n; j++)
         CHECK(again.v[j].len == files.v[j].len &&
                   memcmp(again.v[j].data, files.v[j].data, files.v[j].len) == 0,
               "%s differs when made from the index", files.v[j].path);
     tg_emit_files_free(&again);
+    if (ix.n == N)
+        test_aggregate_splice(f, &ix, &files, &repo);
     /* a position outside its file is refused */
     if (ix.n == N) {
         ix.v[0].at[TG_PIECE_MCP_TOOL].off = lens[0];

@@ -1,10 +1,11 @@
 /*
  * aggindex.c — the aggregate's index (aggindex.h; docs/build.md, "The aggregate").
  *
- * Text, one line per tool: "<name> <auth_env or -> " then, per piece kind in order,
- * "<file>,<off>,<len>,<lines>", then " <SKILL_DESC piece>" (when it has no line break). Pieces
- * of one kind follow each other in tool order in their file, so each is looked for just after
- * the previous one of its kind.
+ * Text, one line per tool: "<name> <auth_env> <network> <refused>" (each "-" when empty, "?"
+ * when it cannot be a token), then, per piece kind in order, "<file>,<off>,<len>,<lines>"
+ * (file -1: held by no file as such), then " <SKILL_DESC piece>" (when it has no line break).
+ * The offsets are those the emitters reported (common.h, TG_EMIT_NOWHERE); an edit that only
+ * replaces pieces moves them by the replaced pieces' change in length (tg_aggindex_splice).
  */
 #include "emit/aggindex.h"
 
@@ -15,14 +16,12 @@
 
 #include "base/buf.h"
 
-#define INDEX_MAGIC "toolgen-aggregate-index 1\n"
-/* How far past the previous piece of its kind a piece is looked for: the separators between
- * two pieces of one kind are short (",\n    " in an array, nothing in a SKILL.md section). */
-#define SEARCH_WINDOW 4096
+#define INDEX_MAGIC "toolgen-aggregate-index 2\n"
 
-/* The file (0..TG_AGGINDEX_FILES-1) holding pieces of kind k, or -1: kept in the index itself
- * (NAME, AUTH_ENV) or found nowhere (REFERENCE: a file per tool; the unused SKILL.md forms). */
-static int file_of(tg_emit_piece_kind k, tg_emit_piece_kind form)
+/* The file (0..TG_AGGINDEX_FILES-1) that holds pieces of kind k as such (in one of SKILL.md's
+ * forms only the one in use), or -1: the facts are folded into shared text (or kept in the
+ * index), the reference page is a file of its own. */
+static int file_of(tg_emit_piece_kind k)
 {
     switch (k) {
     case TG_PIECE_MCP_TOOL:
@@ -37,61 +36,27 @@ static int file_of(tg_emit_piece_kind k, tg_emit_piece_kind form)
         return 4;
     case TG_PIECE_NAME:
     case TG_PIECE_AUTH_ENV:
-    case TG_PIECE_SKILL_DESC: /* in SKILL.md only while its description lists titles */
+    case TG_PIECE_SKILL_DESC:
+    case TG_PIECE_SKILL_NETWORK:
+    case TG_PIECE_SKILL_REFUSED:
     case TG_PIECE_REFERENCE:
         return -1;
-    case TG_PIECE_SKILL_TOOL_FULL:
-    case TG_PIECE_SKILL_TOOL_COMPACT:
-    case TG_PIECE_SKILL_TOOL_MINIMAL:
-        return k == form ? 5 : -1;
     default:
-        return 5; /* the other SKILL pieces */
+        return 5; /* the SKILL.md pieces */
     }
 }
 
-/* Where kind k's pieces are looked for: after the previous one found, near it once one was.
- * The whole file is searched for the first tool's piece only, so that a kind found nowhere
- * costs one pass over the file, not one per tool. */
-typedef struct cursor {
-    size_t pos;
-    bool found_one, searched_all;
-} cursor;
-
-static tg_aggindex_at locate(const tg_emit_piece *p, int file, const tg_emit_file *fl, cursor *c)
+static bool is_form(tg_emit_piece_kind k)
 {
-    tg_aggindex_at at = {-1, 0, p->len, p->lines};
-    if (file < 0 || !p->len || c->pos > fl->len)
-        return at;
-    size_t avail = fl->len - c->pos;
-    if ((c->found_one || c->searched_all) && avail > p->len + SEARCH_WINDOW)
-        avail = p->len + SEARCH_WINDOW;
-    c->searched_all = true;
-    if (avail < p->len)
-        return at;
-    /* The piece usually starts a few bytes on: its first byte, then the rest, beat memmem's
-     * set-up per call (a table per needle) by far. */
-    const char *q = fl->data + c->pos, *last = q + (avail - p->len), *hit = NULL;
-    while (q <= last && (q = memchr(q, p->data[0], (size_t)(last - q) + 1))) {
-        if (memcmp(q, p->data, p->len) == 0) {
-            hit = q;
-            break;
-        }
-        q++;
-    }
-    if (!hit)
-        return at;
-    at.file = file;
-    at.off = (size_t)(hit - fl->data);
-    c->pos = at.off + p->len;
-    c->found_one = true;
-    return at;
+    return k == TG_PIECE_SKILL_TOOL_FULL || k == TG_PIECE_SKILL_TOOL_COMPACT ||
+           k == TG_PIECE_SKILL_TOOL_MINIMAL;
 }
 
-/* " <file>,<off>,<len>,<lines>" (printf costs more than the search, a quarter million times). */
+/* " <file>,<off>,<len>,<lines>" (printf costs more than the rest, a quarter million times). */
 static void put_at(tg_buf *b, const tg_aggindex_at *at)
 {
     char tmp[96], *e = tmp + sizeof tmp, *p = e;
-    size_t v[3] = {at->lines, at->len, at->off};
+    size_t v[3] = {at->lines, at->len, at->file < 0 ? 0 : at->off};
     for (int j = 0; j < 3; j++) {
         size_t x = v[j];
         do
@@ -109,35 +74,84 @@ static void put_at(tg_buf *b, const tg_aggindex_at *at)
     tg_buf_append(b, p, (size_t)(e - p));
 }
 
-char *tg_aggindex_build(const tg_emit_fragment *f, size_t n, const tg_emit_files *shared,
-                        tg_emit_piece_kind form, size_t *len)
+/* A fact as one token: "-" when empty, "?" when it cannot be one (NULL, a space, a line break). */
+static void put_token(tg_buf *b, const char *s)
+{
+    tg_buf_putc(b, ' ');
+    if (s && !*s)
+        tg_buf_putc(b, '-');
+    else if (!s || strpbrk(s, " \n") || !strcmp(s, "-") || !strcmp(s, "?"))
+        tg_buf_putc(b, '?');
+    else
+        tg_buf_puts(b, s);
+}
+
+static void put_tool(tg_buf *b, const tg_aggindex_tool *t)
+{
+    tg_buf_puts(b, t->name);
+    put_token(b, t->auth_env);
+    put_token(b, t->network);
+    put_token(b, t->refused);
+    for (int k = 0; k < TG_PIECE_COUNT; k++)
+        put_at(b, &t->at[k]);
+    if (t->desc && !strchr(t->desc, '\n')) { /* the rest of the line */
+        tg_buf_putc(b, ' ');
+        tg_buf_puts(b, t->desc);
+    }
+    tg_buf_putc(b, '\n');
+}
+
+static char *format(const char *const *paths, const tg_aggindex_tool *v, size_t n, size_t *len)
 {
     tg_buf b = TG_BUF_INIT;
-    tg_buf_reserve(&b, 64 + n * (32 + TG_PIECE_COUNT * 24));
+    tg_buf_reserve(&b, 64 + n * (48 + TG_PIECE_COUNT * 24));
     tg_buf_puts(&b, INDEX_MAGIC);
     for (size_t j = 0; j < TG_AGGINDEX_FILES; j++)
-        tg_buf_printf(&b, "%s\n", j < shared->n ? shared->v[j].path : "");
+        tg_buf_printf(&b, "%s\n", paths[j] ? paths[j] : "");
     tg_buf_printf(&b, "%zu\n", n);
-    cursor cur[TG_PIECE_COUNT] = {{0, false, false}};
-    for (size_t i = 0; i < n; i++) {
-        const char *env = f[i].p[TG_PIECE_AUTH_ENV].data;
-        tg_buf_printf(&b, "%s %s", f[i].p[TG_PIECE_NAME].data, *env ? env : "-");
-        for (int k = 0; k < TG_PIECE_COUNT; k++) {
-            int file = shared->n == TG_AGGINDEX_FILES ? file_of(k, form) : -1;
-            tg_aggindex_at at =
-                locate(&f[i].p[k], file, file >= 0 ? &shared->v[file] : NULL, &cur[k]);
-            put_at(&b, &at);
-        }
-        /* the SKILL.md description's piece, kept whole at the end of the line */
-        const tg_emit_piece *desc = &f[i].p[TG_PIECE_SKILL_DESC];
-        if (!memchr(desc->data, '\n', desc->len)) {
-            tg_buf_putc(&b, ' ');
-            tg_buf_append(&b, desc->data, desc->len);
-        }
-        tg_buf_putc(&b, '\n');
-    }
+    for (size_t i = 0; i < n; i++)
+        put_tool(&b, &v[i]);
     *len = b.len;
     return tg_buf_steal(&b);
+}
+
+char *tg_aggindex_format(const tg_aggindex *ix, size_t *len)
+{
+    return format(ix->paths, ix->v, ix->n, len);
+}
+
+/* A piece kept in the index as a token: NULL when it could not be read back as one. */
+static const char *fact(const tg_emit_piece *p)
+{
+    return memchr(p->data, '\n', p->len) || memchr(p->data, ' ', p->len) ? NULL : p->data;
+}
+
+char *tg_aggindex_build(const tg_emit_fragment *f, size_t n, const tg_emit_files *shared,
+                        const size_t *pos, size_t *len)
+{
+    const char *paths[TG_AGGINDEX_FILES] = {0};
+    bool whole = shared->n == TG_AGGINDEX_FILES;
+    for (size_t j = 0; whole && j < TG_AGGINDEX_FILES; j++)
+        paths[j] = shared->v[j].path;
+    tg_aggindex_tool *v = xcalloc(n + 1, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        const tg_emit_piece *p = f[i].p;
+        v[i].name = p[TG_PIECE_NAME].data;
+        v[i].auth_env = p[TG_PIECE_AUTH_ENV].data;
+        v[i].desc = memchr(p[TG_PIECE_SKILL_DESC].data, '\n', p[TG_PIECE_SKILL_DESC].len)
+                        ? NULL
+                        : p[TG_PIECE_SKILL_DESC].data;
+        v[i].network = fact(&p[TG_PIECE_SKILL_NETWORK]);
+        v[i].refused = fact(&p[TG_PIECE_SKILL_REFUSED]);
+        for (int k = 0; k < TG_PIECE_COUNT; k++) {
+            size_t at = pos ? pos[i * TG_PIECE_COUNT + k] : TG_EMIT_NOWHERE;
+            int file = whole && at != TG_EMIT_NOWHERE ? file_of(k) : -1;
+            v[i].at[k] = (tg_aggindex_at){file, file < 0 ? 0 : at, p[k].len, p[k].lines};
+        }
+    }
+    char *text = format(paths, v, n, len);
+    free(v);
+    return text;
 }
 
 /* The next line of text at *p, NUL-terminated in place; NULL at the end. */
@@ -185,6 +199,15 @@ static bool parse_tool(char *line, tg_aggindex_tool *t)
     *sp = '\0';
     t->auth_env = strcmp(env, "-") == 0 ? "" : env;
     char *s = sp + 1;
+    const char **facts[2] = {&t->network, &t->refused};
+    for (int j = 0; j < 2; j++) {
+        char *tok = s;
+        if (!(sp = strchr(tok, ' ')))
+            return false;
+        *sp = '\0';
+        s = sp + 1;
+        *facts[j] = !strcmp(tok, "-") ? "" : !strcmp(tok, "?") ? NULL : tok;
+    }
     for (int k = 0; k < TG_PIECE_COUNT; k++) {
         tg_aggindex_at *at = &t->at[k];
         if (s[0] == '-' && s[1] == '1')
@@ -263,8 +286,12 @@ bool tg_aggindex_view(const tg_aggindex_tool *t, const char *const *bytes, const
             p->data = k == TG_PIECE_NAME ? t->name : t->auth_env;
             if (strlen(p->data) != p->len)
                 return false;
-        } else if (k == TG_PIECE_SKILL_DESC) {
-            p->data = t->desc && strlen(t->desc) == p->len ? t->desc : NULL;
+        } else if (k == TG_PIECE_SKILL_DESC || k == TG_PIECE_SKILL_NETWORK ||
+                   k == TG_PIECE_SKILL_REFUSED) {
+            const char *v = k == TG_PIECE_SKILL_DESC      ? t->desc
+                            : k == TG_PIECE_SKILL_NETWORK ? t->network
+                                                          : t->refused;
+            p->data = v && strlen(v) == p->len ? v : NULL;
         } else if (!at->len) {
             p->data = "";
         } else if (at->file < 0) {
@@ -276,4 +303,137 @@ bool tg_aggindex_view(const tg_aggindex_tool *t, const char *const *bytes, const
         }
     }
     return true;
+}
+
+/* The facts are equal, and a piece the files hold is placed (or empty, or a form not in use). */
+static bool same_fact(const char *kept, const tg_emit_piece *p)
+{
+    return kept && strlen(kept) == p->len && memcmp(kept, p->data, p->len) == 0;
+}
+
+bool tg_aggindex_replaceable(const tg_aggindex_tool *t, const tg_emit_fragment *f)
+{
+    if (!same_fact(t->name, &f->p[TG_PIECE_NAME]) ||
+        !same_fact(t->auth_env, &f->p[TG_PIECE_AUTH_ENV]) ||
+        !same_fact(t->desc, &f->p[TG_PIECE_SKILL_DESC]) ||
+        !same_fact(t->network, &f->p[TG_PIECE_SKILL_NETWORK]) ||
+        !same_fact(t->refused, &f->p[TG_PIECE_SKILL_REFUSED]))
+        return false;
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        const tg_aggindex_at *at = &t->at[k];
+        const tg_emit_piece *p = &f->p[k];
+        if (k == TG_PIECE_REFERENCE)
+            continue; /* a file of its own */
+        if (!at->len != !p->len || at->lines != p->lines)
+            return false;
+        if (at->file < 0 && at->len && file_of(k) >= 0 && !is_form(k))
+            return false; /* held by the files, but where is not known */
+    }
+    return true;
+}
+
+/* One replaced range of a file: at off, len bytes become the piece p. */
+typedef struct repl {
+    size_t off, len;
+    const tg_emit_piece *p;
+} repl;
+
+static int repl_cmp(const void *a, const void *b)
+{
+    const repl *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The replacements of file j, sorted; false when one lies outside the file or two overlap. */
+static bool file_repls(const tg_aggindex *ix, const size_t *edit, const tg_emit_fragment *nf,
+                       size_t ne, int j, size_t flen, repl **out, size_t *nr)
+{
+    repl *r = xcalloc(ne * TG_PIECE_COUNT + 1, sizeof *r);
+    size_t n = 0;
+    for (size_t e = 0; e < ne; e++)
+        for (int k = 0; k < TG_PIECE_COUNT; k++) {
+            const tg_aggindex_at *at = &ix->v[edit[e]].at[k];
+            if (at->file == j && at->len) /* an empty piece stays empty (replaceable) */
+                r[n++] = (repl){at->off, at->len, &nf[e].p[k]};
+        }
+    qsort(r, n, sizeof *r, repl_cmp);
+    for (size_t i = 0; i < n; i++)
+        if (r[i].off > flen || r[i].len > flen - r[i].off ||
+            (i && r[i - 1].off + r[i - 1].len > r[i].off)) {
+            free(r);
+            return false;
+        }
+    *out = r;
+    *nr = n;
+    return true;
+}
+
+/* The file with its ranges replaced (heap). */
+static char *splice_bytes(const char *old, size_t olen, const repl *r, size_t nr, size_t *len)
+{
+    size_t n = olen;
+    for (size_t i = 0; i < nr; i++)
+        n = n - r[i].len + r[i].p->len;
+    char *out = xmalloc(n + 1), *w = out;
+    size_t from = 0;
+    for (size_t i = 0; i < nr; i++) {
+        memcpy(w, old + from, r[i].off - from);
+        w += r[i].off - from;
+        memcpy(w, r[i].p->data, r[i].p->len);
+        w += r[i].p->len;
+        from = r[i].off + r[i].len;
+    }
+    memcpy(w, old + from, olen - from);
+    out[n] = '\0';
+    *len = n;
+    return out;
+}
+
+/* Every offset in file j moves by the change in length of the replacements before it. */
+static void move_offsets(tg_aggindex *ix, int j, const repl *r, size_t nr)
+{
+    ptrdiff_t *before = xcalloc(nr + 1, sizeof *before); /* before[i]: change of r[0..i) */
+    for (size_t i = 0; i < nr; i++)
+        before[i + 1] = before[i] + (ptrdiff_t)r[i].p->len - (ptrdiff_t)r[i].len;
+    for (size_t t = 0; t < ix->n; t++)
+        for (int k = 0; k < TG_PIECE_COUNT; k++) {
+            tg_aggindex_at *at = &ix->v[t].at[k];
+            if (at->file != j)
+                continue;
+            size_t lo = 0, hi = nr; /* replacements strictly before at->off */
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (r[mid].off < at->off)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            at->off = (size_t)((ptrdiff_t)at->off + before[lo]);
+        }
+    free(before);
+}
+
+bool tg_aggindex_splice(tg_aggindex *ix, const size_t *edit, const tg_emit_fragment *nf,
+                        size_t ne, const char *const *bytes, const size_t *lens, char **out,
+                        size_t *out_len)
+{
+    repl *r[TG_AGGINDEX_FILES] = {0};
+    size_t nr[TG_AGGINDEX_FILES] = {0};
+    bool ok = true;
+    for (int j = 0; j < TG_AGGINDEX_FILES && ok; j++)
+        ok = file_repls(ix, edit, nf, ne, j, lens[j], &r[j], &nr[j]);
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        out[j] = NULL;
+        if (ok && nr[j]) {
+            out[j] = splice_bytes(bytes[j], lens[j], r[j], nr[j], &out_len[j]);
+            move_offsets(ix, j, r[j], nr[j]);
+        }
+        free(r[j]);
+    }
+    for (size_t e = 0; ok && e < ne; e++)
+        for (int k = 0; k < TG_PIECE_COUNT; k++) {
+            ix->v[edit[e]].at[k].len = nf[e].p[k].len;
+            ix->v[edit[e]].at[k].lines = nf[e].p[k].lines;
+        }
+    return ok;
 }

@@ -160,6 +160,25 @@ bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char 
     return was && tg_hash_eq(was->hash, up->out_hash);
 }
 
+bool tg_stage_own_inputs_unchanged(tg_stage_run *r)
+{
+    if (!r->n->rec)
+        return false;
+    size_t own = 0, was_own = 0;
+    for (size_t i = 0; i < r->n->nin; i++) {
+        const tg_named_hash *in = &r->n->in[i];
+        if (!strncmp(in->name, "stage:", 6))
+            continue;
+        const tg_named_hash *was = prev_entry(r, true, in->name);
+        if (!was || !tg_hash_eq(was->hash, in->hash))
+            return false;
+        own++;
+    }
+    for (size_t i = 0; i < r->n->rec->nin; i++) /* and none of the last run's is gone */
+        was_own += strncmp(r->n->rec->in[i].name, "stage:", 6) != 0;
+    return own == was_own;
+}
+
 char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err)
 {
     const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;

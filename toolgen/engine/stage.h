@@ -113,6 +113,13 @@ void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len)
  */
 bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char *tool);
 /*
+ * Whether every input of this stage's key but the upstream stages' outputs — toolgen's and the
+ * stage's version, config values, data files, source files — is what its last recorded run
+ * saw (false without a record). With tg_stage_upstream_unchanged it tells a stage that only
+ * some tools changed, so its previous outputs differ only in what depends on them.
+ */
+bool tg_stage_own_inputs_unchanged(tg_stage_run *r);
+/*
  * Hands over output path (relative to the repository root; taken in every case) as the very
  * bytes this stage's last recorded run wrote there, without the bytes. True when the engine can
  * vouch for them: the record lists path and the plan found every recorded output holding its

@@ -93,8 +93,8 @@ static bool pieces_complete(const tg_emit_fragment *f, size_t n, const tg_projec
 
 /*
  * The fragments of every tool: views into the previous files for the tools whose fragment the
- * last run saw (from_index[i]), read from emit's output for the others, or for all of them when
- * the previous files cannot serve.
+ * last run saw (from_index[i]), read from emit's output for the others (unless already read:
+ * texts[i]), or for all of them when the previous files cannot serve.
  */
 static int gather(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fragment *f,
                   bool *from_index, tg_err *err)
@@ -104,6 +104,8 @@ static int gather(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fra
     size_t n = tg_stage_tools(r, &tools);
     size_t viewed = 0;
     for (size_t i = 0; i < n; i++) {
+        if (texts[i])
+            continue;
         const tg_aggindex_tool *t = pv->ok ? tg_aggindex_find(&pv->ix, tools[i]) : NULL;
         if (t && tg_stage_upstream_unchanged(r, "emit", tools[i]) &&
             tg_aggindex_view(t, pv->bytes, pv->lens, &f[i])) {
@@ -129,35 +131,134 @@ static int gather(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fra
 
 /* A tool's reference page is its fragment's reference piece, whole: when the fragment is the
  * one the last run saw, the page on disk is already right and is handed over without its
- * bytes. A view has no reference piece: should the engine not vouch for the page, it is read
- * from the fragment after all. */
-static int reference_pages(tg_stage_run *r, char **texts, tg_emit_fragment *f,
-                           const bool *from_index, size_t n, tg_err *err)
+ * bytes. A tool whose fragment was not read (texts[i] NULL) has no reference piece at hand:
+ * should the engine not vouch for its page, the page is read from the fragment after all. */
+static int reference_pages(tg_stage_run *r, char **texts, tg_emit_fragment *f, tg_err *err)
 {
     const tg_config *cfg = tg_stage_config(r);
-    for (size_t i = 0; i < n; i++) {
-        const char *tool = f[i].p[TG_PIECE_NAME].data;
-        char *rel = tg_emit_reference_path(&cfg->project, tool);
-        char *path = tg_path_join(cfg->generated_dir, rel);
-        free(rel);
-        if ((from_index[i] || tg_stage_upstream_unchanged(r, "emit", tool)) &&
+    const char *const *tools;
+    size_t n = tg_stage_tools(r, &tools);
+    /* the paths of tg_emit_reference_path, without a printf per tool */
+    char *rel = tg_emit_reference_path(&cfg->project, "");
+    char *dir = tg_path_join(cfg->generated_dir, rel);
+    free(rel);
+    size_t dlen = strlen(dir) - strlen(".md");
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t tlen = strlen(tools[i]);
+        char *path = xmalloc(dlen + tlen + 4);
+        memcpy(path, dir, dlen);
+        memcpy(path + dlen, tools[i], tlen);
+        memcpy(path + dlen + tlen, ".md", 4);
+        if ((!texts[i] || tg_stage_upstream_unchanged(r, "emit", tools[i])) &&
             tg_stage_output_unchanged(r, xstrdup(path))) {
             free(path);
             continue;
         }
-        if (from_index[i] && read_fragment(r, tool, &texts[i], &f[i], err) != 0) {
+        if (!texts[i] && read_fragment(r, tools[i], &texts[i], &f[i], err) != 0) {
             free(path);
-            return -1;
+            rc = -1;
+            break;
         }
         const tg_emit_piece *page = &f[i].p[TG_PIECE_REFERENCE];
         tg_stage_output(r, path, xstrdup(page->data), page->len);
     }
-    return 0;
+    free(dir);
+    return rc;
+}
+
+/* Hands over one repository-wide file: new bytes (taken), or the previous ones unchanged. */
+static void shared_output(tg_stage_run *r, const previous *pv, int j, char *data, size_t len)
+{
+    const tg_config *cfg = tg_stage_config(r);
+    char *path = tg_path_join(cfg->generated_dir, pv->ix.paths[j]);
+    if (data) {
+        tg_stage_output(r, path, data, len);
+    } else if (!tg_stage_output_unchanged(r, xstrdup(path))) {
+        char *copy = xmalloc(pv->lens[j] + 1);
+        memcpy(copy, pv->bytes[j], pv->lens[j]);
+        copy[pv->lens[j]] = '\0';
+        tg_stage_output(r, path, copy, pv->lens[j]);
+    } else {
+        free(path);
+    }
+}
+
+/*
+ * The common edit: the same tools as last time, the same repository settings, and the changed
+ * tools' fragments replaceable in place (tg_aggindex_replaceable): the files are their previous
+ * bytes with those tools' pieces replaced, the index the previous one with its offsets moved.
+ * Returns 1 when done, 0 when another way is needed (the fragments read stay in texts/f), -1
+ * on an error.
+ */
+static int splice(tg_stage_run *r, previous *pv, char **texts, tg_emit_fragment *f, tg_err *err)
+{
+    const char *const *tools;
+    size_t n = tg_stage_tools(r, &tools);
+    if (!pv->ok || pv->ix.n != n || !tg_stage_own_inputs_unchanged(r))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(pv->ix.v[i].name, tools[i]) != 0)
+            return 0;
+    size_t *edit = xcalloc(n + 1, sizeof *edit), ne = 0;
+    tg_emit_fragment *nf = xcalloc(n + 1, sizeof *nf);
+    int rc = 1;
+    for (size_t i = 0; i < n && rc == 1; i++) {
+        if (tg_stage_upstream_unchanged(r, "emit", tools[i]))
+            continue;
+        if (read_fragment(r, tools[i], &texts[i], &f[i], err) != 0)
+            rc = -1;
+        else if (!tg_aggindex_replaceable(&pv->ix.v[i], &f[i]))
+            rc = 0;
+        else
+            nf[ne] = f[i], edit[ne++] = i;
+    }
+    char *out[TG_AGGINDEX_FILES];
+    size_t out_len[TG_AGGINDEX_FILES];
+    if (rc == 1 && !tg_aggindex_splice(&pv->ix, edit, nf, ne, pv->bytes, pv->lens, out, out_len))
+        rc = 0;
+    if (rc == 1) {
+        for (int j = 0; j < TG_AGGINDEX_FILES; j++)
+            shared_output(r, pv, j, out[j], out_len[j]);
+        size_t ilen = 0;
+        char *index = tg_aggindex_format(&pv->ix, &ilen);
+        tg_stage_output(r, xstrdup(INDEX_PATH), index, ilen);
+        tg_stage_note(r, "%zu of %zu tools' pieces replaced in the previous files", ne, n);
+    }
+    free(edit);
+    free(nf);
+    return rc;
+}
+
+/* Every file from every tool's pieces (views or fragments), and an index made anew. */
+static int concatenate(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fragment *f,
+                       bool *from_index, tg_err *err)
+{
+    const tg_config *cfg = tg_stage_config(r);
+    const char *const *tools;
+    size_t n = tg_stage_tools(r, &tools);
+    tg_emit_files files = {0};
+    size_t *pos = xcalloc(n * TG_PIECE_COUNT + 1, sizeof *pos);
+    int rc = -1;
+    if (gather(r, pv, texts, f, from_index, err) == 0 &&
+        tg_emit_aggregate_shared(f, n, &cfg->project, &files, pos, err) == 0) {
+        size_t ilen = 0;
+        char *index = tg_aggindex_build(f, n, &files, pos, &ilen);
+        for (size_t i = 0; i < files.n; i++) {
+            tg_stage_output(r, tg_path_join(cfg->generated_dir, files.v[i].path),
+                            files.v[i].data, files.v[i].len);
+            files.v[i].data = NULL;
+        }
+        tg_stage_output(r, xstrdup(INDEX_PATH), index, ilen);
+        rc = 0;
+    }
+    tg_emit_files_free(&files);
+    free(pos);
+    return rc;
 }
 
 static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
 {
-    const tg_config *cfg = tg_stage_config(r);
     const char *const *tools;
     size_t n = tg_stage_tools(r, &tools);
     char **texts = xcalloc(n + 1, sizeof *texts);
@@ -166,22 +267,12 @@ static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
     previous pv = {0};
     previous_load(r, &pv);
     tg_stage_status rc = TG_STAGE_FAILED;
-    tg_emit_files files = {0};
-    if (gather(r, &pv, texts, f, from_index, err) != 0 ||
-        tg_emit_aggregate_shared(f, n, &cfg->project, &files, err) != 0)
+    int spliced = splice(r, &pv, texts, f, err);
+    if (spliced < 0 || (!spliced && concatenate(r, &pv, texts, f, from_index, err) != 0))
         goto out;
-    size_t ilen = 0;
-    char *index = tg_aggindex_build(f, n, &files, tg_emit_skill_form(f, n, &cfg->project), &ilen);
-    for (size_t i = 0; i < files.n; i++) {
-        tg_stage_output(r, tg_path_join(cfg->generated_dir, files.v[i].path), files.v[i].data,
-                        files.v[i].len);
-        files.v[i].data = NULL;
-    }
-    tg_stage_output(r, xstrdup(INDEX_PATH), index, ilen);
-    if (reference_pages(r, texts, f, from_index, n, err) == 0)
+    if (reference_pages(r, texts, f, err) == 0)
         rc = TG_STAGE_DONE;
 out:
-    tg_emit_files_free(&files);
     previous_free(&pv);
     for (size_t i = 0; i < n; i++)
         free(texts[i]);
@@ -193,7 +284,7 @@ out:
 
 const tg_stage_def tgs_aggregate = {
     .id = "aggregate",
-    .version = "3",
+    .version = "4",
     .scope = TG_STAGE_REPO,
     .upstream = aggregate_upstream,
     .config = aggregate_config,
