@@ -56,8 +56,29 @@ tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err)
     return &w->ss;
 }
 
-/* The upstream node of this stage for (stage, tool), if the stage declared it. */
-static node *declared_upstream(tg_stage_run *r, const char *stage, const char *tool, tg_err *err)
+/* "stage:<stage>:<tool>" ("stage:<stage>" without a tool): the key input naming an upstream
+ * instance, whose id follows "stage:". In buf when it fits (a repository-wide stage asks once
+ * per tool: no printf), else on the heap. */
+static char *upstream_input_name(char *buf, size_t size, const char *stage, const char *tool)
+{
+    size_t ls = strlen(stage), lt = tool ? strlen(tool) : 0, need = 6 + ls + 1 + lt + 1;
+    char *s = need <= size ? buf : xmalloc(need), *w = s;
+    memcpy(w, "stage:", 6);
+    memcpy(w += 6, stage, ls);
+    w += ls;
+    if (tool) {
+        *w++ = ':';
+        memcpy(w, tool, lt);
+        w += lt;
+    }
+    *w = '\0';
+    return s;
+}
+
+/* The upstream node of this stage for (stage, tool), if the stage declared it; name is its
+ * upstream_input_name. */
+static node *declared_upstream_named(tg_stage_run *r, const char *stage, const char *tool,
+                                     const char *name, tg_err *err)
 {
     /* Only what the stage declared: its key covers nothing else. */
     bool declared = false;
@@ -65,12 +86,19 @@ static node *declared_upstream(tg_stage_run *r, const char *stage, const char *t
         declared |= strcmp(*u, stage) == 0;
     if (r->n->tool && (!tool || strcmp(tool, r->n->tool) != 0))
         declared = false; /* a per-tool stage reads its own tool's upstream only */
-    char *id = tool ? xasprintf("%s:%s", stage, tool) : xstrdup(stage);
-    node *up = declared ? tg_strmap_get(&r->e->by_id, id) : NULL;
+    node *up = declared ? tg_strmap_get(&r->e->by_id, name + 6) : NULL;
     if (!up)
         tg_err_set(err, "stage %s reads %s, which is not one of its declared upstream stages",
-                   r->n->id, id);
-    free(id);
+                   r->n->id, name + 6);
+    return up;
+}
+
+static node *declared_upstream(tg_stage_run *r, const char *stage, const char *tool, tg_err *err)
+{
+    char buf[256], *name = upstream_input_name(buf, sizeof buf, stage, tool);
+    node *up = declared_upstream_named(r, stage, tool, name, err);
+    if (name != buf)
+        free(name);
     return up;
 }
 
@@ -135,28 +163,36 @@ static const tg_named_hash *prev_entry(tg_stage_run *r, bool inputs, const char 
     const tg_stage_rec *rec = r->n->rec;
     if (!rec)
         return NULL;
-    named_index **x = inputs ? &r->prev_in : &r->prev_out;
-    if (!*x) {
-        *x = xmalloc(sizeof **x);
-        tgb_nidx_init(*x, inputs ? rec->in : rec->out, inputs ? rec->nin : rec->nout);
+    if (inputs)
+        return tgb_nidx_find(tgb_rec_inputs(r->n), name);
+    if (!r->prev_out) {
+        r->prev_out = xmalloc(sizeof *r->prev_out);
+        tgb_nidx_init(r->prev_out, rec->out, rec->nout);
     }
-    return tgb_nidx_find(*x, name);
+    return tgb_nidx_find(r->prev_out, name);
+}
+
+/* Whether the last recorded run was by the same toolgen and stage version (the key's
+ * "version" input); asked once per run. */
+static bool same_version(tg_stage_run *r)
+{
+    if (!r->version_known) {
+        const tg_named_hash *ver = prev_entry(r, true, "version");
+        const tg_named_hash *cur = tgb_find_named(r->n->in, r->n->nin, "version");
+        r->version_same = ver && cur && tg_hash_eq(ver->hash, cur->hash);
+        r->version_known = true;
+    }
+    return r->version_same;
 }
 
 bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char *tool)
 {
     tg_err err = {0};
-    node *up = declared_upstream(r, stage, tool, &err);
-    if (!up)
-        return false;
-    /* The same toolgen and stage version (the key's "version" input) recorded that run. */
-    const tg_named_hash *ver = prev_entry(r, true, "version");
-    const tg_named_hash *cur = tgb_find_named(r->n->in, r->n->nin, "version");
-    if (!ver || !cur || !tg_hash_eq(ver->hash, cur->hash))
-        return false;
-    char *name = xasprintf("stage:%s", up->id);
-    const tg_named_hash *was = prev_entry(r, true, name);
-    free(name);
+    char buf[256], *name = upstream_input_name(buf, sizeof buf, stage, tool);
+    node *up = declared_upstream_named(r, stage, tool, name, &err);
+    const tg_named_hash *was = up && same_version(r) ? prev_entry(r, true, name) : NULL;
+    if (name != buf)
+        free(name);
     return was && tg_hash_eq(was->hash, up->out_hash);
 }
 
@@ -377,12 +413,10 @@ static void run_free(tg_stage_run *r)
         free(r->outs[i].data);
     }
     free(r->outs);
-    named_index *idx[2] = {r->prev_in, r->prev_out};
-    for (int i = 0; i < 2; i++)
-        if (idx[i]) {
-            tgb_nidx_free(idx[i]);
-            free(idx[i]);
-        }
+    if (r->prev_out) {
+        tgb_nidx_free(r->prev_out);
+        free(r->prev_out);
+    }
     unmap_all(r);
     tg_strv_free(&r->deps);
     tg_strv_free(&r->deps_exist);
