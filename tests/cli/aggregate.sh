@@ -160,7 +160,9 @@ edit_b "Print a data file, index edit."
 run "$TG" -C "$R" build -v
 expect_out "index: the edited tool's pieces are replaced in place" \
     "1 of $NT tools' pieces replaced in the previous files"
-head -1 "$IDX" | grep -q '^toolgen-aggregate-index 2$' && ok || bad "index: no index written"
+head -1 "$IDX" | grep -q '^toolgen-aggregate-index 3$' && ok || bad "index: no index written"
+grep -q '^toolgen-aggregate-edits 1$' "$R/.toolgen/out/aggregate.edits" && ok || bad "index: no edits written"
+expect_not_out "index: the index itself stays (the edits are listed beside it)" "wrote .toolgen/out/aggregate.index"
 same_as_clean "index edit"
 edit_b "A much longer description of what this tool does, so that every piece after it moves on."
 run "$TG" -C "$R" build -v
@@ -219,13 +221,19 @@ expect_out "index: replaced in place after the reorder" "1 of $((NT - 1)) tools'
 same_as_clean "index: edit after the reorder"
 NT=$((NT - 1))
 # a damaged or missing index, or a damaged previous file: every fragment is read
-printf 'toolgen-aggregate-index 2\ngarbage\n' >"$IDX"
+printf 'toolgen-aggregate-index 3\ngarbage\n' >"$IDX"
 edit_b "Print a data file, damaged index."
 run "$TG" -C "$R" build -v
 expect_rc "damaged index: build" 0
 expect_err "damaged index: restored with a warning" "aggregate.index was edited by hand"
 expect_out "damaged index: every fragment read" "0 of $NT tools' pieces taken"
 same_as_clean "damaged index"
+printf 'toolgen-aggregate-edits 1\n0 5 5\n' >"$R/.toolgen/out/aggregate.edits"
+edit_b "Print a data file, damaged edits."
+run "$TG" -C "$R" build -v
+expect_err "damaged edits: restored with a warning" "aggregate.edits was edited by hand"
+expect_out "damaged edits: every fragment read" "0 of $NT tools' pieces taken"
+same_as_clean "damaged edits"
 rm "$IDX"
 edit_b "Print a data file, missing index."
 run "$TG" -C "$R" build -v

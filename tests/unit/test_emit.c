@@ -1271,7 +1271,9 @@ static void index_fragment(int i, int edit, tg_buf *p, char **text, tg_emit_frag
             tg_buf_printf(&p[k], "tool_%c (Tool %d)", 'a' + i, i);
         else if (k != TG_PIECE_SKILL_NOTES || i != 2)
             tg_buf_printf(&p[k], "{\"piece\": %d, \"tool\": %d%s}\n", k, i,
-                          edit ? ", \"edited\": true" : "");
+                          edit == 1   ? ", \"edited\": true"
+                          : edit == 2 ? ", \"edited\": \"twice, and longer\""
+                                      : "");
     }
     size_t len;
     *text = tg_emit_fragment_serialise(p, &len);
@@ -1290,59 +1292,119 @@ static char *index_of(const tg_emit_fragment *f, size_t n, const tg_project_info
     return tg_aggindex_build(f, n, files, pos, ilen);
 }
 
+/* The positions of the base ix moved by the edits ed are those of the index made anew. */
+static void check_moved(const tg_aggindex *ix, const tg_aggindex_edits *ed, const char *want,
+                        size_t wlen, const char *what)
+{
+    tg_err err = {0};
+    char *copy = xstrdup(want);
+    tg_aggindex w;
+    CHECK(tg_aggindex_parse(copy, wlen, &w, &err) == 0 && w.n == ix->n, "%s: %s", what, err.msg);
+    for (size_t i = 0; i < ix->n && w.n == ix->n; i++) {
+        tg_aggindex_tool t = ix->v[i];
+        tg_aggindex_edits_apply(ed, &t);
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
+            CHECK(t.at[k].file == w.v[i].at[k].file && t.at[k].lines == w.v[i].at[k].lines &&
+                      (t.at[k].file < 0 ||
+                       (t.at[k].off == w.v[i].at[k].off && t.at[k].len == w.v[i].at[k].len)),
+                  "%s: tool %zu piece %d at %zu+%zu, made anew %zu+%zu", what, i, k, t.at[k].off,
+                  t.at[k].len, w.v[i].at[k].off, w.v[i].at[k].len);
+    }
+    tg_aggindex_free(&w);
+    free(copy);
+}
+
+/* Replaces tool 1's pieces by those of nf[1] in files (bytes/lens, updated), on top of the
+ * edits ed; then compares with the files and index made anew from nf. */
+static void splice_one(const tg_aggindex *ix, tg_aggindex_edits *ed, const tg_emit_fragment *nf,
+                       const tg_project_info *repo, char **bytes, size_t *lens, const char *what)
+{
+    tg_aggindex_tool cur = ix->v[1];
+    tg_aggindex_edits_apply(ed, &cur);
+    CHECK(tg_aggindex_replaceable(&cur, &nf[1]), "%s: not replaceable", what);
+    char *out[TG_AGGINDEX_FILES];
+    size_t out_len[TG_AGGINDEX_FILES];
+    CHECK(tg_aggindex_splice(&cur, &ix->v[1], &nf[1], 1, (const char *const *)bytes, lens, ed,
+                             out, out_len),
+          "%s: splice refused", what);
+    tg_emit_files want = {0};
+    size_t wlen;
+    char *windex = index_of(nf, 3, repo, &want, &wlen);
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        CHECK(out[j] != NULL, "%s: %s should change", what, want.v[j].path);
+        if (out[j]) {
+            free(bytes[j]);
+            bytes[j] = out[j];
+            lens[j] = out_len[j];
+        }
+        CHECK(lens[j] == want.v[j].len && memcmp(bytes[j], want.v[j].data, lens[j]) == 0,
+              "%s: %s spliced differs from made anew", what, want.v[j].path);
+    }
+    check_moved(ix, ed, windex, wlen, what);
+    free(windex);
+    tg_emit_files_free(&want);
+}
+
 /*
- * An edit replaced in place (tg_aggindex_splice) gives the very files and index that making
- * everything again gives; an edit that changes a fact or a line count is not replaceable.
+ * Edits replaced in place (tg_aggindex_splice), one after the other, give the very files that
+ * making everything again gives, and the base index moved by the edits gives the positions of
+ * the index made anew; the edits survive their text. An edit that changes a fact or a line
+ * count is not replaceable.
  */
 static void test_aggregate_splice(const tg_emit_fragment *f, tg_aggindex *ix,
                                   const tg_emit_files *files, const tg_project_info *repo)
 {
-    tg_buf p[TG_PIECE_COUNT];
+    tg_buf p[TG_PIECE_COUNT], p2[TG_PIECE_COUNT];
     for (int k = 0; k < TG_PIECE_COUNT; k++)
-        p[k] = (tg_buf)TG_BUF_INIT;
-    char *text;
+        p[k] = p2[k] = (tg_buf)TG_BUF_INIT;
+    char *text, *text2, *bytes[TG_AGGINDEX_FILES];
+    size_t lens[TG_AGGINDEX_FILES], elen;
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        bytes[j] = xmalloc(files->v[j].len + 1);
+        memcpy(bytes[j], files->v[j].data, files->v[j].len + 1);
+        lens[j] = files->v[j].len;
+    }
+    tg_aggindex_edits ed = {0}, back;
     tg_emit_fragment nf[3] = {f[0], f[1], f[2]};
     index_fragment(1, 1, p, &text, &nf[1]);
-    CHECK(tg_aggindex_replaceable(&ix->v[1], &nf[1]), "an edit of the pieces not replaceable");
-    const char *bytes[TG_AGGINDEX_FILES];
-    size_t lens[TG_AGGINDEX_FILES], out_len[TG_AGGINDEX_FILES], edit[1] = {1};
-    char *out[TG_AGGINDEX_FILES];
-    for (int j = 0; j < TG_AGGINDEX_FILES; j++)
-        bytes[j] = files->v[j].data, lens[j] = files->v[j].len;
-    CHECK(tg_aggindex_splice(ix, edit, &nf[1], 1, bytes, lens, out, out_len), "splice refused");
-    tg_emit_files want = {0};
-    size_t wlen, glen;
-    char *windex = index_of(nf, 3, repo, &want, &wlen);
+    splice_one(ix, &ed, nf, repo, bytes, lens, "first edit");
+    char *etext = tg_aggindex_edits_format(&ed, &elen);
+    tg_err err = {0};
+    CHECK(tg_aggindex_edits_parse(etext, elen, &back, &err) == 0 && back.n == ed.n,
+          "edits read back: %s", err.msg);
+    tg_aggindex_edits_free(&ed);
+    ed = back;
+    free(etext);
+    index_fragment(1, 2, p2, &text2, &nf[1]); /* the same pieces edited again, longer */
+    splice_one(ix, &ed, nf, repo, bytes, lens, "second edit");
+    nf[1] = f[1]; /* and back: the edits of a piece now as long as in the base stay listed */
+    splice_one(ix, &ed, nf, repo, bytes, lens, "edit back");
     for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
-        const char *got = out[j] ? out[j] : bytes[j];
-        size_t len = out[j] ? out_len[j] : lens[j];
-        CHECK(len == want.v[j].len && memcmp(got, want.v[j].data, len) == 0,
-              "%s: spliced differs from made anew", want.v[j].path);
-        CHECK(out[j] != NULL, "%s: the edit should change it", want.v[j].path);
-        free(out[j]);
+        CHECK(lens[j] == files->v[j].len && memcmp(bytes[j], files->v[j].data, lens[j]) == 0,
+              "edit back: %s differs from the first build", files->v[j].path);
+        free(bytes[j]);
     }
-    char *gindex = tg_aggindex_format(ix, &glen);
-    CHECK(glen == wlen && memcmp(gindex, windex, wlen) == 0, "spliced index differs:\n%s\n%s",
-          gindex, windex);
-    free(gindex);
-    free(windex);
-    tg_emit_files_free(&want);
+    tg_aggindex_edits_free(&ed);
+    CHECK(tg_aggindex_edits_parse("toolgen-aggregate-edits 1\n9 1 2 3\n", 34, &ed, &err) != 0,
+          "an edit of file 9 accepted");
     /* a line more in a piece, or another credential variable: not in place */
     tg_buf_puts(&p[TG_PIECE_SKILL_WHEN], "- one more line\n");
-    char *t2 = tg_emit_fragment_serialise(p, &wlen);
-    tg_err err = {0};
-    CHECK(tg_emit_fragment_parse(t2, wlen, &nf[1], &err) == 0, "parse: %s", err.msg);
+    char *t2 = tg_emit_fragment_serialise(p, &elen);
+    CHECK(tg_emit_fragment_parse(t2, elen, &nf[1], &err) == 0, "parse: %s", err.msg);
     CHECK(!tg_aggindex_replaceable(&ix->v[1], &nf[1]), "a line count change replaceable");
     free(t2);
     tg_buf_reset(&p[TG_PIECE_SKILL_WHEN]);
     tg_buf_puts(&p[TG_PIECE_AUTH_ENV], "2");
-    t2 = tg_emit_fragment_serialise(p, &wlen);
-    CHECK(tg_emit_fragment_parse(t2, wlen, &nf[1], &err) == 0, "parse: %s", err.msg);
+    t2 = tg_emit_fragment_serialise(p, &elen);
+    CHECK(tg_emit_fragment_parse(t2, elen, &nf[1], &err) == 0, "parse: %s", err.msg);
     CHECK(!tg_aggindex_replaceable(&ix->v[1], &nf[1]), "a fact change replaceable");
     free(t2);
     free(text);
-    for (int k = 0; k < TG_PIECE_COUNT; k++)
+    free(text2);
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
         tg_buf_free(&p[k]);
+        tg_buf_free(&p2[k]);
+    }
 }
 
 /* The aggregate's index: views of the pieces in the files the aggregate made are the pieces

@@ -16,7 +16,8 @@
 
 #include "base/buf.h"
 
-#define INDEX_MAGIC "toolgen-aggregate-index 2\n"
+#define INDEX_MAGIC "toolgen-aggregate-index 3\n"
+#define EDITS_MAGIC "toolgen-aggregate-edits 1\n"
 
 /* The file (0..TG_AGGINDEX_FILES-1) that holds pieces of kind k as such (in one of SKILL.md's
  * forms only the one in use), or -1: the facts are folded into shared text (or kept in the
@@ -101,6 +102,16 @@ static void put_tool(tg_buf *b, const tg_aggindex_tool *t)
     tg_buf_putc(b, '\n');
 }
 
+tg_hash tg_aggindex_names_hash(const char *const *names, size_t n)
+{
+    tg_hasher *h = tg_hasher_new();
+    for (size_t i = 0; i < n; i++)
+        tg_hasher_str(h, 'n', names[i]);
+    tg_hash r = tg_hasher_final(h);
+    tg_hasher_free(h);
+    return r;
+}
+
 static char *format(const char *const *paths, const tg_aggindex_tool *v, size_t n, size_t *len)
 {
     tg_buf b = TG_BUF_INIT;
@@ -108,16 +119,17 @@ static char *format(const char *const *paths, const tg_aggindex_tool *v, size_t 
     tg_buf_puts(&b, INDEX_MAGIC);
     for (size_t j = 0; j < TG_AGGINDEX_FILES; j++)
         tg_buf_printf(&b, "%s\n", paths[j] ? paths[j] : "");
-    tg_buf_printf(&b, "%zu\n", n);
+    const char **names = xcalloc(n + 1, sizeof *names);
+    for (size_t i = 0; i < n; i++)
+        names[i] = v[i].name;
+    char hex[TG_HASH_HEX];
+    tg_hash_hex(tg_aggindex_names_hash(names, n), hex);
+    free(names);
+    tg_buf_printf(&b, "%zu %s\n", n, hex);
     for (size_t i = 0; i < n; i++)
         put_tool(&b, &v[i]);
     *len = b.len;
     return tg_buf_steal(&b);
-}
-
-char *tg_aggindex_format(const tg_aggindex *ix, size_t *len)
-{
-    return format(ix->paths, ix->v, ix->n, len);
 }
 
 /* A piece kept in the index as a token: NULL when it could not be read back as one. */
@@ -227,24 +239,37 @@ static bool parse_tool(char *line, tg_aggindex_tool *t)
     return *s == ' ' || *s == '\0';
 }
 
-int tg_aggindex_parse(char *text, size_t len, tg_aggindex *ix, tg_err *err)
+/* The header (magic, paths, "<count> <names hash>") of text, NUL-terminated in place; *p is
+ * left at the first tool's line. */
+static int parse_header(char **p, char *end, size_t len, tg_aggindex *ix, size_t *n,
+                        tg_hash *names, tg_err *err)
 {
-    *ix = (tg_aggindex){.by_name = TG_STRMAP_INIT};
-    char *p = text, *end = text + len, *line;
+    char *line;
     size_t magic = strlen(INDEX_MAGIC);
-    if (len < magic || memcmp(text, INDEX_MAGIC, magic) != 0)
+    if (len < magic || memcmp(*p, INDEX_MAGIC, magic) != 0)
         return tg_err_set(err, "not an aggregate index of this version");
-    p += magic;
+    *p += magic;
     for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
-        if (!(line = next_line(&p, end)))
+        if (!(line = next_line(p, end)))
             return tg_err_set(err, "truncated aggregate index");
         ix->paths[j] = line;
     }
     char *stop = NULL;
-    line = next_line(&p, end);
-    size_t n = line ? strtoull(line, &stop, 10) : 0;
-    if (!line || stop == line || *stop || n > len)
+    line = next_line(p, end);
+    *n = line ? strtoull(line, &stop, 10) : 0;
+    if (!line || stop == line || *stop != ' ' || *n > len || !tg_hash_parse(stop + 1, names))
         return tg_err_set(err, "aggregate index: bad tool count");
+    return 0;
+}
+
+int tg_aggindex_parse(char *text, size_t len, tg_aggindex *ix, tg_err *err)
+{
+    *ix = (tg_aggindex){.by_name = TG_STRMAP_INIT};
+    char *p = text, *end = text + len, *line;
+    size_t n;
+    tg_hash names;
+    if (parse_header(&p, end, len, ix, &n, &names, err) != 0)
+        return -1;
     ix->v = xcalloc(n + 1, sizeof *ix->v);
     for (size_t i = 0; i < n; i++) {
         line = next_line(&p, end);
@@ -332,9 +357,187 @@ bool tg_aggindex_replaceable(const tg_aggindex_tool *t, const tg_emit_fragment *
     return true;
 }
 
-/* One replaced range of a file: at off, len bytes become the piece p. */
+/* ---- peeking at a few tools ------------------------------------------------------------------- */
+
+/* The end of the line at p (its '\n'), or NULL. */
+static const char *line_end(const char *p, const char *end)
+{
+    return p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+}
+
+int tg_aggindex_peek(const char *text, size_t len, const size_t *at, size_t na, tg_aggindex *ix,
+                     tg_hash *names, char **keep, tg_err *err)
+{
+    *ix = (tg_aggindex){.by_name = TG_STRMAP_INIT};
+    *keep = NULL;
+    const char *end = text + len, *p = text;
+    for (int j = 0; j < TG_AGGINDEX_FILES + 2 && p; j++) /* magic, paths, count */
+        if ((p = line_end(p, end)))
+            p++;
+    if (!p)
+        return tg_err_set(err, "truncated aggregate index");
+    /* the header and the lines asked for, copied once (the strings point into the copy) */
+    const char **starts = xcalloc(na + 1, sizeof *starts), *q = p;
+    size_t *lens = xcalloc(na + 1, sizeof *lens), total = (size_t)(p - text) + 1, line = 0;
+    for (size_t a = 0; a < na && q; a++) {
+        for (; line < at[a] && (q = line_end(q, end)); line++)
+            q++;
+        const char *e = q ? line_end(q, end) : NULL;
+        if (!e)
+            q = NULL;
+        else
+            starts[a] = q, lens[a] = (size_t)(e - q) + 1, total += lens[a];
+    }
+    int rc = 0;
+    size_t n = 0;
+    char *c = *keep = xmalloc(total + 1);
+    memcpy(c, text, (size_t)(p - text));
+    char *cp = c, *cend = c + (p - text);
+    if (!q && na)
+        rc = tg_err_set(err, "aggregate index: a tool's line is missing");
+    else if (parse_header(&cp, cend, (size_t)(cend - c), ix, &n, names, err) != 0)
+        rc = -1;
+    ix->v = xcalloc(na + 1, sizeof *ix->v);
+    char *w = cend;
+    for (size_t a = 0; rc == 0 && a < na; a++) {
+        memcpy(w, starts[a], lens[a]);
+        w[lens[a] - 1] = '\0';
+        if (at[a] >= n || !parse_tool(w, &ix->v[a]))
+            rc = tg_err_set(err, "aggregate index: malformed line for tool %zu", at[a] + 1);
+        w += lens[a];
+    }
+    ix->n = n;
+    free(starts);
+    free(lens);
+    if (rc != 0) {
+        tg_aggindex_free(ix);
+        free(*keep);
+        *keep = NULL;
+    }
+    return rc;
+}
+
+/* ---- the edits ------------------------------------------------------------------------------- */
+
+static int edit_cmp(const void *a, const void *b)
+{
+    const tg_aggindex_edit *x = a, *y = b;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    return x->base_off < y->base_off ? -1 : x->base_off > y->base_off;
+}
+
+/* Sorts the list and sums up each file's changes in length before each edit. */
+static void edits_finish(tg_aggindex_edits *ed)
+{
+    if (ed->n)
+        qsort(ed->v, ed->n, sizeof *ed->v, edit_cmp);
+    ptrdiff_t sum = 0;
+    for (size_t i = 0; i < ed->n; i++) {
+        if (i && ed->v[i].file != ed->v[i - 1].file)
+            sum = 0;
+        ed->v[i].before = sum;
+        sum += (ptrdiff_t)ed->v[i].len - (ptrdiff_t)ed->v[i].base_len;
+    }
+}
+
+static void edits_push(tg_aggindex_edits *ed, tg_aggindex_edit e)
+{
+    if (ed->n == ed->cap) {
+        ed->cap = ed->cap ? ed->cap * 2 : 16;
+        ed->v = xrealloc(ed->v, ed->cap * sizeof *ed->v);
+    }
+    ed->v[ed->n++] = e;
+}
+
+int tg_aggindex_edits_parse(const char *text, size_t len, tg_aggindex_edits *ed, tg_err *err)
+{
+    *ed = (tg_aggindex_edits){0};
+    size_t magic = strlen(EDITS_MAGIC);
+    if (len < magic || memcmp(text, EDITS_MAGIC, magic) != 0)
+        return tg_err_set(err, "not a list of aggregate edits of this version");
+    char *copy = xmalloc(len - magic + 1), *p = copy, *end = copy + (len - magic), *line;
+    memcpy(copy, text + magic, len - magic);
+    *end = '\0';
+    int rc = 0;
+    while (rc == 0 && (line = next_line(&p, end))) {
+        tg_aggindex_edit e = {0};
+        char *s = line + 1;
+        if (*line < '0' || *line >= '0' + TG_AGGINDEX_FILES || *s++ != ' ' ||
+            !parse_size(&s, &e.base_off) || *s++ != ' ' || !parse_size(&s, &e.base_len) ||
+            *s++ != ' ' || !parse_size(&s, &e.len) || *s)
+            rc = tg_err_set(err, "aggregate edits: malformed line");
+        e.file = *line - '0';
+        edits_push(ed, e);
+    }
+    if (rc == 0 && p != end)
+        rc = tg_err_set(err, "aggregate edits: truncated");
+    free(copy);
+    if (rc != 0)
+        tg_aggindex_edits_free(ed);
+    else
+        edits_finish(ed);
+    return rc;
+}
+
+char *tg_aggindex_edits_format(const tg_aggindex_edits *ed, size_t *len)
+{
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, EDITS_MAGIC);
+    for (size_t i = 0; i < ed->n; i++)
+        tg_buf_printf(&b, "%d %zu %zu %zu\n", ed->v[i].file, ed->v[i].base_off,
+                      ed->v[i].base_len, ed->v[i].len);
+    *len = b.len;
+    return tg_buf_steal(&b);
+}
+
+void tg_aggindex_edits_free(tg_aggindex_edits *ed)
+{
+    free(ed->v);
+    *ed = (tg_aggindex_edits){0};
+}
+
+/* The first of ed->v[0..n) (sorted) of file at or after base_off (n when none). */
+static size_t edit_at(const tg_aggindex_edits *ed, size_t n, int file, size_t base_off)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const tg_aggindex_edit *e = &ed->v[mid];
+        if (e->file < file || (e->file == file && e->base_off < base_off))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void tg_aggindex_edits_apply(const tg_aggindex_edits *ed, tg_aggindex_tool *t)
+{
+    for (int k = 0; ed->n && k < TG_PIECE_COUNT; k++) {
+        tg_aggindex_at *at = &t->at[k];
+        if (at->file < 0)
+            continue;
+        size_t i = edit_at(ed, ed->n, at->file, at->off);
+        bool self = i < ed->n && ed->v[i].file == at->file && ed->v[i].base_off == at->off &&
+                    at->len; /* an empty piece at the same offset lies before it */
+        ptrdiff_t moved = 0; /* the changes of the file's edits before the piece */
+        if (i < ed->n && ed->v[i].file == at->file)
+            moved = ed->v[i].before;
+        else if (i && ed->v[i - 1].file == at->file)
+            moved = ed->v[i - 1].before + (ptrdiff_t)ed->v[i - 1].len -
+                    (ptrdiff_t)ed->v[i - 1].base_len;
+        if (self)
+            at->len = ed->v[i].len;
+        at->off = (size_t)((ptrdiff_t)at->off + moved);
+    }
+}
+
+/* ---- replacing pieces in place ------------------------------------------------------------ */
+
+/* One replaced range of a file: at off, len bytes (base_off, base_len in the base) become p. */
 typedef struct repl {
-    size_t off, len;
+    size_t off, len, base_off, base_len;
     const tg_emit_piece *p;
 } repl;
 
@@ -345,16 +548,17 @@ static int repl_cmp(const void *a, const void *b)
 }
 
 /* The replacements of file j, sorted; false when one lies outside the file or two overlap. */
-static bool file_repls(const tg_aggindex *ix, const size_t *edit, const tg_emit_fragment *nf,
-                       size_t ne, int j, size_t flen, repl **out, size_t *nr)
+static bool file_repls(const tg_aggindex_tool *cur, const tg_aggindex_tool *base,
+                       const tg_emit_fragment *nf, size_t ne, int j, size_t flen, repl **out,
+                       size_t *nr)
 {
     repl *r = xcalloc(ne * TG_PIECE_COUNT + 1, sizeof *r);
     size_t n = 0;
     for (size_t e = 0; e < ne; e++)
         for (int k = 0; k < TG_PIECE_COUNT; k++) {
-            const tg_aggindex_at *at = &ix->v[edit[e]].at[k];
+            const tg_aggindex_at *at = &cur[e].at[k], *b = &base[e].at[k];
             if (at->file == j && at->len) /* an empty piece stays empty (replaceable) */
-                r[n++] = (repl){at->off, at->len, &nf[e].p[k]};
+                r[n++] = (repl){at->off, at->len, b->off, b->len, &nf[e].p[k]};
         }
     qsort(r, n, sizeof *r, repl_cmp);
     for (size_t i = 0; i < n; i++)
@@ -389,51 +593,40 @@ static char *splice_bytes(const char *old, size_t olen, const repl *r, size_t nr
     return out;
 }
 
-/* Every offset in file j moves by the change in length of the replacements before it. */
-static void move_offsets(tg_aggindex *ix, int j, const repl *r, size_t nr)
+/* Records the replacements of file j in the edits (a piece edited before keeps its entry; the
+ * first sorted entries are those from before this splice, the others are appended). */
+static void record_edits(tg_aggindex_edits *ed, size_t sorted, int j, const repl *r, size_t nr)
 {
-    ptrdiff_t *before = xcalloc(nr + 1, sizeof *before); /* before[i]: change of r[0..i) */
-    for (size_t i = 0; i < nr; i++)
-        before[i + 1] = before[i] + (ptrdiff_t)r[i].p->len - (ptrdiff_t)r[i].len;
-    for (size_t t = 0; t < ix->n; t++)
-        for (int k = 0; k < TG_PIECE_COUNT; k++) {
-            tg_aggindex_at *at = &ix->v[t].at[k];
-            if (at->file != j)
-                continue;
-            size_t lo = 0, hi = nr; /* replacements strictly before at->off */
-            while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                if (r[mid].off < at->off)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            at->off = (size_t)((ptrdiff_t)at->off + before[lo]);
-        }
-    free(before);
+    for (size_t i = 0; i < nr; i++) {
+        size_t at = edit_at(ed, sorted, j, r[i].base_off);
+        if (at < sorted && ed->v[at].file == j && ed->v[at].base_off == r[i].base_off)
+            ed->v[at].len = r[i].p->len;
+        else
+            edits_push(ed, (tg_aggindex_edit){j, r[i].base_off, r[i].base_len, r[i].p->len, 0});
+    }
 }
 
-bool tg_aggindex_splice(tg_aggindex *ix, const size_t *edit, const tg_emit_fragment *nf,
-                        size_t ne, const char *const *bytes, const size_t *lens, char **out,
-                        size_t *out_len)
+bool tg_aggindex_splice(const tg_aggindex_tool *cur, const tg_aggindex_tool *base,
+                        const tg_emit_fragment *nf, size_t ne, const char *const *bytes,
+                        const size_t *lens, tg_aggindex_edits *ed, char **out, size_t *out_len)
 {
     repl *r[TG_AGGINDEX_FILES] = {0};
     size_t nr[TG_AGGINDEX_FILES] = {0};
     bool ok = true;
     for (int j = 0; j < TG_AGGINDEX_FILES && ok; j++)
-        ok = file_repls(ix, edit, nf, ne, j, lens[j], &r[j], &nr[j]);
+        ok = file_repls(cur, base, nf, ne, j, lens[j], &r[j], &nr[j]);
     for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
         out[j] = NULL;
-        if (ok && nr[j]) {
+        if (ok && nr[j])
             out[j] = splice_bytes(bytes[j], lens[j], r[j], nr[j], &out_len[j]);
-            move_offsets(ix, j, r[j], nr[j]);
-        }
+    }
+    size_t sorted = ed->n;
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        if (ok && nr[j])
+            record_edits(ed, sorted, j, r[j], nr[j]);
         free(r[j]);
     }
-    for (size_t e = 0; ok && e < ne; e++)
-        for (int k = 0; k < TG_PIECE_COUNT; k++) {
-            ix->v[edit[e]].at[k].len = nf[e].p[k].len;
-            ix->v[edit[e]].at[k].lines = nf[e].p[k].lines;
-        }
+    if (ok)
+        edits_finish(ed);
     return ok;
 }

@@ -6,7 +6,8 @@
  * bytes plus the changed tools' fragments, instead of reading every tool's fragment.
  *
  * The positions are those tg_emit_aggregate_shared reported while it wrote the files (no
- * search): exact, so a piece can be replaced in place. Whoever uses the index must make sure
+ * search): exact, so a piece can be replaced in place; the edits made so since are listed
+ * beside the index (tg_aggindex_edits) rather than written into it. Whoever uses the index must make sure
  * the files it reads are those it describes (the build engine vouches for a stage's previous
  * outputs, stage.h). A piece no file holds as such (a SKILL.md form not in use, the reference
  * page, the facts folded into shared text) is listed with its length and line count only; the
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/hash.h"
 #include "base/strmap.h"
 #include "base/util.h"
 #include "emit/common.h"
@@ -48,15 +50,12 @@ typedef struct tg_aggindex {
 } tg_aggindex;
 
 /*
- * The index text (heap, *len bytes) for fragments f[0..n), the files tg_emit_aggregate_shared
- * made of them (shared: exactly those TG_AGGINDEX_FILES files, in order) and the positions it
- * reported (pos, n * TG_PIECE_COUNT entries).
+ * The index text (heap, *len bytes) for fragments f[0..n) (sorted by name), the files
+ * tg_emit_aggregate_shared made of them (shared: exactly those TG_AGGINDEX_FILES files, in
+ * order) and the positions it reported (pos, n * TG_PIECE_COUNT entries).
  */
 char *tg_aggindex_build(const tg_emit_fragment *f, size_t n, const tg_emit_files *shared,
                         const size_t *pos, size_t *len);
-/* The text of an index held in memory (after tg_aggindex_splice), as tg_aggindex_build writes
- * it. Heap, *len bytes. */
-char *tg_aggindex_format(const tg_aggindex *ix, size_t *len);
 /* Parses text written by tg_aggindex_build; text (NUL-terminated, len bytes) is modified and
  * must outlive ix. Anything else (another version, a truncated file) fails with err. */
 int tg_aggindex_parse(char *text, size_t len, tg_aggindex *ix, tg_err *err);
@@ -78,16 +77,57 @@ bool tg_aggindex_view(const tg_aggindex_tool *t, const char *const *bytes, const
  * its separators). Every piece the files hold and the facts do not cover is placed.
  */
 bool tg_aggindex_replaceable(const tg_aggindex_tool *t, const tg_emit_fragment *f);
+
+/* ---- the edits since the index was written ---------------------------------------------------
+ *
+ * Replacing pieces in place moves every later offset of their files. Rather than writing the
+ * index again (one line per tool), the aggregate keeps it as it was (the base, describing the
+ * files as they were made anew) and lists the replaced ranges beside it: a position read from
+ * the base moves by the change in length of the edits before it. */
+
+typedef struct tg_aggindex_edit {
+    int file;                  /* 0..TG_AGGINDEX_FILES-1 */
+    size_t base_off, base_len; /* the piece's range in the files the base describes */
+    size_t len;                /* its length now */
+    ptrdiff_t before;          /* the change in length of the file's edits before it */
+} tg_aggindex_edit;
+
+typedef struct tg_aggindex_edits {
+    tg_aggindex_edit *v; /* heap; sorted by file, then base_off */
+    size_t n, cap;
+} tg_aggindex_edits;
+
+/* Text written by tg_aggindex_edits_format (not modified). Fails on anything else. */
+int tg_aggindex_edits_parse(const char *text, size_t len, tg_aggindex_edits *ed, tg_err *err);
+char *tg_aggindex_edits_format(const tg_aggindex_edits *ed, size_t *len);
+void tg_aggindex_edits_free(tg_aggindex_edits *ed);
+/* t's positions, as read from the base, moved to the files as they are after the edits (a
+ * piece no file holds keeps the base's length: only its line count, which an edit in place
+ * keeps, is ever used). */
+void tg_aggindex_edits_apply(const tg_aggindex_edits *ed, tg_aggindex_tool *t);
+
+/* The hash of the tool names (sorted, as the index lists them) that the base records. */
+tg_hash tg_aggindex_names_hash(const char *const *names, size_t n);
 /*
- * Replaces the pieces of the tools ix->v[edit[j]] (edit ascending, each replaceable by nf[j],
- * j < ne) in the files bytes[i] (lens[i] bytes: the contents of ix->paths[i]). out[i] gets
- * the new file (heap, out_len[i] bytes) or NULL when it does not change; ix is updated to
- * describe the new files (offsets moved, the edited pieces' lengths). The result is byte for
- * byte what tg_emit_aggregate_shared would write for the new fragments. False (nothing
- * changed) when a position lies outside its file or two pieces overlap.
+ * Reads of base text (len bytes, not modified) only its header and the lines of the tools
+ * at[0..na) (ascending line numbers, each below the count): ix gets the paths, ix->n the count
+ * of tools, ix->v the na tools asked for (not findable by name), *names the recorded
+ * tg_aggindex_names_hash. *keep (heap) holds the strings they borrow. Fails on anything
+ * malformed, as tg_aggindex_parse does.
  */
-bool tg_aggindex_splice(tg_aggindex *ix, const size_t *edit, const tg_emit_fragment *nf,
-                        size_t ne, const char *const *bytes, const size_t *lens, char **out,
-                        size_t *out_len);
+int tg_aggindex_peek(const char *text, size_t len, const size_t *at, size_t na, tg_aggindex *ix,
+                     tg_hash *names, char **keep, tg_err *err);
+/*
+ * Replaces the pieces of ne tools in the files bytes[i] (lens[i] bytes: the contents of the
+ * index's paths[i] after the edits ed): cur[j] is tool j's entry moved to those files
+ * (tg_aggindex_edits_apply), base[j] the same as read from the base, nf[j] its new fragment
+ * (replaceable). out[i] gets the new file (heap, out_len[i] bytes) or NULL when it does not
+ * change, and ed lists the replacements. The result is byte for byte what
+ * tg_emit_aggregate_shared writes for the new fragments. False (nothing changed) when a position
+ * lies outside its file or two pieces overlap.
+ */
+bool tg_aggindex_splice(const tg_aggindex_tool *cur, const tg_aggindex_tool *base,
+                        const tg_emit_fragment *nf, size_t ne, const char *const *bytes,
+                        const size_t *lens, tg_aggindex_edits *ed, char **out, size_t *out_len);
 
 #endif

@@ -2,10 +2,13 @@
  * stage_aggregate.c — aggregate: every tool's fragment (written by emit) concatenated into the
  * repository-wide files (generated/mcp/, generated/adapters/, generated/skill/; docs/emit.md).
  * It reads no IR and builds no JSON. After an edit it starts from its own previous outputs:
- * the index it wrote last time (emit/aggindex.h) says where each unchanged tool's pieces lie in
- * the previous files, so only the changed tools' fragments are read, and the reference pages of
- * unchanged tools are handed over without their bytes (docs/build.md, "The aggregate"). Any
- * doubt (no index, a damaged output, a piece found nowhere) falls back to every fragment.
+ * the index it wrote when it last made the files anew and the edits listed since
+ * (emit/aggindex.h) say where each tool's pieces lie in the previous files. An edit that keeps
+ * the text around the pieces replaces the edited tools' pieces in place; another one makes the
+ * files again from the previous files' pieces and the changed tools' fragments. The reference
+ * pages of unchanged tools are handed over without their bytes (docs/build.md, "The
+ * aggregate"). Any doubt (no index, a damaged output, a piece found nowhere) falls back to
+ * every fragment.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,10 @@
 #include "stages/stages_int.h"
 
 #define INDEX_PATH TG_OUT_DIR "/aggregate.index"
+#define EDITS_PATH TG_OUT_DIR "/aggregate.edits"
+/* Past this many edits, the files and the index are made anew (the list is read whole by every
+ * edit; making them anew costs about what it did before the index existed). */
+#define MAX_EDITS 4096
 
 static void aggregate_roots(const tg_config *cfg, tg_strv *shared, tg_strv *own)
 {
@@ -27,38 +34,65 @@ static const char *const aggregate_config[] = {"/paths/generated", "/project", N
  * what the repository-wide files ultimately come from. */
 static const char *const aggregate_upstream[] = {"load", "emit", NULL};
 
-/* The previous run's index and the files it describes, as the engine vouches for them. */
+/* The previous run's index, edits and files, as the engine vouches for them. */
 typedef struct previous {
-    char *index_text;
-    tg_aggindex ix;
-    const char *bytes[TG_AGGINDEX_FILES]; /* mapped by the engine until run() returns */
+    const char *index; /* mapped by the engine until run() returns, as are the files */
+    size_t index_len;
+    tg_aggindex hdr; /* the index's header only: paths, count (tg_aggindex_peek) */
+    tg_hash names;   /* the tool names it records (tg_aggindex_names_hash) */
+    char *hdr_keep;
+    tg_aggindex_edits ed;
+    const char *bytes[TG_AGGINDEX_FILES];
     size_t lens[TG_AGGINDEX_FILES];
     bool ok;
+    char *all_text; /* the whole index parsed, for views of every tool (previous_parse_all) */
+    tg_aggindex all;
 } previous;
 
 static void previous_load(tg_stage_run *r, previous *pv)
 {
     const tg_config *cfg = tg_stage_config(r);
     tg_err err = {0};
-    size_t len = 0;
-    pv->index_text = tg_stage_read_previous_output(r, INDEX_PATH, &len, &err);
-    if (!pv->index_text || tg_aggindex_parse(pv->index_text, len, &pv->ix, &err) != 0)
-        return;
-    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
-        char *path = tg_path_join(cfg->generated_dir, pv->ix.paths[j]);
+    size_t elen = 0;
+    pv->index = tg_stage_map_previous_output(r, INDEX_PATH, &pv->index_len, &err);
+    char *edits = pv->index ? tg_stage_read_previous_output(r, EDITS_PATH, &elen, &err) : NULL;
+    bool ok = edits && tg_aggindex_edits_parse(edits, elen, &pv->ed, &err) == 0 &&
+              tg_aggindex_peek(pv->index, pv->index_len, NULL, 0, &pv->hdr, &pv->names,
+                               &pv->hdr_keep, &err) == 0;
+    free(edits);
+    for (int j = 0; ok && j < TG_AGGINDEX_FILES; j++) {
+        char *path = tg_path_join(cfg->generated_dir, pv->hdr.paths[j]);
         pv->bytes[j] = tg_stage_map_previous_output(r, path, &pv->lens[j], &err);
         free(path);
-        if (!pv->bytes[j])
-            return;
+        ok = pv->bytes[j] != NULL;
     }
-    pv->ok = true;
+    pv->ok = ok;
+}
+
+/* The whole index, for views of every tool; false when it does not parse. */
+static bool previous_parse_all(previous *pv)
+{
+    if (!pv->ok)
+        return false;
+    if (!pv->all_text) {
+        tg_err err = {0};
+        pv->all_text = xmalloc(pv->index_len + 1);
+        memcpy(pv->all_text, pv->index, pv->index_len);
+        pv->all_text[pv->index_len] = '\0';
+        if (tg_aggindex_parse(pv->all_text, pv->index_len, &pv->all, &err) != 0)
+            pv->ok = false;
+    }
+    return pv->ok;
 }
 
 static void previous_free(previous *pv)
 {
-    if (pv->index_text)
-        tg_aggindex_free(&pv->ix);
-    free(pv->index_text);
+    if (pv->all_text)
+        tg_aggindex_free(&pv->all);
+    free(pv->all_text);
+    tg_aggindex_free(&pv->hdr);
+    free(pv->hdr_keep);
+    tg_aggindex_edits_free(&pv->ed);
 }
 
 /* Tool i's fragment, from emit's output file; texts[i] keeps the bytes. */
@@ -96,19 +130,23 @@ static bool pieces_complete(const tg_emit_fragment *f, size_t n, const tg_projec
  * last run saw (from_index[i]), read from emit's output for the others (unless already read:
  * texts[i]), or for all of them when the previous files cannot serve.
  */
-static int gather(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fragment *f,
+static int gather(tg_stage_run *r, previous *pv, char **texts, tg_emit_fragment *f,
                   bool *from_index, tg_err *err)
 {
     const tg_config *cfg = tg_stage_config(r);
     const char *const *tools;
     size_t n = tg_stage_tools(r, &tools);
     size_t viewed = 0;
+    bool have = previous_parse_all(pv);
     for (size_t i = 0; i < n; i++) {
         if (texts[i])
             continue;
-        const tg_aggindex_tool *t = pv->ok ? tg_aggindex_find(&pv->ix, tools[i]) : NULL;
-        if (t && tg_stage_upstream_unchanged(r, "emit", tools[i]) &&
-            tg_aggindex_view(t, pv->bytes, pv->lens, &f[i])) {
+        const tg_aggindex_tool *found = have ? tg_aggindex_find(&pv->all, tools[i]) : NULL;
+        tg_aggindex_tool t = found ? *found : (tg_aggindex_tool){0};
+        if (found)
+            tg_aggindex_edits_apply(&pv->ed, &t);
+        if (found && tg_stage_upstream_unchanged(r, "emit", tools[i]) &&
+            tg_aggindex_view(&t, pv->bytes, pv->lens, &f[i])) {
             from_index[i] = true;
             viewed++;
         } else if (read_fragment(r, tools[i], &texts[i], &f[i], err) != 0) {
@@ -167,71 +205,107 @@ static int reference_pages(tg_stage_run *r, char **texts, tg_emit_fragment *f, t
     return rc;
 }
 
-/* Hands over one repository-wide file: new bytes (taken), or the previous ones unchanged. */
-static void shared_output(tg_stage_run *r, const previous *pv, int j, char *data, size_t len)
+/* Hands over an output: new bytes (taken), or else the previous ones (old, len) unchanged. */
+static void output_or_keep(tg_stage_run *r, char *path, char *data, size_t len, const char *old,
+                           size_t old_len)
 {
-    const tg_config *cfg = tg_stage_config(r);
-    char *path = tg_path_join(cfg->generated_dir, pv->ix.paths[j]);
     if (data) {
         tg_stage_output(r, path, data, len);
     } else if (!tg_stage_output_unchanged(r, xstrdup(path))) {
-        char *copy = xmalloc(pv->lens[j] + 1);
-        memcpy(copy, pv->bytes[j], pv->lens[j]);
-        copy[pv->lens[j]] = '\0';
-        tg_stage_output(r, path, copy, pv->lens[j]);
+        char *copy = xmalloc(old_len + 1);
+        memcpy(copy, old, old_len);
+        copy[old_len] = '\0';
+        tg_stage_output(r, path, copy, old_len);
     } else {
         free(path);
     }
 }
 
+/* The edited tools (upstream changed) of the tools named as the index names them: their line
+ * numbers in the index, ascending; false when the index describes other tools. */
+static bool edited_tools(tg_stage_run *r, const previous *pv, size_t **edit, size_t *ne)
+{
+    const char *const *tools;
+    size_t n = tg_stage_tools(r, &tools);
+    if (!pv->ok || pv->hdr.n != n || pv->ed.n > MAX_EDITS ||
+        !tg_hash_eq(tg_aggindex_names_hash(tools, n), pv->names) ||
+        !tg_stage_own_inputs_unchanged(r))
+        return false;
+    *edit = xcalloc(n + 1, sizeof **edit);
+    *ne = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!tg_stage_upstream_unchanged(r, "emit", tools[i]))
+            (*edit)[(*ne)++] = i;
+    return true;
+}
+
+/* The new files and edits handed over (index: unchanged, the base stays). */
+static void splice_outputs(tg_stage_run *r, previous *pv, char **out, const size_t *out_len)
+{
+    const tg_config *cfg = tg_stage_config(r);
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++)
+        output_or_keep(r, tg_path_join(cfg->generated_dir, pv->hdr.paths[j]), out[j], out_len[j],
+                       pv->bytes[j], pv->lens[j]);
+    output_or_keep(r, xstrdup(INDEX_PATH), NULL, 0, pv->index, pv->index_len);
+    size_t elen = 0;
+    char *edits = tg_aggindex_edits_format(&pv->ed, &elen);
+    tg_stage_output(r, xstrdup(EDITS_PATH), edits, elen);
+}
+
 /*
  * The common edit: the same tools as last time, the same repository settings, and the changed
  * tools' fragments replaceable in place (tg_aggindex_replaceable): the files are their previous
- * bytes with those tools' pieces replaced, the index the previous one with its offsets moved.
- * Returns 1 when done, 0 when another way is needed (the fragments read stay in texts/f), -1
- * on an error.
+ * bytes with those tools' pieces replaced, the index stays and the edits list the replacements.
+ * Only the edited tools' lines of the index are read. Returns 1 when done, 0 when another way
+ * is needed (the fragments read stay in texts/f), -1 on an error.
  */
 static int splice(tg_stage_run *r, previous *pv, char **texts, tg_emit_fragment *f, tg_err *err)
 {
     const char *const *tools;
-    size_t n = tg_stage_tools(r, &tools);
-    if (!pv->ok || pv->ix.n != n || !tg_stage_own_inputs_unchanged(r))
+    size_t n = tg_stage_tools(r, &tools), *edit = NULL, ne = 0;
+    if (!edited_tools(r, pv, &edit, &ne))
         return 0;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(pv->ix.v[i].name, tools[i]) != 0)
-            return 0;
-    size_t *edit = xcalloc(n + 1, sizeof *edit), ne = 0;
-    tg_emit_fragment *nf = xcalloc(n + 1, sizeof *nf);
-    int rc = 1;
-    for (size_t i = 0; i < n && rc == 1; i++) {
-        if (tg_stage_upstream_unchanged(r, "emit", tools[i]))
-            continue;
-        if (read_fragment(r, tools[i], &texts[i], &f[i], err) != 0)
+    tg_aggindex base;
+    tg_hash names;
+    char *keep = NULL;
+    tg_err ierr = {0};
+    int rc = tg_aggindex_peek(pv->index, pv->index_len, edit, ne, &base, &names, &keep, &ierr)
+                 ? 0
+                 : 1;
+    tg_aggindex_tool *cur = xcalloc(ne + 1, sizeof *cur);
+    tg_emit_fragment *nf = xcalloc(ne + 1, sizeof *nf);
+    for (size_t e = 0; e < ne && rc == 1; e++) {
+        size_t i = edit[e];
+        cur[e] = base.v[e];
+        tg_aggindex_edits_apply(&pv->ed, &cur[e]);
+        if (strcmp(base.v[e].name, tools[i]) != 0)
+            rc = 0;
+        else if (read_fragment(r, tools[i], &texts[i], &f[i], err) != 0)
             rc = -1;
-        else if (!tg_aggindex_replaceable(&pv->ix.v[i], &f[i]))
+        else if (!tg_aggindex_replaceable(&cur[e], &f[i]))
             rc = 0;
         else
-            nf[ne] = f[i], edit[ne++] = i;
+            nf[e] = f[i];
     }
     char *out[TG_AGGINDEX_FILES];
     size_t out_len[TG_AGGINDEX_FILES];
-    if (rc == 1 && !tg_aggindex_splice(&pv->ix, edit, nf, ne, pv->bytes, pv->lens, out, out_len))
+    if (rc == 1 && !tg_aggindex_splice(cur, base.v, nf, ne, pv->bytes, pv->lens, &pv->ed, out,
+                                       out_len))
         rc = 0;
     if (rc == 1) {
-        for (int j = 0; j < TG_AGGINDEX_FILES; j++)
-            shared_output(r, pv, j, out[j], out_len[j]);
-        size_t ilen = 0;
-        char *index = tg_aggindex_format(&pv->ix, &ilen);
-        tg_stage_output(r, xstrdup(INDEX_PATH), index, ilen);
+        splice_outputs(r, pv, out, out_len);
         tg_stage_note(r, "%zu of %zu tools' pieces replaced in the previous files", ne, n);
     }
+    tg_aggindex_free(&base);
+    free(keep);
     free(edit);
+    free(cur);
     free(nf);
     return rc;
 }
 
 /* Every file from every tool's pieces (views or fragments), and an index made anew. */
-static int concatenate(tg_stage_run *r, const previous *pv, char **texts, tg_emit_fragment *f,
+static int concatenate(tg_stage_run *r, previous *pv, char **texts, tg_emit_fragment *f,
                        bool *from_index, tg_err *err)
 {
     const tg_config *cfg = tg_stage_config(r);
@@ -250,6 +324,9 @@ static int concatenate(tg_stage_run *r, const previous *pv, char **texts, tg_emi
             files.v[i].data = NULL;
         }
         tg_stage_output(r, xstrdup(INDEX_PATH), index, ilen);
+        tg_aggindex_edits none = {0};
+        char *edits = tg_aggindex_edits_format(&none, &ilen);
+        tg_stage_output(r, xstrdup(EDITS_PATH), edits, ilen);
         rc = 0;
     }
     tg_emit_files_free(&files);
@@ -284,7 +361,7 @@ out:
 
 const tg_stage_def tgs_aggregate = {
     .id = "aggregate",
-    .version = "4",
+    .version = "5",
     .scope = TG_STAGE_REPO,
     .upstream = aggregate_upstream,
     .config = aggregate_config,
