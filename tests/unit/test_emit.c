@@ -1407,6 +1407,49 @@ static void test_aggregate_splice(const tg_emit_fragment *f, tg_aggindex *ix,
     }
 }
 
+/* Peeking at a few tools of a large index reads their lines as parsing it whole does (an index
+ * of more tools than its header has bytes). */
+static void test_aggregate_peek(void)
+{
+    enum { N = 600 };
+    tg_buf b = TG_BUF_INIT;
+    const char *names[N];
+    char name[N][8];
+    for (int i = 0; i < N; i++) {
+        snprintf(name[i], sizeof name[i], "t%03d", i);
+        names[i] = name[i];
+    }
+    char hex[TG_HASH_HEX];
+    tg_hash_hex(tg_aggindex_names_hash(names, N), hex);
+    tg_buf_printf(&b, "toolgen-aggregate-index 3\na\nb\nc\nd\ne\nf\n%d %s\n", N, hex);
+    for (int i = 0; i < N; i++) {
+        tg_buf_printf(&b, "%s - - -", name[i]);
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
+            tg_buf_printf(&b, " %d,%d,%d,0", k == TG_PIECE_MCP_TOOL ? 0 : -1,
+                          k == TG_PIECE_MCP_TOOL ? i * 10 : 0, k == TG_PIECE_MCP_TOOL ? 5 : 0);
+        tg_buf_puts(&b, "\n");
+    }
+    size_t at[3] = {0, 299, N - 1};
+    tg_aggindex ix;
+    tg_hash h;
+    char *keep;
+    tg_err err = {0};
+    CHECK(tg_aggindex_peek(b.data, b.len, at, 3, &ix, &h, &keep, &err) == 0, "peek: %s", err.msg);
+    CHECK(ix.n == N && tg_hash_eq(h, tg_aggindex_names_hash(names, N)) &&
+              strcmp(ix.paths[5], "f") == 0,
+          "peek header: %zu tools", ix.n);
+    for (int a = 0; a < 3 && ix.v; a++)
+        CHECK(strcmp(ix.v[a].name, name[at[a]]) == 0 &&
+                  ix.v[a].at[TG_PIECE_MCP_TOOL].off == at[a] * 10,
+              "peek line %zu: %s", at[a], ix.v[a].name);
+    tg_aggindex_free(&ix);
+    free(keep);
+    size_t past = N;
+    CHECK(tg_aggindex_peek(b.data, b.len, &past, 1, &ix, &h, &keep, &err) != 0,
+          "a line past the count accepted");
+    tg_buf_free(&b);
+}
+
 /* The aggregate's index: views of the pieces in the files the aggregate made are the pieces
  * (so the files made again from the views are the same bytes); anything malformed is refused. */
 static void test_aggregate_index(void)
@@ -1493,6 +1536,7 @@ int main(void)
 {
     test_fragment_file();
     test_aggregate_index();
+    test_aggregate_peek();
     test_strict_optional();
     test_strict_nested();
     test_strict_refused();

@@ -395,7 +395,7 @@ int tg_aggindex_peek(const char *text, size_t len, const size_t *at, size_t na, 
     char *cp = c, *cend = c + (p - text);
     if (!q && na)
         rc = tg_err_set(err, "aggregate index: a tool's line is missing");
-    else if (parse_header(&cp, cend, (size_t)(cend - c), ix, &n, names, err) != 0)
+    else if (parse_header(&cp, cend, len, ix, &n, names, err) != 0) /* n is bound by len */
         rc = -1;
     ix->v = xcalloc(na + 1, sizeof *ix->v);
     char *w = cend;
