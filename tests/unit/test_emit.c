@@ -1322,21 +1322,26 @@ static void splice_one(const tg_aggindex *ix, tg_aggindex_edits *ed, const tg_em
     tg_aggindex_tool cur = ix->v[1];
     tg_aggindex_edits_apply(ed, &cur);
     CHECK(tg_aggindex_replaceable(&cur, &nf[1]), "%s: not replaceable", what);
-    char *out[TG_AGGINDEX_FILES];
-    size_t out_len[TG_AGGINDEX_FILES];
+    tg_aggindex_out out[TG_AGGINDEX_FILES];
     CHECK(tg_aggindex_splice(&cur, &ix->v[1], &nf[1], 1, (const char *const *)bytes, lens, ed,
-                             out, out_len),
+                             out),
           "%s: splice refused", what);
     tg_emit_files want = {0};
     size_t wlen;
     char *windex = index_of(nf, 3, repo, &want, &wlen);
     for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
-        CHECK(out[j] != NULL, "%s: %s should change", what, want.v[j].path);
-        if (out[j]) {
+        CHECK(out[j].spans != NULL, "%s: %s should change", what, want.v[j].path);
+        if (out[j].spans) {
+            tg_buf b = TG_BUF_INIT;
+            for (size_t i = 0; i < out[j].n; i++)
+                tg_buf_append(&b, out[j].spans[i].data, out[j].spans[i].len);
+            CHECK(tg_hash_eq(tg_hash_spans(out[j].spans, out[j].n), tg_hash_bytes(b.data, b.len)),
+                  "%s: the hash of the parts is not the hash of the whole", what);
             free(bytes[j]);
-            bytes[j] = out[j];
-            lens[j] = out_len[j];
+            lens[j] = b.len;
+            bytes[j] = tg_buf_steal(&b);
         }
+        tg_aggindex_out_free(&out[j]);
         CHECK(lens[j] == want.v[j].len && memcmp(bytes[j], want.v[j].data, lens[j]) == 0,
               "%s: %s spliced differs from made anew", what, want.v[j].path);
     }

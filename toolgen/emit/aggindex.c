@@ -572,25 +572,35 @@ static bool file_repls(const tg_aggindex_tool *cur, const tg_aggindex_tool *base
     return true;
 }
 
-/* The file with its ranges replaced (heap). */
-static char *splice_bytes(const char *old, size_t olen, const repl *r, size_t nr, size_t *len)
+/* The file with its ranges replaced, as parts: the previous bytes between the replacements are
+ * not copied (a file of tens of MB for a few KB of change). */
+static void splice_spans(const char *old, size_t olen, const repl *r, size_t nr,
+                         tg_aggindex_out *out)
 {
-    size_t n = olen;
+    size_t kept = 0;
     for (size_t i = 0; i < nr; i++)
-        n = n - r[i].len + r[i].p->len;
-    char *out = xmalloc(n + 1), *w = out;
-    size_t from = 0;
+        kept += r[i].p->len;
+    char *w = out->keep = xmalloc(kept + 1);
+    tg_span *s = out->spans = xcalloc(2 * nr + 1, sizeof *s);
+    size_t from = 0, n = 0;
     for (size_t i = 0; i < nr; i++) {
-        memcpy(w, old + from, r[i].off - from);
-        w += r[i].off - from;
+        if (r[i].off > from)
+            s[n++] = (tg_span){old + from, r[i].off - from};
         memcpy(w, r[i].p->data, r[i].p->len);
+        s[n++] = (tg_span){w, r[i].p->len};
         w += r[i].p->len;
         from = r[i].off + r[i].len;
     }
-    memcpy(w, old + from, olen - from);
-    out[n] = '\0';
-    *len = n;
-    return out;
+    if (olen > from)
+        s[n++] = (tg_span){old + from, olen - from};
+    out->n = n;
+}
+
+void tg_aggindex_out_free(tg_aggindex_out *o)
+{
+    free(o->spans);
+    free(o->keep);
+    *o = (tg_aggindex_out){0};
 }
 
 /* Records the replacements of file j in the edits (a piece edited before keeps its entry; the
@@ -608,7 +618,7 @@ static void record_edits(tg_aggindex_edits *ed, size_t sorted, int j, const repl
 
 bool tg_aggindex_splice(const tg_aggindex_tool *cur, const tg_aggindex_tool *base,
                         const tg_emit_fragment *nf, size_t ne, const char *const *bytes,
-                        const size_t *lens, tg_aggindex_edits *ed, char **out, size_t *out_len)
+                        const size_t *lens, tg_aggindex_edits *ed, tg_aggindex_out *out)
 {
     repl *r[TG_AGGINDEX_FILES] = {0};
     size_t nr[TG_AGGINDEX_FILES] = {0};
@@ -616,9 +626,9 @@ bool tg_aggindex_splice(const tg_aggindex_tool *cur, const tg_aggindex_tool *bas
     for (int j = 0; j < TG_AGGINDEX_FILES && ok; j++)
         ok = file_repls(cur, base, nf, ne, j, lens[j], &r[j], &nr[j]);
     for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
-        out[j] = NULL;
+        out[j] = (tg_aggindex_out){0};
         if (ok && nr[j])
-            out[j] = splice_bytes(bytes[j], lens[j], r[j], nr[j], &out_len[j]);
+            splice_spans(bytes[j], lens[j], r[j], nr[j], &out[j]);
     }
     size_t sorted = ed->n;
     for (int j = 0; j < TG_AGGINDEX_FILES; j++) {

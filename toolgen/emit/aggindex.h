@@ -117,17 +117,26 @@ tg_hash tg_aggindex_names_hash(const char *const *names, size_t n);
  */
 int tg_aggindex_peek(const char *text, size_t len, const size_t *at, size_t na, tg_aggindex *ix,
                      tg_hash *names, char **keep, tg_err *err);
+/* A file after tg_aggindex_splice, as parts: ranges of the previous file (borrowed) and of
+ * keep (heap: the new pieces' bytes, copied). spans NULL: the file does not change. */
+typedef struct tg_aggindex_out {
+    tg_span *spans; /* heap */
+    size_t n;
+    char *keep;
+} tg_aggindex_out;
+
 /*
  * Replaces the pieces of ne tools in the files bytes[i] (lens[i] bytes: the contents of the
  * index's paths[i] after the edits ed): cur[j] is tool j's entry moved to those files
  * (tg_aggindex_edits_apply), base[j] the same as read from the base, nf[j] its new fragment
- * (replaceable). out[i] gets the new file (heap, out_len[i] bytes) or NULL when it does not
- * change, and ed lists the replacements. The result is byte for byte what
- * tg_emit_aggregate_shared writes for the new fragments. False (nothing changed) when a position
- * lies outside its file or two pieces overlap.
+ * (replaceable). out[i] gets the new file as parts (bytes[i] must outlive them), and ed lists
+ * the replacements. The result is byte for byte what tg_emit_aggregate_shared writes for the
+ * new fragments. False (nothing changed) when a position lies outside its file or two pieces
+ * overlap.
  */
 bool tg_aggindex_splice(const tg_aggindex_tool *cur, const tg_aggindex_tool *base,
                         const tg_emit_fragment *nf, size_t ne, const char *const *bytes,
-                        const size_t *lens, tg_aggindex_edits *ed, char **out, size_t *out_len);
+                        const size_t *lens, tg_aggindex_edits *ed, tg_aggindex_out *out);
+void tg_aggindex_out_free(tg_aggindex_out *o);
 
 #endif

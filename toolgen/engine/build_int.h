@@ -131,6 +131,8 @@ struct tg_stage_run {
         size_t len;
         bool always; /* written even when the stage fails */
         bool kept;   /* tg_stage_output_unchanged: no data; hash is the recorded one */
+        tg_span *spans; /* tg_stage_output_spans: the parts (data is their keep block) */
+        size_t nspans;
         tg_hash hash;
     } *outs;
     size_t nouts, capouts;

@@ -153,6 +153,8 @@ static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool
     r->outs[r->nouts].len = len;
     r->outs[r->nouts].always = always;
     r->outs[r->nouts].kept = false;
+    r->outs[r->nouts].spans = NULL;
+    r->outs[r->nouts].nspans = 0;
     r->nouts++;
 }
 
@@ -341,6 +343,18 @@ void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len)
     add_output(r, path, data, len, false);
 }
 
+void tg_stage_output_spans(tg_stage_run *r, char *path, const tg_span *parts, size_t n,
+                           char *keep)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += parts[i].len;
+    add_output(r, path, keep, len, false);
+    r->outs[r->nouts - 1].spans = xmalloc((n ? n : 1) * sizeof *parts);
+    memcpy(r->outs[r->nouts - 1].spans, parts, n * sizeof *parts);
+    r->outs[r->nouts - 1].nspans = n;
+}
+
 void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len)
 {
     add_output(r, path, data, len, true);
@@ -411,6 +425,7 @@ static void run_free(tg_stage_run *r)
     for (size_t i = 0; i < r->nouts; i++) {
         free(r->outs[i].path);
         free(r->outs[i].data);
+        free(r->outs[i].spans);
     }
     free(r->outs);
     if (r->prev_out) {
@@ -449,7 +464,40 @@ static int ensure_dir(engine *e, const char *dir, tg_err *err)
     return 0;
 }
 
-static int write_output(engine *e, const char *path, const char *data, size_t len, tg_err *err)
+/* The parts of output i: its spans, or its bytes as one. */
+static const tg_span *out_spans(const tg_stage_run *r, size_t i, tg_span *one, size_t *n)
+{
+    if (r->outs[i].spans) {
+        *n = r->outs[i].nspans;
+        return r->outs[i].spans;
+    }
+    *one = (tg_span){r->outs[i].data, r->outs[i].len};
+    *n = 1;
+    return one;
+}
+
+static int write_spans(int fd, const tg_span *parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tg_write_all(fd, parts[i].data, parts[i].len) != 0)
+            return -1;
+    return 0;
+}
+
+/* An output folder on another file system: a temporary file next to the output. */
+static int write_elsewhere(engine *e, const char *path, const tg_span *parts, size_t n,
+                           tg_err *err)
+{
+    tg_buf b = TG_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        tg_buf_append(&b, parts[i].data, parts[i].len);
+    int rc = tg_write_file_atomic_at(e->root, path, b.data ? b.data : "", b.len, err);
+    tg_buf_free(&b);
+    return rc;
+}
+
+static int write_output(engine *e, const char *path, const tg_span *parts, size_t n,
+                        tg_err *err)
 {
     char *dir = xstrdup(path);
     char *slash = strrchr(dir, '/');
@@ -470,7 +518,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     }
     int rc = 0;
     bool renamed = false;
-    if (tg_write_all(fd, data, len) != 0) {
+    if (write_spans(fd, parts, n) != 0) {
         rc = tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
         close(fd);
     } else if (close(fd) != 0) {
@@ -478,8 +526,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     } else if (renameat(e->root, tmp, e->root, path) == 0) {
         renamed = true;
     } else if (errno == EXDEV) {
-        /* an output folder on another file system: a temporary file next to the output */
-        rc = tg_write_file_atomic_at(e->root, path, data, len, err);
+        rc = write_elsewhere(e, path, parts, n, err);
     } else {
         rc = tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
     }
@@ -539,8 +586,10 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
             rc = tg_err_set(err, "stage %s produced %s twice", n->id, path);
             break;
         }
-        tg_hash h = r->outs[i].kept ? r->outs[i].hash
-                                    : tg_hash_bytes(r->outs[i].data, r->outs[i].len);
+        tg_span one;
+        size_t nspans;
+        const tg_span *spans = out_spans(r, i, &one, &nspans);
+        tg_hash h = r->outs[i].kept ? r->outs[i].hash : tg_hash_spans(spans, nspans);
         tg_strv_push(&names, path);
         outs[nout] = (tg_named_hash){names.v[names.n - 1], h};
         tg_strmap_put(&seen, outs[nout].name, &outs[nout]);
@@ -567,7 +616,7 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         } else if (have == 0 && was && tg_hash_eq(h, was->hash)) {
             add_restored(e, &e->st->recreated, path); /* deleted by someone: put back */
         }
-        rc = write_output(e, path, r->outs[i].data, r->outs[i].len, err);
+        rc = write_output(e, path, spans, nspans, err);
         if (rc == 0) {
             tg_statelog_wrote(e->log, path, h);
             tg_buf_printf(&n->notes, "wrote %s\n", path);
@@ -648,7 +697,10 @@ static void write_always(engine *e, node *n, tg_stage_run *r)
             dropped = true;
         }
         tg_err err = {0};
-        if (write_output(e, r->outs[i].path, r->outs[i].data, r->outs[i].len, &err) == 0)
+        tg_span one;
+        size_t nspans;
+        const tg_span *spans = out_spans(r, i, &one, &nspans);
+        if (write_output(e, r->outs[i].path, spans, nspans, &err) == 0)
             tg_buf_printf(&r->notes, "wrote %s\n", r->outs[i].path);
         else
             tg_buf_printf(&r->problems, "%s\n", err.msg);

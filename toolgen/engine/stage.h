@@ -99,6 +99,15 @@ char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char
 /* Hands an output to the engine (path relative to the repository root); takes path and data. */
 void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len);
 /*
+ * The same for an output made of parts (the array is copied): ranges of files mapped with
+ * tg_stage_map_previous_output, which stay mapped until the output is written, and of keep, a
+ * heap block the engine takes and frees with the output. A large file that is mostly its
+ * previous bytes is so written without being assembled in memory (the aggregate's in-place
+ * edits, docs/build.md).
+ */
+void tg_stage_output_spans(tg_stage_run *r, char *path, const tg_span *parts, size_t n,
+                           char *keep);
+/*
  * Like tg_stage_output, but written even when run() fails: a report that explains the failure
  * (the validation report of a tool whose tests fail). On failure it is written without a
  * record, so the stage runs again next time.

@@ -239,13 +239,21 @@ static bool edited_tools(tg_stage_run *r, const previous *pv, size_t **edit, siz
     return true;
 }
 
-/* The new files and edits handed over (index: unchanged, the base stays). */
-static void splice_outputs(tg_stage_run *r, previous *pv, char **out, const size_t *out_len)
+/* The new files (as parts: out's keep blocks are taken) and edits handed over; the index is
+ * unchanged (the base stays). */
+static void splice_outputs(tg_stage_run *r, previous *pv, tg_aggindex_out *out)
 {
     const tg_config *cfg = tg_stage_config(r);
-    for (int j = 0; j < TG_AGGINDEX_FILES; j++)
-        output_or_keep(r, tg_path_join(cfg->generated_dir, pv->hdr.paths[j]), out[j], out_len[j],
-                       pv->bytes[j], pv->lens[j]);
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        char *path = tg_path_join(cfg->generated_dir, pv->hdr.paths[j]);
+        if (out[j].spans) {
+            tg_stage_output_spans(r, path, out[j].spans, out[j].n, out[j].keep);
+            out[j].keep = NULL;
+        } else {
+            output_or_keep(r, path, NULL, 0, pv->bytes[j], pv->lens[j]);
+        }
+        tg_aggindex_out_free(&out[j]);
+    }
     output_or_keep(r, xstrdup(INDEX_PATH), NULL, 0, pv->index, pv->index_len);
     size_t elen = 0;
     char *edits = tg_aggindex_edits_format(&pv->ed, &elen);
@@ -287,13 +295,11 @@ static int splice(tg_stage_run *r, previous *pv, char **texts, tg_emit_fragment 
         else
             nf[e] = f[i];
     }
-    char *out[TG_AGGINDEX_FILES];
-    size_t out_len[TG_AGGINDEX_FILES];
-    if (rc == 1 && !tg_aggindex_splice(cur, base.v, nf, ne, pv->bytes, pv->lens, &pv->ed, out,
-                                       out_len))
+    tg_aggindex_out out[TG_AGGINDEX_FILES];
+    if (rc == 1 && !tg_aggindex_splice(cur, base.v, nf, ne, pv->bytes, pv->lens, &pv->ed, out))
         rc = 0;
     if (rc == 1) {
-        splice_outputs(r, pv, out, out_len);
+        splice_outputs(r, pv, out);
         tg_stage_note(r, "%zu of %zu tools' pieces replaced in the previous files", ne, n);
     }
     tg_aggindex_free(&base);
