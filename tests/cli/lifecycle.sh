@@ -197,6 +197,31 @@ expect_eq "unborn: one commit" "$(G rev-list --count HEAD)" "1"
 expect_eq "unborn: on main" "$(G symbolic-ref HEAD)" "refs/heads/main"
 case "$(G show --name-only --format= HEAD)" in *manifests*|*toolgen.yaml*) bad "unborn: only the registry" ;; *) ok ;; esac
 
+# -- another tool's uncommitted staging entry stays out of the promotion commit (its candidate
+#    folder is not committed either); the working tree keeps it, as an unstaged change
+fresh "$TMP/o"
+cp -r "$R/manifests/$T" "$R/manifests/other_rows"
+sed -i "s/^name: $T/name: other_rows/" "$R/manifests/other_rows/tool.manifest.yaml"
+"$TG" -C "$R" build >/dev/null 2>&1
+G add manifests && G commit -qm "another tool"
+run "$TG" -C "$R" stage other_rows
+expect_rc "other tool staged" 0
+approve
+run "$TG" -C "$R" promote $T
+expect_rc "promote beside another staged tool" 0
+run G show HEAD:registry/staging/metadata.json
+expect_out "commit: the promoted tool's entry" "\"$T\""
+case "$OUT" in *other_rows*) bad "commit: the other tool's entry stays out" ;; *) ok ;; esac
+run grep -c '"other_rows": {' "$R/registry/staging/metadata.json"
+expect_out "working tree keeps the other entry" "1"
+expect_eq "other entry: an unstaged change" "$(G status --porcelain registry/staging/metadata.json)" " M registry/staging/metadata.json"
+run "$TG" validate --schema schemas/registry.staging.schema.json /dev/stdin <<EOF2
+$(G show HEAD:registry/staging/metadata.json)
+EOF2
+expect_rc "committed staging metadata validates" 0
+run "$TG" -C "$R" status
+expect_out "status: other tool still staged" "other_rows"
+
 # -- not a git repository: clean refusal, nothing written to the active registry
 fresh "$TMP/n" nogit
 approve

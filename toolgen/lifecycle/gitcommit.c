@@ -91,7 +91,15 @@ static int stage_path(session *s, const tg_repo *r, git_index *idx, const char *
     return rc;
 }
 
-/* Both indexes get every path: a blob of the file, or its removal. */
+static const tg_git_override *override_of(const tg_git_commit_req *req, const char *path)
+{
+    for (size_t i = 0; i < req->noverrides; i++)
+        if (strcmp(req->overrides[i].path, path) == 0)
+            return &req->overrides[i];
+    return NULL;
+}
+
+/* Both indexes get every path: a blob of the file (or of its override), or its removal. */
 static int stage_paths(session *s, const tg_repo *r, const tg_git_commit_req *req, tg_err *err)
 {
     for (size_t i = 0; i < req->npaths; i++) {
@@ -99,7 +107,13 @@ static int stage_paths(session *s, const tg_repo *r, const tg_git_commit_req *re
         struct stat st;
         git_oid oid;
         bool present = fstatat(r->root_fd, p, &st, 0) == 0 && S_ISREG(st.st_mode);
-        if (present) {
+        const tg_git_override *ov = override_of(req, p);
+        if (ov) {
+            present = true;
+            st.st_mode = S_IFREG | 0644;
+            if (git_blob_create_from_buffer(&oid, s->repo, ov->data, ov->len) != 0)
+                return git_fail(err, p);
+        } else if (present) {
             char *abs = tg_path_join(r->path, p);
             int brc = git_blob_create_from_disk(&oid, s->repo, abs);
             free(abs);

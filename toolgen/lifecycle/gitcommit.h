@@ -8,6 +8,11 @@
  * a branch, on a detached HEAD and on an unborn branch (the first commit). HEAD moves only
  * after the commit object exists, and the index is written last; if that fails, HEAD is put
  * back, so a failure leaves HEAD and the index as they were.
+ *
+ * A path may instead be committed with given bytes (an override): the commit and the index get
+ * those bytes, the working tree keeps its own. A promotion uses it for a file several tools
+ * share, so that only the promoted tool's part is committed (docs/lifecycle.md "The promotion
+ * commit"); `git status` then shows the rest as the unstaged change it is.
  */
 #ifndef TG_GITCOMMIT_H
 #define TG_GITCOMMIT_H
@@ -18,9 +23,17 @@
 #include "base/util.h"
 #include "model/repo.h"
 
+typedef struct tg_git_override {
+    const char *path; /* one of the request's paths */
+    const char *data; /* the bytes to commit for it (borrowed) */
+    size_t len;
+} tg_git_override;
+
 typedef struct tg_git_commit_req {
     const char *const *paths; /* relative to the repository's root */
     size_t npaths;
+    const tg_git_override *overrides; /* may be NULL */
+    size_t noverrides;
     const char *message;      /* the whole message, trailers included */
     const char *author_name;  /* NULL: the repository's user.name, else "toolgen" */
     const char *author_email; /* NULL: the repository's user.email, else "toolgen@localhost" */

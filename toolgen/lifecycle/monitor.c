@@ -1,8 +1,12 @@
 /* monitor.c — .toolgen/metrics.json (see monitor.h, docs/lifecycle.md "Monitoring"). */
 #include "lifecycle/monitor.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "base/json.h"
 #include "lifecycle/lifecycle_state.h"
@@ -73,8 +77,30 @@ static void derived(cJSON *m)
     cJSON_AddStringToObject(m, "updated_at", now);
 }
 
-int tg_monitor_add(const tg_repo *repo, tg_monitor_event ev, double ms, const tg_strv *reasons,
-                   tg_err *err)
+/* The read-modify-write below runs under an exclusive flock of a lock file beside the metrics:
+ * two commands (or two workflow calls of one server) counting at once would otherwise both
+ * read the same counts and one event would be lost. The lock file is never removed, so every
+ * process locks the same inode. -1 with err when it cannot be opened or locked. */
+static int lock_metrics(const tg_repo *repo, tg_err *err)
+{
+    if (tg_mkdirs_at(repo->root_fd, ".toolgen", err) != 0)
+        return -1;
+    int fd = openat(repo->root_fd, TG_METRICS_LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+                    0644);
+    if (fd < 0)
+        return tg_err_set(err, "%s: %s", TG_METRICS_LOCK_PATH, strerror(errno));
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            tg_err_set(err, "%s: %s", TG_METRICS_LOCK_PATH, strerror(errno));
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+static int add_locked(const tg_repo *repo, tg_monitor_event ev, double ms,
+                      const tg_strv *reasons, tg_err *err)
 {
     char *text = tg_read_file_at(repo->root_fd, TG_METRICS_PATH, 1u << 20, NULL, NULL);
     cJSON *m = text ? cJSON_Parse(text) : NULL;
@@ -95,10 +121,19 @@ int tg_monitor_add(const tg_repo *repo, tg_monitor_event ev, double ms, const tg
         add_reasons(m, reasons);
     derived(m);
     char *out = tg_json_print(m);
-    int rc = tg_mkdirs_at(repo->root_fd, ".toolgen", err) == 0
-                 ? tg_write_file_atomic_at(repo->root_fd, TG_METRICS_PATH, out, strlen(out), err)
-                 : -1;
+    int rc = tg_write_file_atomic_at(repo->root_fd, TG_METRICS_PATH, out, strlen(out), err);
     free(out);
     cJSON_Delete(m);
+    return rc;
+}
+
+int tg_monitor_add(const tg_repo *repo, tg_monitor_event ev, double ms, const tg_strv *reasons,
+                   tg_err *err)
+{
+    int lock = lock_metrics(repo, err);
+    if (lock < 0)
+        return -1;
+    int rc = add_locked(repo, ev, ms, reasons, err);
+    close(lock); /* releases the flock */
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "model/repo.h"
 
 #define TG_METRICS_PATH ".toolgen/metrics.json"
+#define TG_METRICS_LOCK_PATH ".toolgen/metrics.lock"
 
 typedef enum tg_monitor_event {
     TG_MON_STAGED,          /* a tool was staged */
@@ -31,7 +32,8 @@ typedef enum tg_monitor_event {
  * Adds one event to .toolgen/metrics.json (created when missing; a file that is not valid JSON
  * is started afresh, since it only holds counts) and recomputes the rates and averages. ms is
  * the duration of a staged run (else ignored); reasons are rejection categories, counted
- * whatever the event (may be NULL).
+ * whatever the event (may be NULL). Safe to call from several processes and threads at once:
+ * the update holds an exclusive flock of .toolgen/metrics.lock, so no event is lost.
  * 0, or -1 with err when the file cannot be written.
  */
 int tg_monitor_add(const tg_repo *repo, tg_monitor_event ev, double ms, const tg_strv *reasons,

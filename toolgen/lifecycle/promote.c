@@ -8,6 +8,7 @@
 
 #include "base/json.h"
 #include "lifecycle/gitcommit.h"
+#include "lifecycle/gitrev.h"
 #include "lifecycle/gitstatus.h"
 #include "lifecycle/lifecycle_state.h"
 #include "lifecycle/regtx.h"
@@ -278,6 +279,55 @@ static char *commit_message(const promo *p)
     return m;
 }
 
+/* The staging metadata as HEAD has it, or NULL when HEAD has none (an unborn branch, a first
+ * staging) or it is not a registry document. */
+static cJSON *staging_at_head(const promo *p, const char *path)
+{
+    tg_gitrev *gr = NULL;
+    tg_err ignored = {0};
+    if (tg_gitrev_open(p->g->repo, &gr, &ignored) != 0)
+        return NULL;
+    tg_rev head = {0};
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *doc = NULL;
+    if (tg_gitrev_resolve(gr, "HEAD", &head, &ignored) == 0 &&
+        tg_gitrev_read(gr, &head, path, 64u << 20, &text, &len, &ignored) == 1)
+        doc = cJSON_ParseWithLength(text, len);
+    free(text);
+    tg_rev_release(&head);
+    tg_gitrev_close(gr);
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "candidates"))) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+/* What the commit holds of the staging metadata, which every tool's entry shares: HEAD's
+ * version with only this tool's entry replaced, so that other tools' uncommitted entries (their
+ * candidates are not in the commit either) stay out of it (docs/lifecycle.md "The promotion
+ * commit"). Heap text. */
+static char *staging_as_committed(const promo *p, const char *path)
+{
+    cJSON *doc = staging_at_head(p, path);
+    if (!doc) {
+        doc = cJSON_CreateObject();
+        cJSON_AddItemToObject(doc, "registry_version",
+                              cJSON_Duplicate(tg_json_get(p->staging, "registry_version"), true));
+        cJSON_AddObjectToObject(doc, "candidates");
+    }
+    cJSON *cands = cJSON_GetObjectItemCaseSensitive(doc, "candidates");
+    cJSON *entry = cJSON_Duplicate(p->entry, true);
+    if (cJSON_GetObjectItemCaseSensitive(cands, p->tool))
+        cJSON_ReplaceItemInObjectCaseSensitive(cands, p->tool, entry);
+    else
+        cJSON_AddItemToObject(cands, p->tool, entry);
+    char *text = tg_json_print(doc);
+    cJSON_Delete(doc);
+    return text;
+}
+
 static int apply(promo *p, tg_promote_result *res, tg_err *err)
 {
     char *msg = commit_message(p);
@@ -288,14 +338,23 @@ static int apply(promo *p, tg_promote_result *res, tg_err *err)
         .branch = config_str(p->g, "/promotion/git/branch"),
         .fail_at = p->fail_at,
     };
+    char *staging_path = tg_registry_file(p->g, TG_REG_STAGING), *staged = NULL;
+    tg_git_override ov = {0};
     int rc = -1;
     if (step_copy(p, err) == 0 && step_metadata(p, err) == 0 &&
         step_log(p, res->previous, err) == 0 && step_archive(p, err) == 0 &&
         step_state(p, "promotion commit", err) == 0) {
         req.paths = (const char *const *)p->tx.files.v;
         req.npaths = p->tx.files.n;
+        ov.path = staging_path;
+        ov.data = staged = staging_as_committed(p, staging_path);
+        ov.len = strlen(staged);
+        req.overrides = &ov;
+        req.noverrides = 1;
         rc = tg_git_commit_paths(p->g->repo, &req, res->commit, err) == 0 ? 0 : -1;
     }
+    free(staged);
+    free(staging_path);
     free(msg);
     return rc;
 }
