@@ -205,20 +205,18 @@ static int reference_pages(tg_stage_run *r, char **texts, tg_emit_fragment *f, t
     return rc;
 }
 
-/* Hands over an output: new bytes (taken), or else the previous ones (old, len) unchanged. */
-static void output_or_keep(tg_stage_run *r, char *path, char *data, size_t len, const char *old,
-                           size_t old_len)
+/* Hands over an output (path taken) as the bytes the last run wrote, old[0..len): without them
+ * when the engine vouches for the file, else as a copy. */
+static void keep_output(tg_stage_run *r, char *path, const char *old, size_t len)
 {
-    if (data) {
-        tg_stage_output(r, path, data, len);
-    } else if (!tg_stage_output_unchanged(r, xstrdup(path))) {
-        char *copy = xmalloc(old_len + 1);
-        memcpy(copy, old, old_len);
-        copy[old_len] = '\0';
-        tg_stage_output(r, path, copy, old_len);
-    } else {
+    if (tg_stage_output_unchanged(r, xstrdup(path))) {
         free(path);
+        return;
     }
+    char *copy = xmalloc(len + 1);
+    memcpy(copy, old, len);
+    copy[len] = '\0';
+    tg_stage_output(r, path, copy, len);
 }
 
 /* The edited tools (upstream changed) of the tools named as the index names them: their line
@@ -250,11 +248,11 @@ static void splice_outputs(tg_stage_run *r, previous *pv, tg_aggindex_out *out)
             tg_stage_output_spans(r, path, out[j].spans, out[j].n, out[j].keep);
             out[j].keep = NULL;
         } else {
-            output_or_keep(r, path, NULL, 0, pv->bytes[j], pv->lens[j]);
+            keep_output(r, path, pv->bytes[j], pv->lens[j]);
         }
         tg_aggindex_out_free(&out[j]);
     }
-    output_or_keep(r, xstrdup(INDEX_PATH), NULL, 0, pv->index, pv->index_len);
+    keep_output(r, xstrdup(INDEX_PATH), pv->index, pv->index_len);
     size_t elen = 0;
     char *edits = tg_aggindex_edits_format(&pv->ed, &elen);
     tg_stage_output(r, xstrdup(EDITS_PATH), edits, elen);
