@@ -1,8 +1,9 @@
 #!/bin/sh
 # The aggregate built from per-tool fragments (docs/build.md, "The aggregate"): an edit of one
 # tool reruns that tool's stages and the concatenation only, rewrites only that tool's fragment,
-# and after any sequence of edits (add, remove, rename, the skill changing form, a damaged
-# fragment) the repository-wide files are byte for byte those of a clean build.
+# and after any sequence of edits (add, remove, rename, reorder, the skill changing form, a
+# damaged fragment) the repository-wide files are byte for byte those of a clean build, whether
+# the aggregate replaced the edited tools' pieces in its previous files or made them again.
 . tests/lib.sh
 T=$TMP
 
@@ -152,15 +153,51 @@ run "$TG" -C "$R" build
 expect_rc "corrupt state log + edit: build" 0
 same_as_clean "corrupt state log + edit"
 
-# ---- the index: an edit reads one fragment, the rest comes from the previous files ---------------
+# ---- the index: an edit replaces one tool's pieces in the previous files ---------------------------
 IDX=$R/.toolgen/out/aggregate.index
 NT=$(ls "$R/manifests" | wc -l)
 edit_b "Print a data file, index edit."
 run "$TG" -C "$R" build -v
-expect_out "index: the unchanged tools come from the previous files" \
-    "$((NT - 1)) of $NT tools' pieces taken from the previous files"
-head -1 "$IDX" | grep -q '^toolgen-aggregate-index 1$' && ok || bad "index: no index written"
+expect_out "index: the edited tool's pieces are replaced in place" \
+    "1 of $NT tools' pieces replaced in the previous files"
+head -1 "$IDX" | grep -q '^toolgen-aggregate-index 3$' && ok || bad "index: no index written"
+grep -q '^toolgen-aggregate-edits 1$' "$R/.toolgen/out/aggregate.edits" && ok || bad "index: no edits written"
+expect_not_out "index: the index itself stays (the edits are listed beside it)" "wrote .toolgen/out/aggregate.index"
 same_as_clean "index edit"
+edit_b "A much longer description of what this tool does, so that every piece after it moves on."
+run "$TG" -C "$R" build -v
+expect_out "index: a longer piece" "1 of $NT tools' pieces replaced"
+same_as_clean "index: longer piece"
+edit_b "Short."
+sed 's/^description: .*/description: Print a data file (edited with tool_b)./' \
+    "$R/manifests/tool_a/tool.manifest.yaml" >"$T/m" && cp "$T/m" "$R/manifests/tool_a/tool.manifest.yaml"
+run "$TG" -C "$R" build -v
+expect_out "index: two tools edited at once" "2 of $NT tools' pieces replaced"
+same_as_clean "index: two edits"
+# what changes the text around the pieces is not replaced in place: the files are made again
+# from the previous files' pieces and the changed fragments
+sed 's/^  prerequisites: .*/&\n  notes: Reads the file once./' \
+    "$R/manifests/tool_b/tool.manifest.yaml" >"$T/m" && cp "$T/m" "$R/manifests/tool_b/tool.manifest.yaml"
+run "$TG" -C "$R" build -v
+expect_rc "index: a piece no longer empty: build" 0
+expect_out "index: a piece no longer empty is not replaced in place" \
+    "$((NT - 1)) of $NT tools' pieces taken from the previous files"
+grep -q "Reads the file once" "$R/generated/skill/agg-tools2/SKILL.md" && ok || bad "notes: not in SKILL.md"
+same_as_clean "index: piece no longer empty"
+sed 's/^title: .*/title: Another title/' "$R/manifests/tool_b/tool.manifest.yaml" >"$T/m" &&
+    cp "$T/m" "$R/manifests/tool_b/tool.manifest.yaml"
+run "$TG" -C "$R" build -v
+expect_out "index: a title (in SKILL.md's description) is not replaced in place" \
+    "$((NT - 1)) of $NT tools' pieces taken from the previous files"
+same_as_clean "index: title"
+mk_tool "$R" tool_0
+edit_b "Print a data file, added beside an edit."
+run "$TG" -C "$R" build -v
+expect_out "index: a tool added beside an edit" "$((NT - 1)) of $((NT + 1)) tools' pieces taken"
+same_as_clean "index: added tool"
+rm -r "$R/manifests/tool_0"
+run "$TG" -C "$R" build -v
+same_as_clean "index: added tool removed"
 rm -r "$R/manifests/tool_e"
 run "$TG" -C "$R" build -v
 expect_out "index: a removed tool" "$((NT - 1)) of $((NT - 1)) tools' pieces taken"
@@ -171,15 +208,32 @@ sed 's/tool_z/tool_y/g' "$R/manifests/tool_y/tool.manifest.yaml" >"$T/m" &&
 run "$TG" -C "$R" build -v
 expect_out "index: a renamed tool is read from its fragment" "$((NT - 2)) of $((NT - 1)) tools' pieces taken"
 same_as_clean "index: renamed tool"
+# a renamed tool that moves to the front: every other tool's pieces move
+mv "$R/manifests/tool_y" "$R/manifests/tool_0y"
+sed 's/tool_y/tool_0y/g' "$R/manifests/tool_0y/tool.manifest.yaml" >"$T/m" &&
+    cp "$T/m" "$R/manifests/tool_0y/tool.manifest.yaml"
+run "$TG" -C "$R" build -v
+expect_out "index: a tool renamed to the front" "$((NT - 2)) of $((NT - 1)) tools' pieces taken"
+same_as_clean "index: reordered"
+edit_b "Print a data file, after the reorder."
+run "$TG" -C "$R" build -v
+expect_out "index: replaced in place after the reorder" "1 of $((NT - 1)) tools' pieces replaced"
+same_as_clean "index: edit after the reorder"
 NT=$((NT - 1))
 # a damaged or missing index, or a damaged previous file: every fragment is read
-printf 'toolgen-aggregate-index 1\ngarbage\n' >"$IDX"
+printf 'toolgen-aggregate-index 3\ngarbage\n' >"$IDX"
 edit_b "Print a data file, damaged index."
 run "$TG" -C "$R" build -v
 expect_rc "damaged index: build" 0
 expect_err "damaged index: restored with a warning" "aggregate.index was edited by hand"
 expect_out "damaged index: every fragment read" "0 of $NT tools' pieces taken"
 same_as_clean "damaged index"
+printf 'toolgen-aggregate-edits 1\n0 5 5\n' >"$R/.toolgen/out/aggregate.edits"
+edit_b "Print a data file, damaged edits."
+run "$TG" -C "$R" build -v
+expect_err "damaged edits: restored with a warning" "aggregate.edits was edited by hand"
+expect_out "damaged edits: every fragment read" "0 of $NT tools' pieces taken"
+same_as_clean "damaged edits"
 rm "$IDX"
 edit_b "Print a data file, missing index."
 run "$TG" -C "$R" build -v
@@ -193,7 +247,7 @@ expect_out "damaged previous file: every fragment read" "0 of $NT tools' pieces 
 same_as_clean "damaged previous file"
 edit_b "Print a data file, after the repairs."
 run "$TG" -C "$R" build -v
-expect_out "after the repairs: the index serves again" "$((NT - 1)) of $NT tools' pieces taken"
+expect_out "after the repairs: the index serves again" "1 of $NT tools' pieces replaced"
 same_as_clean "after the repairs"
 
 finish cli-aggregate

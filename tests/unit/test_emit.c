@@ -1254,6 +1254,207 @@ static void test_fragment_file(void)
     tg_buf_free(&b);
 }
 
+/* Tool i's fragment for the index tests (edit: the same tool with its pieces changed, each
+ * keeping its line count and emptiness). p[k] must be initialised buffers. */
+static void index_fragment(int i, int edit, tg_buf *p, char **text, tg_emit_fragment *f)
+{
+    tg_err err = {0};
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        tg_buf_reset(&p[k]);
+        if (k == TG_PIECE_NAME)
+            tg_buf_printf(&p[k], "tool_%c", 'a' + i);
+        else if (k == TG_PIECE_AUTH_ENV || k == TG_PIECE_SKILL_NETWORK)
+            tg_buf_puts(&p[k], i != 1 ? "" : k == TG_PIECE_AUTH_ENV ? "KEY" : "tool_b");
+        else if (k == TG_PIECE_SKILL_REFUSED)
+            tg_buf_puts(&p[k], i != 1 ? "" : "`tool_b`");
+        else if (k == TG_PIECE_SKILL_DESC)
+            tg_buf_printf(&p[k], "tool_%c (Tool %d)", 'a' + i, i);
+        else if (k != TG_PIECE_SKILL_NOTES || i != 2)
+            tg_buf_printf(&p[k], "{\"piece\": %d, \"tool\": %d%s}\n", k, i,
+                          edit == 1   ? ", \"edited\": true"
+                          : edit == 2 ? ", \"edited\": \"twice, and longer\""
+                                      : "");
+    }
+    size_t len;
+    *text = tg_emit_fragment_serialise(p, &len);
+    CHECK(tg_emit_fragment_parse(*text, len, f, &err) == 0, "parse: %s", err.msg);
+}
+
+/* The index written for fragments f (and the files they make, into files). */
+static char *index_of(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                      tg_emit_files *files, size_t *ilen)
+{
+    tg_err err = {0};
+    size_t pos[3 * TG_PIECE_COUNT];
+    CHECK(n <= 3 && tg_emit_aggregate_shared(f, n, repo, files, pos, &err) == 0 &&
+              files->n == TG_AGGINDEX_FILES,
+          "shared: %s", err.msg);
+    return tg_aggindex_build(f, n, files, pos, ilen);
+}
+
+/* The positions of the base ix moved by the edits ed are those of the index made anew. */
+static void check_moved(const tg_aggindex *ix, const tg_aggindex_edits *ed, const char *want,
+                        size_t wlen, const char *what)
+{
+    tg_err err = {0};
+    char *copy = xstrdup(want);
+    tg_aggindex w;
+    CHECK(tg_aggindex_parse(copy, wlen, &w, &err) == 0 && w.n == ix->n, "%s: %s", what, err.msg);
+    for (size_t i = 0; i < ix->n && w.n == ix->n; i++) {
+        tg_aggindex_tool t = ix->v[i];
+        tg_aggindex_edits_apply(ed, &t);
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
+            CHECK(t.at[k].file == w.v[i].at[k].file && t.at[k].lines == w.v[i].at[k].lines &&
+                      (t.at[k].file < 0 ||
+                       (t.at[k].off == w.v[i].at[k].off && t.at[k].len == w.v[i].at[k].len)),
+                  "%s: tool %zu piece %d at %zu+%zu, made anew %zu+%zu", what, i, k, t.at[k].off,
+                  t.at[k].len, w.v[i].at[k].off, w.v[i].at[k].len);
+    }
+    tg_aggindex_free(&w);
+    free(copy);
+}
+
+/* Replaces tool 1's pieces by those of nf[1] in files (bytes/lens, updated), on top of the
+ * edits ed; then compares with the files and index made anew from nf. */
+static void splice_one(const tg_aggindex *ix, tg_aggindex_edits *ed, const tg_emit_fragment *nf,
+                       const tg_project_info *repo, char **bytes, size_t *lens, const char *what)
+{
+    tg_aggindex_tool cur = ix->v[1];
+    tg_aggindex_edits_apply(ed, &cur);
+    CHECK(tg_aggindex_replaceable(&cur, &nf[1]), "%s: not replaceable", what);
+    tg_aggindex_out out[TG_AGGINDEX_FILES];
+    CHECK(tg_aggindex_splice(&cur, &ix->v[1], &nf[1], 1, (const char *const *)bytes, lens, ed,
+                             out),
+          "%s: splice refused", what);
+    tg_emit_files want = {0};
+    size_t wlen;
+    char *windex = index_of(nf, 3, repo, &want, &wlen);
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        CHECK(out[j].spans != NULL, "%s: %s should change", what, want.v[j].path);
+        if (out[j].spans) {
+            tg_buf b = TG_BUF_INIT;
+            for (size_t i = 0; i < out[j].n; i++)
+                tg_buf_append(&b, out[j].spans[i].data, out[j].spans[i].len);
+            CHECK(tg_hash_eq(tg_hash_spans(out[j].spans, out[j].n), tg_hash_bytes(b.data, b.len)),
+                  "%s: the hash of the parts is not the hash of the whole", what);
+            free(bytes[j]);
+            lens[j] = b.len;
+            bytes[j] = tg_buf_steal(&b);
+        }
+        tg_aggindex_out_free(&out[j]);
+        CHECK(lens[j] == want.v[j].len && memcmp(bytes[j], want.v[j].data, lens[j]) == 0,
+              "%s: %s spliced differs from made anew", what, want.v[j].path);
+    }
+    check_moved(ix, ed, windex, wlen, what);
+    free(windex);
+    tg_emit_files_free(&want);
+}
+
+/*
+ * Edits replaced in place (tg_aggindex_splice), one after the other, give the very files that
+ * making everything again gives, and the base index moved by the edits gives the positions of
+ * the index made anew; the edits survive their text. An edit that changes a fact or a line
+ * count is not replaceable.
+ */
+static void test_aggregate_splice(const tg_emit_fragment *f, tg_aggindex *ix,
+                                  const tg_emit_files *files, const tg_project_info *repo)
+{
+    tg_buf p[TG_PIECE_COUNT], p2[TG_PIECE_COUNT];
+    for (int k = 0; k < TG_PIECE_COUNT; k++)
+        p[k] = p2[k] = (tg_buf)TG_BUF_INIT;
+    char *text, *text2, *bytes[TG_AGGINDEX_FILES];
+    size_t lens[TG_AGGINDEX_FILES], elen;
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        bytes[j] = xmalloc(files->v[j].len + 1);
+        memcpy(bytes[j], files->v[j].data, files->v[j].len + 1);
+        lens[j] = files->v[j].len;
+    }
+    tg_aggindex_edits ed = {0}, back;
+    tg_emit_fragment nf[3] = {f[0], f[1], f[2]};
+    index_fragment(1, 1, p, &text, &nf[1]);
+    splice_one(ix, &ed, nf, repo, bytes, lens, "first edit");
+    char *etext = tg_aggindex_edits_format(&ed, &elen);
+    tg_err err = {0};
+    CHECK(tg_aggindex_edits_parse(etext, elen, &back, &err) == 0 && back.n == ed.n,
+          "edits read back: %s", err.msg);
+    tg_aggindex_edits_free(&ed);
+    ed = back;
+    free(etext);
+    index_fragment(1, 2, p2, &text2, &nf[1]); /* the same pieces edited again, longer */
+    splice_one(ix, &ed, nf, repo, bytes, lens, "second edit");
+    nf[1] = f[1]; /* and back: the edits of a piece now as long as in the base stay listed */
+    splice_one(ix, &ed, nf, repo, bytes, lens, "edit back");
+    for (int j = 0; j < TG_AGGINDEX_FILES; j++) {
+        CHECK(lens[j] == files->v[j].len && memcmp(bytes[j], files->v[j].data, lens[j]) == 0,
+              "edit back: %s differs from the first build", files->v[j].path);
+        free(bytes[j]);
+    }
+    tg_aggindex_edits_free(&ed);
+    CHECK(tg_aggindex_edits_parse("toolgen-aggregate-edits 1\n9 1 2 3\n", 34, &ed, &err) != 0,
+          "an edit of file 9 accepted");
+    /* a line more in a piece, or another credential variable: not in place */
+    tg_buf_puts(&p[TG_PIECE_SKILL_WHEN], "- one more line\n");
+    char *t2 = tg_emit_fragment_serialise(p, &elen);
+    CHECK(tg_emit_fragment_parse(t2, elen, &nf[1], &err) == 0, "parse: %s", err.msg);
+    CHECK(!tg_aggindex_replaceable(&ix->v[1], &nf[1]), "a line count change replaceable");
+    free(t2);
+    tg_buf_reset(&p[TG_PIECE_SKILL_WHEN]);
+    tg_buf_puts(&p[TG_PIECE_AUTH_ENV], "2");
+    t2 = tg_emit_fragment_serialise(p, &elen);
+    CHECK(tg_emit_fragment_parse(t2, elen, &nf[1], &err) == 0, "parse: %s", err.msg);
+    CHECK(!tg_aggindex_replaceable(&ix->v[1], &nf[1]), "a fact change replaceable");
+    free(t2);
+    free(text);
+    free(text2);
+    for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        tg_buf_free(&p[k]);
+        tg_buf_free(&p2[k]);
+    }
+}
+
+/* Peeking at a few tools of a large index reads their lines as parsing it whole does (an index
+ * of more tools than its header has bytes). */
+static void test_aggregate_peek(void)
+{
+    enum { N = 600 };
+    tg_buf b = TG_BUF_INIT;
+    const char *names[N];
+    char name[N][8];
+    for (int i = 0; i < N; i++) {
+        snprintf(name[i], sizeof name[i], "t%03d", i);
+        names[i] = name[i];
+    }
+    char hex[TG_HASH_HEX];
+    tg_hash_hex(tg_aggindex_names_hash(names, N), hex);
+    tg_buf_printf(&b, "toolgen-aggregate-index 3\na\nb\nc\nd\ne\nf\n%d %s\n", N, hex);
+    for (int i = 0; i < N; i++) {
+        tg_buf_printf(&b, "%s - - -", name[i]);
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
+            tg_buf_printf(&b, " %d,%d,%d,0", k == TG_PIECE_MCP_TOOL ? 0 : -1,
+                          k == TG_PIECE_MCP_TOOL ? i * 10 : 0, k == TG_PIECE_MCP_TOOL ? 5 : 0);
+        tg_buf_puts(&b, "\n");
+    }
+    size_t at[3] = {0, 299, N - 1};
+    tg_aggindex ix;
+    tg_hash h;
+    char *keep;
+    tg_err err = {0};
+    CHECK(tg_aggindex_peek(b.data, b.len, at, 3, &ix, &h, &keep, &err) == 0, "peek: %s", err.msg);
+    CHECK(ix.n == N && tg_hash_eq(h, tg_aggindex_names_hash(names, N)) &&
+              strcmp(ix.paths[5], "f") == 0,
+          "peek header: %zu tools", ix.n);
+    for (int a = 0; a < 3 && ix.v; a++)
+        CHECK(strcmp(ix.v[a].name, name[at[a]]) == 0 &&
+                  ix.v[a].at[TG_PIECE_MCP_TOOL].off == at[a] * 10,
+              "peek line %zu: %s", at[a], ix.v[a].name);
+    tg_aggindex_free(&ix);
+    free(keep);
+    size_t past = N;
+    CHECK(tg_aggindex_peek(b.data, b.len, &past, 1, &ix, &h, &keep, &err) != 0,
+          "a line past the count accepted");
+    tg_buf_free(&b);
+}
+
 /* The aggregate's index: views of the pieces in the files the aggregate made are the pieces
  * (so the files made again from the views are the same bytes); anything malformed is refused. */
 static void test_aggregate_index(void)
@@ -1264,29 +1465,15 @@ static void test_aggregate_index(void)
     tg_emit_fragment f[N];
     tg_err err = {0};
     for (int i = 0; i < N; i++) {
-        for (int k = 0; k < TG_PIECE_COUNT; k++) {
+        for (int k = 0; k < TG_PIECE_COUNT; k++)
             p[i][k] = (tg_buf)TG_BUF_INIT;
-            if (k == TG_PIECE_NAME)
-                tg_buf_printf(&p[i][k], "tool_%c", 'a' + i);
-            else if (k == TG_PIECE_AUTH_ENV || k == TG_PIECE_SKILL_NETWORK)
-                tg_buf_puts(&p[i][k],
-                            i != 1 ? "" : k == TG_PIECE_AUTH_ENV ? "KEY" : "tool_b");
-            else if (k == TG_PIECE_SKILL_DESC)
-                tg_buf_printf(&p[i][k], "tool_%c (Tool %d)", 'a' + i, i);
-            else if (k != TG_PIECE_SKILL_NOTES || i != 2)
-                tg_buf_printf(&p[i][k], "{\"piece\": %d, \"tool\": %d}\n", k, i);
-        }
-        size_t len;
-        texts[i] = tg_emit_fragment_serialise(p[i], &len);
-        CHECK(tg_emit_fragment_parse(texts[i], len, &f[i], &err) == 0, "parse: %s", err.msg);
+        index_fragment(i, 0, p[i], &texts[i], &f[i]);
     }
     tg_project_info repo = {.name = "idx-tools", .version = "0.1.0", .author = "tests"};
     tg_emit_files files = {0};
-    CHECK(tg_emit_aggregate_shared(f, N, &repo, &files, &err) == 0 && files.n == TG_AGGINDEX_FILES,
-          "shared: %s", err.msg);
-    tg_emit_piece_kind form = tg_emit_skill_form(f, N, &repo);
     size_t ilen;
-    char *index = tg_aggindex_build(f, N, &files, form, &ilen);
+    char *index = index_of(f, N, &repo, &files, &ilen);
+    tg_emit_piece_kind form = tg_emit_skill_form(f, N, &repo);
     char *copy = xstrdup(index);
     tg_aggindex ix;
     CHECK(tg_aggindex_parse(copy, ilen, &ix, &err) == 0 && ix.n == N, "index: %s", err.msg);
@@ -1314,13 +1501,15 @@ static void test_aggregate_index(void)
         }
     }
     tg_emit_files again = {0};
-    CHECK(tg_emit_aggregate_shared(v, N, &repo, &again, &err) == 0 && again.n == files.n,
+    CHECK(tg_emit_aggregate_shared(v, N, &repo, &again, NULL, &err) == 0 && again.n == files.n,
           "again: %s", err.msg);
     for (size_t j = 0; j < again.n && j < files.n; j++)
         CHECK(again.v[j].len == files.v[j].len &&
                   memcmp(again.v[j].data, files.v[j].data, files.v[j].len) == 0,
               "%s differs when made from the index", files.v[j].path);
     tg_emit_files_free(&again);
+    if (ix.n == N)
+        test_aggregate_splice(f, &ix, &files, &repo);
     /* a position outside its file is refused */
     if (ix.n == N) {
         ix.v[0].at[TG_PIECE_MCP_TOOL].off = lens[0];
@@ -1352,6 +1541,7 @@ int main(void)
 {
     test_fragment_file();
     test_aggregate_index();
+    test_aggregate_peek();
     test_strict_optional();
     test_strict_nested();
     test_strict_refused();

@@ -9,6 +9,8 @@
  *     downstream stages;
  *   - a failing stage skips its downstream stages, the others run; -k stops starting stages;
  *   - a deleted output is recreated, a hand-edited one rewritten and reported;
+ *   - a stage's previous outputs are handed back (mapped) only when intact, and one changed in
+ *     place while the stage reads it fails the stage;
  *   - a key changes when, and only when, one of its declared inputs changes (source file,
  *     config value, data file, upstream output, version), seen through explain.
  *
@@ -124,10 +126,30 @@ static void all_write_pages(tg_stage_run *r, const char *tool, const char *gen)
     tg_stage_output(r, xasprintf("pub/page/%s.txt", tool), xstrdup(gen), strlen(gen));
 }
 
+/* With all_map, all maps its previous pub/all.txt (tg_stage_map_previous_output) into
+ * all_mapped ("(none)" when the engine does not vouch for it); with all_poke, it then changes
+ * that file in place, as an editor writing while the build runs would. */
+static bool all_map, all_poke;
+static char all_mapped[256];
+
+static void all_map_previous(tg_stage_run *r)
+{
+    size_t len = 0;
+    tg_err merr = {0};
+    const char *prev = tg_stage_map_previous_output(r, "pub/all.txt", &len, &merr);
+    snprintf(all_mapped, sizeof all_mapped, "%.*s", prev ? (int)len : 6, prev ? prev : "(none)");
+    if (prev && all_poke) {
+        FILE *f = fopen("pub/all.txt", "r+");
+        CHECK(f && fputc('A', f) != EOF && fclose(f) == 0, "poke pub/all.txt");
+    }
+}
+
 /* all: every tool's gen output → pub/all.txt */
 static tg_stage_status all_run(tg_stage_run *r, tg_err *err)
 {
     ran("all", NULL);
+    if (all_map)
+        all_map_previous(r);
     const char *const *tools;
     size_t n = tg_stage_tools(r, &tools);
     tg_buf b = TG_BUF_INIT;
@@ -429,6 +451,53 @@ static void test_unchanged_outputs(void)
     result_free(&r);
 }
 
+/* ---- previous outputs mapped ---------------------------------------------------------------- */
+
+static void test_mapped_outputs(void)
+{
+    result r;
+    all_map = true;
+    write_text("src/b.txt", "beta\n"); /* vouched for: the bytes the last run wrote */
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "build: %d", r.status);
+    CHECK(strcmp(all_mapped, "a: alpha\nb: BETA\nc: gamma\n") == 0, "mapped \"%s\"",
+          all_mapped);
+    result_free(&r);
+
+    /* edited by hand before the build: not vouched for, overwritten with a warning */
+    write_text("pub/all.txt", "hand edit\n");
+    write_text("src/b.txt", "beta2\n");
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && strcmp(all_mapped, "(none)") == 0, "mapped \"%s\"",
+          all_mapped);
+    CHECK(has_event(&r, "WARNING all: pub/all.txt was edited by hand"), "no warning");
+    result_free(&r);
+
+    /* changed in place while the stage read it: the stage fails, nothing is built on it, and
+     * the next build overwrites the edit with a warning */
+    all_poke = true;
+    write_text("src/b.txt", "beta3\n");
+    build(&r);
+    CHECK(r.status == TG_BUILD_FAILED && has_event(&r, "FAILED all: pub/all.txt: changed while "
+                                                       "the build read it"),
+          "poked: status %d", r.status);
+    result_free(&r);
+    all_poke = false;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && has_event(&r, "WARNING all: pub/all.txt was edited by hand"),
+          "after the poke: status %d", r.status);
+    char *all = read_text("pub/all.txt");
+    CHECK(all && strcmp(all, "a: alpha\nb: beta3\nc: gamma\n") == 0, "pub/all.txt: %s",
+          all ? all : "(none)");
+    free(all);
+    result_free(&r);
+
+    all_map = false;
+    write_text("src/b.txt", "BETA\n");
+    build(&r);
+    result_free(&r);
+}
+
 /* ---- failures and -k ------------------------------------------------------------------------ */
 
 static void test_failures(void)
@@ -697,6 +766,7 @@ int main(void)
 
     test_incremental();
     test_unchanged_outputs();
+    test_mapped_outputs();
     test_failures();
     test_outputs();
     test_keys(datadir);

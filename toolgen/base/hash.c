@@ -23,6 +23,21 @@ tg_hash tg_hash_bytes(const void *data, size_t len)
     return from_xxh(XXH3_128bits(data, len));
 }
 
+tg_hash tg_hash_spans(const tg_span *parts, size_t n)
+{
+    if (n == 1)
+        return tg_hash_bytes(parts[0].data, parts[0].len);
+    XXH3_state_t *st = XXH3_createState();
+    if (!st)
+        tg_oom(0);
+    XXH3_128bits_reset(st);
+    for (size_t i = 0; i < n; i++)
+        XXH3_128bits_update(st, parts[i].data, parts[i].len);
+    tg_hash h = from_xxh(XXH3_128bits_digest(st));
+    XXH3_freeState(st);
+    return h;
+}
+
 int tg_hash_fd(int fd, const char *path, tg_hash *out, tg_err *err)
 {
     XXH3_state_t *st = XXH3_createState();

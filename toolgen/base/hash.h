@@ -22,6 +22,13 @@ typedef struct tg_hash {
 #define TG_HASH_HEX 33 /* 32 hex digits + NUL */
 
 tg_hash tg_hash_bytes(const void *data, size_t len);
+/* Bytes in several parts: what a file made of ranges of others holds, without assembling it. */
+typedef struct tg_span {
+    const char *data;
+    size_t len;
+} tg_span;
+/* tg_hash_bytes of the parts' concatenation. */
+tg_hash tg_hash_spans(const tg_span *parts, size_t n);
 /* Streams the file through the hash (no size limit, constant memory). */
 int tg_hash_file(const char *path, tg_hash *out, tg_err *err);
 /* tg_hash_file for a path under the directory open as dirfd (see tg_read_file_at). */

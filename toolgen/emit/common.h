@@ -95,6 +95,16 @@ typedef struct tg_emit_fragment {
     tg_emit_piece p[TG_PIECE_COUNT];
 } tg_emit_fragment;
 
+/*
+ * Where the repository-wide files hold each tool's pieces, as tg_emit_aggregate_shared can
+ * report it: pos[i * TG_PIECE_COUNT + k] is the byte offset of tool i's piece k in the file
+ * holding kind k, or TG_EMIT_NOWHERE when no file holds it as such (a piece folded into shared
+ * text such as the credential variable, a SKILL.md form not in use, the reference page). The
+ * aggregate's index (aggindex.h) is made of these, so that an edit can replace a tool's pieces
+ * in the previous files in place (docs/build.md, "The aggregate").
+ */
+#define TG_EMIT_NOWHERE ((size_t)-1)
+
 /* The fragment file of pieces[0..TG_PIECE_COUNT) (heap, *len bytes): a version line, then each
  * piece as "<len> <lines>\n", its bytes and a NUL. */
 char *tg_emit_fragment_serialise(const tg_buf *pieces, size_t *len);

@@ -212,15 +212,18 @@ char *tg_emit_tool_fragment(const tg_manifest *m, size_t *len, tg_err *err)
     return text;
 }
 
-/* A JSON array of every tool's piece k, at level (0: the file is the array). */
+/* A JSON array of every tool's piece k, at level (0: the file is the array); pos (NULL or as
+ * in tg_emit_aggregate_shared) receives their offsets in b. */
 static void put_array(tg_buf *b, const tg_emit_fragment *f, size_t n, tg_emit_piece_kind k,
-                      int level)
+                      int level, size_t *pos)
 {
     static const char pad[] = "        ";
     tg_buf_putc(b, '[');
     for (size_t i = 0; i < n; i++) {
         tg_buf_puts(b, i ? ",\n" : "\n");
         tg_buf_append(b, pad, (size_t)(level + 1) * 2);
+        if (pos)
+            pos[i * TG_PIECE_COUNT + k] = b->len;
         tg_buf_append(b, f[i].p[k].data, f[i].p[k].len);
     }
     if (n) {
@@ -230,16 +233,17 @@ static void put_array(tg_buf *b, const tg_emit_fragment *f, size_t n, tg_emit_pi
     tg_buf_putc(b, ']');
 }
 
-static char *adapter_file(const tg_emit_fragment *f, size_t n, tg_emit_piece_kind k)
+static char *adapter_file(const tg_emit_fragment *f, size_t n, tg_emit_piece_kind k,
+                          size_t *pos)
 {
     tg_buf b = TG_BUF_INIT;
-    put_array(&b, f, n, k, 0);
+    put_array(&b, f, n, k, 0, pos);
     tg_buf_putc(&b, '\n');
     return tg_buf_steal(&b);
 }
 
 int tg_emit_aggregate_shared(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
-                             tg_emit_files *out, tg_err *err)
+                             tg_emit_files *out, size_t *pos, tg_err *err)
 {
     if (check_repo(repo, err) != 0)
         return -1;
@@ -247,18 +251,22 @@ int tg_emit_aggregate_shared(const tg_emit_fragment *f, size_t n, const tg_proje
         if (strcmp(f[i - 1].p[TG_PIECE_NAME].data, f[i].p[TG_PIECE_NAME].data) >= 0)
             return tg_err_set(err, "tools out of order or twice: %s, then %s",
                               f[i - 1].p[TG_PIECE_NAME].data, f[i].p[TG_PIECE_NAME].data);
+    for (size_t i = 0; pos && i < n * TG_PIECE_COUNT; i++)
+        pos[i] = TG_EMIT_NOWHERE;
     tg_buf tools = TG_BUF_INIT;
     tg_buf_puts(&tools, "{\n  \"tools\": ");
-    put_array(&tools, f, n, TG_PIECE_MCP_TOOL, 1);
+    put_array(&tools, f, n, TG_PIECE_MCP_TOOL, 1, pos);
     tg_buf_puts(&tools, "\n}\n");
     tg_emit_files_add(out, "mcp/tools.json", tg_buf_steal(&tools));
-    tg_emit_files_add(out, "mcp/manifest.json", tg_emit_mcp_bundle(f, n, repo));
-    tg_emit_files_add(out, "adapters/openai.tools.json", adapter_file(f, n, TG_PIECE_OPENAI));
+    tg_emit_files_add(out, "mcp/manifest.json", tg_emit_mcp_bundle(f, n, repo, pos));
+    tg_emit_files_add(out, "adapters/openai.tools.json",
+                      adapter_file(f, n, TG_PIECE_OPENAI, pos));
     tg_emit_files_add(out, "adapters/openai.responses.tools.json",
-                      adapter_file(f, n, TG_PIECE_OPENAI_RESPONSES));
-    tg_emit_files_add(out, "adapters/anthropic.tools.json", adapter_file(f, n, TG_PIECE_ANTHROPIC));
+                      adapter_file(f, n, TG_PIECE_OPENAI_RESPONSES, pos));
+    tg_emit_files_add(out, "adapters/anthropic.tools.json",
+                      adapter_file(f, n, TG_PIECE_ANTHROPIC, pos));
     char *path = xasprintf("skill/%s/SKILL.md", repo->name);
-    tg_emit_files_add(out, path, tg_emit_skill_md(f, n, repo));
+    tg_emit_files_add(out, path, tg_emit_skill_md(f, n, repo, pos));
     free(path);
     return 0;
 }
@@ -266,7 +274,7 @@ int tg_emit_aggregate_shared(const tg_emit_fragment *f, size_t n, const tg_proje
 int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
                                 tg_emit_files *out, tg_err *err)
 {
-    if (tg_emit_aggregate_shared(f, n, repo, out, err) != 0)
+    if (tg_emit_aggregate_shared(f, n, repo, out, NULL, err) != 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         char *path = tg_emit_reference_path(repo, f[i].p[TG_PIECE_NAME].data);

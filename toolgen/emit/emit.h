@@ -68,9 +68,11 @@ char *tg_emit_tool_fragment(const tg_manifest *m, size_t *len, tg_err *err);
 int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
                                 tg_emit_files *out, tg_err *err);
 /* The same without the reference pages (every file listed above but the last), for a caller
- * that knows which tools' pages are unchanged: a page is its tool's TG_PIECE_REFERENCE, whole. */
+ * that knows which tools' pages are unchanged: a page is its tool's TG_PIECE_REFERENCE, whole.
+ * pos (NULL, or n * TG_PIECE_COUNT entries) receives where each piece went (common.h,
+ * TG_EMIT_NOWHERE). */
 int tg_emit_aggregate_shared(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
-                             tg_emit_files *out, tg_err *err);
+                             tg_emit_files *out, size_t *pos, tg_err *err);
 /* "skill/<repo name>/references/<tool>.md" (heap): where a tool's reference page goes. */
 char *tg_emit_reference_path(const tg_project_info *repo, const char *tool);
 

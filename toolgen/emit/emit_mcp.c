@@ -184,12 +184,14 @@ static cJSON *bundle_user_config(const tg_emit_fragment *f, size_t n, const char
 }
 
 /* The tools array, pre-serialised: the pieces at their place (level 2 of the document). */
-static char *bundle_tools(const tg_emit_fragment *f, size_t n)
+static char *bundle_tools(const tg_emit_fragment *f, size_t n, size_t *pos)
 {
     tg_buf b = TG_BUF_INIT;
     tg_buf_putc(&b, '[');
     for (size_t i = 0; i < n; i++) {
         tg_buf_puts(&b, i ? ",\n    " : "\n    ");
+        if (pos)
+            pos[i * TG_PIECE_COUNT + TG_PIECE_BUNDLE_TOOL] = b.len;
         tg_buf_append(&b, f[i].p[TG_PIECE_BUNDLE_TOOL].data, f[i].p[TG_PIECE_BUNDLE_TOOL].len);
     }
     tg_buf_puts(&b, n ? "\n  ]" : "]");
@@ -222,7 +224,23 @@ static void bundle_project(cJSON *b, const tg_project_info *p)
         cJSON_AddItemToObject(b, "privacy_policies", cJSON_Duplicate(p->privacy_policies, true));
 }
 
-char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_info *repo)
+/* The raw tools array is printed as is after the top-level key (two spaces in: no string
+ * value holds a line break), so its pieces' offsets move by where that key ends. */
+static void place_tools(const char *text, size_t n, size_t *pos)
+{
+    static const char key[] = "\n  \"tools\": ";
+    const char *at = strstr(text, key);
+    for (size_t i = 0; pos && i < n; i++) {
+        size_t *p = &pos[i * TG_PIECE_COUNT + TG_PIECE_BUNDLE_TOOL];
+        if (*p != TG_EMIT_NOWHERE && at)
+            *p += (size_t)(at - text) + sizeof key - 1;
+        else
+            *p = TG_EMIT_NOWHERE;
+    }
+}
+
+char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                         size_t *pos)
 {
     const char **envs;
     size_t nenv = tg_emit_fragment_envs(f, n, &envs);
@@ -235,7 +253,7 @@ char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_i
     cJSON_AddStringToObject(author, "name", repo->author ? repo->author : "toolgen");
     bundle_project(b, repo);
     cJSON_AddItemToObject(b, "server", bundle_server(envs, nenv));
-    char *tools = bundle_tools(f, n);
+    char *tools = bundle_tools(f, n, pos);
     cJSON_AddItemToObject(b, "tools", cJSON_CreateRaw(tools));
     free(tools);
     /* The list is fixed at build time: toolgen serve lists exactly these tools. */
@@ -251,5 +269,6 @@ char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_i
     free(envs);
     char *text = tg_json_print(b);
     cJSON_Delete(b);
+    place_tools(text, n, pos);
     return text;
 }

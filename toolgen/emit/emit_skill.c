@@ -736,6 +736,8 @@ typedef struct skill_ctx {
     const tg_emit_fragment *f;
     size_t n;
     const tg_project_info *repo;
+    size_t *pos; /* NULL, or where the pieces went (tg_emit_skill_md): first in the buffer they
+                  * were appended to, then in the file (skill_md) */
 } skill_ctx;
 
 static const tg_emit_piece *piece(const skill_ctx *c, size_t i, tg_emit_piece_kind k)
@@ -746,12 +748,16 @@ static const tg_emit_piece *piece(const skill_ctx *c, size_t i, tg_emit_piece_ki
 /* Every tool's piece k, one after the other. */
 static void put_pieces(tg_buf *b, const skill_ctx *c, tg_emit_piece_kind k)
 {
-    for (size_t i = 0; i < c->n; i++)
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->pos)
+            c->pos[i * TG_PIECE_COUNT + k] = b->len;
         tg_buf_append(b, piece(c, i, k)->data, piece(c, i, k)->len);
+    }
 }
 
-/* The non-empty pieces k, separated by s. */
-static void put_joined(tg_buf *b, const skill_ctx *c, tg_emit_piece_kind k, const char *s)
+/* The non-empty pieces k, separated by s; placed: b is part of the file, record where. */
+static void put_joined_at(tg_buf *b, const skill_ctx *c, tg_emit_piece_kind k, const char *s,
+                          bool placed)
 {
     size_t start = b->len;
     for (size_t i = 0; i < c->n; i++) {
@@ -760,8 +766,16 @@ static void put_joined(tg_buf *b, const skill_ctx *c, tg_emit_piece_kind k, cons
             continue;
         if (b->len > start)
             tg_buf_puts(b, s);
+        if (placed && c->pos)
+            c->pos[i * TG_PIECE_COUNT + k] = b->len;
         tg_buf_append(b, p->data, p->len);
     }
+}
+
+/* The same into a buffer that is not the file's (a list folded into a sentence). */
+static void put_joined(tg_buf *b, const skill_ctx *c, tg_emit_piece_kind k, const char *s)
+{
+    put_joined_at(b, c, k, s, false);
 }
 
 static bool any_piece(const skill_ctx *c, tg_emit_piece_kind k)
@@ -1166,7 +1180,7 @@ static void skill_operations(tg_buf *b, const skill_ctx *c)
            "OpenAI strict mode every argument is sent and `null` means \"left out\": drop those "
            "before forwarding.\n"
            "- How each tool runs: ");
-    put_joined(b, c, TG_PIECE_SKILL_RUNTIME, "; ");
+    put_joined_at(b, c, TG_PIECE_SKILL_RUNTIME, "; ", true);
     tg_buf_puts(b, ".\n");
     put_pieces(b, c, TG_PIECE_SKILL_NOTES);
     skill_env(b, c);
@@ -1203,16 +1217,36 @@ static int skill_form(const skill_ctx *c, tg_buf *before, tg_buf *after, tg_buf 
     return 2; /* the last form, however long (calling holds its call section) */
 }
 
+/* The kinds skill_form puts in before and in after. */
+static const tg_emit_piece_kind kinds_before[] = {
+    TG_PIECE_SKILL_INTRO, TG_PIECE_SKILL_WHEN, TG_PIECE_SKILL_WHEN_NOT};
+static const tg_emit_piece_kind kinds_after[] = {
+    TG_PIECE_SKILL_SAFETY, TG_PIECE_SKILL_SIDE_EFFECTS, TG_PIECE_SKILL_LIMITS,
+    TG_PIECE_SKILL_RUNTIME, TG_PIECE_SKILL_NOTES};
+
+/* Offsets recorded in a part of the file move by where that part starts in it. */
+static void shift_pos(const skill_ctx *c, const tg_emit_piece_kind *kinds, size_t nk, size_t by)
+{
+    for (size_t i = 0; c->pos && i < c->n; i++)
+        for (size_t j = 0; j < nk; j++) {
+            size_t *p = &c->pos[i * TG_PIECE_COUNT + kinds[j]];
+            if (*p != TG_EMIT_NOWHERE)
+                *p += by;
+        }
+}
+
 static char *skill_md(const skill_ctx *c)
 {
     tg_buf before = TG_BUF_INIT, after = TG_BUF_INIT, calling = TG_BUF_INIT;
     int level = skill_form(c, &before, &after, &calling);
     tg_buf b = TG_BUF_INIT;
     skill_front_matter(&b, c);
+    shift_pos(c, kinds_before, sizeof kinds_before / sizeof *kinds_before, b.len);
     tg_buf_append(&b, before.data, before.len);
     tg_buf_append(&b, calling.data, calling.len);
     tg_buf_puts(&b, tools_head);
     put_pieces(&b, c, tool_forms[level]);
+    shift_pos(c, kinds_after, sizeof kinds_after / sizeof *kinds_after, b.len);
     tg_buf_append(&b, after.data, after.len);
     tg_buf_free(&before);
     tg_buf_free(&after);
@@ -1250,16 +1284,17 @@ void tg_emit_skill_pieces(const tg_manifest *m, tg_buf *pieces)
     free(ref);
 }
 
-char *tg_emit_skill_md(const tg_emit_fragment *f, size_t n, const tg_project_info *repo)
+char *tg_emit_skill_md(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
+                       size_t *pos)
 {
-    skill_ctx c = {f, n, repo};
+    skill_ctx c = {f, n, repo, pos};
     return skill_md(&c);
 }
 
 tg_emit_piece_kind tg_emit_skill_form(const tg_emit_fragment *f, size_t n,
                                       const tg_project_info *repo)
 {
-    skill_ctx c = {f, n, repo};
+    skill_ctx c = {f, n, repo, NULL};
     tg_buf before = TG_BUF_INIT, after = TG_BUF_INIT, calling = TG_BUF_INIT;
     int level = skill_form(&c, &before, &after, &calling);
     tg_buf_free(&before);

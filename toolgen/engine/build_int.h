@@ -60,6 +60,7 @@ typedef struct node {
     tg_named_hash *in; /* what the key is made of; names borrowed from in_names */
     size_t nin, capin;
     tg_strv in_names;
+    struct named_index *rec_in; /* rec->in indexed by name, on first need (tgb_rec_inputs) */
     tg_buf why;   /* why it runs */
     tg_buf notes; /* what it wrote and noted (-v), or why it failed */
     tg_named_hash *out; /* outputs after a run (names borrowed from out_names); else rec->out */
@@ -130,10 +131,16 @@ struct tg_stage_run {
         size_t len;
         bool always; /* written even when the stage fails */
         bool kept;   /* tg_stage_output_unchanged: no data; hash is the recorded one */
+        tg_span *spans; /* tg_stage_output_spans: the parts (data is their keep block) */
+        size_t nspans;
         tg_hash hash;
     } *outs;
     size_t nouts, capouts;
-    struct named_index *prev_in, *prev_out; /* the record's lists, indexed on first need */
+    struct named_index *prev_out; /* the record's outputs, indexed on first need (its inputs:
+                                   * tgb_rec_inputs) */
+    bool version_known, version_same; /* same_version's answer */
+    struct mapped_output *maps; /* tg_stage_map_previous_output, unmapped by run_free */
+    size_t nmaps;
     tg_strv deps;
     tg_strv deps_exist; /* presence-only dependencies */
     tg_buf problems, notes;
@@ -200,6 +207,9 @@ typedef struct named_index {
 void tgb_nidx_init(named_index *x, const tg_named_hash *v, size_t n);
 const tg_named_hash *tgb_nidx_find(const named_index *x, const char *name);
 void tgb_nidx_free(named_index *x);
+/* n->rec's inputs indexed by name (built once per node: the explanation and the stage's
+ * questions about its last run share it); NULL without a record. */
+const named_index *tgb_rec_inputs(node *n);
 
 /* ---- build_run.c ------------------------------------------------------------------------ */
 

@@ -215,7 +215,22 @@ void tgb_free_node(node *n)
     tg_strv_free(&n->out_names);
     tg_buf_free(&n->why);
     tg_buf_free(&n->notes);
+    if (n->rec_in) {
+        tgb_nidx_free(n->rec_in);
+        free(n->rec_in);
+    }
     free(n);
+}
+
+const named_index *tgb_rec_inputs(node *n)
+{
+    if (!n->rec)
+        return NULL;
+    if (!n->rec_in) {
+        n->rec_in = xmalloc(sizeof *n->rec_in);
+        tgb_nidx_init(n->rec_in, n->rec->in, n->rec->nin);
+    }
+    return n->rec_in;
 }
 
 static const char *display_input(const char *name, char *buf, size_t size)
@@ -398,15 +413,15 @@ void tgb_explain_key(node *n)
     const tg_stage_rec *r = n->rec;
     size_t before = n->why.len;
     char buf[256];
-    named_index olds, curs;
-    tgb_nidx_init(&olds, r->in, r->nin);
-    tgb_nidx_init(&curs, n->in, n->nin);
+    const named_index *olds = tgb_rec_inputs(n);
+    size_t found = 0; /* of the record's inputs (names are unique in both lists) */
     for (size_t i = 0; i < n->nin; i++) {
         const tg_named_hash *cur = &n->in[i];
-        const tg_named_hash *old = tgb_nidx_find(&olds, cur->name);
-        const char *what = display_input(cur->name, buf, sizeof buf);
+        const tg_named_hash *old = tgb_nidx_find(olds, cur->name);
+        found += old != NULL;
         if (old && tg_hash_eq(old->hash, cur->hash))
             continue;
+        const char *what = display_input(cur->name, buf, sizeof buf);
         if (strcmp(cur->name, "version") == 0)
             tgb_why(n, "the stage's version changed (a different toolgen)");
         else if (!old)
@@ -423,11 +438,15 @@ void tgb_explain_key(node *n)
         else
             tgb_why(n, "the output of %s changed", what);
     }
-    for (size_t i = 0; i < r->nin; i++)
-        if (!tgb_nidx_find(&curs, r->in[i].name))
-            tgb_why(n, "%s is no longer an input", display_input(r->in[i].name, buf, sizeof buf));
-    tgb_nidx_free(&olds);
-    tgb_nidx_free(&curs);
+    if (found < r->nin) { /* some are no longer inputs: which (a rare case) */
+        named_index curs;
+        tgb_nidx_init(&curs, n->in, n->nin);
+        for (size_t i = 0; i < r->nin; i++)
+            if (!tgb_nidx_find(&curs, r->in[i].name))
+                tgb_why(n, "%s is no longer an input",
+                        display_input(r->in[i].name, buf, sizeof buf));
+        tgb_nidx_free(&curs);
+    }
     if (n->why.len == before)
         tgb_why(n, "its key changed");
 }

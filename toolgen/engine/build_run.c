@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,8 +56,29 @@ tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err)
     return &w->ss;
 }
 
-/* The upstream node of this stage for (stage, tool), if the stage declared it. */
-static node *declared_upstream(tg_stage_run *r, const char *stage, const char *tool, tg_err *err)
+/* "stage:<stage>:<tool>" ("stage:<stage>" without a tool): the key input naming an upstream
+ * instance, whose id follows "stage:". In buf when it fits (a repository-wide stage asks once
+ * per tool: no printf), else on the heap. */
+static char *upstream_input_name(char *buf, size_t size, const char *stage, const char *tool)
+{
+    size_t ls = strlen(stage), lt = tool ? strlen(tool) : 0, need = 6 + ls + 1 + lt + 1;
+    char *s = need <= size ? buf : xmalloc(need), *w = s;
+    memcpy(w, "stage:", 6);
+    memcpy(w += 6, stage, ls);
+    w += ls;
+    if (tool) {
+        *w++ = ':';
+        memcpy(w, tool, lt);
+        w += lt;
+    }
+    *w = '\0';
+    return s;
+}
+
+/* The upstream node of this stage for (stage, tool), if the stage declared it; name is its
+ * upstream_input_name. */
+static node *declared_upstream_named(tg_stage_run *r, const char *stage, const char *tool,
+                                     const char *name, tg_err *err)
 {
     /* Only what the stage declared: its key covers nothing else. */
     bool declared = false;
@@ -64,12 +86,19 @@ static node *declared_upstream(tg_stage_run *r, const char *stage, const char *t
         declared |= strcmp(*u, stage) == 0;
     if (r->n->tool && (!tool || strcmp(tool, r->n->tool) != 0))
         declared = false; /* a per-tool stage reads its own tool's upstream only */
-    char *id = tool ? xasprintf("%s:%s", stage, tool) : xstrdup(stage);
-    node *up = declared ? tg_strmap_get(&r->e->by_id, id) : NULL;
+    node *up = declared ? tg_strmap_get(&r->e->by_id, name + 6) : NULL;
     if (!up)
         tg_err_set(err, "stage %s reads %s, which is not one of its declared upstream stages",
-                   r->n->id, id);
-    free(id);
+                   r->n->id, name + 6);
+    return up;
+}
+
+static node *declared_upstream(tg_stage_run *r, const char *stage, const char *tool, tg_err *err)
+{
+    char buf[256], *name = upstream_input_name(buf, sizeof buf, stage, tool);
+    node *up = declared_upstream_named(r, stage, tool, name, err);
+    if (name != buf)
+        free(name);
     return up;
 }
 
@@ -124,6 +153,8 @@ static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool
     r->outs[r->nouts].len = len;
     r->outs[r->nouts].always = always;
     r->outs[r->nouts].kept = false;
+    r->outs[r->nouts].spans = NULL;
+    r->outs[r->nouts].nspans = 0;
     r->nouts++;
 }
 
@@ -134,29 +165,56 @@ static const tg_named_hash *prev_entry(tg_stage_run *r, bool inputs, const char 
     const tg_stage_rec *rec = r->n->rec;
     if (!rec)
         return NULL;
-    named_index **x = inputs ? &r->prev_in : &r->prev_out;
-    if (!*x) {
-        *x = xmalloc(sizeof **x);
-        tgb_nidx_init(*x, inputs ? rec->in : rec->out, inputs ? rec->nin : rec->nout);
+    if (inputs)
+        return tgb_nidx_find(tgb_rec_inputs(r->n), name);
+    if (!r->prev_out) {
+        r->prev_out = xmalloc(sizeof *r->prev_out);
+        tgb_nidx_init(r->prev_out, rec->out, rec->nout);
     }
-    return tgb_nidx_find(*x, name);
+    return tgb_nidx_find(r->prev_out, name);
+}
+
+/* Whether the last recorded run was by the same toolgen and stage version (the key's
+ * "version" input); asked once per run. */
+static bool same_version(tg_stage_run *r)
+{
+    if (!r->version_known) {
+        const tg_named_hash *ver = prev_entry(r, true, "version");
+        const tg_named_hash *cur = tgb_find_named(r->n->in, r->n->nin, "version");
+        r->version_same = ver && cur && tg_hash_eq(ver->hash, cur->hash);
+        r->version_known = true;
+    }
+    return r->version_same;
 }
 
 bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char *tool)
 {
     tg_err err = {0};
-    node *up = declared_upstream(r, stage, tool, &err);
-    if (!up)
-        return false;
-    /* The same toolgen and stage version (the key's "version" input) recorded that run. */
-    const tg_named_hash *ver = prev_entry(r, true, "version");
-    const tg_named_hash *cur = tgb_find_named(r->n->in, r->n->nin, "version");
-    if (!ver || !cur || !tg_hash_eq(ver->hash, cur->hash))
-        return false;
-    char *name = xasprintf("stage:%s", up->id);
-    const tg_named_hash *was = prev_entry(r, true, name);
-    free(name);
+    char buf[256], *name = upstream_input_name(buf, sizeof buf, stage, tool);
+    node *up = declared_upstream_named(r, stage, tool, name, &err);
+    const tg_named_hash *was = up && same_version(r) ? prev_entry(r, true, name) : NULL;
+    if (name != buf)
+        free(name);
     return was && tg_hash_eq(was->hash, up->out_hash);
+}
+
+bool tg_stage_own_inputs_unchanged(tg_stage_run *r)
+{
+    if (!r->n->rec)
+        return false;
+    size_t own = 0, was_own = 0;
+    for (size_t i = 0; i < r->n->nin; i++) {
+        const tg_named_hash *in = &r->n->in[i];
+        if (!strncmp(in->name, "stage:", 6))
+            continue;
+        const tg_named_hash *was = prev_entry(r, true, in->name);
+        if (!was || !tg_hash_eq(was->hash, in->hash))
+            return false;
+        own++;
+    }
+    for (size_t i = 0; i < r->n->rec->nin; i++) /* and none of the last run's is gone */
+        was_own += strncmp(r->n->rec->in[i].name, "stage:", 6) != 0;
+    return own == was_own;
 }
 
 char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err)
@@ -176,6 +234,97 @@ char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *l
     return data;
 }
 
+/* One file of tg_stage_map_previous_output: kept open, so that its stat can be taken again on
+ * the very inode mapped when run() returns. */
+struct mapped_output {
+    char *path;
+    void *addr;
+    size_t len;
+    int fd;
+    struct stat st;
+};
+
+static bool same_stat(const struct stat *a, const struct stat *b)
+{
+    return a->st_size == b->st_size && a->st_ino == b->st_ino &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Maps fd (st: its stat) read-only; "" for an empty file. NULL with err on failure. */
+static void *map_fd(int fd, const struct stat *st, const char *path, tg_err *err)
+{
+    if (!st->st_size)
+        return (void *)"";
+    void *p = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+        tg_err_setpos(err, path, 0, 0, "cannot map: %s", strerror(errno));
+        return NULL;
+    }
+    return p;
+}
+
+const char *tg_stage_map_previous_output(tg_stage_run *r, const char *path, size_t *len,
+                                         tg_err *err)
+{
+    const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;
+    if (!was) {
+        tg_err_set(err, "%s: no previous output of %s found intact", path, r->n->id);
+        return NULL;
+    }
+    struct mapped_output m = {.path = NULL, .fd = -1};
+    m.fd = openat(r->e->root, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (m.fd < 0 || fstat(m.fd, &m.st) != 0 || !S_ISREG(m.st.st_mode)) {
+        tg_err_setpos(err, path, 0, 0, "cannot open: %s", m.fd < 0 ? strerror(errno) : "not a file");
+        if (m.fd >= 0)
+            close(m.fd);
+        return NULL;
+    }
+    m.len = (size_t)m.st.st_size;
+    m.addr = map_fd(m.fd, &m.st, path, err);
+    tg_hash h;
+    if (m.addr && !tg_statelog_vouch(r->e->log, path, &m.st, &h))
+        h = tg_hash_bytes(m.addr, m.len); /* racy or unknown: the bytes themselves */
+    if (m.addr && !tg_hash_eq(h, was->hash)) {
+        tg_err_set(err, "%s changed since the plan checked it", path);
+        if (m.len)
+            munmap(m.addr, m.len);
+        m.addr = NULL;
+    }
+    if (!m.addr) {
+        close(m.fd);
+        return NULL;
+    }
+    m.path = xstrdup(path);
+    r->maps = xrealloc(r->maps, (r->nmaps + 1) * sizeof *r->maps);
+    r->maps[r->nmaps++] = m;
+    *len = m.len;
+    return m.addr;
+}
+
+/* After run(): whether every mapped file still has the stat it was mapped with. */
+static int check_maps(tg_stage_run *r, tg_err *err)
+{
+    for (size_t i = 0; i < r->nmaps; i++) {
+        struct stat st;
+        if (fstat(r->maps[i].fd, &st) != 0 || !same_stat(&st, &r->maps[i].st))
+            return tg_err_setpos(err, r->maps[i].path, 0, 0,
+                                 "changed while the build read it; run the build again");
+    }
+    return 0;
+}
+
+static void unmap_all(tg_stage_run *r)
+{
+    for (size_t i = 0; i < r->nmaps; i++) {
+        if (r->maps[i].len)
+            munmap(r->maps[i].addr, r->maps[i].len);
+        close(r->maps[i].fd);
+        free(r->maps[i].path);
+    }
+    free(r->maps);
+}
+
 bool tg_stage_output_unchanged(tg_stage_run *r, char *path)
 {
     const tg_named_hash *was = r->n->outs_intact ? prev_entry(r, false, path) : NULL;
@@ -192,6 +341,18 @@ bool tg_stage_output_unchanged(tg_stage_run *r, char *path)
 void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len)
 {
     add_output(r, path, data, len, false);
+}
+
+void tg_stage_output_spans(tg_stage_run *r, char *path, const tg_span *parts, size_t n,
+                           char *keep)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += parts[i].len;
+    add_output(r, path, keep, len, false);
+    r->outs[r->nouts - 1].spans = xmalloc((n ? n : 1) * sizeof *parts);
+    memcpy(r->outs[r->nouts - 1].spans, parts, n * sizeof *parts);
+    r->outs[r->nouts - 1].nspans = n;
 }
 
 void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len)
@@ -264,14 +425,14 @@ static void run_free(tg_stage_run *r)
     for (size_t i = 0; i < r->nouts; i++) {
         free(r->outs[i].path);
         free(r->outs[i].data);
+        free(r->outs[i].spans);
     }
     free(r->outs);
-    named_index *idx[2] = {r->prev_in, r->prev_out};
-    for (int i = 0; i < 2; i++)
-        if (idx[i]) {
-            tgb_nidx_free(idx[i]);
-            free(idx[i]);
-        }
+    if (r->prev_out) {
+        tgb_nidx_free(r->prev_out);
+        free(r->prev_out);
+    }
+    unmap_all(r);
     tg_strv_free(&r->deps);
     tg_strv_free(&r->deps_exist);
     tg_buf_free(&r->problems);
@@ -303,7 +464,40 @@ static int ensure_dir(engine *e, const char *dir, tg_err *err)
     return 0;
 }
 
-static int write_output(engine *e, const char *path, const char *data, size_t len, tg_err *err)
+/* The parts of output i: its spans, or its bytes as one. */
+static const tg_span *out_spans(const tg_stage_run *r, size_t i, tg_span *one, size_t *n)
+{
+    if (r->outs[i].spans) {
+        *n = r->outs[i].nspans;
+        return r->outs[i].spans;
+    }
+    *one = (tg_span){r->outs[i].data, r->outs[i].len};
+    *n = 1;
+    return one;
+}
+
+static int write_spans(int fd, const tg_span *parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tg_write_all(fd, parts[i].data, parts[i].len) != 0)
+            return -1;
+    return 0;
+}
+
+/* An output folder on another file system: a temporary file next to the output. */
+static int write_elsewhere(engine *e, const char *path, const tg_span *parts, size_t n,
+                           tg_err *err)
+{
+    tg_buf b = TG_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        tg_buf_append(&b, parts[i].data, parts[i].len);
+    int rc = tg_write_file_atomic_at(e->root, path, b.data ? b.data : "", b.len, err);
+    tg_buf_free(&b);
+    return rc;
+}
+
+static int write_output(engine *e, const char *path, const tg_span *parts, size_t n,
+                        tg_err *err)
 {
     char *dir = xstrdup(path);
     char *slash = strrchr(dir, '/');
@@ -324,7 +518,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     }
     int rc = 0;
     bool renamed = false;
-    if (tg_write_all(fd, data, len) != 0) {
+    if (write_spans(fd, parts, n) != 0) {
         rc = tg_err_setpos(err, path, 0, 0, "write error: %s", strerror(errno));
         close(fd);
     } else if (close(fd) != 0) {
@@ -332,8 +526,7 @@ static int write_output(engine *e, const char *path, const char *data, size_t le
     } else if (renameat(e->root, tmp, e->root, path) == 0) {
         renamed = true;
     } else if (errno == EXDEV) {
-        /* an output folder on another file system: a temporary file next to the output */
-        rc = tg_write_file_atomic_at(e->root, path, data, len, err);
+        rc = write_elsewhere(e, path, parts, n, err);
     } else {
         rc = tg_err_setpos(err, path, 0, 0, "cannot write: %s", strerror(errno));
     }
@@ -393,8 +586,10 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
             rc = tg_err_set(err, "stage %s produced %s twice", n->id, path);
             break;
         }
-        tg_hash h = r->outs[i].kept ? r->outs[i].hash
-                                    : tg_hash_bytes(r->outs[i].data, r->outs[i].len);
+        tg_span one;
+        size_t nspans;
+        const tg_span *spans = out_spans(r, i, &one, &nspans);
+        tg_hash h = r->outs[i].kept ? r->outs[i].hash : tg_hash_spans(spans, nspans);
         tg_strv_push(&names, path);
         outs[nout] = (tg_named_hash){names.v[names.n - 1], h};
         tg_strmap_put(&seen, outs[nout].name, &outs[nout]);
@@ -421,7 +616,7 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         } else if (have == 0 && was && tg_hash_eq(h, was->hash)) {
             add_restored(e, &e->st->recreated, path); /* deleted by someone: put back */
         }
-        rc = write_output(e, path, r->outs[i].data, r->outs[i].len, err);
+        rc = write_output(e, path, spans, nspans, err);
         if (rc == 0) {
             tg_statelog_wrote(e->log, path, h);
             tg_buf_printf(&n->notes, "wrote %s\n", path);
@@ -502,7 +697,10 @@ static void write_always(engine *e, node *n, tg_stage_run *r)
             dropped = true;
         }
         tg_err err = {0};
-        if (write_output(e, r->outs[i].path, r->outs[i].data, r->outs[i].len, &err) == 0)
+        tg_span one;
+        size_t nspans;
+        const tg_span *spans = out_spans(r, i, &one, &nspans);
+        if (write_output(e, r->outs[i].path, spans, nspans, &err) == 0)
             tg_buf_printf(&r->notes, "wrote %s\n", r->outs[i].path);
         else
             tg_buf_printf(&r->problems, "%s\n", err.msg);
@@ -574,6 +772,8 @@ static void process(worker *w, node *n)
     tg_err err = {0};
     int rc = n->def->run(&r, &err);
     bool env = rc == TG_STAGE_NO_ENVIRONMENT;
+    if (rc == 0)
+        rc = check_maps(&r, &err);
     if (rc == 0)
         rc = commit_outputs(e, n, &r, &err);
     else

@@ -99,6 +99,15 @@ char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char
 /* Hands an output to the engine (path relative to the repository root); takes path and data. */
 void tg_stage_output(tg_stage_run *r, char *path, char *data, size_t len);
 /*
+ * The same for an output made of parts (the array is copied): ranges of files mapped with
+ * tg_stage_map_previous_output, which stay mapped until the output is written, and of keep, a
+ * heap block the engine takes and frees with the output. A large file that is mostly its
+ * previous bytes is so written without being assembled in memory (the aggregate's in-place
+ * edits, docs/build.md).
+ */
+void tg_stage_output_spans(tg_stage_run *r, char *path, const tg_span *parts, size_t n,
+                           char *keep);
+/*
  * Like tg_stage_output, but written even when run() fails: a report that explains the failure
  * (the validation report of a tool whose tests fail). On failure it is written without a
  * record, so the stage runs again next time.
@@ -112,6 +121,13 @@ void tg_stage_output_always(tg_stage_run *r, char *path, char *data, size_t len)
  * tools that changed (docs/build.md, "The aggregate").
  */
 bool tg_stage_upstream_unchanged(tg_stage_run *r, const char *stage, const char *tool);
+/*
+ * Whether every input of this stage's key but the upstream stages' outputs — toolgen's and the
+ * stage's version, config values, data files, source files — is what its last recorded run
+ * saw (false without a record). With tg_stage_upstream_unchanged it tells a stage that only
+ * some tools changed, so its previous outputs differ only in what depends on them.
+ */
+bool tg_stage_own_inputs_unchanged(tg_stage_run *r);
 /*
  * Hands over output path (relative to the repository root; taken in every case) as the very
  * bytes this stage's last recorded run wrote there, without the bytes. True when the engine can
@@ -127,6 +143,18 @@ bool tg_stage_output_unchanged(tg_stage_run *r, char *path);
  * stage that builds on its previous outputs (the aggregate's index, docs/build.md).
  */
 char *tg_stage_read_previous_output(tg_stage_run *r, const char *path, size_t *len, tg_err *err);
+/*
+ * The same bytes mapped rather than read: a read-only view of *len bytes (not NUL-terminated),
+ * valid until run() returns, or NULL (err says why). The file is not hashed again when the
+ * stat cache vouches for the very descriptor mapped (its size, mtime, ctime and inode match a
+ * trusted entry holding the recorded hash: the trust a no-op build gives every file); else the
+ * mapped bytes are hashed against the record. When run() returns, each mapped file is stat'ed
+ * once more: one changed meanwhile (edited in place while the stage read it) fails the stage,
+ * so nothing is built on bytes that moved. For large outputs a stage builds on (the aggregate's
+ * repository-wide files, docs/build.md).
+ */
+const char *tg_stage_map_previous_output(tg_stage_run *r, const char *path, size_t *len,
+                                         tg_err *err);
 /* A file the stage read that is not a declared input. */
 void tg_stage_dep(tg_stage_run *r, const char *path);
 /* A file whose presence (not content) the stage depends on: load checks that the code exists,

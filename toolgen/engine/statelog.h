@@ -64,6 +64,13 @@ void tg_statelog_close(tg_statelog *l);
  * Returns 1 (hash set), 0 (no such file) or -1 (err set).
  */
 int tg_statelog_hash_file(tg_statelog *l, const char *path, tg_hash *out, tg_err *err);
+/*
+ * The hash of path's trusted cache entry when the stat st (taken by the caller, e.g. with fstat
+ * on the descriptor it reads) matches it, as tg_statelog_hash_file would take it without
+ * reading; false otherwise (nothing is read or stored).
+ */
+struct stat;
+bool tg_statelog_vouch(tg_statelog *l, const char *path, const struct stat *st, tg_hash *out);
 /* The engine just wrote path with contents hashing to h. */
 void tg_statelog_wrote(tg_statelog *l, const char *path, tg_hash h);
 void tg_statelog_forget(tg_statelog *l, const char *path);
