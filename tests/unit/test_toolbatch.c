@@ -70,9 +70,25 @@ static const char tool_py[] =
     "        os._exit(3)\n"
     "    elif mode == 'kill_runner':\n"
     "        os.kill(1, signal.SIGKILL)\n"
+    "    elif mode == 'daemon':\n"
+    "        if os.fork() == 0:\n"
+    "            os.setsid()\n"
+    "            if os.fork() == 0:\n"
+    "                time.sleep(60)\n"
+    "            os._exit(0)\n"
+    "        os.wait()\n"
+    "    elif mode == 'peek':\n"
+    "        try:\n"
+    "            with open('/proc/%d/mem' % os.getppid(), 'rb'):\n"
+    "                STATE['peeked'] = os.getppid() > 0\n"
+    "        except OSError:\n"
+    "            pass\n"
     "    return {'calls': STATE['calls'], 'lines': lines,\n"
     "            'poison': 'poison' in STATE or 'POISON' in os.environ or sys.modules.get('json', 1) is None,\n"
     "            'cwd': listing('.'), 'tmp': listing('/tmp'), 'shm': listing('/dev/shm'),\n"
+    "            'procs': sum(1 for p in os.listdir('/proc') if p.isdigit()\n"
+    "                         and int(p) not in (1, os.getpid())),\n"
+    "            'peeked': STATE.get('peeked', False),\n"
     "            'warm': IMPORTED_IN != os.getpid()}\n";
 
 /* Every misbehaviour, each followed by a check of what the next call sees. */
@@ -85,6 +101,8 @@ static const char *const calls_json[] = {
     "{\"mode\":\"flood\"}",        "{\"mode\":\"check\"}",
     "{\"mode\":\"exit\"}",         "{\"mode\":\"check\"}",
     "{\"mode\":\"kill_runner\"}",  "{\"mode\":\"check\",\"file_path\":\"data/x.csv\"}",
+    "{\"mode\":\"daemon\"}",       "{\"mode\":\"check\"}",
+    "{\"mode\":\"peek\"}",
     "{\"mode\":\"unknown\",\"extra\":1}",
     "{\"mode\":\"check\",\"file_path\":\"data/none.csv\"}",
 };
@@ -106,6 +124,8 @@ static void check_clean(size_t i, const tg_call_result *r, bool warm)
     for (size_t d = 0; d < 3; d++)
         CHECK(cJSON_GetArraySize(tg_json_get(res, dirs[d])) == 0, "call %zu: %s is empty", i,
               dirs[d]);
+    CHECK(tg_json_get_number(res, "procs", -1) == 0, "call %zu: no process of an earlier call "
+          "(%g)", i, tg_json_get_number(res, "procs", -1));
     CHECK(cJSON_IsBool(tg_json_get(res, "warm")) &&
               cJSON_IsTrue(tg_json_get(res, "warm")) == warm,
           "call %zu: ran %s", i, warm ? "warm" : "cold");
@@ -183,6 +203,9 @@ static void test_batch(fixture *fx)
                   cold.sb.killed_by);
         if (is_check(i))
             check_clean(i, &cold, false);
+        if (strstr(calls_json[i], "peek")) /* the runner's memory is the next case's template */
+            CHECK(warm[i].ok && cJSON_IsFalse(tg_json_get(warm[i].result, "peeked")),
+                  "peek: a case cannot open the warm runner's memory");
         tg_call_result_free(&cold);
     }
     /* The files of a call live as long as its result, in their own directory. */

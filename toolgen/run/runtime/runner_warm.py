@@ -364,7 +364,40 @@ def reap_orphans(waiting):
             waiting.dead = True
 
 
+def end_leftovers(waiting):
+    """Kills and reaps every process a call left behind, so that the next call starts alone: a
+    process that made itself a session leader (setsid) escapes the kill of the call's process
+    group. Only as the sandbox's pid 1, where kill(-1) reaches every other process of the
+    sandbox and none outside it; otherwise only the dead are reaped."""
+    if os.getpid() != 1:
+        reap_orphans(waiting)
+        return
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    while True:  # they are all dying: wait for each, so none is seen by the next call
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue
+
+
+def forbid_inspection():
+    """Makes the runner (and the calls it forks) non-dumpable: a call runs as the same user as
+    the runner, and could otherwise open /proc/1/mem and rewrite the interpreter that the next
+    call is forked from (docs/sandbox.md#warm-sandboxes)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+    except Exception:  # noqa: B902 - without ctypes the sandbox's other walls still hold
+        pass
+
+
 def serve(file, runner, modules=()):
+    forbid_inspection()
     sock = socket.socket(fileno=4)
     pool_worker = file == "-"
     compiled = None
@@ -411,4 +444,4 @@ def serve(file, runner, modules=()):
         # before the next message is read, so the next call never sees what this one left
         empty_dir("/tmp", (KEEP_IN_TMP,))
         empty_dir("/dev/shm")
-        reap_orphans(waiting)
+        end_leftovers(waiting)
