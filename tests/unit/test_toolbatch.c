@@ -43,6 +43,12 @@ static const char tool_py[] =
     "import os, signal, sys, time\n"
     "IMPORTED_IN = os.getpid()\n"
     "STATE = {'calls': 0}\n"
+    "def readable(p):\n"
+    "    try:\n"
+    "        with open(p, 'rb') as f:\n"
+    "            return f.read() is not None\n"
+    "    except OSError:\n"
+    "        return False\n"
     "def listing(d):\n"
     "    return sorted(x for x in os.listdir(d) if x not in ('matplotlib', 'data'))\n"
     "def run(mode='check', file_path=None):\n"
@@ -89,6 +95,7 @@ static const char tool_py[] =
     "            'procs': sum(1 for p in os.listdir('/proc') if p.isdigit()\n"
     "                         and int(p) not in (1, os.getpid())),\n"
     "            'peeked': STATE.get('peeked', False),\n"
+    "            'own_environ': readable('/proc/self/environ'),\n"
     "            'warm': IMPORTED_IN != os.getpid()}\n";
 
 /* Every misbehaviour, each followed by a check of what the next call sees. */
@@ -124,6 +131,8 @@ static void check_clean(size_t i, const tg_call_result *r, bool warm)
     for (size_t d = 0; d < 3; d++)
         CHECK(cJSON_GetArraySize(tg_json_get(res, dirs[d])) == 0, "call %zu: %s is empty", i,
               dirs[d]);
+    CHECK(cJSON_IsTrue(tg_json_get(res, "own_environ")), "call %zu: reads its own "
+          "/proc/self/environ", i);
     CHECK(tg_json_get_number(res, "procs", -1) == 0, "call %zu: no process of an earlier call "
           "(%g)", i, tg_json_get_number(res, "procs", -1));
     CHECK(cJSON_IsBool(tg_json_get(res, "warm")) &&

@@ -135,6 +135,7 @@ def warm_up():
 
 def child(msg, fds, module, runner, compiled):
     """The forked call: its descriptors, directory and limits, then the cold runner's code."""
+    set_dumpable(True)
     out, err, reply, req = fds
     os.dup2(out, 1)
     os.dup2(err, 2)
@@ -385,13 +386,24 @@ def end_leftovers(waiting):
             continue
 
 
+PRCTL = []  # libc's prctl, once loaded
+PR_SET_DUMPABLE = 4
+
+
+def set_dumpable(on):
+    if PRCTL:
+        PRCTL[0](PR_SET_DUMPABLE, 1 if on else 0, 0, 0, 0)
+
+
 def forbid_inspection():
-    """Makes the runner (and the calls it forks) non-dumpable: a call runs as the same user as
-    the runner, and could otherwise open /proc/1/mem and rewrite the interpreter that the next
-    call is forked from (docs/sandbox.md#warm-sandboxes)."""
+    """Makes the runner non-dumpable: a call runs as the same user as the runner, and could
+    otherwise open /proc/1/mem and rewrite the interpreter that the next call is forked from
+    (docs/sandbox.md#warm-sandboxes). A call's child makes itself dumpable again (child()): a
+    non-dumpable process cannot even read its own /proc/self/environ, which libraries do."""
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+        PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
+        set_dumpable(False)
     except Exception:  # noqa: B902 - without ctypes the sandbox's other walls still hold
         pass
 
