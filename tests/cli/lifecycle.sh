@@ -222,6 +222,25 @@ expect_rc "committed staging metadata validates" 0
 run "$TG" -C "$R" status
 expect_out "status: other tool still staged" "other_rows"
 
+# -- HEAD's staging metadata is not a registry document: the working tree's file is committed
+#    whole (no entry of it is lost)
+fresh "$TMP/h"
+cp -r "$R/manifests/$T" "$R/manifests/other_rows"
+sed -i "s/^name: $T/name: other_rows/" "$R/manifests/other_rows/tool.manifest.yaml"
+"$TG" -C "$R" build >/dev/null 2>&1
+mkdir -p "$R/registry/staging"
+echo '{' >"$R/registry/staging/metadata.json"
+G add registry && G commit -qm "a broken staging file"
+rm "$R/registry/staging/metadata.json"
+"$TG" -C "$R" stage other_rows >/dev/null
+approve
+run "$TG" -C "$R" promote $T
+expect_rc "promote over a broken committed staging file" 0
+run G show HEAD:registry/staging/metadata.json
+expect_out "broken at HEAD: the other entry kept" '"other_rows": {'
+expect_eq "broken at HEAD: the whole file committed" "$(G show HEAD:registry/staging/metadata.json)" "$(cat "$R/registry/staging/metadata.json")"
+expect_eq "broken at HEAD: nothing left unstaged" "$(G status --porcelain registry/staging/metadata.json)" ""
+
 # -- not a git repository: clean refusal, nothing written to the active registry
 fresh "$TMP/n" nogit
 approve

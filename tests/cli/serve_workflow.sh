@@ -9,17 +9,7 @@ NPM=tests/npm/node_modules
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
     bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
-    # -- a served tool named like a workflow tool is hidden while the workflow is on
-mkdir -p "$R/manifests/promote_tool"
-sed 's/^name: .*/name: promote_tool/' "$R/manifests/group_and_count_by_columns/tool.manifest.yaml" \
-    >"$R/manifests/promote_tool/tool.manifest.yaml"
-cp "$R/manifests/group_and_count_by_columns/tool.py" "$R/manifests/promote_tool/"
-run "$TG" -C "$R" serve --dev <"$TMP/list.in"
-expect_rc "serve --dev with a tool named promote_tool" 0
-expect_eq "listed once: the workflow's" "$(printf '%s' "$OUT" | grep -o '"name":"promote_tool"' | wc -l)" 1
-expect_out "the workflow's promote_tool" '"title":"Promote an approved tool"'
-
-finish cli-serve-workflow
+    finish cli-serve-workflow
     exit 1
 fi
 R=$TMP/r

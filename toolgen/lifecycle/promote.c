@@ -279,39 +279,46 @@ static char *commit_message(const promo *p)
     return m;
 }
 
-/* The staging metadata as HEAD has it, or NULL when HEAD has none (an unborn branch, a first
- * staging) or it is not a registry document. */
-static cJSON *staging_at_head(const promo *p, const char *path)
+/* The staging metadata as HEAD has it: 1 with *doc, 0 when HEAD has none (no git, an unborn
+ * branch, a first staging), -1 when HEAD's file is not a registry document. */
+static int staging_at_head(const promo *p, const char *path, cJSON **doc)
 {
+    *doc = NULL;
     tg_gitrev *gr = NULL;
     tg_err ignored = {0};
     if (tg_gitrev_open(p->g->repo, &gr, &ignored) != 0)
-        return NULL;
+        return 0;
     tg_rev head = {0};
     char *text = NULL;
     size_t len = 0;
-    cJSON *doc = NULL;
-    if (tg_gitrev_resolve(gr, "HEAD", &head, &ignored) == 0 &&
-        tg_gitrev_read(gr, &head, path, 64u << 20, &text, &len, &ignored) == 1)
-        doc = cJSON_ParseWithLength(text, len);
+    int found = tg_gitrev_resolve(gr, "HEAD", &head, &ignored) == 0
+                    ? tg_gitrev_read(gr, &head, path, 64u << 20, &text, &len, &ignored)
+                    : 0;
+    if (found == 1)
+        *doc = cJSON_ParseWithLength(text, len);
     free(text);
     tg_rev_release(&head);
     tg_gitrev_close(gr);
-    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "candidates"))) {
-        cJSON_Delete(doc);
-        return NULL;
+    if (found == 1 && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(*doc, "candidates"))) {
+        cJSON_Delete(*doc);
+        *doc = NULL;
+        return -1;
     }
-    return doc;
+    return found == 1 ? 1 : found < 0 ? -1 : 0;
 }
 
 /* What the commit holds of the staging metadata, which every tool's entry shares: HEAD's
  * version with only this tool's entry replaced, so that other tools' uncommitted entries (their
  * candidates are not in the commit either) stay out of it (docs/lifecycle.md "The promotion
- * commit"). Heap text. */
+ * commit"). Heap text, or NULL when HEAD's version cannot be read as one: then the working
+ * tree's file is committed whole, which loses no entry. */
 static char *staging_as_committed(const promo *p, const char *path)
 {
-    cJSON *doc = staging_at_head(p, path);
-    if (!doc) {
+    cJSON *doc = NULL;
+    int at_head = staging_at_head(p, path, &doc);
+    if (at_head < 0)
+        return NULL;
+    if (at_head == 0) {
         doc = cJSON_CreateObject();
         cJSON_AddItemToObject(doc, "registry_version",
                               cJSON_Duplicate(tg_json_get(p->staging, "registry_version"), true));
@@ -346,11 +353,11 @@ static int apply(promo *p, tg_promote_result *res, tg_err *err)
         step_state(p, "promotion commit", err) == 0) {
         req.paths = (const char *const *)p->tx.files.v;
         req.npaths = p->tx.files.n;
-        ov.path = staging_path;
-        ov.data = staged = staging_as_committed(p, staging_path);
-        ov.len = strlen(staged);
-        req.overrides = &ov;
-        req.noverrides = 1;
+        if ((staged = staging_as_committed(p, staging_path))) {
+            ov = (tg_git_override){.path = staging_path, .data = staged, .len = strlen(staged)};
+            req.overrides = &ov;
+            req.noverrides = 1;
+        }
         rc = tg_git_commit_paths(p->g->repo, &req, res->commit, err) == 0 ? 0 : -1;
     }
     free(staged);

@@ -451,9 +451,11 @@ def serve(file, runner, modules=()):
         if done is None:
             os._exit(0)
         status, usage = done
+        # before the status: toolgen lists the call's files once it has it, and a process the
+        # call detached must not write there afterwards
+        end_leftovers(waiting)
         send(sock, {"status": status, "utime": max(0.0, usage.ru_utime - base[0]),
                     "stime": max(0.0, usage.ru_stime - base[1]), "maxrss": usage.ru_maxrss})
         # before the next message is read, so the next call never sees what this one left
         empty_dir("/tmp", (KEEP_IN_TMP,))
         empty_dir("/dev/shm")
-        end_leftovers(waiting)
