@@ -1,7 +1,7 @@
 /*
  * pool_bench.c — the latency of one call of a pandas tool over the run layer, three ways, side
  * by side and interleaved: a cold call (tg_tool_call_run: a fresh sandbox that imports pandas),
- * a call through the warm pool (tg_pool_call_run with a ready worker: the worker's start is not
+ * a call through the warm pool (tg_warmpool_call_run with a ready worker: the worker's start is not
  * timed, it happens between calls, as it does between a server's calls), and a plain python3
  * subprocess that imports the tool and calls it with no sandbox at all.
  *
@@ -96,8 +96,8 @@ int main(int argc, char **argv)
     char *args_json = tg_json_print_compact(args);
     char *tool_dir = xasprintf("%s/%s", repo.path, m.dir);
     tg_tool_call call = {.m = &m, .input = in, .output = out, .args = args};
-    tg_pool *pool = tg_pool_new(&env.ctx);
-    tg_pool_prepare(pool, &m);
+    tg_warmpool *pool = tg_warmpool_new(&env.ctx);
+    tg_warmpool_prepare(pool, &m);
     double *cold = xcalloc((size_t)n, sizeof *cold), *warm = xcalloc((size_t)n, sizeof *warm),
            *plain = xcalloc((size_t)n, sizeof *plain), *cold_cpu = xcalloc((size_t)n, sizeof *cold_cpu),
            *warm_cpu = xcalloc((size_t)n, sizeof *warm_cpu);
@@ -115,9 +115,9 @@ int main(int argc, char **argv)
         double t1 = tg_now_ms();
         c_cpu = r.sb.user_ms + r.sb.sys_ms;
         tg_call_result_free(&r);
-        tg_pool_wait(pool, &m);
+        tg_warmpool_wait(pool, &m);
         double t2 = tg_now_ms();
-        if (tg_pool_call_run(pool, &call, &r, &err) != TG_CALL_DONE || !r.ok) {
+        if (tg_warmpool_call_run(pool, &call, &r, &err) != TG_CALL_DONE || !r.ok) {
             fprintf(stderr, "pool_bench: pooled call failed: %s %s\n", err.msg, r.guidance.message);
             return 1;
         }
@@ -137,11 +137,11 @@ int main(int argc, char **argv)
            "| --- | ---: | ---: | ---: | ---: |\n");
     if (!pool_only)
         report("cold call (tg_tool_call_run, bubblewrap)", cold, cold_cpu, n);
-    report("through the pool (tg_pool_call_run, ready worker)", warm, warm_cpu, n);
+    report("through the pool (tg_warmpool_call_run, ready worker)", warm, warm_cpu, n);
     if (!pool_only)
         report("plain python3 subprocess, no sandbox", plain, NULL, n);
-    printf("\n%zu of %d pooled calls ran warm\n", tg_pool_warm_calls(pool), n + 1);
-    tg_pool_free(pool);
+    printf("\n%zu of %d pooled calls ran warm\n", tg_warmpool_warm_calls(pool), n + 1);
+    tg_warmpool_free(pool);
     free(cold);
     free(warm);
     free(plain);

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Lists C functions in toolgen/ longer than a limit (default 120 lines), longest first.
 
-Usage: funclen.py [--max N] [DIR]. A function is a top-level body: a line "{" or one ending in
-") {" at column 0 up to the next "}" at column 0. Exit 1 when any is over the limit.
+Usage: funclen.py [--max N] [DIR]. A function is a top-level body in the project's brace style:
+from a line that is exactly "{" up to the next line starting with "}", counted from the nearest
+line above the "{" that starts with a letter or "_" (the line naming the function), when that
+line has a "(" and is no initialiser or struct. A body opened at the end of a line (") {") is not
+seen, so the style is part of the rule. Exit 1 when any is over the limit.
 """
 import os
 import re

@@ -80,13 +80,13 @@ static cJSON *parse(const char *json)
 }
 
 /* One call through the pool, with a ready worker (its start is not what is tested here). */
-static void pooled(fixture *fx, tg_pool *pool, const char *json, tg_call_result *r)
+static void pooled(fixture *fx, tg_warmpool *pool, const char *json, tg_call_result *r)
 {
-    tg_pool_wait(pool, &fx->m);
+    tg_warmpool_wait(pool, &fx->m);
     cJSON *args = parse(json);
     tg_tool_call c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args};
     tg_err err = {0};
-    CHECK(tg_pool_call_run(pool, &c, r, &err) == TG_CALL_DONE, "%s: %s", json, err.msg);
+    CHECK(tg_warmpool_call_run(pool, &c, r, &err) == TG_CALL_DONE, "%s: %s", json, err.msg);
     cJSON_Delete(args);
 }
 
@@ -106,8 +106,8 @@ static bool flag(const tg_call_result *r, const char *key)
 
 static void test_one_call_per_worker(fixture *fx)
 {
-    tg_pool *pool = tg_pool_new(&fx->env.ctx);
-    tg_pool_prepare(pool, &fx->m);
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_prepare(pool, &fx->m);
     tg_call_result a, b, c;
     pooled(fx, pool, "{\"mode\":\"mutate\"}", &a);
     CHECK(a.ok && flag(&a, "poison") && flag(&a, "preloaded"),
@@ -126,7 +126,7 @@ static void test_one_call_per_worker(fixture *fx)
     cold(fx, "{\"mode\":\"check\",\"file_path\":\"data/x.csv\"}", &c);
     CHECK(c.ok && !flag(&c, "preloaded") && tg_json_get_number(c.result, "lines", -1) == 3,
           "cold: not preloaded");
-    CHECK(tg_pool_warm_calls(pool) == 2, "two warm calls: %zu", tg_pool_warm_calls(pool));
+    CHECK(tg_warmpool_warm_calls(pool) == 2, "two warm calls: %zu", tg_warmpool_warm_calls(pool));
     tg_call_result_free(&a);
     tg_call_result_free(&b);
     tg_call_result_free(&c);
@@ -148,8 +148,8 @@ static void test_one_call_per_worker(fixture *fx)
     struct stat st;
     CHECK(stat(x, &st) == 0 && st.st_size == 6, "the input file is unchanged");
     free(x);
-    CHECK(tg_pool_warm_calls(pool) == 4, "warm calls: %zu", tg_pool_warm_calls(pool));
-    tg_pool_free(pool);
+    CHECK(tg_warmpool_warm_calls(pool) == 4, "warm calls: %zu", tg_warmpool_warm_calls(pool));
+    tg_warmpool_free(pool);
 }
 
 /* ---- the pre-forked child (docs/sandbox.md#the-warm-pool) ---------------------------------- */
@@ -210,9 +210,9 @@ static const char *text_of(const tg_call_result *r, const char *key)
 
 static void test_prefork(fixture *fx)
 {
-    tg_pool *pool = tg_pool_new(&fx->env.ctx);
-    tg_pool_prepare(pool, &fx->m);
-    tg_pool_wait(pool, &fx->m);
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_prepare(pool, &fx->m);
+    tg_warmpool_wait(pool, &fx->m);
     usleep(400 * 1000); /* a call that arrives well after the child was forked and warmed up */
     tg_call_result a, c;
     pooled(fx, pool, "{\"mode\":\"check\"}", &a);
@@ -231,7 +231,7 @@ static void test_prefork(fixture *fx)
     tg_call_result_free(&a);
 
     /* the file changed after the worker compiled it: never the stale code */
-    tg_pool_wait(pool, &fx->m);
+    tg_warmpool_wait(pool, &fx->m);
     char *path = xasprintf("%s/tools/probe/tool.py", repo);
     char *text = xasprintf(prefork_tool_fmt, "B");
     tg_err err = {0};
@@ -266,8 +266,8 @@ static void test_prefork(fixture *fx)
     CHECK(cpu < before + loop, "burn: the %.1f ms the child had used before its loop are not "
           "all counted (%.1f ms reported, loop %.1f ms)", before, cpu, loop);
     tg_call_result_free(&a);
-    CHECK(tg_pool_warm_calls(pool) == 4, "warm calls: %zu", tg_pool_warm_calls(pool));
-    tg_pool_free(pool);
+    CHECK(tg_warmpool_warm_calls(pool) == 4, "warm calls: %zu", tg_warmpool_warm_calls(pool));
+    tg_warmpool_free(pool);
 }
 
 static void remove_repo(void)

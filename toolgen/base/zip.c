@@ -1,23 +1,29 @@
 /* zip.c — stored ZIP archives (zip.h). */
 #include "base/zip.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #define ZIP_LIMIT 0xFFFFFFFFu
 
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_table_build(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[i] = c;
+    }
+}
+
 uint32_t tg_crc32(const void *data, size_t len)
 {
-    static uint32_t table[256];
-    static int ready; /* the table is the same for every caller: a benign race */
-    if (!ready) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
-        ready = 1;
-    }
+    /* built once for all threads: pack and the server may zip at the same time */
+    pthread_once(&crc_once, crc_table_build);
+    const uint32_t *table = crc_table;
     uint32_t c = 0xFFFFFFFFu;
     const unsigned char *p = data;
     for (size_t i = 0; i < len; i++)

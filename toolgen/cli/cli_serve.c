@@ -323,7 +323,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .data_dirs = sv.env.sandbox.data_dirs, .n_data_dirs = sv.env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
-    tg_pool *pool = tg_pool_new(&sv.env.ctx);
+    tg_warmpool *pool = tg_warmpool_new(&sv.env.ctx);
     tg_serve_toolset *first = tg_serve_live_get(&sv.watch.live);
     tg_serve_tools_prepare_pool(&first->tools, pool);
     tg_serve_toolset_unref(first);
@@ -356,7 +356,7 @@ static int serve(const serve_opts *o, int proto_fd)
         rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
     tg_serve_artifacts_free(&kept);
     tg_serve_workflow_release(&wf);
-    tg_pool_free(pool);
+    tg_warmpool_free(pool);
     close_served(&sv);
     tg_repo_release(&repo);
     return rc;

@@ -43,7 +43,7 @@ typedef struct pool_slot {
     char *tools_dir;     /* real path of the folder holding the tools' folders */
 } pool_slot;
 
-struct tg_pool {
+struct tg_warmpool {
     const tg_toolrun_ctx *ctx;
     pthread_mutex_t mu;
     pthread_cond_t wake;   /* the filler thread has work (or is to stop) */
@@ -58,9 +58,9 @@ struct tg_pool {
     size_t warm_calls;
 };
 
-tg_pool *tg_pool_new(const tg_toolrun_ctx *ctx)
+tg_warmpool *tg_warmpool_new(const tg_toolrun_ctx *ctx)
 {
-    tg_pool *p = xcalloc(1, sizeof *p);
+    tg_warmpool *p = xcalloc(1, sizeof *p);
     p->ctx = ctx;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
@@ -77,12 +77,12 @@ tg_pool *tg_pool_new(const tg_toolrun_ctx *ctx)
     return p;
 }
 
-size_t tg_pool_warm_calls(const tg_pool *p)
+size_t tg_warmpool_warm_calls(const tg_warmpool *p)
 {
     return p ? p->warm_calls : 0;
 }
 
-static bool poolable(const tg_pool *p, const tg_manifest *m)
+static bool poolable(const tg_warmpool *p, const tg_manifest *m)
 {
     return p->ctx->sandbox->isolation == TG_ISOLATION_BWRAP && m->runtime == TG_RUNTIME_PYTHON &&
            m->impl_file && m->entrypoint;
@@ -99,7 +99,7 @@ static bool within(const char *path, const char *dir)
  * has constraints.allowed_paths, their intersection with those (the host check allows no more),
  * as real paths.
  */
-static void roots_for(const tg_pool *p, const tg_manifest *m, tg_strv *out)
+static void roots_for(const tg_warmpool *p, const tg_manifest *m, tg_strv *out)
 {
     const cJSON *allowed = tg_json_get(m->constraints, "allowed_paths"), *a;
     if (!cJSON_IsArray(allowed) || cJSON_GetArraySize(allowed) == 0) {
@@ -128,7 +128,7 @@ static void roots_for(const tg_pool *p, const tg_manifest *m, tg_strv *out)
 }
 
 /* The dependency set and everything else a worker is made for: one key, one worker. */
-static char *key_of(const tg_pool *p, const tg_manifest *m, const call_cmd *c)
+static char *key_of(const tg_warmpool *p, const tg_manifest *m, const call_cmd *c)
 {
     tg_buf b = TG_BUF_INIT;
     tg_strv roots = TG_STRV_INIT;
@@ -164,7 +164,7 @@ static void add_mount(tg_path_args *a, const char *host, const char *inside)
 }
 
 /* A slot for key, its worker's command built from the cold command c of a call of m. */
-static pool_slot *slot_new(const tg_pool *p, const tg_manifest *m, const call_cmd *c, char *key)
+static pool_slot *slot_new(const tg_warmpool *p, const tg_manifest *m, const call_cmd *c, char *key)
 {
     pool_slot *s = xcalloc(1, sizeof *s);
     s->key = key;
@@ -239,7 +239,7 @@ static void slot_hint(pool_slot *s, const char *tool_dir, const char *impl)
 
 /* Frees the used workers whose sandboxes have ended (never waits; not under the lock, since
  * removing a sandbox's directories takes a while). */
-static void reap_retired(tg_pool *p)
+static void reap_retired(tg_warmpool *p)
 {
     pthread_mutex_lock(&p->mu);
     pool_worker **v = p->retired;
@@ -267,7 +267,7 @@ static void reap_retired(tg_pool *p)
 }
 
 /* Starts a worker for s unless it has one; the import runs on while the caller goes on. */
-static void slot_fill(tg_pool *p, pool_slot *s)
+static void slot_fill(tg_warmpool *p, pool_slot *s)
 {
     pthread_mutex_lock(&p->mu);
     bool need = s->w == NULL;
@@ -304,7 +304,7 @@ static void slot_fill(tg_pool *p, pool_slot *s)
  */
 static void *filler_main(void *arg)
 {
-    tg_pool *p = arg;
+    tg_warmpool *p = arg;
     pthread_mutex_lock(&p->mu);
     while (!p->stopping) {
         pool_slot *s = NULL;
@@ -342,7 +342,7 @@ static void *filler_main(void *arg)
 
 /* Wakes the filler thread (starting it the first time); the pool's lock must be held. false:
  * there is none (no thread could be made), the caller does the work itself. */
-static bool filler_wake(tg_pool *p)
+static bool filler_wake(tg_warmpool *p)
 {
     if (!p->filler_on)
         p->filler_on = pthread_create(&p->filler, NULL, filler_main, p) == 0;
@@ -352,7 +352,7 @@ static bool filler_wake(tg_pool *p)
 }
 
 /* After a call: a fresh worker for s, started by the filler thread (or here, without one). */
-static void slot_refill(tg_pool *p, pool_slot *s)
+static void slot_refill(tg_warmpool *p, pool_slot *s)
 {
     pthread_mutex_lock(&p->mu);
     s->want = true;
@@ -368,7 +368,7 @@ static void slot_refill(tg_pool *p, pool_slot *s)
 
 /* A used worker: its runner is told to end now, its sandbox freed by the filler thread once it
  * has ended. */
-static void retire(tg_pool *p, pool_worker *pw)
+static void retire(tg_warmpool *p, pool_worker *pw)
 {
     tg_warm_close(pw->w);
     pthread_mutex_lock(&p->mu);
@@ -379,7 +379,7 @@ static void retire(tg_pool *p, pool_worker *pw)
 }
 
 /* The slot of key (made from m and c when new); the pool's lock must be held. */
-static pool_slot *slot_find(tg_pool *p, const tg_manifest *m, const call_cmd *c, char *key)
+static pool_slot *slot_find(tg_warmpool *p, const tg_manifest *m, const call_cmd *c, char *key)
 {
     for (size_t i = 0; i < p->n; i++)
         if (strcmp(p->v[i]->key, key) == 0) {
@@ -391,7 +391,7 @@ static pool_slot *slot_find(tg_pool *p, const tg_manifest *m, const call_cmd *c,
 }
 
 /* A call of m with no arguments: enough for the worker's command (not run). */
-static pool_slot *slot_for_manifest(tg_pool *p, const tg_manifest *m)
+static pool_slot *slot_for_manifest(tg_warmpool *p, const tg_manifest *m)
 {
     if (!poolable(p, m))
         return NULL;
@@ -411,14 +411,14 @@ static pool_slot *slot_for_manifest(tg_pool *p, const tg_manifest *m)
     return s;
 }
 
-void tg_pool_prepare(tg_pool *p, const tg_manifest *m)
+void tg_warmpool_prepare(tg_warmpool *p, const tg_manifest *m)
 {
     pool_slot *s = slot_for_manifest(p, m);
     if (s)
         slot_fill(p, s);
 }
 
-void tg_pool_wait(tg_pool *p, const tg_manifest *m)
+void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m)
 {
     pool_slot *s = slot_for_manifest(p, m);
     pthread_mutex_lock(&p->mu);
@@ -455,7 +455,7 @@ static tg_strv *links_for(const pool_slot *s, const tg_path_args *a)
 }
 
 /* The call in worker pw (which it ends); false: it broke, run the call cold. */
-static bool run_in(tg_pool *p, const pool_slot *s, pool_worker *pw, const tg_tool_call *call,
+static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg_tool_call *call,
                    tr_call *pc, tg_call_result *out)
 {
     tg_strv *links = links_for(s, &pc->paths);
@@ -477,7 +477,7 @@ static bool run_in(tg_pool *p, const pool_slot *s, pool_worker *pw, const tg_too
     return ran;
 }
 
-tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_result *out,
+tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg_call_result *out,
                                 tg_err *err)
 {
     if (!poolable(p, call->m))
@@ -508,7 +508,7 @@ tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_re
     return tg_tool_call_run(p->ctx, call, out, err);
 }
 
-void tg_pool_free(tg_pool *p)
+void tg_warmpool_free(tg_warmpool *p)
 {
     if (!p)
         return;

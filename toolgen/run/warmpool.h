@@ -18,9 +18,9 @@
  * tool files of the tools its dependency set was last used for; the reported CPU time is the
  * call's, without that warm-up (docs/sandbox.md#the-warm-pool).
  *
- * Threads: any number of threads may call tg_pool_call_run at once; a worker goes to one call.
+ * Threads: any number of threads may call tg_warmpool_call_run at once; a worker goes to one call.
  * The pool has one thread of its own (started with the first used worker, joined by
- * tg_pool_free), which starts replacements and frees used workers off the calls' path.
+ * tg_warmpool_free), which starts replacements and frees used workers off the calls' path.
  */
 #ifndef TG_WARMPOOL_H
 #define TG_WARMPOOL_H
@@ -29,28 +29,28 @@
 
 #include "run/toolrun.h"
 
-typedef struct tg_pool tg_pool;
+typedef struct tg_warmpool tg_warmpool;
 
 /* A pool for the calls of ctx (borrowed; it must outlive the pool). Starts nothing yet. */
-tg_pool *tg_pool_new(const tg_toolrun_ctx *ctx);
+tg_warmpool *tg_warmpool_new(const tg_toolrun_ctx *ctx);
 
 /* Starts a worker for m's dependency set now, unless one is there or m cannot use the pool
  * (a server calls it for each tool it offers, so that even the first call is warm). */
-void tg_pool_prepare(tg_pool *p, const tg_manifest *m);
+void tg_warmpool_prepare(tg_warmpool *p, const tg_manifest *m);
 
 /* Waits until the worker for m's dependency set (if any; also one being started) finished
  * importing; for benchmarks and tests, which must not time a worker's start. */
-void tg_pool_wait(tg_pool *p, const tg_manifest *m);
+void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m);
 
 /* One call, as tg_tool_call_run; a fresh worker then replaces the one it used (started by the
  * pool's thread after the call returns: a call right after it may find none ready and run cold). */
-tg_call_status tg_pool_call_run(tg_pool *p, const tg_tool_call *call, tg_call_result *out,
+tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg_call_result *out,
                                 tg_err *err);
 
 /* How many calls ran in a pool worker (the rest ran cold). */
-size_t tg_pool_warm_calls(const tg_pool *p);
+size_t tg_warmpool_warm_calls(const tg_warmpool *p);
 
 /* Stops every worker. NULL is fine. */
-void tg_pool_free(tg_pool *p);
+void tg_warmpool_free(tg_warmpool *p);
 
 #endif

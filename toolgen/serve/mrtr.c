@@ -2,6 +2,7 @@
 #include "serve/mrtr.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,9 +351,11 @@ void tg_serve_pending_free(tg_serve_pending *p)
 static cJSON *elicit_request(const tg_serve_tool *tool, const cJSON *args, const cJSON *call_id,
                              cJSON *answers, const cJSON *ask, tg_serve_pending **pending)
 {
-    static unsigned long counter;
+    /* several connections' calls may ask at once (HTTP): each question gets its own id */
+    static atomic_ulong counter;
     tg_serve_pending *p = xcalloc(1, sizeof *p);
-    snprintf(p->server_id, sizeof p->server_id, "toolgen-ask-%lu", ++counter);
+    snprintf(p->server_id, sizeof p->server_id, "toolgen-ask-%lu",
+             atomic_fetch_add(&counter, 1) + 1);
     p->call_id = cJSON_Duplicate(call_id, true);
     p->tool = xstrdup(tool->m.name);
     p->args = cJSON_Duplicate(args, true);

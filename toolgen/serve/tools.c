@@ -216,13 +216,13 @@ tg_call_status tg_serve_run_sandbox(void *ctx, const tg_tool_call *call, tg_call
 tg_call_status tg_serve_run_pool(void *ctx, const tg_tool_call *call, tg_call_result *out,
                                  tg_err *err)
 {
-    return tg_pool_call_run((tg_pool *)ctx, call, out, err);
+    return tg_warmpool_call_run((tg_warmpool *)ctx, call, out, err);
 }
 
-void tg_serve_tools_prepare_pool(const tg_serve_tools *t, tg_pool *pool)
+void tg_serve_tools_prepare_pool(const tg_serve_tools *t, tg_warmpool *pool)
 {
     for (size_t i = 0; i < t->n; i++)
-        tg_pool_prepare(pool, &t->v[i].m);
+        tg_warmpool_prepare(pool, &t->v[i].m);
 }
 
 /*

@@ -86,12 +86,12 @@ typedef tg_call_status (*tg_serve_run_fn)(void *ctx, const tg_tool_call *call,
 /* The real runner: ctx is a tg_toolrun_ctx (tg_toolrun_env.ctx). */
 tg_call_status tg_serve_run_sandbox(void *ctx, const tg_tool_call *call, tg_call_result *out,
                                     tg_err *err);
-/* The server's runner: ctx is a tg_pool (run/warmpool.h) over the same tg_toolrun_ctx; a call has
+/* The server's runner: ctx is a tg_warmpool (run/warmpool.h) over the same tg_toolrun_ctx; a call has
  * the same result as through tg_serve_run_sandbox, from a warm worker when one is ready. */
 tg_call_status tg_serve_run_pool(void *ctx, const tg_tool_call *call, tg_call_result *out,
                                  tg_err *err);
 /* Starts a pool worker for each tool's dependency set ahead of the first call. */
-void tg_serve_tools_prepare_pool(const tg_serve_tools *t, tg_pool *pool);
+void tg_serve_tools_prepare_pool(const tg_serve_tools *t, tg_warmpool *pool);
 
 typedef struct tg_serve_call {
     tg_serve_run_fn run;
