@@ -1,0 +1,60 @@
+/* redact.c — secrets out of URLs and echoed text (redact.h). */
+#include "net/redact.h"
+
+#include <string.h>
+
+/* Appends len bytes of s to out[*k..n), keeping room for the NUL. */
+static void put(char *out, size_t n, size_t *k, const char *s, size_t len)
+{
+    while (len-- > 0 && *k + 1 < n)
+        out[(*k)++] = *s++;
+}
+
+char *tg_url_redact(const char *url, char *out, size_t n)
+{
+    if (n == 0)
+        return out;
+    size_t k = 0;
+    const char *scheme = strstr(url, "://");
+    if (scheme && scheme > url + strcspn(url, "/?#"))
+        scheme = NULL; /* a "://" in the path or the query is no scheme */
+    const char *auth = scheme ? scheme + 3 : url;
+    put(out, n, &k, url, (size_t)(auth - url));
+    size_t auth_len = strcspn(auth, "/?#");
+    const char *at = memchr(auth, '@', auth_len);
+    if (at) { /* the last '@' of the authority ends the userinfo */
+        for (const char *p = at + 1; p < auth + auth_len; p++)
+            if (*p == '@')
+                at = p;
+        put(out, n, &k, "***", 3);
+        auth = at;
+    }
+    const char *q = auth + strcspn(auth, "?#");
+    put(out, n, &k, auth, (size_t)(q - auth));
+    if (*q == '?') {
+        const char *end = q + strcspn(q, "#");
+        for (const char *p = q; p < end;) { /* p at '?' or '&' */
+            size_t field = strcspn(p + 1, "&#") + 1;
+            if (p + field > end)
+                field = (size_t)(end - p);
+            const char *eq = memchr(p, '=', field);
+            put(out, n, &k, p, eq ? (size_t)(eq - p) + 1 : field);
+            if (eq)
+                put(out, n, &k, "***", 3);
+            p += field;
+        }
+    }
+    out[k] = 0;
+    return out;
+}
+
+void tg_secret_mask(char *text, const char *secret)
+{
+    size_t n = secret ? strlen(secret) : 0;
+    if (!text || n < 4)
+        return;
+    for (char *p = text; (p = strstr(p, secret)) != NULL; p += 3) {
+        memcpy(p, "***", 3);
+        memmove(p + 3, p + n, strlen(p + n) + 1);
+    }
+}
