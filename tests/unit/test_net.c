@@ -3,7 +3,7 @@
  * methods, statuses and headers, the size cap, timeouts, redirects, the retry policy (which
  * outcomes, how many attempts, the waits asked for, Retry-After in both forms and its cap,
  * idempotency), failures classified, and secrets kept out of every message
- * (docs/architecture.md#net).
+ * (docs/architecture.md).
  *
  * The waits between attempts go through the policy's wait hook, which records them and returns
  * at once: the tests count attempts and compare the waits asked for, never the clock.

@@ -1,4 +1,4 @@
-/* httpreq.c — libcurl behind one call (httpreq.h); docs/architecture.md#net. */
+/* httpreq.c — libcurl behind one call (httpreq.h); docs/architecture.md. */
 #include "net/httpreq.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /*
- * httpreq.h — one HTTP request over libcurl, the only door to it (docs/architecture.md#net).
+ * httpreq.h — one HTTP request over libcurl, the only door to it (docs/architecture.md).
  *
  * A request is a method, a URL, headers and an optional body; the answer is the status, the
  * headers the caller asked for and the body, held in memory under a size cap. One call is one

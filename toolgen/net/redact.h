@@ -1,5 +1,5 @@
 /*
- * redact.h — keeping secrets out of messages (docs/architecture.md#net).
+ * redact.h — keeping secrets out of messages (docs/architecture.md).
  *
  * A URL can carry a password (https://user:pw@host/) or a token in its query (?key=...), and a
  * server can echo what it was sent (a proxy's error page quoting the Authorization header).

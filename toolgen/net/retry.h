@@ -1,5 +1,5 @@
 /*
- * retry.h — a request sent again when sending it again can help (docs/architecture.md#net).
+ * retry.h — a request sent again when sending it again can help (docs/architecture.md).
  *
  * What is retried: a connection that could not be made (nothing was sent); and, for a request
  * that may be sent twice (an idempotent method, or a POST/PATCH marked repeatable), a timeout,
