@@ -148,9 +148,12 @@ static inline void hf_answer_one(int c, const hf_seen *r, const hf_answer *a)
     if (a->drop)
         return;
     size_t blen = a->big ? a->big : a->body ? strlen(a->body) : 0;
-    char head[2048];
-    int n = snprintf(head, sizeof head, "HTTP/1.1 %d Scripted\r\n%s", a->status ? a->status : 200,
-                     a->headers ? a->headers : "");
+    char head[256];
+    int n = snprintf(head, sizeof head, "HTTP/1.1 %d Scripted\r\n", a->status ? a->status : 200);
+    send(c, head, (size_t)n, MSG_NOSIGNAL);
+    if (a->headers)
+        send(c, a->headers, strlen(a->headers), MSG_NOSIGNAL);
+    n = 0;
     if (!a->no_length)
         n += snprintf(head + n, sizeof head - (size_t)n, "Content-Length: %zu\r\n", blen);
     n += snprintf(head + n, sizeof head - (size_t)n, "Connection: close\r\n\r\n");

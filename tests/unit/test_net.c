@@ -157,6 +157,22 @@ static void test_size_cap(void)
     err.msg[0] = 0;
     CHECK(tg_http_request_send(&rq, &r, &err) == TG_HTTP_TOO_BIG, "over, no length given");
     CHECK_CONTAINS(err.msg, "/big: the answer is larger than 1000 bytes");
+
+    /* headers kept count too: 110 KB of them is too much, whatever the body */
+    char *pad = malloc(1000 * 110 + 1), *p = pad;
+    for (int i = 0; i < 1000; i++)
+        p += sprintf(p, "X-Pad-%04d: %0*d\r\n", i, 94, 0);
+    hf_answer padded[] = {{.headers = pad, .body = "small"}};
+    hf_script(&srv, padded, 1);
+    rq.all_headers = true;
+    CHECK(tg_http_request_send(&rq, &r, &err) == TG_HTTP_TOO_BIG, "headers too big");
+    CHECK_CONTAINS(err.msg, "the answer's headers are larger than 65536 bytes");
+    hf_script(&srv, padded, 1);
+    rq.all_headers = false;
+    CHECK(tg_http_request_send(&rq, &r, &err) == TG_HTTP_OK && r.nheaders == 0,
+          "headers not kept do not count: %s", err.msg);
+    tg_http_response_release(&r);
+    free(pad);
 }
 
 static void test_timeout_and_failures(void)

@@ -18,7 +18,7 @@ void tg_llm_client_init(tg_llm_client *c, const tg_llm_config *cfg, int root_fd,
     c->cfg = cfg;
     c->root_fd = root_fd;
     c->frozen = frozen;
-    c->rng = (unsigned)getpid() ^ (unsigned)tg_now_ms();
+    c->rng = (unsigned)getpid() ^ (unsigned)(unsigned long long)tg_now_ms();
 }
 
 static tg_llm_provider dialect(const tg_llm_config *cfg)

@@ -64,8 +64,19 @@ static void wipe_free_slist(struct curl_slist *l)
     curl_slist_free_all(l);
 }
 
-/* The header list curl sends; NULL with err on a bad header (named by its position and name,
- * never its value). A header without a value goes as "Name;", curl's way to send it empty. */
+/* Appends a line to curl's header list; curl copies it. Out of memory ends here, as every
+ * allocation of toolgen does (base/util.h). */
+static void append(struct curl_slist **l, const char *line)
+{
+    struct curl_slist *nl = curl_slist_append(*l, line);
+    if (!nl)
+        tg_oom(0);
+    *l = nl;
+}
+
+/* The header list curl sends in *out; -1 with err on a bad header, named by its position or
+ * name, never its value. A header without a value goes as "Name;", curl's way to send it
+ * empty. */
 static int header_list(const tg_http_request *rq, const char *url, struct curl_slist **out,
                        tg_err *err)
 {
@@ -85,17 +96,12 @@ static int header_list(const tg_http_request *rq, const char *url, struct curl_s
         has_type |= strcasecmp(h->name, "content-type") == 0;
         char *line = *h->value ? xasprintf("%s: %s", h->name, h->value)
                                : xasprintf("%s;", h->name);
-        struct curl_slist *nl = curl_slist_append(l, line);
+        append(&l, line);
         memset(line, 0, strlen(line));
         free(line);
-        if (!nl) {
-            wipe_free_slist(l);
-            return tg_err_set(err, "%s: out of memory for the request headers", url);
-        }
-        l = nl;
     }
     if (rq->body && !has_type)
-        l = curl_slist_append(l, "Content-Type: application/octet-stream");
+        append(&l, "Content-Type: application/octet-stream");
     *out = l;
     return 0;
 }
@@ -107,8 +113,13 @@ typedef struct sink {
     const tg_http_request *rq;
     tg_http_field *fields;
     size_t nfields, cap;
+    size_t head_bytes; /* of the kept headers */
+    int head_too_big;
     double retry_after;
 } sink;
+
+/* The most bytes of response headers kept: curl bounds each line, not how many come. */
+#define HEAD_MAX_BYTES ((size_t)64 << 10)
 
 static size_t on_body(char *data, size_t size, size_t n, void *ud)
 {
@@ -149,6 +160,7 @@ static size_t on_header(char *data, size_t size, size_t n, void *ud)
     size_t len = size * n;
     if (len >= 5 && memcmp(data, "HTTP/", 5) == 0) {
         drop_fields(s);
+        s->head_bytes = 0;
         s->retry_after = -1;
         return len;
     }
@@ -171,6 +183,13 @@ static size_t on_header(char *data, size_t size, size_t n, void *ud)
         free(value);
         return len;
     }
+    s->head_bytes += len;
+    if (s->head_bytes > HEAD_MAX_BYTES) {
+        free(name);
+        free(value);
+        s->head_too_big = 1;
+        return 0; /* aborts the transfer */
+    }
     if (s->nfields == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 8;
         s->fields = xrealloc(s->fields, s->cap * sizeof *s->fields);
@@ -183,6 +202,11 @@ static tg_http_result classify(CURLcode rc, const sink *s, const char *url, tg_e
 {
     if (s->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
         tg_err_set(err, "%s: the answer is larger than %zu bytes", url, s->max);
+        return TG_HTTP_TOO_BIG;
+    }
+    if (s->head_too_big) {
+        tg_err_set(err, "%s: the answer's headers are larger than %zu bytes", url,
+                   HEAD_MAX_BYTES);
         return TG_HTTP_TOO_BIG;
     }
     tg_err_set(err, "%s: %s", url, curl_easy_strerror(rc));
@@ -325,19 +349,11 @@ void tg_http_mask_secrets(const tg_http_request *rq, char *text)
         tg_secret_mask(text, h->value);
     }
     /* the password of https://user:password@host/ */
-    const char *auth = rq->url ? strstr(rq->url, "://") : NULL;
-    if (!auth)
-        return;
-    auth += 3;
-    size_t alen = strcspn(auth, "/?#");
-    const char *at = NULL, *colon = NULL;
-    for (const char *p = auth; p < auth + alen; p++)
-        if (*p == '@')
-            at = p;
-    if (at)
-        colon = memchr(auth, ':', (size_t)(at - auth));
+    const char *ui;
+    size_t ulen = rq->url ? tg_url_userinfo(rq->url, &ui) : 0;
+    const char *colon = ulen ? memchr(ui, ':', ulen - 1) : NULL;
     if (colon) {
-        char *pw = xstrndup(colon + 1, (size_t)(at - colon - 1));
+        char *pw = xstrndup(colon + 1, (size_t)(ui + ulen - 1 - colon - 1));
         tg_secret_mask(text, pw);
         memset(pw, 0, strlen(pw));
         free(pw);

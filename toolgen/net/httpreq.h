@@ -10,8 +10,9 @@
  * values (URLs appear as tg_url_redact, net/redact.h, makes them). The header lines handed to
  * curl are wiped before they are freed. Authorization, Proxy-Authorization, Cookie and
  * x-api-key are secret whatever the caller says; tg_http_mask_secrets masks secrets in what
- * a server echoes. curl does not send the caller's Authorization or Cookie to another host a
- * redirect leads to.
+ * a server echoes. Following a redirect to another host, curl drops the caller's Authorization
+ * and Cookie but sends every other header, x-api-key and headers marked secret included: a
+ * request that carries such a header should not allow redirects to hosts it does not trust.
  *
  * Thread-safe: curl's global state is set up once (pthread_once); each call has its own
  * handle and no call keeps state.
@@ -45,7 +46,7 @@ typedef enum tg_http_result {
     TG_HTTP_TIMEOUT,  /* no complete answer within a timeout (the request may have been seen) */
     TG_HTTP_CONNECT,  /* no connection: refused, unreachable, name not resolved; nothing was sent */
     TG_HTTP_DROPPED,  /* the connection broke or closed without a complete answer */
-    TG_HTTP_TOO_BIG,  /* the body exceeds max_bytes */
+    TG_HTTP_TOO_BIG,  /* the body exceeds max_bytes (or the kept headers 64 KiB) */
     TG_HTTP_ERROR,    /* anything else (bad URL or header, unsupported scheme, TLS, ...) */
 } tg_http_result;
 
@@ -82,7 +83,9 @@ typedef struct tg_http_request {
     long timeout_ms;         /* the whole attempt, connecting included; 0: no limit */
     long connect_timeout_ms; /* connecting; 0: timeout_ms */
     size_t max_bytes;        /* the body's cap; 0: TG_HTTP_MAX_BYTES_DEFAULT */
-    int max_redirects;       /* 0: a 3xx is the answer; n > 0: up to n followed */
+    /* 0: a 3xx is the answer; n > 0: up to n followed. Meant for GET and HEAD: curl turns a
+     * POST into a GET after 301, 302 and 303, and keeps any other method as it is. */
+    int max_redirects;
     /* The response headers to keep: a NULL-terminated list of names (case-insensitive), or
      * all of them with all_headers; none when both are unset. Retry-After is always read. */
     const char *const *keep_headers;

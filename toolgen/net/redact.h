@@ -18,6 +18,10 @@
  */
 char *tg_url_redact(const char *url, char *out, size_t n);
 
+/* The userinfo of url ("user:pw@" with its '@'): its length, 0 when there is none; *start is
+ * set to where it would begin (just after "scheme://") either way. */
+size_t tg_url_userinfo(const char *url, const char **start);
+
 /* Replaces every occurrence of secret in text (in place) with "***". Secrets shorter than 4
  * bytes are left alone (masking "a" would mangle the text and hide nothing); NULL does
  * nothing. */

@@ -2,6 +2,7 @@
 #include "net/retry.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -49,7 +50,7 @@ tg_http_result tg_http_send(const tg_http_request *rq, const tg_retry_policy *p,
     if (!rep)
         rep = &dummy;
     memset(rep, 0, sizeof *rep);
-    unsigned seed = (unsigned)tg_now_ms() ^ (unsigned)(size_t)&seed;
+    unsigned seed = (unsigned)(unsigned long long)tg_now_ms() ^ (unsigned)(uintptr_t)&seed;
     if (!rng)
         rng = &seed;
     int (*wait)(double, void *) = p->wait ? p->wait : sleep_ms;
