@@ -118,3 +118,5 @@ clean:
 .PHONY: all test check deps install clean tests-build golden-update
 
 -include $(OBJS:.o=.d)
+# a unit test's own headers (tests/unit/*.h beside testlib.h) rebuild it too
+-include $(TESTS:=.d)

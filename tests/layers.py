@@ -24,19 +24,20 @@ import sys
 # layer -> the layers it may include (besides itself). Order: bottom to top.
 LAYERS = {
     "base": [],
+    "net": ["base"],
     "schema": ["base"],
     "model": ["base", "schema"],
     "engine": ["base", "schema", "model"],
     "emit": ["base", "schema", "model"],
     "quality": ["base", "schema"],
-    "run": ["base", "schema", "model"],
-    "stages": ["base", "schema", "model", "engine", "emit", "run", "quality"],
-    "llm": ["base"],
-    "gen": ["base", "schema", "model", "run", "quality", "llm"],
-    "lifecycle": ["base", "schema", "model", "emit", "run", "quality"],
-    "serve": ["base", "schema", "model", "emit", "run", "quality", "lifecycle"],
-    "cli": ["base", "schema", "model", "engine", "emit", "run", "quality", "stages", "llm", "gen",
-            "lifecycle", "serve"],
+    "run": ["base", "net", "schema", "model"],
+    "stages": ["base", "net", "schema", "model", "engine", "emit", "run", "quality"],
+    "llm": ["base", "net"],
+    "gen": ["base", "net", "schema", "model", "run", "quality", "llm"],
+    "lifecycle": ["base", "net", "schema", "model", "emit", "run", "quality"],
+    "serve": ["base", "net", "schema", "model", "emit", "run", "quality", "lifecycle"],
+    "cli": ["base", "net", "schema", "model", "engine", "emit", "run", "quality", "stages", "llm",
+            "gen", "lifecycle", "serve"],
 }
 
 # external header -> the only files that may include it
@@ -44,7 +45,7 @@ WRAPPERS = {
     # libgit2 is wrapped by the lifecycle/git*.c modules, one per concern (status, reading
     # revisions, commits); nothing else of toolgen sees it.
     "git2.h": {"lifecycle/gitstatus.c", "lifecycle/gitrev.c", "lifecycle/gitcommit.c"},
-    "curl/curl.h": {"llm/llm_http.c"},
+    "curl/curl.h": {"net/httpreq.c"},
     "microhttpd.h": {"serve/http.c"},
 }
 

@@ -1,16 +1,14 @@
 /*
- * llm.c — one answer from a model: the cache first, then the provider with retries, backoff and
- * the fallback model (llm.h; docs/generate.md#providers).
+ * llm.c — one answer from a model: the cache first, then the provider with retries (net/retry.h)
+ * and the fallback model (llm.h; docs/generate.md#providers).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "base/strvec.h"
-#include "llm/llm_http.h"
 #include "llm/llm_int.h"
+#include "net/redact.h"
+#include "net/retry.h"
 
 #define ANSWER_MAX_BYTES (16u << 20)
 
@@ -20,7 +18,7 @@ void tg_llm_client_init(tg_llm_client *c, const tg_llm_config *cfg, int root_fd,
     c->cfg = cfg;
     c->root_fd = root_fd;
     c->frozen = frozen;
-    c->rng = (unsigned)getpid() ^ (unsigned)tg_now_ms();
+    c->rng = (unsigned)getpid() ^ (unsigned)(unsigned long long)tg_now_ms();
 }
 
 static tg_llm_provider dialect(const tg_llm_config *cfg)
@@ -46,89 +44,44 @@ char *tg_llm_canonical_request(const tg_llm_config *cfg, const tg_llm_request *r
     return s;
 }
 
-static void sleep_ms(double ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000), (long)((ms - (double)(time_t)(ms / 1000) * 1000) * 1e6)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
-/* Exponential backoff with "equal jitter": half the delay fixed, half random, so clients that
- * failed together do not retry together; a server's Retry-After wins when it asks for more. */
-static double backoff_ms(tg_llm_client *c, int attempt, double retry_after_s)
-{
-    double d = (double)c->cfg->retry_base_ms;
-    for (int i = 0; i < attempt && d < c->cfg->retry_max_ms; i++)
-        d *= 2;
-    if (d > c->cfg->retry_max_ms)
-        d = c->cfg->retry_max_ms;
-    c->rng = c->rng * 1103515245u + 12345u;
-    d = d / 2 + (d / 2) * (double)((c->rng >> 8) & 0xffff) / 65535.0;
-    if (retry_after_s >= 0 && retry_after_s * 1000 > d)
-        d = retry_after_s * 1000 > 300000 ? 300000 : retry_after_s * 1000;
-    return d;
-}
-
-static bool retryable(tg_http_result hr, long status)
-{
-    if (hr == TG_HTTP_TIMEOUT || hr == TG_HTTP_CONNECT)
-        return true;
-    return hr == TG_HTTP_OK && (status == 429 || status == 408 || status >= 500);
-}
-
-typedef struct attempt_ctx {
-    const char *url;
-    const char *body;
-    const char *key; /* to mask in what comes back; may be NULL */
-    tg_strv headers;
-} attempt_ctx;
-
-static void scrub(char *msg, const char *key);
-
-/* One model, every retry. TG_LLM_OK with *text, or an error status with err. */
-static tg_llm_status ask_model(tg_llm_client *c, const attempt_ctx *a, int *attempts,
-                               char **text, tg_err *err)
+/* One model, every retry (net/retry.h, configured from llm.*). TG_LLM_OK with *text, or an
+ * error status with err. */
+static tg_llm_status ask_model(tg_llm_client *c, const tg_http_request *rq, const char *url,
+                               int *attempts, char **text, tg_err *err)
 {
     const tg_llm_config *cfg = c->cfg;
     tg_llm_provider p = dialect(cfg);
-    for (int attempt = 0;; attempt++) {
-        tg_http_reply r;
-        tg_err herr = {0};
-        c->requests++;
-        (*attempts)++;
-        tg_http_result hr = tg_http_post_json(a->url, (const char *const *)a->headers.v,
-                                              a->headers.n, a->body, cfg->timeout_s * 1000L,
-                                              ANSWER_MAX_BYTES, &r, &herr);
-        if (hr == TG_HTTP_OK) { /* whatever comes back, the key never goes further */
-            scrub(r.body, a->key);
-            r.len = strlen(r.body);
-        }
-        if (hr == TG_HTTP_OK && r.status >= 200 && r.status < 300) {
-            *text = tg_llm_parse_answer(p, r.body, r.len, err);
-            tg_http_reply_release(&r);
-            return *text ? TG_LLM_OK : TG_LLM_BAD_ANSWER;
-        }
-        if (hr == TG_HTTP_OK) {
-            char q[200];
-            char head[121] = {0};
-            memcpy(head, r.body, r.len < 120 ? r.len : 120);
-            tg_json_quote_for_message(head, q, sizeof q);
-            tg_err_set(err, "%s: %s answered HTTP %ld: %s", tg_llm_provider_name(p), a->url,
-                       r.status, q);
-        } else {
-            tg_err_set(err, "%s: %s", tg_llm_provider_name(p), herr.msg);
-        }
-        bool again = retryable(hr, hr == TG_HTTP_OK ? r.status : 0);
-        double ra = hr == TG_HTTP_OK ? r.retry_after_s : -1;
-        tg_http_reply_release(&r);
-        if (!again)
-            return TG_LLM_UNAVAILABLE;
-        if (attempt >= cfg->max_retries) {
-            tg_err_prefix(err, "gave up after %d attempts", attempt + 1);
-            return TG_LLM_UNAVAILABLE;
-        }
-        sleep_ms(backoff_ms(c, attempt, ra));
+    tg_retry_policy policy = {.max_retries = cfg->max_retries, .base_ms = cfg->retry_base_ms,
+                              .max_ms = cfg->retry_max_ms};
+    tg_http_response r;
+    tg_retry_report rep;
+    tg_err herr = {0};
+    tg_http_result hr = tg_http_send(rq, &policy, &c->rng, &r, &rep, &herr);
+    c->requests += rep.attempts;
+    *attempts += rep.attempts;
+    if (hr == TG_HTTP_OK) { /* whatever comes back, the key never goes further */
+        tg_http_mask_secrets(rq, r.body);
+        r.len = strlen(r.body);
     }
+    if (hr == TG_HTTP_OK && r.status >= 200 && r.status < 300) {
+        *text = tg_llm_parse_answer(p, r.body, r.len, err);
+        tg_http_response_release(&r);
+        return *text ? TG_LLM_OK : TG_LLM_BAD_ANSWER;
+    }
+    if (hr == TG_HTTP_OK) {
+        char q[200];
+        char head[121] = {0};
+        memcpy(head, r.body, r.len < 120 ? r.len : 120);
+        tg_json_quote_for_message(head, q, sizeof q);
+        tg_err_set(err, "%s: %s answered HTTP %ld: %s", tg_llm_provider_name(p), url, r.status,
+                   q);
+        tg_http_response_release(&r);
+    } else {
+        tg_err_set(err, "%s: %s", tg_llm_provider_name(p), herr.msg);
+    }
+    if (rep.gave_up)
+        tg_err_prefix(err, "gave up after %d attempts", rep.attempts);
+    return TG_LLM_UNAVAILABLE;
 }
 
 /* The API key, or NULL (a local server needs none); TG_LLM_CONFIG when the config names a
@@ -147,24 +100,6 @@ static tg_llm_status api_key(const tg_llm_config *cfg, const char **key, tg_err 
     return TG_LLM_OK;
 }
 
-/* A server may echo what it was sent (a proxy's error page quoting the request): no message
- * ever carries the key, whatever came back. */
-static void scrub(char *msg, const char *key)
-{
-    size_t n = key ? strlen(key) : 0;
-    for (char *p; n >= 4 && (p = strstr(msg, key)) != NULL;) {
-        memset(p, '*', 3);
-        memmove(p + 3, p + n, strlen(p + n) + 1);
-    }
-}
-
-static void wipe_headers(tg_strv *h)
-{
-    for (size_t i = 0; i < h->n; i++)
-        memset(h->v[i], 0, strlen(h->v[i])); /* the key header */
-    tg_strv_free(h);
-}
-
 static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg_llm_reply *out,
                                   tg_err *err)
 {
@@ -173,18 +108,24 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
     tg_llm_status st = api_key(cfg, &key, err);
     if (st != TG_LLM_OK)
         return st;
-    attempt_ctx a = {0};
-    char *url = tg_llm_endpoint(cfg->provider, cfg);
-    a.url = url;
-    a.key = key;
-    tg_llm_headers(cfg->provider, key, &a.headers);
+    char *endpoint = tg_llm_endpoint(cfg->provider, cfg);
+    char url[1024];
+    tg_url_redact(endpoint, url, sizeof url);
+    tg_http_header headers[TG_LLM_MAX_HEADERS];
+    char *auth;
+    /* a completion may be asked for twice: retried like an idempotent request */
+    tg_http_request hrq = {.method = TG_HTTP_POST, .url = endpoint, .headers = headers,
+                           .timeout_ms = cfg->timeout_s * 1000L, .max_bytes = ANSWER_MAX_BYTES,
+                           .repeatable = true};
+    hrq.nheaders = tg_llm_headers(cfg->provider, key, headers, &auth);
     const char *models[2] = {cfg->model, cfg->fallback_model};
     char *text = NULL;
     for (int m = 0; m < 2 && models[m]; m++) {
         char *body = tg_llm_body(cfg->provider, cfg, models[m], rq);
-        a.body = body;
+        hrq.body = body;
+        hrq.body_len = strlen(body);
         tg_err merr = {0};
-        st = ask_model(c, &a, &out->attempts, &text, &merr);
+        st = ask_model(c, &hrq, url, &out->attempts, &text, &merr);
         free(body);
         if (st == TG_LLM_OK) {
             out->model = xasprintf("%s/%s", tg_llm_provider_name(cfg->provider), models[m]);
@@ -196,9 +137,12 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
             tg_err_set(err, "%s; the fallback model %s: %s", err->msg, models[m], merr.msg);
     }
     if (st != TG_LLM_OK)
-        scrub(err->msg, key);
-    wipe_headers(&a.headers);
-    free(url);
+        tg_secret_mask(err->msg, key);
+    if (auth) { /* the key's header */
+        memset(auth, 0, strlen(auth));
+        free(auth);
+    }
+    free(endpoint);
     out->text = text;
     return st;
 }

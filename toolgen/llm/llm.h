@@ -5,11 +5,12 @@
  * A request is a system and a user message. tg_llm_complete answers it from the cache when it
  * can (a content-addressed file under llm.cache_dir, keyed by XXH3 of the canonical request:
  * provider dialect, model, parameters, messages, sample number — never the API key), else asks
- * the provider: OpenAI-compatible /chat/completions or Anthropic /v1/messages, with a timeout,
- * retries with exponential backoff and jitter on 429, 5xx and connection errors (honouring
- * Retry-After), then the fallback model. Only a complete answer is cached. The API key is read
- * from the environment variable llm.api_key_env at request time and goes into one HTTP header;
- * it never reaches an error message, the cache or a log.
+ * the provider over net/: OpenAI-compatible /chat/completions or Anthropic /v1/messages, with
+ * a timeout, retries with exponential backoff and jitter on 408, 429, 5xx, timeouts and
+ * connection errors (honouring Retry-After; net/retry.h), then the fallback model. Only a
+ * complete answer is cached. The API key is read from the environment variable
+ * llm.api_key_env at request time and goes into one HTTP header; it never reaches an error
+ * message, the cache or a log.
  *
  * Ownership: tg_llm_config_from_json fills a config whose strings it owns
  * (tg_llm_config_release). A client borrows the config and holds no other resource; it counts

@@ -2,16 +2,19 @@
 #ifndef TG_LLM_INT_H
 #define TG_LLM_INT_H
 
-#include "base/strvec.h"
 #include "llm/llm.h"
+#include "net/httpreq.h"
 
 /* The JSON body of a request to model in the dialect of p (openai or anthropic); heap text. */
 char *tg_llm_body(tg_llm_provider p, const tg_llm_config *cfg, const char *model,
                   const tg_llm_request *rq);
-/* The endpoint URL (heap) and the headers ("Name: value", heap strings pushed to h); the key
- * header only when key is not NULL. */
+/* The endpoint URL (heap). */
 char *tg_llm_endpoint(tg_llm_provider p, const tg_llm_config *cfg);
-void tg_llm_headers(tg_llm_provider p, const char *key, tg_strv *h);
+/* The request's headers into h (room for TG_LLM_MAX_HEADERS), Content-Type first; returns how
+ * many. The key's header only when key is not NULL; a value built around the key is heap in
+ * *owned (wipe and free it after the request), else *owned is NULL. */
+#define TG_LLM_MAX_HEADERS 3
+size_t tg_llm_headers(tg_llm_provider p, const char *key, tg_http_header *h, char **owned);
 /* The answer's text from a 200 body, or NULL with err saying what was wrong (malformed,
  * truncated, refused, empty), naming the provider and quoting the start of what came back. */
 char *tg_llm_parse_answer(tg_llm_provider p, const char *body, size_t len, tg_err *err);

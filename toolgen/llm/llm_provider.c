@@ -45,15 +45,20 @@ char *tg_llm_endpoint(tg_llm_provider p, const tg_llm_config *cfg)
     return xasprintf("%s/chat/completions", cfg->base_url);
 }
 
-void tg_llm_headers(tg_llm_provider p, const char *key, tg_strv *h)
+size_t tg_llm_headers(tg_llm_provider p, const char *key, tg_http_header *h, char **owned)
 {
+    size_t n = 0;
+    *owned = NULL;
+    h[n++] = (tg_http_header){"Content-Type", "application/json", false};
     if (p == TG_LLM_ANTHROPIC) {
-        tg_strv_push(h, "anthropic-version: 2023-06-01");
+        h[n++] = (tg_http_header){"anthropic-version", "2023-06-01", false};
         if (key)
-            tg_strv_push_owned(h, xasprintf("x-api-key: %s", key));
+            h[n++] = (tg_http_header){"x-api-key", key, true};
     } else if (key) {
-        tg_strv_push_owned(h, xasprintf("Authorization: Bearer %s", key));
+        *owned = xasprintf("Bearer %s", key);
+        h[n++] = (tg_http_header){"Authorization", *owned, true};
     }
+    return n;
 }
 
 /* The start of what came back, quoted on one line, for messages. */

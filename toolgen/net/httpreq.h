@@ -1,0 +1,138 @@
+/*
+ * httpreq.h — one HTTP request over libcurl, the only door to it (docs/architecture.md).
+ *
+ * A request is a method, a URL, headers and an optional body; the answer is the status, the
+ * headers the caller asked for and the body, held in memory under a size cap. One call is one
+ * attempt: retries are net/retry.h's. Redirects are not followed unless the caller allows a
+ * number of them; only http and https are spoken, on the first request and on every redirect.
+ *
+ * Secrets: no message of this module carries a header value or the URL's userinfo or query
+ * values (URLs appear as tg_url_redact, net/redact.h, makes them). The header lines handed to
+ * curl are wiped before they are freed. Authorization, Proxy-Authorization, Cookie and
+ * x-api-key are secret whatever the caller says; tg_http_mask_secrets masks secrets in what
+ * a server echoes. Following a redirect to another host, curl drops the caller's Authorization
+ * and Cookie but sends every other header, x-api-key and headers marked secret included: a
+ * request that carries such a header should not allow redirects to hosts it does not trust.
+ *
+ * Thread-safe: curl's global state is set up once (pthread_once); each call has its own
+ * handle and no call keeps state.
+ */
+#ifndef TG_HTTPREQ_H
+#define TG_HTTPREQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "base/util.h"
+
+typedef enum tg_http_method {
+    TG_HTTP_GET = 0,
+    TG_HTTP_HEAD,
+    TG_HTTP_POST,
+    TG_HTTP_PUT,
+    TG_HTTP_DELETE,
+    TG_HTTP_PATCH,
+    TG_HTTP_OPTIONS,
+} tg_http_method;
+
+/* "GET", "HEAD", ...; and whether sending the request twice means the same as once (RFC 9110
+ * 9.2.2: all but POST and PATCH), which decides whether it may be retried (net/retry.h). */
+const char *tg_http_method_name(tg_http_method m);
+bool tg_http_method_idempotent(tg_http_method m);
+
+typedef enum tg_http_result {
+    TG_HTTP_OK = 0,   /* an answer arrived (any status); see the response's status */
+    TG_HTTP_TIMEOUT,  /* no complete answer within a timeout (the request may have been seen) */
+    TG_HTTP_CONNECT,  /* no connection: refused, unreachable, name not resolved; nothing was sent */
+    TG_HTTP_DROPPED,  /* the connection broke or closed without a complete answer */
+    TG_HTTP_TOO_BIG,  /* the body exceeds max_bytes (or the kept headers 64 KiB) */
+    TG_HTTP_ERROR,    /* anything else (bad URL or header, unsupported scheme, TLS, ...) */
+} tg_http_result;
+
+/* The class of a status code, for callers that branch on it (a cache's 404 is a miss, a fetch's
+ * 3xx a redirect not followed). */
+typedef enum tg_http_class {
+    TG_HTTP_CLASS_INFO = 1,     /* 1xx (never the final status of a completed request) */
+    TG_HTTP_CLASS_SUCCESS,      /* 2xx */
+    TG_HTTP_CLASS_REDIRECT,     /* 3xx */
+    TG_HTTP_CLASS_CLIENT_ERROR, /* 4xx */
+    TG_HTTP_CLASS_SERVER_ERROR, /* 5xx */
+    TG_HTTP_CLASS_INVALID,      /* anything else */
+} tg_http_class;
+
+tg_http_class tg_http_status_class(long status);
+
+typedef struct tg_http_header {
+    const char *name;  /* a token: "Authorization", "Content-Type" */
+    const char *value; /* no CR, LF or NUL; may be empty */
+    bool secret;       /* masked by tg_http_mask_secrets (no message of net/ holds any value) */
+} tg_http_header;
+
+#define TG_HTTP_MAX_BYTES_DEFAULT ((size_t)16 << 20)
+
+typedef struct tg_http_request {
+    tg_http_method method;
+    const char *url;                /* http:// or https:// */
+    const tg_http_header *headers;  /* borrowed, nheaders of them, sent in this order */
+    size_t nheaders;
+    /* The body (POST, PUT, PATCH; allowed with any method but GET and HEAD); NULL: none.
+     * Without a Content-Type header, a body is sent as application/octet-stream. */
+    const void *body;
+    size_t body_len;
+    long timeout_ms;         /* the whole attempt, connecting included; 0: no limit */
+    long connect_timeout_ms; /* connecting; 0: timeout_ms */
+    size_t max_bytes;        /* the body's cap; 0: TG_HTTP_MAX_BYTES_DEFAULT */
+    /* 0: a 3xx is the answer; n > 0: up to n followed. Meant for GET and HEAD: curl turns a
+     * POST into a GET after 301, 302 and 303, and keeps any other method as it is. */
+    int max_redirects;
+    /* The response headers to keep: a NULL-terminated list of names (case-insensitive), or
+     * all of them with all_headers; none when both are unset. Retry-After is always read. */
+    const char *const *keep_headers;
+    bool all_headers;
+    /* A POST or PATCH the caller knows may be sent twice (an LLM completion): retried like an
+     * idempotent request (net/retry.h). Ignored for idempotent methods. */
+    bool repeatable;
+    const char *user_agent;  /* NULL: "toolgen" */
+} tg_http_request;
+
+typedef struct tg_http_field {
+    char *name;  /* in lower case */
+    char *value; /* without the surrounding blanks */
+} tg_http_field;
+
+typedef struct tg_http_response {
+    long status;
+    char *body;             /* NUL-terminated (empty for HEAD), heap; owned by the response */
+    size_t len;
+    tg_http_field *headers; /* the kept headers of the final response, in the order received */
+    size_t nheaders;
+    double retry_after_s;   /* Retry-After in seconds from now (either form); -1 when absent */
+} tg_http_response;
+
+/*
+ * Sends rq once. TG_HTTP_OK fills out (release with tg_http_response_release), whatever the
+ * status; otherwise out is all zero and err says what went wrong, naming the redacted URL (for
+ * the transport failures: "URL: curl's description").
+ */
+tg_http_result tg_http_request_send(const tg_http_request *rq, tg_http_response *out,
+                                    tg_err *err);
+
+void tg_http_response_release(tg_http_response *r);
+
+/* The value of the first kept header called name (case-insensitive), or NULL. */
+const char *tg_http_response_header(const tg_http_response *r, const char *name);
+
+/*
+ * Masks (tg_secret_mask, net/redact.h) in text, in place, the secrets rq carries: the value of
+ * each secret header and its credentials alone ("KEY" of "Bearer KEY"), and the URL's
+ * password. For what a server sends back, which may echo the request, before it is quoted or
+ * kept anywhere.
+ */
+void tg_http_mask_secrets(const tg_http_request *rq, char *text);
+
+/* A Retry-After value in seconds from now: delta-seconds ("120") or an HTTP-date (any of the
+ * three forms of RFC 9110 5.6.7; a date in the past is 0). -1 when it is neither. */
+double tg_http_retry_after(const char *value, time_t now);
+
+#endif
