@@ -30,6 +30,7 @@ struct tg_serve_call_slot {
 
 struct tg_serve_dispatch {
     pthread_mutex_t core;       /* the core lock */
+    double last_check;          /* when the change check last ran (under the core lock) */
     const tg_serve_config *c;
     tg_serve_dispatch_opts o;
     tg_serve_pool *pool;
@@ -108,6 +109,7 @@ static void check_locked(tg_serve_dispatch *d)
 {
     if (!d->o.check)
         return;
+    d->last_check = now_ms();
     unsigned what = d->o.check(d->o.check_ctx);
     if (what && d->o.announce)
         d->o.announce(d->o.announce_ctx, what);
@@ -140,11 +142,24 @@ static void tick(tg_serve_dispatch *d, tg_serve_call_slot *k, double now)
     cJSON_Delete(n);
 }
 
+/* The change check when none ran for check_ms (a transport runs it before each message, or
+ * after each call): so it runs about once per check_ms while the server is idle, and costs
+ * nothing extra while it is busy. Returns when the next one is due. */
+static double check_if_due(tg_serve_dispatch *d, double check_ms)
+{
+    pthread_mutex_lock(&d->core);
+    if (now_ms() - d->last_check >= check_ms)
+        check_locked(d);
+    double next = d->last_check + check_ms;
+    pthread_mutex_unlock(&d->core);
+    return next;
+}
+
 static void *ticker_main(void *arg)
 {
     tg_serve_dispatch *d = arg;
-    long check_ms = d->o.check_ms > 0 ? d->o.check_ms : TG_SERVE_IDLE_MS;
-    double next_check = now_ms() + (double)check_ms;
+    double check_ms = d->o.check_ms > 0 ? (double)d->o.check_ms : TG_SERVE_IDLE_MS;
+    double next_check = now_ms() + check_ms;
     pthread_mutex_lock(&d->mu);
     while (!d->quit) {
         struct timespec until = deadline(TICK_MS);
@@ -154,9 +169,8 @@ static void *ticker_main(void *arg)
             tick(d, k, now);
         if (d->o.check && now >= next_check && !d->quit) {
             pthread_mutex_unlock(&d->mu); /* the core lock comes first */
-            tg_serve_dispatch_check(d);
+            next_check = check_if_due(d, check_ms);
             pthread_mutex_lock(&d->mu);
-            next_check = now_ms() + (double)check_ms;
         }
     }
     pthread_mutex_unlock(&d->mu);
@@ -320,6 +334,7 @@ tg_serve_dispatch *tg_serve_dispatch_start(const tg_serve_config *c,
     tg_serve_dispatch *d = xcalloc(1, sizeof *d);
     d->c = c;
     d->o = *o;
+    d->last_check = now_ms();
     pthread_mutex_init(&d->core, NULL);
     pthread_mutex_init(&d->mu, NULL);
     pthread_cond_init(&d->ended, NULL);

@@ -15,8 +15,8 @@
  * flight at once — its first progress notification goes out, a notifications/cancelled finds
  * it — and a worker of a fixed pool (max concurrency, never a thread per request) handles it
  * in submission order. A ticker thread sends each call's progress every progress_ms while it
- * is in flight and runs the change check every check_ms. Each call ends exactly once, through
- * its sink: with its reply, or cancelled (no reply is due).
+ * is in flight, and runs the change check when none ran for check_ms. Each call ends exactly
+ * once, through its sink: with its reply, or cancelled (no reply is due).
  *
  * Lock order: the core lock, then the list of calls; a sink's notify runs with the list
  * locked and may take only its transport's own leaf locks.
@@ -63,8 +63,8 @@ typedef struct tg_serve_dispatch_opts {
     long progress_ms;   /* 0: TG_SERVE_PROGRESS_MS */
     int log_fd;         /* one JSON line per call (serve/servelog.h); -1: none */
     volatile sig_atomic_t *stop; /* once set, every call ends TG_SERVE_STOPPED; may be NULL */
-    /* The tool source's change check (serve/devwatch.h), run with the core lock held every
-     * check_ms, whenever a transport asks (tg_serve_dispatch_check) and, with
+    /* The tool source's change check (serve/devwatch.h), run with the core lock held whenever
+     * a transport asks (tg_serve_dispatch_check), when none ran for check_ms, and, with
      * check_after_call, after each call before its reply goes out (so that a promotion through
      * the workflow is announced first). The lists it says changed (TG_CHANGED_*) go to
      * announce, still under the lock. NULL: the lists never change. */
