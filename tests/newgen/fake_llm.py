@@ -12,6 +12,8 @@ message) to a list of answers, used in order (the last one repeats). An answer i
   {"truncated": true, "text": "..."}      finish_reason length / stop_reason max_tokens
   {"refusal": "..."}                      an OpenAI refusal
   {"sleep": 3, ...}                       waits first (timeouts)
+  {"wait_file": "PATH", ...}              waits first until PATH exists (at most 10 minutes):
+                                          a test holds the answer while it checks something
   {"drop": true}                          closes the connection without an answer
   {"status": 400, "echo_auth": true}      an error body quoting the Authorization header
   {"fail_model": "m", "text": ...}        503 when the request names model m, else the text
@@ -19,6 +21,7 @@ The script file is re-read on every request, so a test may change it between com
 Every request is appended to LOG as one JSON line: path, headers, body, kind, time.
 """
 import json
+import os
 import sys
 import threading
 import time
@@ -79,6 +82,10 @@ class Handler(BaseHTTPRequestHandler):
             answer = {"status": 503}  # this model is down; others answer as scripted
         if answer.get("sleep"):
             time.sleep(answer["sleep"])
+        if answer.get("wait_file"):
+            end = time.time() + 600
+            while not os.path.exists(answer["wait_file"]) and time.time() < end:
+                time.sleep(0.05)
         if answer.get("drop"):
             self.close_connection = True
             self.connection.shutdown(2)
@@ -104,6 +111,5 @@ class Handler(BaseHTTPRequestHandler):
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 with open(PORTFILE + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
-import os  # noqa: E402
 os.rename(PORTFILE + ".tmp", PORTFILE)
 server.serve_forever()

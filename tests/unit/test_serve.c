@@ -17,6 +17,7 @@
 #include "schema/jsonschema.h"
 #include "serve/artifacts.h"
 #include "serve/core.h"
+#include "serve/toolprov.h"
 #include "serve/servelog.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
@@ -881,7 +882,8 @@ int main(void)
           tools.n, tools.n_skipped);
     CHECK(tg_serve_resources_build(&resources, &tools, &repo.cfg.project, &err) == 0, "resources: %s",
           err.msg);
-    cfg = (tg_serve_config){.tools = &tools, .resources = &resources, .call = {.run = fake_run},
+    cfg = (tg_serve_config){.tools = &tools, .providers = &tg_serve_tools_provider, .n_providers = 1,
+                            .resources = &resources, .call = {.run = fake_run},
                             .page_size = 2, .list_ttl_ms = 1000};
     if (tools.n == 6) {
         test_legacy_handshake();

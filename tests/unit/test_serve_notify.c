@@ -10,6 +10,7 @@
 #include "base/json.h"
 #include "schema/jsonschema.h"
 #include "serve/core.h"
+#include "serve/toolprov.h"
 #include "serve/notify.h"
 #include "testlib.h"
 #include "mcp_schemas.h"
@@ -127,7 +128,8 @@ int main(void)
 {
     if (!open_rev(&legacy_s, "2025-11-25") || !open_rev(&modern_s, "2026-07-28"))
         return tl_finish("test_serve_notify");
-    cfg = (tg_serve_config){.tools = &tools, .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES};
+    cfg = (tg_serve_config){.tools = &tools, .providers = &tg_serve_tools_provider, .n_providers = 1,
+                            .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES};
     test_listen();
     test_legacy_refused();
     js_registry_free(legacy_s.reg);

@@ -16,6 +16,7 @@
 #include "schema/jsonschema.h"
 #include "serve/complete.h"
 #include "serve/core.h"
+#include "serve/toolprov.h"
 #include "serve/prompts.h"
 #include "testlib.h"
 #include "mcp_schemas.h"
@@ -371,7 +372,8 @@ int main(void)
     tg_serve_prompts only = {.v = &prompts.v[2], .n = 1};
     tg_serve_prompts two = {.v = &prompts.v[1], .n = 2};
     comp.prompts = &only;
-    cfg = (tg_serve_config){.tools = &tools, .prompts = &two, .completion = &comp,
+    cfg = (tg_serve_config){.tools = &tools, .providers = &tg_serve_tools_provider, .n_providers = 1,
+                            .prompts = &two, .completion = &comp,
                             .page_size = 1, .list_ttl_ms = 1000};
     test_capabilities();
     tg_serve_session s = {0};

@@ -18,7 +18,7 @@
 #include "serve/http.h"
 #include "serve/mrtr.h"
 #include "serve/notify.h"
-#include "serve/pool.h"
+#include "serve/toolprov.h"
 #include "serve/prompts.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
@@ -232,7 +232,7 @@ static int run_transport(const serve_opts *o, const tg_serve_config *c, tg_serve
                            .max_message = o->max_message, .max_concurrency = o->max_concurrency,
                            .log_fd = 2, .allowed_origins = o->origins, .stop = &stop_flag,
                            .progress_ms = (long)o->progress_ms,
-                           .idle = tg_serve_devwatch_check, .idle_ctx = watch,
+                           .check = tg_serve_devwatch_check, .check_ctx = watch,
                            .ready = on_listening};
         return tg_serve_http_run(c, &h, err);
     }
@@ -240,7 +240,7 @@ static int run_transport(const serve_opts *o, const tg_serve_config *c, tg_serve
                          .max_message = o->max_message, .progress_ms = (long)o->progress_ms,
                          .max_concurrency = o->max_concurrency,
                          .cancel = &cancel_flag, .stop = &stop_flag,
-                         .idle = tg_serve_devwatch_check, .idle_ctx = watch};
+                         .check = tg_serve_devwatch_check, .check_ctx = watch};
     return tg_serve_stdio_run(c, &io, err);
 }
 
@@ -332,14 +332,21 @@ static int serve(const serve_opts *o, int proto_fd)
     tg_serve_workflow wf = {.repo = &repo, .generate = cli_serve_generate,
                             .changed = tg_serve_devwatch_force, .changed_ctx = &sv.watch,
                             .user = cli_answering_user()};
-    if (repo.cfg.serve_workflow)
+    /* the workflow's tools first: a served tool of the same name is hidden */
+    tg_serve_provider providers[2];
+    size_t n_providers = 0;
+    if (repo.cfg.serve_workflow) {
         tg_serve_workflow_init(&wf);
+        providers[n_providers++] = tg_serve_workflow_provider(&wf);
+    }
+    providers[n_providers++] = tg_serve_tools_provider;
     tg_serve_config c = {
         .live = &sv.watch.live,
         .prompts = &sv.prompts,
         .completion = &completion,
         .mrtr = &sv.mrtr,
-        .workflow = repo.cfg.serve_workflow ? &wf : NULL,
+        .providers = providers,
+        .n_providers = n_providers,
         /* over stdio only: the HTTP transport sends no request to a client in the middle
          * of a call */
         .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,

@@ -635,7 +635,7 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
                        m->name ? m->name : "tool");
         return TG_CALL_UNSUPPORTED;
     }
-    char *bad_input = input_errors(call);
+    char *bad_input = call->args_valid ? NULL : input_errors(call);
     if (bad_input) {
         out->args = cJSON_IsObject(call->args) ? cJSON_Duplicate(call->args, true) : cJSON_CreateObject();
         refuse(ctx, &p->f, TG_CLASS_INPUT_SCHEMA, bad_input, out);

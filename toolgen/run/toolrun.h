@@ -49,6 +49,8 @@ typedef struct tg_tool_call {
     const tg_manifest *m;
     const js_schema *input, *output; /* the manifest's compiled schemas */
     const cJSON *args;               /* the arguments as given (an object) */
+    bool args_valid;                 /* the caller checked args against input (the server does,
+                                      * once, before the call): not checked again */
     const volatile sig_atomic_t *cancel; /* see tg_sandbox_cmd.cancel; may be NULL */
     /* Answers to the questions the tool asked in earlier attempts of this call ({key: value}),
      * handed to the runner, where toolgen_helpers.ask(key, ...) returns them; NULL: none.

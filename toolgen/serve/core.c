@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errcode.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "base/version.h"
@@ -184,8 +185,8 @@ static cJSON *do_set_level(tg_serve_session *s, const cJSON *id,
                                                 "alert, emergency");
 }
 
-static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
-                            tg_serve_era era, const cJSON *params, tg_serve_log *log);
+static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log);
+static cJSON *do_tools_list(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log);
 
 /* Cursors are opaque to clients; ours is "tg1." and the offset of the page's first tool. */
 static bool parse_cursor(const char *cursor, size_t n, size_t *offset)
@@ -225,31 +226,69 @@ static void add_next_cursor(cJSON *r, size_t end, size_t n)
     }
 }
 
-static cJSON *do_tools_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                            const cJSON *params, tg_serve_log *log)
+/* ---- tools: the providers (serve/provider.h) ---------------------------------------------- */
+
+/* A request as the providers see it. */
+static tg_serve_rx request_of(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                              tg_serve_era era, const cJSON *params, const tg_serve_reqctx *rq)
 {
-    /* the workflow's tools first; a served tool of the same name is hidden, as for calls */
-    size_t nw = c->workflow ? (size_t)cJSON_GetArraySize(c->workflow->tools) : 0;
-    const cJSON **all = xcalloc(nw + c->tools->n + 1, sizeof *all);
-    size_t n = 0, offset, end;
-    const cJSON *wtools = c->workflow ? c->workflow->tools : NULL, *w;
-    cJSON_ArrayForEach(w, wtools)
-        all[n++] = w;
-    for (size_t i = 0; i < c->tools->n; i++)
-        if (!c->workflow || !tg_serve_workflow_has(c->workflow, c->tools->v[i].m.name))
-            all[n++] = c->tools->v[i].tool;
-    cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
+    tg_serve_rx rx = {.c = c, .s = s, .id = id, .params = params, .era = era, .how = c->call};
+    if (rq && rq->cancel)
+        rx.how.cancel = rq->cancel;
+    rx.how.dispatch = rq ? rq->dispatch : NULL;
+    return rx;
+}
+
+/* The provider before `upto` that has name, if any: its tool hides the others'. */
+static bool hidden(const tg_serve_rx *rx, size_t upto, const char *name)
+{
+    tg_serve_entry e;
+    for (size_t i = 0; i < upto; i++) {
+        const tg_serve_provider *p = &rx->c->providers[i];
+        if (p->find(p->self, rx, name, &e))
+            return true;
+    }
+    return false;
+}
+
+typedef struct listing {
+    const tg_serve_rx *rx;
+    size_t provider; /* the one listing now */
+    const cJSON **v;
+    size_t n, cap;
+} listing;
+
+static void add_listed(void *ud, const char *name, const cJSON *tool)
+{
+    listing *l = ud;
+    if (l->provider && hidden(l->rx, l->provider, name))
+        return;
+    if (l->n == l->cap)
+        l->v = xrealloc(l->v, (l->cap = l->cap ? l->cap * 2 : 64) * sizeof *l->v);
+    l->v[l->n++] = tool;
+}
+
+static cJSON *do_tools_list(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log)
+{
+    const tg_serve_config *c = rx->c;
+    listing l = {.rx = rx};
+    for (l.provider = 0; l.provider < c->n_providers; l.provider++) {
+        const tg_serve_provider *p = &c->providers[l.provider];
+        p->list(p->self, rx, add_listed, &l);
+    }
+    size_t offset, end;
+    cJSON *bad = page_of(c, rx->id, params, l.n, &offset, &end, log);
     if (bad) {
-        free(all);
+        free(l.v);
         return bad;
     }
     cJSON *r = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(r, "tools");
     for (size_t i = offset; i < end; i++)
-        cJSON_AddItemToArray(tools, cJSON_Duplicate(all[i], true));
-    free(all);
-    add_next_cursor(r, end, n);
-    return result_reply(id, era, r, c->list_ttl_ms);
+        cJSON_AddItemToArray(tools, cJSON_Duplicate(l.v[i], true));
+    free(l.v);
+    add_next_cursor(r, end, l.n);
+    return result_reply(rx->id, rx->era, r, c->list_ttl_ms);
 }
 
 /* ---- resources ------------------------------------------------------------------------------ */
@@ -415,12 +454,12 @@ static cJSON *dispatch_extra(const tg_serve_config *c, const cJSON *id, tg_serve
 /* The methods both eras share; NULL when method is none of them. */
 static cJSON *dispatch_common(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
                               tg_serve_era era, const char *method, const cJSON *params,
-                              tg_serve_log *log)
+                              tg_serve_log *log, const tg_serve_reqctx *rq)
 {
-    if (strcmp(method, "tools/list") == 0)
-        return do_tools_list(c, id, era, params, log);
-    if (strcmp(method, "tools/call") == 0)
-        return do_tools_call(c, s, id, era, params, log);
+    if (strcmp(method, "tools/list") == 0 || strcmp(method, "tools/call") == 0) {
+        tg_serve_rx rx = request_of(c, s, id, era, params, rq);
+        return method[6] == 'l' ? do_tools_list(&rx, params, log) : do_tools_call(&rx, params, log);
+    }
     cJSON *extra = dispatch_extra(c, id, era, method, params, log);
     if (extra)
         return extra;
@@ -435,59 +474,74 @@ static cJSON *dispatch_common(const tg_serve_config *c, tg_serve_session *s, con
     return NULL;
 }
 
-/* A tools/call of a tool that may ask the client (serve/mrtr.h). */
-static cJSON *mrtr_reply(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                         tg_serve_mrtr_out *o, tg_serve_log *log)
+/* The reply a call's outcome calls for. */
+static cJSON *outcome_reply(const cJSON *id, tg_serve_era era, tg_serve_outcome *o,
+                            tg_serve_log *log)
 {
     log->tool_error = o->code;
     if (o->rpc_error)
         return fail(log, id, o->rpc_error, "%s", o->msg);
-    (void)c;
     return o->request ? o->request : result_reply(id, era, o->result, -1);
 }
 
-static cJSON *do_tools_call(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
-                            tg_serve_era era, const cJSON *params, tg_serve_log *log)
+/* The core's checks of a call, the same for every provider: read-only mode admits the tool
+ * and the arguments fit its inputSchema. NULL when they pass, else the tool error result. */
+static cJSON *refuse_call(const tg_serve_rx *rx, const tg_serve_entry *e, const cJSON *args,
+                          const char **code)
+{
+    if (rx->how.read_only && e->writes) {
+        *code = tg_errcode_name(TG_ERR_FORBIDDEN);
+        char *msg = xasprintf("%s is not read-only and the server runs in read-only mode "
+                              "(--read-only or READ_ONLY=1); use a read-only tool, or ask the "
+                              "user to restart the server without read-only mode", e->name);
+        cJSON *r = tg_serve_error_result(e->output, *code, msg);
+        free(msg);
+        return r;
+    }
+    js_errors errs = {0};
+    cJSON *r = NULL;
+    if (e->input && !js_validate(e->input, args, &errs)) {
+        *code = tg_errcode_name(TG_ERR_INVALID_INPUT);
+        r = tg_serve_input_error_result(e->output, &errs);
+    }
+    js_errors_free(&errs);
+    return r;
+}
+
+static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log)
 {
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
     if (!name)
-        return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.name (a string) is required");
+        return fail(log, rx->id, TG_RPC_INVALID_PARAMS, "tools/call: params.name (a string) is "
+                                                        "required");
     snprintf(log->tool, sizeof log->tool, "%s", name);
-    bool workflow = c->workflow && tg_serve_workflow_has(c->workflow, name);
-    const tg_serve_tool *tool = workflow ? NULL : tg_serve_tools_find(c->tools, name);
-    if (!tool && !workflow)
-        return fail(log, id, TG_RPC_INVALID_PARAMS, "Unknown tool: %.200s", name);
+    const tg_serve_provider *p = NULL;
+    tg_serve_entry e;
+    for (size_t i = 0; i < rx->c->n_providers && !p; i++)
+        if (rx->c->providers[i].find(rx->c->providers[i].self, rx, name, &e))
+            p = &rx->c->providers[i];
+    if (!p)
+        return fail(log, rx->id, TG_RPC_INVALID_PARAMS, "Unknown tool: %.200s", name);
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
     cJSON *empty = NULL;
     if (!args)
         args = empty = cJSON_CreateObject();
     else if (!cJSON_IsObject(args))
-        return fail(log, id, TG_RPC_INVALID_PARAMS, "tools/call: params.arguments must be an object");
-    if (workflow) {
-        cJSON *wr = tg_serve_workflow_call(c->workflow, &c->call, name, args, &log->tool_error);
-        cJSON_Delete(empty);
-        return result_reply(id, era, wr, -1);
-    }
-    if (c->mrtr) {
-        tg_serve_mrtr_out o;
-        if (era == TG_ERA_MODERN)
-            tg_serve_mrtr_call_modern(c->mrtr, &c->call, tool, args, params,
-                                      tg_json_get(tg_json_get(params, "_meta"), META_CAPS), &o);
-        else
-            tg_serve_mrtr_call_legacy(c->mrtr, &c->call, tool, args, id,
-                                      s->client_elicits && c->legacy_elicit, &s->pending, &o);
-        cJSON_Delete(empty);
-        return mrtr_reply(c, id, era, &o, log);
-    }
-    cJSON *result = tg_serve_tool_call(&c->call, tool, args, &log->tool_error);
+        return fail(log, rx->id, TG_RPC_INVALID_PARAMS, "tools/call: params.arguments must be an "
+                                                        "object");
+    tg_serve_outcome o = {0};
+    o.result = refuse_call(rx, &e, args, &o.code);
+    if (!o.result)
+        p->call(p->self, rx, &e, args, &o);
     cJSON_Delete(empty);
-    return result_reply(id, era, result, -1);
+    return outcome_reply(rx->id, rx->era, &o, log);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
 static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
-                              const char *method, const cJSON *params, tg_serve_log *log)
+                              const char *method, const cJSON *params, tg_serve_log *log,
+                              const tg_serve_reqctx *rq)
 {
     if (strcmp(method, "server/discover") == 0)
         return do_discover(c, id);
@@ -498,7 +552,7 @@ static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, con
         cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, why, sizeof why);
         return ack ? ack : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
     }
-    cJSON *r = dispatch_common(c, NULL, id, TG_ERA_MODERN, method, params, log);
+    cJSON *r = dispatch_common(c, NULL, id, TG_ERA_MODERN, method, params, log, rq);
     if (r)
         return r;
     /* initialize, ping and logging/setLevel do not exist in this revision */
@@ -506,7 +560,8 @@ static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, con
 }
 
 static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
-                              const char *method, const cJSON *params, tg_serve_log *log)
+                              const char *method, const cJSON *params, tg_serve_log *log,
+                              const tg_serve_reqctx *rq)
 {
     if (strcmp(method, "initialize") == 0)
         return do_initialize(c, s, id, params, log);
@@ -519,7 +574,7 @@ static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, con
                     "an earlier version must send initialize first", method);
     if (strcmp(method, "logging/setLevel") == 0)
         return do_set_level(s, id, params, log);
-    cJSON *r = dispatch_common(c, s, id, TG_ERA_LEGACY, method, params, log);
+    cJSON *r = dispatch_common(c, s, id, TG_ERA_LEGACY, method, params, log, rq);
     if (r)
         return r;
     return fail(log, id, TG_RPC_METHOD_NOT_FOUND, "Method not found: %.100s", method);
@@ -574,21 +629,26 @@ static void handle_notification(tg_serve_session *s, const char *method, const c
         tg_serve_unlisten(s->subs, cJSON_GetObjectItemCaseSensitive(params, "requestId"));
 }
 
-/* The client's response to our elicitation/create: the waiting call goes on (serve/mrtr.h). */
+/* A legacy client's response to a request a call sent it: the provider whose call waits for it
+ * goes on (serve/mrtr.h). */
 static cJSON *resume(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
-                     tg_serve_log *log)
+                     tg_serve_log *log, const tg_serve_reqctx *rq)
 {
-    tg_serve_mrtr_out o;
-    cJSON *call_id = NULL;
-    if (!c->mrtr || !tg_serve_mrtr_resume(c->mrtr, &c->call, c->tools, msg, &s->pending,
-                                          &call_id, &o))
-        return NULL;
-    log->notification = false;
-    snprintf(log->method, sizeof log->method, "tools/call");
-    log->era = TG_ERA_LEGACY;
-    cJSON *r = mrtr_reply(c, call_id, TG_ERA_LEGACY, &o, log);
-    cJSON_Delete(call_id);
-    return r;
+    tg_serve_rx rx = request_of(c, s, NULL, TG_ERA_LEGACY, NULL, rq);
+    for (size_t i = 0; i < c->n_providers; i++) {
+        const tg_serve_provider *p = &c->providers[i];
+        tg_serve_outcome o = {0};
+        cJSON *call_id = NULL;
+        if (!p->resume || !p->resume(p->self, &rx, msg, &call_id, &o))
+            continue;
+        log->notification = false;
+        snprintf(log->method, sizeof log->method, "tools/call");
+        log->era = TG_ERA_LEGACY;
+        cJSON *r = outcome_reply(call_id, TG_ERA_LEGACY, &o, log);
+        cJSON_Delete(call_id);
+        return r;
+    }
+    return NULL;
 }
 
 void tg_serve_session_release(tg_serve_session *s)
@@ -625,10 +685,16 @@ void tg_serve_unpin(tg_serve_pinned *p)
 cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
                        tg_serve_log *log)
 {
+    return tg_serve_handle_in(c, s, msg, log, NULL);
+}
+
+cJSON *tg_serve_handle_in(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
+                          tg_serve_log *log, const tg_serve_reqctx *rq)
+{
     if (c->live) {
         tg_serve_pinned p;
         tg_serve_pin(c, &p);
-        cJSON *reply = tg_serve_handle(&p.c, s, msg, log);
+        cJSON *reply = tg_serve_handle_in(&p.c, s, msg, log, rq);
         tg_serve_unpin(&p);
         return reply;
     }
@@ -646,7 +712,7 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
     if (!method && id && (cJSON_GetObjectItemCaseSensitive(msg, "result") ||
                           cJSON_GetObjectItemCaseSensitive(msg, "error"))) {
         log->notification = true; /* a response: the answer to a question of a tool, or ignored */
-        return resume(c, s, msg, log);
+        return resume(c, s, msg, log, rq);
     }
     bool well_formed = jsonrpc && strcmp(jsonrpc, "2.0") == 0 && cJSON_IsString(method) &&
                        (!params || cJSON_IsObject(params));
@@ -667,8 +733,8 @@ cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSO
     if (refused)
         return refused;
     if (log->era == TG_ERA_MODERN)
-        return dispatch_modern(c, s, id, method->valuestring, params, log);
-    return dispatch_legacy(c, s, id, method->valuestring, params, log);
+        return dispatch_modern(c, s, id, method->valuestring, params, log, rq);
+    return dispatch_legacy(c, s, id, method->valuestring, params, log, rq);
 }
 
 /* ---- progress and cancellation -------------------------------------------------------------- */

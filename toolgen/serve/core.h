@@ -15,20 +15,23 @@
  *     initialize only ping is answered; everything else is refused with -32602, which is also
  *     what a 2026-07-28 request without its _meta gets.
  *
- * Both eras share the methods: tools/list and tools/call (serve/tools.h), resources/list,
+ * Both eras share the methods: tools/list and tools/call (the config's providers,
+ * serve/provider.h, in order; the core knows none of them), resources/list,
  * resources/read and resources/templates/list (serve/resources.h, and the files calls wrote,
  * serve/artifacts.h), prompts/list and prompts/get (serve/prompts.h), completion/complete
  * (serve/complete.h).
  *
  * A session (tg_serve_session) is the per-connection state of the legacy era: one per stdio
  * process. The configuration is only read, except for the store of kept files it points to
- * (calls add to it), so one thread serves at a time. Every reply is a new cJSON tree
+ * (calls add to it), so one thread serves at a time: the one holding the core lock of
+ * serve/dispatch.h, which long work inside a request lets go of. Every reply is a new cJSON tree
  * the caller owns; the message is never modified. Errors are JSON-RPC error replies, never
  * crashes: any input, however malformed, gets a reply or (for notifications) none.
  */
 #ifndef TG_SERVE_CORE_H
 #define TG_SERVE_CORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -38,10 +41,11 @@
 #include "serve/mrtr.h"
 #include "serve/notify.h"
 #include "serve/prompts.h"
+#include "serve/provider.h"
 #include "serve/resources.h"
+#include "serve/toolcall.h"
 #include "serve/tools.h"
 #include "serve/toolset.h"
-#include "serve/workflow.h"
 
 /* The revision of the stateless era. */
 #define TG_SERVE_MODERN_VERSION "2026-07-28"
@@ -66,13 +70,16 @@ typedef struct tg_serve_config {
                                   * (serve/toolset.h): each message is handled with the snapshot
                                   * current when it began (tg_serve_pin), which then stands for
                                   * tools, resources and completion->tools below */
-    const tg_serve_tools *tools;
+    const tg_serve_tools *tools; /* the served tool set (read by its provider, the resources
+                                  * and completion) */
+    /* where tools/list and tools/call find tools, in order: an earlier provider's tool hides a
+     * later one's of the same name (serve/provider.h) */
+    const tg_serve_provider *providers;
+    size_t n_providers;
     const tg_serve_resources *resources; /* NULL: no resources capability */
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
     const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
-    const tg_serve_workflow *workflow; /* NULL: no workflow tools (serve/workflow.h); listed
-                                        * before the tool set and called in its place */
     unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
                                   * as listChanged and offered by subscriptions/listen */
     bool legacy_elicit;          /* the transport can send a legacy client a request mid-call
@@ -95,12 +102,6 @@ typedef struct tg_serve_session {
 /* Frees what a session holds (a pending call, subscriptions); call it when the connection ends. */
 void tg_serve_session_release(tg_serve_session *s);
 
-typedef enum tg_serve_era {
-    TG_ERA_NONE = 0, /* not decided: malformed, or refused before the era was known */
-    TG_ERA_LEGACY,
-    TG_ERA_MODERN,
-} tg_serve_era;
-
 /* What a transport logs about a message (never its arguments). */
 typedef struct tg_serve_log {
     const cJSON *id;        /* borrowed from the message; NULL for notifications */
@@ -119,6 +120,16 @@ typedef struct tg_serve_log {
  */
 cJSON *tg_serve_handle(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
                        tg_serve_log *log);
+
+/* What the server adds to one request (serve/dispatch.h). */
+typedef struct tg_serve_reqctx {
+    struct tg_serve_dispatch *dispatch;  /* whose core lock the caller holds: long work inside
+                                          * the request lets go of it; NULL: none */
+    const volatile sig_atomic_t *cancel; /* the request's own cancel flag; NULL: c->call's */
+} tg_serve_reqctx;
+/* tg_serve_handle with the request's context (rq NULL: none, as tg_serve_handle). */
+cJSON *tg_serve_handle_in(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
+                          tg_serve_log *log, const tg_serve_reqctx *rq);
 
 /*
  * A configuration pinned to one snapshot of the live tool set: a transport that queues a
@@ -140,8 +151,9 @@ void tg_serve_unpin(tg_serve_pinned *p);
 cJSON *tg_serve_error_reply(const cJSON *id, int code, const char *message);
 
 /*
- * Progress and cancellation of a call in flight are the transport's business (only it sees
- * time pass and messages arrive while a call runs); these helpers keep the message formats here.
+ * Progress and cancellation of a call in flight are the dispatch's business (serve/dispatch.h:
+ * only it sees time pass and messages arrive while a call runs); these helpers keep the message
+ * formats here.
  */
 /* The progressToken of a tools/call request (params._meta.progressToken), or NULL. */
 const cJSON *tg_serve_progress_token(const cJSON *msg);

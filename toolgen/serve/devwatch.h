@@ -37,7 +37,7 @@ typedef struct tg_serve_devwatch {
 } tg_serve_devwatch;
 
 /* Loads the set of repo (which must outlive the watch) from source. -1 with err as
- * tg_serve_tools_load or tg_serve_resources_build. */
+ * tg_serve_tools_load_dev, tg_serve_tools_load_registry or tg_serve_resources_build. */
 int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_serve_source source,
                            tg_err *err);
 void tg_serve_devwatch_close(tg_serve_devwatch *w);

@@ -19,8 +19,8 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "serve/dispatch.h"
 #include "serve/httpcheck.h"
-#include "serve/pool.h"
 #include "serve/servelog.h"
 #include "serve/stdio.h"
 
@@ -37,7 +37,7 @@ static double now_ms(void)
 }
 
 /* A legacy-era session. Never freed while serving (a call may still hold it after DELETE):
- * ended ones stay on the list, marked, until the server stops. Guarded by the gate. */
+ * ended ones stay on the list, marked, until the server stops. Guarded by the core lock. */
 typedef struct session {
     char id[33];
     bool ended;
@@ -50,21 +50,18 @@ typedef struct hreq hreq;
 typedef struct server {
     const tg_serve_config *c;
     const tg_serve_http *o;
-    tg_serve_gate gate;
-    tg_serve_pool *pool;
+    tg_serve_dispatch *dp;   /* the core lock, the calls (serve/dispatch.h) */
     struct MHD_Daemon *d;
     session *sessions;
     size_t cap;
     volatile bool stopping;
-    pthread_mutex_t live_mu; /* guards live: the calls running, for progress and shutdown */
-    hreq *live;
     pthread_mutex_t streams_mu; /* guards streams and each hreq's in_streams */
     hreq *streams;           /* the open notification streams, each holding a reference */
     size_t n_streams;
 } server;
 
-/* One HTTP request. Shared by libmicrohttpd (until the request completes), the worker running
- * its call (until the call ends) and an SSE response (until it is freed): refs counts them. */
+/* One HTTP request. Shared by libmicrohttpd (until the request completes), its call in the
+ * dispatch (until the call ends) and an SSE response (until it is freed): refs counts them. */
 struct hreq {
     server *sv;
     pthread_mutex_t mu; /* guards everything below but body, msg and lg */
@@ -84,14 +81,8 @@ struct hreq {
     session *sess;  /* NULL: a 2026-07-28 request */
     tg_serve_session scratch; /* the session of a stateless request: a listen stream's
                                * subscription lives in it */
-    tg_serve_pinned pin;      /* a call's configuration, pinned to the tool set current when
-                               * the request arrived */
-    volatile sig_atomic_t cancel;
-    cJSON *token;   /* progressToken of an SSE call */
-    double t0, next_tick;
-    int ticks;
+    tg_serve_call_slot *slot; /* its call while in the dispatch; NULL before and after */
     tg_serve_log lg;
-    hreq *live_next;
     hreq *stream_next;
 };
 
@@ -107,7 +98,6 @@ static void hreq_unref(hreq *h)
     tg_buf_free(&h->out);
     cJSON_Delete(h->reply);
     cJSON_Delete(h->msg);
-    cJSON_Delete(h->token);
     tg_serve_session_release(&h->scratch);
     free(h);
 }
@@ -205,109 +195,45 @@ static enum MHD_Result start_sse(hreq *h)
     return rc;
 }
 
-/* ---- calls on the workers ------------------------------------------------------------------- */
+/* ---- calls in the dispatch ----------------------------------------------------------------- */
 
-static void live_add(server *sv, hreq *h)
+/* A call's progress, on its event stream (the dispatch's sink). */
+static void call_notify(void *ctx, const cJSON *msg)
 {
-    pthread_mutex_lock(&sv->live_mu);
-    h->live_next = sv->live;
-    sv->live = h;
-    if (sv->stopping)
-        h->cancel = 1;
-    pthread_mutex_unlock(&sv->live_mu);
-}
-
-static void live_remove(server *sv, hreq *h)
-{
-    pthread_mutex_lock(&sv->live_mu);
-    for (hreq **p = &sv->live; *p; p = &(*p)->live_next)
-        if (*p == h) {
-            *p = h->live_next;
-            break;
-        }
-    pthread_mutex_unlock(&sv->live_mu);
-}
-
-/* A progress notification when one is due (at once, then every progress_ms). With h->mu held. */
-static void tick(hreq *h, double now)
-{
-    if (!h->token || h->done || h->cancel || now < h->next_tick)
-        return;
-    long period = h->sv->o->progress_ms ? h->sv->o->progress_ms : TG_SERVE_PROGRESS_MS;
-    h->next_tick = now + (double)period;
-    char text[64];
-    snprintf(text, sizeof text, h->ticks ? "running for %.0f s" : "started", (now - h->t0) / 1e3);
-    cJSON *n = tg_serve_progress_notification(h->token, (double)h->ticks++, text);
-    push_event(h, n);
-    cJSON_Delete(n);
-}
-
-static void check_changes(server *sv);
-
-static void call_job(void *arg)
-{
-    hreq *h = arg;
-    server *sv = h->sv;
-    tg_serve_config cfg = h->pin.c;
-    cfg.call.run = tg_serve_gate_run;
-    cfg.call.run_ctx = &sv->gate;
-    cfg.call.cancel = &h->cancel;
+    hreq *h = ctx;
     pthread_mutex_lock(&h->mu);
-    tick(h, now_ms());
+    if (!h->done)
+        push_event(h, msg);
     pthread_mutex_unlock(&h->mu);
-    cJSON *reply = NULL;
-    if (!h->cancel) {
-        tg_serve_gate_lock(&sv->gate);
-        reply = tg_serve_handle(&cfg, h->sess ? &h->sess->s : &h->scratch, h->msg, &h->lg);
-        /* a promotion through the workflow tools changed the tool set: reloaded and announced
-         * before this reply goes out, so the client's next request sees the new set */
-        check_changes(sv);
-        tg_serve_gate_unlock(&sv->gate);
-    } else { /* cancelled while it waited for a worker: never started */
-        tg_serve_log_unstarted(&h->lg, h->msg);
-    }
-    tg_serve_unpin(&h->pin);
-    live_remove(sv, h);
-    bool cancelled = h->cancel;
-    if (cancelled) { /* the client cancelled it or went away, or the server is stopping */
+}
+
+/* A call's end: its reply on the event stream, or kept for the parked connection; a call
+ * stopped by the server or a closed stream gets 503, one the client cancelled nothing. */
+static void call_end(void *ctx, cJSON *reply, tg_serve_end how, const tg_serve_log *lg)
+{
+    hreq *h = ctx;
+    if (how != TG_SERVE_REPLIED) {
         cJSON_Delete(reply);
         reply = tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
                                      TG_RPC_INTERNAL_ERROR, "Cancelled: the server is stopping "
                                                             "or the client closed the stream");
     }
-    tg_serve_log_line(sv->o->log_fd, &h->lg, cancelled ? "cancelled" : NULL, now_ms() - h->t0);
     pthread_mutex_lock(&h->mu);
+    h->slot = NULL;
+    h->client_cancelled = how == TG_SERVE_CANCELLED;
     if (h->sse) {
-        if (!cancelled && h->token) { /* the last progress: the call is over */
-            cJSON *n = tg_serve_progress_notification(h->token, (double)h->ticks++, "finished");
-            push_event(h, n);
-            cJSON_Delete(n);
-        }
-        if (!cancelled)
+        if (how == TG_SERVE_REPLIED)
             push_event(h, reply);
         cJSON_Delete(reply);
     } else {
         h->reply = reply;
-        h->status = cancelled ? MHD_HTTP_SERVICE_UNAVAILABLE
-                              : tg_http_status_of(reply, h->lg.era);
+        h->status = how != TG_SERVE_REPLIED ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                            : tg_http_status_of(reply, lg->era);
     }
     h->done = true;
     wake(h);
     pthread_mutex_unlock(&h->mu);
     hreq_unref(h);
-}
-
-/* Sends the progress due to the calls running on SSE streams. */
-static void tick_all(server *sv)
-{
-    double now = now_ms();
-    pthread_mutex_lock(&sv->live_mu);
-    for (hreq *h = sv->live; h; h = h->live_next) {
-        pthread_mutex_lock(&h->mu);
-        tick(h, now);
-        pthread_mutex_unlock(&h->mu);
-    }
-    pthread_mutex_unlock(&sv->live_mu);
 }
 
 static bool accepts(struct MHD_Connection *conn, const char *type)
@@ -316,30 +242,34 @@ static bool accepts(struct MHD_Connection *conn, const char *type)
     return a && (strstr(a, type) || strstr(a, "*/*"));
 }
 
-/* Hands a tools/call to the workers: on an SSE stream when it asked for progress and the client
- * takes one, else parked until the reply is ready (answer_parked). */
+/* Hands a tools/call to the dispatch: on an SSE stream when it asked for progress and the
+ * client takes one, else parked until the reply is ready (answer_parked). The dispatch gets a
+ * copy of the message; h keeps its own for the reply's id. */
 static enum MHD_Result start_call(hreq *h)
 {
     const cJSON *token = tg_serve_progress_token(h->msg);
     h->started = true;
-    h->t0 = now_ms();
-    h->next_tick = h->t0;
-    h->refs++; /* the worker's */
-    tg_serve_pin(h->sv->c, &h->pin); /* the call keeps the tool set it arrived with */
-    live_add(h->sv, h); /* from now on progress is due and a cancellation finds it */
-    if (token && accepts(h->conn, "text/event-stream")) {
-        h->sse = true;
-        h->token = cJSON_Duplicate(token, true);
-        enum MHD_Result rc = start_sse(h);
-        tg_serve_pool_submit(h->sv->pool, call_job, h);
-        return rc;
+    h->refs++; /* the call's */
+    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = h};
+    h->sse = token && accepts(h->conn, "text/event-stream");
+    enum MHD_Result rc = MHD_YES;
+    if (h->sse) {
+        rc = start_sse(h);
+    } else {
+        pthread_mutex_lock(&h->mu);
+        h->suspended = true;
+        MHD_suspend_connection(h->conn);
+        pthread_mutex_unlock(&h->mu);
     }
+    tg_serve_call_slot *k = tg_serve_dispatch_submit(h->sv->dp, cJSON_Duplicate(h->msg, true),
+                                                     h->sse ? token : NULL,
+                                                     h->sess ? &h->sess->s : &h->scratch, h->sess,
+                                                     &sink);
     pthread_mutex_lock(&h->mu);
-    h->suspended = true;
-    MHD_suspend_connection(h->conn);
+    if (!h->done)
+        h->slot = k; /* valid until call_end, which clears it under h->mu */
     pthread_mutex_unlock(&h->mu);
-    tg_serve_pool_submit(h->sv->pool, call_job, h);
-    return MHD_YES;
+    return rc;
 }
 
 static enum MHD_Result answer_parked(hreq *h)
@@ -361,21 +291,6 @@ static enum MHD_Result answer_parked(hreq *h)
     enum MHD_Result rc = MHD_queue_response(h->conn, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return rc;
-}
-
-/* A legacy client's notifications/cancelled stops the call it names, in its own session. */
-static void cancel_named(server *sv, const session *sess, const cJSON *msg)
-{
-    pthread_mutex_lock(&sv->live_mu);
-    for (hreq *h = sv->live; h; h = h->live_next) {
-        if (h->sess != sess || !tg_serve_cancels(msg, cJSON_GetObjectItemCaseSensitive(h->msg, "id")))
-            continue;
-        pthread_mutex_lock(&h->mu);
-        h->client_cancelled = true;
-        h->cancel = 1;
-        pthread_mutex_unlock(&h->mu);
-    }
-    pthread_mutex_unlock(&sv->live_mu);
 }
 
 /* ---- notification streams ------------------------------------------------------------------- */
@@ -502,20 +417,16 @@ static void keepalive(server *sv)
     pthread_mutex_unlock(&sv->streams_mu);
 }
 
-/* The tool source's change check (http.h, idle), with the gate held; what changed is
- * announced on the open streams. */
-static void check_changes(server *sv)
+/* What the tool source's change check found, announced on the open streams (the dispatch's
+ * announce, with the core lock held). */
+static void announce(void *ctx, unsigned what)
 {
-    if (!sv->o->idle)
-        return;
-    unsigned what = sv->o->idle(sv->o->idle_ctx);
-    if (what)
-        broadcast(sv, what);
+    broadcast(ctx, what);
 }
 
 /* ---- sessions ------------------------------------------------------------------------------- */
 
-/* With the gate held. */
+/* With the core lock held. */
 static session *session_find(server *sv, const char *id)
 {
     for (session *s = sv->sessions; s; s = s->next)
@@ -538,7 +449,7 @@ static session *session_new(server *sv)
 }
 
 /* The session a legacy request belongs to, set in h->sess; otherwise an error response sent.
- * initialize gets a new session (kept only when it succeeds). With the gate held. */
+ * initialize gets a new session (kept only when it succeeds). With the core lock held. */
 static bool legacy_session(hreq *h, const char *method, enum MHD_Result *rc)
 {
     const char *id = MHD_lookup_connection_value(h->conn, MHD_HEADER_KIND, SESSION_HEADER);
@@ -577,12 +488,19 @@ static const char *header(hreq *h, const char *name)
     return MHD_lookup_connection_value(h->conn, MHD_HEADER_KIND, name);
 }
 
-/* Answers msg on this thread (anything but tools/call). With the gate held. */
+/* The core's answer to h's message. With the core lock held. */
+static cJSON *handle(hreq *h)
+{
+    tg_serve_reqctx rq = {.dispatch = h->sv->dp};
+    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
+    return tg_serve_handle_in(h->sv->c, s, h->msg, &h->lg, &rq);
+}
+
+/* Answers msg on this thread (anything but tools/call). With the core lock held. */
 static enum MHD_Result answer_now(hreq *h)
 {
     double t0 = now_ms();
-    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
-    cJSON *reply = tg_serve_handle(h->sv->c, s, h->msg, &h->lg);
+    cJSON *reply = handle(h);
     if (h->sess && !h->sess->s.initialized)
         h->sess->ended = true; /* initialize failed: no session */
     tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, now_ms() - t0);
@@ -596,11 +514,11 @@ static enum MHD_Result answer_now(hreq *h)
 
 /* Answers a 2026-07-28 subscriptions/listen: an event stream that begins with the
  * acknowledgement and stays open for the notifications (or the error, as answer_now). With
- * the gate held. */
+ * the core lock held. */
 static enum MHD_Result open_listen(hreq *h)
 {
     double t0 = now_ms();
-    cJSON *reply = tg_serve_handle(h->sv->c, &h->scratch, h->msg, &h->lg);
+    cJSON *reply = handle(h); /* h->sess is NULL: the scratch session */
     tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, now_ms() - t0);
     const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "method"));
     enum MHD_Result rc = MHD_YES;
@@ -682,14 +600,14 @@ static enum MHD_Result on_post(hreq *h)
         return send_error(h, MHD_HTTP_BAD_REQUEST, TG_RPC_PARSE_ERROR, text);
     }
     enum MHD_Result rc = MHD_YES;
-    tg_serve_gate_lock(&h->sv->gate);
+    tg_serve_lock(h->sv->dp);
     bool ok = admit(h, &rc);
     bool call = ok && !h->meta_invalid && is_call(h->msg);
-    if (ok && !call)
-        cancel_named(h->sv, h->sess, h->msg);
+    if (ok && !call) /* a legacy client's notifications/cancelled, in its own session */
+        tg_serve_dispatch_cancel_named(h->sv->dp, h->sess, h->msg);
     if (ok && !call)
         rc = is_listen(h) ? open_listen(h) : answer_now(h);
-    tg_serve_gate_unlock(&h->sv->gate);
+    tg_serve_unlock(h->sv->dp);
     if (!call)
         return rc;
     if (h->sv->stopping)
@@ -705,11 +623,11 @@ static enum MHD_Result on_delete(hreq *h)
         return send_error(h, MHD_HTTP_METHOD_NOT_ALLOWED, TG_RPC_INVALID_REQUEST,
                           "Method Not Allowed: DELETE ends a legacy session and needs its "
                           SESSION_HEADER);
-    tg_serve_gate_lock(&h->sv->gate);
+    tg_serve_lock(h->sv->dp);
     session *s = session_find(h->sv, id);
     if (s)
         s->ended = true;
-    tg_serve_gate_unlock(&h->sv->gate);
+    tg_serve_unlock(h->sv->dp);
     if (!s)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
     streams_end(h->sv, s);
@@ -732,12 +650,12 @@ static enum MHD_Result on_get(hreq *h)
     if (!accepts(h->conn, "text/event-stream"))
         return send_error(h, MHD_HTTP_NOT_ACCEPTABLE, TG_RPC_INVALID_REQUEST,
                           "Not Acceptable: the GET stream is text/event-stream; send it in Accept");
-    /* found and added under the gate, so a DELETE either comes first (404) or ends it */
+    /* found and added under the core lock, so a DELETE either comes first (404) or ends it */
     enum MHD_Result rc = MHD_YES;
-    tg_serve_gate_lock(&h->sv->gate);
+    tg_serve_lock(h->sv->dp);
     h->sess = session_find(h->sv, id);
     bool added = h->sess && stream_add(h, &rc);
-    tg_serve_gate_unlock(&h->sv->gate);
+    tg_serve_unlock(h->sv->dp);
     if (!h->sess)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001,
                           "Session not found: it ended or the server restarted; send initialize "
@@ -822,8 +740,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     stream_remove(h->sv, h);
     pthread_mutex_lock(&h->mu);
     h->conn = NULL;
-    if (!h->done)
-        h->cancel = 1; /* the client closed the stream: the call is cancelled */
+    if (!h->done && h->slot)
+        tg_serve_dispatch_cancel(h->slot); /* the client closed the stream: the call stops */
     pthread_mutex_unlock(&h->mu);
     hreq_unref(h);
     *con_cls = NULL;
@@ -872,19 +790,15 @@ static int start(server *sv, tg_err *err)
     return 0;
 }
 
-/* Cancels the calls in flight (their process groups are killed) and waits for the workers, so
- * that no connection stays parked when the listener closes. */
+/* Stops the calls in flight (their process groups are killed) and waits for them, so that no
+ * connection stays parked when the listener closes. */
 static void stop(server *sv)
 {
     MHD_socket listen_fd = MHD_quiesce_daemon(sv->d); /* no new connections; the socket is ours */
-    pthread_mutex_lock(&sv->live_mu);
     sv->stopping = true;
-    for (hreq *h = sv->live; h; h = h->live_next)
-        h->cancel = 1;
-    pthread_mutex_unlock(&sv->live_mu);
+    tg_serve_dispatch_cancel_all(sv->dp);
     streams_end(sv, NULL);
-    tg_serve_pool_stop(sv->pool);
-    sv->pool = NULL;
+    tg_serve_dispatch_drain(sv->dp);
     struct timespec pause = {0, 100 * 1000000L}; /* lets resumed connections take their 503 */
     nanosleep(&pause, NULL);
     MHD_stop_daemon(sv->d);
@@ -892,22 +806,14 @@ static void stop(server *sv)
         close(listen_fd);
 }
 
-/* Until *stop: progress of the calls every 50 ms, the tool source's change check every
- * idle_ms, a keep-alive on quiet streams. */
+/* Until *stop: a keep-alive on quiet streams (the dispatch sends progress and runs the change
+ * checks). */
 static void serve_loop(server *sv)
 {
     struct timespec pause = {0, 50 * 1000000L};
-    double idle_ms = sv->o->idle_ms > 0 ? (double)sv->o->idle_ms : TG_SERVE_IDLE_MS;
-    double next_check = now_ms() + idle_ms, next_alive = now_ms() + KEEPALIVE_MS;
+    double next_alive = now_ms() + KEEPALIVE_MS;
     while (!*sv->o->stop) {
-        tick_all(sv);
         double now = now_ms();
-        if (now >= next_check) {
-            tg_serve_gate_lock(&sv->gate);
-            check_changes(sv);
-            tg_serve_gate_unlock(&sv->gate);
-            next_check = now_ms() + idle_ms;
-        }
         if (now >= next_alive) {
             keepalive(sv);
             next_alive = now + KEEPALIVE_MS;
@@ -920,18 +826,23 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
 {
     server sv = {.c = c, .o = o};
     sv.cap = o->max_message ? o->max_message : TG_SERVE_MAX_MESSAGE;
-    tg_serve_gate_init(&sv.gate, c->call.run, c->call.run_ctx);
-    pthread_mutex_init(&sv.live_mu, NULL);
     pthread_mutex_init(&sv.streams_mu, NULL);
     int rc = -1;
-    sv.pool = tg_serve_pool_start(o->max_concurrency ? o->max_concurrency : TG_SERVE_CONCURRENCY,
-                                  err);
-    if (sv.pool && start(&sv, err) == 0) {
+    /* a promotion through the workflow tools changes the tool set: the check after each call
+     * reloads and announces it before the reply goes out, so the client's next request sees
+     * the new set */
+    tg_serve_dispatch_opts dopts = {.workers = o->max_concurrency, .progress_ms = o->progress_ms,
+                                    .log_fd = o->log_fd, .stop = o->stop, .check = o->check,
+                                    .check_ctx = o->check_ctx, .check_ms = o->check_ms,
+                                    .check_after_call = true, .announce = announce,
+                                    .announce_ctx = &sv};
+    sv.dp = tg_serve_dispatch_start(c, &dopts, err);
+    if (sv.dp && start(&sv, err) == 0) {
         serve_loop(&sv);
         stop(&sv);
         rc = 0;
     }
-    tg_serve_pool_stop(sv.pool);
+    tg_serve_dispatch_stop(sv.dp);
     while (sv.streams) /* left by a stop that found a connection gone without its callback */
         stream_remove(&sv, sv.streams);
     while (sv.sessions) {
@@ -941,7 +852,5 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
         sv.sessions = next;
     }
     pthread_mutex_destroy(&sv.streams_mu);
-    pthread_mutex_destroy(&sv.live_mu);
-    tg_serve_gate_destroy(&sv.gate);
     return rc;
 }

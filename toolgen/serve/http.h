@@ -20,8 +20,9 @@
  *   - Host (when bound to loopback) and Origin are checked against DNS rebinding: 403.
  *   - a body over max_message bytes is refused with 413.
  *
- * Requests other than tools/call are answered on libmicrohttpd's thread; calls go to a pool of
- * max_concurrency workers with a queue (serve/pool.h), so a slow tool blocks nothing else.
+ * Requests other than tools/call are answered on libmicrohttpd's thread; calls go to the
+ * dispatch's max_concurrency workers with a queue (serve/dispatch.h), so a slow tool blocks
+ * nothing else.
  * The server runs until *stop is set (a signal handler does that); then calls in flight are
  * cancelled (their process groups killed), their clients get 503, and the listener closes.
  */
@@ -43,14 +44,14 @@ typedef struct tg_serve_http {
     int log_fd;                    /* one JSON line per request; -1: none */
     const char *const *allowed_origins; /* Origins accepted besides loopback; NULL-terminated */
     volatile sig_atomic_t *stop;   /* set to end serving (required) */
-    /* The tool source's change check (serve/devwatch.h), run with the core's gate held every
-     * idle_ms and after each tools/call (so a promotion through the workflow tools is
+    /* The tool source's change check (serve/devwatch.h), run with the core lock held every
+     * check_ms and after each tools/call (so a promotion through the workflow tools is
      * announced before its reply); the lists it says changed (TG_CHANGED_*) are announced on
      * the open streams. Requests in flight keep their snapshot (serve/toolset.h), so the
      * check runs while calls do. NULL: the lists never change. */
-    unsigned (*idle)(void *ctx);
-    void *idle_ctx;
-    long idle_ms;                  /* 0: TG_SERVE_IDLE_MS (stdio.h) */
+    unsigned (*check)(void *ctx);
+    void *check_ctx;
+    long check_ms;                 /* 0: TG_SERVE_IDLE_MS (serve/dispatch.h) */
     /* called once the socket listens, with the port bound (cli prints it); may be NULL */
     void (*ready)(void *ctx, const char *host, unsigned port);
     void *ready_ctx;

@@ -179,17 +179,17 @@ static cJSON *elicit_params(const cJSON *ask)
     return p;
 }
 
-static void tool_error(tg_serve_mrtr_out *out, const tg_serve_tool *tool, const char *message)
+static void tool_error(tg_serve_outcome *out, const tg_serve_tool *tool, const char *message)
 {
     out->code = tg_errcode_name(TG_ERR_INVALID_INPUT);
-    out->result = tg_serve_tool_error(tool, out->code, message);
+    out->result = tg_serve_error_result(tool->output, out->code, message);
 }
 
 /* The answer of an ElicitResult for key into answers; false (out filled) when the user said
  * no. A response that is missing or malformed leaves answers as they were: the question is
  * asked again, as MCP advises. */
 static bool take_answer(const cJSON *resp, const char *key, const char *question,
-                        cJSON *answers, const tg_serve_tool *tool, tg_serve_mrtr_out *out)
+                        cJSON *answers, const tg_serve_tool *tool, tg_serve_outcome *out)
 {
     const char *action = tg_json_get_string(resp, "action");
     if (action && (strcmp(action, "decline") == 0 || strcmp(action, "cancel") == 0)) {
@@ -209,7 +209,7 @@ static bool take_answer(const cJSON *resp, const char *key, const char *question
 
 /* Runs the call with answers; a question comes back in *ask. */
 static cJSON *run_round(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
-                        const cJSON *answers, cJSON **ask, tg_serve_mrtr_out *out)
+                        const cJSON *answers, cJSON **ask, tg_serve_outcome *out)
 {
     *ask = NULL;
     cJSON *r = tg_serve_tool_call_answered(how, tool, args, answers, ask, &out->code);
@@ -222,7 +222,7 @@ static cJSON *run_round(const tg_serve_call *how, const tg_serve_tool *tool, con
     return r;
 }
 
-static void cannot_ask(tg_serve_mrtr_out *out, const tg_serve_tool *tool, const cJSON *ask)
+static void cannot_ask(tg_serve_outcome *out, const tg_serve_tool *tool, const cJSON *ask)
 {
     char *m = xasprintf("%s needs an answer the client cannot be asked for (it did not declare "
                         "the elicitation capability): %s Pass the choice in the arguments if "
@@ -236,7 +236,7 @@ static void cannot_ask(tg_serve_mrtr_out *out, const tg_serve_tool *tool, const 
 
 /* The answers carried by a retry's requestState (+ inputResponses); NULL with out set. */
 static cJSON *answers_of_retry(const tg_serve_mrtr *m, const tg_serve_tool *tool,
-                               const cJSON *args, const cJSON *params, tg_serve_mrtr_out *out)
+                               const cJSON *args, const cJSON *params, tg_serve_outcome *out)
 {
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(params, "requestState");
     if (!state)
@@ -304,9 +304,9 @@ static cJSON *input_required(const tg_serve_mrtr *m, const tg_serve_tool *tool,
 
 void tg_serve_mrtr_call_modern(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *params,
-                               const cJSON *client_caps, tg_serve_mrtr_out *out)
+                               const cJSON *client_caps, tg_serve_outcome *out)
 {
-    *out = (tg_serve_mrtr_out){0};
+    *out = (tg_serve_outcome){0};
     cJSON *answers = answers_of_retry(m, tool, args, params, out);
     if (!answers)
         return;
@@ -374,7 +374,7 @@ static cJSON *elicit_request(const tg_serve_tool *tool, const cJSON *args, const
 /* One round of a legacy call: the result, or a question sent as a request. Takes answers. */
 static void legacy_round(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                          const cJSON *call_id, cJSON *answers, bool client_elicits,
-                         tg_serve_pending **pending, tg_serve_mrtr_out *out)
+                         tg_serve_pending **pending, tg_serve_outcome *out)
 {
     cJSON *ask;
     cJSON *r = run_round(how, tool, args, answers, &ask, out);
@@ -395,19 +395,19 @@ static void legacy_round(const tg_serve_call *how, const tg_serve_tool *tool, co
 void tg_serve_mrtr_call_legacy(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *id,
                                bool client_elicits, tg_serve_pending **pending,
-                               tg_serve_mrtr_out *out)
+                               tg_serve_outcome *out)
 {
     (void)m;
-    *out = (tg_serve_mrtr_out){0};
+    *out = (tg_serve_outcome){0};
     legacy_round(how, tool, args, id, cJSON_CreateObject(), client_elicits, pending, out);
 }
 
 bool tg_serve_mrtr_resume(const tg_serve_mrtr *m, const tg_serve_call *how,
                           const tg_serve_tools *tools, const cJSON *response,
-                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_mrtr_out *out)
+                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_outcome *out)
 {
     (void)m;
-    *out = (tg_serve_mrtr_out){0};
+    *out = (tg_serve_outcome){0};
     tg_serve_pending *p = *pending;
     const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(response, "id"));
     if (!p || !rid || strcmp(rid, p->server_id) != 0)

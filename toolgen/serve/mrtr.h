@@ -31,6 +31,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "serve/provider.h"
 #include "serve/tools.h"
 
 #define TG_MRTR_KEY_LEN 32
@@ -53,15 +54,6 @@ cJSON *tg_serve_mrtr_open(const tg_serve_mrtr *m, const char *state, time_t now,
 /* Hex SHA-256 of args in canonical form (object keys sorted, no spaces), heap. */
 char *tg_serve_mrtr_digest(const cJSON *args);
 
-/* What tools/call comes to when the tool may ask. Exactly one of result, request, rpc_error. */
-typedef struct tg_serve_mrtr_out {
-    cJSON *result;       /* a CallToolResult, or an InputRequiredResult (2026-07-28) */
-    cJSON *request;      /* legacy: the elicitation/create request to send the client */
-    int rpc_error;       /* a JSON-RPC error code, message in msg */
-    char msg[512];
-    const char *code;    /* a tool error's code for the log (static); NULL on success */
-} tg_serve_mrtr_out;
-
 /* A legacy call waiting for the client's answer (owned by the session). */
 typedef struct tg_serve_pending tg_serve_pending;
 void tg_serve_pending_free(tg_serve_pending *p);
@@ -72,7 +64,7 @@ void tg_serve_pending_free(tg_serve_pending *p);
  */
 void tg_serve_mrtr_call_modern(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *params,
-                               const cJSON *client_caps, tg_serve_mrtr_out *out);
+                               const cJSON *client_caps, tg_serve_outcome *out);
 
 /*
  * tools/call in the legacy era: a question becomes an elicitation/create request when
@@ -82,7 +74,7 @@ void tg_serve_mrtr_call_modern(const tg_serve_mrtr *m, const tg_serve_call *how,
 void tg_serve_mrtr_call_legacy(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *id,
                                bool client_elicits, tg_serve_pending **pending,
-                               tg_serve_mrtr_out *out);
+                               tg_serve_outcome *out);
 
 /*
  * A JSON-RPC response from the client: when it answers *pending, the call runs again and out
@@ -91,6 +83,6 @@ void tg_serve_mrtr_call_legacy(const tg_serve_mrtr *m, const tg_serve_call *how,
  */
 bool tg_serve_mrtr_resume(const tg_serve_mrtr *m, const tg_serve_call *how,
                           const tg_serve_tools *tools, const cJSON *response,
-                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_mrtr_out *out);
+                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_outcome *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* pool.c — the workers of tools/call and the lock around the core (pool.h). */
+/* pool.c — a fixed pool of worker threads with a FIFO queue (pool.h). */
 #include "serve/pool.h"
 
 #include <stdlib.h>
@@ -101,36 +101,4 @@ void tg_serve_pool_stop(tg_serve_pool *p)
     pthread_mutex_destroy(&p->mu);
     free(p->threads);
     free(p);
-}
-
-void tg_serve_gate_init(tg_serve_gate *g, tg_serve_run_fn run, void *run_ctx)
-{
-    pthread_mutex_init(&g->mu, NULL);
-    g->run = run;
-    g->run_ctx = run_ctx;
-}
-
-void tg_serve_gate_destroy(tg_serve_gate *g)
-{
-    pthread_mutex_destroy(&g->mu);
-}
-
-void tg_serve_gate_lock(tg_serve_gate *g)
-{
-    pthread_mutex_lock(&g->mu);
-}
-
-void tg_serve_gate_unlock(tg_serve_gate *g)
-{
-    pthread_mutex_unlock(&g->mu);
-}
-
-tg_call_status tg_serve_gate_run(void *gate, const tg_tool_call *call, tg_call_result *out,
-                                 tg_err *err)
-{
-    tg_serve_gate *g = gate;
-    pthread_mutex_unlock(&g->mu);
-    tg_call_status st = g->run(g->run_ctx, call, out, err);
-    pthread_mutex_lock(&g->mu);
-    return st;
 }

@@ -1,5 +1,7 @@
 /* regtools.c — the registry's snapshots as the tool set of toolgen serve (tools.h,
  * docs/mcp.md#tool-sources). */
+#include "serve/regtools.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +10,6 @@
 #include "base/json.h"
 #include "base/strvec.h"
 #include "lifecycle/registry.h"
-#include "serve/tools.h"
 #include "serve/tools_int.h"
 
 /* The manifest of a snapshot: its spec.json (the canonical IR, JSON) with the code beside it.

@@ -14,7 +14,6 @@
 
 #include "base/buf.h"
 #include "base/json.h"
-#include "serve/pool.h"
 #include "serve/servelog.h"
 
 int tg_serve_stdio_claim_stdout(tg_err *err)
@@ -73,43 +72,23 @@ static int send_line(int fd, pthread_mutex_t *out_mu, const cJSON *msg)
 
 /* ---- the reader thread ---------------------------------------------------------------------- */
 
-/* A tools/call in flight: queued for a worker or running. */
-typedef struct call {
-    struct inbox *in;
-    cJSON *msg;           /* the request (owned) */
-    const cJSON *id;      /* in msg */
-    cJSON *token;         /* its progressToken (owned); NULL: no progress asked */
-    volatile sig_atomic_t cancel; /* the sandbox watches it */
-    bool cancelled;       /* the client sent notifications/cancelled for it */
-    bool eof_cancelled;   /* stdin ended while it ran with nothing else waiting */
-    double start, next_tick;
-    int ticks;
-    struct call *next;
-} call;
-
-/* What the reader thread, the main thread and the workers share; mu guards all of it but
- * out_mu and the gate. */
+/* What the reader thread, the main thread and the calls' sinks share; mu guards all of it but
+ * out_mu and what the dispatch owns. */
 typedef struct inbox {
     pthread_mutex_t mu;
     pthread_cond_t more;  /* bytes arrived, or stdin ended */
     pthread_cond_t space; /* the main thread consumed bytes */
-    pthread_cond_t ended; /* a call ended */
     pthread_mutex_t out_mu;
     const tg_serve_stdio *io;
-    const tg_serve_config *c;
-    tg_serve_gate gate;   /* around the core; let go while a call's process runs */
-    tg_serve_session session;
-    tg_serve_pool *pool;
-    size_t queue_max;     /* calls in flight (running + queued) before the main thread waits */
+    tg_serve_dispatch *d;
+    tg_serve_session session; /* guarded by the core lock */
     tg_buf data;          /* bytes read and not yet taken */
     size_t start;         /* data.data[start..len) is pending */
     size_t scanned;       /* pending lines before this offset were checked for cancellation */
     size_t high_water;    /* the reader waits while more than this is pending */
     bool eof, quit;
     bool quiet;           /* the reader found nothing to read since the last data */
-    call *calls;          /* in flight */
-    size_t n_calls;
-    int broken;           /* errno of a failed reply write by a worker; 0: none */
+    int broken;           /* errno of a failed write by a call's end or an announcement */
 } inbox;
 
 /* memmem, which POSIX lacks */
@@ -122,16 +101,6 @@ static bool contains(const char *hay, size_t n, const char *needle)
     return false;
 }
 
-/* Stops the call in flight that msg (a notifications/cancelled) names. With mu held. */
-static void apply_cancel(inbox *in, const cJSON *msg)
-{
-    for (call *k = in->calls; k; k = k->next)
-        if (!k->cancelled && tg_serve_cancels(msg, k->id)) {
-            k->cancelled = true;
-            k->cancel = 1;
-        }
-}
-
 /* Checks the complete pending lines not yet scanned for a notifications/cancelled naming a
  * call in flight: the main thread may be waiting for a free worker, and a queued call must
  * not wait for it to be cancelled. Only lines holding the method name are parsed. With mu held. */
@@ -139,7 +108,9 @@ static void scan_for_cancel(inbox *in)
 {
     if (in->scanned < in->start)
         in->scanned = in->start;
-    while (in->calls && in->scanned < in->data.len) {
+    if (in->scanned >= in->data.len || !tg_serve_dispatch_in_flight(in->d))
+        return;
+    while (in->scanned < in->data.len) {
         char *line = in->data.data + in->scanned;
         char *nl = memchr(line, '\n', in->data.len - in->scanned);
         if (!nl)
@@ -149,29 +120,9 @@ static void scan_for_cancel(inbox *in)
         if (contains(line, n, "notifications/cancelled")) {
             tg_err err = {0};
             cJSON *msg = tg_json_parse(line, n, NULL, NULL, NULL, &err);
-            apply_cancel(in, msg);
+            tg_serve_dispatch_cancel_named(in->d, NULL, msg);
             cJSON_Delete(msg);
         }
-    }
-}
-
-/* Progress notifications due for the calls in flight: at once when a call starts, then every
- * io->progress_ms, so a client that resets its timeout on progress keeps waiting for a long
- * call. With mu held. */
-static void tick(inbox *in)
-{
-    double now = now_ms();
-    double period = in->io->progress_ms ? (double)in->io->progress_ms : TG_SERVE_PROGRESS_MS;
-    for (call *k = in->calls; k; k = k->next) {
-        if (!k->token || k->cancel || now < k->next_tick)
-            continue;
-        k->next_tick = now + period;
-        char msg[96];
-        snprintf(msg, sizeof msg, k->ticks ? "running for %.0f s" : "started",
-                 (now - k->start) / 1000.0);
-        cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, msg);
-        (void)send_line(in->io->out_fd, &in->out_mu, n); /* a broken stream shows at a reply */
-        cJSON_Delete(n);
     }
 }
 
@@ -188,12 +139,9 @@ static void at_eof(inbox *in)
     in->eof = true;
     bool waiting = in->data.len > in->start &&
                    memchr(in->data.data + in->start, '\n', in->data.len - in->start);
-    if (!in->quiet || waiting || !in->calls)
+    if (!in->quiet || waiting || !tg_serve_dispatch_in_flight(in->d))
         return;
-    for (call *k = in->calls; k; k = k->next) {
-        k->eof_cancelled = true;
-        k->cancel = 1;
-    }
+    tg_serve_dispatch_cancel_all(in->d);
     if (in->io->cancel)
         *in->io->cancel = 1;
 }
@@ -216,24 +164,16 @@ static void *reader_main(void *arg)
     char chunk[65536];
     for (;;) {
         pthread_mutex_lock(&in->mu);
-        while (in->data.len - in->start > in->high_water && !in->quit) {
-            struct timespec until = deadline(50); /* progress stays due meanwhile */
-            pthread_cond_timedwait(&in->space, &in->mu, &until);
-            tick(in);
-        }
-        bool quit = in->quit, eof = in->eof;
-        tick(in);
-        if (eof && !quit) { /* nothing left to read; progress may still be due */
-            struct timespec until = deadline(50);
+        while ((in->data.len - in->start > in->high_water || in->eof) && !in->quit) {
+            struct timespec until = deadline(50); /* a quitting main thread is noticed */
             pthread_cond_timedwait(&in->space, &in->mu, &until);
         }
+        bool quit = in->quit;
         pthread_mutex_unlock(&in->mu);
         if (quit)
             return NULL;
-        if (eof)
-            continue;
-        /* poll with a timeout so that a quitting main thread and due progress are noticed;
-         * nothing ready at once means the input has gone quiet (at_eof) */
+        /* poll with a timeout so that a quitting main thread is noticed; nothing ready at once
+         * means the input has gone quiet (at_eof) */
         struct pollfd p = {.fd = in->io->in_fd, .events = POLLIN};
         int pr = poll(&p, 1, 0);
         if (pr == 0) {
@@ -259,15 +199,14 @@ static void *reader_main(void *arg)
     }
 }
 
-typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END, TAKE_IDLE } take_status;
+typedef enum take_status { TAKE_LINE, TAKE_TOO_LONG, TAKE_END } take_status;
 
 /*
  * The next message (without its newline) into line, or TAKE_TOO_LONG once per message past the
  * cap (its bytes are dropped up to the newline), or TAKE_END when stdin ended with no complete
  * message left or *stop was set. With mu held.
  */
-static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping,
-                               double idle_at)
+static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *dropping)
 {
     for (;;) {
         if (in->io->stop && *in->io->stop)
@@ -294,66 +233,58 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
             in->start = in->data.len;
             pthread_cond_signal(&in->space);
         }
-        if (idle_at > 0 && now_ms() >= idle_at) /* time for the change check (TAKE_IDLE) */
-            return TAKE_IDLE;
         struct timespec until = deadline(200);
         pthread_cond_timedwait(&in->more, &in->mu, &until);
     }
 }
 
-/* ---- calls on the workers ------------------------------------------------------------------- */
+/* ---- calls and replies ---------------------------------------------------------------------- */
 
 static void log_line(const tg_serve_stdio *io, const tg_serve_log *lg, const char *status, double ms)
 {
     tg_serve_log_line(io->log_fd, lg, status, ms);
 }
 
-static void call_free(call *k)
+static void note_broken(inbox *in)
 {
-    cJSON_Delete(k->msg);
-    cJSON_Delete(k->token);
-    free(k);
+    pthread_mutex_lock(&in->mu);
+    in->broken = errno ? errno : EPIPE;
+    pthread_mutex_unlock(&in->mu);
 }
 
-/* One tools/call on a worker; its reply is sent unless it was cancelled. */
-static void call_job(void *arg)
+/* A call's progress (the dispatch's sink). */
+static void call_notify(void *ctx, const cJSON *msg)
 {
-    call *k = arg;
-    inbox *in = k->in;
-    tg_serve_config cfg = *in->c;
-    cfg.call.run = tg_serve_gate_run;
-    cfg.call.run_ctx = &in->gate;
-    cfg.call.cancel = &k->cancel;
-    tg_serve_log lg = {0};
-    cJSON *reply = NULL;
-    if (!k->cancel) { /* cancelled while it waited for a worker: never started */
-        tg_serve_gate_lock(&in->gate);
-        reply = tg_serve_handle(&cfg, &in->session, k->msg, &lg);
-        tg_serve_gate_unlock(&in->gate);
-    } else {
-        tg_serve_log_unstarted(&lg, k->msg);
-    }
-    pthread_mutex_lock(&in->mu);
-    for (call **p = &in->calls; *p; p = &(*p)->next)
-        if (*p == k) {
-            *p = k->next;
+    inbox *in = ctx;
+    (void)send_line(in->io->out_fd, &in->out_mu, msg); /* a broken stream shows at a reply */
+}
+
+/* A call's end: its reply, unless it was cancelled or the server stops. */
+static void call_end(void *ctx, cJSON *reply, tg_serve_end how, const tg_serve_log *lg)
+{
+    (void)lg;
+    inbox *in = ctx;
+    if (how == TG_SERVE_REPLIED && reply && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
+        note_broken(in);
+    cJSON_Delete(reply);
+}
+
+/* The lists that changed, announced to the client (the dispatch's announce, with the core lock
+ * held: the session's subscriptions are read under it). */
+static void announce(void *ctx, unsigned what)
+{
+    inbox *in = ctx;
+    cJSON *all = tg_serve_changed(in->session.subs, in->session.initialized, what);
+    for (cJSON *n = all ? all->child : NULL; n; n = n->next) {
+        tg_serve_log lg = {.notification = true};
+        snprintf(lg.method, sizeof lg.method, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(n, "method")));
+        if (send_line(in->io->out_fd, &in->out_mu, n) != 0) {
+            note_broken(in);
             break;
         }
-    in->n_calls--;
-    bool stopped = in->io->stop && *in->io->stop; /* a signal: the server is going away */
-    bool due = reply && !k->cancel && !stopped;
-    if (due && k->token) { /* the last progress: the call is over */
-        cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, "finished");
-        (void)send_line(in->io->out_fd, &in->out_mu, n);
-        cJSON_Delete(n);
+        log_line(in->io, &lg, "sent", 0);
     }
-    if (due && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
-        in->broken = errno ? errno : EPIPE;
-    pthread_cond_broadcast(&in->ended);
-    pthread_mutex_unlock(&in->mu);
-    log_line(in->io, &lg, due ? NULL : "cancelled", now_ms() - k->start);
-    cJSON_Delete(reply);
-    call_free(k);
+    cJSON_Delete(all);
 }
 
 /* true for what the workers run: a tools/call with an id, and a response from the client,
@@ -369,29 +300,16 @@ static bool is_call(const cJSON *msg)
     return m && strcmp(m, "tools/call") == 0 && cJSON_GetObjectItemCaseSensitive(msg, "id");
 }
 
-/* Hands msg (owned) to the workers, waiting first while queue_max calls are in flight. */
+/* Hands msg (owned) to the workers; then a cancellation already waiting in the buffer finds
+ * it. */
 static void submit_call(inbox *in, cJSON *msg)
 {
-    call *k = xcalloc(1, sizeof *k);
-    k->in = in;
-    k->msg = msg;
-    k->id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-    const cJSON *token = tg_serve_progress_token(msg);
-    k->token = token ? cJSON_Duplicate(token, true) : NULL;
+    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = in};
+    tg_serve_dispatch_submit(in->d, msg, tg_serve_progress_token(msg), &in->session, NULL, &sink);
     pthread_mutex_lock(&in->mu);
-    while (in->n_calls >= in->queue_max && !(in->io->stop && *in->io->stop)) {
-        struct timespec until = deadline(200);
-        pthread_cond_timedwait(&in->ended, &in->mu, &until);
-    }
-    k->start = k->next_tick = now_ms();
-    k->next = in->calls;
-    in->calls = k;
-    in->n_calls++;
-    in->scanned = in->start; /* a cancellation may already wait in the buffer */
+    in->scanned = in->start;
     scan_for_cancel(in);
-    tick(in);
     pthread_mutex_unlock(&in->mu);
-    tg_serve_pool_submit(in->pool, call_job, k);
 }
 
 /* Parses and answers one line: a call goes to the workers, anything else is answered here.
@@ -412,12 +330,9 @@ static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
         submit_call(in, msg);
         return 0;
     } else {
-        pthread_mutex_lock(&in->mu);
-        apply_cancel(in, msg); /* a notifications/cancelled the reader did not see in time */
-        pthread_mutex_unlock(&in->mu);
-        tg_serve_gate_lock(&in->gate);
-        reply = tg_serve_handle(in->c, &in->session, msg, &lg);
-        tg_serve_gate_unlock(&in->gate);
+        /* a notifications/cancelled the reader did not see in time */
+        tg_serve_dispatch_cancel_named(in->d, NULL, msg);
+        reply = tg_serve_dispatch_handle(in->d, &in->session, msg, &lg);
     }
     int rc = 0;
     if (reply && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
@@ -436,60 +351,19 @@ static bool blank(const tg_buf *line)
     return true;
 }
 
-/* At the end: a signal stops every call; otherwise the calls in flight finish (the end of
- * stdin has already stopped them when nothing else waited). */
-static void drain(inbox *in)
-{
-    pthread_mutex_lock(&in->mu);
-    while (in->calls) {
-        if (in->io->stop && *in->io->stop)
-            for (call *k = in->calls; k; k = k->next)
-                k->cancel = 1;
-        struct timespec until = deadline(100);
-        pthread_cond_timedwait(&in->ended, &in->mu, &until);
-    }
-    pthread_mutex_unlock(&in->mu);
-}
-
-/* The change check of the tool source, under the gate; the notifications it calls for are
- * sent. Calls in flight keep the snapshot they started with (serve/toolset.h), so the check
- * does not wait for them. -1 when the reply stream broke. */
-static int announce_changes(inbox *in, tg_err *err)
-{
-    tg_serve_gate_lock(&in->gate);
-    unsigned what = in->io->idle(in->io->idle_ctx);
-    cJSON *all = what ? tg_serve_changed(in->session.subs, in->session.initialized, what) : NULL;
-    tg_serve_gate_unlock(&in->gate);
-    int rc = 0;
-    for (cJSON *n = all ? all->child : NULL; n && rc == 0; n = n->next) {
-        tg_serve_log lg = {.notification = true};
-        snprintf(lg.method, sizeof lg.method, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(n, "method")));
-        if (send_line(in->io->out_fd, &in->out_mu, n) != 0)
-            rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
-        log_line(in->io, &lg, "sent", 0);
-    }
-    cJSON_Delete(all);
-    return rc;
-}
-
 static int serve_loop(inbox *in, tg_err *err)
 {
     size_t cap = in->io->max_message ? in->io->max_message : TG_SERVE_MAX_MESSAGE;
     tg_buf line = TG_BUF_INIT;
     bool dropping = false;
     int rc = 0;
-    long idle_ms = in->io->idle_ms > 0 ? in->io->idle_ms : TG_SERVE_IDLE_MS;
     for (;;) {
-        if (in->io->idle && (rc = announce_changes(in, err)) != 0)
-            break;
-        double idle_at = in->io->idle ? now_ms() + (double)idle_ms : 0;
+        tg_serve_dispatch_check(in->d); /* the lists may have changed since the last message */
         pthread_mutex_lock(&in->mu);
-        take_status st = in->broken ? TAKE_END : take_locked(in, cap, &line, &dropping, idle_at);
+        take_status st = in->broken ? TAKE_END : take_locked(in, cap, &line, &dropping);
         pthread_mutex_unlock(&in->mu);
         if (st == TAKE_END)
             break;
-        if (st == TAKE_IDLE)
-            continue;
         if (st == TAKE_TOO_LONG) {
             char text[160];
             snprintf(text, sizeof text, "Invalid Request: message longer than %zu bytes", cap);
@@ -505,30 +379,37 @@ static int serve_loop(inbox *in, tg_err *err)
         if (rc != 0)
             break;
     }
-    drain(in);
-    if (rc == 0 && in->broken)
-        rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(in->broken));
+    /* a signal stops every call; otherwise the calls in flight finish (the end of stdin has
+     * already stopped them when nothing else waited) */
+    tg_serve_dispatch_drain(in->d);
+    pthread_mutex_lock(&in->mu);
+    int broken = in->broken;
+    pthread_mutex_unlock(&in->mu);
+    if (rc == 0 && broken)
+        rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(broken));
     tg_buf_free(&line);
     return rc < 0 ? -1 : 0;
 }
 
 int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err)
 {
-    inbox in = {.io = io, .c = c};
+    inbox in = {.io = io};
     size_t cap = io->max_message ? io->max_message : TG_SERVE_MAX_MESSAGE;
     size_t workers = io->max_concurrency ? io->max_concurrency : TG_SERVE_CONCURRENCY;
     in.high_water = cap + 65536;
-    in.queue_max = workers + TG_SERVE_QUEUE;
     pthread_mutex_init(&in.mu, NULL);
     pthread_mutex_init(&in.out_mu, NULL);
     pthread_cond_init(&in.more, NULL);
     pthread_cond_init(&in.space, NULL);
-    pthread_cond_init(&in.ended, NULL);
-    tg_serve_gate_init(&in.gate, c->call.run, c->call.run_ctx);
+    tg_serve_dispatch_opts o = {.workers = workers, .queue_max = workers + TG_SERVE_QUEUE,
+                                .progress_ms = io->progress_ms, .log_fd = io->log_fd,
+                                .stop = io->stop, .check = io->check, .check_ctx = io->check_ctx,
+                                .check_ms = io->check_ms, .announce = announce,
+                                .announce_ctx = &in};
     pthread_t reader;
     int rc = -1;
-    in.pool = tg_serve_pool_start(workers, err);
-    if (!in.pool) {
+    in.d = tg_serve_dispatch_start(c, &o, err);
+    if (!in.d) {
         /* err is set */
     } else if (pthread_create(&reader, NULL, reader_main, &in) != 0) {
         tg_err_set(err, "cannot start the stdin reader thread");
@@ -540,10 +421,8 @@ int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_er
         pthread_mutex_unlock(&in.mu);
         pthread_join(reader, NULL);
     }
-    tg_serve_pool_stop(in.pool);
+    tg_serve_dispatch_stop(in.d);
     tg_serve_session_release(&in.session);
-    tg_serve_gate_destroy(&in.gate);
-    pthread_cond_destroy(&in.ended);
     pthread_cond_destroy(&in.space);
     pthread_cond_destroy(&in.more);
     pthread_mutex_destroy(&in.out_mu);

@@ -15,20 +15,19 @@
  * with -32600 and skipped up to their newline; text that is not JSON (or not UTF-8) gets -32700;
  * serving goes on after both.
  *
- * Calls run concurrently (docs/mcp.md, "Concurrency"): a tools/call goes to a pool of
- * max_concurrency workers (serve/pool.h) while the main thread answers everything else at once,
- * so a slow tool blocks no other request; replies go out as they are ready, each on its own
- * line. At most max_concurrency + TG_SERVE_QUEUE calls are in flight (running or queued); past
- * that the main thread stops taking messages until one ends. The loop ends once every call
- * received is answered or stopped.
+ * Calls run concurrently (docs/mcp.md, "Concurrency"): a tools/call goes to the dispatch's
+ * max_concurrency workers (serve/dispatch.h) while the main thread answers everything else at
+ * once, so a slow tool blocks no other request; replies go out as they are ready, each on its
+ * own line. At most max_concurrency + TG_SERVE_QUEUE calls are in flight (running or queued);
+ * past that the main thread stops taking messages until one ends. The loop ends once every
+ * call received is answered or stopped.
  *
- * The reader thread looks after the calls in flight: when a request carries a progressToken it
- * sends notifications/progress at the start and then every progress_ms (so a client that resets
- * its timeout on progress waits for a long call), and "finished" just before the reply; when a
- * notifications/cancelled naming a call arrives, that call is stopped (also before it started)
- * and gets no reply, as MCP asks, and serving goes on. Each message gets one JSON log line on
- * the log descriptor: time, request id, method, tool, era, duration, status, error code — never
- * arguments.
+ * The dispatch sends a call's notifications/progress when it carries a progressToken (at the
+ * start, every progress_ms, and "finished" just before the reply). The reader thread watches
+ * the input for notifications/cancelled even while the main thread waits: the call it names is
+ * stopped (also before it started) and gets no reply, as MCP asks, and serving goes on. Each
+ * message gets one JSON log line on the log descriptor: time, request id, method, tool, era,
+ * duration, status, error code — never arguments.
  */
 #ifndef TG_SERVE_STDIO_H
 #define TG_SERVE_STDIO_H
@@ -38,11 +37,10 @@
 
 #include "base/util.h"
 #include "serve/core.h"
+#include "serve/dispatch.h"
 
 #define TG_SERVE_MAX_MESSAGE (4u << 20) /* bytes per message by default (4 MiB) */
-#define TG_SERVE_PROGRESS_MS 10000      /* progress notifications of a long call, by default */
 #define TG_SERVE_QUEUE 256              /* calls queued beyond the workers before reading pauses */
-#define TG_SERVE_IDLE_MS 1000           /* between change checks while no message comes */
 
 typedef struct tg_serve_stdio {
     int in_fd;                     /* the client's requests (0) */
@@ -50,17 +48,17 @@ typedef struct tg_serve_stdio {
     int log_fd;                    /* log lines (2); -1: none */
     size_t max_message;            /* 0: TG_SERVE_MAX_MESSAGE */
     long progress_ms;              /* between progress notifications; 0: TG_SERVE_PROGRESS_MS */
-    size_t max_concurrency;        /* calls running at once; 0: TG_SERVE_CONCURRENCY (pool.h) */
+    size_t max_concurrency;        /* calls running at once; 0: TG_SERVE_CONCURRENCY */
     volatile sig_atomic_t *cancel; /* set when stdin ends mid-call (each call has its own flag;
                                     * the config's call.cancel is not used) */
     volatile sig_atomic_t *stop;   /* set (by a signal handler) to end the loop; may be NULL */
-    /* The tool source's change check (serve/devwatch.h), run between messages and every
-     * idle_ms while none comes, with the core's gate held; the lists it says changed
-     * (TG_CHANGED_*) are announced to the client (serve/notify.h). A call in flight keeps
-     * the snapshot it started with (serve/toolset.h). NULL: the lists never change. */
-    unsigned (*idle)(void *ctx);
-    void *idle_ctx;
-    long idle_ms;                  /* 0: TG_SERVE_IDLE_MS */
+    /* The tool source's change check (serve/devwatch.h), run before each message and every
+     * check_ms, with the core lock held; the lists it says changed (TG_CHANGED_*) are
+     * announced to the client (serve/notify.h). A call in flight keeps the snapshot it
+     * started with (serve/toolset.h). NULL: the lists never change. */
+    unsigned (*check)(void *ctx);
+    void *check_ctx;
+    long check_ms;                 /* 0: TG_SERVE_IDLE_MS (serve/dispatch.h) */
 } tg_serve_stdio;
 
 /* Returns a close-on-exec duplicate of fd 1 for the protocol and makes fd 1 a copy of fd 2;

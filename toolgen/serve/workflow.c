@@ -17,6 +17,7 @@
 #include "lifecycle/runart.h"
 #include "lifecycle/snapshot.h"
 #include "schema/jsonschema.h"
+#include "serve/dispatch.h"
 #include "serve/tools_int.h"
 
 /* ---- results ------------------------------------------------------------------------------- */
@@ -65,26 +66,13 @@ static cJSON *fail(const char **code, const char *c, const char *fmt, ...)
 
 /* ---- arguments ----------------------------------------------------------------------------- */
 
-static const cJSON *tool_def(const tg_serve_workflow *w, const char *name)
+/* NULL when args fit the staged tool's compiled inputSchema, else the INVALID_INPUT result
+ * naming each problem's pointer. */
+static cJSON *check_args(const js_schema *s, const cJSON *args, const char **code)
 {
-    const cJSON *t;
-    cJSON_ArrayForEach(t, w->tools)
-        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")), name) == 0)
-            return t;
-    return NULL;
-}
-
-/* NULL when args fit schema, else the INVALID_INPUT result naming each problem's pointer. */
-static cJSON *check_args(const cJSON *schema, const cJSON *args, const char **code)
-{
-    js_registry *reg = js_registry_new();
-    tg_err err = {0};
-    js_schema *s = js_compile(reg, schema, &(js_options){0}, &err);
     js_errors errs = {0};
     cJSON *r = NULL;
-    if (!s) {
-        r = fail(code, "INTERNAL_ERROR", "the tool's inputSchema does not compile: %s", err.msg);
-    } else if (!js_validate(s, args, &errs)) {
+    if (!js_validate(s, args, &errs)) {
         tg_buf b = TG_BUF_INIT;
         tg_buf_puts(&b, "the arguments do not fit the inputSchema:");
         for (size_t i = 0; i < errs.n; i++)
@@ -94,8 +82,6 @@ static cJSON *check_args(const cJSON *schema, const cJSON *args, const char **co
         tg_buf_free(&b);
     }
     js_errors_free(&errs);
-    js_schema_free(s);
-    js_registry_free(reg);
     return r;
 }
 
@@ -269,10 +255,10 @@ static cJSON *staged_run(const tg_serve_workflow *w, const tg_serve_call *how,
             r = fail(code, "INVALID_INPUT", "%s has no example to run; pass arguments", tool);
     }
     if (!r)
-        r = check_args(t->m.input_schema, args, code);
+        r = check_args(t->input, args, code);
     if (!r) {
         tg_tool_call call = {.m = &t->m, .input = t->input, .output = t->output, .args = args,
-                             .cancel = how->cancel};
+                             .args_valid = true, .cancel = how->cancel};
         tg_call_result res = {0};
         if (how->run(how->run_ctx, &call, &res, &err) != TG_CALL_DONE)
             r = fail(code, "INTERNAL_ERROR", "%s", err.msg[0] ? err.msg : "the tool could not run");
@@ -370,8 +356,9 @@ static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const c
     return r;
 }
 
+/* *changed is set when the registry's active set changed: the served set is re-read. */
 static cJSON *promote(const tg_serve_workflow *w, const tg_registry *g, const cJSON *args,
-                      const char **code)
+                      const char **code, bool *changed)
 {
     const char *tool = tg_json_get_string(args, "tool");
     tg_promote_result res;
@@ -382,8 +369,7 @@ static cJSON *promote(const tg_serve_workflow *w, const tg_registry *g, const cJ
                     st == TG_PROMOTE_FAILED ? " (nothing was changed)" : "");
     if (st == TG_PROMOTE_DONE) {
         count(w->repo, TG_MON_PROMOTED, 0);
-        if (w->changed)
-            w->changed(w->changed_ctx);
+        *changed = true;
     }
     cJSON *sc = cJSON_CreateObject();
     cJSON_AddStringToObject(sc, "tool", tool);
@@ -404,15 +390,14 @@ static cJSON *promote(const tg_serve_workflow *w, const tg_registry *g, const cJ
     return r;
 }
 
-/* ---- dispatch ------------------------------------------------------------------------------ */
+/* ---- the provider ------------------------------------------------------------------------- */
 
-cJSON *tg_serve_workflow_call(const tg_serve_workflow *w, const tg_serve_call *how,
-                              const char *name, const cJSON *args, const char **code)
+/* The CallToolResult of the workflow tool name with args (checked against its inputSchema by
+ * the core); how runs tool code. Never NULL. */
+static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how,
+                            const char *name, const cJSON *args, const char **code,
+                            bool *changed)
 {
-    const cJSON *def = tool_def(w, name);
-    cJSON *bad = check_args(tg_json_get(def, "inputSchema"), args, code);
-    if (bad)
-        return bad;
     tg_registry g;
     tg_err err = {0};
     if (tg_registry_open(&g, w->repo, &err) != 0)
@@ -428,7 +413,69 @@ cJSON *tg_serve_workflow_call(const tg_serve_workflow *w, const tg_serve_call *h
     else if (strcmp(name, "submit_tool_feedback") == 0)
         r = feedback(w, &g, args, code);
     else
-        r = promote(w, &g, args, code);
+        r = promote(w, &g, args, code, changed);
     tg_registry_release(&g);
     return r;
+}
+
+/* One workflow call, done without the core lock. */
+typedef struct wf_job {
+    tg_serve_workflow *w;
+    tg_serve_call how;
+    const char *name;
+    const cJSON *args;
+    const char *code;
+    cJSON *result;
+    bool changed;
+} wf_job;
+
+static void wf_work(void *arg)
+{
+    wf_job *j = arg;
+    pthread_mutex_lock(&j->w->mu);
+    j->result = workflow_call(j->w, &j->how, j->name, j->args, &j->code, &j->changed);
+    pthread_mutex_unlock(&j->w->mu);
+}
+
+static void wf_list(void *self, const tg_serve_rx *rx, tg_serve_add_fn add, void *ud)
+{
+    (void)rx;
+    const tg_serve_workflow *w = self;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, w->tools)
+        add(ud, tg_json_get_string(t, "name"), t);
+}
+
+static bool wf_find(void *self, const tg_serve_rx *rx, const char *name, tg_serve_entry *out)
+{
+    (void)rx;
+    const tg_serve_workflow *w = self;
+    size_t i = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, w->tools) {
+        const char *n = tg_json_get_string(t, "name");
+        if (strcmp(n, name) == 0) {
+            *out = (tg_serve_entry){.tool = t, .name = n, .input = w->inputs[i]};
+            return true;
+        }
+        i++;
+    }
+    return false;
+}
+
+static void wf_call(void *self, const tg_serve_rx *rx, const tg_serve_entry *e,
+                    const cJSON *args, tg_serve_outcome *out)
+{
+    wf_job j = {.w = self, .how = rx->how, .name = e->name, .args = args};
+    j.how.dispatch = NULL; /* the whole call runs unlocked: the tool runs inside take no lock */
+    tg_serve_unlocked(rx->how.dispatch, wf_work, &j);
+    if (j.changed && j.w->changed) /* under the core lock again, as the change check runs */
+        j.w->changed(j.w->changed_ctx);
+    *out = (tg_serve_outcome){.result = j.result, .code = j.code};
+}
+
+tg_serve_provider tg_serve_workflow_provider(tg_serve_workflow *w)
+{
+    return (tg_serve_provider){.name = "workflow", .self = w, .list = wf_list, .find = wf_find,
+                               .call = wf_call};
 }

@@ -12,14 +12,19 @@
  *                          read with the same strict rules as `toolgen feedback`
  *   promote_tool           APPROVED → PROMOTED, the same git commit as `toolgen promote`
  *
- * serve/ cannot see the generator or the build engine (docs/architecture.md): cli/ hands in
+ * serve/ cannot see the generator or the build engine (docs/architecture.md): app/ hands in
  * the generation as a callback. Every failure is a tool result with isError and the reason, so
- * the agent can tell the user; nothing here prints. These calls hold the server's core lock
- * while they work (generation, a build), except the tool run itself (the config's runner).
+ * the agent can tell the user; nothing here prints.
+ *
+ * The tools are offered by a provider (serve/provider.h). A call does its work — a generation,
+ * a build, a staged run, a promotion — without the server's core lock (tg_serve_unlocked,
+ * serve/dispatch.h), so tools/list and other calls are answered meanwhile; workflow calls
+ * take turns among themselves (w->mu), since they share the registry and the build's files.
  */
 #ifndef TG_SERVE_WORKFLOW_H
 #define TG_SERVE_WORKFLOW_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,7 +32,8 @@
 
 #include "base/util.h"
 #include "model/repo.h"
-#include "serve/tools.h"
+#include "schema/jsonschema.h"
+#include "serve/provider.h"
 
 /* What the generation callback reports. All strings heap, freed by the workflow. */
 typedef struct tg_serve_generated {
@@ -46,27 +52,30 @@ typedef int (*tg_serve_generate_fn)(void *ud, const tg_repo *repo, const char *i
                                     const char *const *data, size_t ndata,
                                     tg_serve_generated *out, tg_err *err);
 
+#define TG_SERVE_WORKFLOW_TOOLS 5
+
 typedef struct tg_serve_workflow {
     const tg_repo *repo;          /* borrowed, opened with its config */
-    tg_serve_generate_fn generate; /* NULL: generate_tool answers that it is not available */
+    tg_serve_generate_fn generate; /* NULL: generate_tool answers that it is not available;
+                                    * called without the core lock */
     void *generate_ud;
-    void (*changed)(void *ctx);   /* the registry changed (a promotion): re-read the tool set */
+    void (*changed)(void *ctx);   /* the registry changed (a promotion): re-read the tool set;
+                                   * called with the core lock held */
     void *changed_ctx;
     const char *user;             /* who answers feedback, for Approved-By */
-    cJSON *tools;                 /* the MCP Tool objects, an array (tg_serve_workflow_init) */
+    /* set by tg_serve_workflow_init: */
+    cJSON *tools;                 /* the MCP Tool objects, an array */
+    js_registry *reg;
+    js_schema *inputs[TG_SERVE_WORKFLOW_TOOLS]; /* their compiled inputSchemas, in order */
+    pthread_mutex_t mu;           /* held by the workflow call that is working */
 } tg_serve_workflow;
 
-/* Builds w->tools; set the other fields before or after. */
+/* Builds the tools; set the other fields before or after. */
 void tg_serve_workflow_init(tg_serve_workflow *w);
+/* Frees what init built; nothing when it was not called. */
 void tg_serve_workflow_release(tg_serve_workflow *w);
-/* true when name is one of the workflow's tools. */
-bool tg_serve_workflow_has(const tg_serve_workflow *w, const char *name);
-/*
- * The CallToolResult of the workflow tool name with args (an object); how runs tool code (the
- * server's runner). *code is an error code ("INVALID_INPUT", "REFUSED", ...) when the result
- * has isError, else NULL (static storage). Never NULL.
- */
-cJSON *tg_serve_workflow_call(const tg_serve_workflow *w, const tg_serve_call *how, const char *name,
-                              const cJSON *args, const char **code);
+/* The workflow's tools as a provider; w must outlive it. Every failure of a call is a tool
+ * result with isError and an error code ("REFUSED", "GENERATION_FAILED", ...). */
+tg_serve_provider tg_serve_workflow_provider(tg_serve_workflow *w);
 
 #endif

@@ -78,26 +78,33 @@ static const char *const defs[] = {
 
 void tg_serve_workflow_init(tg_serve_workflow *w)
 {
+    _Static_assert(sizeof defs / sizeof *defs == TG_SERVE_WORKFLOW_TOOLS, "one input per tool");
     w->tools = cJSON_CreateArray();
+    w->reg = js_registry_new();
     for (size_t i = 0; i < sizeof defs / sizeof *defs; i++) {
         cJSON *t = cJSON_Parse(defs[i]);
-        if (!t)
+        tg_err err = {0};
+        w->inputs[i] = t ? js_compile(w->reg, cJSON_GetObjectItemCaseSensitive(t, "inputSchema"),
+                                      &(js_options){0}, &err)
+                         : NULL;
+        if (!w->inputs[i])
             abort(); /* a typo in the table above: caught by every test that lists tools */
         cJSON_AddItemToArray(w->tools, t);
     }
+    pthread_mutex_init(&w->mu, NULL);
 }
 
 void tg_serve_workflow_release(tg_serve_workflow *w)
 {
+    if (!w->tools)
+        return;
+    for (size_t i = 0; i < TG_SERVE_WORKFLOW_TOOLS; i++) {
+        js_schema_free(w->inputs[i]);
+        w->inputs[i] = NULL;
+    }
+    js_registry_free(w->reg);
+    w->reg = NULL;
     cJSON_Delete(w->tools);
     w->tools = NULL;
-}
-
-bool tg_serve_workflow_has(const tg_serve_workflow *w, const char *name)
-{
-    const cJSON *t;
-    cJSON_ArrayForEach(t, w->tools)
-        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name")), name) == 0)
-            return true;
-    return false;
+    pthread_mutex_destroy(&w->mu);
 }

@@ -1,0 +1,371 @@
+/* dispatch.c — the core lock, the workers, the calls in flight (dispatch.h). */
+#include "serve/dispatch.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "serve/pool.h"
+#include "serve/servelog.h"
+
+#define TICK_MS 50 /* how often the ticker looks at the calls in flight */
+
+/* A call in flight: queued for a worker or running. */
+struct tg_serve_call_slot {
+    tg_serve_dispatch *d;
+    cJSON *msg;                   /* the request (owned) */
+    const cJSON *id;              /* in msg */
+    cJSON *token;                 /* its progressToken (owned); NULL: no progress */
+    tg_serve_session *session;
+    const void *owner;
+    tg_serve_pinned pin;          /* the tool set current when it was submitted */
+    tg_serve_sink sink;
+    volatile sig_atomic_t cancel; /* the sandbox watches it */
+    bool by_client;               /* a notifications/cancelled named it */
+    double start, next_tick;
+    int ticks;
+    tg_serve_call_slot *next;
+};
+
+struct tg_serve_dispatch {
+    pthread_mutex_t core;       /* the core lock */
+    double last_check;          /* when the change check last ran (under the core lock) */
+    const tg_serve_config *c;
+    tg_serve_dispatch_opts o;
+    tg_serve_pool *pool;
+    pthread_mutex_t mu;         /* guards everything below */
+    pthread_cond_t ended;       /* a call ended */
+    pthread_cond_t wake;        /* the ticker should look again (quit) */
+    tg_serve_call_slot *calls;  /* in flight, ticking */
+    size_t n_calls;             /* in flight, including those ending */
+    bool closing;               /* cancel_all was called: new calls start stopped */
+    bool quit;                  /* the ticker ends */
+    pthread_t ticker;
+    bool ticker_started;
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* ms from now on the clock pthread_cond_timedwait uses */
+static struct timespec deadline(long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+static bool stopping(const tg_serve_dispatch *d)
+{
+    return d->o.stop && *d->o.stop;
+}
+
+/* ---- the core lock -------------------------------------------------------------------------- */
+
+void tg_serve_lock(tg_serve_dispatch *d)
+{
+    pthread_mutex_lock(&d->core);
+}
+
+void tg_serve_unlock(tg_serve_dispatch *d)
+{
+    pthread_mutex_unlock(&d->core);
+}
+
+void tg_serve_unlocked(tg_serve_dispatch *d, void (*fn)(void *ctx), void *ctx)
+{
+    if (!d) {
+        fn(ctx);
+        return;
+    }
+    pthread_mutex_unlock(&d->core);
+    fn(ctx);
+    pthread_mutex_lock(&d->core);
+}
+
+cJSON *tg_serve_dispatch_handle(tg_serve_dispatch *d, tg_serve_session *s, const cJSON *msg,
+                                tg_serve_log *log)
+{
+    tg_serve_reqctx rq = {.dispatch = d};
+    pthread_mutex_lock(&d->core);
+    cJSON *reply = tg_serve_handle_in(d->c, s, msg, log, &rq);
+    pthread_mutex_unlock(&d->core);
+    return reply;
+}
+
+/* With the core lock held. */
+static void check_locked(tg_serve_dispatch *d)
+{
+    if (!d->o.check)
+        return;
+    d->last_check = now_ms();
+    unsigned what = d->o.check(d->o.check_ctx);
+    if (what && d->o.announce)
+        d->o.announce(d->o.announce_ctx, what);
+}
+
+void tg_serve_dispatch_check(tg_serve_dispatch *d)
+{
+    if (!d->o.check)
+        return;
+    pthread_mutex_lock(&d->core);
+    check_locked(d);
+    pthread_mutex_unlock(&d->core);
+}
+
+/* ---- progress ------------------------------------------------------------------------------- */
+
+/* The progress notification due to k (at once, then every progress_ms), so a client that
+ * resets its timeout on progress keeps waiting for a long call. With d->mu held. */
+static void tick(tg_serve_dispatch *d, tg_serve_call_slot *k, double now)
+{
+    if (!k->token || k->cancel || now < k->next_tick)
+        return;
+    long period = d->o.progress_ms > 0 ? d->o.progress_ms : TG_SERVE_PROGRESS_MS;
+    k->next_tick = now + (double)period;
+    char text[64];
+    snprintf(text, sizeof text, k->ticks ? "running for %.0f s" : "started",
+             (now - k->start) / 1e3);
+    cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, text);
+    k->sink.notify(k->sink.ctx, n);
+    cJSON_Delete(n);
+}
+
+/* The change check when none ran for check_ms (a transport runs it before each message, or
+ * after each call): so it runs about once per check_ms while the server is idle, and costs
+ * nothing extra while it is busy. Returns when the next one is due. */
+static double check_if_due(tg_serve_dispatch *d, double check_ms)
+{
+    pthread_mutex_lock(&d->core);
+    if (now_ms() - d->last_check >= check_ms)
+        check_locked(d);
+    double next = d->last_check + check_ms;
+    pthread_mutex_unlock(&d->core);
+    return next;
+}
+
+static void *ticker_main(void *arg)
+{
+    tg_serve_dispatch *d = arg;
+    double check_ms = d->o.check_ms > 0 ? (double)d->o.check_ms : TG_SERVE_IDLE_MS;
+    double next_check = now_ms() + check_ms;
+    pthread_mutex_lock(&d->mu);
+    while (!d->quit) {
+        struct timespec until = deadline(TICK_MS);
+        pthread_cond_timedwait(&d->wake, &d->mu, &until);
+        double now = now_ms();
+        for (tg_serve_call_slot *k = d->calls; k; k = k->next)
+            tick(d, k, now);
+        if (d->o.check && now >= next_check && !d->quit) {
+            pthread_mutex_unlock(&d->mu); /* the core lock comes first */
+            next_check = check_if_due(d, check_ms);
+            pthread_mutex_lock(&d->mu);
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+/* ---- calls ---------------------------------------------------------------------------------- */
+
+static void slot_free(tg_serve_call_slot *k)
+{
+    cJSON_Delete(k->msg);
+    cJSON_Delete(k->token);
+    free(k);
+}
+
+/* Takes k off the ticking list and says how it ended; the last progress goes out before a
+ * reply. With d->mu held. */
+static tg_serve_end leave(tg_serve_dispatch *d, tg_serve_call_slot *k, const cJSON *reply)
+{
+    for (tg_serve_call_slot **p = &d->calls; *p; p = &(*p)->next)
+        if (*p == k) {
+            *p = k->next;
+            break;
+        }
+    tg_serve_end how = k->by_client                    ? TG_SERVE_CANCELLED
+                       : k->cancel || stopping(d)      ? TG_SERVE_STOPPED
+                                                       : TG_SERVE_REPLIED;
+    if (how == TG_SERVE_REPLIED && reply && k->token) {
+        cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, "finished");
+        k->sink.notify(k->sink.ctx, n);
+        cJSON_Delete(n);
+    }
+    return how;
+}
+
+/* One call on a worker. */
+static void call_job(void *arg)
+{
+    tg_serve_call_slot *k = arg;
+    tg_serve_dispatch *d = k->d;
+    tg_serve_log lg = {0};
+    cJSON *reply = NULL;
+    if (!k->cancel) {
+        tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel};
+        pthread_mutex_lock(&d->core);
+        reply = tg_serve_handle_in(&k->pin.c, k->session, k->msg, &lg, &rq);
+        if (d->o.check_after_call)
+            check_locked(d);
+        pthread_mutex_unlock(&d->core);
+    } else { /* cancelled while it waited for a worker: never started */
+        tg_serve_log_unstarted(&lg, k->msg);
+    }
+    tg_serve_unpin(&k->pin);
+    pthread_mutex_lock(&d->mu);
+    tg_serve_end how = leave(d, k, reply);
+    pthread_mutex_unlock(&d->mu);
+    tg_serve_log_line(d->o.log_fd, &lg, how == TG_SERVE_REPLIED ? NULL : "cancelled",
+                      now_ms() - k->start);
+    if (how != TG_SERVE_REPLIED) {
+        cJSON_Delete(reply);
+        reply = NULL;
+    }
+    k->sink.end(k->sink.ctx, reply, how, &lg);
+    pthread_mutex_lock(&d->mu);
+    d->n_calls--;
+    pthread_cond_broadcast(&d->ended);
+    pthread_mutex_unlock(&d->mu);
+    slot_free(k);
+}
+
+tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
+                                             const cJSON *token, tg_serve_session *s,
+                                             const void *owner, const tg_serve_sink *sink)
+{
+    tg_serve_call_slot *k = xcalloc(1, sizeof *k);
+    k->d = d;
+    k->msg = msg;
+    k->id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    k->token = token ? cJSON_Duplicate(token, true) : NULL;
+    k->session = s;
+    k->owner = owner;
+    k->sink = *sink;
+    tg_serve_pin(d->c, &k->pin); /* the call keeps the tool set it arrived with */
+    pthread_mutex_lock(&d->mu);
+    while (d->o.queue_max && d->n_calls >= d->o.queue_max && !stopping(d)) {
+        struct timespec until = deadline(200);
+        pthread_cond_timedwait(&d->ended, &d->mu, &until);
+    }
+    k->start = k->next_tick = now_ms();
+    if (d->closing)
+        k->cancel = 1;
+    k->next = d->calls;
+    d->calls = k;
+    d->n_calls++;
+    tick(d, k, k->start);
+    pthread_mutex_unlock(&d->mu);
+    tg_serve_pool_submit(d->pool, call_job, k);
+    return k;
+}
+
+void tg_serve_dispatch_cancel(tg_serve_call_slot *k)
+{
+    k->cancel = 1;
+}
+
+void tg_serve_dispatch_cancel_named(tg_serve_dispatch *d, const void *owner, const cJSON *msg)
+{
+    pthread_mutex_lock(&d->mu);
+    for (tg_serve_call_slot *k = d->calls; k; k = k->next)
+        if (k->owner == owner && !k->by_client && tg_serve_cancels(msg, k->id)) {
+            k->by_client = true;
+            k->cancel = 1;
+        }
+    pthread_mutex_unlock(&d->mu);
+}
+
+void tg_serve_dispatch_cancel_all(tg_serve_dispatch *d)
+{
+    pthread_mutex_lock(&d->mu);
+    d->closing = true;
+    for (tg_serve_call_slot *k = d->calls; k; k = k->next)
+        k->cancel = 1;
+    pthread_mutex_unlock(&d->mu);
+}
+
+size_t tg_serve_dispatch_in_flight(tg_serve_dispatch *d)
+{
+    pthread_mutex_lock(&d->mu);
+    size_t n = d->n_calls;
+    pthread_mutex_unlock(&d->mu);
+    return n;
+}
+
+void tg_serve_dispatch_drain(tg_serve_dispatch *d)
+{
+    pthread_mutex_lock(&d->mu);
+    while (d->n_calls) {
+        if (stopping(d))
+            for (tg_serve_call_slot *k = d->calls; k; k = k->next)
+                k->cancel = 1;
+        struct timespec until = deadline(100);
+        pthread_cond_timedwait(&d->ended, &d->mu, &until);
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
+/* ---- start and stop ------------------------------------------------------------------------- */
+
+static void destroy(tg_serve_dispatch *d)
+{
+    pthread_cond_destroy(&d->wake);
+    pthread_cond_destroy(&d->ended);
+    pthread_mutex_destroy(&d->mu);
+    pthread_mutex_destroy(&d->core);
+    free(d);
+}
+
+tg_serve_dispatch *tg_serve_dispatch_start(const tg_serve_config *c,
+                                           const tg_serve_dispatch_opts *o, tg_err *err)
+{
+    tg_serve_dispatch *d = xcalloc(1, sizeof *d);
+    d->c = c;
+    d->o = *o;
+    d->last_check = now_ms();
+    pthread_mutex_init(&d->core, NULL);
+    pthread_mutex_init(&d->mu, NULL);
+    pthread_cond_init(&d->ended, NULL);
+    pthread_cond_init(&d->wake, NULL);
+    d->pool = tg_serve_pool_start(o->workers ? o->workers : TG_SERVE_CONCURRENCY, err);
+    if (!d->pool) {
+        destroy(d);
+        return NULL;
+    }
+    if (pthread_create(&d->ticker, NULL, ticker_main, d) != 0) {
+        tg_serve_pool_stop(d->pool);
+        destroy(d);
+        tg_err_set(err, "cannot start the server's ticker thread");
+        return NULL;
+    }
+    d->ticker_started = true;
+    return d;
+}
+
+void tg_serve_dispatch_stop(tg_serve_dispatch *d)
+{
+    if (!d)
+        return;
+    tg_serve_dispatch_cancel_all(d);
+    tg_serve_pool_stop(d->pool); /* runs what is queued (stopped at once) and joins */
+    tg_serve_dispatch_drain(d);
+    pthread_mutex_lock(&d->mu);
+    d->quit = true;
+    pthread_cond_signal(&d->wake);
+    pthread_mutex_unlock(&d->mu);
+    if (d->ticker_started)
+        pthread_join(d->ticker, NULL);
+    destroy(d);
+}

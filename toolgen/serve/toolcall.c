@@ -1,0 +1,246 @@
+/* toolcall.c — one tools/call of a served tool turned into a CallToolResult (toolcall.h). */
+#include "serve/toolcall.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/errcode.h"
+#include "base/json.h"
+#include "emit/common.h"
+#include "emit/emit_mcp.h"
+#include "run/guidance.h"
+#include "serve/dispatch.h"
+
+/* ---- calls ---------------------------------------------------------------------------------- */
+
+tg_call_status tg_serve_run_sandbox(void *ctx, const tg_tool_call *call, tg_call_result *out,
+                                    tg_err *err)
+{
+    return tg_tool_call_run((const tg_toolrun_ctx *)ctx, call, out, err);
+}
+
+tg_call_status tg_serve_run_pool(void *ctx, const tg_tool_call *call, tg_call_result *out,
+                                 tg_err *err)
+{
+    return tg_warmpool_call_run((tg_warmpool *)ctx, call, out, err);
+}
+
+void tg_serve_tools_prepare_pool(const tg_serve_tools *t, tg_warmpool *pool)
+{
+    for (size_t i = 0; i < t->n; i++)
+        tg_warmpool_prepare(pool, &t->v[i].m);
+}
+
+/*
+ * A failed call: structuredContent is {"error": error}; the content holds a readable text
+ * first (what a model reads), then the serialised JSON, as for a successful call. Takes error.
+ */
+static cJSON *error_result(cJSON *error, const char *text)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON *content = cJSON_AddArrayToObject(r, "content");
+    cJSON *sc = cJSON_CreateObject();
+    cJSON_AddItemToObject(sc, "error", error);
+    char *json = tg_json_print_compact(sc);
+    const char *texts[2] = {text, json};
+    for (int i = 0; i < 2; i++) {
+        cJSON *block = cJSON_CreateObject();
+        cJSON_AddStringToObject(block, "type", "text");
+        cJSON_AddStringToObject(block, "text", texts[i]);
+        cJSON_AddItemToArray(content, block);
+    }
+    free(json);
+    cJSON_AddItemToObject(r, "structuredContent", sc);
+    cJSON_AddBoolToObject(r, "isError", true);
+    return r;
+}
+
+static cJSON *simple_error(const char *code, const char *message)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "code", code);
+    cJSON_AddStringToObject(e, "message", message);
+    char *text = xasprintf("%s: %s", code, message);
+    cJSON *r = error_result(e, text);
+    free(text);
+    return r;
+}
+
+/* Arguments that do not fit inputSchema: one {pointer, message} per problem, so a model can
+ * correct exactly those. */
+static cJSON *input_error(const js_errors *errs)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "code", tg_errcode_name(TG_ERR_INVALID_INPUT));
+    char *msg = xasprintf("the arguments do not fit the tool's inputSchema (%zu problem%s)", errs->n,
+                          errs->n == 1 ? "" : "s");
+    cJSON_AddStringToObject(e, "message", msg);
+    cJSON *problems = cJSON_AddArrayToObject(e, "problems");
+    tg_buf text = TG_BUF_INIT;
+    tg_buf_printf(&text, "%s: %s:", tg_errcode_name(TG_ERR_INVALID_INPUT), msg);
+    for (size_t i = 0; i < errs->n; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "pointer", errs->v[i].instance_location);
+        cJSON_AddStringToObject(p, "message", errs->v[i].message);
+        cJSON_AddItemToArray(problems, p);
+        tg_buf_printf(&text, "\n- at \"%s\": %s", errs->v[i].instance_location, errs->v[i].message);
+    }
+    tg_buf_puts(&text, "\nFix these arguments and call the tool again.");
+    cJSON *r = error_result(e, text.data);
+    tg_buf_free(&text);
+    free(msg);
+    return r;
+}
+
+/* A call that ran (or was refused by the runner) and failed: code, message, class, guidance,
+ * and the resource analysis. */
+static cJSON *run_error(const tg_call_result *res)
+{
+    const tg_guidance *g = &res->guidance;
+    cJSON *e = tg_guidance_json(g);
+    cJSON_AddItemToObject(e, "resources", tg_resources_json(&res->resources));
+    tg_buf text = TG_BUF_INIT;
+    tg_buf_printf(&text, "%s: %s\nWhat happened: %s\nLikely cause: %s", g->code, g->message, g->what,
+                  g->cause);
+    for (int i = 0; i < g->n_fix; i++)
+        tg_buf_printf(&text, "\n%s %s", i == 0 ? "How to fix:" : "  or:", g->fix[i]);
+    cJSON *r = error_result(e, text.data);
+    tg_buf_free(&text);
+    return r;
+}
+
+/*
+ * MCP requires structuredContent to conform to the tool's outputSchema, and the official SDK
+ * clients check that on error results too (a mismatch becomes a protocol error the model never
+ * sees). So the error object stays in structuredContent only when the output schema admits it;
+ * otherwise the serialised JSON text block alone carries it (docs/mcp.md, "Tool errors").
+ */
+static cJSON *fit_error(const js_schema *output, cJSON *r)
+{
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(r, "structuredContent");
+    if (sc && output && !js_validate(output, sc, NULL))
+        cJSON_DeleteItemFromObjectCaseSensitive(r, "structuredContent");
+    return r;
+}
+
+cJSON *tg_serve_error_result(const js_schema *output, const char *code, const char *message)
+{
+    return fit_error(output, simple_error(code, message));
+}
+
+cJSON *tg_serve_input_error_result(const js_schema *output, const js_errors *errs)
+{
+    return fit_error(output, input_error(errs));
+}
+
+#define TG_SERVE_IMAGE_MAX (1 << 20) /* larger images are only linked */
+
+/* PNG and JPEG files of this call as image content, so a client can show them at once. */
+static void add_images(const tg_serve_artifacts *a, const char *base, cJSON *result)
+{
+    cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    for (size_t i = 0; i < a->n; i++) {
+        const tg_serve_artifact *f = &a->v[i];
+        bool image = strcmp(f->mime, "image/png") == 0 || strcmp(f->mime, "image/jpeg") == 0;
+        if (!image || f->size > TG_SERVE_IMAGE_MAX || !tg_str_startswith(f->uri, base))
+            continue;
+        size_t len = 0;
+        tg_err err = {0};
+        char *data = tg_read_file(f->file, TG_SERVE_IMAGE_MAX, &len, &err);
+        if (!data)
+            continue;
+        cJSON *block = cJSON_CreateObject();
+        cJSON_AddStringToObject(block, "type", "image");
+        char *b64 = tg_serve_base64((const unsigned char *)data, len);
+        cJSON_AddStringToObject(block, "data", b64);
+        cJSON_AddStringToObject(block, "mimeType", f->mime);
+        cJSON_AddItemToArray(content, block);
+        free(b64);
+        free(data);
+    }
+}
+
+/* A successful call's result; its files are kept and linked when the server keeps files. */
+static cJSON *success_result(const tg_serve_call *how, const tg_call_result *res)
+{
+    char *base = NULL;
+    tg_err err = {0};
+    if (how->artifacts && tg_serve_artifacts_keep(how->artifacts, res, &base, &err) != 0)
+        base = NULL; /* the result still stands; only its files cannot be read back */
+    if (!base)
+        return tg_emit_call_result_for(res->result, NULL);
+    const char **paths = xcalloc(res->sb.n_files, sizeof *paths);
+    for (size_t i = 0; i < res->sb.n_files; i++)
+        paths[i] = res->sb.files[i].path;
+    tg_emit_artifacts a = {paths, res->sb.n_files, base};
+    cJSON *r = tg_emit_call_result_for(res->result, &a);
+    add_images(how->artifacts, base, r);
+    free(paths);
+    free(base);
+    return r;
+}
+
+/* The run of one call, handed to tg_serve_unlocked: the tool's process works while the core
+ * answers other requests. */
+typedef struct run_job {
+    const tg_serve_call *how;
+    const tg_tool_call *call;
+    tg_call_result *res;
+    tg_err *err;
+    tg_call_status st;
+} run_job;
+
+static void run_unlocked(void *arg)
+{
+    run_job *j = arg;
+    j->st = j->how->run(j->how->run_ctx, j->call, j->res, j->err);
+}
+
+static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
+                        const cJSON *answers, cJSON **ask, const char **code)
+{
+    /* the core checked args against tool->input: the runner need not do it again */
+    tg_tool_call call = {.m = &tool->m, .input = tool->input, .output = tool->output,
+                         .args = args, .args_valid = true, .cancel = how->cancel,
+                         .answers = answers};
+    tg_call_result res = {0};
+    tg_err err = {0};
+    run_job job = {.how = how, .call = &call, .res = &res, .err = &err};
+    tg_serve_unlocked(how->dispatch, run_unlocked, &job);
+    cJSON *r;
+    if (job.st != TG_CALL_DONE) {
+        /* No sandbox or interpreter here, or a runtime this version cannot run: the server's
+         * environment, not the arguments, so the model should not retry. */
+        *code = tg_errcode_name(TG_ERR_INTERNAL_ERROR);
+        r = simple_error(*code, err.msg[0] ? err.msg : "the tool could not be run");
+    } else if (res.ask && ask) {
+        *code = NULL;
+        *ask = res.ask;
+        res.ask = NULL;
+        r = NULL;
+    } else if (res.ok) {
+        *code = NULL;
+        r = success_result(how, &res);
+    } else {
+        *code = res.guidance.code ? res.guidance.code : tg_errcode_name(TG_ERR_INTERNAL_ERROR);
+        r = run_error(&res);
+    }
+    tg_call_result_free(&res);
+    return r;
+}
+
+cJSON *tg_serve_tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
+                          const char **code)
+{
+    cJSON *r = tool_call(how, tool, args, NULL, NULL, code);
+    return *code ? fit_error(tool->output, r) : r;
+}
+
+cJSON *tg_serve_tool_call_answered(const tg_serve_call *how, const tg_serve_tool *tool,
+                                   const cJSON *args, const cJSON *answers, cJSON **ask,
+                                   const char **code)
+{
+    cJSON *r = tool_call(how, tool, args, answers, ask, code);
+    return r && *code ? fit_error(tool->output, r) : r;
+}

@@ -1,0 +1,65 @@
+/* toolprov.c — the served tool set as a provider of tools (toolprov.h). */
+#include "serve/toolprov.h"
+
+#include "base/json.h"
+#include "emit/common.h"
+#include "serve/core.h"
+#include "serve/mrtr.h"
+
+#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+
+static void tools_list(void *self, const tg_serve_rx *rx, tg_serve_add_fn add, void *ud)
+{
+    (void)self;
+    const tg_serve_tools *t = rx->c->tools;
+    for (size_t i = 0; i < t->n; i++)
+        add(ud, t->v[i].m.name, t->v[i].tool);
+}
+
+static bool tools_find(void *self, const tg_serve_rx *rx, const char *name, tg_serve_entry *out)
+{
+    (void)self;
+    const tg_serve_tool *t = tg_serve_tools_find(rx->c->tools, name);
+    if (!t)
+        return false;
+    *out = (tg_serve_entry){.tool = t->tool, .name = t->m.name, .input = t->input,
+                            .output = t->output, .writes = tg_emit_refused_in_read_only(&t->m),
+                            .impl = t};
+    return true;
+}
+
+static void tools_call(void *self, const tg_serve_rx *rx, const tg_serve_entry *e,
+                       const cJSON *args, tg_serve_outcome *out)
+{
+    (void)self;
+    const tg_serve_config *c = rx->c;
+    const tg_serve_tool *tool = e->impl;
+    if (!c->mrtr) {
+        *out = (tg_serve_outcome){0};
+        out->result = tg_serve_tool_call(&rx->how, tool, args, &out->code);
+    } else if (rx->era == TG_ERA_MODERN) {
+        tg_serve_mrtr_call_modern(c->mrtr, &rx->how, tool, args, rx->params,
+                                  tg_json_get(tg_json_get(rx->params, "_meta"), META_CAPS), out);
+    } else {
+        tg_serve_mrtr_call_legacy(c->mrtr, &rx->how, tool, args, rx->id,
+                                  rx->s->client_elicits && c->legacy_elicit, &rx->s->pending,
+                                  out);
+    }
+}
+
+static bool tools_resume(void *self, const tg_serve_rx *rx, const cJSON *response,
+                         cJSON **reply_id, tg_serve_outcome *out)
+{
+    (void)self;
+    return rx->c->mrtr && rx->s &&
+           tg_serve_mrtr_resume(rx->c->mrtr, &rx->how, rx->c->tools, response, &rx->s->pending,
+                                reply_id, out);
+}
+
+const tg_serve_provider tg_serve_tools_provider = {
+    .name = "tools",
+    .list = tools_list,
+    .find = tools_find,
+    .call = tools_call,
+    .resume = tools_resume,
+};
