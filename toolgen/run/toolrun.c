@@ -1,8 +1,8 @@
-/* toolrun.c — one call of a tool: validate, run in the sandbox, check, classify, report. */
+/* toolrun.c — one call of a tool: validate, run in the sandbox, check, classify, report; what
+ * depends on the runtime is asked of its operations (runtime_ops.h). */
 #define _GNU_SOURCE
 #include "run/toolrun.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>

@@ -1,7 +1,8 @@
 /*
- * warmpool.c — warm workers, one per dependency set, each used for one call (pool.h). A worker's
- * command is a cold call's runner command with `--warm - MODULE... TOOLFILE...` (the tool files
- * it compiles ahead), its mounts the tools' folder and the data directories. A filler thread
+ * warmpool.c — warm workers, one per dependency set, each used for one call (warmpool.h). A
+ * worker's command is a cold call's made warm by its runtime (tg_runtime_ops.warm_argv: python's
+ * `--warm - MODULE...`) plus `TOOLFILE...` (the tool files it compiles ahead), its mounts the
+ * tools' folder and the data directories. A filler thread
  * starts the replacement of a used worker and frees the used ones, off the calls' path
  * (docs/sandbox.md#the-warm-pool).
  */
