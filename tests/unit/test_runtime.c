@@ -26,6 +26,7 @@
 #include "run/warmpool.h"
 #include "schema/schemaset.h"
 #include "testlib.h"
+#include "probe_fixture.h"
 
 /* ---- the fake runtime: one entry, one set of operations --------------------------------------- */
 
@@ -96,7 +97,7 @@ static const tg_runtime_desc bare_desc = {.name = "fake_bare", .sandboxed = true
 
 static const char manifest_fmt[] =
     "manifest_version: 1\n"
-    "name: greet\n"
+    "name: probe\n"
     "version: 1.0.0\n"
     "title: Greet someone\n"
     "description: Say hello to someone, through the fake runtime.\n"
@@ -278,7 +279,7 @@ static void test_bind_and_emit(tg_runtime kind)
     char *text = manifest_text("{who}");
     tg_manifest m;
     tg_err err = {0};
-    CHECK(tg_manifest_parse(text, strlen(text), "tools/greet/tool.manifest.yaml", NULL, &m, &err) ==
+    CHECK(tg_manifest_parse(text, strlen(text), "tools/probe/tool.manifest.yaml", NULL, &m, &err) ==
               0, "parse: %s", err.msg);
     tg_manifest_bind(&m);
     CHECK(m.runtime == kind, "implementation.runtime: fake binds to its kind");
@@ -287,7 +288,7 @@ static void test_bind_and_emit(tg_runtime kind)
     for (int i = 0; i < TG_PIECE_COUNT; i++)
         pieces[i] = (tg_buf)TG_BUF_INIT;
     tg_emit_skill_pieces(&m, pieces);
-    CHECK(strcmp(pieces[TG_PIECE_SKILL_RUNTIME].data, "`greet` runs Fake") == 0,
+    CHECK(strcmp(pieces[TG_PIECE_SKILL_RUNTIME].data, "`probe` runs Fake") == 0,
           "SKILL.md says how it runs: %s", pieces[TG_PIECE_SKILL_RUNTIME].data);
     for (int i = 0; i < TG_PIECE_COUNT; i++)
         tg_buf_free(&pieces[i]);
@@ -297,7 +298,7 @@ static void test_bind_and_emit(tg_runtime kind)
 
 static int write_manifest(const char *message)
 {
-    char *dir = xasprintf("%s/tools/greet", repo_dir);
+    char *dir = xasprintf("%s/tools/probe", repo_dir);
     char *cmd = xasprintf("mkdir -p %s %s/data && chmod -R o+rX %s", dir, repo_dir, repo_dir);
     char *path = xasprintf("%s/tool.manifest.yaml", dir);
     char *text = manifest_text(message);
@@ -322,9 +323,12 @@ static void test_lint(void)
     tg_err err = {0};
     if (write_manifest("{nobody}") != 0)
         return;
-    CHECK(tg_schemaset_open(&ss, &err) == 0 && tg_repo_open_dir(&repo, repo_dir, &err) == 0,
-          "schemas and repository: %s", err.msg);
-    const char *paths[] = {"tools/greet/tool.manifest.yaml"};
+    if (tg_schemaset_open(&ss, &err) != 0) {
+        CHECK(false, "schemas: %s", err.msg);
+        return;
+    }
+    CHECK(tg_repo_open_dir(&repo, repo_dir, &err) == 0, "repository: %s", err.msg);
+    const char *paths[] = {"tools/probe/tool.manifest.yaml"};
     tg_problems probs = {0};
     tg_lint_stats stats = {0};
     CHECK(tg_lint_paths(&repo, &ss, paths, 1, &probs, &stats, &err) == 0, "lint: %s", err.msg);
@@ -341,41 +345,6 @@ static void test_lint(void)
     tg_schemaset_close(&ss);
 }
 
-typedef struct call_env {
-    tg_repo repo;
-    tg_toolrun_env env;
-    tg_manifest m;
-    js_registry *reg;
-    js_schema *in, *out;
-} call_env;
-
-static int call_env_open(call_env *ce)
-{
-    tg_err err = {0};
-    if (write_manifest("{who}") != 0)
-        return -1;
-    CHECK(tg_repo_open_dir(&ce->repo, repo_dir, &err) == 0 &&
-              tg_manifest_load(&ce->repo, "tools/greet/tool.manifest.yaml", &ce->m, &err) == 0,
-          "load: %s", err.msg);
-    tg_manifest_bind(&ce->m);
-    ce->reg = js_registry_new();
-    ce->in = js_compile(ce->reg, ce->m.input_schema, &(js_options){0}, &err);
-    ce->out = js_compile(ce->reg, ce->m.output_schema, &(js_options){0}, &err);
-    CHECK(ce->in && ce->out && tg_toolrun_env_open(&ce->env, &ce->repo, NULL, &err) == 0,
-          "schemas and environment: %s", err.msg);
-    return ce->in && ce->out ? 0 : -1;
-}
-
-static void call_env_close(call_env *ce)
-{
-    tg_toolrun_env_close(&ce->env);
-    js_schema_free(ce->in);
-    js_schema_free(ce->out);
-    js_registry_free(ce->reg);
-    tg_manifest_free(&ce->m);
-    tg_repo_release(&ce->repo);
-}
-
 static bool greeted(const tg_call_result *r, const char *who)
 {
     const char *echo = tg_json_get_string(r->result, "echo");
@@ -385,14 +354,14 @@ static bool greeted(const tg_call_result *r, const char *who)
     return ok;
 }
 
-static void test_call(call_env *ce)
+static void test_call(fixture *fx)
 {
     cJSON *args = cJSON_Parse("{\"who\":\"world\"}");
-    tg_tool_call call = {.m = &ce->m, .input = ce->in, .output = ce->out, .args = args};
+    tg_tool_call call = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args};
     tg_call_result r;
     tg_err err = {0};
     int before = fake_commands;
-    CHECK(tg_tool_call_run(&ce->env.ctx, &call, &r, &err) == TG_CALL_DONE, "call: %s", err.msg);
+    CHECK(tg_tool_call_run(&fx->env.ctx, &call, &r, &err) == TG_CALL_DONE, "call: %s", err.msg);
     CHECK(greeted(&r, "world") && fake_commands == before + 1 && fake_reads >= 1,
           "a call reached the fake's command and reader: %s", r.guidance.message);
     tg_call_result_free(&r);
@@ -400,7 +369,7 @@ static void test_call(call_env *ce)
     cJSON *empty = cJSON_Parse("{\"who\":\"\"}");
     tg_tool_call bad = call;
     bad.args = empty;
-    CHECK(tg_tool_call_run(&ce->env.ctx, &bad, &r, &err) == TG_CALL_DONE, "bad call: %s", err.msg);
+    CHECK(tg_tool_call_run(&fx->env.ctx, &bad, &r, &err) == TG_CALL_DONE, "bad call: %s", err.msg);
     CHECK(!r.ok && r.guidance.cls == TG_CLASS_INPUT_SCHEMA && fake_commands == before + 1,
           "arguments refused before the runtime is asked");
     tg_call_result_free(&r);
@@ -408,12 +377,12 @@ static void test_call(call_env *ce)
     cJSON_Delete(args);
 }
 
-static void test_batch_and_pool(call_env *ce)
+static void test_batch_and_pool(fixture *fx)
 {
     cJSON *a = cJSON_Parse("{\"who\":\"a\"}"), *b = cJSON_Parse("{\"who\":\"b\"}");
-    tg_tool_call calls[2] = {{.m = &ce->m, .input = ce->in, .output = ce->out, .args = a},
-                             {.m = &ce->m, .input = ce->in, .output = ce->out, .args = b}};
-    tg_tool_batch *batch = tg_tool_batch_new(&ce->env.ctx, calls, 2);
+    tg_tool_call calls[2] = {{.m = &fx->m, .input = fx->in, .output = fx->out, .args = a},
+                             {.m = &fx->m, .input = fx->in, .output = fx->out, .args = b}};
+    tg_tool_batch *batch = tg_tool_batch_new(&fx->env.ctx, calls, 2);
     tg_err err = {0};
     for (size_t i = 0; i < 2; i++) {
         tg_call_result r;
@@ -424,8 +393,8 @@ static void test_batch_and_pool(call_env *ce)
     CHECK(tg_tool_batch_warm_runs(batch) == 0, "no warm_argv: the batch runs cold");
     tg_tool_batch_free(batch);
 
-    tg_warmpool *pool = tg_warmpool_new(&ce->env.ctx);
-    tg_warmpool_prepare(pool, &ce->m);
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_prepare(pool, &fx->m);
     tg_call_result r;
     CHECK(tg_warmpool_call_run(pool, &calls[0], &r, &err) == TG_CALL_DONE && greeted(&r, "a"),
           "pool call: %s", err.msg);
@@ -437,22 +406,22 @@ static void test_batch_and_pool(call_env *ce)
 }
 
 /* Entries that are not run: refused with their own message, or for lack of operations. */
-static void test_not_run(call_env *ce, tg_runtime remote, tg_runtime bare)
+static void test_not_run(fixture *fx, tg_runtime remote, tg_runtime bare)
 {
     cJSON *args = cJSON_Parse("{\"who\":\"world\"}");
-    tg_manifest m = ce->m;
-    tg_tool_call call = {.m = &m, .input = ce->in, .output = ce->out, .args = args};
+    tg_manifest m = fx->m;
+    tg_tool_call call = {.m = &m, .input = fx->in, .output = fx->out, .args = args};
     tg_call_result r;
     tg_err err = {0};
     m.runtime = remote;
-    CHECK(tg_tool_call_run(&ce->env.ctx, &call, &r, &err) == TG_CALL_UNSUPPORTED &&
-              strcmp(err.msg, "greet: fake remote tools are not run here") == 0,
+    CHECK(tg_tool_call_run(&fx->env.ctx, &call, &r, &err) == TG_CALL_UNSUPPORTED &&
+              strcmp(err.msg, "probe: fake remote tools are not run here") == 0,
           "not_run: %s", err.msg);
     CHECK(tg_emit_network(&m), "a network runtime's tool needs the network");
     tg_call_result_free(&r);
     m.runtime = bare;
     err = (tg_err){0};
-    CHECK(tg_tool_call_run(&ce->env.ctx, &call, &r, &err) == TG_CALL_UNSUPPORTED, "no operations");
+    CHECK(tg_tool_call_run(&fx->env.ctx, &call, &r, &err) == TG_CALL_UNSUPPORTED, "no operations");
     CHECK_CONTAINS(err.msg, "runtime fake_bare has no operations");
     tg_call_result_free(&r);
     cJSON_Delete(args);
@@ -479,13 +448,15 @@ int main(void)
     test_bind_and_emit(kind);
     test_lint();
     test_guidance();
-    call_env ce = {0};
-    if (call_env_open(&ce) == 0) {
-        test_call(&ce);
-        test_batch_and_pool(&ce);
-        test_not_run(&ce, remote, bare);
+    fixture fx = {0};
+    char *manifest = manifest_text("{who}");
+    if (fixture_open(&fx, repo_dir, manifest, "") == 0) {
+        test_call(&fx);
+        test_batch_and_pool(&fx);
+        test_not_run(&fx, remote, bare);
     }
-    call_env_close(&ce);
+    fixture_close(&fx);
+    free(manifest);
     test_full();
     char *cmd = xasprintf("rm -rf %s", repo_dir);
     if (system(cmd) != 0)

@@ -81,16 +81,18 @@ const char *tg_runtime_name(tg_runtime kind)
 
 int tg_runtime_register(const tg_runtime_desc *desc, tg_runtime *kind, tg_err *err)
 {
+    if (!desc->name || !*desc->name) {
+        tg_err_set(err, "a runtime needs a name");
+        return -1;
+    }
     int rc = -1;
     pthread_mutex_lock(&register_mu);
     int n = atomic_load_explicit(&n_kinds, memory_order_relaxed);
-    if (!desc->name || !*desc->name)
-        tg_err_set(err, "a runtime needs a name");
-    else if (tg_runtime_parse(desc->name) != TG_RUNTIME_UNKNOWN)
+    if (tg_runtime_parse(desc->name) != TG_RUNTIME_UNKNOWN) {
         tg_err_set(err, "runtime %s is already in the table", desc->name);
-    else if (n >= TG_RUNTIME_MAX)
+    } else if (n >= TG_RUNTIME_MAX) {
         tg_err_set(err, "the table of runtimes is full (%d)", TG_RUNTIME_MAX);
-    else {
+    } else {
         table[n] = desc;
         atomic_store_explicit(&n_kinds, n + 1, memory_order_release);
         *kind = (tg_runtime)n;

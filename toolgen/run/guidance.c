@@ -229,8 +229,9 @@ static void classify_limits_from_process(const tg_run_facts *f, tg_guidance *g)
         setf(g->what, "The process died of %s with a peak of %.0f MiB resident (address-space "
                       "limit memory_mb = %ld MiB).", signal_name(f->signal), mb(f->max_rss_kb),
              l->memory_mb);
+        const char *note = words_of(f)->memory_note;
         setf(g->cause, "The data or an intermediate result did not fit into the memory limit%s.",
-             words_of(f)->memory_note ? words_of(f)->memory_note : "");
+             note ? note : "");
         add_fix(g, "Read only the columns you need (usecols=...) and process large files in "
                    "chunks.");
         add_fix(g, "Raise constraints.limits.memory_mb (now %ld; sandbox.max_limits.memory_mb "
