@@ -3,7 +3,6 @@
  * loads the tool file in the sandbox, reads its request on fd 4 and replies on fd 3
  * (docs/sandbox.md#the-runner).
  */
-#define _GNU_SOURCE
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
