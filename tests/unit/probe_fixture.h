@@ -1,6 +1,6 @@
 /*
  * probe_fixture.h — the run-layer unit tests' fixture (test_toolrun, test_toolbatch,
- * test_warmpool): a repository at repo (a fresh path under /tmp; the caller removes it) with
+ * test_warmpool, test_runtime): a repository at repo (a fresh path under /tmp; the caller removes it) with
  * data/x.csv (three lines) and the tool tools/probe (its manifest and tool.py as given), the
  * manifest loaded and bound, both schemas compiled and a sandbox environment open. Include
  * after testlib.h. fixture_close frees whatever fixture_open got to, also after a failure.

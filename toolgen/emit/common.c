@@ -159,7 +159,8 @@ bool tg_emit_read_only(const tg_manifest *m)
 
 bool tg_emit_network(const tg_manifest *m)
 {
-    return cJSON_IsTrue(tg_json_get(m->constraints, "network")) || m->runtime == TG_RUNTIME_HTTP;
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    return cJSON_IsTrue(tg_json_get(m->constraints, "network")) || (rt && rt->network);
 }
 
 bool tg_emit_refused_in_read_only(const tg_manifest *m)
@@ -169,7 +170,8 @@ bool tg_emit_refused_in_read_only(const tg_manifest *m)
 
 const char *tg_emit_auth_env(const tg_manifest *m)
 {
-    if (m->runtime != TG_RUNTIME_HTTP)
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    if (!rt || !rt->auth)
         return NULL;
     const cJSON *auth = tg_json_get(m->implementation, "auth");
     const char *type = tg_json_get_string(auth, "type");

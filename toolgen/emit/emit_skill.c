@@ -409,51 +409,68 @@ static void put_rate_limit(tg_buf *b, const tg_manifest *m)
     }
 }
 
-/* How the tool runs, without anything secret (the credential is only named). */
+/* A code runtime: its language and the dependencies. */
+static void put_language(tg_buf *b, const tg_manifest *m, const char *language)
+{
+    const cJSON *e;
+    tg_buf_puts(b, language);
+    const cJSON *deps = tg_json_get(m->implementation, "dependencies");
+    if (cJSON_GetArraySize(deps)) {
+        tg_buf_puts(b, " with ");
+        int i = 0;
+        cJSON_ArrayForEach(e, deps)
+        {
+            tg_buf_puts(b, i++ ? ", " : "");
+            put_code(b, cJSON_IsString(e) ? e->valuestring : "?");
+        }
+    }
+}
+
+static void put_argv(tg_buf *b, const tg_manifest *m)
+{
+    const cJSON *e;
+    tg_buf t = TG_BUF_INIT;
+    cJSON_ArrayForEach(e, tg_json_get(m->implementation, "argv"))
+    {
+        sep(&t, " ");
+        tg_buf_puts(&t, cJSON_IsString(e) ? e->valuestring : "?");
+    }
+    tg_buf_puts(b, "the command ");
+    put_code(b, t.data);
+    tg_buf_free(&t);
+}
+
+static void put_request(tg_buf *b, const tg_manifest *m)
+{
+    const cJSON *req = tg_json_get(m->implementation, "request");
+    const char *method = tg_json_get_string(req, "method");
+    const char *url = tg_json_get_string(req, "url");
+    tg_buf_puts(b, "an HTTP request ");
+    tg_buf t = TG_BUF_INIT;
+    tg_buf_printf(&t, "%s %s", method ? method : "?", url ? url : "?");
+    put_code(b, t.data);
+    tg_buf_free(&t);
+}
+
+/* How the tool runs, as its runtime's entry says to show it (model/runtime.h), without anything
+ * secret (the credential is only named). */
 static void put_runtime(tg_buf *b, const tg_manifest *m)
 {
-    const cJSON *impl = m->implementation, *e;
-    switch (m->runtime) {
-    case TG_RUNTIME_PYTHON:
-    case TG_RUNTIME_NODE: {
-        tg_buf_puts(b, m->runtime == TG_RUNTIME_PYTHON ? "Python" : "Node.js");
-        const cJSON *deps = tg_json_get(impl, "dependencies");
-        if (cJSON_GetArraySize(deps)) {
-            tg_buf_puts(b, " with ");
-            int i = 0;
-            cJSON_ArrayForEach(e, deps)
-            {
-                tg_buf_puts(b, i++ ? ", " : "");
-                put_code(b, cJSON_IsString(e) ? e->valuestring : "?");
-            }
-        }
-        return;
-    }
-    case TG_RUNTIME_COMMAND: {
-        tg_buf t = TG_BUF_INIT;
-        cJSON_ArrayForEach(e, tg_json_get(impl, "argv"))
-        {
-            sep(&t, " ");
-            tg_buf_puts(&t, cJSON_IsString(e) ? e->valuestring : "?");
-        }
-        tg_buf_puts(b, "the command ");
-        put_code(b, t.data);
-        tg_buf_free(&t);
-        return;
-    }
-    case TG_RUNTIME_HTTP: {
-        const cJSON *req = tg_json_get(impl, "request");
-        const char *method = tg_json_get_string(req, "method");
-        const char *url = tg_json_get_string(req, "url");
-        tg_buf_puts(b, "an HTTP request ");
-        tg_buf t = TG_BUF_INIT;
-        tg_buf_printf(&t, "%s %s", method ? method : "?", url ? url : "?");
-        put_code(b, t.data);
-        tg_buf_free(&t);
-        return;
-    }
-    default:
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    if (!rt) {
         tg_buf_puts(b, "unknown");
+        return;
+    }
+    switch (rt->summary) {
+    case TG_RUNTIME_SUMMARY_LANGUAGE:
+        put_language(b, m, rt->language);
+        return;
+    case TG_RUNTIME_SUMMARY_ARGV:
+        put_argv(b, m);
+        return;
+    case TG_RUNTIME_SUMMARY_REQUEST:
+        put_request(b, m);
+        return;
     }
 }
 

@@ -377,24 +377,16 @@ static void check_templates_at(lint_ctx *c, const tg_manifest *m, const cJSON *n
     tg_buf_free(&ptr);
 }
 
+/* What the runtime's entry says the implementation holds (model/runtime.h). */
 static void check_implementation(lint_ctx *c, const tg_manifest *m)
 {
-    const cJSON *impl = m->implementation;
-    switch (m->runtime) {
-    case TG_RUNTIME_PYTHON:
-    case TG_RUNTIME_NODE:
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    if (rt && rt->code_file)
         check_file(c, m, m->impl_file, "/implementation/file");
-        break;
-    case TG_RUNTIME_COMMAND:
-        check_templates_at(c, m, tg_json_get(impl, "argv"), "/implementation/argv");
-        check_templates_at(c, m, tg_json_get(impl, "env"), "/implementation/env");
-        check_templates_at(c, m, tg_json_get(impl, "cwd"), "/implementation/cwd");
-        break;
-    case TG_RUNTIME_HTTP:
-        check_templates_at(c, m, tg_json_get(impl, "request"), "/implementation/request");
-        break;
-    case TG_RUNTIME_UNKNOWN:
-        break;
+    for (size_t i = 0; rt && rt->templates && rt->templates[i]; i++) {
+        char *pointer = xasprintf("/implementation/%s", rt->templates[i]);
+        check_templates_at(c, m, tg_json_get(m->implementation, rt->templates[i]), pointer);
+        free(pointer);
     }
     if (m->reference)
         check_file(c, m, tg_json_get_string(m->reference, "file"), "/reference/file");

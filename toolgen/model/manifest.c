@@ -8,10 +8,9 @@
 #include "base/strvec.h"
 #include "base/util.h"
 
-/* Indexed by the enums; the NULL ends them for tg_strlist_index. */
+/* Indexed by the enum; the NULL ends it for tg_strlist_index. */
 static const char *const status_names[] = {"draft", "staged", "approved", "rejected", "promoted",
                                            NULL};
-static const char *const runtime_names[] = {"python", "node", "command", "http", NULL};
 
 tg_status tg_status_parse(const char *s)
 {
@@ -22,17 +21,6 @@ tg_status tg_status_parse(const char *s)
 const char *tg_status_name(tg_status s)
 {
     return s < TG_STATUS_UNKNOWN ? status_names[s] : "unknown";
-}
-
-tg_runtime tg_runtime_parse(const char *s)
-{
-    int i = tg_strlist_index(runtime_names, s);
-    return i < 0 ? TG_RUNTIME_UNKNOWN : (tg_runtime)i;
-}
-
-const char *tg_runtime_name(tg_runtime r)
-{
-    return r < TG_RUNTIME_UNKNOWN ? runtime_names[r] : "unknown";
 }
 
 int tg_manifest_load(const tg_repo *repo, const char *path, tg_manifest *m, tg_err *err)

@@ -10,6 +10,7 @@
 
 #include "base/doc.h"
 #include "model/repo.h"
+#include "model/runtime.h"
 
 typedef enum tg_status {
     TG_STATUS_DRAFT,
@@ -20,25 +21,17 @@ typedef enum tg_status {
     TG_STATUS_UNKNOWN
 } tg_status;
 
-typedef enum tg_runtime {
-    TG_RUNTIME_PYTHON,
-    TG_RUNTIME_NODE,
-    TG_RUNTIME_COMMAND,
-    TG_RUNTIME_HTTP,
-    TG_RUNTIME_UNKNOWN
-} tg_runtime;
-
 typedef struct tg_manifest {
     tg_doc doc;
     char *dir; /* folder holding the manifest (owned) */
 
     const char *name, *version, *title, *description;
     tg_status status;
-    tg_runtime runtime;
+    tg_runtime runtime; /* what model/runtime.h says about it: tg_runtime_info(runtime) */
     const char *risk, *idempotency;
     long timeout_ms;
-    const char *impl_file;  /* python/node: the code file, relative to dir */
-    const char *entrypoint; /* python/node */
+    const char *impl_file;  /* a runtime with a code_file: the code file, relative to dir */
+    const char *entrypoint; /* ... and its entry function */
 
     const cJSON *docs, *input_schema, *output_schema, *examples, *tests, *constraints;
     const cJSON *implementation, *reference;
@@ -64,7 +57,5 @@ void tg_manifest_free(tg_manifest *m);
 
 tg_status tg_status_parse(const char *s);
 const char *tg_status_name(tg_status s);
-tg_runtime tg_runtime_parse(const char *s);
-const char *tg_runtime_name(tg_runtime r);
 
 #endif

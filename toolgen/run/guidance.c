@@ -9,6 +9,7 @@
 
 #include "base/errcode.h"
 #include "model/manifest.h"
+#include "run/runtime_ops.h"
 
 static const struct {
     const char *name, *code, *anchor;
@@ -176,6 +177,14 @@ static const char *available_list(const char *message, int *len)
 
 static double mb(long kb) { return (double)kb / 1024.0; }
 
+/* How to speak of the code of f's runtime (run/runtime_ops.h); no words: nothing specific. */
+static const tg_runtime_words *words_of(const tg_run_facts *f)
+{
+    static const tg_runtime_words none = {0};
+    const tg_runtime_ops *ops = tg_runtime_ops_of(tg_runtime_parse(f->runtime));
+    return ops && ops->words ? ops->words : &none;
+}
+
 /* ---- classification ------------------------------------------------------------------------- */
 
 static bool limit_hit_cpu(const tg_run_facts *f)
@@ -220,9 +229,9 @@ static void classify_limits_from_process(const tg_run_facts *f, tg_guidance *g)
         setf(g->what, "The process died of %s with a peak of %.0f MiB resident (address-space "
                       "limit memory_mb = %ld MiB).", signal_name(f->signal), mb(f->max_rss_kb),
              l->memory_mb);
+        const char *note = words_of(f)->memory_note;
         setf(g->cause, "The data or an intermediate result did not fit into the memory limit%s.",
-             f->runtime && strcmp(f->runtime, "node") == 0
-                 ? " (Node.js alone reserves about 700 MB of address space)" : "");
+             note ? note : "");
         add_fix(g, "Read only the columns you need (usecols=...) and process large files in "
                    "chunks.");
         add_fix(g, "Raise constraints.limits.memory_mb (now %ld; sandbox.max_limits.memory_mb "
@@ -276,7 +285,7 @@ typedef struct tvars {
     const tg_run_facts *f;
     const rerr *e;
     const char *type, *msg, *phase;
-    bool python;
+    const tg_runtime_words *words; /* how to speak of the tool's code */
 } tvars;
 
 static bool import_failed(const rerr *e)
@@ -526,12 +535,11 @@ static bool var_value(const tvars *v, const char *name, size_t n, char *out, siz
     else if (IS("key"))
         snprintf(out, cap, e->key ? "'%s'" : "a key", e->key);
     else if (IS("param_kind"))
-        snprintf(out, cap, "%s", v->python ? "keyword parameter"
-                                           : "destructured key of the argument object");
+        snprintf(out, cap, "%s", v->words->param_kind ? v->words->param_kind : "parameter");
     else if (IS("not_exported"))
-        snprintf(out, cap, "%s", v->python ? "" : " or not exported (module.exports)");
+        snprintf(out, cap, "%s", v->words->not_exported ? v->words->not_exported : "");
     else if (IS("language"))
-        snprintf(out, cap, "%s", v->python ? "Python" : "JavaScript");
+        snprintf(out, cap, "%s", v->words->language ? v->words->language : "source");
     else if (IS("source_text"))
         snprintf(out, cap, "%s%s", e->text ? ": " : "", e->text ? e->text : "");
     else if (IS("at_lineno"))
@@ -595,7 +603,7 @@ static void classify_reply_error(const tg_run_facts *f, const rerr *e, tg_guidan
 {
     tvars v = {.f = f, .e = e, .type = e->type ? e->type : "Error",
                .phase = e->phase ? e->phase : "call",
-               .python = f->runtime && strcmp(f->runtime, "python") == 0};
+               .words = words_of(f)};
     v.msg = e->message && *e->message ? e->message : v.type;
     const reply_rule *r = &reply_fallback;
     for (size_t i = 0; i < sizeof reply_rules / sizeof *reply_rules; i++)
@@ -785,7 +793,8 @@ bool tg_classify(const tg_run_facts *f, tg_guidance *g)
         return classify_result(f, false, g);
 
     /* No usable reply: what the process and the limits say. */
-    if (f->runtime && strcmp(f->runtime, "command") == 0) {
+    const tg_runtime_ops *ops = tg_runtime_ops_of(tg_runtime_parse(f->runtime));
+    if (ops && ops->exit_status) {
         if (f->exit_code == 0 && !f->signal && !f->result_problem && !f->output_schema_message)
             return false;
         if (classify_result(f, true, g) || classify_command_exit(f, g))

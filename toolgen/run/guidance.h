@@ -67,7 +67,8 @@ const char *tg_error_class_doc(tg_error_class c);
 
 /* Everything the classifier may look at. Zero-initialise, then fill what is known. */
 typedef struct tg_run_facts {
-    const char *runtime;        /* "python", "node", "command" */
+    const char *runtime;        /* its name ("python"): the words and facts of its operations
+                                 * (run/runtime_ops.h) */
     tg_error_class pre;         /* set when the call was refused before running */
     const char *pre_message;    /* its message (path, schema errors) */
     bool ran;                   /* the process was started */

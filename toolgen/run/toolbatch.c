@@ -100,14 +100,15 @@ static bool plan_mounts(tg_tool_batch *b)
 static void start_warm(tg_tool_batch *b)
 {
     b->tried = true;
-    if (b->n < 2 || b->ctx->sandbox->isolation != TG_ISOLATION_BWRAP ||
-        b->calls[0].m->runtime != TG_RUNTIME_PYTHON || !plan_mounts(b))
+    const tg_manifest *m = b->calls[0].m;
+    const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
+    if (b->n < 2 || b->ctx->sandbox->isolation != TG_ISOLATION_BWRAP || !ops || !ops->warm_argv ||
+        !plan_mounts(b))
         return;
-    const call_cmd *c = &b->first.c;
-    for (size_t i = 0; c->argv.v[i]; i++)
-        tg_strv_push(&b->argv, c->argv.v[i]);
-    tg_strv_push(&b->argv, "--warm");
-    tg_strv_pushf(&b->argv, "%s/%s", TG_SANDBOX_TOOL, b->calls[0].m->impl_file);
+    const tg_runtime_cmd *c = &b->first.c;
+    char *file = xasprintf("%s/%s", TG_SANDBOX_TOOL, m->impl_file);
+    ops->warm_argv(m, c, file, &b->argv);
+    free(file);
     b->cmd = c->cmd;
     b->cmd.argv = (const char *const *)b->argv.v;
     b->cmd.request = NULL;

@@ -1,8 +1,8 @@
-/* toolrun.c — one call of a tool: validate, run in the sandbox, check, classify, report. */
+/* toolrun.c — one call of a tool: validate, run in the sandbox, check, classify, report; what
+ * depends on the runtime is asked of its operations (runtime_ops.h). */
 #define _GNU_SOURCE
 #include "run/toolrun.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -68,165 +68,6 @@ cJSON *tg_apply_defaults(const cJSON *input_schema, const cJSON *args)
             cJSON_AddItemToObject(out, p->string, cJSON_Duplicate(def, true));
     }
     return out;
-}
-
-/* ---- command templates (docs/manifest.md#templates) ------------------------------------------ */
-
-static void render_value(tg_buf *b, const cJSON *v)
-{
-    if (cJSON_IsString(v)) {
-        tg_buf_puts(b, v->valuestring);
-    } else if (cJSON_IsBool(v)) {
-        tg_buf_puts(b, cJSON_IsTrue(v) ? "true" : "false");
-    } else if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
-        if (d == floor(d) && fabs(d) < 1e15) {
-            tg_buf_printf(b, "%lld", (long long)d);
-        } else {
-            cJSON tmp = *v;
-            tmp.valuestring = NULL; /* shortest round-trip form, not the literal */
-            char nb[40];
-            tg_buf_puts(b, tg_json_number_text(&tmp, nb));
-        }
-    } else if (cJSON_IsNull(v)) {
-        tg_buf_puts(b, "null");
-    } else {
-        char *s = tg_json_print_compact(v);
-        tg_buf_puts(b, s);
-        free(s);
-    }
-}
-
-static bool ident_char(char c, bool first)
-{
-    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
-}
-
-/* Renders one template string; false when a placeholder names an absent argument. */
-static bool render_template(const char *t, const cJSON *args, tg_buf *out)
-{
-    for (const char *p = t; *p;) {
-        if (p[0] == '{' && p[1] == '{') {
-            tg_buf_putc(out, '{');
-            p += 2;
-        } else if (p[0] == '}' && p[1] == '}') {
-            tg_buf_putc(out, '}');
-            p += 2;
-        } else if (p[0] == '{') {
-            const char *e = p + 1;
-            while (ident_char(*e, e == p + 1))
-                e++;
-            if (*e != '}' || e == p + 1) { /* lint rejects this; keep it literal */
-                tg_buf_putc(out, *p++);
-                continue;
-            }
-            char *name = xstrndup(p + 1, (size_t)(e - p - 1));
-            const cJSON *v = tg_json_get(args, name);
-            free(name);
-            if (!v)
-                return false;
-            render_value(out, v);
-            p = e + 1;
-        } else {
-            tg_buf_putc(out, *p++);
-        }
-    }
-    return true;
-}
-
-/* A whole-element placeholder "{name}": its name, else NULL. */
-static char *whole_placeholder(const char *t)
-{
-    size_t n = strlen(t);
-    if (n < 3 || t[0] != '{' || t[n - 1] != '}' || t[1] == '{')
-        return NULL;
-    for (size_t i = 1; i < n - 1; i++)
-        if (!ident_char(t[i], i == 1))
-            return NULL;
-    return xstrndup(t + 1, n - 2);
-}
-
-static char *find_program(const char *name)
-{
-    if (name[0] == '/')
-        return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-    static const char *const dirs[] = {"/usr/local/bin", "/usr/bin", "/bin"};
-    for (size_t i = 0; i < 3; i++) {
-        char *p = tg_path_join(dirs[i], name);
-        if (access(p, X_OK) == 0)
-            return p;
-        free(p);
-    }
-    return NULL;
-}
-
-/* A command tool's argv, env and cwd from its templates. TG_CALL_ENV when the program is not
- * installed, TG_CALL_UNSUPPORTED when the templates are unusable. */
-static tg_call_status command_argv(const cJSON *impl, const cJSON *args, tg_strv *argv,
-                                   tg_strv *env, char **cwd, tg_err *err)
-{
-    const cJSON *tpl = tg_json_get(impl, "argv"), *e;
-    if (!cJSON_IsArray(tpl) || cJSON_GetArraySize(tpl) == 0 || !cJSON_IsString(tpl->child)) {
-        tg_err_set(err, "implementation.argv must be a non-empty list of strings");
-        return TG_CALL_UNSUPPORTED;
-    }
-    char *prog = find_program(tpl->child->valuestring);
-    if (!prog) {
-        tg_err_set(err, "the program '%s' (implementation.argv[0]) is not installed in "
-                        "/usr/local/bin, /usr/bin or /bin, where the sandbox looks for it",
-                   tpl->child->valuestring);
-        return TG_CALL_ENV;
-    }
-    tg_strv_push_owned(argv, prog);
-    for (e = tpl->child->next; e; e = e->next) {
-        if (!cJSON_IsString(e))
-            continue;
-        char *name = whole_placeholder(e->valuestring);
-        if (name) {
-            const cJSON *v = tg_json_get(args, name);
-            free(name);
-            if (!v)
-                continue;
-            if (cJSON_IsArray(v)) {
-                const cJSON *item;
-                cJSON_ArrayForEach(item, v)
-                {
-                    tg_buf b = TG_BUF_INIT;
-                    render_value(&b, item);
-                    tg_strv_push_owned(argv, tg_buf_steal(&b));
-                }
-                continue;
-            }
-        }
-        tg_buf b = TG_BUF_INIT;
-        if (render_template(e->valuestring, args, &b))
-            tg_strv_push_owned(argv, tg_buf_steal(&b));
-        tg_buf_free(&b);
-    }
-    const cJSON *envt = tg_json_get(impl, "env");
-    cJSON_ArrayForEach(e, envt)
-    {
-        if (!cJSON_IsString(e))
-            continue;
-        tg_buf b = TG_BUF_INIT;
-        tg_buf_printf(&b, "%s=", e->string);
-        if (render_template(e->valuestring, args, &b))
-            tg_strv_push_owned(env, tg_buf_steal(&b));
-        tg_buf_free(&b);
-    }
-    const char *cwdt = tg_json_get_string(impl, "cwd");
-    if (cwdt) {
-        tg_buf b = TG_BUF_INIT;
-        render_template(cwdt, args, &b);
-        *cwd = tg_buf_steal(&b);
-        if (strstr(*cwd, "..") || (*cwd)[0] == '/') {
-            tg_err_set(err, "implementation.cwd must stay inside the working directory: '%s'", *cwd);
-            free(*cwd);
-            *cwd = NULL;
-            return TG_CALL_UNSUPPORTED;
-        }
-    }
-    return TG_CALL_DONE;
 }
 
 /* ---- reading what came back ----------------------------------------------------------------- */
@@ -362,170 +203,6 @@ static tg_call_status refuse(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_erro
     return TG_CALL_DONE;
 }
 
-void tr_call_cmd_free(call_cmd *c)
-{
-    tg_strv_free(&c->argv);
-    tg_strv_free(&c->env);
-    free(c->cwd);
-    free(c->request);
-    free(c->tool_dir);
-}
-
-/* The runner's request on fd 4: file, entry point, arguments, input_schema. */
-static char *runner_request(const tg_toolrun_ctx *ctx, const tg_manifest *m, const char *tool_dir,
-                            const cJSON *args, const cJSON *answers)
-{
-    cJSON *req = cJSON_CreateObject();
-    /* With isolation none the runner sees host paths. */
-    char *file = ctx->sandbox->isolation == TG_ISOLATION_NONE
-                     ? tg_path_join(tool_dir, m->impl_file)
-                     : tg_path_join(TG_SANDBOX_TOOL, m->impl_file);
-    cJSON_AddStringToObject(req, "file", file);
-    free(file);
-    cJSON_AddStringToObject(req, "entrypoint", m->entrypoint);
-    cJSON_AddItemToObject(req, "args", cJSON_Duplicate(args, true));
-    cJSON_AddItemToObject(req, "input_schema", cJSON_Duplicate(m->input_schema, true));
-    if (cJSON_IsObject(answers))
-        cJSON_AddItemToObject(req, "answers", cJSON_Duplicate(answers, true));
-    char *text = tg_json_print_compact(req);
-    cJSON_Delete(req);
-    return text;
-}
-
-/* python / node: the interpreter running toolgen's runner, which loads the tool file. */
-tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
-                                 const cJSON *args, const cJSON *answers, call_cmd *c,
-                                 tg_err *err)
-{
-    bool py = m->runtime == TG_RUNTIME_PYTHON;
-    const char *interp = py ? tg_sandbox_python() : tg_sandbox_node();
-    if (!interp) {
-        tg_err_set(err, py ? "python3 is not installed at /usr/bin/python3: install it with "
-                             "`sudo apt-get install python3 python3-pandas python3-numpy "
-                             "python3-matplotlib` (or `make deps`)"
-                           : "Node.js is not installed (/usr/bin/node): install it with `sudo "
-                             "apt-get install nodejs` (or `make deps`)");
-        return TG_CALL_ENV;
-    }
-    if (!m->impl_file || !m->entrypoint) {
-        tg_err_set(err, "%s: implementation.file and implementation.entrypoint are required",
-                   m->name ? m->name : "tool");
-        return TG_CALL_UNSUPPORTED;
-    }
-    /* m->dir is relative to the repository's root (the sandbox's root), not to the cwd */
-    char real[4096];
-    char *dir = m->dir[0] == '/' ? xstrdup(m->dir) : tg_path_join(ctx->sandbox->root, m->dir);
-    c->tool_dir = realpath(dir, real) ? xstrdup(real) : xstrdup(dir);
-    free(dir);
-    tg_strv_push_owned(&c->argv, xstrdup(interp));
-    if (py) {
-        tg_strv_push_owned(&c->argv, xstrdup("-B"));
-        tg_strv_push_owned(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.py"));
-        static const char *const py_env[] = {
-            "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
-            "PYTHONIOENCODING=utf-8", "PYTHONPATH=" TG_SANDBOX_RUNTIME, "MPLBACKEND=Agg",
-            "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1",
-            "NUMEXPR_MAX_THREADS=1"};
-        for (size_t i = 0; i < sizeof py_env / sizeof *py_env; i++)
-            tg_strv_push_owned(&c->env, xstrdup(py_env[i]));
-        const cJSON *deps = tg_json_get(m->implementation, "dependencies");
-        c->cmd.matplotlib_cache = tg_json_array_has_string(deps, "matplotlib") ||
-                                  tg_json_array_has_string(deps, "seaborn");
-    } else {
-        tg_strv_push_owned(&c->argv, xstrdup(TG_SANDBOX_RUNTIME "/runner.js"));
-    }
-    c->request = runner_request(ctx, m, c->tool_dir, args, answers);
-    c->cmd.tool_dir = c->tool_dir;
-    c->cmd.mount_runtime = true;
-    c->cmd.request = c->request;
-    c->cmd.request_len = strlen(c->request);
-    c->cmd.reply_channel = true;
-    return TG_CALL_DONE;
-}
-
-/* A question a tool asked (toolgen_helpers.ask): {key, message, schema}, key a short name,
- * schema one primitive JSON Schema (what an MCP elicitation form can hold). */
-static bool valid_ask(const cJSON *ask)
-{
-    const char *key = tg_json_get_string(ask, "key");
-    const char *msg = tg_json_get_string(ask, "message");
-    const char *type = tg_json_get_string(tg_json_get(ask, "schema"), "type");
-    static const char *const primitive[] = {"string", "number", "integer", "boolean", NULL};
-    if (!key || !msg || !type || !tg_strlist_has(primitive, type) || !*key || strlen(key) > 64 ||
-        strlen(msg) > 2000)
-        return false;
-    for (const char *c = key; *c; c++)
-        if (!(isalnum((unsigned char)*c) || *c == '_'))
-            return false;
-    return true;
-}
-
-/* The runner's reply: the result, a question, or the error object the classifier reads. */
-static void read_reply(const tg_sandbox_result *sb, tg_run_facts *f, cJSON **reply,
-                       tg_call_result *out, char **problem)
-{
-    if (sb->reply.len && !sb->reply.truncated) {
-        tg_err perr = {0};
-        *reply = tg_json_parse(sb->reply.data, sb->reply.len, NULL, NULL, NULL, &perr);
-        if (!*reply || !cJSON_IsObject(*reply) || !cJSON_IsBool(tg_json_get(*reply, "ok"))) {
-            cJSON_Delete(*reply);
-            *reply = NULL;
-            f->reply_garbled = true;
-        }
-    }
-    f->reply = *reply;
-    if (*reply && cJSON_IsTrue(tg_json_get(*reply, "ok"))) {
-        cJSON *res = cJSON_DetachItemFromObject(*reply, "result");
-        if (cJSON_IsObject(res)) {
-            out->result = res;
-        } else {
-            cJSON_Delete(res);
-            *problem = xstrdup("the reply holds no result object");
-        }
-    } else if (*reply && valid_ask(tg_json_get(*reply, "ask"))) {
-        out->ask = cJSON_DetachItemFromObject(*reply, "ask");
-    } else if (*reply) {
-        out->reply_error = cJSON_Duplicate(tg_json_get(*reply, "error"), true);
-    }
-}
-
-/* A command's result: its stdout as JSON (stdout: json) or as {"text": ...}. */
-static void read_command_output(const tg_manifest *m, const tg_sandbox_result *sb,
-                                tg_run_facts *f, tg_call_result *out, char **problem)
-{
-    if (sb->exit_code != 0) {
-        char key[16];
-        snprintf(key, sizeof key, "%d", sb->exit_code);
-        f->mapped_code = tg_json_get_string(tg_json_get(m->implementation, "exit_codes"), key);
-        return;
-    }
-    if (sb->signal || sb->killed_by != TG_LIMIT_NONE)
-        return;
-    const char *mode = tg_json_get_string(m->implementation, "stdout");
-    const char *text = sb->out.data; /* never NULL once the call ran (sandbox.h) */
-    tg_err perr = {0};
-    if (tg_utf8_validate(text, sb->out.len, &perr) != 0) {
-        *problem = xstrdup("the program's output is not UTF-8 text");
-    } else if (mode && strcmp(mode, "json") == 0) {
-        cJSON *res = tg_json_parse(text, sb->out.len, NULL, NULL, NULL, &perr);
-        if (!cJSON_IsObject(res)) {
-            *problem = res ? xstrdup("stdout is JSON but not an object")
-                           : xasprintf("stdout is not JSON: %d:%d: %s", perr.line, perr.col, perr.msg);
-            cJSON_Delete(res);
-        } else {
-            out->result = res;
-        }
-    } else {
-        size_t n = sb->out.len;
-        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
-            n--;
-        char *t = xstrndup(text, n);
-        out->result = cJSON_CreateObject();
-        cJSON_AddStringToObject(out->result, "text", t);
-        free(t);
-    }
-}
-
 /* A command's message carries the last line of its stderr (docs/manifest.md#command). */
 static void append_stderr_line(const tg_sandbox_result *sb, tg_guidance *g)
 {
@@ -560,7 +237,7 @@ static void explain_ask(const cJSON *ask, tg_guidance *g)
 }
 
 /* After the sandbox ran: the facts, the result and its checks, the classification. */
-static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, bool reply_channel,
+static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, const tg_runtime_ops *ops,
                   tg_run_facts *f, tg_call_result *out)
 {
     const tg_sandbox_result *sb = &out->sb;
@@ -577,10 +254,7 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, bool repl
         f->stderr_tail = sb->err.len > 2000 ? sb->err.data + sb->err.len - 2000 : sb->err.data;
     cJSON *reply = NULL;
     char *problem = NULL, *schema_msg = NULL;
-    if (reply_channel)
-        read_reply(sb, f, &reply, out, &problem);
-    else
-        read_command_output(call->m, sb, f, out, &problem);
+    ops->read_result(call->m, sb, f, out, &reply, &problem);
     f->result_problem = problem;
     if (out->result) {
         js_errors oe = {0};
@@ -597,6 +271,22 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, bool repl
     cJSON_Delete(reply);
     free(problem);
     free(schema_msg);
+}
+
+/* The operations of m's runtime, or NULL with err: the runtime is unknown, or this version does
+ * not run it (model/runtime.h, not_run). */
+static const tg_runtime_ops *runnable(const tg_manifest *m, tg_err *err)
+{
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
+    const char *name = m->name ? m->name : "tool";
+    if (!rt)
+        tg_err_set(err, "%s: unknown implementation.runtime; run `toolgen lint`", name);
+    else if (rt->not_run)
+        tg_err_set(err, "%s: %s", name, rt->not_run);
+    else if (!ops)
+        tg_err_set(err, "%s: runtime %s has no operations in this build of toolgen", name, rt->name);
+    return rt && !rt->not_run ? ops : NULL;
 }
 
 /* Step 1: the arguments against input_schema; NULL when they fit, else the message (heap). */
@@ -625,16 +315,8 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
     const tg_manifest *m = call->m;
     p->f.runtime = tg_runtime_name(m->runtime);
     tg_limits_resolve(m->constraints, m->timeout_ms, &ctx->sandbox->max, &out->limits);
-    if (m->runtime == TG_RUNTIME_HTTP || m->runtime == TG_RUNTIME_UNKNOWN) {
-        if (m->runtime == TG_RUNTIME_HTTP)
-            tg_err_set(err, "%s: http tools are not run by this version of toolgen yet (runtime: "
-                            "http); call the service directly, or use `toolgen serve` once it "
-                            "supports them", m->name ? m->name : "tool");
-        else
-            tg_err_set(err, "%s: unknown implementation.runtime; run `toolgen lint`",
-                       m->name ? m->name : "tool");
+    if (!(p->ops = runnable(m, err)))
         return TG_CALL_UNSUPPORTED;
-    }
     char *bad_input = call->args_valid ? NULL : input_errors(call);
     if (bad_input) {
         out->args = cJSON_IsObject(call->args) ? cJSON_Duplicate(call->args, true) : cJSON_CreateObject();
@@ -655,11 +337,9 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
         return TG_CALL_DONE;
     }
 
-    call_cmd *c = &p->c;
+    tg_runtime_cmd *c = &p->c;
     c->cmd = (tg_sandbox_cmd){.limits = out->limits, .paths = &p->paths, .cancel = call->cancel};
-    tg_call_status st = m->runtime == TG_RUNTIME_COMMAND
-                            ? command_argv(m->implementation, out->args, &c->argv, &c->env, &c->cwd, err)
-                            : tr_runner_command(ctx, m, out->args, call->answers, c, err);
+    tg_call_status st = p->ops->command(ctx, m, out->args, call->answers, c, err);
     if (st == TG_CALL_DONE) {
         c->cmd.cwd = c->cwd;
         c->cmd.argv = (const char *const *)c->argv.v;
@@ -671,13 +351,13 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
 
 void tr_judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call *p, tg_call_result *out)
 {
-    judge(ctx, call, p->c.cmd.reply_channel, &p->f, out);
+    judge(ctx, call, p->ops, &p->f, out);
 }
 
 void tr_call_free(tr_call *p)
 {
     tg_path_args_free(&p->paths);
-    tr_call_cmd_free(&p->c);
+    tg_runtime_cmd_free(&p->c);
 }
 
 tg_call_status tr_status_of(tg_sandbox_status s)

@@ -88,7 +88,8 @@ void tg_call_result_free(tg_call_result *r);
 
 /*
  * A batch: calls of ONE tool (one manifest, one pair of compiled schemas) run one after another,
- * each with the same result as tg_tool_call_run. A Python tool under bubblewrap with two calls or
+ * each with the same result as tg_tool_call_run. A tool whose runtime runs warm (its
+ * tg_runtime_ops.warm_argv, run/runtime_ops.h: python's) under bubblewrap with two calls or
  * more runs them in one warm sandbox (run/warm.h): the tool and its imports load once and each
  * call is a forked child with its own work subdirectory, limits and wall clock
  * (docs/sandbox.md#warm-sandboxes). Anything else, or a warm sandbox that cannot start or breaks,

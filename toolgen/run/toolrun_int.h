@@ -2,36 +2,23 @@
 #ifndef TG_TOOLRUN_INT_H
 #define TG_TOOLRUN_INT_H
 
-#include "base/strvec.h"
 #include "run/guidance.h"
+#include "run/runtime_ops.h"
 #include "run/toolrun.h"
-
-/* The command being assembled for the sandbox, and everything it borrows. */
-typedef struct call_cmd {
-    tg_sandbox_cmd cmd;
-    tg_strv argv, env;
-    char *cwd, *request, *tool_dir;
-} call_cmd;
-
-/* python / node: the interpreter running toolgen's runner, which loads the tool file: argv,
- * environment, the tool's folder, the request for args and the answers to the tool's earlier
- * questions (may be NULL) (c->cmd's limits are left as they are). */
-tg_call_status tr_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
-                                 const cJSON *args, const cJSON *answers, call_cmd *c,
-                                 tg_err *err);
-void tr_call_cmd_free(call_cmd *c);
 
 /* One call between its preparation and its judgement. */
 typedef struct tr_call {
     tg_run_facts f;
-    call_cmd c;
+    const tg_runtime_ops *ops; /* the manifest's runtime's (set once the call is not refused) */
+    tg_runtime_cmd c;
     tg_path_args paths; /* c.cmd.paths points here */
 } tr_call;
 
 /*
- * Everything before the sandbox: limits, input_schema (defaults applied), path arguments, the
- * command. TG_CALL_DONE with *ready: p->c.cmd is ready to run; TG_CALL_DONE without: the call was
- * refused and out is complete; anything else: err. Free p with tr_call_free in every case.
+ * Everything before the sandbox: limits, the runtime (refused when it has no operations),
+ * input_schema (defaults applied), path arguments, the command (p->ops->command). TG_CALL_DONE
+ * with *ready: p->c.cmd is ready to run; TG_CALL_DONE without: the call was refused and out is
+ * complete; anything else: err. Free p with tr_call_free in every case.
  */
 tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
                           tg_call_result *out, tr_call *p, bool *ready, tg_err *err);

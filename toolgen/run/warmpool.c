@@ -1,7 +1,8 @@
 /*
- * warmpool.c — warm workers, one per dependency set, each used for one call (pool.h). A worker's
- * command is a cold call's runner command with `--warm - MODULE... TOOLFILE...` (the tool files
- * it compiles ahead), its mounts the tools' folder and the data directories. A filler thread
+ * warmpool.c — warm workers, one per dependency set, each used for one call (warmpool.h). A
+ * worker's command is a cold call's made warm by its runtime (tg_runtime_ops.warm_argv: python's
+ * `--warm - MODULE...`) plus `TOOLFILE...` (the tool files it compiles ahead), its mounts the
+ * tools' folder and the data directories. A filler thread
  * starts the replacement of a used worker and frees the used ones, off the calls' path
  * (docs/sandbox.md#the-warm-pool).
  */
@@ -82,10 +83,13 @@ size_t tg_warmpool_warm_calls(const tg_warmpool *p)
     return p ? p->warm_calls : 0;
 }
 
-static bool poolable(const tg_warmpool *p, const tg_manifest *m)
+/* The operations of m's runtime when it can use a worker, else NULL. */
+static const tg_runtime_ops *poolable(const tg_warmpool *p, const tg_manifest *m)
 {
-    return p->ctx->sandbox->isolation == TG_ISOLATION_BWRAP && m->runtime == TG_RUNTIME_PYTHON &&
-           m->impl_file && m->entrypoint;
+    const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
+    bool warm = p->ctx->sandbox->isolation == TG_ISOLATION_BWRAP && ops && ops->warm_argv &&
+                m->impl_file && m->entrypoint;
+    return warm ? ops : NULL;
 }
 
 static bool within(const char *path, const char *dir)
@@ -128,7 +132,7 @@ static void roots_for(const tg_warmpool *p, const tg_manifest *m, tg_strv *out)
 }
 
 /* The dependency set and everything else a worker is made for: one key, one worker. */
-static char *key_of(const tg_warmpool *p, const tg_manifest *m, const call_cmd *c)
+static char *key_of(const tg_warmpool *p, const tg_manifest *m, const tg_runtime_cmd *c)
 {
     tg_buf b = TG_BUF_INIT;
     tg_strv roots = TG_STRV_INIT;
@@ -163,21 +167,14 @@ static void add_mount(tg_path_args *a, const char *host, const char *inside)
                                  .host = xstrdup(host), .inside = xstrdup(inside), .is_dir = true};
 }
 
-/* A slot for key, its worker's command built from the cold command c of a call of m. */
-static pool_slot *slot_new(const tg_warmpool *p, const tg_manifest *m, const call_cmd *c, char *key)
+/* A slot for key, its worker's command built by ops (m's runtime's) from the cold command c of
+ * a call of m. */
+static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, const tg_manifest *m,
+                           const tg_runtime_cmd *c, char *key)
 {
     pool_slot *s = xcalloc(1, sizeof *s);
     s->key = key;
-    for (size_t i = 0; c->argv.v[i]; i++)
-        tg_strv_push(&s->argv, c->argv.v[i]);
-    tg_strv_push(&s->argv, "--warm");
-    tg_strv_push(&s->argv, "-");
-    const cJSON *d;
-    cJSON_ArrayForEach(d, tg_json_get(m->implementation, "dependencies"))
-    {
-        if (cJSON_IsString(d))
-            tg_strv_push(&s->argv, d->valuestring);
-    }
+    ops->warm_argv(m, c, NULL, &s->argv);
     for (size_t i = 0; i < c->env.n; i++)
         tg_strv_push(&s->env, c->env.v[i]);
     char *slash = strrchr(c->tool_dir, '/');
@@ -379,7 +376,8 @@ static void retire(tg_warmpool *p, pool_worker *pw)
 }
 
 /* The slot of key (made from m and c when new); the pool's lock must be held. */
-static pool_slot *slot_find(tg_warmpool *p, const tg_manifest *m, const call_cmd *c, char *key)
+static pool_slot *slot_find(tg_warmpool *p, const tg_runtime_ops *ops, const tg_manifest *m,
+                            const tg_runtime_cmd *c, char *key)
 {
     for (size_t i = 0; i < p->n; i++)
         if (strcmp(p->v[i]->key, key) == 0) {
@@ -387,27 +385,28 @@ static pool_slot *slot_find(tg_warmpool *p, const tg_manifest *m, const call_cmd
             return p->v[i];
         }
     p->v = xrealloc(p->v, (p->n + 1) * sizeof *p->v);
-    return p->v[p->n++] = slot_new(p, m, c, key);
+    return p->v[p->n++] = slot_new(p, ops, m, c, key);
 }
 
 /* A call of m with no arguments: enough for the worker's command (not run). */
 static pool_slot *slot_for_manifest(tg_warmpool *p, const tg_manifest *m)
 {
-    if (!poolable(p, m))
+    const tg_runtime_ops *ops = poolable(p, m);
+    if (!ops)
         return NULL;
-    call_cmd c = {0};
+    tg_runtime_cmd c = {0};
     tg_limits_resolve(m->constraints, m->timeout_ms, &p->ctx->sandbox->max, &c.cmd.limits);
     cJSON *none = cJSON_CreateObject();
     tg_err e = {0};
     pool_slot *s = NULL;
-    if (tr_runner_command(p->ctx, m, none, NULL, &c, &e) == TG_CALL_DONE) {
+    if (ops->command(p->ctx, m, none, NULL, &c, &e) == TG_CALL_DONE) {
         pthread_mutex_lock(&p->mu);
-        s = slot_find(p, m, &c, key_of(p, m, &c));
+        s = slot_find(p, ops, m, &c, key_of(p, m, &c));
         slot_hint(s, c.tool_dir, m->impl_file);
         pthread_mutex_unlock(&p->mu);
     }
     cJSON_Delete(none);
-    tr_call_cmd_free(&c);
+    tg_runtime_cmd_free(&c);
     return s;
 }
 
@@ -480,7 +479,8 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
 tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg_call_result *out,
                                 tg_err *err)
 {
-    if (!poolable(p, call->m))
+    const tg_runtime_ops *ops = poolable(p, call->m);
+    if (!ops)
         return tg_tool_call_run(p->ctx, call, out, err);
     tr_call pc;
     bool ready = false;
@@ -490,7 +490,7 @@ tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg
         return st;
     }
     pthread_mutex_lock(&p->mu);
-    pool_slot *s = slot_find(p, call->m, &pc.c, key_of(p, call->m, &pc.c));
+    pool_slot *s = slot_find(p, ops, call->m, &pc.c, key_of(p, call->m, &pc.c));
     slot_hint(s, pc.c.tool_dir, call->m->impl_file);
     pool_worker *w = s->w;
     s->w = NULL;

@@ -10,9 +10,10 @@
  * and links its path arguments where a cold call would mount them. A call through the pool has
  * the same result as tg_tool_call_run (the same runner code, limits, classification); it runs
  * cold instead when no worker is ready yet (the first call of a dependency set starts one), when
- * the tool is not Python or the isolation is not bubblewrap, when the manifest restricts its
- * paths (constraints.allowed_paths: a worker sees whole data directories), or when a path
- * argument lies outside the data directories' real paths.
+ * the tool's runtime does not run warm (run/runtime_ops.h: only python does) or the isolation is
+ * not bubblewrap, when the manifest restricts its paths (constraints.allowed_paths: a worker
+ * sees whole data directories), or when a path argument lies outside the data directories' real
+ * paths.
  *
  * Before a call arrives, a worker has also forked and warmed up the call's child and compiled the
  * tool files of the tools its dependency set was last used for; the reported CPU time is the

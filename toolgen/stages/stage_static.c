@@ -18,19 +18,13 @@ static void static_roots(const tg_config *cfg, tg_strv *shared, tg_strv *own)
     tg_strv_push(own, TG_OUT_DIR);
 }
 
-static const char *static_skip_reason(tg_runtime rt)
+/* Why m's code is not checked (heap), or NULL: it is (model/runtime.h, static_skip). */
+static char *static_skip_reason(const tg_manifest *m, const char *code_path)
 {
-    switch (rt) {
-    case TG_RUNTIME_NODE:
-        return "runtime node: no static check of JavaScript yet (static_check.node in "
-               "toolgen.yaml is not enforced); the sandbox still confines it";
-    case TG_RUNTIME_COMMAND:
-        return "runtime command: no code of its own to check (an argv template)";
-    case TG_RUNTIME_HTTP:
-        return "runtime http: no code runs locally";
-    default:
-        return "no implementation file";
-    }
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    if (rt && rt->static_skip)
+        return xasprintf("runtime %s: %s", rt->name, rt->static_skip);
+    return rt && code_path ? NULL : xstrdup("no implementation file");
 }
 
 static tg_stage_status static_run(tg_stage_run *r, tg_err *err)
@@ -46,8 +40,8 @@ static tg_stage_status static_run(tg_stage_run *r, tg_err *err)
     tg_sandbox_config sc = {0};
     bool have_sc = false;
     tg_stage_status rc = TG_STAGE_FAILED;
-    if (m.runtime != TG_RUNTIME_PYTHON || !code_path) {
-        const char *why = static_skip_reason(m.runtime);
+    char *why = static_skip_reason(&m, code_path);
+    if (why) {
         out = cJSON_CreateObject();
         cJSON_AddBoolToObject(out, "ok", true);
         cJSON_AddStringToObject(out, "skipped", why);
@@ -115,6 +109,7 @@ done:
     cJSON_Delete(req);
     free(code);
     free(code_path);
+    free(why);
     if (have_sc)
         tg_sandbox_config_free(&sc);
     tg_manifest_free(&m);

@@ -220,8 +220,8 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
     const char *file = tg_json_get_string(m->reference, "file");
     const char *entry = tg_json_get_string(m->reference, "entrypoint");
     char *ref_path = tgs_code_path(m, file);
-    if (!ref_path || !entry || n == 0 ||
-        (m->runtime != TG_RUNTIME_PYTHON && m->runtime != TG_RUNTIME_NODE)) {
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    if (!ref_path || !entry || n == 0 || !rt || !rt->code_file) {
         free(ref_path);
         return TG_STAGE_DONE;
     }
@@ -264,7 +264,7 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
     ri->has = true;
     /* CodeBLEU compares Python code (tg_py_tokenize and code_analysis.py are Python's) */
     char *cand_path = tgs_code_path(m, m->impl_file);
-    if (m->runtime == TG_RUNTIME_PYTHON && cand_path) {
+    if (rt->code_analysis && cand_path) {
         size_t l1 = 0, l2 = 0;
         const tg_repo *repo = tg_stage_repo(r);
         char *cand = tg_confine_repo_in(repo->path, cand_path, m->dir, "tool code", err) == 0 &&
@@ -408,27 +408,24 @@ static void collect_cases(test_run_state *t)
 /*
  * The tool-run environment, as `toolgen run` sets it up (tg_toolrun_env_open: the sandbox from
  * toolgen.yaml, the visualization-manifest schema, the import allowlist), plus the manifest's
- * compiled schemas. A remote (http) tool is not run: t->not_run says why.
+ * compiled schemas. A tool whose runtime is not sandboxed (http: remote) is not run:
+ * t->not_run says why.
  */
 static tg_stage_status open_env(test_run_state *t, tg_err *err)
 {
     const tg_manifest *m = &t->m;
-    if (m->runtime == TG_RUNTIME_HTTP) {
-        t->not_run = xstrdup("runtime http: the sandbox has no network, so remote tools are not "
-                             "run by the build");
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    if (rt && !rt->sandboxed) {
+        t->not_run = xasprintf("runtime %s: the sandbox has no network, so remote tools are not "
+                               "run by the build", rt->name);
         return TG_STAGE_DONE;
     }
     if (tg_toolrun_env_open(&t->env, tg_stage_repo(t->r), t->cfg->doc.root, err) != 0)
         return TG_STAGE_FAILED;
     t->have_env = true;
     tgs_warn_isolation(t->r, "the test stage", &t->env.sandbox);
-    if (m->runtime == TG_RUNTIME_PYTHON) {
-        tgs_dep_runtime(t->r, &t->env.sandbox, "runner.py");
-        tgs_dep_runtime(t->r, &t->env.sandbox, "runner_warm.py");
-        tgs_dep_runtime(t->r, &t->env.sandbox, "toolgen_helpers.py");
-    } else if (m->runtime == TG_RUNTIME_NODE) {
-        tgs_dep_runtime(t->r, &t->env.sandbox, "runner.js");
-    }
+    for (size_t i = 0; rt && rt->runner_files && rt->runner_files[i]; i++)
+        tgs_dep_runtime(t->r, &t->env.sandbox, rt->runner_files[i]);
     t->reg = js_registry_new();
     tg_err ignored = {0};
     if (js_registry_add_metaschemas(t->reg, &ignored) != 0)

@@ -1,0 +1,90 @@
+/*
+ * runtime_ops.h — what each runtime does in a call, as a table of operations beside
+ * model/runtime.h's table of facts: its command for the sandbox, how its result is read, whether
+ * and how it runs warm, and the words guidance uses for its code. toolrun.c, toolbatch.c,
+ * warmpool.c and guidance.c call through these and never test a kind; each built-in runtime's
+ * operations are one file (rt_python.c, rt_node.c, rt_command.c; the two runners' shared
+ * protocol is rt_runner.c). A runtime whose entry says it is not run (http) has none.
+ *
+ * A call goes: tr_prepare (toolrun.c) refuses a runtime without operations or with not_run,
+ * validates the arguments and checks the paths, fills the command's limits, paths and cancel
+ * flag, then asks ops->command for the rest; the sandbox (or a warm one) runs it; ops->read_result
+ * reads what came back; guidance classifies it (docs/sandbox.md).
+ *
+ * Threads: as model/runtime.h — lookups from any thread, registration (tests) before the first
+ * call of the kind; ops are borrowed and must outlive the process's last call (a static). The
+ * operations themselves keep no state and are called from any number of threads.
+ */
+#ifndef TG_RUNTIME_OPS_H
+#define TG_RUNTIME_OPS_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "base/strvec.h"
+#include "model/runtime.h"
+#include "run/toolrun.h"
+
+/* The command of one call being assembled for the sandbox, and the strings it borrows. */
+typedef struct tg_runtime_cmd {
+    tg_sandbox_cmd cmd; /* argv, env and cwd point into the members below once it is ready */
+    tg_strv argv, env;
+    char *cwd;      /* relative to the work directory; NULL: the work directory */
+    char *request;  /* a runner's request (cmd.request) */
+    char *tool_dir; /* the tool's folder on the host (cmd.tool_dir); a warm pool keys on it */
+} tg_runtime_cmd;
+
+/* Frees what c owns (not c); c is zeroed and may be reused. */
+void tg_runtime_cmd_free(tg_runtime_cmd *c);
+
+/* How guidance speaks of a runtime's code when its runner reports an error (run/guidance.c);
+ * a member left NULL says nothing runtime-specific. */
+typedef struct tg_runtime_words {
+    const char *language;     /* "Python": "Invalid Python syntax" */
+    const char *param_kind;   /* what an input_schema property is in the entry function */
+    const char *not_exported; /* how else an entry function can be missing */
+    const char *memory_note;  /* added to the cause of an out-of-memory death */
+} tg_runtime_words;
+
+typedef struct tg_runtime_ops {
+    /*
+     * The rest of c for a call of m with args (defaults applied; answers: the tool's earlier
+     * questions answered, may be NULL): c->argv, c->env, c->cwd and whatever of c->cmd the
+     * runtime needs (a runner's request and reply channel, the tool's folder, the runtime
+     * files). c->cmd's limits, paths and cancel flag are already set; the caller points
+     * c->cmd.argv/env/cwd at the members afterwards. TG_CALL_ENV: something to install is
+     * missing, TG_CALL_UNSUPPORTED: the manifest cannot run as written; err says which.
+     */
+    tg_call_status (*command)(const tg_toolrun_ctx *ctx, const tg_manifest *m, const cJSON *args,
+                              const cJSON *answers, tg_runtime_cmd *c, tg_err *err);
+    /*
+     * What the call left in sb, into out (result, ask or reply_error) and the facts guidance
+     * reads (f->reply, f->reply_garbled, f->mapped_code, ...). *reply: an object f points into,
+     * freed by the caller after classification (NULL: none); *problem: why the result is
+     * unusable (heap), else left NULL.
+     */
+    void (*read_result)(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_facts *f,
+                        tg_call_result *out, cJSON **reply, char **problem);
+    /*
+     * The argv of a warm sandbox (run/warm.h) from a cold call's command: with file (the tool
+     * file as the sandbox sees it) one that loads that tool for a batch of its calls; with
+     * file NULL a pool worker that imports m's dependencies but no tool. NULL: the runtime
+     * runs cold only.
+     */
+    void (*warm_argv)(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
+                      tg_strv *argv);
+    const tg_runtime_words *words; /* NULL: none */
+    /* The result is the program's stdout and exit status, not a runner's reply: guidance
+     * judges the exit status (implementation.exit_codes). */
+    bool exit_status;
+} tg_runtime_ops;
+
+/* The operations of kind; NULL when it has none (unknown, or not run by this version). */
+const tg_runtime_ops *tg_runtime_ops_of(tg_runtime kind);
+
+/* Gives kind (registered with tg_runtime_register) its operations; -1 with err when kind has
+ * no entry or already has operations. */
+int tg_runtime_ops_register(tg_runtime kind, const tg_runtime_ops *ops, tg_err *err);
+
+#endif
