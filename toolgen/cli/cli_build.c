@@ -306,6 +306,8 @@ static void on_event(void *ud, const tg_build_event *ev)
         fflush(stdout);
         fprintf(stderr, "%s\n", ev->text);
         break;
+    case TG_EV_OUTPUT: /* not asked for (report_outputs) */
+        break;
     }
     fflush(stdout);
 }
