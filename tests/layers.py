@@ -28,16 +28,19 @@ LAYERS = {
     "schema": ["base"],
     "model": ["base", "schema"],
     "engine": ["base", "schema", "model"],
-    "emit": ["base", "schema", "model"],
+    "emit": ["base", "model"],
     "quality": ["base", "schema"],
-    "run": ["base", "net", "schema", "model"],
-    "stages": ["base", "net", "schema", "model", "engine", "emit", "run", "quality"],
+    "run": ["base", "schema", "model"],
+    "stages": ["base", "schema", "model", "engine", "emit", "run", "quality"],
     "llm": ["base", "net"],
-    "gen": ["base", "net", "schema", "model", "run", "quality", "llm"],
-    "lifecycle": ["base", "net", "schema", "model", "emit", "run", "quality"],
-    "serve": ["base", "net", "schema", "model", "emit", "run", "quality", "lifecycle"],
-    "cli": ["base", "net", "schema", "model", "engine", "emit", "run", "quality", "stages", "llm",
+    "gen": ["base", "schema", "model", "run", "quality", "llm"],
+    "lifecycle": ["base", "schema", "model"],
+    "serve": ["base", "schema", "model", "emit", "run", "lifecycle"],
+    # the composition layer: it wires the layers together for a command, so it may use them all
+    "app": ["base", "net", "schema", "model", "engine", "emit", "run", "quality", "stages", "llm",
             "gen", "lifecycle", "serve"],
+    "cli": ["base", "schema", "model", "engine", "emit", "run", "stages", "gen", "lifecycle",
+            "serve", "app"],
 }
 
 # external header -> the only files that may include it
@@ -106,6 +109,9 @@ def check(root):
                                     f"(write \"<layer>/{target}\")")
                     continue
                 tlayer, tname = tparts
+                if tlayer not in LAYERS:
+                    problems.append(f"{rel}:{lineno}: \"{target}\": '{tlayer}' is not a layer")
+                    continue
                 if not os.path.isfile(os.path.join(root, target)):
                     problems.append(f"{rel}:{lineno}: \"{target}\" does not exist")
                     continue

@@ -8,6 +8,7 @@
  *   - early cut-off: an upstream stage that reruns but writes the same bytes spares its
  *     downstream stages;
  *   - a failing stage skips its downstream stages, the others run; -k stops starting stages;
+ *   - a forced build runs every stage, and hands the caller the outputs it wrote when asked;
  *   - a deleted output is recreated, a hand-edited one rewritten and reported;
  *   - a stage's previous outputs are handed back (mapped) only when intact, and one changed in
  *     place while the stage reads it fails the stage;
@@ -233,8 +234,9 @@ typedef struct result {
 
 static void on_event(void *ud, const tg_build_event *ev)
 {
-    static const char *const kinds[] = {"START",   "DONE",    "FAILED", "CUTOFF",  "SKIPPED",
-                                        "PLAN",    "REMOVED", "KEPT",   "WARNING", "PROBLEM"};
+    static const char *const kinds[] = {"START",   "DONE",    "FAILED",  "CUTOFF",
+                                        "SKIPPED", "PLAN",    "REMOVED", "KEPT",
+                                        "WARNING", "PROBLEM", "OUTPUT"};
     static const char *const plans[] = {"up-to-date", "run", "maybe", "remove"};
     result *res = ud;
     tg_buf b = TG_BUF_INIT;
@@ -247,6 +249,8 @@ static void on_event(void *ud, const tg_build_event *ev)
         tg_buf_printf(&b, " %s", ev->tool);
     if (ev->text && ev->kind != TG_EV_DONE)
         tg_buf_printf(&b, ": %s", ev->text);
+    if (ev->kind == TG_EV_OUTPUT)
+        tg_buf_printf(&b, " = %.*s", ev->data ? (int)ev->len : 4, ev->data ? ev->data : "NULL");
     tg_strv_push(&res->events, b.data);
     tg_buf_free(&b);
 }
@@ -274,6 +278,7 @@ static bool listed(const tg_strv *v, const char *s)
 }
 
 static const char *build_dir = "."; /* the repository build_with builds */
+static bool force_next;              /* the next build_with: force and report_outputs */
 
 static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs)
 {
@@ -293,8 +298,11 @@ static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs
                        .mode = mode,
                        .jobs = jobs,
                        .keep_going = keep_going,
+                       .force = force_next,
+                       .report_outputs = force_next,
                        .on_event = on_event,
                        .ud = res};
+    force_next = false;
     tg_err err = {0};
     res->status = tg_build(&o, &res->st, &err);
     tg_repo_release(&repo);
@@ -535,6 +543,41 @@ static void test_failures(void)
     result_free(&r);
 }
 
+/* ---- a forced build that reports its outputs ---------------------------------------------- */
+
+static void test_forced(void)
+{
+    result r;
+    build(&r); /* up to date first */
+    CHECK_RAN(r, "");
+    CHECK(!has_event(&r, "OUTPUT"), "outputs reported though not asked for");
+    result_free(&r);
+
+    force_next = true;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "forced build: %d", r.status);
+    CHECK_RAN(r, "all gen:a gen:b gen:c pub:a pub:b pub:c");
+    CHECK(r.st.cut_off == 0 && r.st.up_to_date == 0, "forced: cut off %d, up to date %d",
+          r.st.cut_off, r.st.up_to_date);
+    CHECK(has_event(&r, "OUTPUT gen a: out/a.gen = alpha 3\n") &&
+              has_event(&r, "OUTPUT pub b: pub/b.txt = [b]\nBETA\n") &&
+              has_event(&r, "OUTPUT all: pub/all.txt = a: alpha 3\nb: BETA\nc: gamma\n"),
+          "the outputs of the stages that ran are reported with their bytes");
+    result_free(&r);
+
+    /* a failed stage reports nothing it did not write */
+    write_text("src/c.txt", "FAIL\n");
+    force_next = true;
+    build(&r);
+    CHECK(r.status == TG_BUILD_FAILED, "forced failing build: %d", r.status);
+    CHECK(!has_event(&r, "OUTPUT gen c") && has_event(&r, "OUTPUT gen a"),
+          "a failed stage's outputs are not reported");
+    result_free(&r);
+    write_text("src/c.txt", "gamma\n");
+    build(&r);
+    result_free(&r);
+}
+
 /* ---- outputs deleted or edited by hand ------------------------------------------------------ */
 
 static void test_outputs(void)
@@ -768,6 +811,7 @@ int main(void)
     test_unchanged_outputs();
     test_mapped_outputs();
     test_failures();
+    test_forced();
     test_outputs();
     test_keys(datadir);
     test_two_repos(tmpdir);

@@ -65,29 +65,15 @@ extern const char tg_usage_lcstatus[];
 extern const char tg_usage_log[];
 extern const char tg_usage_new[];
 
-/* cli_new.c: before a build, generates again the code of the tools (all, or tools[0..ntools))
- * whose tool.lock says their spec or prompts changed (gen/regen.h); with frozen, fails listing
- * them instead. TG_EXIT_OK, or the exit code after printing why. */
-/* cli_new.c: builds just tool through the gates (gen/newtool.h's tg_gen_validate_fn), and
- * prints one pipeline step per line on stdout (its progress callback). */
-int cli_build_one(void *ud, const tg_repo *repo, const char *tool, bool *build_ok,
-                  char **failures, tg_err *err);
+/* cli_new.c: prints one pipeline step per line on stdout (a progress callback of app/). */
 void cli_print_step(void *ud, const char *line);
 /* cli_refine.c: `toolgen reject TOOL --notes NOTES --refine` after the rejection: generation
- * again at the spec step with the corrections, as a new draft version. An exit code. */
+ * again at the spec step with the corrections, as a new draft version (app/refine.h). An exit
+ * code. */
 int cli_refine(const tg_repo *repo, const char *tool, const char *notes);
 
-/* serve.workflow's generate_tool (serve/workflow.h): `toolgen new` on intent and the data
- * files, then a build of the tool so it can be staged. Prints nothing. */
-struct tg_serve_generated;
-int cli_serve_generate(void *ud, const tg_repo *repo, const char *intent,
-                       const char *const *data, size_t ndata, struct tg_serve_generated *out,
-                       tg_err *err);
 /* The user who answers feedback, for Approved-By: $TOOLGEN_USER, else $USER, else "user". */
 const char *cli_answering_user(void);
-
-int cli_generate_due(const tg_repo *repo, const char *const *tools, size_t ntools, bool frozen,
-                     const char *cmd);
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
 int cli_fail(int code, const char *fmt, ...)

@@ -9,10 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/regenerate.h"
+#include "app/toolsource.h"
 #include "engine/build.h"
 #include "cli/cli.h"
 #include "lifecycle/gitstatus.h"
-#include "model/paths.h"
 #include "stages/stages.h"
 #include "base/strmap.h"
 #include "base/util.h"
@@ -104,13 +105,6 @@ static int parse_count(const char *cmd, const char *opt, const char *s, int *out
     return 0;
 }
 
-/* The tools of a repository: the folders of paths.manifests holding a manifest. */
-static const tg_tool_source manifest_tools = {
-    .list = tg_tools_list,
-    .marker = tg_tools_marker,
-    .refuse = tg_tools_refuse,
-};
-
 /* The repository (cli_dir()) and, unless o->config_later, its config; -1 when it printed why
  * not (a config error is a usage error, as the build would report it). */
 static int open_repo(cli_opts *o)
@@ -136,7 +130,7 @@ static int parse(int argc, char **argv, cli_opts *o)
     const char *cmd = argv[0];
     o->cmd = cmd;
     o->b.stages = tg_stages;
-    o->b.tool_source = &manifest_tools;
+    o->b.tool_source = &tg_manifest_tools;
     o->tools = xcalloc((size_t)argc + 1, sizeof *o->tools);
     o->b.keep_going = 1;
     bool dashdash = false;
@@ -306,6 +300,8 @@ static void on_event(void *ud, const tg_build_event *ev)
         fflush(stdout);
         fprintf(stderr, "%s\n", ev->text);
         break;
+    case TG_EV_OUTPUT: /* not asked for (report_outputs) */
+        break;
     }
     fflush(stdout);
 }
@@ -402,6 +398,47 @@ static void print_summary(const tg_build_stats *st, tg_build_status s)
     printf(", in %.2fs\n", st->seconds);
 }
 
+/* ---- generation before the build ---------------------------------------------------------- */
+
+static void warn_edited(void *ud, const char *tool)
+{
+    (void)ud;
+    fprintf(stderr, "toolgen: warning: %s: tool.py was edited by hand, so it is not generated "
+                    "again though its spec or prompts changed\n", tool);
+}
+
+static void say_generate(void *ud, const char *tool, const char *why)
+{
+    (void)ud;
+    printf("generate %s (%s)\n", tool, why);
+}
+
+/* The code of generated tools whose spec or prompts changed, generated again (with frozen,
+ * listed as a failure instead): TG_EXIT_OK, or the exit code after printing why. */
+static int generate_due(const cli_opts *o)
+{
+    tg_due_progress p = {.edited = warn_edited, .generating = say_generate};
+    tg_strv due = TG_STRV_INIT;
+    tg_err err = {0};
+    int rc = TG_EXIT_OK;
+    if (tg_generate_due(o->b.repo, o->b.tools, o->b.ntools, o->b.frozen, &p, &due, &err) != 0) {
+        char msg[2048];
+        tg_err_format(&err, msg, sizeof msg);
+        rc = cli_fail(TG_EXIT_FAIL, "%s: %s", o->cmd, msg);
+    }
+    if (due.n) {
+        tg_buf list = TG_BUF_INIT;
+        for (size_t i = 0; i < due.n; i++)
+            tg_buf_printf(&list, "  %s\n", due.v[i]);
+        rc = cli_fail(TG_EXIT_FAIL, "%s --frozen: these tools need their code generated again "
+                                    "(run toolgen build without --frozen):\n%s",
+                      o->cmd, list.data);
+        tg_buf_free(&list);
+    }
+    tg_strv_free(&due);
+    return rc;
+}
+
 static int run_build(cli_opts *o, tg_build_stats *st, tg_build_status *status)
 {
     ui u = {.tty = isatty(STDOUT_FILENO) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0,
@@ -412,7 +449,7 @@ static int run_build(cli_opts *o, tg_build_stats *st, tg_build_status *status)
     o->b.interrupted = &interrupted;
     catch_signals();
     if (o->b.mode == TG_MODE_BUILD) { /* generated code whose spec or prompts changed */
-        int g = cli_generate_due(o->b.repo, o->b.tools, o->b.ntools, o->b.frozen, o->cmd);
+        int g = generate_due(o);
         if (g != TG_EXIT_OK) {
             memset(st, 0, sizeof *st); /* the callers free it */
             *status = TG_BUILD_FAILED;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/generate.h"
 #include "base/util.h"
 #include "cli/cli.h"
 #include "model/config.h"
@@ -329,7 +330,7 @@ static int serve(const serve_opts *o, int proto_fd)
     tg_serve_toolset_unref(first);
     /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
      * makes the watch read the tool set again at once */
-    tg_serve_workflow wf = {.repo = &repo, .generate = cli_serve_generate,
+    tg_serve_workflow wf = {.repo = &repo, .generate = tg_generate_and_build,
                             .changed = tg_serve_devwatch_force, .changed_ctx = &sv.watch,
                             .user = cli_answering_user()};
     /* the workflow's tools first: a served tool of the same name is hidden */

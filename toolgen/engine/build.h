@@ -48,6 +48,10 @@ typedef enum tg_build_event_kind {
     TG_EV_KEPT,    /* clean: a file under a shared root toolgen did not write; text: path */
     TG_EV_WARNING, /* text */
     TG_EV_PROBLEM, /* a problem outside any stage (toolgen.yaml, a tool folder); text */
+    TG_EV_OUTPUT,  /* only with tg_build_opts.report_outputs: an output of a stage that ran,
+                      once written (of a failed stage, those tg_stage_output_always wrote);
+                      text: its path; data/len: its bytes (data NULL for an output vouched
+                      unchanged without its bytes, tg_stage_output_unchanged) */
 } tg_build_event_kind;
 
 typedef enum tg_build_plan {
@@ -65,6 +69,8 @@ typedef struct tg_build_event {
     const char *why;   /* TG_EV_DONE, TG_EV_FAILED: why the stage ran */
     tg_build_plan plan;
     int done, total;   /* stages finished / stages expected to run, for [done/total] */
+    const char *data;  /* TG_EV_OUTPUT: the output's bytes (not NUL-terminated), len of them */
+    size_t len;
 } tg_build_event;
 
 typedef enum tg_build_mode {
@@ -101,6 +107,12 @@ typedef struct tg_build_opts {
     int keep_going;    /* stop starting stages after this many failures; 0 = never stop */
     bool frozen;       /* no stage may call an LLM */
     bool verbose;      /* more detail: files written, notes of the stages */
+    /* Run every stage instance of the build, up to date or not (make -B): for a caller that
+     * wants a verdict from this run rather than from the state log's record. */
+    bool force;
+    /* TG_EV_OUTPUT events: the caller reads what a stage produced (a validation report) from
+     * the build itself, never from a file that may be stale. */
+    bool report_outputs;
     const char *const *tools; /* limit the build to these tools (NULL/0: every tool) */
     size_t ntools;
     volatile sig_atomic_t *interrupted; /* set by a signal handler: stop starting stages */

@@ -25,6 +25,23 @@ void tgb_event(engine *e, tg_build_event_kind kind, const node *n, const char *t
     pthread_mutex_unlock(&e->ev_mu);
 }
 
+void tgb_event_output(engine *e, const node *n, const char *path, const char *data, size_t len)
+{
+    if (!e->o->on_event)
+        return;
+    tg_build_event ev = {.kind = TG_EV_OUTPUT,
+                         .stage = n->def->id,
+                         .tool = n->tool,
+                         .text = path,
+                         .done = e->done,
+                         .total = e->total,
+                         .data = data,
+                         .len = len};
+    pthread_mutex_lock(&e->ev_mu);
+    e->o->on_event(e->o->ud, &ev);
+    pthread_mutex_unlock(&e->ev_mu);
+}
+
 void tgb_eventf(engine *e, tg_build_event_kind kind, const node *n, const char *fmt, ...)
 {
     tg_buf b = TG_BUF_INIT;

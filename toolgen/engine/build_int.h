@@ -154,6 +154,8 @@ struct tg_stage_run {
 /* Reports an event to the caller (serialised). */
 void tgb_event(engine *e, tg_build_event_kind kind, const node *n, const char *text,
                tg_build_plan plan);
+/* Reports TG_EV_OUTPUT (serialised): output path of n with its bytes (data may be NULL). */
+void tgb_event_output(engine *e, const node *n, const char *path, const char *data, size_t len);
 void tgb_eventf(engine *e, tg_build_event_kind kind, const node *n, const char *fmt, ...)
     TG_PRINTF(4, 5);
 /* Appends a reason to n->why ("; "-separated). */

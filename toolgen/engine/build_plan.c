@@ -547,7 +547,9 @@ static void plan_node(engine *e, node *n, bool parallel)
         n->state = N_DIRTY;
         return;
     }
-    bool dirty = false;
+    bool dirty = e->o->force;
+    if (dirty)
+        tgb_why(n, "a forced build runs every stage");
     if (n->key_known && !tg_hash_eq(n->key, n->rec->key)) {
         tgb_explain_key(n);
         dirty = true;

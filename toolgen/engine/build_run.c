@@ -678,6 +678,29 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
     return rc;
 }
 
+/* TG_EV_OUTPUT for output i of r, when the caller asked for outputs (report_outputs). */
+static void report_output(engine *e, const node *n, const tg_stage_run *r, size_t i)
+{
+    if (!e->o->report_outputs)
+        return;
+    if (r->outs[i].kept) {
+        tgb_event_output(e, n, r->outs[i].path, NULL, 0);
+        return;
+    }
+    tg_span one;
+    size_t nspans;
+    const tg_span *spans = out_spans(r, i, &one, &nspans);
+    if (nspans == 1) {
+        tgb_event_output(e, n, r->outs[i].path, spans[0].data, spans[0].len);
+        return;
+    }
+    tg_buf b = TG_BUF_INIT; /* an output made of parts is assembled only for this */
+    for (size_t k = 0; k < nspans; k++)
+        tg_buf_append(&b, spans[k].data, spans[k].len);
+    tgb_event_output(e, n, r->outs[i].path, b.data, b.len);
+    tg_buf_free(&b);
+}
+
 /*
  * A failed stage's reports (tg_stage_output_always) are written, unrecorded: the stage has no
  * new record, so it runs again next build, and its report says why it failed meanwhile.
@@ -700,10 +723,12 @@ static void write_always(engine *e, node *n, tg_stage_run *r)
         tg_span one;
         size_t nspans;
         const tg_span *spans = out_spans(r, i, &one, &nspans);
-        if (write_output(e, r->outs[i].path, spans, nspans, &err) == 0)
+        if (write_output(e, r->outs[i].path, spans, nspans, &err) == 0) {
             tg_buf_printf(&r->notes, "wrote %s\n", r->outs[i].path);
-        else
+            report_output(e, n, r, i);
+        } else {
             tg_buf_printf(&r->problems, "%s\n", err.msg);
+        }
     }
 }
 
@@ -778,6 +803,8 @@ static void process(worker *w, node *n)
         rc = commit_outputs(e, n, &r, &err);
     else
         write_always(e, n, &r);
+    for (size_t i = 0; rc == 0 && i < r.nouts; i++)
+        report_output(e, n, &r, i);
     if (env) {
         pthread_mutex_lock(&e->mu);
         e->env_failures++;

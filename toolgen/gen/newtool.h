@@ -6,8 +6,9 @@
  *   3. the contract: manifests/<name>/tool.manifest.yaml, status draft, intent, provenance;
  *   4. the code: tool.py (N samples with --samples N) and tool.lock;
  *   5. validation through the gates — the caller's validate callback builds just that tool (this
- *      layer cannot see the build engine) — then the repair loop, up to
- *      validation.max_repair_iterations, each request carrying the diagnostics (gen/gen_eval.h);
+ *      layer cannot see the build engine; app/validate.h is the one toolgen uses) and hands back
+ *      a verdict (gen/verdict.h) — then the repair loop, up to
+ *      validation.max_repair_iterations, each request carrying the verdict's diagnostics;
  *   6. STAGED (status staged, the best candidate kept) or REJECTED (the tool folder removed, the
  *      last candidate and its report kept under .toolgen/gen/<name>/).
  * On any error nothing is left in manifests/: the folder is written whole or removed again.
@@ -22,13 +23,14 @@
 #include <stddef.h>
 
 #include "base/util.h"
+#include "gen/verdict.h"
 #include "model/repo.h"
 
-/* Builds just tool through the gates. 0 when the build ran: *build_ok says whether it passed,
- * *failures (heap, may stay NULL) holds the failure messages; -1 with err when it could not run
- * (no sandbox, the lock is held). */
+/* Builds just tool through the gates, as its files are now. 0 when the build ran, with out
+ * filled (the pipeline releases it); -1 with err, out left empty, when it could not run (no
+ * sandbox, the lock is held). */
 typedef int (*tg_gen_validate_fn)(void *ud, const tg_repo *repo, const char *tool,
-                                  bool *build_ok, char **failures, tg_err *err);
+                                  tg_verdict *out, tg_err *err);
 
 typedef struct tg_gen_opts {
     const tg_repo *repo;

@@ -8,7 +8,6 @@
 #include "base/strvec.h"
 #include "gen/dataset.h"
 #include "gen/gap.h"
-#include "gen/gen_eval.h"
 #include "gen/gen_files.h"
 #include "gen/newtool.h"
 #include "gen/prompt.h"

@@ -5,27 +5,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gen/builtin.h"
 #include "gen/gen_example.h"
 #include "gen/newtool_int.h"
-#include "model/paths.h"
 #include "quality/metrics.h"
 
 typedef struct cand {
     char *code;
     char *model;
     tg_hash prompt_hash, request, response;
-    tg_gen_eval ev;
+    tg_verdict ev;
 } cand;
 
 static void cand_free(cand *k)
 {
     free(k->code);
     free(k->model);
-    tg_gen_eval_release(&k->ev);
+    tg_verdict_release(&k->ev);
     memset(k, 0, sizeof *k);
+}
+
+/* Whether a is a better candidate than b: it passes, then more tests passed, then its score. */
+static bool better(const tg_verdict *a, const tg_verdict *b)
+{
+    if (a->passed != b->passed)
+        return a->passed;
+    if (a->tests_passed != b->tests_passed)
+        return a->tests_passed > b->tests_passed;
+    return a->overall > b->overall;
 }
 
 void tg_gen_read_validation_config(gen_ctx *c)
@@ -69,29 +77,21 @@ static int write_tool(gen_ctx *c, const char *manifest, const char *code, tg_err
 }
 
 /* Writes the tool and builds it through the gates; fills ev. */
-static int validate(gen_ctx *c, const char *manifest, const char *code, tg_gen_eval *ev,
+static int validate(gen_ctx *c, const char *manifest, const char *code, tg_verdict *ev,
                     tg_err *err)
 {
     if (write_tool(c, manifest, code, err) != 0)
         return -1;
-    char *report = tg_validation_report_path(c->name);
-    unlinkat(c->repo->root_fd, report, 0); /* a stale report must not judge this candidate */
-    free(report);
-    bool ok = false;
-    char *failures = NULL;
-    if (c->o->validate(c->o->validate_ud, c->repo, c->name, &ok, &failures, err) != 0) {
-        free(failures);
+    if (c->o->validate(c->o->validate_ud, c->repo, c->name, ev, err) != 0) {
         c->res->fail = TG_GENF_ENV;
         return -1;
     }
-    tg_gen_eval_read(c->repo, c->name, ok, failures, ev);
-    free(failures);
     return 0;
 }
 
 static int validate_cand(gen_ctx *c, cand *k, tg_err *err)
 {
-    tg_gen_eval_release(&k->ev);
+    tg_verdict_release(&k->ev);
     char *m = manifest_of(c, k, "draft");
     int rc = validate(c, m, k->code, &k->ev, err);
     free(m);
@@ -140,7 +140,7 @@ static int repair(gen_ctx *c, const cand *from, int iteration, cand *k, tg_err *
     return take_reply(k, code, &r, c->last_prompt_hash);
 }
 
-static void note_eval(gen_ctx *c, const char *what, const tg_gen_eval *e, const tg_gen_eval *prev)
+static void note_eval(gen_ctx *c, const char *what, const tg_verdict *e, const tg_verdict *prev)
 {
     char delta[64] = "";
     if (prev)
@@ -203,7 +203,7 @@ static int write_lock(gen_ctx *c, const char *manifest, const char *code, const 
 
 /* The passing tool: status staged, tool.lock written. */
 static int finish_staged(gen_ctx *c, const char *draft_manifest, const char *code,
-                         const cand *k, const tg_gen_eval *ev, tg_err *err)
+                         const cand *k, const tg_verdict *ev, tg_err *err)
 {
     char *staged = tg_gen_set_status(draft_manifest, "staged");
     int rc = tg_gen_folder_write(c->repo, c->dir, "tool.manifest.yaml", staged, err);
@@ -225,7 +225,7 @@ static int finish_staged(gen_ctx *c, const char *draft_manifest, const char *cod
 /* The failing tool leaves manifests/ (and what its build emitted); the last candidate and its
  * diagnostics stay under .toolgen/gen/<name>/ for a look. */
 static int finish_rejected(gen_ctx *c, const char *manifest, const char *code,
-                           const tg_gen_eval *ev, tg_err *err)
+                           const tg_verdict *ev, tg_err *err)
 {
     char *keep = xasprintf(".toolgen/gen/%s", c->name);
     tg_gen_folder_remove(c->repo, keep);
@@ -277,7 +277,7 @@ static int sample_candidates(gen_ctx *c, int n, cand *best, bool *last_is_best, 
         last = i;
         note_eval(c, what, &ks[i].ev, NULL);
         correct += ks[i].ev.passed;
-        if (b < 0 || tg_gen_eval_better(&ks[i].ev, &ks[b].ev))
+        if (b < 0 || better(&ks[i].ev, &ks[b].ev))
             b = i;
     }
     if (rc == 0 && b < 0) {
@@ -313,7 +313,7 @@ int tg_gen_candidates(gen_ctx *c, tg_err *err)
         char what[32];
         snprintf(what, sizeof what, "repair %d", it);
         note_eval(c, what, &k.ev, &best.ev);
-        on_disk_is_best = tg_gen_eval_better(&k.ev, &best.ev) || k.ev.passed;
+        on_disk_is_best = better(&k.ev, &best.ev) || k.ev.passed;
         if (on_disk_is_best) {
             cand_free(&best);
             best = k;
@@ -368,13 +368,13 @@ int tg_gen_builtin(gen_ctx *c, tg_err *err)
     c->name = xstrdup(t.name);
     c->dir = tg_path_join(c->repo->cfg.manifests_dir, t.name);
     c->res->tool = xstrdup(t.name);
-    tg_gen_eval ev = {0};
+    tg_verdict ev = {0};
     if (record_example(c, &t, err) == 0 && validate(c, t.manifest_yaml, t.code, &ev, err) == 0) {
         note_eval(c, "validation", &ev, NULL);
         rc = ev.passed ? finish_staged(c, t.manifest_yaml, t.code, NULL, &ev, err)
                        : finish_rejected(c, t.manifest_yaml, t.code, &ev, err);
     }
-    tg_gen_eval_release(&ev);
+    tg_verdict_release(&ev);
     tg_builtin_tool_release(&t);
     return rc;
 }

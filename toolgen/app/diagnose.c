@@ -1,5 +1,11 @@
-/* gen_eval.c — validation reports as repair diagnostics (gen_eval.h; docs/generate.md). */
-#include "gen/gen_eval.h"
+/*
+ * diagnose.c — a validation report as a verdict and the repair request's diagnostics
+ * (app_int.h; docs/generate.md#the-repair-loop): the seed's SCHEMA AND STATIC ERRORS, RUNTIME
+ * ERRORS (with the error code's advice), FAILED TESTS and CODE QUALITY METRICS. The text is part
+ * of the repair prompt, so its bytes are part of the LLM cache's keys: a change here changes
+ * which cached answers a repair finds.
+ */
+#include "app/app_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +13,6 @@
 #include "base/buf.h"
 #include "base/errcode.h"
 #include "base/json.h"
-#include "model/paths.h"
-
-#define REPORT_MAX_BYTES (16u << 20)
 
 static double num_at(const cJSON *root, const char *ptr, double fallback)
 {
@@ -37,20 +40,20 @@ static void failed_tests(const cJSON *tests, tg_buf *runtime, tg_buf *failed)
     }
 }
 
-static void metrics_text(const tg_gen_eval *e, const cJSON *r, tg_buf *b)
+static void metrics_text(const tg_verdict *v, const cJSON *r, tg_buf *b)
 {
-    tg_buf_printf(b, "- Functional Correctness: %.0f%%\n", e->correctness * 100);
-    tg_buf_printf(b, "- Test Pass Rate: %.0f%% (%d/%d tests passed)\n", e->pass_rate * 100,
-                  e->tests_passed, e->tests_total);
+    tg_buf_printf(b, "- Functional Correctness: %.0f%%\n", v->correctness * 100);
+    tg_buf_printf(b, "- Test Pass Rate: %.0f%% (%d/%d tests passed)\n", v->pass_rate * 100,
+                  v->tests_passed, v->tests_total);
     double bleu = num_at(r, "/code_metrics/semantic_closeness/code_bleu_score", -1);
     if (bleu >= 0)
         tg_buf_printf(b, "- Code BLEU: %.2f\n", bleu);
-    tg_buf_printf(b, "- Overall quality: %.2f\n", e->overall);
-    if (e->failed_gate)
-        tg_buf_printf(b, "- Failed gate: %s\n", e->failed_gate);
+    tg_buf_printf(b, "- Overall quality: %.2f\n", v->overall);
+    if (v->failed_gate)
+        tg_buf_printf(b, "- Failed gate: %s\n", v->failed_gate);
 }
 
-static void compose(tg_gen_eval *e, const cJSON *r, const char *failures)
+static void compose(tg_verdict *v, const cJSON *r, const char *failures)
 {
     tg_buf schema = TG_BUF_INIT, runtime = TG_BUF_INIT, failed = TG_BUF_INIT, m = TG_BUF_INIT;
     for (const char *p = failures; p && *p;) { /* test failures have their own section */
@@ -72,30 +75,25 @@ static void compose(tg_gen_eval *e, const cJSON *r, const char *failures)
     }
     if (r)
         failed_tests(tg_json_get(r, "tests"), &runtime, &failed);
-    metrics_text(e, r, &m);
+    metrics_text(v, r, &m);
     tg_buf b = TG_BUF_INIT;
     tg_buf_printf(&b, "SCHEMA AND STATIC ERRORS:\n%s\n", schema.len ? schema.data : "- none\n");
     tg_buf_printf(&b, "RUNTIME ERRORS:\n%s\n", runtime.len ? runtime.data : "- none\n");
     tg_buf_printf(&b, "FAILED TESTS:\n%s\n", failed.len ? failed.data : "- none\n");
     tg_buf_printf(&b, "CODE QUALITY METRICS:\n%s", m.data);
-    e->diagnostics = tg_buf_steal(&b);
+    v->diagnostics = tg_buf_steal(&b);
     tg_buf_free(&schema);
     tg_buf_free(&runtime);
     tg_buf_free(&failed);
     tg_buf_free(&m);
 }
 
-void tg_gen_eval_read(const tg_repo *repo, const char *tool, bool build_ok, const char *failures,
-                      tg_gen_eval *out)
+void tg_app_diagnose(bool build_ok, const char *failures, const char *report, size_t len,
+                     tg_verdict *out)
 {
     memset(out, 0, sizeof *out);
-    char *path = tg_validation_report_path(tool);
     tg_err err = {0};
-    size_t len = 0;
-    char *bytes = tg_read_file_at(repo->root_fd, path, REPORT_MAX_BYTES, &len, &err);
-    free(path);
-    cJSON *r = bytes ? tg_json_parse(bytes, len, NULL, NULL, NULL, &err) : NULL;
-    free(bytes);
+    cJSON *r = report ? tg_json_parse(report, len, NULL, NULL, NULL, &err) : NULL;
     if (r) {
         out->tests_ran = true;
         out->tests_passed = (int)num_at(r, "/pass_rates/overall/passed", 0);
@@ -107,23 +105,8 @@ void tg_gen_eval_read(const tg_repo *repo, const char *tool, bool build_ok, cons
         const char *g = tg_json_get_string(r, "failed_gate");
         out->failed_gate = g ? xstrdup(g) : NULL;
     }
+    out->build_ok = build_ok;
     out->passed = build_ok && r && !out->failed_gate;
     compose(out, r, failures);
     cJSON_Delete(r);
-}
-
-void tg_gen_eval_release(tg_gen_eval *e)
-{
-    free(e->failed_gate);
-    free(e->diagnostics);
-    memset(e, 0, sizeof *e);
-}
-
-bool tg_gen_eval_better(const tg_gen_eval *a, const tg_gen_eval *b)
-{
-    if (a->passed != b->passed)
-        return a->passed;
-    if (a->tests_passed != b->tests_passed)
-        return a->tests_passed > b->tests_passed;
-    return a->overall > b->overall;
 }

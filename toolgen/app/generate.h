@@ -1,0 +1,34 @@
+/*
+ * generate.h — `toolgen new` composed: the generation pipeline (gen/newtool.h) with every
+ * candidate validated by a build of just that tool (app/validate.h), for the command and for
+ * the server's generate_tool (docs/generate.md#the-pipeline, docs/mcp.md#the-workflow-over-mcp).
+ * Nothing here prints: the pipeline's step lines go to the caller's progress callback.
+ */
+#ifndef TG_GENERATE_H
+#define TG_GENERATE_H
+
+#include <stddef.h>
+
+#include "base/util.h"
+#include "gen/newtool.h"
+#include "model/repo.h"
+#include "serve/workflow.h"
+
+/*
+ * tg_gen_new with o's options and tg_validate_tool as the validation (o->validate and
+ * o->validate_ud are not used). As tg_gen_new: 0 with result filled, or -1 with result->fail
+ * and err; the caller releases result (tg_gen_result_release) either way.
+ */
+int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err);
+
+/*
+ * serve/workflow.h's generate_tool (a tg_serve_generate_fn; ud unused): tg_generate_tool on
+ * intent and the data files, then, when the tool is STAGED, one more build of it, since
+ * generation leaves the manifest newer than the build that validated it and staging snapshots
+ * what a build validated. The step lines (and the next command) become out->summary.
+ */
+int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
+                          const char *const *data, size_t ndata, tg_serve_generated *out,
+                          tg_err *err);
+
+#endif
