@@ -7,24 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/generate.h"
+#include "app/server.h"
 #include "base/util.h"
 #include "cli/cli.h"
 #include "model/config.h"
-#include "model/manifest.h"
-#include "run/toolrun.h"
-#include "serve/complete.h"
-#include "serve/core.h"
-#include "serve/devwatch.h"
-#include "serve/http.h"
-#include "serve/mrtr.h"
-#include "serve/notify.h"
-#include "serve/toolprov.h"
-#include "serve/prompts.h"
-#include "serve/resources.h"
 #include "serve/stdio.h"
-#include "serve/tools.h"
-#include "serve/workflow.h"
 
 const char tg_usage_serve[] =
     "usage: toolgen serve [-C DIR] [--staging | --dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
@@ -197,21 +184,27 @@ static void catch_signals(void)
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an error to handle, not a death */
 }
 
-static void report_tools(const tg_serve_tools *tools, const tg_serve_prompts *prompts,
-                         tg_serve_source source, const char *transport)
+/* What serve reads at start-up, said on stderr (tg_app_serve_opts.opened). */
+typedef struct report_ctx {
+    tg_serve_source source;
+    const char *transport;
+} report_ctx;
+
+static void report_tools(void *ud, const tg_serve_tools *tools, const tg_serve_prompts *prompts)
 {
+    const report_ctx *r = ud;
     for (size_t i = 0; i < tools->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out %s (run `toolgen %s`)\n", tools->skipped[i],
-                source == TG_SERVE_SOURCE_DEV ? "lint" : "check");
+                r->source == TG_SERVE_SOURCE_DEV ? "lint" : "check");
     for (size_t i = 0; i < prompts->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out the prompt template %s\n", prompts->skipped[i]);
     static const char *const from[] = {"the registry's promoted tools",
                                         "the registry's promoted and staged tools",
                                         "the working tree's manifests"};
     fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s (from %s)\n",
-            tools->n, tools->n == 1 ? "" : "s", transport, prompts->n,
-            prompts->n == 1 ? "" : "s", from[source]);
-    if (source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0)
+            tools->n, tools->n == 1 ? "" : "s", r->transport, prompts->n,
+            prompts->n == 1 ? "" : "s", from[r->source]);
+    if (r->source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0)
         fprintf(stderr, "toolgen: serve: the registry has no promoted tool yet; serve the "
                         "working tree's manifests with --dev, or promote one (docs/lifecycle.md)\n");
 }
@@ -224,79 +217,6 @@ static void on_listening(void *ctx, const char *host, unsigned port)
     fprintf(stderr, "toolgen: serve: listening on http://%s%s%s:%u/mcp\n", v6 ? "[" : "", host,
             v6 ? "]" : "", port);
 }
-
-static int run_transport(const serve_opts *o, const tg_serve_config *c, tg_serve_devwatch *watch,
-                         int proto_fd, tg_err *err)
-{
-    if (o->http) {
-        tg_serve_http h = {.host = o->http_host, .port = o->http_port,
-                           .max_message = o->max_message, .max_concurrency = o->max_concurrency,
-                           .log_fd = 2, .allowed_origins = o->origins, .stop = &stop_flag,
-                           .progress_ms = (long)o->progress_ms,
-                           .check = tg_serve_devwatch_check, .check_ctx = watch,
-                           .ready = on_listening};
-        return tg_serve_http_run(c, &h, err);
-    }
-    tg_serve_stdio io = {.in_fd = 0, .out_fd = proto_fd, .log_fd = 2,
-                         .max_message = o->max_message, .progress_ms = (long)o->progress_ms,
-                         .max_concurrency = o->max_concurrency,
-                         .cancel = &cancel_flag, .stop = &stop_flag,
-                         .check = tg_serve_devwatch_check, .check_ctx = watch};
-    return tg_serve_stdio_run(c, &io, err);
-}
-
-/* What the server serves, opened once: the watched --dev tool set, the prompts, the sandbox. */
-typedef struct served {
-    tg_serve_devwatch watch;
-    tg_serve_prompts prompts;
-    tg_toolrun_env env;
-    tg_serve_mrtr mrtr;
-} served;
-
-static int open_served(served *sv, const tg_repo *repo, tg_serve_source source,
-                       const char *transport)
-{
-    tg_err err = {0};
-    *sv = (served){0};
-    if (tg_serve_devwatch_open(&sv->watch, repo, source, &err) != 0)
-        return cli_fail(source == TG_SERVE_SOURCE_DEV ? TG_EXIT_ENV : TG_EXIT_USAGE,
-                        "serve: %s", err.msg);
-    if (tg_serve_prompts_load(&sv->prompts, repo->root_fd, TG_SERVE_PROMPTS_DIR, &err) != 0) {
-        tg_serve_devwatch_close(&sv->watch);
-        return cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    }
-    tg_serve_toolset *set = tg_serve_live_get(&sv->watch.live);
-    report_tools(&set->tools, &sv->prompts, source, transport);
-    tg_serve_toolset_unref(set);
-    int rc = TG_EXIT_OK;
-    if (tg_toolrun_env_open(&sv->env, repo, repo->cfg.doc.root, &err) != 0)
-        rc = cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
-    else if (tg_serve_mrtr_init(&sv->mrtr, &err) != 0)
-        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    if (rc != TG_EXIT_OK) {
-        tg_toolrun_env_close(&sv->env);
-        tg_serve_prompts_free(&sv->prompts);
-        tg_serve_devwatch_close(&sv->watch);
-    }
-    return rc;
-}
-
-static void close_served(served *sv)
-{
-    tg_toolrun_env_close(&sv->env);
-    tg_serve_prompts_free(&sv->prompts);
-    tg_serve_devwatch_close(&sv->watch);
-}
-
-#define INSTRUCTIONS                                                                          \
-    "Tools built by toolgen from this repository. Each tool's description says when to use " \
-    "it; failed calls return an error code and guidance. The "                                \
-    "resources hold the Agent Skill (SKILL.md), a reference page per tool and the tools' "    \
-    "JSON Schemas; the prompts are the repository's templates (prompts/)."
-#define WORKFLOW_INSTRUCTIONS                                                                 \
-    " When no tool answers the user's request, generate_tool makes one from the request and "  \
-    "a data file: show the user each presentation, ask its questions, and pass their replies " \
-    "to submit_tool_feedback verbatim; promote_tool only after the user approved."
 
 static int serve(const serve_opts *o, int proto_fd)
 {
@@ -311,63 +231,20 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
-    served sv;
-    int rc = open_served(&sv, &repo, o->source, o->http ? "Streamable HTTP" : "stdio");
-    if (rc != TG_EXIT_OK) {
-        tg_repo_release(&repo);
-        return rc;
-    }
-    tg_serve_artifacts kept = {0};
-    /* the tools of completion and of the config come from the live set, per request */
-    tg_serve_completion completion = {
-        .prompts = &sv.prompts, .root_fd = repo.root_fd,
-        .data_dirs = sv.env.sandbox.data_dirs, .n_data_dirs = sv.env.sandbox.n_data_dirs,
-        .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
-    /* warm workers, one call each (docs/sandbox.md#the-warm-pool) */
-    tg_warmpool *pool = tg_warmpool_new(&sv.env.ctx);
-    tg_serve_toolset *first = tg_serve_live_get(&sv.watch.live);
-    tg_serve_tools_prepare_pool(&first->tools, pool);
-    tg_serve_toolset_unref(first);
-    /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
-     * makes the watch read the tool set again at once */
-    tg_serve_workflow wf = {.repo = &repo, .generate = tg_generate_and_build,
-                            .changed = tg_serve_devwatch_force, .changed_ctx = &sv.watch,
-                            .user = cli_answering_user()};
-    /* the workflow's tools first: a served tool of the same name is hidden */
-    tg_serve_provider providers[2];
-    size_t n_providers = 0;
-    if (repo.cfg.serve_workflow) {
-        tg_serve_workflow_init(&wf);
-        providers[n_providers++] = tg_serve_workflow_provider(&wf);
-    }
-    providers[n_providers++] = tg_serve_tools_provider;
-    tg_serve_config c = {
-        .live = &sv.watch.live,
-        .prompts = &sv.prompts,
-        .completion = &completion,
-        .mrtr = &sv.mrtr,
-        .providers = providers,
-        .n_providers = n_providers,
-        /* over stdio only: the HTTP transport sends no request to a client in the middle
-         * of a call */
-        .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
-        .legacy_elicit = !o->http,
-        .call = {.run = tg_serve_run_pool, .run_ctx = pool, .read_only = o->read_only,
-                 .cancel = &cancel_flag, .artifacts = &kept},
-        .page_size = o->page_size,
-        .list_ttl_ms = 60000,
-        .instructions = repo.cfg.serve_workflow ? INSTRUCTIONS WORKFLOW_INSTRUCTIONS
-                                                : INSTRUCTIONS,
-    };
+    report_ctx rep = {.source = o->source, .transport = o->http ? "Streamable HTTP" : "stdio"};
+    tg_app_serve_opts ao = {
+        .source = o->source, .read_only = o->read_only, .page_size = o->page_size,
+        .max_message = o->max_message, .max_concurrency = o->max_concurrency,
+        .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
+        .http_port = o->http_port, .allowed_origins = o->origins, .proto_fd = proto_fd,
+        .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
+        .opened = report_tools, .listening = on_listening, .ud = &rep};
     catch_signals();
-    if (run_transport(o, &c, &sv.watch, proto_fd, &err) != 0)
-        rc = cli_fail(TG_EXIT_ENV, "serve: %s", err.msg);
-    tg_serve_artifacts_free(&kept);
-    tg_serve_workflow_release(&wf);
-    tg_warmpool_free(pool);
-    close_served(&sv);
+    tg_app_serve_status st = tg_app_serve(&repo, &ao, &err);
     tg_repo_release(&repo);
-    return rc;
+    if (st == TG_APP_SERVE_OK)
+        return TG_EXIT_OK;
+    return cli_fail(st == TG_APP_SERVE_CONFIG ? TG_EXIT_USAGE : TG_EXIT_ENV, "serve: %s", err.msg);
 }
 
 /*

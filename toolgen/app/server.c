@@ -1,0 +1,157 @@
+/* server.c — `toolgen serve` composed (server.h). */
+#include "app/server.h"
+
+#include <stdlib.h>
+
+#include "app/generate.h"
+#include "run/toolrun.h"
+#include "run/warmpool.h"
+#include "serve/artifacts.h"
+#include "serve/complete.h"
+#include "serve/core.h"
+#include "serve/devwatch.h"
+#include "serve/http.h"
+#include "serve/mrtr.h"
+#include "serve/notify.h"
+#include "serve/resources.h"
+#include "serve/stdio.h"
+#include "serve/toolprov.h"
+#include "serve/workflow.h"
+
+#define INSTRUCTIONS                                                                          \
+    "Tools built by toolgen from this repository. Each tool's description says when to use " \
+    "it; failed calls return an error code and guidance. The "                                \
+    "resources hold the Agent Skill (SKILL.md), a reference page per tool and the tools' "    \
+    "JSON Schemas; the prompts are the repository's templates (prompts/)."
+#define WORKFLOW_INSTRUCTIONS                                                                 \
+    " When no tool answers the user's request, generate_tool makes one from the request and "  \
+    "a data file: show the user each presentation, ask its questions, and pass their replies " \
+    "to submit_tool_feedback verbatim; promote_tool only after the user approved."
+
+/* What the server serves, opened once, and the configuration that ties it together. */
+typedef struct server {
+    const tg_repo *repo;
+    tg_serve_devwatch watch;      /* the tool set, read again when its source changes */
+    tg_serve_prompts prompts;
+    tg_toolrun_env env;           /* the sandbox */
+    tg_serve_mrtr mrtr;
+    tg_warmpool *pool;            /* warm workers, one call each (docs/sandbox.md) */
+    tg_serve_artifacts kept;      /* the files calls wrote */
+    tg_serve_completion completion;
+    tg_serve_workflow wf;
+    tg_serve_provider providers[2];
+    tg_serve_config c;
+} server;
+
+/* The tool set, the prompts, the sandbox and the question key; on failure nothing is left
+ * open. */
+static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_app_serve_opts *o,
+                                      tg_err *err)
+{
+    s->repo = repo;
+    if (tg_serve_devwatch_open(&s->watch, repo, o->source, err) != 0)
+        return o->source == TG_SERVE_SOURCE_DEV ? TG_APP_SERVE_ENV : TG_APP_SERVE_CONFIG;
+    if (tg_serve_prompts_load(&s->prompts, repo->root_fd, TG_SERVE_PROMPTS_DIR, err) != 0) {
+        tg_serve_devwatch_close(&s->watch);
+        return TG_APP_SERVE_ENV;
+    }
+    if (o->opened) {
+        tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
+        o->opened(o->ud, &set->tools, &s->prompts);
+        tg_serve_toolset_unref(set);
+    }
+    tg_app_serve_status st = TG_APP_SERVE_OK;
+    if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
+        st = TG_APP_SERVE_CONFIG;
+    else if (tg_serve_mrtr_init(&s->mrtr, err) != 0)
+        st = TG_APP_SERVE_ENV;
+    if (st != TG_APP_SERVE_OK) {
+        tg_toolrun_env_close(&s->env);
+        tg_serve_prompts_free(&s->prompts);
+        tg_serve_devwatch_close(&s->watch);
+    }
+    return st;
+}
+
+/* The warm pool, the workflow, the providers and the core's configuration. */
+static void wire(server *s, const tg_app_serve_opts *o)
+{
+    const tg_repo *repo = s->repo;
+    /* the tools of completion and of the config come from the live set, per request */
+    s->completion = (tg_serve_completion){
+        .prompts = &s->prompts, .root_fd = repo->root_fd,
+        .data_dirs = s->env.sandbox.data_dirs, .n_data_dirs = s->env.sandbox.n_data_dirs,
+        .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
+    s->pool = tg_warmpool_new(&s->env.ctx);
+    tg_serve_toolset *first = tg_serve_live_get(&s->watch.live);
+    tg_serve_tools_prepare_pool(&first->tools, s->pool);
+    tg_serve_toolset_unref(first);
+    /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
+     * makes the watch read the tool set again at once */
+    s->wf = (tg_serve_workflow){.repo = repo, .generate = tg_generate_and_build,
+                                .changed = tg_serve_devwatch_force, .changed_ctx = &s->watch,
+                                .user = o->user};
+    /* the workflow's tools first: a served tool of the same name is hidden */
+    size_t n = 0;
+    if (repo->cfg.serve_workflow) {
+        tg_serve_workflow_init(&s->wf);
+        s->providers[n++] = tg_serve_workflow_provider(&s->wf);
+    }
+    s->providers[n++] = tg_serve_tools_provider;
+    s->c = (tg_serve_config){
+        .live = &s->watch.live,
+        .providers = s->providers,
+        .n_providers = n,
+        .prompts = &s->prompts,
+        .completion = &s->completion,
+        .mrtr = &s->mrtr,
+        .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
+        /* over stdio only: the HTTP transport sends no request to a client in the middle of a
+         * call */
+        .legacy_elicit = !o->http_host,
+        .call = {.run = tg_serve_run_pool, .run_ctx = s->pool, .read_only = o->read_only,
+                 .cancel = o->cancel, .artifacts = &s->kept},
+        .page_size = o->page_size,
+        .list_ttl_ms = 60000,
+        .instructions = repo->cfg.serve_workflow ? INSTRUCTIONS WORKFLOW_INSTRUCTIONS
+                                                 : INSTRUCTIONS,
+    };
+}
+
+static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
+{
+    if (o->http_host) {
+        tg_serve_http h = {.host = o->http_host, .port = o->http_port,
+                           .max_message = o->max_message, .max_concurrency = o->max_concurrency,
+                           .log_fd = o->log_fd, .allowed_origins = o->allowed_origins,
+                           .stop = o->stop, .progress_ms = o->progress_ms,
+                           .check = tg_serve_devwatch_check, .check_ctx = &s->watch,
+                           .ready = o->listening, .ready_ctx = o->ud};
+        return tg_serve_http_run(&s->c, &h, err);
+    }
+    tg_serve_stdio io = {.in_fd = 0, .out_fd = o->proto_fd, .log_fd = o->log_fd,
+                         .max_message = o->max_message, .progress_ms = o->progress_ms,
+                         .max_concurrency = o->max_concurrency, .cancel = o->cancel,
+                         .stop = o->stop, .check = tg_serve_devwatch_check,
+                         .check_ctx = &s->watch};
+    return tg_serve_stdio_run(&s->c, &io, err);
+}
+
+tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o, tg_err *err)
+{
+    server *s = xcalloc(1, sizeof *s);
+    tg_app_serve_status st = open_parts(s, repo, o, err);
+    if (st == TG_APP_SERVE_OK) {
+        wire(s, o);
+        if (run_transport(s, o, err) != 0)
+            st = TG_APP_SERVE_ENV;
+        tg_serve_artifacts_free(&s->kept);
+        tg_serve_workflow_release(&s->wf);
+        tg_warmpool_free(s->pool);
+        tg_toolrun_env_close(&s->env);
+        tg_serve_prompts_free(&s->prompts);
+        tg_serve_devwatch_close(&s->watch);
+    }
+    free(s);
+    return st;
+}

@@ -1,0 +1,60 @@
+/*
+ * server.h — `toolgen serve` composed (docs/mcp.md): the tool set of a source, watched for
+ * changes (serve/devwatch.h); the prompts; the sandbox with its warm pool; the key that signs
+ * questions to the client; the workflow tools when toolgen.yaml turns them on, with the
+ * generation of app/generate.h; the table of tool providers and the core's configuration that
+ * ties them together; and the transport the options name (stdio, or Streamable HTTP).
+ *
+ * Nothing here prints: what the command reports at start-up (the tools and prompts left out,
+ * how many are served) reaches it through the opened callback, and errors through tg_err with
+ * a status that says whose fault they are.
+ */
+#ifndef TG_SERVER_H
+#define TG_SERVER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "model/repo.h"
+#include "serve/prompts.h"
+#include "serve/tools.h"
+
+typedef struct tg_app_serve_opts {
+    tg_serve_source source;     /* the registry (default), with its candidates, or --dev */
+    bool read_only;             /* refuse tools that are not read-only */
+    size_t page_size;           /* tools per tools/list page; 0: the default */
+    size_t max_message;         /* bytes per message; 0: the default */
+    size_t max_concurrency;     /* calls at once; 0: the default */
+    long progress_ms;           /* between progress notifications; 0: the default */
+    const char *http_host;      /* Streamable HTTP on http_host:http_port; NULL: stdio */
+    unsigned http_port;
+    const char *const *allowed_origins; /* HTTP: Origins besides loopback; NULL-terminated */
+    int proto_fd;               /* stdio: the protocol's descriptor (serve/stdio.h) */
+    int log_fd;                 /* one JSON line per request; -1: none */
+    volatile sig_atomic_t *cancel; /* set by a signal: the calls in flight stop */
+    volatile sig_atomic_t *stop;   /* set by a signal: serving ends (required) */
+    const char *user;           /* who answers feedback through the workflow (Approved-By) */
+    /* called once the tool set and prompts are read, before serving starts; may be NULL */
+    void (*opened)(void *ud, const tg_serve_tools *tools, const tg_serve_prompts *prompts);
+    /* HTTP: called once the socket listens, with the port bound; may be NULL */
+    void (*listening)(void *ud, const char *host, unsigned port);
+    void *ud;
+} tg_app_serve_opts;
+
+typedef enum tg_app_serve_status {
+    TG_APP_SERVE_OK = 0,
+    TG_APP_SERVE_CONFIG, /* the repository or its configuration is wrong (err says) */
+    TG_APP_SERVE_ENV,    /* the environment failed: no manifests folder, no random source,
+                          * the address cannot be bound, the reply stream broke */
+} tg_app_serve_status;
+
+/*
+ * Opens what repo (opened with its config; it must outlive the call) serves and serves it
+ * until stdin ends (stdio) or *o->stop is set. TG_APP_SERVE_OK on a clean end, else the kind
+ * of failure with err.
+ */
+tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o, tg_err *err);
+
+#endif
