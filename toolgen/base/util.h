@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /*
  * Library layers never print or exit: they fill a tg_err and return -1 (or NULL).
@@ -116,5 +117,8 @@ static inline int tg_hexval(int c)
 
 /* Milliseconds on the monotonic clock (CLOCK_MONOTONIC): for durations, never for dates. */
 double tg_now_ms(void);
+/* The time ms milliseconds from now on the clock pthread_cond_timedwait measures by default
+ * (CLOCK_REALTIME), as the absolute deadline it takes. */
+struct timespec tg_deadline_ms(long ms);
 
 #endif

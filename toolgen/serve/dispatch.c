@@ -2,6 +2,7 @@
 #include "serve/dispatch.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -38,33 +39,13 @@ struct tg_serve_dispatch {
     pthread_cond_t ended;       /* a call ended */
     pthread_cond_t wake;        /* the ticker should look again (quit) */
     tg_serve_call_slot *calls;  /* in flight, ticking */
-    size_t n_calls;             /* in flight, including those ending */
+    atomic_size_t n_calls;      /* in flight, including those ending; changed under mu, read
+                                 * without it (a transport asks under its own lock) */
     bool closing;               /* cancel_all was called: new calls start stopped */
     bool quit;                  /* the ticker ends */
     pthread_t ticker;
     bool ticker_started;
 };
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-/* ms from now on the clock pthread_cond_timedwait uses */
-static struct timespec deadline(long ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_sec += ms / 1000;
-    t.tv_nsec += (ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
-}
 
 static bool stopping(const tg_serve_dispatch *d)
 {
@@ -109,7 +90,7 @@ static void check_locked(tg_serve_dispatch *d)
 {
     if (!d->o.check)
         return;
-    d->last_check = now_ms();
+    d->last_check = tg_now_ms();
     unsigned what = d->o.check(d->o.check_ctx);
     if (what && d->o.announce)
         d->o.announce(d->o.announce_ctx, what);
@@ -148,7 +129,7 @@ static void tick(tg_serve_dispatch *d, tg_serve_call_slot *k, double now)
 static double check_if_due(tg_serve_dispatch *d, double check_ms)
 {
     pthread_mutex_lock(&d->core);
-    if (now_ms() - d->last_check >= check_ms)
+    if (tg_now_ms() - d->last_check >= check_ms)
         check_locked(d);
     double next = d->last_check + check_ms;
     pthread_mutex_unlock(&d->core);
@@ -159,12 +140,12 @@ static void *ticker_main(void *arg)
 {
     tg_serve_dispatch *d = arg;
     double check_ms = d->o.check_ms > 0 ? (double)d->o.check_ms : TG_SERVE_IDLE_MS;
-    double next_check = now_ms() + check_ms;
+    double next_check = tg_now_ms() + check_ms;
     pthread_mutex_lock(&d->mu);
     while (!d->quit) {
-        struct timespec until = deadline(TICK_MS);
+        struct timespec until = tg_deadline_ms(TICK_MS);
         pthread_cond_timedwait(&d->wake, &d->mu, &until);
-        double now = now_ms();
+        double now = tg_now_ms();
         for (tg_serve_call_slot *k = d->calls; k; k = k->next)
             tick(d, k, now);
         if (d->o.check && now >= next_check && !d->quit) {
@@ -228,7 +209,7 @@ static void call_job(void *arg)
     tg_serve_end how = leave(d, k, reply);
     pthread_mutex_unlock(&d->mu);
     tg_serve_log_line(d->o.log_fd, &lg, how == TG_SERVE_REPLIED ? NULL : "cancelled",
-                      now_ms() - k->start);
+                      tg_now_ms() - k->start);
     if (how != TG_SERVE_REPLIED) {
         cJSON_Delete(reply);
         reply = NULL;
@@ -256,10 +237,10 @@ tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
     tg_serve_pin(d->c, &k->pin); /* the call keeps the tool set it arrived with */
     pthread_mutex_lock(&d->mu);
     while (d->o.queue_max && d->n_calls >= d->o.queue_max && !stopping(d)) {
-        struct timespec until = deadline(200);
+        struct timespec until = tg_deadline_ms(200);
         pthread_cond_timedwait(&d->ended, &d->mu, &until);
     }
-    k->start = k->next_tick = now_ms();
+    k->start = k->next_tick = tg_now_ms();
     if (d->closing)
         k->cancel = 1;
     k->next = d->calls;
@@ -298,10 +279,7 @@ void tg_serve_dispatch_cancel_all(tg_serve_dispatch *d)
 
 size_t tg_serve_dispatch_in_flight(tg_serve_dispatch *d)
 {
-    pthread_mutex_lock(&d->mu);
-    size_t n = d->n_calls;
-    pthread_mutex_unlock(&d->mu);
-    return n;
+    return atomic_load(&d->n_calls);
 }
 
 void tg_serve_dispatch_drain(tg_serve_dispatch *d)
@@ -311,7 +289,7 @@ void tg_serve_dispatch_drain(tg_serve_dispatch *d)
         if (stopping(d))
             for (tg_serve_call_slot *k = d->calls; k; k = k->next)
                 k->cancel = 1;
-        struct timespec until = deadline(100);
+        struct timespec until = tg_deadline_ms(100);
         pthread_cond_timedwait(&d->ended, &d->mu, &until);
     }
     pthread_mutex_unlock(&d->mu);
@@ -334,7 +312,7 @@ tg_serve_dispatch *tg_serve_dispatch_start(const tg_serve_config *c,
     tg_serve_dispatch *d = xcalloc(1, sizeof *d);
     d->c = c;
     d->o = *o;
-    d->last_check = now_ms();
+    d->last_check = tg_now_ms();
     pthread_mutex_init(&d->core, NULL);
     pthread_mutex_init(&d->mu, NULL);
     pthread_cond_init(&d->ended, NULL);

@@ -125,7 +125,7 @@ void tg_serve_dispatch_cancel(tg_serve_call_slot *k);
 void tg_serve_dispatch_cancel_named(tg_serve_dispatch *d, const void *owner, const cJSON *msg);
 /* Stops every call in flight, and every call submitted from now on (TG_SERVE_STOPPED). */
 void tg_serve_dispatch_cancel_all(tg_serve_dispatch *d);
-/* Calls in flight: submitted and not yet ended. */
+/* Calls in flight: submitted and not yet ended. Takes no lock. */
 size_t tg_serve_dispatch_in_flight(tg_serve_dispatch *d);
 /* Waits until no call is in flight; once *stop is set, those left are stopped first. */
 void tg_serve_dispatch_drain(tg_serve_dispatch *d);

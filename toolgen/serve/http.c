@@ -29,13 +29,6 @@
 #define MAX_STREAMS 128       /* notification streams open at once (GET and subscriptions/listen) */
 #define KEEPALIVE_MS 15000.0  /* an SSE comment on a quiet stream: a gone client shows */
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* A legacy-era session. Never freed while serving (a call may still hold it after DELETE):
  * ended ones stay on the list, marked, until the server stops. Guarded by the core lock. */
 typedef struct session {
@@ -499,11 +492,11 @@ static cJSON *handle(hreq *h)
 /* Answers msg on this thread (anything but tools/call). With the core lock held. */
 static enum MHD_Result answer_now(hreq *h)
 {
-    double t0 = now_ms();
+    double t0 = tg_now_ms();
     cJSON *reply = handle(h);
     if (h->sess && !h->sess->s.initialized)
         h->sess->ended = true; /* initialize failed: no session */
-    tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, now_ms() - t0);
+    tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, tg_now_ms() - t0);
     unsigned status = tg_http_status_of(reply, h->lg.era);
     if (h->meta_invalid && cJSON_GetObjectItemCaseSensitive(reply, "error"))
         status = MHD_HTTP_BAD_REQUEST;
@@ -517,9 +510,9 @@ static enum MHD_Result answer_now(hreq *h)
  * the core lock held. */
 static enum MHD_Result open_listen(hreq *h)
 {
-    double t0 = now_ms();
+    double t0 = tg_now_ms();
     cJSON *reply = handle(h); /* h->sess is NULL: the scratch session */
-    tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, now_ms() - t0);
+    tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, tg_now_ms() - t0);
     const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "method"));
     enum MHD_Result rc = MHD_YES;
     if (!m) { /* refused: no filter, or the era's checks */
@@ -811,9 +804,9 @@ static void stop(server *sv)
 static void serve_loop(server *sv)
 {
     struct timespec pause = {0, 50 * 1000000L};
-    double next_alive = now_ms() + KEEPALIVE_MS;
+    double next_alive = tg_now_ms() + KEEPALIVE_MS;
     while (!*sv->o->stop) {
-        double now = now_ms();
+        double now = tg_now_ms();
         if (now >= next_alive) {
             keepalive(sv);
             next_alive = now + KEEPALIVE_MS;

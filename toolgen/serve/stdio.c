@@ -28,27 +28,6 @@ int tg_serve_stdio_claim_stdout(tg_err *err)
     return proto;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-/* ms from now on the clock pthread_cond_timedwait uses */
-static struct timespec deadline(long ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_sec += ms / 1000;
-    t.tv_nsec += (ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
-}
-
 /* ---- writing -------------------------------------------------------------------------------- */
 
 static int write_all(int fd, const char *s, size_t n)
@@ -165,7 +144,7 @@ static void *reader_main(void *arg)
     for (;;) {
         pthread_mutex_lock(&in->mu);
         while ((in->data.len - in->start > in->high_water || in->eof) && !in->quit) {
-            struct timespec until = deadline(50); /* a quitting main thread is noticed */
+            struct timespec until = tg_deadline_ms(50); /* a quitting main thread is noticed */
             pthread_cond_timedwait(&in->space, &in->mu, &until);
         }
         bool quit = in->quit;
@@ -233,7 +212,7 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
             in->start = in->data.len;
             pthread_cond_signal(&in->space);
         }
-        struct timespec until = deadline(200);
+        struct timespec until = tg_deadline_ms(200);
         pthread_cond_timedwait(&in->more, &in->mu, &until);
     }
 }
@@ -316,7 +295,7 @@ static void submit_call(inbox *in, cJSON *msg)
  * Returns -1 when the reply stream broke, 0 to go on. */
 static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
 {
-    double t0 = now_ms();
+    double t0 = tg_now_ms();
     tg_serve_log lg = {0};
     tg_err perr = {0};
     cJSON *reply;
@@ -337,7 +316,7 @@ static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
     int rc = 0;
     if (reply && send_line(in->io->out_fd, &in->out_mu, reply) != 0)
         rc = tg_err_set(err, "the client closed the reply stream: %s", strerror(errno));
-    log_line(in->io, &lg, NULL, now_ms() - t0);
+    log_line(in->io, &lg, NULL, tg_now_ms() - t0);
     cJSON_Delete(reply);
     cJSON_Delete(msg);
     return rc;
