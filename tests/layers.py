@@ -39,8 +39,7 @@ LAYERS = {
     # the composition layer: it wires the layers together for a command, so it may use them all
     "app": ["base", "net", "schema", "model", "engine", "emit", "run", "quality", "stages", "llm",
             "gen", "lifecycle", "serve"],
-    "cli": ["base", "schema", "model", "engine", "emit", "run", "stages", "gen", "lifecycle",
-            "serve", "app"],
+    "cli": ["base", "schema", "model", "engine", "emit", "run", "gen", "lifecycle", "serve", "app"],
 }
 
 # external header -> the only files that may include it

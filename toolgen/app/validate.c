@@ -9,7 +9,6 @@
 #include "base/buf.h"
 #include "engine/build.h"
 #include "model/paths.h"
-#include "stages/stages.h"
 
 /* What a build of one tool told its caller. */
 typedef struct heard {
@@ -40,8 +39,6 @@ static int build_one(const tg_repo *repo, const char *tool, bool validating, hea
     const char *tools[] = {tool};
     tg_build_opts b = {
         .repo = repo,
-        .stages = tg_stages,
-        .tool_source = &tg_manifest_tools,
         .tools = tools,
         .ntools = 1,
         .frozen = true, /* the stages of a candidate never call a model themselves */
@@ -50,6 +47,7 @@ static int build_one(const tg_repo *repo, const char *tool, bool validating, hea
         .on_event = heard_event,
         .ud = h,
     };
+    tg_build_opts_toolgen(&b);
     tg_build_stats st = {0};
     tg_build_status s = tg_build(&b, &st, err);
     tg_build_stats_free(&st);

@@ -14,7 +14,6 @@
 #include "engine/build.h"
 #include "cli/cli.h"
 #include "lifecycle/gitstatus.h"
-#include "stages/stages.h"
 #include "base/strmap.h"
 #include "base/util.h"
 
@@ -129,8 +128,7 @@ static int parse(int argc, char **argv, cli_opts *o)
 {
     const char *cmd = argv[0];
     o->cmd = cmd;
-    o->b.stages = tg_stages;
-    o->b.tool_source = &tg_manifest_tools;
+    tg_build_opts_toolgen(&o->b);
     o->tools = xcalloc((size_t)argc + 1, sizeof *o->tools);
     o->b.keep_going = 1;
     bool dashdash = false;
