@@ -9,6 +9,8 @@
 #   list   `toolgen serve --dev` over stdio: initialize, then 20 tools/list of all N tools
 #   calls  the same server: initialize, then 20 tools/call of one tool (`cat` in the sandbox);
 #          only the server process is counted, not the sandboxed child
+#   http   `toolgen serve --dev --http` (bench/mcp.sh's transport): 20 tools/list, then 20
+#          tools/call, sent one at a time by a small Python client, until SIGTERM
 #
 # Prints a table: workload, OLD, NEW, change. Work files in $BENCH_DIR (default
 # bench/work/instr/, git-ignored). Not a test: run it by hand.
@@ -67,6 +69,44 @@ count() {
     sed -n 's/^summary: //p' "$WORK/cg.$label.$pid" | awk '{print $1}'
 }
 
+# count_http BIN LABEL DIR: the instructions of `serve --http` over the client's session
+count_http() {
+    bin=$1 label=$2 dir=$3
+    rm -f "$WORK/cg.$label".*
+    valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.$label.%p" "$bin" -C "$dir" serve \
+        --dev --http 127.0.0.1:0 --page-size "$N" >"$WORK/$label.out" 2>"$WORK/$label.err" &
+    pid=$!
+    port="" i=0
+    while [ -z "$port" ] && [ $i -lt 600 ]; do
+        sleep 0.1
+        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$WORK/$label.err")
+        i=$((i + 1))
+    done
+    python3 - "$port" <<'PY'
+import http.client, json, sys
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}
+def post(i, method, params, name=None):
+    h = {"Content-Type": "application/json", "Accept": "application/json",
+         "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+    if name:
+        h["Mcp-Name"] = name
+    c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=600)
+    c.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "id": i, "method": method,
+                                          "params": dict(params, _meta=META)}), h)
+    c.getresponse().read()
+    c.close()
+for i in range(20):
+    post(i, "tools/list", {})
+for i in range(20):
+    post(100 + i, "tools/call", {"name": "t00000", "arguments": {"file_path": "data/x.csv"}},
+         "t00000")
+PY
+    kill -TERM $pid
+    wait $pid || true
+    sed -n 's/^summary: //p' "$WORK/cg.$label.$pid" | awk '{print $1}'
+}
+
 row() { # LABEL OLD_COUNT NEW_COUNT
     awk -v l="$1" -v a="$2" -v b="$3" \
         'BEGIN { printf "| %s | %.2f M | %.2f M | %+.2f %% |\n", l, a / 1e6, b / 1e6, (b - a) * 100 / a }'
@@ -86,3 +126,5 @@ row "serve: 20 tools/list" \
 row "serve: 20 tools/call" \
     "$(count "$OLD" calls.old "$WORK/calls.jsonl" -C "$WORK/old" serve --dev)" \
     "$(count "$NEW" calls.new "$WORK/calls.jsonl" -C "$WORK/new" serve --dev)"
+row "serve --http: 20 tools/list, 20 tools/call" "$(count_http "$OLD" http.old "$WORK/old")" \
+    "$(count_http "$NEW" http.new "$WORK/new")"
