@@ -1752,6 +1752,19 @@ bool tg_json_array_has_string(const cJSON *arr, const char *s)
     return false;
 }
 
+void tg_json_diff_members(const cJSON *before, const cJSON *after, tg_json_member_fn *fn,
+                          void *ctx)
+{
+    const cJSON *sides[2] = {after, before};
+    for (int s = 0; s < 2; s++)
+        for (const cJSON *k = cJSON_IsObject(sides[s]) ? sides[s]->child : NULL; k; k = k->next) {
+            const cJSON *other = tg_json_get(sides[1 - s], k->string);
+            if ((s == 1 && other) || (other && cJSON_Compare(k, other, true)))
+                continue;
+            fn(ctx, k->string, s == 0 ? other : k, s == 0 ? k : NULL);
+        }
+}
+
 void tg_json_quote_for_message(const char *s, char *out, size_t n)
 {
     tg_buf b = TG_BUF_INIT;

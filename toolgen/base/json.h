@@ -68,6 +68,16 @@ double tg_json_get_number(const cJSON *obj, const char *key, double fallback);
 /* Whether arr is an array holding the string s (false for anything that is not an array). */
 bool tg_json_array_has_string(const cJSON *arr, const char *s);
 
+/*
+ * The members that differ between two versions of an object: fn is called for after's members
+ * in order, added (before NULL) or changed, then for before's members that after lacks (after
+ * NULL). Members equal on both sides are skipped; a side that is not an object has no members.
+ */
+typedef void tg_json_member_fn(void *ctx, const char *key, const cJSON *before,
+                               const cJSON *after);
+void tg_json_diff_members(const cJSON *before, const cJSON *after, tg_json_member_fn *fn,
+                          void *ctx);
+
 /* s as a JSON string literal for a message ("key"), cut to about 80 bytes (at a character
  * boundary, ending in ...") when long; written into out[0..n). */
 void tg_json_quote_for_message(const char *s, char *out, size_t n);

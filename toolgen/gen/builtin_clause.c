@@ -40,15 +40,6 @@ static char period_of(const char *w)
     return 0;
 }
 
-static void add_group(bt_plan *p, int col)
-{
-    for (size_t i = 0; i < p->ngroups; i++)
-        if (p->groups[i] == col)
-            return;
-    if (p->ngroups < BT_LIMIT)
-        p->groups[p->ngroups++] = col;
-}
-
 /* The word before i, skipping fillers; NULL at the start. */
 static const bt_tok *prev_word(const bt_toks *t, size_t i)
 {
@@ -65,7 +56,7 @@ static void collect_groups(bp_state *s, size_t j)
 {
     bt_toks *t = s->t;
     while (j < t->n && t->v[j].kind == BT_COL && t->v[j].ds == 0 && !t->v[j].used) {
-        add_group(s->p, t->v[j].col);
+        bp_add_col(s->p->groups, &s->p->ngroups, t->v[j].col);
         t->v[j].used = true;
         if (j + 2 < t->n && (bp_is(&t->v[j + 1], "and") || t->v[j + 1].kind == BT_SEP) &&
             t->v[j + 2].kind == BT_COL && !t->v[j + 2].used) {
@@ -126,7 +117,7 @@ static void ranked_keys(bp_state *s)
                     (bp_is(&t->v[i - 1], "top") || bp_is(&t->v[i - 1], "bottom")));
         bool followed = i + 2 < t->n && bp_in(&t->v[i + 2], after);
         if ((bp_in(&t->v[i], which) && followed) || (top && followed)) {
-            add_group(s->p, k->col);
+            bp_add_col(s->p->groups, &s->p->ngroups, k->col);
             k->used = true;
             if (bp_in(&t->v[i], which))
                 t->v[i].used = true;
@@ -166,22 +157,13 @@ int bp_groups(bp_state *s)
         const char *name = p == 'D' ? "day" : p == 'W' ? "week" : p == 'M' ? "month" : p == 'Q' ? "quarter" : "year";
         for (size_t c = 0; c < s->ds[0].ncols; c++)
             if (bt_word_eq(name, s->ds[0].cols[c].name)) {
-                add_group(s->p, (int)c);
+                bp_add_col(s->p->groups, &s->p->ngroups, (int)c);
                 k->used = true;
             }
     }
     if (s->p->period)
         s->p->date_col = date;
     return 0;
-}
-
-static void add_agg(bt_plan *p, bt_agg a)
-{
-    for (size_t i = 0; i < p->naggs; i++)
-        if (p->aggs[i] == a)
-            return;
-    if (p->naggs < BT_LIMIT)
-        p->aggs[p->naggs++] = a;
 }
 
 /* Aggregate words, in the order written. */
@@ -201,7 +183,7 @@ static void agg_words(bp_state *s)
             continue;
         for (size_t w = 0; w < sizeof words / sizeof *words; w++)
             if (strcmp(k->text, words[w].w) == 0) {
-                add_agg(s->p, words[w].a);
+                bp_add_agg(s->p, words[w].a);
                 k->used = true;
                 if (words[w].a == BT_STD && i > 0 && bp_is(&t->v[i - 1], "standard"))
                     t->v[i - 1].used = true;

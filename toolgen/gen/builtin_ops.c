@@ -76,21 +76,12 @@ static int no_groups(bp_state *s, const char *what)
     return 0;
 }
 
-static void add_agg(bt_plan *p, bt_agg a)
-{
-    for (size_t i = 0; i < p->naggs; i++)
-        if (p->aggs[i] == a)
-            return;
-    if (p->naggs < BT_LIMIT)
-        p->aggs[p->naggs++] = a;
-}
-
 /* Aggregates from the words; count with no column counts rows. */
 static int settle_aggs(bp_state *s, const char *what)
 {
     bt_plan *p = s->p;
     if (s->count_word || s->distinct_word)
-        add_agg(p, s->distinct_word ? BT_NUNIQUE : p->nvalues ? BT_COUNT : BT_SIZE);
+        bp_add_agg(p, s->distinct_word ? BT_NUNIQUE : p->nvalues ? BT_COUNT : BT_SIZE);
     if (p->naggs == 0)
         return tg_err_set(s->err, "%s: say what to compute (sum, average, median, minimum, "
                                   "maximum, standard deviation, count or number of distinct "
@@ -118,7 +109,7 @@ static int op_aggregate(bp_state *s)
         if (!p->top_k)
             p->top_k = 1;
     } else if (s->superlative) {
-        add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
+        bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
     }
     if (settle_aggs(s, "aggregate") != 0)
         return -1;
@@ -228,7 +219,7 @@ static int op_pivot(bp_state *s)
                                   "\"pivot table of mean tip by day and time\"; the intent names %zu",
                           p->ngroups);
     if (p->naggs == 0 && !s->count_word)
-        add_agg(p, p->nvalues ? BT_MEAN : BT_SIZE);
+        bp_add_agg(p, p->nvalues ? BT_MEAN : BT_SIZE);
     if (need_values(s, 0, 1, "a pivot table") != 0 || settle_aggs(s, "a pivot table") != 0)
         return -1;
     if (p->naggs != 1)
@@ -426,11 +417,7 @@ static void collect_values(bp_state *s)
         if (k->used || k->kind != BT_COL || k->ds != 0)
             continue;
         k->used = true;
-        bool dup = false;
-        for (size_t j = 0; j < p->nvalues; j++)
-            dup = dup || p->values[j] == k->col;
-        if (!dup && p->nvalues < BT_LIMIT)
-            p->values[p->nvalues++] = k->col;
+        bp_add_col(p->values, &p->nvalues, k->col);
     }
     /* a column of the second file names the merge key */
     for (size_t i = 0; i < s->t->n; i++) {

@@ -31,6 +31,28 @@ bool bp_has(const bp_state *s, const char *const *list)
     return false;
 }
 
+/* The one rule of the plan's lists, whatever their element: each entry once, in the order
+ * found, at most BT_LIMIT. */
+static void add_once(void *list, size_t *n, size_t size, const void *x)
+{
+    char *v = list;
+    for (size_t i = 0; i < *n; i++)
+        if (memcmp(v + i * size, x, size) == 0)
+            return;
+    if (*n < BT_LIMIT)
+        memcpy(v + (*n)++ * size, x, size);
+}
+
+void bp_add_col(int *list, size_t *n, int col)
+{
+    add_once(list, n, sizeof col, &col);
+}
+
+void bp_add_agg(bt_plan *p, bt_agg a)
+{
+    add_once(p->aggs, &p->naggs, sizeof a, &a);
+}
+
 /* Marks the words of list right before i (skipping fillers) as used. */
 static void use_before(bp_state *s, size_t i, const char *const *list)
 {

@@ -25,6 +25,10 @@ typedef struct bp_state {
 bool bp_is(const bt_tok *k, const char *w);
 bool bp_in(const bt_tok *k, const char *const *list);
 bool bp_has(const bp_state *s, const char *const *list);
+/* Add to one of the plan's lists (groups, values; aggs) unless it holds the entry already; a
+ * list of BT_LIMIT entries stays as it is. */
+void bp_add_col(int *list, size_t *n, int col);
+void bp_add_agg(bt_plan *p, bt_agg a);
 
 int bp_filters(bp_state *s);   /* builtin_parse.c */
 int bp_groups(bp_state *s);    /* builtin_clause.c: group keys, periods, the sort column */

@@ -63,6 +63,27 @@ static char *set_minus(const cJSON *x, const cJSON *y)
     return b.len ? tg_buf_steal(&b) : NULL;
 }
 
+/* The change reported for one side of a set difference: its class, and the message's text
+ * before and after the entries. */
+typedef struct set_change {
+    tg_change_class cls;
+    const char *head, *tail;
+} set_change;
+
+/* One change for the entries b added to a, one for those it removed; none when they are
+ * the same set. */
+static void cmp_set(tg_changes *out, const char *area, const char *ptr, const cJSON *a,
+                    const cJSON *b, set_change added, set_change gone)
+{
+    char *gone_list = set_minus(a, b), *added_list = set_minus(b, a);
+    if (added_list)
+        tg_changes_add(out, added.cls, area, ptr, "%s%s%s", added.head, added_list, added.tail);
+    if (gone_list)
+        tg_changes_add(out, gone.cls, area, ptr, "%s%s%s", gone.head, gone_list, gone.tail);
+    free(gone_list);
+    free(added_list);
+}
+
 static void cmp_paths(tg_changes *out, const cJSON *a, const cJSON *b)
 {
     /* Empty or absent means every data directory: the widest set. */
@@ -81,16 +102,17 @@ static void cmp_paths(tg_changes *out, const cJSON *a, const cJSON *b)
                        "refused", cJSON_GetArraySize(b));
         return;
     }
-    char *gone = set_minus(a, b), *added = set_minus(b, a);
-    if (gone)
-        tg_changes_add(out, TG_CHANGE_BREAKING, "constraints", ptr,
-                       "allowed_paths no longer include %s: calls with such paths are refused",
-                       gone);
-    if (added)
-        tg_changes_add(out, TG_CHANGE_COMPATIBLE, "constraints", ptr,
-                       "allowed_paths now include %s", added);
-    free(gone);
-    free(added);
+    cmp_set(out, "constraints", ptr, a, b,
+            (set_change){TG_CHANGE_COMPATIBLE, "allowed_paths now include ", ""},
+            (set_change){TG_CHANGE_BREAKING, "allowed_paths no longer include ",
+                         ": calls with such paths are refused"});
+}
+
+static void cmp_limit_member(void *out, const char *key, const cJSON *a, const cJSON *b)
+{
+    char *ptr = xasprintf("/limits/%s", key);
+    cmp_limit(out, "constraints", ptr, a, b, key);
+    free(ptr);
 }
 
 static void cmp_constraints(tg_changes *out, const cJSON *a, const cJSON *b)
@@ -109,43 +131,13 @@ static void cmp_constraints(tg_changes *out, const cJSON *a, const cJSON *b)
                        "constraints", "/rate_limit", "rate_limit %s", rb ? "added" : "removed");
     else
         cmp_limit(out, "constraints", "/rate_limit/requests_per_minute", ra, rb, "rate limit");
-    const cJSON *la = get(a, "limits"), *lb = get(b, "limits");
-    const cJSON *sides[2] = {lb, la};
-    for (int s = 0; s < 2; s++)
-        for (const cJSON *k = sides[s] ? sides[s]->child : NULL; k; k = k->next) {
-            if (s == 1 && get(lb, k->string))
-                continue;
-            char *ptr = xasprintf("/limits/%s", k->string);
-            cmp_limit(out, "constraints", ptr, get(la, k->string), get(lb, k->string),
-                      k->string);
-            free(ptr);
-        }
-    const cJSON *ea = get(a, "side_effects"), *eb = get(b, "side_effects");
-    char *gone = set_minus(ea, eb), *added = set_minus(eb, ea);
-    if (added)
-        tg_changes_add(out, TG_CHANGE_POSSIBLY_BREAKING, "constraints", "/side_effects",
-                       "new side effects: %s", added);
-    if (gone)
-        tg_changes_add(out, TG_CHANGE_INFORMATIONAL, "constraints", "/side_effects",
-                       "side effects no longer declared: %s", gone);
-    free(gone);
-    free(added);
+    tg_json_diff_members(get(a, "limits"), get(b, "limits"), cmp_limit_member, out);
+    cmp_set(out, "constraints", "/side_effects", get(a, "side_effects"), get(b, "side_effects"),
+            (set_change){TG_CHANGE_POSSIBLY_BREAKING, "new side effects: ", ""},
+            (set_change){TG_CHANGE_INFORMATIONAL, "side effects no longer declared: ", ""});
     if (!same(get(a, "notes"), get(b, "notes")))
         tg_changes_add(out, TG_CHANGE_INFORMATIONAL, "constraints", "/notes", "notes %s",
                        what(get(a, "notes"), get(b, "notes")));
-}
-
-static void cmp_error_codes(tg_changes *out, const cJSON *a, const cJSON *b)
-{
-    char *gone = set_minus(a, b), *added = set_minus(b, a);
-    if (added)
-        tg_changes_add(out, TG_CHANGE_COMPATIBLE, "error_codes", "",
-                       "new error codes the tool may return: %s", added);
-    if (gone)
-        tg_changes_add(out, TG_CHANGE_COMPATIBLE, "error_codes", "",
-                       "error codes no longer returned: %s", gone);
-    free(gone);
-    free(added);
 }
 
 /* Named lists (examples, tests): by name, so that a reordering is not a change. */
@@ -175,44 +167,34 @@ static void cmp_named_list(tg_changes *out, const char *area, const cJSON *a, co
         }
 }
 
-static void cmp_docs(tg_changes *out, const cJSON *a, const cJSON *b)
+static void cmp_doc_member(void *out, const char *key, const cJSON *a, const cJSON *b)
 {
-    const cJSON *sides[2] = {b, a};
-    for (int s = 0; s < 2; s++)
-        for (const cJSON *k = cJSON_IsObject(sides[s]) ? sides[s]->child : NULL; k; k = k->next) {
-            const cJSON *other = get(sides[1 - s], k->string);
-            if ((s == 1 && other) || (other && cJSON_Compare(k, other, true)))
-                continue;
-            char *p = xasprintf("/%s", k->string);
-            tg_changes_add(out, TG_CHANGE_INFORMATIONAL, "docs", p, "docs.%s %s", k->string,
-                           !other ? (s == 0 ? "added" : "removed") : "changed");
-            free(p);
-        }
+    char *p = xasprintf("/%s", key);
+    tg_changes_add(out, TG_CHANGE_INFORMATIONAL, "docs", p, "docs.%s %s", key, what(a, b));
+    free(p);
+}
+
+static void cmp_implementation_member(void *out, const char *key, const cJSON *a,
+                                      const cJSON *b)
+{
+    char *p = xasprintf("/%s", key);
+    char *sa = a ? tg_json_print_compact(a) : xstrdup("-");
+    char *sb = b ? tg_json_print_compact(b) : xstrdup("-");
+    if (strlen(sa) > 60)
+        strcpy(sa + 56, "...");
+    if (strlen(sb) > 60)
+        strcpy(sb + 56, "...");
+    tg_changes_add(out, TG_CHANGE_INFORMATIONAL, "implementation", p, "%s: %s -> %s", key, sa,
+                   sb);
+    free(p);
+    free(sa);
+    free(sb);
 }
 
 static void cmp_implementation(tg_changes *out, const cJSON *a, const cJSON *b,
                                const char *ida, const char *idb)
 {
-    const cJSON *sides[2] = {b, a};
-    for (int s = 0; s < 2; s++)
-        for (const cJSON *k = cJSON_IsObject(sides[s]) ? sides[s]->child : NULL; k; k = k->next) {
-            const cJSON *other = get(sides[1 - s], k->string);
-            if ((s == 1 && other) || (other && cJSON_Compare(k, other, true)))
-                continue;
-            const cJSON *x = s == 0 ? other : k, *y = s == 0 ? k : other;
-            char *p = xasprintf("/%s", k->string);
-            char *sx = x ? tg_json_print_compact(x) : xstrdup("-");
-            char *sy = y ? tg_json_print_compact(y) : xstrdup("-");
-            if (strlen(sx) > 60)
-                strcpy(sx + 56, "...");
-            if (strlen(sy) > 60)
-                strcpy(sy + 56, "...");
-            tg_changes_add(out, TG_CHANGE_INFORMATIONAL, "implementation", p, "%s: %s -> %s",
-                           k->string, sx, sy);
-            free(p);
-            free(sx);
-            free(sy);
-        }
+    tg_json_diff_members(a, b, cmp_implementation_member, out);
     if (strcmp(ida, idb) != 0)
         tg_changes_add(out, TG_CHANGE_INFORMATIONAL, "implementation", "",
                        "code changed (blob %.10s -> %.10s)", ida[0] ? ida : "none",
@@ -223,6 +205,12 @@ static void cmp_implementation(tg_changes *out, const cJSON *a, const cJSON *b,
 static const char *const special[] = {
     "version", "input_schema", "output_schema", "error_codes", "constraints", "examples",
     "tests", "docs", "implementation", "status", "timeout_ms", "idempotency", NULL};
+
+static void cmp_other_member(void *out, const char *key, const cJSON *a, const cJSON *b)
+{
+    if (!tg_strlist_has(special, key))
+        tg_changes_add(out, TG_CHANGE_INFORMATIONAL, key, "", "%s %s", key, what(a, b));
+}
 
 bool tg_review_area_unversioned(const char *area)
 {
@@ -236,7 +224,9 @@ void tg_review_ir_diff(const cJSON *a, const cJSON *b, const char *impl_a, const
                      "input_schema", out);
     tg_review_schema(get(a, "output_schema"), get(b, "output_schema"), TG_SIDE_OUTPUT,
                      "output_schema", out);
-    cmp_error_codes(out, get(a, "error_codes"), get(b, "error_codes"));
+    cmp_set(out, "error_codes", "", get(a, "error_codes"), get(b, "error_codes"),
+            (set_change){TG_CHANGE_COMPATIBLE, "new error codes the tool may return: ", ""},
+            (set_change){TG_CHANGE_COMPATIBLE, "error codes no longer returned: ", ""});
     cmp_constraints(out, get(a, "constraints"), get(b, "constraints"));
     cmp_limit(out, "timeout_ms", "", get(a, "timeout_ms"), get(b, "timeout_ms"), "timeout_ms");
     const char *ia = tg_json_get_string(a, "idempotency"), *ib = tg_json_get_string(b, "idempotency");
@@ -244,7 +234,7 @@ void tg_review_ir_diff(const cJSON *a, const cJSON *b, const char *impl_a, const
         tg_changes_add(out, TG_CHANGE_POSSIBLY_BREAKING, "idempotency", "",
                        "idempotency changed from %s to %s: callers that retry may be affected",
                        ia ? ia : "-", ib ? ib : "-");
-    cmp_docs(out, get(a, "docs"), get(b, "docs"));
+    tg_json_diff_members(get(a, "docs"), get(b, "docs"), cmp_doc_member, out);
     cmp_named_list(out, "examples", get(a, "examples"), get(b, "examples"));
     cmp_named_list(out, "tests", get(a, "tests"), get(b, "tests"));
     cmp_implementation(out, get(a, "implementation"), get(b, "implementation"), impl_a, impl_b);
@@ -256,15 +246,6 @@ void tg_review_ir_diff(const cJSON *a, const cJSON *b, const char *impl_a, const
     if (!same(get(a, "status"), get(b, "status")))
         tg_changes_add(out, TG_CHANGE_INFORMATIONAL, TG_REVIEW_AREA_STATUS, "",
                        "lifecycle state %s -> %s", sa ? sa : "-", sb ? sb : "-");
-    const cJSON *sides[2] = {b, a};
-    for (int s = 0; s < 2; s++)
-        for (const cJSON *k = sides[s]->child; k; k = k->next) {
-            const cJSON *other = get(sides[1 - s], k->string);
-            if (tg_strlist_has(special, k->string) || (s == 1 && other) ||
-                (other && cJSON_Compare(k, other, true)))
-                continue;
-            tg_changes_add(out, TG_CHANGE_INFORMATIONAL, k->string, "", "%s %s", k->string,
-                           !other ? (s == 0 ? "added" : "removed") : "changed");
-        }
+    tg_json_diff_members(a, b, cmp_other_member, out);
     tg_changes_sort(out);
 }

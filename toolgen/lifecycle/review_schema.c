@@ -240,6 +240,49 @@ static char *show(const cJSON *v)
     return s;
 }
 
+/* kw's values in a and b (NULL when absent); false when it did not change: absent from both,
+ * or equal. */
+static bool kw_changed(const cJSON *a, const cJSON *b, const char *kw, const cJSON **x,
+                       const cJSON **y)
+{
+    *x = cJSON_GetObjectItemCaseSensitive(a, kw);
+    *y = cJSON_GetObjectItemCaseSensitive(b, kw);
+    return !((!*x && !*y) || (*x && *y && cJSON_Compare(*x, *y, true)));
+}
+
+/* One changed keyword, ready for its messages; kw_free releases it. */
+typedef struct kwdiff {
+    const char *kw;
+    const cJSON *x, *y; /* before and after, NULL when absent */
+    char *p;            /* the keyword's pointer */
+    char *sx, *sy;      /* x and y shown */
+} kwdiff;
+
+static kwdiff kw_at(const char *ptr, const char *kw, const cJSON *x, const cJSON *y)
+{
+    return (kwdiff){kw, x, y, xasprintf("%s/%s", ptr, kw), show(x), show(y)};
+}
+
+static void kw_free(kwdiff *d)
+{
+    free(d->p);
+    free(d->sx);
+    free(d->sy);
+}
+
+/* A constraint added narrows and one removed widens: reports that, or returns false when the
+ * keyword is on both sides. */
+static bool report_added_removed(const cmp *c, const kwdiff *d)
+{
+    if (!d->x)
+        report(c, NARROWED, d->p, "%s %s added", d->kw, d->sy);
+    else if (!d->y)
+        report(c, WIDENED, d->p, "%s %s removed", d->kw, d->sx);
+    else
+        return false;
+    return true;
+}
+
 static void compare(const cmp *c, const cJSON *a, const cJSON *b, const char *ptr);
 
 /* The types a schema allows, as a bit set; integer is a subset of number. */
@@ -275,15 +318,12 @@ static void cmp_type(const cmp *c, const cJSON *a, const cJSON *b, const char *p
     unsigned tb = type_set(cJSON_GetObjectItemCaseSensitive(b, "type"));
     if (ta == tb)
         return;
-    char *p = xasprintf("%s/type", ptr);
-    char *sa = show(cJSON_GetObjectItemCaseSensitive(a, "type"));
-    char *sb = show(cJSON_GetObjectItemCaseSensitive(b, "type"));
+    kwdiff d = kw_at(ptr, "type", cJSON_GetObjectItemCaseSensitive(a, "type"),
+                     cJSON_GetObjectItemCaseSensitive(b, "type"));
     effect e = (tb & ta) == tb ? NARROWED : (ta & tb) == ta ? WIDENED : CHANGED;
-    report(c, e, p, "type %s from %s to %s",
-           e == NARROWED ? "narrowed" : e == WIDENED ? "widened" : "changed", sa, sb);
-    free(p);
-    free(sa);
-    free(sb);
+    report(c, e, d.p, "type %s from %s to %s",
+           e == NARROWED ? "narrowed" : e == WIDENED ? "widened" : "changed", d.sx, d.sy);
+    kw_free(&d);
 }
 
 /* enum and const as one set of allowed values; NULL when unconstrained. */
@@ -367,19 +407,13 @@ static void cmp_bound(const cmp *c, const cJSON *a, const cJSON *b, const char *
         return;
     if ((!x && !y) || (x && y && x->valuedouble == y->valuedouble))
         return;
-    char *p = xasprintf("%s/%s", ptr, kw);
-    char *sx = show(x), *sy = show(y);
-    if (!x)
-        report(c, NARROWED, p, "%s %s added", kw, sy);
-    else if (!y)
-        report(c, WIDENED, p, "%s %s removed", kw, sx);
-    else if ((y->valuedouble > x->valuedouble) == lower)
-        report(c, NARROWED, p, "%s tightened from %s to %s", kw, sx, sy);
-    else
-        report(c, WIDENED, p, "%s relaxed from %s to %s", kw, sx, sy);
-    free(sx);
-    free(sy);
-    free(p);
+    kwdiff d = kw_at(ptr, kw, x, y);
+    if (!report_added_removed(c, &d)) {
+        bool tighter = (y->valuedouble > x->valuedouble) == lower;
+        report(c, tighter ? NARROWED : WIDENED, d.p, "%s %s from %s to %s", kw,
+               tighter ? "tightened" : "relaxed", d.sx, d.sy);
+    }
+    kw_free(&d);
 }
 
 static bool is_multiple(double big, double small)
@@ -392,44 +426,33 @@ static bool is_multiple(double big, double small)
 
 static void cmp_multiple_of(const cmp *c, const cJSON *a, const cJSON *b, const char *ptr)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, "multipleOf");
-    const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, "multipleOf");
-    if ((!x && !y) || (x && y && cJSON_Compare(x, y, true)))
+    const cJSON *x, *y;
+    if (!kw_changed(a, b, "multipleOf", &x, &y))
         return;
-    char *p = xasprintf("%s/multipleOf", ptr);
-    char *sx = show(x), *sy = show(y);
+    kwdiff d = kw_at(ptr, "multipleOf", x, y);
     if (!x || (cJSON_IsNumber(x) && cJSON_IsNumber(y) && is_multiple(y->valuedouble, x->valuedouble)))
-        report(c, NARROWED, p, "multipleOf tightened from %s to %s", sx, sy);
+        report(c, NARROWED, d.p, "multipleOf tightened from %s to %s", d.sx, d.sy);
     else if (!y || (cJSON_IsNumber(x) && cJSON_IsNumber(y) && is_multiple(x->valuedouble, y->valuedouble)))
-        report(c, WIDENED, p, "multipleOf relaxed from %s to %s", sx, sy);
+        report(c, WIDENED, d.p, "multipleOf relaxed from %s to %s", d.sx, d.sy);
     else
-        report(c, CHANGED, p, "multipleOf changed from %s to %s: some values of each are refused "
-                              "by the other", sx, sy);
-    free(sx);
-    free(sy);
-    free(p);
+        report(c, CHANGED, d.p, "multipleOf changed from %s to %s: some values of each are "
+                                "refused by the other", d.sx, d.sy);
+    kw_free(&d);
 }
 
 /* pattern and format: adding one narrows, removing one widens, a new one cannot be decided. */
 static void cmp_language(const cmp *c, const cJSON *a, const cJSON *b, const char *ptr,
                          const char *kw)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, kw);
-    const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, kw);
-    if ((!x && !y) || (x && y && cJSON_Compare(x, y, true)))
+    const cJSON *x, *y;
+    if (!kw_changed(a, b, kw, &x, &y))
         return;
-    char *p = xasprintf("%s/%s", ptr, kw);
-    char *sx = show(x), *sy = show(y);
-    if (!x)
-        report(c, NARROWED, p, "%s %s added", kw, sy);
-    else if (!y)
-        report(c, WIDENED, p, "%s %s removed", kw, sx);
-    else
-        report(c, UNDECIDED, p, "%s changed from %s to %s: whether one accepts every string the "
-                                "other does cannot be decided; check it by hand", kw, sx, sy);
-    free(sx);
-    free(sy);
-    free(p);
+    kwdiff d = kw_at(ptr, kw, x, y);
+    if (!report_added_removed(c, &d))
+        report(c, UNDECIDED, d.p, "%s changed from %s to %s: whether one accepts every string "
+                                  "the other does cannot be decided; check it by hand",
+               kw, d.sx, d.sy);
+    kw_free(&d);
 }
 
 static bool flag(const cJSON *s, const char *kw)
@@ -494,9 +517,8 @@ static void cmp_properties(const cmp *c, const cJSON *a, const cJSON *b, const c
 static void cmp_sub(const cmp *c, const cJSON *a, const cJSON *b, const char *ptr,
                     const char *kw)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, kw);
-    const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, kw);
-    if ((!x && !y) || (x && y && cJSON_Compare(x, y, true)))
+    const cJSON *x, *y;
+    if (!kw_changed(a, b, kw, &x, &y))
         return;
     cJSON *t = cJSON_CreateTrue();
     char *p = xasprintf("%s/%s", ptr, kw);
@@ -509,9 +531,8 @@ static void cmp_sub(const cmp *c, const cJSON *a, const cJSON *b, const char *pt
 static void cmp_presence(const cmp *c, const cJSON *a, const cJSON *b, const char *ptr,
                          const char *kw, effect when_added)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, kw);
-    const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, kw);
-    if ((!x && !y) || (x && y && cJSON_Compare(x, y, true)))
+    const cJSON *x, *y;
+    if (!kw_changed(a, b, kw, &x, &y))
         return;
     char *p = xasprintf("%s/%s", ptr, kw);
     if (x && y)
@@ -630,26 +651,30 @@ static const char *const annotation_kw[] = {
     "title", "description", "examples", "default", "deprecated", "readOnly", "writeOnly",
     "$comment", "$schema", "$id", "$anchor", "contentMediaType", "contentEncoding", NULL};
 
+typedef struct rest_ctx {
+    const cmp *c;
+    const char *ptr;
+} rest_ctx;
+
+static void cmp_rest_member(void *ctx, const char *kw, const cJSON *x, const cJSON *y)
+{
+    const rest_ctx *r = ctx;
+    if (tg_strlist_has(handled_kw, kw))
+        return;
+    char *p = ptr_join(r->ptr, kw);
+    const char *what = !x ? "added" : !y ? "removed" : "changed";
+    if (tg_strlist_has(annotation_kw, kw))
+        report(r->c, ANNOTATION, p, "%s %s", kw, what);
+    else
+        report(r->c, UNDECIDED, p, "%s %s: its effect on the accepted values cannot be "
+                                   "decided here; check it by hand", kw, what);
+    free(p);
+}
+
 /* Keywords compared only as wholes: annotations, and what cannot be decided. */
 static void cmp_rest(const cmp *c, const cJSON *a, const cJSON *b, const char *ptr)
 {
-    const cJSON *sides[2] = {b, a};
-    for (int s = 0; s < 2; s++)
-        for (const cJSON *k = sides[s]->child; k; k = k->next) {
-            const char *kw = k->string;
-            const cJSON *other = cJSON_GetObjectItemCaseSensitive(sides[1 - s], kw);
-            if (tg_strlist_has(handled_kw, kw) || (s == 1 && other) ||
-                (other && cJSON_Compare(k, other, true)))
-                continue;
-            char *p = ptr_join(ptr, kw);
-            const char *what = !other ? (s == 0 ? "added" : "removed") : "changed";
-            if (tg_strlist_has(annotation_kw, kw))
-                report(c, ANNOTATION, p, "%s %s", kw, what);
-            else
-                report(c, UNDECIDED, p, "%s %s: its effect on the accepted values cannot be "
-                                        "decided here; check it by hand", kw, what);
-            free(p);
-        }
+    tg_json_diff_members(a, b, cmp_rest_member, &(rest_ctx){c, ptr});
 }
 
 static void compare(const cmp *c, const cJSON *a, const cJSON *b, const char *ptr)

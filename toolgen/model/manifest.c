@@ -23,16 +23,23 @@ const char *tg_status_name(tg_status s)
     return s < TG_STATUS_UNKNOWN ? status_names[s] : "unknown";
 }
 
+/* What a manifest read from path holds until tg_manifest_bind: its folder, and a status and a
+ * runtime not known yet. */
+static void start_unbound(tg_manifest *m, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+    m->status = TG_STATUS_UNKNOWN;
+    m->runtime = TG_RUNTIME_UNKNOWN;
+}
+
 int tg_manifest_load(const tg_repo *repo, const char *path, tg_manifest *m, tg_err *err)
 {
     *m = (tg_manifest){0};
     if (tg_confine_repo_in(repo->path, path, NULL, "manifest", err) != 0 ||
         tg_doc_load_at(repo->root_fd, path, NULL, &m->doc, err) != 0)
         return -1;
-    const char *slash = strrchr(path, '/');
-    m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-    m->status = TG_STATUS_UNKNOWN;
-    m->runtime = TG_RUNTIME_UNKNOWN;
+    start_unbound(m, path);
     return 0;
 }
 
@@ -42,10 +49,7 @@ int tg_manifest_parse(const char *text, size_t len, const char *path, const char
     *m = (tg_manifest){0};
     if (tg_doc_parse_yaml(text, len, name ? name : path, NULL, &m->doc, err) != 0)
         return -1;
-    const char *slash = strrchr(path, '/');
-    m->dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-    m->status = TG_STATUS_UNKNOWN;
-    m->runtime = TG_RUNTIME_UNKNOWN;
+    start_unbound(m, path);
     return 0;
 }
 

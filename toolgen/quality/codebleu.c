@@ -514,6 +514,30 @@ static void read_analysis_error(const cJSON *reply, tg_code_analysis *out)
     out->error_col = cJSON_IsNumber(col) ? col->valueint : 0;
 }
 
+static const tg_analysis_score ANALYSIS_SCORES[] = {
+    {"ast", "ast_match_score", offsetof(tg_code_analysis, ast_match)},
+    {"ast", "ast_node_overlap", offsetof(tg_code_analysis, ast_node_overlap)},
+    {"ast", "ast_depth_similarity", offsetof(tg_code_analysis, ast_depth_similarity)},
+    {"ast", "ast_node_sequence_similarity", offsetof(tg_code_analysis, ast_sequence_similarity)},
+    {"dataflow", "dataflow_match_score", offsetof(tg_code_analysis, dataflow_match)},
+    {"dataflow", "variable_flow_similarity", offsetof(tg_code_analysis, variable_flow_similarity)},
+    {"dataflow", "dependency_graph_similarity",
+     offsetof(tg_code_analysis, dependency_graph_similarity)},
+    {"dataflow", "assignment_order_similarity",
+     offsetof(tg_code_analysis, assignment_order_similarity)},
+};
+
+const tg_analysis_score *tg_code_analysis_scores(size_t *n)
+{
+    *n = sizeof ANALYSIS_SCORES / sizeof *ANALYSIS_SCORES;
+    return ANALYSIS_SCORES;
+}
+
+double tg_code_analysis_score(const tg_code_analysis *ca, const tg_analysis_score *s)
+{
+    return *(const double *)((const char *)ca + s->offset);
+}
+
 int tg_code_analysis_read(const cJSON *reply, tg_code_analysis *out, tg_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -524,17 +548,12 @@ int tg_code_analysis_read(const cJSON *reply, tg_code_analysis *out, tg_err *err
         read_analysis_error(reply, out);
         return 0; /* a syntax error is a result: every structural score is 0 */
     }
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(reply, "ast");
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(reply, "dataflow");
-    if (read_score(a, "ast_match_score", &out->ast_match, err) ||
-        read_score(a, "ast_node_overlap", &out->ast_node_overlap, err) ||
-        read_score(a, "ast_depth_similarity", &out->ast_depth_similarity, err) ||
-        read_score(a, "ast_node_sequence_similarity", &out->ast_sequence_similarity, err) ||
-        read_score(d, "dataflow_match_score", &out->dataflow_match, err) ||
-        read_score(d, "variable_flow_similarity", &out->variable_flow_similarity, err) ||
-        read_score(d, "dependency_graph_similarity", &out->dependency_graph_similarity, err) ||
-        read_score(d, "assignment_order_similarity", &out->assignment_order_similarity, err))
-        return -1;
+    for (size_t i = 0; i < sizeof ANALYSIS_SCORES / sizeof *ANALYSIS_SCORES; i++) {
+        const tg_analysis_score *s = &ANALYSIS_SCORES[i];
+        if (read_score(cJSON_GetObjectItemCaseSensitive(reply, s->part), s->name,
+                       (double *)((char *)out + s->offset), err) != 0)
+            return -1;
+    }
     return 0;
 }
 

@@ -87,6 +87,22 @@ typedef struct tg_code_analysis {
     int error_line, error_col;
 } tg_code_analysis;
 
+/*
+ * The structural scores of a tg_code_analysis, in order, with their names: code_analysis.py's
+ * reply (inside the object `part`) and the validation report's semantic_closeness use the same
+ * names, so tg_code_analysis_read and the report both walk this one table.
+ * tg_code_analysis_scores returns the (static) table and its length in *n;
+ * tg_code_analysis_score the value of s in ca.
+ */
+typedef struct tg_analysis_score {
+    const char *part; /* the reply's object that holds it: "ast" or "dataflow" */
+    const char *name;
+    size_t offset;    /* of its double in tg_code_analysis */
+} tg_analysis_score;
+
+const tg_analysis_score *tg_code_analysis_scores(size_t *n);
+double tg_code_analysis_score(const tg_code_analysis *ca, const tg_analysis_score *s);
+
 int tg_code_analysis_read(const cJSON *reply, tg_code_analysis *out, tg_err *err);
 /* {"candidate": ..., "reference": ...} for code_analysis.py. */
 cJSON *tg_code_analysis_request(const char *candidate, const char *reference);

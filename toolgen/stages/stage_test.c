@@ -172,14 +172,10 @@ static cJSON *bleu_json(const tg_code_bleu *cb, const tg_code_analysis *ca)
     const tg_keyword_weight *w = tg_default_keyword_weights(&nkw);
     for (size_t i = 0; i < nkw; i++) /* the table ends with its own __default__ */
         cJSON_AddNumberToObject(kw, w[i].token, w[i].weight);
-    cJSON_AddNumberToObject(s, "ast_match_score", ca->ast_match);
-    cJSON_AddNumberToObject(s, "ast_node_overlap", ca->ast_node_overlap);
-    cJSON_AddNumberToObject(s, "ast_depth_similarity", ca->ast_depth_similarity);
-    cJSON_AddNumberToObject(s, "ast_node_sequence_similarity", ca->ast_sequence_similarity);
-    cJSON_AddNumberToObject(s, "dataflow_match_score", ca->dataflow_match);
-    cJSON_AddNumberToObject(s, "variable_flow_similarity", ca->variable_flow_similarity);
-    cJSON_AddNumberToObject(s, "dependency_graph_similarity", ca->dependency_graph_similarity);
-    cJSON_AddNumberToObject(s, "assignment_order_similarity", ca->assignment_order_similarity);
+    size_t nsc = 0;
+    const tg_analysis_score *sc = tg_code_analysis_scores(&nsc);
+    for (size_t i = 0; i < nsc; i++)
+        cJSON_AddNumberToObject(s, sc[i].name, tg_code_analysis_score(ca, &sc[i]));
     if (!ca->ok) {
         char *e = xasprintf("%s:%d:%d", ca->error, ca->error_line, ca->error_col);
         cJSON_AddStringToObject(s, "analysis_error", e);
