@@ -578,19 +578,9 @@ static js_res *get_res(cc *c, const char *uri, const cJSON *at, const char *kw)
 
 /* ======================================================================== vocabularies */
 
-static const struct {
-    const char *uri;
-    unsigned bit;
-} VOCABS[] = {
-    {"https://json-schema.org/draft/2020-12/vocab/core", JV_CORE},
-    {"https://json-schema.org/draft/2020-12/vocab/applicator", JV_APPLICATOR},
-    {"https://json-schema.org/draft/2020-12/vocab/unevaluated", JV_UNEVALUATED},
-    {"https://json-schema.org/draft/2020-12/vocab/validation", JV_VALIDATION},
-    {"https://json-schema.org/draft/2020-12/vocab/meta-data", JV_METADATA},
-    {"https://json-schema.org/draft/2020-12/vocab/format-annotation", JV_FORMAT_ANNOTATION},
-    {"https://json-schema.org/draft/2020-12/vocab/format-assertion", JV_FORMAT_ASSERTION},
-    {"https://json-schema.org/draft/2020-12/vocab/content", JV_CONTENT},
-};
+#define VOCAB_URI(id, name) "https://json-schema.org/draft/2020-12/vocab/" name,
+static const char *const VOCAB_URIS[JV_COUNT] = {JS_VOCABS(VOCAB_URI)}; /* of bit 1 << i */
+#undef VOCAB_URI
 
 /* Dialects before 2020-12, recognised by name: processed with 2020-12 keywords except that
  * array-form "items" is a tuple and "prefixItems" does not exist. */
@@ -614,9 +604,9 @@ static unsigned vocab_of_meta(cc *c, const js_res *m, const js_res *user)
     unsigned bits = JV_CORE;
     for (const cJSON *v = voc->child; v; v = v->next) {
         bool known = false;
-        for (size_t i = 0; i < sizeof VOCABS / sizeof *VOCABS; i++)
-            if (strcmp(v->string, VOCABS[i].uri) == 0) {
-                bits |= VOCABS[i].bit;
+        for (unsigned i = 0; i < JV_COUNT; i++)
+            if (strcmp(v->string, VOCAB_URIS[i]) == 0) {
+                bits |= 1u << i;
                 known = true;
             }
         if (!known && cJSON_IsTrue(v))
@@ -896,20 +886,16 @@ static void kw_dynref(cc *c, js_node *n, const cJSON *v, pend *p)
         c->s->has_dynamic = true;
 }
 
-static const struct {
-    const char *name;
-    uint8_t bit;
-} TYPES[] = {
-    {"null", JT_NULL},     {"boolean", JT_BOOLEAN}, {"object", JT_OBJECT}, {"array", JT_ARRAY},
-    {"number", JT_NUMBER}, {"string", JT_STRING},   {"integer", JT_INTEGER},
-};
+#define TYPE_NAME(id, name) name,
+const char *const js_type_names[JT_COUNT] = {JS_TYPES(TYPE_NAME)};
+#undef TYPE_NAME
 
 static uint8_t type_bit(const cJSON *v)
 {
     if (cJSON_IsString(v))
-        for (size_t i = 0; i < sizeof TYPES / sizeof *TYPES; i++)
-            if (strcmp(v->valuestring, TYPES[i].name) == 0)
-                return TYPES[i].bit;
+        for (unsigned i = 0; i < JT_COUNT; i++)
+            if (strcmp(v->valuestring, js_type_names[i]) == 0)
+                return (uint8_t)(1u << i);
     return 0;
 }
 

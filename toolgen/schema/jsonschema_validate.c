@@ -289,17 +289,15 @@ static const char *value_type_name(const cJSON *v)
 
 static void type_list(tg_buf *b, unsigned types)
 {
-    static const char *const names[] = {"null", "boolean", "object", "array",
-                                        "number", "string", "integer"};
     unsigned n = 0, total = 0;
     for (unsigned t = types; t; t &= t - 1)
         total++;
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < JT_COUNT; i++) {
         if (!(types & (1u << i)))
             continue;
         if (n)
             tg_buf_puts(b, n + 1 == total ? " or " : ", ");
-        tg_buf_puts(b, names[i]);
+        tg_buf_puts(b, js_type_names[i]);
         n++;
     }
 }
