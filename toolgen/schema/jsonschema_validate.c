@@ -268,6 +268,8 @@ static char *render(const cJSON *v, size_t max)
         size_t cut = max;
         while (cut > 0 && (s[cut] & 0xC0) == 0x80)
             cut--;
+        if (n < cut + 3) /* "..." and its NUL reach past the end of s */
+            s = xrealloc(s, cut + 4);
         memcpy(s + cut, "...", 4);
     }
     return s;
