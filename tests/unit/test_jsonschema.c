@@ -110,6 +110,9 @@ static void expect_compile_error(const char *schema, const char *part1, const ch
     js_schema_free(s);
 }
 
+#define X79                                                                                 \
+    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
 static void test_error_locations(void)
 {
     expect_error("{\"properties\":{\"a\":{\"type\":\"integer\"}}}", "{\"a\":\"x\"}", "/a",
@@ -153,6 +156,9 @@ static void test_error_locations(void)
                  "{\"a\":1,\"b\":2}", "/b", "/unevaluatedProperties",
                  "property \"b\" is not allowed (unevaluatedProperties is false)");
     expect_error("false", "1", "", "", "schema is false");
+    /* a value rendered one or two bytes over the 80-byte cut: "..." fits (checked under ASan) */
+    expect_error("{\"const\":\"a\"}", "\"" X79 "\"", "", "/const", "value \"" X79 "...");
+    expect_error("{\"const\":\"a\"}", "\"" X79 "y\"", "", "/const", "value \"" X79 "...");
 }
 
 static void test_alternatives(void)

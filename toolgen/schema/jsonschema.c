@@ -15,6 +15,7 @@
 #include "schema/jsonschema.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -577,19 +578,9 @@ static js_res *get_res(cc *c, const char *uri, const cJSON *at, const char *kw)
 
 /* ======================================================================== vocabularies */
 
-static const struct {
-    const char *uri;
-    unsigned bit;
-} VOCABS[] = {
-    {"https://json-schema.org/draft/2020-12/vocab/core", JV_CORE},
-    {"https://json-schema.org/draft/2020-12/vocab/applicator", JV_APPLICATOR},
-    {"https://json-schema.org/draft/2020-12/vocab/unevaluated", JV_UNEVALUATED},
-    {"https://json-schema.org/draft/2020-12/vocab/validation", JV_VALIDATION},
-    {"https://json-schema.org/draft/2020-12/vocab/meta-data", JV_METADATA},
-    {"https://json-schema.org/draft/2020-12/vocab/format-annotation", JV_FORMAT_ANNOTATION},
-    {"https://json-schema.org/draft/2020-12/vocab/format-assertion", JV_FORMAT_ASSERTION},
-    {"https://json-schema.org/draft/2020-12/vocab/content", JV_CONTENT},
-};
+#define VOCAB_URI(id, name) "https://json-schema.org/draft/2020-12/vocab/" name,
+static const char *const VOCAB_URIS[JV_COUNT] = {JS_VOCABS(VOCAB_URI)}; /* of bit 1 << i */
+#undef VOCAB_URI
 
 /* Dialects before 2020-12, recognised by name: processed with 2020-12 keywords except that
  * array-form "items" is a tuple and "prefixItems" does not exist. */
@@ -613,9 +604,9 @@ static unsigned vocab_of_meta(cc *c, const js_res *m, const js_res *user)
     unsigned bits = JV_CORE;
     for (const cJSON *v = voc->child; v; v = v->next) {
         bool known = false;
-        for (size_t i = 0; i < sizeof VOCABS / sizeof *VOCABS; i++)
-            if (strcmp(v->string, VOCABS[i].uri) == 0) {
-                bits |= VOCABS[i].bit;
+        for (unsigned i = 0; i < JV_COUNT; i++)
+            if (strcmp(v->string, VOCAB_URIS[i]) == 0) {
+                bits |= 1u << i;
                 known = true;
             }
         if (!known && cJSON_IsTrue(v))
@@ -881,7 +872,6 @@ static void kw_ref(cc *c, js_node *n, const cJSON *v, pend *p)
 {
     (void)p;
     n->ref = resolve_ref(c, n, "$ref", v, NULL);
-    n->groups |= JK_INPLACE;
 }
 
 static void kw_dynref(cc *c, js_node *n, const cJSON *v, pend *p)
@@ -894,23 +884,18 @@ static void kw_dynref(cc *c, js_node *n, const cJSON *v, pend *p)
     n->dynref_name = name;
     if (name)
         c->s->has_dynamic = true;
-    n->groups |= JK_INPLACE;
 }
 
-static const struct {
-    const char *name;
-    uint8_t bit;
-} TYPES[] = {
-    {"null", JT_NULL},     {"boolean", JT_BOOLEAN}, {"object", JT_OBJECT}, {"array", JT_ARRAY},
-    {"number", JT_NUMBER}, {"string", JT_STRING},   {"integer", JT_INTEGER},
-};
+#define TYPE_NAME(id, name) name,
+const char *const js_type_names[JT_COUNT] = {JS_TYPES(TYPE_NAME)};
+#undef TYPE_NAME
 
 static uint8_t type_bit(const cJSON *v)
 {
     if (cJSON_IsString(v))
-        for (size_t i = 0; i < sizeof TYPES / sizeof *TYPES; i++)
-            if (strcmp(v->valuestring, TYPES[i].name) == 0)
-                return TYPES[i].bit;
+        for (unsigned i = 0; i < JT_COUNT; i++)
+            if (strcmp(v->valuestring, js_type_names[i]) == 0)
+                return (uint8_t)(1u << i);
     return 0;
 }
 
@@ -946,7 +931,6 @@ static void kw_const(cc *c, js_node *n, const cJSON *v, pend *p)
     (void)c;
     (void)p;
     n->const_ = v;
-    n->groups |= JK_CONST;
 }
 
 static void kw_enum(cc *c, js_node *n, const cJSON *v, pend *p)
@@ -955,7 +939,6 @@ static void kw_enum(cc *c, js_node *n, const cJSON *v, pend *p)
     if (!cJSON_IsArray(v))
         cc_fail(c, n->src, "enum", "expected an array of values, got %s", json_type_name(v));
     n->enum_ = v;
-    n->groups |= JK_CONST;
 }
 
 static const cJSON *need_number(cc *c, js_node *n, const cJSON *v)
@@ -964,7 +947,6 @@ static const cJSON *need_number(cc *c, js_node *n, const cJSON *v)
         cc_fail(c, n->src, v->string, "expected a number, got %s", json_type_name(v));
         return NULL;
     }
-    n->groups |= JK_NUM;
     return v;
 }
 
@@ -974,44 +956,6 @@ static void kw_multiple_of(cc *c, js_node *n, const cJSON *v, pend *p)
     n->multiple_of = need_number(c, n, v);
     if (n->multiple_of && !(v->valuedouble > 0))
         cc_fail(c, n->src, "multipleOf", "must be greater than 0");
-}
-
-static void kw_maximum(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->maximum = need_number(c, n, v);
-}
-
-static void kw_exclusive_maximum(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->exclusive_maximum = need_number(c, n, v);
-}
-
-static void kw_minimum(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->minimum = need_number(c, n, v);
-}
-
-static void kw_exclusive_minimum(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->exclusive_minimum = need_number(c, n, v);
-}
-
-static void kw_max_length(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->max_length = nonneg_int(c, n, "maxLength", v);
-    n->groups |= JK_STR;
-}
-
-static void kw_min_length(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->min_length = nonneg_int(c, n, "minLength", v);
-    n->groups |= JK_STR;
 }
 
 static js_re *compile_regex(cc *c, js_node *n, const char *kw, const char *src)
@@ -1038,7 +982,6 @@ static void kw_pattern(cc *c, js_node *n, const cJSON *v, pend *p)
         return;
     n->pattern_src = v->valuestring;
     n->pattern = compile_regex(c, n, "pattern", v->valuestring);
-    n->groups |= JK_STR;
 }
 
 static void kw_format(cc *c, js_node *n, const cJSON *v, pend *p)
@@ -1060,12 +1003,10 @@ static void kw_prefix_items(cc *c, js_node *n, const cJSON *v, pend *p)
     (void)p;
     n->prefix = sub_array(c, n, "prefixItems", v, &n->nprefix, true);
     n->prefix_kw = "prefixItems";
-    n->groups |= JK_ARR;
 }
 
 static void kw_items(cc *c, js_node *n, const cJSON *v, pend *p)
 {
-    n->groups |= JK_ARR;
     if (cJSON_IsArray(v)) {
         /* draft 2019-09 and earlier: a tuple; "additionalItems" then covers the rest */
         n->prefix = sub_array(c, n, "items", v, &n->nprefix, false);
@@ -1084,39 +1025,6 @@ static void kw_additional_items(cc *c, js_node *n, const cJSON *v, pend *p)
     p->additional_items = v;
 }
 
-static void kw_contains(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->contains = sub(c, n, "contains", v);
-    n->groups |= JK_ARR;
-}
-
-static void kw_max_items(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->max_items = nonneg_int(c, n, "maxItems", v);
-    n->groups |= JK_ARR;
-}
-
-static void kw_min_items(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->min_items = nonneg_int(c, n, "minItems", v);
-    n->groups |= JK_ARR;
-}
-
-static void kw_max_contains(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->max_contains = nonneg_int(c, n, "maxContains", v);
-}
-
-static void kw_min_contains(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->min_contains = nonneg_int(c, n, "minContains", v);
-}
-
 static void kw_unique_items(cc *c, js_node *n, const cJSON *v, pend *p)
 {
     (void)p;
@@ -1127,21 +1035,12 @@ static void kw_unique_items(cc *c, js_node *n, const cJSON *v, pend *p)
         n->groups |= JK_ARR;
 }
 
-static void kw_unevaluated_items(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->uitems = sub(c, n, "unevaluatedItems", v);
-    n->uneval = true;
-    n->groups |= JK_UNEVAL;
-}
-
 static void kw_properties(cc *c, js_node *n, const cJSON *v, pend *p)
 {
     if (!cJSON_IsObject(v))
         cc_fail(c, n->src, "properties", "expected an object of schemas, got %s",
                 json_type_name(v));
     p->properties = v;
-    n->groups |= JK_OBJ;
 }
 
 static void kw_required(cc *c, js_node *n, const cJSON *v, pend *p)
@@ -1152,7 +1051,6 @@ static void kw_required(cc *c, js_node *n, const cJSON *v, pend *p)
     if (!ok)
         cc_fail(c, n->src, "required", "expected an array of property names (strings)");
     p->required = v;
-    n->groups |= JK_OBJ;
 }
 
 static void kw_pattern_properties(cc *c, js_node *n, const cJSON *v, pend *p)
@@ -1171,43 +1069,6 @@ static void kw_pattern_properties(cc *c, js_node *n, const cJSON *v, pend *p)
         n->pprops[i].schema = sub(c, n, "patternProperties", x);
     }
     n->npprops = k;
-    n->groups |= JK_OBJ;
-}
-
-static void kw_additional_properties(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->addl = sub(c, n, "additionalProperties", v);
-    n->groups |= JK_OBJ;
-}
-
-static void kw_unevaluated_properties(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->uprops = sub(c, n, "unevaluatedProperties", v);
-    n->uneval = true;
-    n->groups |= JK_UNEVAL;
-}
-
-static void kw_property_names(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->pnames = sub(c, n, "propertyNames", v);
-    n->groups |= JK_OBJ;
-}
-
-static void kw_max_properties(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->max_props = nonneg_int(c, n, "maxProperties", v);
-    n->groups |= JK_OBJ;
-}
-
-static void kw_min_properties(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->min_props = nonneg_int(c, n, "minProperties", v);
-    n->groups |= JK_OBJ;
 }
 
 static js_dep *new_deps(cc *c, js_node *n, size_t extra)
@@ -1256,132 +1117,107 @@ static void add_deps(cc *c, js_node *n, const cJSON *v, const char *kw, bool lis
         d++;
         n->ndeps++;
     }
-    n->groups |= JK_OBJ;
 }
 
-static void kw_dependent_required(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    add_deps(c, n, v, "dependentRequired", true, false);
-}
+/*
+ * How a keyword is compiled. Most keywords only check their value's shape and store it in one
+ * js_node member, in one of a few forms that KEYWORDS names with the member; the others have a
+ * function of their own.
+ */
+typedef enum {
+    KW_FN,     /* kwdef.fn */
+    KW_SUB,    /* a subschema, into a js_node * */
+    KW_SUBS,   /* a non-empty array of subschemas, into a js_node ** and its size_t count */
+    KW_COUNT,  /* a non-negative integer, into a long long */
+    KW_NUMBER, /* a number, into a const cJSON * */
+    KW_DEPS,   /* an object of property dependencies, appended to js_node.deps */
+} kw_form;
 
-static void kw_dependent_schemas(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    add_deps(c, n, v, "dependentSchemas", false, true);
-}
-
-static void kw_dependencies(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    add_deps(c, n, v, "dependencies", true, true);
-}
-
-static void kw_all_of(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->all_of = sub_array(c, n, "allOf", v, &n->nall_of, true);
-    n->groups |= JK_INPLACE;
-}
-
-static void kw_any_of(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->any_of = sub_array(c, n, "anyOf", v, &n->nany_of, true);
-    n->groups |= JK_INPLACE;
-}
-
-static void kw_one_of(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->one_of = sub_array(c, n, "oneOf", v, &n->none_of, true);
-    n->groups |= JK_INPLACE;
-}
-
-static void kw_not(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->not_ = sub(c, n, "not", v);
-    n->groups |= JK_INPLACE;
-}
-
-static void kw_if(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->if_ = sub(c, n, "if", v);
-    n->groups |= JK_INPLACE;
-}
-
-static void kw_then(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->then_ = sub(c, n, "then", v);
-}
-
-static void kw_else(cc *c, js_node *n, const cJSON *v, pend *p)
-{
-    (void)p;
-    n->else_ = sub(c, n, "else", v);
-}
+/* KW_DEPS: what a dependency may be */
+enum { DEP_LISTS = 1 /* an array of property names */, DEP_SCHEMAS = 2 /* a subschema */ };
 
 typedef struct kwdef {
     const char *name;
     unsigned vocab;
-    kw_fn fn;
+    uint8_t groups; /* JK_* added to js_node.groups when the keyword is present, whatever its
+                     * form; groups that depend on the value are added by the keyword's fn */
+    kw_form form;
+    unsigned deps;  /* KW_DEPS: DEP_* */
+    size_t member;  /* offset of the js_node member it fills (KW_SUB … KW_NUMBER) */
+    size_t count;   /* KW_SUBS: offset of the array's count */
+    kw_fn fn;       /* KW_FN */
 } kwdef;
 
+/* The offset of js_node member m, which must have type T: a row naming a member of another
+ * type compares distinct pointer types, which fails the build (-Werror). */
+#define MEMBER(m, T) (offsetof(js_node, m) + 0 * sizeof(&((js_node *)0)->m == (T *)0))
+/* A row's form and its arguments: the fields of kwdef from form on. */
+#define FN(fn) KW_FN, 0, 0, 0, fn
+#define SUB(m) KW_SUB, 0, MEMBER(m, js_node *), 0, NULL
+#define SUBS(m, cnt) KW_SUBS, 0, MEMBER(m, js_node **), MEMBER(cnt, size_t), NULL
+#define COUNT(m) KW_COUNT, 0, MEMBER(m, long long), 0, NULL
+#define NUMBER(m) KW_NUMBER, 0, MEMBER(m, const cJSON *), 0, NULL
+#define DEPS(deps) KW_DEPS, deps, 0, 0, NULL
 #define JV_FORMAT (JV_FORMAT_ANNOTATION | JV_FORMAT_ASSERTION)
 
 /* Sorted by strcmp for bsearch. */
 static const kwdef KEYWORDS[] = {
-    {"$anchor", JV_CORE, kw_string_only},
-    {"$defs", JV_CORE, kw_defs},
-    {"$dynamicAnchor", JV_CORE, kw_string_only},
-    {"$dynamicRef", JV_CORE, kw_dynref},
-    {"$id", JV_CORE, kw_string_only},
-    {"$ref", JV_CORE, kw_ref},
-    {"$schema", JV_CORE, kw_string_only},
-    {"additionalItems", JV_APPLICATOR, kw_additional_items},
-    {"additionalProperties", JV_APPLICATOR, kw_additional_properties},
-    {"allOf", JV_APPLICATOR, kw_all_of},
-    {"anyOf", JV_APPLICATOR, kw_any_of},
-    {"const", JV_VALIDATION, kw_const},
-    {"contains", JV_APPLICATOR, kw_contains},
-    {"dependencies", JV_APPLICATOR, kw_dependencies},
-    {"dependentRequired", JV_VALIDATION, kw_dependent_required},
-    {"dependentSchemas", JV_APPLICATOR, kw_dependent_schemas},
-    {"else", JV_APPLICATOR, kw_else},
-    {"enum", JV_VALIDATION, kw_enum},
-    {"exclusiveMaximum", JV_VALIDATION, kw_exclusive_maximum},
-    {"exclusiveMinimum", JV_VALIDATION, kw_exclusive_minimum},
-    {"format", JV_FORMAT, kw_format},
-    {"if", JV_APPLICATOR, kw_if},
-    {"items", JV_APPLICATOR, kw_items},
-    {"maxContains", JV_VALIDATION, kw_max_contains},
-    {"maxItems", JV_VALIDATION, kw_max_items},
-    {"maxLength", JV_VALIDATION, kw_max_length},
-    {"maxProperties", JV_VALIDATION, kw_max_properties},
-    {"maximum", JV_VALIDATION, kw_maximum},
-    {"minContains", JV_VALIDATION, kw_min_contains},
-    {"minItems", JV_VALIDATION, kw_min_items},
-    {"minLength", JV_VALIDATION, kw_min_length},
-    {"minProperties", JV_VALIDATION, kw_min_properties},
-    {"minimum", JV_VALIDATION, kw_minimum},
-    {"multipleOf", JV_VALIDATION, kw_multiple_of},
-    {"not", JV_APPLICATOR, kw_not},
-    {"oneOf", JV_APPLICATOR, kw_one_of},
-    {"pattern", JV_VALIDATION, kw_pattern},
-    {"patternProperties", JV_APPLICATOR, kw_pattern_properties},
-    {"prefixItems", JV_APPLICATOR, kw_prefix_items},
-    {"properties", JV_APPLICATOR, kw_properties},
-    {"propertyNames", JV_APPLICATOR, kw_property_names},
-    {"required", JV_VALIDATION, kw_required},
-    {"then", JV_APPLICATOR, kw_then},
-    {"type", JV_VALIDATION, kw_type},
-    {"unevaluatedItems", JV_UNEVALUATED, kw_unevaluated_items},
-    {"unevaluatedProperties", JV_UNEVALUATED, kw_unevaluated_properties},
-    {"uniqueItems", JV_VALIDATION, kw_unique_items},
+    {"$anchor", JV_CORE, 0, FN(kw_string_only)},
+    {"$defs", JV_CORE, 0, FN(kw_defs)},
+    {"$dynamicAnchor", JV_CORE, 0, FN(kw_string_only)},
+    {"$dynamicRef", JV_CORE, JK_INPLACE, FN(kw_dynref)},
+    {"$id", JV_CORE, 0, FN(kw_string_only)},
+    {"$ref", JV_CORE, JK_INPLACE, FN(kw_ref)},
+    {"$schema", JV_CORE, 0, FN(kw_string_only)},
+    {"additionalItems", JV_APPLICATOR, 0, FN(kw_additional_items)},
+    {"additionalProperties", JV_APPLICATOR, JK_OBJ, SUB(addl)},
+    {"allOf", JV_APPLICATOR, JK_INPLACE, SUBS(all_of, nall_of)},
+    {"anyOf", JV_APPLICATOR, JK_INPLACE, SUBS(any_of, nany_of)},
+    {"const", JV_VALIDATION, JK_CONST, FN(kw_const)},
+    {"contains", JV_APPLICATOR, JK_ARR, SUB(contains)},
+    {"dependencies", JV_APPLICATOR, JK_OBJ, DEPS(DEP_LISTS | DEP_SCHEMAS)},
+    {"dependentRequired", JV_VALIDATION, JK_OBJ, DEPS(DEP_LISTS)},
+    {"dependentSchemas", JV_APPLICATOR, JK_OBJ, DEPS(DEP_SCHEMAS)},
+    {"else", JV_APPLICATOR, 0, SUB(else_)},
+    {"enum", JV_VALIDATION, JK_CONST, FN(kw_enum)},
+    {"exclusiveMaximum", JV_VALIDATION, JK_NUM, NUMBER(exclusive_maximum)},
+    {"exclusiveMinimum", JV_VALIDATION, JK_NUM, NUMBER(exclusive_minimum)},
+    {"format", JV_FORMAT, 0, FN(kw_format)}, /* JK_STR only when asserted */
+    {"if", JV_APPLICATOR, JK_INPLACE, SUB(if_)},
+    {"items", JV_APPLICATOR, JK_ARR, FN(kw_items)},
+    {"maxContains", JV_VALIDATION, 0, COUNT(max_contains)},
+    {"maxItems", JV_VALIDATION, JK_ARR, COUNT(max_items)},
+    {"maxLength", JV_VALIDATION, JK_STR, COUNT(max_length)},
+    {"maxProperties", JV_VALIDATION, JK_OBJ, COUNT(max_props)},
+    {"maximum", JV_VALIDATION, JK_NUM, NUMBER(maximum)},
+    {"minContains", JV_VALIDATION, 0, COUNT(min_contains)},
+    {"minItems", JV_VALIDATION, JK_ARR, COUNT(min_items)},
+    {"minLength", JV_VALIDATION, JK_STR, COUNT(min_length)},
+    {"minProperties", JV_VALIDATION, JK_OBJ, COUNT(min_props)},
+    {"minimum", JV_VALIDATION, JK_NUM, NUMBER(minimum)},
+    {"multipleOf", JV_VALIDATION, JK_NUM, FN(kw_multiple_of)},
+    {"not", JV_APPLICATOR, JK_INPLACE, SUB(not_)},
+    {"oneOf", JV_APPLICATOR, JK_INPLACE, SUBS(one_of, none_of)},
+    {"pattern", JV_VALIDATION, JK_STR, FN(kw_pattern)},
+    {"patternProperties", JV_APPLICATOR, JK_OBJ, FN(kw_pattern_properties)},
+    {"prefixItems", JV_APPLICATOR, JK_ARR, FN(kw_prefix_items)},
+    {"properties", JV_APPLICATOR, JK_OBJ, FN(kw_properties)},
+    {"propertyNames", JV_APPLICATOR, JK_OBJ, SUB(pnames)},
+    {"required", JV_VALIDATION, JK_OBJ, FN(kw_required)},
+    {"then", JV_APPLICATOR, 0, SUB(then_)},
+    {"type", JV_VALIDATION, 0, FN(kw_type)},
+    {"unevaluatedItems", JV_UNEVALUATED, JK_UNEVAL, SUB(uitems)},
+    {"unevaluatedProperties", JV_UNEVALUATED, JK_UNEVAL, SUB(uprops)},
+    {"uniqueItems", JV_VALIDATION, 0, FN(kw_unique_items)}, /* JK_ARR only when true */
 };
+
+#undef MEMBER
+#undef FN
+#undef SUB
+#undef SUBS
+#undef COUNT
+#undef NUMBER
+#undef DEPS
 
 static int kwdef_cmp(const void *key, const void *elem)
 {
@@ -1392,6 +1228,33 @@ static const kwdef *find_keyword(const char *name)
 {
     return bsearch(name, KEYWORDS, sizeof KEYWORDS / sizeof *KEYWORDS, sizeof *KEYWORDS,
                    kwdef_cmp);
+}
+
+/* One keyword of n: its value checked and stored as its form says, then its groups. */
+static void compile_keyword(cc *c, js_node *n, const kwdef *k, const cJSON *v, pend *p)
+{
+    char *m = (char *)n + k->member;
+    switch (k->form) {
+    case KW_FN:
+        k->fn(c, n, v, p);
+        break;
+    case KW_SUB:
+        *(js_node **)m = sub(c, n, k->name, v);
+        break;
+    case KW_SUBS:
+        *(js_node ***)m = sub_array(c, n, k->name, v, (size_t *)((char *)n + k->count), true);
+        break;
+    case KW_COUNT:
+        *(long long *)m = nonneg_int(c, n, k->name, v);
+        break;
+    case KW_NUMBER:
+        *(const cJSON **)m = need_number(c, n, v);
+        break;
+    case KW_DEPS:
+        add_deps(c, n, v, k->name, k->deps & DEP_LISTS, k->deps & DEP_SCHEMAS);
+        break;
+    }
+    n->groups |= k->groups;
 }
 
 /* ======================================================================== node finishing */
@@ -1478,7 +1341,7 @@ static void compile_node(cc *c, js_node *n)
             continue; /* unknown keywords are annotations */
         if (n->res->legacy && strcmp(k->name, "prefixItems") == 0)
             continue;
-        k->fn(c, n, m, &p);
+        compile_keyword(c, n, k, m, &p);
     }
     if (c->failed)
         return;
@@ -1489,6 +1352,7 @@ static void compile_node(cc *c, js_node *n)
     }
     if (n->contains && n->min_contains < 0)
         n->min_contains = 1;
+    n->uneval = (n->groups & JK_UNEVAL) != 0;
     n->type_only = n->types && !n->groups;
 }
 

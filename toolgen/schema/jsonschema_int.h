@@ -22,30 +22,46 @@
 #define JS_MAX_EVAL_DEPTH 2000 /* nested schema evaluations (instance depth × $ref hops) */
 #define JS_MD_SLOTS 4        /* match-data blocks kept per schema for concurrent validations */
 
-/* Instance types, as a bit set for "type". */
-enum {
-    JT_NULL = 1,
-    JT_BOOLEAN = 2,
-    JT_OBJECT = 4,
-    JT_ARRAY = 8,
-    JT_NUMBER = 16,
-    JT_STRING = 32,
-    JT_INTEGER = 64,
-};
+/*
+ * Instance types, as a bit set for "type". X(ID, name) in bit order: the one list behind the
+ * JT_* bits and js_type_names, so the names "type" accepts (compiler) and prints (validator)
+ * cannot drift from the bits.
+ */
+#define JS_TYPES(X)                                                                         \
+    X(NULL, "null") X(BOOLEAN, "boolean") X(OBJECT, "object") X(ARRAY, "array")             \
+    X(NUMBER, "number") X(STRING, "string") X(INTEGER, "integer")
 
-/* Vocabularies in force for a schema resource (from its meta-schema's $vocabulary). */
+#define JS_TYPE_POS(id, name) JT_POS_##id,
+#define JS_TYPE_BIT(id, name) JT_##id = 1 << JT_POS_##id,
+enum { JS_TYPES(JS_TYPE_POS) JT_COUNT };
+enum { JS_TYPES(JS_TYPE_BIT) };
+#undef JS_TYPE_POS
+#undef JS_TYPE_BIT
+
+/* js_type_names[i] names the type of bit 1 << i (jsonschema.c). */
+extern const char *const js_type_names[JT_COUNT];
+
+/*
+ * Vocabularies in force for a schema resource (from its meta-schema's $vocabulary). X(ID, name)
+ * in bit order: the JV_* bits and the vocabularies' URIs,
+ * https://json-schema.org/draft/2020-12/vocab/<name>, which the compiler recognises.
+ */
+#define JS_VOCABS(X)                                                                        \
+    X(CORE, "core") X(APPLICATOR, "applicator") X(UNEVALUATED, "unevaluated")               \
+    X(VALIDATION, "validation") X(METADATA, "meta-data")                                    \
+    X(FORMAT_ANNOTATION, "format-annotation") X(FORMAT_ASSERTION, "format-assertion")       \
+    X(CONTENT, "content")
+
+#define JS_VOCAB_POS(id, name) JV_POS_##id,
+#define JS_VOCAB_BIT(id, name) JV_##id = 1 << JV_POS_##id,
+enum { JS_VOCABS(JS_VOCAB_POS) JV_COUNT };
 enum {
-    JV_CORE = 1,
-    JV_APPLICATOR = 2,
-    JV_UNEVALUATED = 4,
-    JV_VALIDATION = 8,
-    JV_METADATA = 16,
-    JV_FORMAT_ANNOTATION = 32,
-    JV_FORMAT_ASSERTION = 64,
-    JV_CONTENT = 128,
+    JS_VOCABS(JS_VOCAB_BIT)
     JV_DEFAULT = JV_CORE | JV_APPLICATOR | JV_UNEVALUATED | JV_VALIDATION | JV_METADATA |
                  JV_FORMAT_ANNOTATION | JV_CONTENT,
 };
+#undef JS_VOCAB_POS
+#undef JS_VOCAB_BIT
 
 typedef struct js_node js_node;
 typedef struct js_res js_res;

@@ -268,6 +268,8 @@ static char *render(const cJSON *v, size_t max)
         size_t cut = max;
         while (cut > 0 && (s[cut] & 0xC0) == 0x80)
             cut--;
+        if (n < cut + 3) /* "..." and its NUL reach past the end of s */
+            s = xrealloc(s, cut + 4);
         memcpy(s + cut, "...", 4);
     }
     return s;
@@ -289,17 +291,15 @@ static const char *value_type_name(const cJSON *v)
 
 static void type_list(tg_buf *b, unsigned types)
 {
-    static const char *const names[] = {"null", "boolean", "object", "array",
-                                        "number", "string", "integer"};
     unsigned n = 0, total = 0;
     for (unsigned t = types; t; t &= t - 1)
         total++;
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < JT_COUNT; i++) {
         if (!(types & (1u << i)))
             continue;
         if (n)
             tg_buf_puts(b, n + 1 == total ? " or " : ", ");
-        tg_buf_puts(b, names[i]);
+        tg_buf_puts(b, js_type_names[i]);
         n++;
     }
 }
