@@ -111,6 +111,11 @@ install: bin/toolgen
 	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \
 	  toolgen/run/runtime/dataset_schema.py \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
+	@# the built-in toolsets (docs/toolsets.md): each one's toolgen.yaml and manifests/
+	for f in $$(cd toolsets && find . -path '*/.toolgen' -prune -o -path '*/generated' -prune \
+	    -o -type f \( -name toolgen.yaml -o -path './*/manifests/*' \) -print); do \
+	  install -D -m 644 toolsets/$$f $(DESTDIR)$(PREFIX)/share/toolgen/toolsets/$$f || exit 1; \
+	done
 
 clean:
 	rm -rf build bin

@@ -18,6 +18,7 @@
 #include "serve/artifacts.h"
 #include "serve/core.h"
 #include "serve/toolprov.h"
+#include "serve/tools_int.h"
 #include "serve/servelog.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
@@ -56,12 +57,14 @@ static void check_reply(tg_serve_era era, const char *method, const cJSON *reply
 /* ---- a core with a fake runner ---------------------------------------------------------------- */
 
 static int runs;
+static const tg_manifest *last_run; /* the manifest of the last call run */
 
 static tg_call_status fake_run(void *ctx, const tg_tool_call *call, tg_call_result *out, tg_err *err)
 {
     (void)ctx;
     (void)err;
     runs++;
+    last_run = call->m;
     *out = (tg_call_result){0};
     if (strcmp(call->m->name, "csv_column_stats") == 0) {
         out->guidance.cls = TG_CLASS_FILE_NOT_FOUND;
@@ -870,6 +873,48 @@ static void test_mutations(void)
     CHECK(missing == 0, "%zu requests got no reply", missing);
 }
 
+/* Several providers: an earlier one's tool hides a later one's of the same name, in the list
+ * and for calls; the core checks the arguments once, before any provider runs the call. */
+static void test_providers(const tg_repo *repo)
+{
+    tg_err err = {0};
+    tg_serve_tools extra;
+    CHECK(tg_serve_tools_load_dev(&extra, repo, &err) == 0 && extra.n == 6, "a second set: %s",
+          err.msg);
+    tg_serve_tools_free_last(&extra); /* preview_file_lines: only the later provider has it */
+    tg_serve_provider two[2] = {tg_serve_set_provider("extra", &extra), tg_serve_tools_provider};
+    tg_serve_config saved = cfg;
+    cfg.providers = two;
+    cfg.n_providers = 2;
+    cfg.page_size = 100;
+    tg_serve_session s = {0};
+    cJSON *r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META26 "}}");
+    const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "tools");
+    CHECK(cJSON_GetArraySize(list) == 6, "each name listed once (%d)", cJSON_GetArraySize(list));
+    cJSON_Delete(r);
+    r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{" META26
+                ",\"name\":\"bar_chart_by_group\",\"arguments\":{\"file_path\":\"data/tips.csv\","
+                "\"category_column\":\"day\"}}}");
+    CHECK(last_run == &tg_serve_tools_find(&extra, "bar_chart_by_group")->m,
+          "the earlier provider runs the tool both have");
+    cJSON_Delete(r);
+    r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{" META26
+                ",\"name\":\"preview_file_lines\",\"arguments\":{\"file_path\":\"data/x.csv\"}}}");
+    CHECK(last_run == &tg_serve_tools_find(&tools, "preview_file_lines")->m,
+          "a tool only the later provider has is its to run");
+    cJSON_Delete(r);
+    int before = runs;
+    r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{" META26
+                ",\"name\":\"bar_chart_by_group\",\"arguments\":{\"file_path\":3}}}");
+    const cJSON *res = cJSON_GetObjectItem(r, "result");
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(res, "isError")) && runs == before,
+          "arguments that do not fit are refused by the core, before any provider runs them");
+    cJSON_Delete(r);
+    tg_serve_session_release(&s);
+    cfg = saved;
+    tg_serve_tools_free(&extra);
+}
+
 int main(void)
 {
     tg_err err = {0};
@@ -901,6 +946,7 @@ int main(void)
         test_artifacts();
         test_many();
         test_mutations();
+        test_providers(&repo);
     }
     tg_serve_resources_free(&resources);
     tg_serve_tools_free(&tools);

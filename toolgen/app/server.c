@@ -4,9 +4,12 @@
 #include <stdlib.h>
 
 #include "app/generate.h"
+#include "base/json.h"
+#include "base/strvec.h"
 #include "run/toolrun.h"
 #include "run/warmpool.h"
 #include "serve/artifacts.h"
+#include "serve/builtins.h"
 #include "serve/complete.h"
 #include "serve/core.h"
 #include "serve/devwatch.h"
@@ -39,12 +42,44 @@ typedef struct server {
     tg_serve_artifacts kept;      /* the files calls wrote */
     tg_serve_completion completion;
     tg_serve_workflow wf;
-    tg_serve_provider providers[2];
+    tg_strv set_names;            /* the built-in toolsets served, in order */
+    tg_serve_tools *sets;         /* their tools, one set each */
+    tg_serve_provider *providers; /* the workflow's, the toolsets', the source's */
     tg_serve_config c;
 } server;
 
-/* The tool set, the prompts, the sandbox and the question key; on failure nothing is left
- * open. */
+static void push_once(tg_strv *v, const char *name)
+{
+    if (!v->n || !tg_strlist_has((const char *const *)v->v, name))
+        tg_strv_push(v, name);
+}
+
+/* The toolsets of serve.toolsets, then those of o (--toolset), each once, loaded. */
+static int open_sets(server *s, const tg_repo *repo, const tg_app_serve_opts *o, tg_err *err)
+{
+    const cJSON *v;
+    cJSON_ArrayForEach(v, repo->cfg.serve_toolsets)
+        push_once(&s->set_names, v->valuestring);
+    for (size_t i = 0; i < o->n_toolsets; i++)
+        push_once(&s->set_names, o->toolsets[i]);
+    s->sets = xcalloc(s->set_names.n + 1, sizeof *s->sets);
+    for (size_t i = 0; i < s->set_names.n; i++)
+        if (tg_builtin_set_load(&s->sets[i], s->set_names.v[i], err) != 0)
+            return -1;
+    return 0;
+}
+
+static void close_sets(server *s)
+{
+    for (size_t i = 0; s->sets && i < s->set_names.n; i++)
+        tg_serve_tools_free(&s->sets[i]);
+    free(s->sets);
+    s->sets = NULL;
+    tg_strv_free(&s->set_names);
+}
+
+/* The tool set, the toolsets, the prompts, the sandbox and the question key; on failure
+ * nothing is left open. */
 static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_app_serve_opts *o,
                                       tg_err *err)
 {
@@ -55,18 +90,24 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         tg_serve_devwatch_close(&s->watch);
         return TG_APP_SERVE_ENV;
     }
-    if (o->opened) {
-        tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
-        o->opened(o->ud, &set->tools, &s->prompts);
-        tg_serve_toolset_unref(set);
-    }
     tg_app_serve_status st = TG_APP_SERVE_OK;
-    if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
+    if (open_sets(s, repo, o, err) != 0)
+        st = TG_APP_SERVE_CONFIG;
+    else if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
         st = TG_APP_SERVE_CONFIG;
     else if (tg_serve_mrtr_init(&s->mrtr, err) != 0)
         st = TG_APP_SERVE_ENV;
+    if (st == TG_APP_SERVE_OK && o->opened) {
+        tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
+        tg_app_serve_report r = {.tools = &set->tools, .prompts = &s->prompts,
+                                 .set_names = (const char *const *)s->set_names.v,
+                                 .sets = s->sets, .n_sets = s->set_names.n};
+        o->opened(o->ud, &r);
+        tg_serve_toolset_unref(set);
+    }
     if (st != TG_APP_SERVE_OK) {
         tg_toolrun_env_close(&s->env);
+        close_sets(s);
         tg_serve_prompts_free(&s->prompts);
         tg_serve_devwatch_close(&s->watch);
     }
@@ -86,17 +127,23 @@ static void wire(server *s, const tg_app_serve_opts *o)
     tg_serve_toolset *first = tg_serve_live_get(&s->watch.live);
     tg_serve_tools_prepare_pool(&first->tools, s->pool);
     tg_serve_toolset_unref(first);
+    for (size_t i = 0; i < s->set_names.n; i++)
+        tg_serve_tools_prepare_pool(&s->sets[i], s->pool);
     /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
      * makes the watch read the tool set again at once */
     s->wf = (tg_serve_workflow){.repo = repo, .generate = tg_generate_and_build,
                                 .changed = tg_serve_devwatch_force, .changed_ctx = &s->watch,
                                 .user = o->user};
-    /* the workflow's tools first: a served tool of the same name is hidden */
+    /* the workflow's tools first, then the built-in toolsets', then the source's: a tool of
+     * the same name as an earlier one is hidden */
     size_t n = 0;
+    s->providers = xcalloc(s->set_names.n + 2, sizeof *s->providers);
     if (repo->cfg.serve_workflow) {
         tg_serve_workflow_init(&s->wf);
         s->providers[n++] = tg_serve_workflow_provider(&s->wf);
     }
+    for (size_t i = 0; i < s->set_names.n; i++)
+        s->providers[n++] = tg_serve_set_provider(s->set_names.v[i], &s->sets[i]);
     s->providers[n++] = tg_serve_tools_provider;
     s->c = (tg_serve_config){
         .live = &s->watch.live,
@@ -148,6 +195,8 @@ tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o
         tg_serve_artifacts_free(&s->kept);
         tg_serve_workflow_release(&s->wf);
         tg_warmpool_free(s->pool);
+        free(s->providers);
+        close_sets(s);
         tg_toolrun_env_close(&s->env);
         tg_serve_prompts_free(&s->prompts);
         tg_serve_devwatch_close(&s->watch);

@@ -14,9 +14,9 @@
 #include "serve/stdio.h"
 
 const char tg_usage_serve[] =
-    "usage: toolgen serve [-C DIR] [--staging | --dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
-    "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
-    "                     [--progress-ms MS]\n"
+    "usage: toolgen serve [-C DIR] [--staging | --dev] [--toolset NAME]... [--read-only]\n"
+    "                     [--http HOST:PORT] [--allow-origin O] [--max-concurrency N]\n"
+    "                     [--page-size N] [--max-message BYTES] [--progress-ms MS]\n"
     "\n"
     "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
     "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
@@ -42,6 +42,10 @@ const char tg_usage_serve[] =
     "                      version of the same tool)\n"
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
     "                      mode a tool author uses); the others are listed on stderr\n"
+    "  --toolset NAME      also serve a built-in toolset of toolgen (docs/toolsets.md), e.g.\n"
+    "                      calculator; repeatable, besides serve.toolsets in toolgen.yaml.\n"
+    "                      Its tools come before the repository's: one of the same name hides\n"
+    "                      the repository's\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
     "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
     "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
@@ -64,6 +68,7 @@ const char tg_usage_serve[] =
     "reply stream broke, no manifests folder, the HTTP address cannot be bound).\n";
 
 #define MAX_ORIGINS 16
+#define MAX_TOOLSETS 32
 
 typedef struct serve_opts {
     const char *dir;
@@ -75,6 +80,8 @@ typedef struct serve_opts {
     unsigned http_port;
     const char *origins[MAX_ORIGINS + 1];
     size_t n_origins;
+    const char *toolsets[MAX_TOOLSETS];
+    size_t n_toolsets;
 } serve_opts;
 
 /* HOST:PORT, [V6]:PORT or :PORT (127.0.0.1) into o->http_host / http_port. */
@@ -148,6 +155,10 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             if (!parse_size(argv[++i], &o->progress_ms) || o->progress_ms > 3600000)
                 return cli_fail(TG_EXIT_USAGE, "serve: --progress-ms needs a number of "
                                                "milliseconds from 1 to 3600000");
+        } else if (strcmp(a, "--toolset") == 0 && next) {
+            if (o->n_toolsets == MAX_TOOLSETS)
+                return cli_fail(TG_EXIT_USAGE, "serve: at most %d --toolset", MAX_TOOLSETS);
+            o->toolsets[o->n_toolsets++] = argv[++i];
         } else if (strcmp(a, "--allow-origin") == 0 && next) {
             if (o->n_origins == MAX_ORIGINS)
                 return cli_fail(TG_EXIT_USAGE, "serve: at most %d --allow-origin", MAX_ORIGINS);
@@ -190,9 +201,11 @@ typedef struct report_ctx {
     const char *transport;
 } report_ctx;
 
-static void report_tools(void *ud, const tg_serve_tools *tools, const tg_serve_prompts *prompts)
+static void report_tools(void *ud, const tg_app_serve_report *rep)
 {
     const report_ctx *r = ud;
+    const tg_serve_tools *tools = rep->tools;
+    const tg_serve_prompts *prompts = rep->prompts;
     for (size_t i = 0; i < tools->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out %s (run `toolgen %s`)\n", tools->skipped[i],
                 r->source == TG_SERVE_SOURCE_DEV ? "lint" : "check");
@@ -204,7 +217,10 @@ static void report_tools(void *ud, const tg_serve_tools *tools, const tg_serve_p
     fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s (from %s)\n",
             tools->n, tools->n == 1 ? "" : "s", r->transport, prompts->n,
             prompts->n == 1 ? "" : "s", from[r->source]);
-    if (r->source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0)
+    for (size_t i = 0; i < rep->n_sets; i++)
+        fprintf(stderr, "toolgen: serve: toolset %s: %zu tool%s\n", rep->set_names[i],
+                rep->sets[i].n, rep->sets[i].n == 1 ? "" : "s");
+    if (r->source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0 && rep->n_sets == 0)
         fprintf(stderr, "toolgen: serve: the registry has no promoted tool yet; serve the "
                         "working tree's manifests with --dev, or promote one (docs/lifecycle.md)\n");
 }
@@ -238,6 +254,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
         .http_port = o->http_port, .allowed_origins = o->origins, .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
+        .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,
         .opened = report_tools, .listening = on_listening, .ud = &rep};
     catch_signals();
     tg_app_serve_status st = tg_app_serve(&repo, &ao, &err);

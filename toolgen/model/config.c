@@ -157,6 +157,11 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
         goto fail;
     }
     c->serve_workflow = cJSON_IsTrue(wf);
+    c->serve_toolsets = c->doc.root ? tg_json_pointer_get(c->doc.root, "/serve/toolsets") : NULL;
+    if (c->serve_toolsets && !string_list(c->serve_toolsets)) {
+        type_error(c, "/serve/toolsets", "a list of toolset names, e.g. [code, calculator]", err);
+        goto fail;
+    }
     if (!kebab(p->name)) {
         type_error(c, "/project/name",
                    "kebab-case (lowercase letters and digits, single '-' between), at most 64 "

@@ -35,6 +35,8 @@ typedef struct tg_config {
     int jobs;            /* build.jobs; 0 = one per CPU */
     tg_project_info project; /* project.*: identity of the bundle and the skill */
     bool serve_workflow; /* serve.workflow: the lifecycle as MCP tools (docs/mcp.md) */
+    const cJSON *serve_toolsets; /* serve.toolsets: names of built-in toolsets to serve, an
+                                  * array of strings in doc (docs/toolsets.md); NULL: none */
     cJSON *effective;    /* the typed keys above as JSON, defaults included */
 } tg_config;
 

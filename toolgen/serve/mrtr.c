@@ -328,6 +328,7 @@ void tg_serve_mrtr_call_modern(const tg_serve_mrtr *m, const tg_serve_call *how,
 
 struct tg_serve_pending {
     char server_id[32]; /* the id of our elicitation/create request */
+    const void *owner;  /* whose tool set the call's tool is in (tg_serve_mrtr_call_legacy) */
     cJSON *call_id;     /* the tools/call's id */
     char *tool;
     cJSON *args, *answers;
@@ -349,13 +350,15 @@ void tg_serve_pending_free(tg_serve_pending *p)
 
 /* The elicitation/create request that asks the client; the call waits in a new *pending. */
 static cJSON *elicit_request(const tg_serve_tool *tool, const cJSON *args, const cJSON *call_id,
-                             cJSON *answers, const cJSON *ask, tg_serve_pending **pending)
+                             cJSON *answers, const cJSON *ask, const void *owner,
+                             tg_serve_pending **pending)
 {
     /* several connections' calls may ask at once (HTTP): each question gets its own id */
     static atomic_ulong counter;
     tg_serve_pending *p = xcalloc(1, sizeof *p);
     snprintf(p->server_id, sizeof p->server_id, "toolgen-ask-%lu",
              atomic_fetch_add(&counter, 1) + 1);
+    p->owner = owner;
     p->call_id = cJSON_Duplicate(call_id, true);
     p->tool = xstrdup(tool->m.name);
     p->args = cJSON_Duplicate(args, true);
@@ -374,7 +377,7 @@ static cJSON *elicit_request(const tg_serve_tool *tool, const cJSON *args, const
 /* One round of a legacy call: the result, or a question sent as a request. Takes answers. */
 static void legacy_round(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                          const cJSON *call_id, cJSON *answers, bool client_elicits,
-                         tg_serve_pending **pending, tg_serve_outcome *out)
+                         const void *owner, tg_serve_pending **pending, tg_serve_outcome *out)
 {
     cJSON *ask;
     cJSON *r = run_round(how, tool, args, answers, &ask, out);
@@ -387,30 +390,31 @@ static void legacy_round(const tg_serve_call *how, const tg_serve_tool *tool, co
         cannot_ask(out, tool, ask);
         cJSON_Delete(answers);
     } else {
-        out->request = elicit_request(tool, args, call_id, answers, ask, pending);
+        out->request = elicit_request(tool, args, call_id, answers, ask, owner, pending);
     }
     cJSON_Delete(ask);
 }
 
 void tg_serve_mrtr_call_legacy(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *id,
-                               bool client_elicits, tg_serve_pending **pending,
-                               tg_serve_outcome *out)
+                               bool client_elicits, const void *owner,
+                               tg_serve_pending **pending, tg_serve_outcome *out)
 {
     (void)m;
     *out = (tg_serve_outcome){0};
-    legacy_round(how, tool, args, id, cJSON_CreateObject(), client_elicits, pending, out);
+    legacy_round(how, tool, args, id, cJSON_CreateObject(), client_elicits, owner, pending, out);
 }
 
 bool tg_serve_mrtr_resume(const tg_serve_mrtr *m, const tg_serve_call *how,
-                          const tg_serve_tools *tools, const cJSON *response,
-                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_outcome *out)
+                          const tg_serve_tools *tools, const void *owner,
+                          const cJSON *response, tg_serve_pending **pending, cJSON **reply_id,
+                          tg_serve_outcome *out)
 {
     (void)m;
     *out = (tg_serve_outcome){0};
     tg_serve_pending *p = *pending;
     const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(response, "id"));
-    if (!p || !rid || strcmp(rid, p->server_id) != 0)
+    if (!p || p->owner != owner || !rid || strcmp(rid, p->server_id) != 0)
         return false;
     *pending = NULL;
     *reply_id = p->call_id;
@@ -427,7 +431,7 @@ bool tg_serve_mrtr_resume(const tg_serve_mrtr *m, const tg_serve_call *how,
     } else if (take_answer(result, p->key, p->question, p->answers, tool, out)) {
         cJSON *answers = p->answers;
         p->answers = NULL;
-        legacy_round(how, tool, p->args, *reply_id, answers, true, pending, out);
+        legacy_round(how, tool, p->args, *reply_id, answers, true, owner, pending, out);
     }
     tg_serve_pending_free(p);
     return true;

@@ -69,20 +69,22 @@ void tg_serve_mrtr_call_modern(const tg_serve_mrtr *m, const tg_serve_call *how,
 /*
  * tools/call in the legacy era: a question becomes an elicitation/create request when
  * client_elicits, and the call waits in *pending (replacing — and answering with an error —
- * none: a second question while one waits is refused as a tool error). id is the call's.
+ * none: a second question while one waits is refused as a tool error). id is the call's;
+ * owner tags the tool set tool came from, so that only its provider resumes the call.
  */
 void tg_serve_mrtr_call_legacy(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *id,
-                               bool client_elicits, tg_serve_pending **pending,
-                               tg_serve_outcome *out);
+                               bool client_elicits, const void *owner,
+                               tg_serve_pending **pending, tg_serve_outcome *out);
 
 /*
- * A JSON-RPC response from the client: when it answers *pending, the call runs again and out
- * holds its outcome, due to *reply_id (a new copy of the original call's id, the caller's);
- * returns false when the response is not for us.
+ * A JSON-RPC response from the client: when it answers *pending of owner, the call runs again
+ * (its tool looked up in tools) and out holds its outcome, due to *reply_id (a new copy of the
+ * original call's id, the caller's); returns false when the response is not for us.
  */
 bool tg_serve_mrtr_resume(const tg_serve_mrtr *m, const tg_serve_call *how,
-                          const tg_serve_tools *tools, const cJSON *response,
-                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_outcome *out);
+                          const tg_serve_tools *tools, const void *owner,
+                          const cJSON *response, tg_serve_pending **pending, cJSON **reply_id,
+                          tg_serve_outcome *out);
 
 #endif
