@@ -732,10 +732,18 @@ static void test_artifacts(void)
     tg_serve_artifacts kept = {.keep_calls = 2};
     char *bases[3] = {0};
     for (int i = 0; i < 3; i++)
-        CHECK(tg_serve_artifacts_keep(&kept, &r, &bases[i], &err) == 0, "keep: %s", err.msg);
-    CHECK(bases[0] && strcmp(bases[0], "toolgen://artifacts/1/") == 0, "base of call 1: %s", bases[0]);
-    CHECK(!tg_serve_artifacts_find(&kept, "toolgen://artifacts/1/chart.png"), "call 1 is evicted");
-    const tg_serve_artifact *a = tg_serve_artifacts_find(&kept, "toolgen://artifacts/3/out/data.csv");
+        CHECK(tg_serve_artifacts_keep(&kept, &r, 7, &bases[i], &err) == 0, "keep: %s", err.msg);
+    /* a URI is a capability: 128 random bits, not a count another client could guess */
+    size_t plen = strlen(TG_SERVE_ARTIFACT_PREFIX);
+    for (int i = 0; i < 3; i++)
+        CHECK(bases[i] && strlen(bases[i]) == plen + 33 &&
+                  strspn(bases[i] + plen, "0123456789abcdef") == 32 && bases[i][plen + 32] == '/',
+              "base %d is the prefix and 32 hex digits: %s", i, bases[i]);
+    CHECK(strcmp(bases[0], bases[1]) != 0 && strcmp(bases[1], bases[2]) != 0, "each call its own");
+    char *old_png = xasprintf("%schart.png", bases[0]), *png = xasprintf("%schart.png", bases[1]);
+    char *csv = xasprintf("%sout/data.csv", bases[2]);
+    CHECK(!tg_serve_artifacts_find(&kept, old_png), "call 1 is evicted");
+    const tg_serve_artifact *a = tg_serve_artifacts_find(&kept, csv);
     CHECK(a && strcmp(a->mime, "text/csv") == 0 && a->size == 8, "call 3's csv is kept");
     char *text = a ? tg_read_file(a->file, 100, NULL, &err) : NULL;
     CHECK(text && strcmp(text, "a,b\n1,2\n") == 0, "the copy has the bytes");
@@ -745,26 +753,54 @@ static void test_artifacts(void)
     char *gone = xasprintf("%s/1", root);
     CHECK(!tg_is_dir(gone), "the files of an evicted call are deleted");
 
-    /* resources/read gives the kept files back: text for CSV, base64 for the rest */
-    tg_serve_session s = {0};
+    /* resources/read gives the kept files back to their client: text for CSV, base64 for the
+     * rest; another client neither lists nor reads them */
+    tg_serve_session s = {.client = 7}, other = {.client = 8};
     initialize(&s, "2025-11-25");
+    initialize(&other, "2025-11-25");
     cfg.call.artifacts = &kept;
-    cJSON *rr = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/2/chart.png\"}}");
+    char *req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", png);
+    cJSON *rr = rpc(&s, req);
     const cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "contents"), 0);
     CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "blob")), "UE5H") == 0, "PNG as a blob");
     cJSON_Delete(rr);
+    expect_error(&other, req, -32002, "Resource not found"); /* another client's file */
+    free(req);
     char *page = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\",\"params\":{\"cursor\":\"tg1.%zu\"}}",
                            resources.n);
     rr = rpc(&s, page);
-    free(page);
     const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "resources");
     const char *first = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "uri"));
-    CHECK(cJSON_GetArraySize(list) == 2 && first && strcmp(first, "toolgen://artifacts/2/chart.png") == 0,
-          "the listing goes on with the kept files");
+    CHECK(cJSON_GetArraySize(list) == 2 && first && strcmp(first, png) == 0,
+          "the listing goes on with the client's kept files");
     cJSON_Delete(rr);
-    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/1/chart.png\"}}",
-                 -32002, "older calls");
+    /* no files of its own: its listing ends with the resources */
+    expect_error(&other, page, -32602, "invalid cursor");
+    free(page);
+    req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", old_png);
+    expect_error(&s, req, -32002, "older calls");
+    free(req);
+
+    /* a call of no known client (a stateless request): listed to no one, read by its URI */
+    char *anon = NULL;
+    CHECK(tg_serve_artifacts_keep(&kept, &r, 0, &anon, &err) == 0, "keep: %s", err.msg);
+    char *anon_png = xasprintf("%schart.png", anon);
+    req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", anon_png);
+    rr = rpc(&other, req);
+    CHECK(cJSON_GetObjectItem(rr, "result") != NULL, "whoever holds the URI reads it");
+    cJSON_Delete(rr);
+    free(req);
+    CHECK(!tg_serve_artifact_listed(&kept.v[kept.n - 1], 0) &&
+              !tg_serve_artifact_listed(&kept.v[kept.n - 1], 8),
+          "an anonymous file is listed to no one");
     cfg.call.artifacts = NULL;
+    free(anon);
+    free(anon_png);
+    free(old_png);
+    free(png);
+    free(csv);
+    tg_serve_session_release(&s);
+    tg_serve_session_release(&other);
 
     tg_serve_artifacts_free(&kept);
     CHECK(!tg_is_dir(root), "freeing the store deletes its folder");

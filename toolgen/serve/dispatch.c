@@ -78,7 +78,7 @@ void tg_serve_unlocked(tg_serve_dispatch *d, void (*fn)(void *ctx), void *ctx)
 cJSON *tg_serve_dispatch_handle(tg_serve_dispatch *d, tg_serve_session *s, const cJSON *msg,
                                 tg_serve_log *log)
 {
-    tg_serve_reqctx rq = {.dispatch = d};
+    tg_serve_reqctx rq = {.dispatch = d, .client = s ? s->client : 0};
     pthread_mutex_lock(&d->core);
     cJSON *reply = tg_serve_handle_in(d->c, s, msg, log, &rq);
     pthread_mutex_unlock(&d->core);
@@ -195,7 +195,8 @@ static void call_job(void *arg)
     tg_serve_log lg = {0};
     cJSON *reply = NULL;
     if (!k->cancel) {
-        tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel};
+        tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel,
+                              .client = k->session ? k->session->client : 0};
         pthread_mutex_lock(&d->core);
         reply = tg_serve_handle_in(&k->pin.c, k->session, k->msg, &lg, &rq);
         if (d->o.check_after_call)

@@ -436,6 +436,7 @@ static session *session_new(server *sv)
         memset(rnd, 0, sizeof rnd);
     for (size_t i = 0; i < sizeof rnd; i++)
         snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+    s->s.client = tg_serve_new_client();
     s->next = sv->sessions;
     sv->sessions = s;
     return s;
@@ -484,8 +485,8 @@ static const char *header(hreq *h, const char *name)
 /* The core's answer to h's message. With the core lock held. */
 static cJSON *handle(hreq *h)
 {
-    tg_serve_reqctx rq = {.dispatch = h->sv->dp};
-    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
+    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch; /* scratch: client 0 */
+    tg_serve_reqctx rq = {.dispatch = h->sv->dp, .client = s->client};
     return tg_serve_handle_in(h->sv->c, s, h->msg, &h->lg, &rq);
 }
 

@@ -373,6 +373,7 @@ static int serve_loop(inbox *in, tg_err *err)
 int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err)
 {
     inbox in = {.io = io};
+    in.session.client = tg_serve_new_client(); /* one client: the process at the other end */
     size_t cap = io->max_message ? io->max_message : TG_SERVE_MAX_MESSAGE;
     size_t workers = io->max_concurrency ? io->max_concurrency : TG_SERVE_CONCURRENCY;
     in.high_water = cap + 65536;
