@@ -582,7 +582,8 @@ static void test_stdio(void)
                         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\r\n";
     CHECK(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
     CHECK(write(in[1], big, sizeof big) == (ssize_t)sizeof big, "write big");
-    const char *tail = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":4";
+    /* the last line lacks its newline: a message all the same */
+    const char *tail = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}";
     CHECK(write(in[1], tail, strlen(tail)) == (ssize_t)strlen(tail), "write tail");
     close(in[1]);
     volatile sig_atomic_t cancel = 0;
@@ -596,9 +597,9 @@ static void test_stdio(void)
     ssize_t n = read(out[0], buf, sizeof buf - 1);
     close(out[0]);
     buf[n > 0 ? n : 0] = 0;
-    /* ping, parse error, invalid UTF-8 (parse error), ping, too long, ping */
+    /* ping, parse error, invalid UTF-8 (parse error), ping, too long, ping, the unended ping */
     const char *want[] = {"\"id\":1,\"result\":{}", "-32700", "-32700", "\"id\":2,\"result\":{}",
-                          "-32600", "\"id\":3,\"result\":{}"};
+                          "-32600", "\"id\":3,\"result\":{}", "\"id\":4,\"result\":{}"};
     char *save = NULL, *line = strtok_r(buf, "\n", &save);
     size_t i = 0;
     for (; line && i < sizeof want / sizeof *want; i++, line = strtok_r(NULL, "\n", &save)) {
@@ -610,7 +611,7 @@ static void test_stdio(void)
             check_reply(TG_ERA_LEGACY, "ping", reply);
         cJSON_Delete(reply);
     }
-    CHECK(i == sizeof want / sizeof *want && !line, "six replies, one per line (%zu)", i);
+    CHECK(i == sizeof want / sizeof *want && !line, "seven replies, one per line (%zu)", i);
 }
 
 /* A call cancelled before a worker started it is logged with its id, method and tool. */
@@ -703,6 +704,47 @@ static void test_stdio_progress_cancel(void)
     CHECK(order, "progress grows and comes before the result");
     CHECK(r8 && r9, "serving goes on after a cancellation");
     CHECK(cancel == 0, "the cancel flag is reset for the next call");
+}
+
+/* A second request with the id of one still in flight is refused (-32600): replies and
+ * cancellations could not tell them apart. The first runs on and gets its reply. */
+static void test_stdio_duplicate_id(void)
+{
+    int in[2], out[2];
+    CHECK(pipe(in) == 0 && pipe(out) == 0, "pipes");
+    /* load_and_analyze_csv runs until cancelled (3 s at most, fake_run): still in flight when
+     * the second line is read, whatever the machine's speed */
+    const char *call = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{" META26
+                       ",\"name\":\"load_and_analyze_csv\",\"arguments\":{\"file_path\":\"data/tips.csv\"}}}\n";
+    char *lines = xasprintf("%s%s{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\",\"params\":{"
+                            META26 "}}\n", call, call);
+    CHECK(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
+    free(lines);
+    close(in[1]);
+    tg_serve_stdio io = {.in_fd = in[0], .out_fd = out[1], .log_fd = -1};
+    tg_err err = {0};
+    CHECK(tg_serve_stdio_run(&cfg, &io, &err) == 0, "stdio run: %s", err.msg);
+    close(out[1]);
+    close(in[0]);
+    char buf[65536];
+    ssize_t n = read(out[0], buf, sizeof buf - 1);
+    close(out[0]);
+    buf[n > 0 ? n : 0] = 0;
+    int refused = 0, answered = 0, listed = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        cJSON *m = cJSON_Parse(line);
+        const cJSON *id = cJSON_GetObjectItem(m, "id");
+        if (id && id->valueint == 5 && error_code(m) == TG_RPC_INVALID_REQUEST)
+            refused++;
+        else if (id && id->valueint == 5 && cJSON_GetObjectItem(m, "result"))
+            answered++;
+        listed += id && id->valueint == 6 && cJSON_GetObjectItem(m, "result") != NULL;
+        cJSON_Delete(m);
+    }
+    CHECK(refused == 1 && answered == 1, "the duplicate refused, the first answered (%d, %d)",
+          refused, answered);
+    CHECK(listed == 1, "serving goes on");
 }
 
 /* ---- kept files ----------------------------------------------------------------------------- */
@@ -978,6 +1020,7 @@ int main(void)
         test_invalid();
         test_stdio();
         test_stdio_progress_cancel();
+        test_stdio_duplicate_id();
         test_log_unstarted();
         test_artifacts();
         test_many();

@@ -223,10 +223,36 @@ static void call_job(void *arg)
     slot_free(k);
 }
 
+/* With d->mu held. */
+static bool busy_id(const tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!id || !cJSON_GetObjectItemCaseSensitive(msg, "method")) /* a response: no request id */
+        return false;
+    for (const tg_serve_call_slot *k = d->calls; k; k = k->next)
+        if (k->session == s && cJSON_GetObjectItemCaseSensitive(k->msg, "method") &&
+            cJSON_Compare(k->id, id, true))
+            return true;
+    return false;
+}
+
+bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
+{
+    pthread_mutex_lock(&d->mu);
+    bool busy = busy_id(d, s, msg);
+    pthread_mutex_unlock(&d->mu);
+    return busy;
+}
+
 tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink)
 {
+    pthread_mutex_lock(&d->mu);
+    bool busy = busy_id(d, s, msg);
+    pthread_mutex_unlock(&d->mu);
+    if (busy)
+        return NULL;
     tg_serve_call_slot *k = xcalloc(1, sizeof *k);
     k->d = d;
     k->msg = msg;
