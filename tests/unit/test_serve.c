@@ -582,7 +582,8 @@ static void test_stdio(void)
                         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\r\n";
     CHECK(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
     CHECK(write(in[1], big, sizeof big) == (ssize_t)sizeof big, "write big");
-    const char *tail = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":4";
+    /* the last line lacks its newline: a message all the same */
+    const char *tail = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}";
     CHECK(write(in[1], tail, strlen(tail)) == (ssize_t)strlen(tail), "write tail");
     close(in[1]);
     volatile sig_atomic_t cancel = 0;
@@ -596,9 +597,9 @@ static void test_stdio(void)
     ssize_t n = read(out[0], buf, sizeof buf - 1);
     close(out[0]);
     buf[n > 0 ? n : 0] = 0;
-    /* ping, parse error, invalid UTF-8 (parse error), ping, too long, ping */
+    /* ping, parse error, invalid UTF-8 (parse error), ping, too long, ping, the unended ping */
     const char *want[] = {"\"id\":1,\"result\":{}", "-32700", "-32700", "\"id\":2,\"result\":{}",
-                          "-32600", "\"id\":3,\"result\":{}"};
+                          "-32600", "\"id\":3,\"result\":{}", "\"id\":4,\"result\":{}"};
     char *save = NULL, *line = strtok_r(buf, "\n", &save);
     size_t i = 0;
     for (; line && i < sizeof want / sizeof *want; i++, line = strtok_r(NULL, "\n", &save)) {
@@ -610,7 +611,7 @@ static void test_stdio(void)
             check_reply(TG_ERA_LEGACY, "ping", reply);
         cJSON_Delete(reply);
     }
-    CHECK(i == sizeof want / sizeof *want && !line, "six replies, one per line (%zu)", i);
+    CHECK(i == sizeof want / sizeof *want && !line, "seven replies, one per line (%zu)", i);
 }
 
 /* A call cancelled before a worker started it is logged with its id, method and tool. */
@@ -705,6 +706,47 @@ static void test_stdio_progress_cancel(void)
     CHECK(cancel == 0, "the cancel flag is reset for the next call");
 }
 
+/* A second request with the id of one still in flight is refused (-32600): replies and
+ * cancellations could not tell them apart. The first runs on and gets its reply. */
+static void test_stdio_duplicate_id(void)
+{
+    int in[2], out[2];
+    CHECK(pipe(in) == 0 && pipe(out) == 0, "pipes");
+    /* load_and_analyze_csv runs until cancelled (3 s at most, fake_run): still in flight when
+     * the second line is read, whatever the machine's speed */
+    const char *call = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{" META26
+                       ",\"name\":\"load_and_analyze_csv\",\"arguments\":{\"file_path\":\"data/tips.csv\"}}}\n";
+    char *lines = xasprintf("%s%s{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\",\"params\":{"
+                            META26 "}}\n", call, call);
+    CHECK(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
+    free(lines);
+    close(in[1]);
+    tg_serve_stdio io = {.in_fd = in[0], .out_fd = out[1], .log_fd = -1};
+    tg_err err = {0};
+    CHECK(tg_serve_stdio_run(&cfg, &io, &err) == 0, "stdio run: %s", err.msg);
+    close(out[1]);
+    close(in[0]);
+    char buf[65536];
+    ssize_t n = read(out[0], buf, sizeof buf - 1);
+    close(out[0]);
+    buf[n > 0 ? n : 0] = 0;
+    int refused = 0, answered = 0, listed = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        cJSON *m = cJSON_Parse(line);
+        const cJSON *id = cJSON_GetObjectItem(m, "id");
+        if (id && id->valueint == 5 && error_code(m) == TG_RPC_INVALID_REQUEST)
+            refused++;
+        else if (id && id->valueint == 5 && cJSON_GetObjectItem(m, "result"))
+            answered++;
+        listed += id && id->valueint == 6 && cJSON_GetObjectItem(m, "result") != NULL;
+        cJSON_Delete(m);
+    }
+    CHECK(refused == 1 && answered == 1, "the duplicate refused, the first answered (%d, %d)",
+          refused, answered);
+    CHECK(listed == 1, "serving goes on");
+}
+
 /* ---- kept files ----------------------------------------------------------------------------- */
 
 static void test_artifacts(void)
@@ -732,10 +774,18 @@ static void test_artifacts(void)
     tg_serve_artifacts kept = {.keep_calls = 2};
     char *bases[3] = {0};
     for (int i = 0; i < 3; i++)
-        CHECK(tg_serve_artifacts_keep(&kept, &r, &bases[i], &err) == 0, "keep: %s", err.msg);
-    CHECK(bases[0] && strcmp(bases[0], "toolgen://artifacts/1/") == 0, "base of call 1: %s", bases[0]);
-    CHECK(!tg_serve_artifacts_find(&kept, "toolgen://artifacts/1/chart.png"), "call 1 is evicted");
-    const tg_serve_artifact *a = tg_serve_artifacts_find(&kept, "toolgen://artifacts/3/out/data.csv");
+        CHECK(tg_serve_artifacts_keep(&kept, &r, 7, &bases[i], &err) == 0, "keep: %s", err.msg);
+    /* a URI is a capability: 128 random bits, not a count another client could guess */
+    size_t plen = strlen(TG_SERVE_ARTIFACT_PREFIX);
+    for (int i = 0; i < 3; i++)
+        CHECK(bases[i] && strlen(bases[i]) == plen + 33 &&
+                  strspn(bases[i] + plen, "0123456789abcdef") == 32 && bases[i][plen + 32] == '/',
+              "base %d is the prefix and 32 hex digits: %s", i, bases[i]);
+    CHECK(strcmp(bases[0], bases[1]) != 0 && strcmp(bases[1], bases[2]) != 0, "each call its own");
+    char *old_png = xasprintf("%schart.png", bases[0]), *png = xasprintf("%schart.png", bases[1]);
+    char *csv = xasprintf("%sout/data.csv", bases[2]);
+    CHECK(!tg_serve_artifacts_find(&kept, old_png), "call 1 is evicted");
+    const tg_serve_artifact *a = tg_serve_artifacts_find(&kept, csv);
     CHECK(a && strcmp(a->mime, "text/csv") == 0 && a->size == 8, "call 3's csv is kept");
     char *text = a ? tg_read_file(a->file, 100, NULL, &err) : NULL;
     CHECK(text && strcmp(text, "a,b\n1,2\n") == 0, "the copy has the bytes");
@@ -745,26 +795,54 @@ static void test_artifacts(void)
     char *gone = xasprintf("%s/1", root);
     CHECK(!tg_is_dir(gone), "the files of an evicted call are deleted");
 
-    /* resources/read gives the kept files back: text for CSV, base64 for the rest */
-    tg_serve_session s = {0};
+    /* resources/read gives the kept files back to their client: text for CSV, base64 for the
+     * rest; another client neither lists nor reads them */
+    tg_serve_session s = {.client = 7}, other = {.client = 8};
     initialize(&s, "2025-11-25");
+    initialize(&other, "2025-11-25");
     cfg.call.artifacts = &kept;
-    cJSON *rr = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/2/chart.png\"}}");
+    char *req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", png);
+    cJSON *rr = rpc(&s, req);
     const cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "contents"), 0);
     CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "blob")), "UE5H") == 0, "PNG as a blob");
     cJSON_Delete(rr);
+    expect_error(&other, req, -32002, "Resource not found"); /* another client's file */
+    free(req);
     char *page = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\",\"params\":{\"cursor\":\"tg1.%zu\"}}",
                            resources.n);
     rr = rpc(&s, page);
-    free(page);
     const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "resources");
     const char *first = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "uri"));
-    CHECK(cJSON_GetArraySize(list) == 2 && first && strcmp(first, "toolgen://artifacts/2/chart.png") == 0,
-          "the listing goes on with the kept files");
+    CHECK(cJSON_GetArraySize(list) == 2 && first && strcmp(first, png) == 0,
+          "the listing goes on with the client's kept files");
     cJSON_Delete(rr);
-    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/1/chart.png\"}}",
-                 -32002, "older calls");
+    /* no files of its own: its listing ends with the resources */
+    expect_error(&other, page, -32602, "invalid cursor");
+    free(page);
+    req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", old_png);
+    expect_error(&s, req, -32002, "older calls");
+    free(req);
+
+    /* a call of no known client (a stateless request): listed to no one, read by its URI */
+    char *anon = NULL;
+    CHECK(tg_serve_artifacts_keep(&kept, &r, 0, &anon, &err) == 0, "keep: %s", err.msg);
+    char *anon_png = xasprintf("%schart.png", anon);
+    req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", anon_png);
+    rr = rpc(&other, req);
+    CHECK(cJSON_GetObjectItem(rr, "result") != NULL, "whoever holds the URI reads it");
+    cJSON_Delete(rr);
+    free(req);
+    CHECK(!tg_serve_artifact_listed(&kept.v[kept.n - 1], 0) &&
+              !tg_serve_artifact_listed(&kept.v[kept.n - 1], 8),
+          "an anonymous file is listed to no one");
     cfg.call.artifacts = NULL;
+    free(anon);
+    free(anon_png);
+    free(old_png);
+    free(png);
+    free(csv);
+    tg_serve_session_release(&s);
+    tg_serve_session_release(&other);
 
     tg_serve_artifacts_free(&kept);
     CHECK(!tg_is_dir(root), "freeing the store deletes its folder");
@@ -942,6 +1020,7 @@ int main(void)
         test_invalid();
         test_stdio();
         test_stdio_progress_cancel();
+        test_stdio_duplicate_id();
         test_log_unstarted();
         test_artifacts();
         test_many();

@@ -172,6 +172,7 @@ static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
                            .max_message = o->max_message, .max_concurrency = o->max_concurrency,
                            .log_fd = o->log_fd, .allowed_origins = o->allowed_origins,
                            .stop = o->stop, .progress_ms = o->progress_ms,
+                           .session_idle_ms = o->session_idle_ms,
                            .check = tg_serve_devwatch_check, .check_ctx = &s->watch,
                            .ready = o->listening, .ready_ctx = o->ud};
         return tg_serve_http_run(&s->c, &h, err);

@@ -38,6 +38,7 @@ typedef struct tg_app_serve_opts {
     size_t max_message;         /* bytes per message; 0: the default */
     size_t max_concurrency;     /* calls at once; 0: the default */
     long progress_ms;           /* between progress notifications; 0: the default */
+    long session_idle_ms;       /* HTTP: a legacy session unused this long ends; 0: default */
     const char *http_host;      /* Streamable HTTP on http_host:http_port; NULL: stdio */
     unsigned http_port;
     const char *const *allowed_origins; /* HTTP: Origins besides loopback; NULL-terminated */

@@ -17,6 +17,7 @@ const char tg_usage_serve[] =
     "usage: toolgen serve [-C DIR] [--staging | --dev] [--toolset NAME]... [--read-only]\n"
     "                     [--http HOST:PORT] [--allow-origin O] [--max-concurrency N]\n"
     "                     [--page-size N] [--max-message BYTES] [--progress-ms MS]\n"
+    "                     [--session-idle S]\n"
     "\n"
     "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
     "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
@@ -60,6 +61,8 @@ const char tg_usage_serve[] =
     "  --max-message BYTES longest message accepted (default 4194304); longer ones are refused\n"
     "                      with -32600 (HTTP: 413)\n"
     "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
+    "  --session-idle S    HTTP: a legacy session that sends no request for S seconds ends\n"
+    "                      (default 1800)\n"
     "\n"
 
     "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
@@ -74,7 +77,7 @@ typedef struct serve_opts {
     const char *dir;
     bool read_only;
     tg_serve_source source; /* default: the registry's promoted tools */
-    size_t page_size, max_message, max_concurrency, progress_ms;
+    size_t page_size, max_message, max_concurrency, progress_ms, session_idle_s;
     const char *http;          /* HOST:PORT; NULL: stdio */
     char http_host[256];
     unsigned http_port;
@@ -155,6 +158,10 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             if (!parse_size(argv[++i], &o->progress_ms) || o->progress_ms > 3600000)
                 return cli_fail(TG_EXIT_USAGE, "serve: --progress-ms needs a number of "
                                                "milliseconds from 1 to 3600000");
+        } else if (strcmp(a, "--session-idle") == 0 && next) {
+            if (!parse_size(argv[++i], &o->session_idle_s) || o->session_idle_s > 86400 * 30)
+                return cli_fail(TG_EXIT_USAGE, "serve: --session-idle needs a number of seconds "
+                                               "from 1 to 2592000");
         } else if (strcmp(a, "--toolset") == 0 && next) {
             if (o->n_toolsets == MAX_TOOLSETS)
                 return cli_fail(TG_EXIT_USAGE, "serve: at most %d --toolset", MAX_TOOLSETS);
@@ -252,6 +259,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .source = o->source, .read_only = o->read_only, .page_size = o->page_size,
         .max_message = o->max_message, .max_concurrency = o->max_concurrency,
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
+        .session_idle_ms = (long)o->session_idle_s * 1000,
         .http_port = o->http_port, .allowed_origins = o->origins, .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
         .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,12 @@ static void add_next_cursor(cJSON *r, size_t end, size_t n)
 
 /* ---- tools: the providers (serve/provider.h) ---------------------------------------------- */
 
+/* Who asks: the transport says so for every era; without it, the legacy session. */
+static uint64_t client_of(const tg_serve_session *s, const tg_serve_reqctx *rq)
+{
+    return rq && rq->client ? rq->client : s ? s->client : 0;
+}
+
 /* A request as the providers see it. */
 static tg_serve_rx request_of(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
                               tg_serve_era era, const cJSON *params, const tg_serve_reqctx *rq)
@@ -236,6 +243,7 @@ static tg_serve_rx request_of(const tg_serve_config *c, tg_serve_session *s, con
     if (rq && rq->cancel)
         rx.how.cancel = rq->cancel;
     rx.how.dispatch = rq ? rq->dispatch : NULL;
+    rx.how.client = client_of(s, rq);
     return rx;
 }
 
@@ -305,15 +313,22 @@ static cJSON *resource_json(const char *uri, const char *name, const char *descr
     return o;
 }
 
-/* The generated resources, then the files calls wrote that are still kept. */
+/* The generated resources, then the files the client's calls wrote that are still kept. */
 static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                                const cJSON *params, tg_serve_log *log)
+                                const cJSON *params, uint64_t client, tg_serve_log *log)
 {
-    const tg_serve_artifacts *kept = c->call.artifacts;
-    size_t ns = c->resources->n, n = ns + (kept ? kept->n : 0), offset, end;
+    const tg_serve_artifacts *all = c->call.artifacts;
+    const tg_serve_artifact **mine = xcalloc(all ? all->n + 1 : 1, sizeof *mine);
+    size_t n_mine = 0;
+    for (size_t i = 0; all && i < all->n; i++)
+        if (tg_serve_artifact_listed(&all->v[i], client))
+            mine[n_mine++] = &all->v[i];
+    size_t ns = c->resources->n, n = ns + n_mine, offset, end;
     cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
-    if (bad)
+    if (bad) {
+        free(mine);
         return bad;
+    }
     cJSON *r = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(r, "resources");
     for (size_t i = offset; i < end; i++) {
@@ -322,7 +337,7 @@ static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_se
             cJSON_AddItemToArray(list, resource_json(res->uri, res->name, res->description,
                                                      res->mime, (long long)strlen(res->text)));
         } else {
-            const tg_serve_artifact *f = &kept->v[i - ns];
+            const tg_serve_artifact *f = mine[i - ns];
             char desc[96];
             snprintf(desc, sizeof desc, "A file tool call %u wrote (kept for the last calls only).",
                      f->call);
@@ -330,8 +345,9 @@ static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_se
         }
     }
     add_next_cursor(r, end, n);
+    free(mine);
     /* kept files come and go with calls: such a list is stale at once */
-    return result_reply(id, era, r, kept && kept->n ? 0 : c->list_ttl_ms);
+    return result_reply(id, era, r, n_mine ? 0 : c->list_ttl_ms);
 }
 
 /* The contents of a kept file: text for text types in UTF-8, else base64. NULL: unreadable. */
@@ -391,13 +407,15 @@ static cJSON *do_templates_list(const tg_serve_config *c, const cJSON *id, tg_se
 }
 
 static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                                const cJSON *params, tg_serve_log *log)
+                                const cJSON *params, uint64_t client, tg_serve_log *log)
 {
     const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
     if (!uri)
         return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required");
     const tg_serve_resource *res = tg_serve_resources_find(c->resources, uri);
     const tg_serve_artifact *f = res ? NULL : tg_serve_artifacts_find(c->call.artifacts, uri);
+    if (f && !tg_serve_artifact_readable(f, client))
+        f = NULL; /* another client's: as if it did not exist */
     cJSON *o = NULL;
     if (res) {
         o = cJSON_CreateObject();
@@ -411,7 +429,8 @@ static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_se
         return fail(log, id, era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS
                                                   : TG_RPC_RESOURCE_NOT_FOUND_LEGACY,
                     "Resource not found: %.300s%s", uri, tg_str_startswith(uri, TG_SERVE_ARTIFACT_PREFIX)
-                        ? " (the files of older calls are deleted)" : "");
+                        ? " (the files of older calls are deleted, and a file is read back only "
+                          "by the client whose call wrote it)" : "");
     cJSON *r = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "contents"), o);
     return result_reply(id, era, r, c->list_ttl_ms);
@@ -466,9 +485,9 @@ static cJSON *dispatch_common(const tg_serve_config *c, tg_serve_session *s, con
     if (!c->resources)
         return NULL;
     if (strcmp(method, "resources/list") == 0)
-        return do_resources_list(c, id, era, params, log);
+        return do_resources_list(c, id, era, params, client_of(s, rq), log);
     if (strcmp(method, "resources/read") == 0)
-        return do_resources_read(c, id, era, params, log);
+        return do_resources_read(c, id, era, params, client_of(s, rq), log);
     if (strcmp(method, "resources/templates/list") == 0)
         return do_templates_list(c, id, era, params, log);
     return NULL;
@@ -649,6 +668,12 @@ static cJSON *resume(const tg_serve_config *c, tg_serve_session *s, const cJSON 
         return r;
     }
     return NULL;
+}
+
+uint64_t tg_serve_new_client(void)
+{
+    static atomic_uint_fast64_t next;
+    return (uint64_t)atomic_fetch_add(&next, 1) + 1;
 }
 
 void tg_serve_session_release(tg_serve_session *s)

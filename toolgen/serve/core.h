@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -91,6 +92,9 @@ typedef struct tg_serve_config {
 } tg_serve_config;
 
 typedef struct tg_serve_session {
+    uint64_t client;  /* which client this connection is, for what it may read back (the files
+                       * its calls wrote); 0: none known (a stateless request). The transport
+                       * sets it, from tg_serve_new_client */
     bool initialized; /* initialize was answered */
     char version[16]; /* the legacy revision it negotiated */
     char log_level[16];
@@ -98,6 +102,9 @@ typedef struct tg_serve_session {
     tg_serve_pending *pending;   /* a call waiting for the client's answer (serve/mrtr.h) */
     tg_serve_subs *subs;         /* 2026-07-28 subscriptions/listen streams (serve/notify.h) */
 } tg_serve_session;
+
+/* A new client identity for a session: unique within the process, never 0. Thread-safe. */
+uint64_t tg_serve_new_client(void);
 
 /* Frees what a session holds (a pending call, subscriptions); call it when the connection ends. */
 void tg_serve_session_release(tg_serve_session *s);
@@ -126,6 +133,8 @@ typedef struct tg_serve_reqctx {
     struct tg_serve_dispatch *dispatch;  /* whose core lock the caller holds: long work inside
                                           * the request lets go of it; NULL: none */
     const volatile sig_atomic_t *cancel; /* the request's own cancel flag; NULL: c->call's */
+    uint64_t client;                     /* who asks (tg_serve_session.client), whatever the
+                                          * era; 0: the session's, if any */
 } tg_serve_reqctx;
 /* tg_serve_handle with the request's context (rq NULL: none, as tg_serve_handle). */
 cJSON *tg_serve_handle_in(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,

@@ -78,7 +78,7 @@ void tg_serve_unlocked(tg_serve_dispatch *d, void (*fn)(void *ctx), void *ctx)
 cJSON *tg_serve_dispatch_handle(tg_serve_dispatch *d, tg_serve_session *s, const cJSON *msg,
                                 tg_serve_log *log)
 {
-    tg_serve_reqctx rq = {.dispatch = d};
+    tg_serve_reqctx rq = {.dispatch = d, .client = s ? s->client : 0};
     pthread_mutex_lock(&d->core);
     cJSON *reply = tg_serve_handle_in(d->c, s, msg, log, &rq);
     pthread_mutex_unlock(&d->core);
@@ -195,7 +195,8 @@ static void call_job(void *arg)
     tg_serve_log lg = {0};
     cJSON *reply = NULL;
     if (!k->cancel) {
-        tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel};
+        tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel,
+                              .client = k->session ? k->session->client : 0};
         pthread_mutex_lock(&d->core);
         reply = tg_serve_handle_in(&k->pin.c, k->session, k->msg, &lg, &rq);
         if (d->o.check_after_call)
@@ -222,10 +223,36 @@ static void call_job(void *arg)
     slot_free(k);
 }
 
+/* With d->mu held. */
+static bool busy_id(const tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!id || !cJSON_GetObjectItemCaseSensitive(msg, "method")) /* a response: no request id */
+        return false;
+    for (const tg_serve_call_slot *k = d->calls; k; k = k->next)
+        if (k->session == s && cJSON_GetObjectItemCaseSensitive(k->msg, "method") &&
+            cJSON_Compare(k->id, id, true))
+            return true;
+    return false;
+}
+
+bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
+{
+    pthread_mutex_lock(&d->mu);
+    bool busy = busy_id(d, s, msg);
+    pthread_mutex_unlock(&d->mu);
+    return busy;
+}
+
 tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink)
 {
+    pthread_mutex_lock(&d->mu);
+    bool busy = busy_id(d, s, msg);
+    pthread_mutex_unlock(&d->mu);
+    if (busy)
+        return NULL;
     tg_serve_call_slot *k = xcalloc(1, sizeof *k);
     k->d = d;
     k->msg = msg;

@@ -107,16 +107,20 @@ void tg_serve_dispatch_check(tg_serve_dispatch *d);
 typedef struct tg_serve_call_slot tg_serve_call_slot;
 
 /*
- * Submits msg (taken) for a worker: a tools/call with an id, or a client's response that may
- * resume one. It is served with session s (the core's, guarded by the lock) and the tool set
- * current now. token (copied; NULL: none) is the progressToken to report under. owner tells
- * whose notifications/cancelled may name it (a legacy HTTP session; NULL for everyone else).
- * Waits first while queue_max calls are in flight. Returns the call's slot, valid until its
- * sink's end returns.
+ * Submits msg for a worker: a tools/call with an id, or a client's response that may resume
+ * one. It is served with session s (the core's, guarded by the lock) and the tool set current
+ * now. token (copied; NULL: none) is the progressToken to report under. owner tells whose
+ * notifications/cancelled may name it (a legacy HTTP session; NULL for everyone else). Waits
+ * first while queue_max calls are in flight. Returns the call's slot, valid until its sink's
+ * end returns, having taken msg; or NULL, leaving msg to the caller, when a request of s with
+ * the same id is still in flight (tg_serve_dispatch_busy_id): JSON-RPC ids must be unique
+ * among a client's requests in flight, or replies and cancellations could not name one.
  */
 tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink);
+/* Whether a request of session s with msg's id is in flight (a request: msg has a method). */
+bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg);
 /* Stops one call: it ends TG_SERVE_STOPPED (the client's stream closed). Takes no lock, so a
  * transport may call it under its own. */
 void tg_serve_dispatch_cancel(tg_serve_call_slot *k);

@@ -6,11 +6,13 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,12 +30,23 @@
 #define SESSION_HEADER "Mcp-Session-Id"
 #define MAX_STREAMS 128       /* notification streams open at once (GET and subscriptions/listen) */
 #define KEEPALIVE_MS 15000.0  /* an SSE comment on a quiet stream: a gone client shows */
+#define MAX_SESSIONS 1024     /* legacy sessions at once; initialize beyond is refused (503) */
+#define SESSION_IDLE_MS (30 * 60 * 1000.0) /* a session unused this long ends, by default */
+#define SWEEP_MS 10000.0      /* how often ended and idle sessions are freed */
+/* Connections: enough that idle and slow ones (a browser page opens up to 256) cannot take
+ * the server from its clients; one that sends nothing for CONN_IDLE_S is closed. */
+#define MAX_CONNECTIONS 4096u
+#define MAX_PER_IP 1024u
+#define CONN_IDLE_S 30u
 
-/* A legacy-era session. Never freed while serving (a call may still hold it after DELETE):
- * ended ones stay on the list, marked, until the server stops. Guarded by the core lock. */
+/* A legacy-era session. Guarded by the core lock, but holds: every request of the session
+ * holds it while the request lives (a call may outlive a DELETE), so an ended or idle session
+ * is freed only once no request holds it (sessions_sweep). */
 typedef struct session {
     char id[33];
     bool ended;
+    double last_used;   /* tg_now_ms of its last request */
+    atomic_int holds;   /* requests holding it; taken under the core lock, dropped anywhere */
     tg_serve_session s;
     struct session *next;
 } session;
@@ -46,6 +59,7 @@ typedef struct server {
     tg_serve_dispatch *dp;   /* the core lock, the calls (serve/dispatch.h) */
     struct MHD_Daemon *d;
     session *sessions;
+    size_t n_sessions;
     size_t cap;
     volatile bool stopping;
     pthread_mutex_t streams_mu; /* guards streams and each hreq's in_streams */
@@ -86,6 +100,8 @@ static void hreq_unref(hreq *h)
     pthread_mutex_unlock(&h->mu);
     if (left)
         return;
+    if (h->sess)
+        atomic_fetch_sub(&h->sess->holds, 1);
     pthread_mutex_destroy(&h->mu);
     tg_buf_free(&h->body);
     tg_buf_free(&h->out);
@@ -175,6 +191,9 @@ static void sse_free(void *cls)
 
 static enum MHD_Result start_sse(hreq *h)
 {
+    /* a stream's events come on their own schedule (progress every progress_ms, keep-alives):
+     * the idle timeout of connections that send nothing must not close it */
+    MHD_set_connection_option(h->conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
     h->refs++; /* the response's */
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
                                                                h, sse_free);
@@ -240,6 +259,16 @@ static bool accepts(struct MHD_Connection *conn, const char *type)
  * copy of the message; h keeps its own for the reply's id. */
 static enum MHD_Result start_call(hreq *h)
 {
+    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
+    if (tg_serve_dispatch_busy_id(h->sv->dp, s, h->msg)) { /* only this thread submits */
+        cJSON *e = tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
+                                        TG_RPC_INVALID_REQUEST,
+                                        "Invalid Request: a request with this id is still in "
+                                        "flight in this session; give each request its own id");
+        enum MHD_Result rc = send_json(h, MHD_HTTP_BAD_REQUEST, e);
+        cJSON_Delete(e);
+        return rc;
+    }
     const cJSON *token = tg_serve_progress_token(h->msg);
     h->started = true;
     h->refs++; /* the call's */
@@ -254,10 +283,9 @@ static enum MHD_Result start_call(hreq *h)
         MHD_suspend_connection(h->conn);
         pthread_mutex_unlock(&h->mu);
     }
+    /* not refused: its id was checked above, and no other thread submits */
     tg_serve_call_slot *k = tg_serve_dispatch_submit(h->sv->dp, cJSON_Duplicate(h->msg, true),
-                                                     h->sse ? token : NULL,
-                                                     h->sess ? &h->sess->s : &h->scratch, h->sess,
-                                                     &sink);
+                                                     h->sse ? token : NULL, s, h->sess, &sink);
     pthread_mutex_lock(&h->mu);
     if (!h->done)
         h->slot = k; /* valid until call_end, which clears it under h->mu */
@@ -419,25 +447,74 @@ static void announce(void *ctx, unsigned what)
 
 /* ---- sessions ------------------------------------------------------------------------------- */
 
-/* With the core lock held. */
+static double idle_ms(const server *sv)
+{
+    return sv->o->session_idle_ms > 0 ? (double)sv->o->session_idle_ms : SESSION_IDLE_MS;
+}
+
+/* h holds s while h lives (hreq_unref lets go): s is not freed under it. With the core lock. */
+static session *hold(hreq *h, session *s)
+{
+    h->sess = s;
+    if (s) {
+        atomic_fetch_add(&s->holds, 1);
+        s->last_used = tg_now_ms();
+    }
+    return s;
+}
+
+/* Frees the sessions that ended, or were not used for their idle time, and that no request
+ * holds. With the core lock held. */
+static void sessions_sweep(server *sv)
+{
+    double now = tg_now_ms();
+    for (session **p = &sv->sessions; *p;) {
+        session *s = *p;
+        if (atomic_load(&s->holds) == 0 && (s->ended || now - s->last_used > idle_ms(sv))) {
+            *p = s->next;
+            sv->n_sessions--;
+            tg_serve_session_release(&s->s);
+            free(s);
+        } else {
+            p = &s->next;
+        }
+    }
+}
+
+/* The live session of that id; one idle past its idle time has ended. With the core lock. */
 static session *session_find(server *sv, const char *id)
 {
-    for (session *s = sv->sessions; s; s = s->next)
-        if (!s->ended && strcmp(s->id, id) == 0)
-            return s;
+    double now = tg_now_ms();
+    for (session *s = sv->sessions; s; s = s->next) {
+        if (s->ended || strcmp(s->id, id) != 0)
+            continue;
+        if (now - s->last_used > idle_ms(sv)) {
+            s->ended = true;
+            return NULL;
+        }
+        return s;
+    }
     return NULL;
 }
 
+/* A new session, or NULL when MAX_SESSIONS are live. With the core lock held. */
 static session *session_new(server *sv)
 {
+    if (sv->n_sessions >= MAX_SESSIONS)
+        sessions_sweep(sv);
+    if (sv->n_sessions >= MAX_SESSIONS)
+        return NULL;
     session *s = xcalloc(1, sizeof *s);
     unsigned char rnd[16];
     if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
         memset(rnd, 0, sizeof rnd);
     for (size_t i = 0; i < sizeof rnd; i++)
         snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+    s->s.client = tg_serve_new_client();
+    s->last_used = tg_now_ms();
     s->next = sv->sessions;
     sv->sessions = s;
+    sv->n_sessions++;
     return s;
 }
 
@@ -447,15 +524,18 @@ static bool legacy_session(hreq *h, const char *method, enum MHD_Result *rc)
 {
     const char *id = MHD_lookup_connection_value(h->conn, MHD_HEADER_KIND, SESSION_HEADER);
     if (method && strcmp(method, "initialize") == 0) {
-        h->sess = session_new(h->sv);
-        return true;
+        if (hold(h, session_new(h->sv)))
+            return true;
+        *rc = send_error(h, MHD_HTTP_SERVICE_UNAVAILABLE, TG_RPC_INVALID_REQUEST,
+                         "Service Unavailable: too many sessions are open; end unused ones "
+                         "(DELETE) or retry later");
+        return false;
     }
     if (!id) { /* no session: the core answers ping, and refuses the rest with -32602 */
         h->meta_invalid = true;
         return true;
     }
-    h->sess = session_find(h->sv, id);
-    if (!h->sess) {
+    if (!hold(h, session_find(h->sv, id))) {
         *rc = send_error(h, MHD_HTTP_NOT_FOUND, -32001,
                          "Session not found: it ended or the server restarted; send initialize "
                          "again");
@@ -484,8 +564,8 @@ static const char *header(hreq *h, const char *name)
 /* The core's answer to h's message. With the core lock held. */
 static cJSON *handle(hreq *h)
 {
-    tg_serve_reqctx rq = {.dispatch = h->sv->dp};
-    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
+    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch; /* scratch: client 0 */
+    tg_serve_reqctx rq = {.dispatch = h->sv->dp, .client = s->client};
     return tg_serve_handle_in(h->sv->c, s, h->msg, &h->lg, &rq);
 }
 
@@ -646,8 +726,7 @@ static enum MHD_Result on_get(hreq *h)
     /* found and added under the core lock, so a DELETE either comes first (404) or ends it */
     enum MHD_Result rc = MHD_YES;
     tg_serve_lock(h->sv->dp);
-    h->sess = session_find(h->sv, id);
-    bool added = h->sess && stream_add(h, &rc);
+    bool added = hold(h, session_find(h->sv, id)) && stream_add(h, &rc);
     tg_serve_unlock(h->sv->dp);
     if (!h->sess)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001,
@@ -759,20 +838,43 @@ static int resolve(const char *host, unsigned port, struct sockaddr_storage *ss,
     return 0;
 }
 
+/* As many connections as MAX_CONNECTIONS, within the descriptors the process may open (its
+ * soft limit raised to the hard one), keeping a quarter of them for sandboxes and files. */
+static unsigned connection_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 256;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+        if (want > rl.rlim_cur) {
+            struct rlimit raised = {.rlim_cur = want, .rlim_max = rl.rlim_max};
+            if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+                rl.rlim_cur = want;
+        }
+    }
+    rlim_t usable = rl.rlim_cur / 4 * 3;
+    return usable < 64 ? 64 : usable > MAX_CONNECTIONS ? MAX_CONNECTIONS : (unsigned)usable;
+}
+
 static int start(server *sv, tg_err *err)
 {
     const char *host = sv->o->host ? sv->o->host : "127.0.0.1";
     struct sockaddr_storage ss;
     if (resolve(host, sv->o->port, &ss, err) != 0)
         return -1;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
+    /* epoll: thousands of open connections cost the loop nothing while they are quiet */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     if (ss.ss_family == AF_INET6)
         flags |= MHD_USE_IPv6;
+    unsigned limit = connection_limit();
     sv->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, sv,
                              MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, sv,
-                             MHD_OPTION_CONNECTION_LIMIT, 256u,
-                             MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+                             MHD_OPTION_CONNECTION_LIMIT, limit,
+                             MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                             limit < MAX_PER_IP ? limit : MAX_PER_IP,
+                             MHD_OPTION_CONNECTION_TIMEOUT, CONN_IDLE_S,
                              MHD_OPTION_END);
     if (!sv->d)
         return tg_err_set(err, "--http %s:%u: cannot listen there (address in use, or not an "
@@ -799,17 +901,23 @@ static void stop(server *sv)
         close(listen_fd);
 }
 
-/* Until *stop: a keep-alive on quiet streams (the dispatch sends progress and runs the change
- * checks). */
+/* Until *stop: a keep-alive on quiet streams, ended and idle sessions freed (the dispatch
+ * sends progress and runs the change checks). */
 static void serve_loop(server *sv)
 {
     struct timespec pause = {0, 50 * 1000000L};
-    double next_alive = tg_now_ms() + KEEPALIVE_MS;
+    double next_alive = tg_now_ms() + KEEPALIVE_MS, next_sweep = tg_now_ms() + SWEEP_MS;
     while (!*sv->o->stop) {
         double now = tg_now_ms();
         if (now >= next_alive) {
             keepalive(sv);
             next_alive = now + KEEPALIVE_MS;
+        }
+        if (now >= next_sweep) {
+            tg_serve_lock(sv->dp);
+            sessions_sweep(sv);
+            tg_serve_unlock(sv->dp);
+            next_sweep = now + SWEEP_MS;
         }
         nanosleep(&pause, NULL);
     }

@@ -11,7 +11,9 @@
  *     MCP-Protocol-Version, Mcp-Method and Mcp-Name headers must match the body (400 and
  *     HeaderMismatch -32020 otherwise).
  *   - legacy-era clients get a session: initialize's reply carries Mcp-Session-Id, later
- *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it.
+ *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it, and
+ *     so does session_idle_ms without a request; at most 1024 are open at once (initialize
+ *     beyond is refused with 503).
  *     GET with the session's id opens its stream of server messages (one per session): the
  *     list_changed notifications. GET without one is 405.
  *   - a 2026-07-28 subscriptions/listen is answered with an event stream that starts with the
@@ -19,6 +21,8 @@
  *     client closes it (or the server stops: then the listen request's result ends it).
  *   - Host (when bound to loopback) and Origin are checked against DNS rebinding: 403.
  *   - a body over max_message bytes is refused with 413.
+ *   - up to 4096 connections at once (within the descriptors the process may open), 1024 from
+ *     one address; one that sends nothing for 30 s is closed, but for event streams.
  *
  * Requests other than tools/call are answered on libmicrohttpd's thread; calls go to the
  * dispatch's max_concurrency workers with a queue (serve/dispatch.h), so a slow tool blocks
@@ -52,6 +56,7 @@ typedef struct tg_serve_http {
     unsigned (*check)(void *ctx);
     void *check_ctx;
     long check_ms;                 /* 0: TG_SERVE_IDLE_MS (serve/dispatch.h) */
+    long session_idle_ms;          /* a legacy session unused this long ends; 0: 30 minutes */
     /* called once the socket listens, with the port bound (cli prints it); may be NULL */
     void (*ready)(void *ctx, const char *host, unsigned port);
     void *ready_ctx;

@@ -205,7 +205,17 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
             tg_buf_append(line, p, n);
             return TAKE_LINE;
         }
-        if (in->eof) /* a last line without its newline is not a message */
+        if (in->eof && avail && !*dropping) {
+            /* the last line may lack its newline (a file written without one): it is a
+             * message all the same, once, when it fits the cap */
+            in->start = in->data.len;
+            if (avail > cap)
+                return TAKE_TOO_LONG;
+            tg_buf_truncate(line, 0);
+            tg_buf_append(line, p, avail);
+            return TAKE_LINE;
+        }
+        if (in->eof)
             return TAKE_END;
         if (avail > cap) { /* no newline within the cap: drop what came, then up to the newline */
             *dropping = true;
@@ -280,15 +290,26 @@ static bool is_call(const cJSON *msg)
 }
 
 /* Hands msg (owned) to the workers; then a cancellation already waiting in the buffer finds
- * it. */
-static void submit_call(inbox *in, cJSON *msg)
+ * it. NULL, or the error reply when a request with its id is still in flight. */
+static cJSON *submit_call(inbox *in, cJSON *msg, tg_serve_log *lg)
 {
     tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = in};
-    tg_serve_dispatch_submit(in->d, msg, tg_serve_progress_token(msg), &in->session, NULL, &sink);
+    if (!tg_serve_dispatch_submit(in->d, msg, tg_serve_progress_token(msg), &in->session, NULL,
+                                  &sink)) {
+        lg->rpc_error = TG_RPC_INVALID_REQUEST;
+        snprintf(lg->method, sizeof lg->method, "tools/call");
+        cJSON *r = tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(msg, "id"),
+                                        TG_RPC_INVALID_REQUEST,
+                                        "Invalid Request: a request with this id is still in "
+                                        "flight; give each request of a session its own id");
+        cJSON_Delete(msg);
+        return r;
+    }
     pthread_mutex_lock(&in->mu);
     in->scanned = in->start;
     scan_for_cancel(in);
     pthread_mutex_unlock(&in->mu);
+    return NULL;
 }
 
 /* Parses and answers one line: a call goes to the workers, anything else is answered here.
@@ -306,8 +327,10 @@ static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
         reply = tg_serve_error_reply(NULL, TG_RPC_PARSE_ERROR, text);
         free(text);
     } else if (is_call(msg)) {
-        submit_call(in, msg);
-        return 0;
+        reply = submit_call(in, msg, &lg);
+        if (!reply)
+            return 0;
+        msg = NULL;
     } else {
         /* a notifications/cancelled the reader did not see in time */
         tg_serve_dispatch_cancel_named(in->d, NULL, msg);
@@ -373,6 +396,7 @@ static int serve_loop(inbox *in, tg_err *err)
 int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err)
 {
     inbox in = {.io = io};
+    in.session.client = tg_serve_new_client(); /* one client: the process at the other end */
     size_t cap = io->max_message ? io->max_message : TG_SERVE_MAX_MESSAGE;
     size_t workers = io->max_concurrency ? io->max_concurrency : TG_SERVE_CONCURRENCY;
     in.high_water = cap + 65536;

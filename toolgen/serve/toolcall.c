@@ -166,14 +166,20 @@ static cJSON *success_result(const tg_serve_call *how, const tg_call_result *res
 {
     char *base = NULL;
     tg_err err = {0};
-    if (how->artifacts && tg_serve_artifacts_keep(how->artifacts, res, &base, &err) != 0)
+    if (how->artifacts && tg_serve_artifacts_keep(how->artifacts, res, how->client, &base, &err) != 0)
         base = NULL; /* the result still stands; only its files cannot be read back */
     if (!base)
         return tg_emit_call_result_for(res->result, NULL);
-    const char **paths = xcalloc(res->sb.n_files, sizeof *paths);
-    for (size_t i = 0; i < res->sb.n_files; i++)
-        paths[i] = res->sb.files[i].path;
-    tg_emit_artifacts a = {paths, res->sb.n_files, base};
+    /* the files kept (serve/artifacts.h): a name that is not UTF-8 has no URI */
+    const char **paths = xcalloc(res->sb.n_files + 1, sizeof *paths);
+    size_t n = 0;
+    for (size_t i = 0; i < res->sb.n_files; i++) {
+        tg_err bad = {0};
+        const char *p = res->sb.files[i].path;
+        if (tg_utf8_validate(p, strlen(p), &bad) == 0)
+            paths[n++] = p;
+    }
+    tg_emit_artifacts a = {paths, n, base};
     cJSON *r = tg_emit_call_result_for(res->result, &a);
     add_images(how->artifacts, base, r);
     free(paths);

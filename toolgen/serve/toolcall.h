@@ -18,6 +18,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -51,6 +52,8 @@ typedef struct tg_serve_call {
     bool read_only;                      /* refuse tools that are not read-only (FORBIDDEN) */
     const volatile sig_atomic_t *cancel; /* handed to the runner; may be NULL */
     tg_serve_artifacts *artifacts;       /* keeps the files calls write; NULL: dropped */
+    uint64_t client;                     /* who asked: the files the call writes are theirs
+                                          * (serve/artifacts.h); 0: no one known */
     struct tg_serve_dispatch *dispatch;  /* whose core lock the caller holds and the run lets
                                           * go of (serve/dispatch.h); NULL: none */
 } tg_serve_call;
