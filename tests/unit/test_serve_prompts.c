@@ -96,6 +96,18 @@ static void test_parse(void)
                        "complete must be");
     expect_parse_error("---\narguments:\n  - name: a\n---\n\nuse {{a}} and\n{{b}}\n", 7,
                        "placeholder {{b}} is not one of the declared arguments");
+    expect_parse_error("---\nmessages: {a: 1}\n---\nx\n", 2, "messages must be a list");
+    expect_parse_error("---\nmessages:\n  - image: a.png\n    text: t\n---\n", 4,
+                       "exactly one of text, image, audio or resource");
+    expect_parse_error("---\nmessages:\n  - role: system\n    text: t\n---\n", 3,
+                       "role is user or assistant");
+    expect_parse_error("---\nmessages:\n  - image: ../x.png\n---\n", 3, "names a file");
+    expect_parse_error("---\nmessages:\n  - image: /etc/x.png\n---\n", 3, "names a file");
+    expect_parse_error("---\nmessages:\n  - image: notes.txt\n---\n", 3, "not an image file");
+    expect_parse_error("---\nmessages:\n  - text: t\n    uri: u\n---\n", 4,
+                       "'uri' does not belong in a text item");
+    expect_parse_error("---\narguments: []\nmessages:\n  - text: \"{{a}}\"\n---\n", 0,
+                       "placeholder {{a}} is not one of the declared arguments");
     expect_parse_error("bad \xff utf-8", 0, "");
     char nul[] = "a\0b";
     err = (tg_err){0};
@@ -136,6 +148,59 @@ static void test_load(const char *tmp)
                   strstr(ps.skipped[i], "a second template named 'a_first'"),
               "why it was left out, with its place: %s", ps.skipped[i]);
     CHECK(tg_serve_prompts_find(&ps, "b_second") && !tg_serve_prompts_find(&ps, "broken"), "find");
+    tg_serve_prompts_free(&ps);
+    close(fd);
+}
+
+/* A template with image, resource and text parts: its files are read when the set loads, a
+ * file reached through a symbolic link or missing leaves the template out, and prompts/get
+ * sends the parts before the text, each a valid PromptMessage in both revisions. */
+static void test_parts(const char *tmp)
+{
+    int fd = open(tmp, O_RDONLY | O_DIRECTORY);
+    tg_err err = {0};
+    tg_mkdirs_at(fd, "parts/prompts/files", &err);
+    put(fd, "parts/prompts/files/pixel.png", "\x89PNG");
+    put(fd, "parts/prompts/files/notes.md", "# Notes\n");
+    CHECK(symlinkat("/etc/passwd", fd, "parts/prompts/files/link.md") == 0, "symlink");
+    put(fd, "parts/prompts/show.md",
+        "---\narguments:\n  - name: uri\n    required: true\n  - name: who\n"
+        "messages:\n  - image: files/pixel.png\n  - resource: files/notes.md\n    uri: \"{{uri}}\"\n"
+        "  - resource: files/notes.md\n  - role: assistant\n    text: \"Seen, {{who}}.\"\n---\n"
+        "Now answer.\n");
+    put(fd, "parts/prompts/only.md", "---\nmessages:\n  - text: just this\n---\n\n");
+    put(fd, "parts/prompts/linked.md", "---\nmessages:\n  - resource: files/link.md\n---\nx\n");
+    put(fd, "parts/prompts/gone.md", "---\nmessages:\n  - image: files/none.png\n---\nx\n");
+    tg_serve_prompts ps;
+    CHECK(tg_serve_prompts_load(&ps, fd, "parts/prompts", &err) == 0, "%s", err.msg);
+    CHECK(ps.n == 2 && ps.n_skipped == 2, "the symlinked and the missing file leave their "
+                                          "templates out (%zu, %zu)", ps.n, ps.n_skipped);
+    for (size_t i = 0; i < ps.n_skipped; i++)
+        CHECK_CONTAINS(ps.skipped[i], "symbolic links");
+    const char *text = "{\"name\":\"show\",\"arguments\":{\"uri\":\"test://x\",\"who\":\"Ann\"}}";
+    cJSON *params = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
+    char why[256] = "";
+    cJSON *r = tg_serve_prompt_get(&ps, params, why, sizeof why);
+    const cJSON *m = tg_json_get(r, "messages");
+    CHECK(cJSON_GetArraySize(m) == 5, "four parts and the text (%d): %s", cJSON_GetArraySize(m),
+          why);
+    char *got = tg_json_print_compact(m);
+    CHECK_CONTAINS(got, "{\"type\":\"image\",\"data\":\"iVBORw==\",\"mimeType\":\"image/png\"}");
+    CHECK_CONTAINS(got, "\"uri\":\"test://x\",\"mimeType\":\"text/markdown\",\"text\":\"# Notes\\n\"");
+    CHECK_CONTAINS(got, "\"uri\":\"toolgen://prompts/show/files/notes.md\"");
+    CHECK_CONTAINS(got, "{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"Seen, Ann.\"}}");
+    CHECK_CONTAINS(got, "\"text\":\"Now answer.\\n\"");
+    free(got);
+    expect_def(&legacy_s, "GetPromptResult", r, "parts, 2025-11-25");
+    cJSON_AddStringToObject(r, "resultType", "complete"); /* what the core adds for 2026 */
+    expect_def(&modern_s, "GetPromptResult", r, "parts, 2026-07-28");
+    cJSON_Delete(r);
+    cJSON_Delete(params);
+    params = tg_json_parse("{\"name\":\"only\"}", 15, NULL, NULL, NULL, &err);
+    r = tg_serve_prompt_get(&ps, params, why, sizeof why);
+    CHECK(cJSON_GetArraySize(tg_json_get(r, "messages")) == 1, "a blank text adds no message");
+    cJSON_Delete(r);
+    cJSON_Delete(params);
     tg_serve_prompts_free(&ps);
     close(fd);
 }
@@ -351,6 +416,7 @@ int main(void)
     char tmp[] = "/tmp/tg-prompts-XXXXXX";
     CHECK(mkdtemp(tmp), "mkdtemp");
     test_load(tmp);
+    test_parts(tmp);
     int fd = open(tmp, O_RDONLY | O_DIRECTORY);
     make_data(fd);
     put(fd, "prompts/review.md", "---\narguments:\n  - name: tool\n    required: true\n"

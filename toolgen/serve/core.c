@@ -13,6 +13,7 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "serve/content.h"
 
 const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                 "2024-11-05", NULL};
@@ -244,6 +245,8 @@ static tg_serve_rx request_of(const tg_serve_config *c, tg_serve_session *s, con
         rx.how.cancel = rq->cancel;
     rx.how.dispatch = rq ? rq->dispatch : NULL;
     rx.how.client = client_of(s, rq);
+    rx.how.revision = era == TG_ERA_MODERN ? TG_SERVE_MODERN_VERSION
+                      : s && s->initialized ? s->version : NULL;
     return rx;
 }
 
@@ -552,6 +555,8 @@ static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve
     o.result = refuse_call(rx, &e, args, &o.code);
     if (!o.result)
         p->call(p->self, rx, &e, args, &o);
+    /* blocks a client's revision does not know (audio, resource_link) are left out */
+    tg_serve_content_fit(cJSON_GetObjectItemCaseSensitive(o.result, "content"), rx->how.revision);
     cJSON_Delete(empty);
     return outcome_reply(rx->id, rx->era, &o, log);
 }

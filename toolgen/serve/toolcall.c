@@ -10,6 +10,7 @@
 #include "emit/common.h"
 #include "emit/emit_mcp.h"
 #include "run/guidance.h"
+#include "serve/content.h"
 #include "serve/dispatch.h"
 
 /* ---- calls ---------------------------------------------------------------------------------- */
@@ -134,30 +135,17 @@ cJSON *tg_serve_input_error_result(const js_schema *output, const js_errors *err
     return fit_error(output, input_error(errs));
 }
 
-#define TG_SERVE_IMAGE_MAX (1 << 20) /* larger images are only linked */
-
-/* PNG and JPEG files of this call as image content, so a client can show them at once. */
-static void add_images(const tg_serve_artifacts *a, const char *base, cJSON *result)
+/* Blocks that carry this call's files (serve/content.h): images and audio, and small text
+ * files embedded, so a client can show or read them at once; the resource_link blocks stay. */
+static void add_file_blocks(const tg_serve_artifacts *a, const char *base, cJSON *result)
 {
     cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
     for (size_t i = 0; i < a->n; i++) {
         const tg_serve_artifact *f = &a->v[i];
-        bool image = strcmp(f->mime, "image/png") == 0 || strcmp(f->mime, "image/jpeg") == 0;
-        if (!image || f->size > TG_SERVE_IMAGE_MAX || !tg_str_startswith(f->uri, base))
-            continue;
-        size_t len = 0;
-        tg_err err = {0};
-        char *data = tg_read_file(f->file, TG_SERVE_IMAGE_MAX, &len, &err);
-        if (!data)
-            continue;
-        cJSON *block = cJSON_CreateObject();
-        cJSON_AddStringToObject(block, "type", "image");
-        char *b64 = tg_serve_base64((const unsigned char *)data, len);
-        cJSON_AddStringToObject(block, "data", b64);
-        cJSON_AddStringToObject(block, "mimeType", f->mime);
-        cJSON_AddItemToArray(content, block);
-        free(b64);
-        free(data);
+        cJSON *block = tg_str_startswith(f->uri, base)
+                           ? tg_serve_file_block(f->file, f->uri, f->mime, f->size) : NULL;
+        if (block)
+            cJSON_AddItemToArray(content, block);
     }
 }
 
@@ -181,7 +169,7 @@ static cJSON *success_result(const tg_serve_call *how, const tg_call_result *res
     }
     tg_emit_artifacts a = {paths, n, base};
     cJSON *r = tg_emit_call_result_for(res->result, &a);
-    add_images(how->artifacts, base, r);
+    add_file_blocks(how->artifacts, base, r);
     free(paths);
     free(base);
     return r;

@@ -56,13 +56,16 @@ typedef struct tg_serve_call {
                                           * (serve/artifacts.h); 0: no one known */
     struct tg_serve_dispatch *dispatch;  /* whose core lock the caller holds and the run lets
                                           * go of (serve/dispatch.h); NULL: none */
+    const char *revision;                /* the client's protocol revision (a legacy one, or
+                                          * "2026-07-28"); NULL: not known */
 } tg_serve_call;
 
 /*
  * The CallToolResult of calling tool with args, an object the caller checked against the
  * tool's inputSchema (the core does, once, for every provider). The files a successful call
  * wrote are kept in how->artifacts (when set): the result gets a resource_link block per file,
- * its summary's links point at them, and PNG/JPEG files up to 1 MiB also come as image blocks.
+ * its summary's links point at them, and images, audio and small text files also come as
+ * image, audio and embedded resource blocks (serve/content.h).
  * *code is set to the error code of a failed call ("INTERNAL_ERROR", "TIMEOUT", ...) or NULL
  * on success; it points to static or tool-owned storage. Never NULL.
  */
