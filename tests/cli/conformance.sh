@@ -18,9 +18,8 @@ if [ ! -x "$NODE_DIR/node" ] || [ ! -x "$SUITE" ]; then
     exit 1
 fi
 
-# the server, on a port of its choosing; progress every 400 ms so the 1.2 s fixture tool
-# gets the three notifications the progress scenario asks for
-"$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 --progress-ms 400 >"$TMP/serve.out" 2>"$TMP/serve.err" &
+# the server, on a port of its choosing
+"$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 >"$TMP/serve.out" 2>"$TMP/serve.err" &
 serve_pid=$!
 # a signal stops the script too (a trap alone would clean up and carry on)
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"' EXIT

@@ -2,7 +2,9 @@
 // legacy era) or 2.x (@modelcontextprotocol/client, pinned to 2026-07-28), drive `toolgen serve
 // --dev` on the conformance fixture repository (tests/mcp/conformance-repo) over stdio or
 // Streamable HTTP, through what the SDK's own schemas check: audio, embedded resources and mixed
-// content from the files a call wrote, and prompts that embed a resource and an image.
+// content from the files a call wrote, prompts that embed a resource and an image, log messages
+// from tool code (notifications/message at the level the client asked for: logging/setLevel in
+// the legacy era, the request's _meta in 2026-07-28) and the progress a tool reports itself.
 // Run from the repository root by tests/cli/serve_features.sh with SDK (1 or 2), TG, REPO and
 // either SERVER_URL (HTTP) or nothing (stdio: the client starts `TG -C REPO serve --dev`).
 // Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
@@ -34,6 +36,22 @@ const transport = SERVER_URL
   : new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve', '--dev'], stderr: 'inherit' });
 
 const types = (res) => res.content.map((c) => c.type);
+const logs = [];
+if (v1) {
+  const { LoggingMessageNotificationSchema } = await load('@modelcontextprotocol/sdk/dist/esm/types.js');
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
+} else {
+  client.setNotificationHandler('notifications/message', (n) => { logs.push((n.params ?? n)); });
+}
+// a call at log level `level` (null: none asked for); the log messages it brought
+const logged = async (name, level) => {
+  logs.length = 0;
+  if (v1 && level) await client.setLoggingLevel(level);
+  const params = { name, arguments: {} };
+  if (!v1 && level) params._meta = { 'io.modelcontextprotocol/logLevel': level };
+  const res = await client.callTool(params);
+  return { res, logs: [...logs] };
+};
 try {
   await client.connect(transport);
 
@@ -63,6 +81,29 @@ try {
   const withImage = await client.getPrompt({ name: 'test_prompt_with_image' });
   check(withImage.messages[0]?.content?.type === 'image' &&
         withImage.messages[0].content.mimeType === 'image/png', 'a prompt carries an image', show(withImage));
+
+  // log messages from the tool (toolgen_helpers.log) and from toolgen, at the level asked for
+  const info = await logged('test_tool_with_logging', 'info');
+  const mine = info.logs.filter((l) => l.logger === 'test_tool_with_logging');
+  check(info.res.isError === false && mine.map((l) => l.data).join('|') ===
+        'Tool execution started|Tool processing data|Tool execution completed' &&
+        mine.every((l) => l.level === 'info'), 'the tool logs three messages at info', show(info.logs));
+  check(!info.logs.some((l) => l.level === 'debug'), 'nothing below the level asked for', show(info.logs));
+  const debug = await logged('test_tool_with_logging', 'debug');
+  check(debug.logs.some((l) => l.logger === 'toolgen' && l.level === 'debug' && /running in the sandbox/.test(l.data)),
+        'toolgen logs the call at debug', show(debug.logs));
+  const quiet = await logged('test_tool_with_logging', v1 ? 'warning' : null);
+  check(quiet.res.isError === false && quiet.logs.length === 0,
+        v1 ? 'setLevel warning: no info messages' : 'no log level in _meta: no log messages', show(quiet.logs));
+
+  // the progress the tool reports itself, after the server's "started"
+  const ticks = [];
+  const progOpts = { onprogress: (p) => ticks.push(p) };
+  const progCall = { name: 'test_tool_with_progress', arguments: {} };
+  const prog = v1 ? await client.callTool(progCall, undefined, progOpts) // 1.x: (params, schema, options)
+                  : await client.callTool(progCall, progOpts);
+  check(prog.isError === false && JSON.stringify(ticks.map((t) => [t.progress, t.total ?? null])) ===
+        '[[0,null],[50,100],[100,100]]', 'the tool reports its own progress', show(ticks));
 } catch (e) {
   check(false, 'client session', e?.stack || String(e));
 } finally {

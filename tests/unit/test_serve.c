@@ -16,6 +16,7 @@
 #include "model/config.h"
 #include "schema/jsonschema.h"
 #include "serve/artifacts.h"
+#include "serve/clientlog.h"
 #include "serve/core.h"
 #include "serve/toolprov.h"
 #include "serve/tools_int.h"
@@ -452,6 +453,32 @@ static void test_modern(void)
     initialize(&s, "2025-11-25");
     r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\",\"params\":{" META26 "}}");
     CHECK(cJSON_GetObjectItem(call_result(r), "resultType"), "a 2026 request stays 2026 after initialize");
+    cJSON_Delete(r);
+}
+
+/* Log levels (serve/clientlog.h): the names, the message that carries one, and a 2026-07-28
+ * request's level in _meta (an unknown one is -32602, as the revision asks). */
+static void test_logging(void)
+{
+    CHECK(tg_serve_log_level("debug") == 0 && tg_serve_log_level("emergency") == 7 &&
+              tg_serve_log_level("loud") == -1 && tg_serve_log_level(NULL) == -1 &&
+              strcmp(tg_serve_log_level_name(3), "warning") == 0 && !tg_serve_log_level_name(8),
+          "the eight levels");
+    cJSON *data = cJSON_CreateString("hello");
+    cJSON *n = tg_serve_log_message(TG_LOG_WARNING, "toolgen", data);
+    expect_def(&legacy_s, "LoggingMessageNotification", n, "log message");
+    expect_def(&modern_s, "LoggingMessageNotification", n, "log message, 2026-07-28");
+    cJSON_Delete(n);
+    cJSON_Delete(data);
+    tg_serve_session s = {0};
+    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+                     "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/"
+                     "clientCapabilities\":{},\"io.modelcontextprotocol/logLevel\":\"loud\"}}}", -32602,
+                 "logLevel");
+    cJSON *r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+                       "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/"
+                       "clientCapabilities\":{},\"io.modelcontextprotocol/logLevel\":\"debug\"}}}");
+    CHECK(call_result(r), "a known level is served");
     cJSON_Delete(r);
 }
 
@@ -1015,6 +1042,7 @@ int main(void)
         test_calls(META26);
         test_read_only();
         test_modern();
+        test_logging();
         test_resources("");
         test_resources(META26);
         test_invalid();

@@ -29,7 +29,7 @@ static const char manifest[] =
     "  required: [file_path]\n"
     "  properties:\n"
     "    file_path: {type: string, x-toolgen-path: read}\n"
-    "    mode: {type: string, enum: [ok, bad_type, not_object, write, spin, sleep], default: ok}\n"
+    "    mode: {type: string, enum: [ok, bad_type, not_object, write, spin, sleep, events], default: ok}\n"
     "    scale: {type: integer, default: 3}\n"
     "output_schema:\n"
     "  type: object\n"
@@ -57,6 +57,11 @@ static const char tool_py[] =
     "        return {'lines': str(n), 'scale': scale}\n"
     "    if mode == 'not_object':\n"
     "        return [n]\n"
+    "    if mode == 'events':\n"
+    "        from toolgen_helpers import log, progress\n"
+    "        log('debug', 'not wanted')\n"
+    "        log('info', {'lines': n}, logger='probe.count')\n"
+    "        progress(1, 2, 'half')\n"
     "    if mode == 'write':\n"
     "        with open('out.csv', 'w') as f:\n"
     "            f.write('lines\\n%d\\n' % n)\n"
@@ -181,6 +186,47 @@ static void test_timeouts(fixture *fx)
     tg_call_result_free(&r);
 }
 
+/* The events a call's tool reports (toolgen_helpers.log and progress) reach on_event while it
+ * runs, at or above the client's level, and the reply after them is read as before; outside
+ * toolgen serve (no client) a log message goes to stderr instead. */
+static void collect(void *ctx, const cJSON *e)
+{
+    cJSON_AddItemToArray((cJSON *)ctx, cJSON_Duplicate(e, true));
+}
+
+static void test_events(fixture *fx)
+{
+    tg_err err = {0};
+    const char *text = "{\"file_path\":\"data/x.csv\",\"mode\":\"events\"}";
+    cJSON *args = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
+    cJSON *client = tg_json_parse("{\"log_level\":\"info\"}", 20, NULL, NULL, NULL, &err);
+    cJSON *seen = cJSON_CreateArray();
+    tg_tool_call c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args,
+                      .client = client, .on_event = collect, .event_ctx = seen};
+    tg_call_result r;
+    CHECK(tg_tool_call_run(&fx->env.ctx, &c, &r, &err) == TG_CALL_DONE, "%s", err.msg);
+    CHECK(r.ok && number(r.result, "lines") == 3, "the reply after the events: %s", r.guidance.message);
+    char *got = tg_json_print_compact(seen);
+    CHECK(strcmp(got, "[{\"event\":\"log\",\"level\":\"info\",\"data\":{\"lines\":3},"
+                      "\"logger\":\"probe.count\"},{\"event\":\"progress\",\"progress\":1.0,"
+                      "\"total\":2.0,\"message\":\"half\"}]") == 0 ||
+          strcmp(got, "[{\"event\":\"log\",\"level\":\"info\",\"data\":{\"lines\":3},"
+                      "\"logger\":\"probe.count\"},{\"event\":\"progress\",\"progress\":1,"
+                      "\"total\":2,\"message\":\"half\"}]") == 0,
+          "the info message and the progress, not the debug one: %s", got);
+    free(got);
+    tg_call_result_free(&r);
+    c.client = NULL;
+    c.on_event = NULL;
+    CHECK(tg_tool_call_run(&fx->env.ctx, &c, &r, &err) == TG_CALL_DONE, "%s", err.msg);
+    CHECK(r.ok && strstr(r.sb.err.data, "[info] probe.count: {'lines': 3}"),
+          "no client: the message on stderr (%s)", r.sb.err.data);
+    tg_call_result_free(&r);
+    cJSON_Delete(seen);
+    cJSON_Delete(client);
+    cJSON_Delete(args);
+}
+
 int main(void)
 {
     snprintf(repo, sizeof repo, "/tmp/tg-toolrun-%ld", (long)getpid());
@@ -195,6 +241,7 @@ int main(void)
         test_refused(&fx);
         test_files(&fx);
         test_timeouts(&fx);
+        test_events(&fx);
     }
     fixture_close(&fx);
     char cmd[128];

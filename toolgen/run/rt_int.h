@@ -18,6 +18,13 @@ extern const tg_runtime_ops rt_python, rt_node, rt_command;
 tg_call_status rt_runner_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
                                  const cJSON *args, const cJSON *answers, tg_runtime_cmd *c,
                                  tg_err *err);
+/*
+ * The call's context for a runner's command c (once the runtime made it): the client's facts
+ * (call->client) join the request, and with call->on_event set the reply channel is watched
+ * for the runner's events — JSON lines before the reply — each handed to on_event as it
+ * arrives. The runner writes at most a quarter of output_kb of events.
+ */
+void rt_runner_context(tg_runtime_cmd *c, const tg_tool_call *call);
 /* A runner's reply: the result, a question, or the error object the classifier reads
  * (tg_runtime_ops.read_result). */
 void rt_runner_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_facts *f,

@@ -43,5 +43,6 @@ void tg_runtime_cmd_free(tg_runtime_cmd *c)
     free(c->cwd);
     free(c->request);
     free(c->tool_dir);
+    free(c->events);
     *c = (tg_runtime_cmd){0};
 }

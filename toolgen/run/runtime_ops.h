@@ -33,6 +33,7 @@ typedef struct tg_runtime_cmd {
     char *cwd;      /* relative to the work directory; NULL: the work directory */
     char *request;  /* a runner's request (cmd.request) */
     char *tool_dir; /* the tool's folder on the host (cmd.tool_dir); a warm pool keys on it */
+    void *events;   /* the runner's events being read (rt_runner.c), for cmd.reply_watch */
 } tg_runtime_cmd;
 
 /* Frees what c owns (not c); c is zeroed and may be reused. */

@@ -17,6 +17,7 @@
 #include "base/errcode.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "run/rt_int.h"
 #include "run/toolrun_int.h"
 
 #define VIZ_FILE "visualization_manifest.json"
@@ -340,6 +341,8 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
     tg_runtime_cmd *c = &p->c;
     c->cmd = (tg_sandbox_cmd){.limits = out->limits, .paths = &p->paths, .cancel = call->cancel};
     tg_call_status st = p->ops->command(ctx, m, out->args, call->answers, c, err);
+    if (st == TG_CALL_DONE && c->request)
+        rt_runner_context(c, call); /* a runner's command: the client's facts, its events */
     if (st == TG_CALL_DONE) {
         c->cmd.cwd = c->cwd;
         c->cmd.argv = (const char *const *)c->argv.v;

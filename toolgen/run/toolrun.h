@@ -56,6 +56,15 @@ typedef struct tg_tool_call {
      * handed to the runner, where toolgen_helpers.ask(key, ...) returns them; NULL: none.
      * docs/sandbox.md#asking-for-input */
     const cJSON *answers;
+    /* What the tool may know of the client that called it ({"elicitation", "sampling",
+     * "roots": bool, "log_level": the lowest level it wants}), handed to the runner, where
+     * toolgen_helpers.client_can and log read it; NULL: none (a call outside toolgen serve). */
+    const cJSON *client;
+    /* What the tool reports while it runs (toolgen_helpers.log and progress): each event, a
+     * JSON object {"event": "log" | "progress", ...}, from the thread that runs the call.
+     * NULL: the events are not looked at. docs/sandbox.md#the-runner */
+    void (*on_event)(void *ctx, const cJSON *event);
+    void *event_ctx;
 } tg_tool_call;
 
 typedef struct tg_call_result {

@@ -13,13 +13,12 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "serve/clientlog.h"
 #include "serve/content.h"
 
 const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                 "2024-11-05", NULL};
 
-static const char *const log_levels[] = {"debug",    "info",  "notice", "warning", "error",
-                                         "critical", "alert", "emergency", NULL};
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
@@ -133,6 +132,18 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
     return caps;
 }
 
+/* What a client's capabilities say it can be asked (TG_CLIENT_*). */
+static unsigned client_can(const cJSON *caps)
+{
+    static const struct { const char *name; unsigned bit; } kinds[] = {
+        {"elicitation", TG_CLIENT_ELICITS}, {"sampling", TG_CLIENT_SAMPLES}, {"roots", TG_CLIENT_ROOTS}};
+    unsigned can = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, kinds[i].name)))
+            can |= kinds[i].bit;
+    return can;
+}
+
 static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
                             const cJSON *params, tg_serve_log *log)
 {
@@ -151,8 +162,8 @@ static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const
             version = tg_serve_legacy_versions[i];
     s->initialized = true;
     snprintf(s->version, sizeof s->version, "%s", version);
-    s->client_elicits = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(params, "capabilities"), "elicitation"));
+    s->client_can = client_can(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
+    s->client_elicits = s->client_can & TG_CLIENT_ELICITS;
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "protocolVersion", version);
     cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_LEGACY));
@@ -177,11 +188,10 @@ static cJSON *do_set_level(tg_serve_session *s, const cJSON *id,
                            const cJSON *params, tg_serve_log *log)
 {
     const char *level = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level"));
-    for (size_t i = 0; level && log_levels[i]; i++)
-        if (strcmp(level, log_levels[i]) == 0) {
-            snprintf(s->log_level, sizeof s->log_level, "%s", level);
-            return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
-        }
+    if (tg_serve_log_level(level) >= 0) {
+        snprintf(s->log_level, sizeof s->log_level, "%s", level);
+        return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
+    }
     return fail(log, id, TG_RPC_INVALID_PARAMS, "logging/setLevel: params.level must be one of "
                                                 "debug, info, notice, warning, error, critical, "
                                                 "alert, emergency");
@@ -247,6 +257,17 @@ static tg_serve_rx request_of(const tg_serve_config *c, tg_serve_session *s, con
     rx.how.client = client_of(s, rq);
     rx.how.revision = era == TG_ERA_MODERN ? TG_SERVE_MODERN_VERSION
                       : s && s->initialized ? s->version : NULL;
+    rx.how.slot = rq ? rq->slot : NULL;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (era == TG_ERA_MODERN) { /* what this request says; the era's checks passed */
+        rx.how.client_can = client_can(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS));
+        const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, TG_META_LOG_LEVEL);
+        rx.how.log_level = level ? tg_serve_log_level(level->valuestring) : TG_LOG_OFF;
+    } else {
+        rx.how.client_can = s ? s->client_can : 0;
+        rx.how.log_level = s && s->log_level[0] ? tg_serve_log_level(s->log_level)
+                                                : TG_LOG_LEGACY_DEFAULT;
+    }
     return rx;
 }
 
@@ -632,6 +653,11 @@ static cJSON *choose_era(const cJSON *id, const cJSON *params, tg_serve_log *log
     if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS)))
         return fail(log, id, TG_RPC_INVALID_PARAMS, "params._meta[\"" META_CAPS "\"] (an object) "
                                                     "is required");
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, TG_META_LOG_LEVEL);
+    if (level && tg_serve_log_level(cJSON_GetStringValue(level)) < 0)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "params._meta[\"" TG_META_LOG_LEVEL "\"] must "
+                                                    "be one of debug, info, notice, warning, "
+                                                    "error, critical, alert, emergency");
     return NULL;
 }
 

@@ -99,6 +99,7 @@ typedef struct tg_serve_session {
     char version[16]; /* the legacy revision it negotiated */
     char log_level[16];
     bool client_elicits;         /* initialize declared the elicitation capability */
+    unsigned client_can;         /* TG_CLIENT_* initialize declared (serve/toolcall.h) */
     tg_serve_pending *pending;   /* a call waiting for the client's answer (serve/mrtr.h) */
     tg_serve_subs *subs;         /* 2026-07-28 subscriptions/listen streams (serve/notify.h) */
 } tg_serve_session;
@@ -135,6 +136,8 @@ typedef struct tg_serve_reqctx {
     const volatile sig_atomic_t *cancel; /* the request's own cancel flag; NULL: c->call's */
     uint64_t client;                     /* who asks (tg_serve_session.client), whatever the
                                           * era; 0: the session's, if any */
+    struct tg_serve_call_slot *slot;     /* the call in flight the request is (serve/dispatch.h);
+                                          * NULL: not a call */
 } tg_serve_reqctx;
 /* tg_serve_handle with the request's context (rq NULL: none, as tg_serve_handle). */
 cJSON *tg_serve_handle_in(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,

@@ -1,6 +1,7 @@
 /* dispatch.c — the core lock, the workers, the calls in flight (dispatch.h). */
 #include "serve/dispatch.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -24,8 +25,9 @@ struct tg_serve_call_slot {
     tg_serve_sink sink;
     volatile sig_atomic_t cancel; /* the sandbox watches it */
     bool by_client;               /* a notifications/cancelled named it */
+    bool tool_reports;            /* its tool reports its own progress: no periodic reports */
     double start, next_tick;
-    int ticks;
+    double sent;                  /* the last progress value sent; -1: none yet */
     tg_serve_call_slot *next;
 };
 
@@ -111,16 +113,45 @@ void tg_serve_dispatch_check(tg_serve_dispatch *d)
  * resets its timeout on progress keeps waiting for a long call. With d->mu held. */
 static void tick(tg_serve_dispatch *d, tg_serve_call_slot *k, double now)
 {
-    if (!k->token || k->cancel || now < k->next_tick)
+    if (!k->token || k->cancel || k->tool_reports || now < k->next_tick)
         return;
     long period = d->o.progress_ms > 0 ? d->o.progress_ms : TG_SERVE_PROGRESS_MS;
     k->next_tick = now + (double)period;
     char text[64];
-    snprintf(text, sizeof text, k->ticks ? "running for %.0f s" : "started",
+    snprintf(text, sizeof text, k->sent >= 0 ? "running for %.0f s" : "started",
              (now - k->start) / 1e3);
-    cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, text);
+    k->sent = k->sent >= 0 ? floor(k->sent) + 1 : 0;
+    cJSON *n = tg_serve_progress_notification(k->token, k->sent, text);
     k->sink.notify(k->sink.ctx, n);
     cJSON_Delete(n);
+}
+
+void tg_serve_call_notify(tg_serve_call_slot *k, const cJSON *msg)
+{
+    if (!k)
+        return;
+    pthread_mutex_lock(&k->d->mu);
+    if (!k->cancel)
+        k->sink.notify(k->sink.ctx, msg);
+    pthread_mutex_unlock(&k->d->mu);
+}
+
+void tg_serve_call_progress(tg_serve_call_slot *k, double progress, double total,
+                            const char *message)
+{
+    if (!k || !k->token || !isfinite(progress))
+        return;
+    pthread_mutex_lock(&k->d->mu);
+    k->tool_reports = true;
+    if (!k->cancel && progress > k->sent) {
+        k->sent = progress;
+        cJSON *n = tg_serve_progress_notification(k->token, progress, message);
+        if (total > 0 && isfinite(total))
+            cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(n, "params"), "total", total);
+        k->sink.notify(k->sink.ctx, n);
+        cJSON_Delete(n);
+    }
+    pthread_mutex_unlock(&k->d->mu);
 }
 
 /* The change check when none ran for check_ms (a transport runs it before each message, or
@@ -179,8 +210,9 @@ static tg_serve_end leave(tg_serve_dispatch *d, tg_serve_call_slot *k, const cJS
     tg_serve_end how = k->by_client                    ? TG_SERVE_CANCELLED
                        : k->cancel || stopping(d)      ? TG_SERVE_STOPPED
                                                        : TG_SERVE_REPLIED;
-    if (how == TG_SERVE_REPLIED && reply && k->token) {
-        cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, "finished");
+    if (how == TG_SERVE_REPLIED && reply && k->token && !k->tool_reports) {
+        k->sent = floor(k->sent) + 1;
+        cJSON *n = tg_serve_progress_notification(k->token, k->sent, "finished");
         k->sink.notify(k->sink.ctx, n);
         cJSON_Delete(n);
     }
@@ -196,7 +228,7 @@ static void call_job(void *arg)
     cJSON *reply = NULL;
     if (!k->cancel) {
         tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel,
-                              .client = k->session ? k->session->client : 0};
+                              .client = k->session ? k->session->client : 0, .slot = k};
         pthread_mutex_lock(&d->core);
         reply = tg_serve_handle_in(&k->pin.c, k->session, k->msg, &lg, &rq);
         if (d->o.check_after_call)
@@ -268,6 +300,7 @@ tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
         pthread_cond_timedwait(&d->ended, &d->mu, &until);
     }
     k->start = k->next_tick = tg_now_ms();
+    k->sent = -1;
     if (d->closing)
         k->cancel = 1;
     k->next = d->calls;

@@ -119,6 +119,17 @@ typedef struct tg_serve_call_slot tg_serve_call_slot;
 tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink);
+/*
+ * What a call in flight sends its client besides its reply, through its sink, from any thread
+ * while it runs: a notification (a log message, serve/clientlog.h), and progress its tool
+ * reported (toolgen_helpers.progress), sent as notifications/progress for the call's token when
+ * it is above the last progress sent (MCP requires progress to grow; total <= 0: none) — from
+ * the first such report on, the dispatch's own periodic reports stop. k NULL, a call without a
+ * token (for progress), or one being stopped: nothing is sent.
+ */
+void tg_serve_call_notify(tg_serve_call_slot *k, const cJSON *msg);
+void tg_serve_call_progress(tg_serve_call_slot *k, double progress, double total,
+                            const char *message);
 /* Whether a request of session s with msg's id is in flight (a request: msg has a method). */
 bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg);
 /* Stops one call: it ends TG_SERVE_STOPPED (the client's stream closed). Takes no lock, so a

@@ -76,6 +76,8 @@ struct hreq {
     struct MHD_Connection *conn; /* NULL once libmicrohttpd is done with the request */
     tg_buf body;
     bool too_big, started, sse, suspended, done;
+    bool takes_sse;  /* its Accept has text/event-stream: a call may answer on a stream */
+    bool sse_queued; /* the event stream's response was queued */
     bool meta_invalid; /* refused for its _meta (or lack of one): 400, as 2026-07-28 asks */
     bool client_cancelled; /* a notifications/cancelled named it: no reply is sent */
     bool stream;    /* a notification stream: a legacy session's GET, or subscriptions/listen */
@@ -194,7 +196,10 @@ static enum MHD_Result start_sse(hreq *h)
     /* a stream's events come on their own schedule (progress every progress_ms, keep-alives):
      * the idle timeout of connections that send nothing must not close it */
     MHD_set_connection_option(h->conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    pthread_mutex_lock(&h->mu);
     h->refs++; /* the response's */
+    h->sse_queued = true;
+    pthread_mutex_unlock(&h->mu);
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
                                                                h, sse_free);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
@@ -209,12 +214,17 @@ static enum MHD_Result start_sse(hreq *h)
 
 /* ---- calls in the dispatch ----------------------------------------------------------------- */
 
-/* A call's progress, on its event stream (the dispatch's sink). */
+/* A call's progress or log message, on its event stream (the dispatch's sink). A call parked
+ * for a JSON reply turns to an event stream at its first notification when the client takes
+ * one (the parked connection, woken, queues it: answer_parked); else the notification is
+ * dropped, as there is nowhere to send it. */
 static void call_notify(void *ctx, const cJSON *msg)
 {
     hreq *h = ctx;
     pthread_mutex_lock(&h->mu);
-    if (!h->done)
+    if (!h->done && !h->sse && h->takes_sse)
+        h->sse = true;
+    if (!h->done && h->sse)
         push_event(h, msg);
     pthread_mutex_unlock(&h->mu);
 }
@@ -273,7 +283,8 @@ static enum MHD_Result start_call(hreq *h)
     h->started = true;
     h->refs++; /* the call's */
     tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = h};
-    h->sse = token && accepts(h->conn, "text/event-stream");
+    h->takes_sse = accepts(h->conn, "text/event-stream");
+    h->sse = token && h->takes_sse;
     enum MHD_Result rc = MHD_YES;
     if (h->sse) {
         rc = start_sse(h);
@@ -296,6 +307,10 @@ static enum MHD_Result start_call(hreq *h)
 static enum MHD_Result answer_parked(hreq *h)
 {
     pthread_mutex_lock(&h->mu);
+    if (h->sse && !h->sse_queued) { /* a notification turned the call to an event stream */
+        pthread_mutex_unlock(&h->mu);
+        return start_sse(h);
+    }
     if (!h->done) {
         h->suspended = true;
         MHD_suspend_connection(h->conn);

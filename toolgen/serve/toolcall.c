@@ -1,6 +1,8 @@
 /* toolcall.c — one tools/call of a served tool turned into a CallToolResult (toolcall.h). */
 #include "serve/toolcall.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include "emit/common.h"
 #include "emit/emit_mcp.h"
 #include "run/guidance.h"
+#include "serve/clientlog.h"
 #include "serve/content.h"
 #include "serve/dispatch.h"
 
@@ -191,17 +194,80 @@ static void run_unlocked(void *arg)
     j->st = j->how->run(j->how->run_ctx, j->call, j->res, j->err);
 }
 
+/* A log message of toolgen's own (logger "toolgen") about a call, when the client wants it. */
+static void log_call(const tg_serve_call *how, int level, const char *fmt, ...) TG_PRINTF(3, 4);
+
+static void log_call(const tg_serve_call *how, int level, const char *fmt, ...)
+{
+    if (!how->slot || level < how->log_level)
+        return;
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    cJSON *data = cJSON_CreateString(text);
+    cJSON *n = tg_serve_log_message(level, "toolgen", data);
+    tg_serve_call_notify(how->slot, n);
+    cJSON_Delete(n);
+    cJSON_Delete(data);
+}
+
+/* What the tool reported while it ran (toolgen_helpers.log, progress): a log message at or
+ * above the client's level (logger: the tool's own, else the tool's name), or its progress. */
+typedef struct events_ctx {
+    const tg_serve_call *how;
+    const char *tool;
+} events_ctx;
+
+static void on_event(void *arg, const cJSON *e)
+{
+    const events_ctx *ec = arg;
+    const char *kind = tg_json_get_string(e, "event");
+    if (strcmp(kind, "progress") == 0) {
+        tg_serve_call_progress(ec->how->slot, tg_json_get_number(e, "progress", -1),
+                               tg_json_get_number(e, "total", 0), tg_json_get_string(e, "message"));
+        return;
+    }
+    int level = tg_serve_log_level(tg_json_get_string(e, "level"));
+    if (strcmp(kind, "log") != 0 || level < 0 || level < ec->how->log_level)
+        return;
+    const char *logger = tg_json_get_string(e, "logger");
+    cJSON *n = tg_serve_log_message(level, logger ? logger : ec->tool, tg_json_get(e, "data"));
+    tg_serve_call_notify(ec->how->slot, n);
+    cJSON_Delete(n);
+}
+
+/* What the tool may know of its client (tg_tool_call.client). */
+static cJSON *client_facts(const tg_serve_call *how)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddBoolToObject(c, "elicitation", how->client_can & TG_CLIENT_ELICITS);
+    cJSON_AddBoolToObject(c, "sampling", how->client_can & TG_CLIENT_SAMPLES);
+    cJSON_AddBoolToObject(c, "roots", how->client_can & TG_CLIENT_ROOTS);
+    const char *level = how->slot ? tg_serve_log_level_name(how->log_level) : NULL;
+    if (level)
+        cJSON_AddStringToObject(c, "log_level", level);
+    return c;
+}
+
 static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                         const cJSON *answers, cJSON **ask, const char **code)
 {
     /* the core checked args against tool->input: the runner need not do it again */
+    cJSON *client = client_facts(how);
+    events_ctx ec = {.how = how, .tool = tool->m.name};
     tg_tool_call call = {.m = &tool->m, .input = tool->input, .output = tool->output,
                          .args = args, .args_valid = true, .cancel = how->cancel,
-                         .answers = answers};
+                         .answers = answers, .client = client,
+                         .on_event = how->slot ? on_event : NULL, .event_ctx = &ec};
     tg_call_result res = {0};
     tg_err err = {0};
     run_job job = {.how = how, .call = &call, .res = &res, .err = &err};
+    log_call(how, TG_LOG_DEBUG, "%s: running in the sandbox", tool->m.name);
+    double t0 = tg_now_ms();
     tg_serve_unlocked(how->dispatch, run_unlocked, &job);
+    cJSON_Delete(client);
     cJSON *r;
     if (job.st != TG_CALL_DONE) {
         /* No sandbox or interpreter here, or a runtime this version cannot run: the server's
@@ -220,6 +286,12 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
         *code = res.guidance.code ? res.guidance.code : tg_errcode_name(TG_ERR_INTERNAL_ERROR);
         r = run_error(&res);
     }
+    if (*code)
+        log_call(how, TG_LOG_WARNING, "%s failed: %s: %.400s", tool->m.name, *code,
+                 job.st != TG_CALL_DONE ? err.msg : res.guidance.message);
+    else
+        log_call(how, TG_LOG_DEBUG, "%s: %s after %.0f ms", tool->m.name,
+                 r ? "finished" : "asked a question", tg_now_ms() - t0);
     tg_call_result_free(&res);
     return r;
 }

@@ -29,6 +29,10 @@
 #include "serve/tools.h"
 
 struct tg_serve_dispatch;
+struct tg_serve_call_slot;
+
+/* What a client can be asked (its capabilities), as tg_serve_call.client_can bits. */
+enum { TG_CLIENT_ELICITS = 1, TG_CLIENT_SAMPLES = 2, TG_CLIENT_ROOTS = 4 };
 
 /* Runs one validated call; the same contract as tg_tool_call_run (run/toolrun.h). */
 typedef tg_call_status (*tg_serve_run_fn)(void *ctx, const tg_tool_call *call,
@@ -58,6 +62,11 @@ typedef struct tg_serve_call {
                                           * go of (serve/dispatch.h); NULL: none */
     const char *revision;                /* the client's protocol revision (a legacy one, or
                                           * "2026-07-28"); NULL: not known */
+    unsigned client_can;                 /* TG_CLIENT_* the client declared */
+    int log_level;                       /* the lowest level of log message the client wants
+                                          * (serve/clientlog.h); TG_LOG_OFF: none */
+    struct tg_serve_call_slot *slot;     /* the call in flight, for its notifications
+                                          * (serve/dispatch.h); NULL: none can be sent */
 } tg_serve_call;
 
 /*

@@ -12,11 +12,15 @@ need it.
 import json
 import os
 import re
+import sys
 
 __all__ = [
     "ToolError",
     "InputRequired",
     "ask",
+    "log",
+    "progress",
+    "client_can",
     "load_csv_data_with_types",
     "detect_column_types",
     "validate_file_and_columns",
@@ -36,6 +40,64 @@ HIGH_CARDINALITY_MIN = 50
 
 # Answers to earlier questions of this call, filled in by the runner (docs/sandbox.md#asking-for-input).
 ANSWERS = {}
+# What toolgen serve says of the MCP client of this call, filled in by the runner: which
+# requests it can answer ("elicitation", "sampling", "roots") and the lowest "log_level" it
+# wants. Empty outside toolgen serve.
+CLIENT = {}
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+def _emit(event):
+    runner = sys.modules.get("runner")
+    emit = getattr(runner, "emit_event", None)
+    return bool(emit and emit(event))
+
+
+def log(level, data, logger=None):
+    """Sends a log message to the MCP client while the tool runs, e.g.
+    log("info", "read 3 files") or log("warning", {"skipped": 2}, logger="loader").
+
+    level is one of debug, info, notice, warning, error, critical, alert, emergency; data a
+    string or any JSON value; logger names the source (default: the tool). The client gets it
+    only when it asked for that level or a lower one (legacy clients: logging/setLevel, info by
+    default; 2026-07-28 clients: the request's log level, none by default). Outside toolgen
+    serve the message goes to stderr.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if not CLIENT:
+        print(f"[{level}]{' ' + logger + ':' if logger else ''} {data}", file=sys.stderr)
+        return
+    want = CLIENT.get("log_level")
+    if want not in LEVELS or LEVELS.index(level) < LEVELS.index(want):
+        return
+    event = {"event": "log", "level": level, "data": data}
+    if logger is not None:
+        event["logger"] = str(logger)
+    _emit(event)
+
+
+def progress(progress, total=None, message=None):
+    """Reports how far the call is, e.g. progress(3, 10, "3 of 10 files"): the MCP client
+    gets notifications/progress when it asked for progress. progress must grow from one report
+    to the next (a report that does not is dropped); total, when known, is the value progress
+    reaches at the end. Once a tool reports progress, the server's own periodic reports stop.
+    Outside toolgen serve nothing is sent.
+    """
+    if not CLIENT:
+        return
+    event = {"event": "progress", "progress": float(progress)}
+    if total is not None:
+        event["total"] = float(total)
+    if message is not None:
+        event["message"] = str(message)
+    _emit(event)
+
+
+def client_can(what):
+    """Whether the MCP client of this call can answer a request of kind what: "elicitation"
+    (ask), "sampling" (sample) or "roots" (roots). False outside toolgen serve."""
+    return bool(CLIENT.get(what))
 
 
 class InputRequired(BaseException):
