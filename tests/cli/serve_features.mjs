@@ -4,7 +4,11 @@
 // Streamable HTTP, through what the SDK's own schemas check: audio, embedded resources and mixed
 // content from the files a call wrote, prompts that embed a resource and an image, log messages
 // from tool code (notifications/message at the level the client asked for: logging/setLevel in
-// the legacy era, the request's _meta in 2026-07-28) and the progress a tool reports itself.
+// the legacy era, the request's _meta in 2026-07-28) and the progress a tool reports itself, and
+// tools that ask the client — a form, the client's model, its roots, several at once and in
+// several rounds — answered by the client's own request handlers (legacy: requests the server
+// sends mid-call, with progress going on and cancellation working while the call waits;
+// 2026-07-28: input_required, retried by the client).
 // Run from the repository root by tests/cli/serve_features.sh with SDK (1 or 2), TG, REPO and
 // either SERVER_URL (HTTP) or nothing (stdio: the client starts `TG -C REPO serve --dev`).
 // Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
@@ -28,12 +32,47 @@ const check = (cond, name, why = '') => {
 };
 const show = (x) => JSON.stringify(x).slice(0, 400);
 
-const options = v1 ? { capabilities: {} }
-                   : { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: {} };
+const capabilities = { elicitation: {}, sampling: {}, roots: { listChanged: false } };
+const options = v1 ? { capabilities }
+                   : { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities };
 const client = new Client({ name: `toolgen-features-${SDK}x`, version: '1.0.0' }, options);
 const transport = SERVER_URL
   ? new StreamableHTTPClientTransport(new URL(SERVER_URL))
-  : new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve', '--dev'], stderr: 'inherit' });
+  : new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve', '--dev', '--progress-ms', '200'],
+                              stderr: 'inherit' });
+
+// the client's answers: a form filled in (after `hold`, when set, resolves), the model's text,
+// one root
+const asked = [];
+let hold = null;
+const onElicit = async (req) => {
+  const params = req.params ?? req;
+  asked.push(params.message);
+  if (hold) await hold(params);
+  const content = {};
+  for (const [k, f] of Object.entries(params.requestedSchema.properties))
+    content[k] = f.type === 'boolean' ? true : f.type === 'array' ? [] : k === 'name' ? 'Ann' : `a ${k}`;
+  return { action: 'accept', content };
+};
+const onSample = async (req) => {
+  asked.push(`sampling: ${(req.params ?? req).messages[0].content.text}`);
+  return { role: 'assistant', content: { type: 'text', text: 'Hi there' }, model: 'test-model',
+           stopReason: 'endTurn' };
+};
+const onRoots = async () => { asked.push('roots'); return { roots: [{ uri: 'file:///work', name: 'work' }] }; };
+if (v1) {
+  const types = await load('@modelcontextprotocol/sdk/dist/esm/types.js');
+  client.setRequestHandler(types.ElicitRequestSchema, onElicit);
+  client.setRequestHandler(types.CreateMessageRequestSchema, onSample);
+  client.setRequestHandler(types.ListRootsRequestSchema, onRoots);
+} else {
+  client.setRequestHandler('elicitation/create', onElicit);
+  client.setRequestHandler('sampling/createMessage', onSample);
+  client.setRequestHandler('roots/list', onRoots);
+}
+const callWith = (name, args, opts) => v1 ? client.callTool({ name, arguments: args }, undefined, opts)
+                                          : client.callTool({ name, arguments: args }, opts);
+const text = (res) => res.structuredContent?.text ?? show(res);
 
 const types = (res) => res.content.map((c) => c.type);
 const logs = [];
@@ -102,8 +141,57 @@ try {
   const progCall = { name: 'test_tool_with_progress', arguments: {} };
   const prog = v1 ? await client.callTool(progCall, undefined, progOpts) // 1.x: (params, schema, options)
                   : await client.callTool(progCall, progOpts);
-  check(prog.isError === false && JSON.stringify(ticks.map((t) => [t.progress, t.total ?? null])) ===
-        '[[0,null],[50,100],[100,100]]', 'the tool reports its own progress', show(ticks));
+  // (the server's own reports may come first, while the sandbox starts; then the tool's alone)
+  const tool = ticks.filter((t) => t.total === 100).map((t) => t.progress);
+  check(prog.isError === false && JSON.stringify(tool) === '[50,100]' && ticks[0].progress === 0 &&
+        ticks.every((t, i) => i === 0 || t.progress > ticks[i - 1].progress) &&
+        ticks.slice(ticks.findIndex((t) => t.total === 100)).every((t) => t.total === 100),
+        'the tool reports its own progress', show(ticks));
+
+  // tools that ask the client
+  asked.length = 0;
+  const three = await callWith('test_input_required_result_multiple_inputs', {});
+  check(text(three) === 'Name: Ann; Greeting: Hi there; Roots: 1', 'a form, the model and the roots at once',
+        text(three));
+  check(asked.length === 3 && asked.includes('roots') && asked.includes('sampling: Generate a greeting'),
+        'the client was asked the three once each', show(asked));
+  const sampled = await callWith('test_sampling', { prompt: 'Say hi' });
+  check(text(sampled) === 'LLM response: Hi there', 'sample() returns the model\'s answer', text(sampled));
+  asked.length = 0;
+  const rounds = await callWith('test_input_required_result_multi_round', {});
+  check(text(rounds) === 'Multi-round complete for Ann who likes a color' &&
+        JSON.stringify(asked) === JSON.stringify(['Step 1: What is your name?', 'Step 2: What is your favorite color?']),
+        'two rounds of questions', `${text(rounds)} ${show(asked)}`);
+  const enums = await callWith('test_elicitation_sep1330_enums', {});
+  check(/^Elicitation completed: action=accept/.test(text(enums)), 'a form of enum fields', text(enums));
+
+  if (v1) {
+    // legacy: the call waits for the answer, and its progress goes on meanwhile
+    let ticks = 0;
+    hold = () => new Promise((resolve) => {
+      const t0 = Date.now();
+      const poll = setInterval(() => {
+        if (ticks >= 3 || Date.now() - t0 > 20000) { clearInterval(poll); resolve(); }
+      }, 20);
+    });
+    const waited = await callWith('test_input_required_result_elicitation', {},
+                                  { onprogress: () => { ticks++; }, resetTimeoutOnProgress: true });
+    check(text(waited) === 'Hello, Ann!' && ticks >= 3, 'progress while the call waits for the answer',
+          `${ticks} ticks, ${text(waited)}`);
+    // and a cancellation reaches it: the client aborts while its user has not answered
+    const abort = new AbortController();
+    let release;
+    hold = () => { abort.abort('gave up'); return new Promise((resolve) => { release = resolve; }); };
+    let outcome = 'resolved';
+    try {
+      await callWith('test_input_required_result_elicitation', {}, { signal: abort.signal });
+    } catch (e) { outcome = String(e?.message ?? e); }
+    check(/gave up|abort/i.test(outcome), 'a call cancelled while it waits rejects', outcome);
+    hold = null;
+    if (release) release();
+    const next = await callWith('test_simple_text', {});
+    check(next.isError === false, 'the next call is served after the cancellation');
+  }
 } catch (e) {
   check(false, 'client session', e?.stack || String(e));
 } finally {

@@ -17,7 +17,7 @@ chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolg
 R=$TMP/repo
 cp -r tests/mcp/conformance-repo "$R"
 
-"$TG" -C "$R" serve --dev --http 127.0.0.1:0 >"$TMP/http.out" 2>"$TMP/http.err" &
+"$TG" -C "$R" serve --dev --http 127.0.0.1:0 --progress-ms 200 >"$TMP/http.out" 2>"$TMP/http.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$TMP"; exit 130' INT
@@ -38,8 +38,15 @@ for sdk in 1 2; do
         expect_rc "the ${sdk}.x client over ${where:-stdio}" 0
         expect_out "the ${sdk}.x client over ${where:-stdio} ran" "client: "
         printf '%s\n' "$OUT" | grep FAIL >&2
+        if [ "$sdk" = 1 ] && [ -z "$url" ]; then
+            n=$(printf '%s\n' "$ERR" | grep '"tool":"test_input_required_result_elicitation"' |
+                grep -c '"status":"cancelled"')
+            expect_eq "stdio: the call cancelled while it waited is logged as cancelled" "$n" 1
+        fi
     done
 done
+n=$(grep '"tool":"test_input_required_result_elicitation"' "$TMP/http.err" | grep -c '"status":"cancelled"')
+expect_eq "HTTP: the call cancelled while it waited is logged as cancelled" "$n" 1
 
 kill -TERM $pid
 wait $pid

@@ -153,9 +153,6 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .completion = &s->completion,
         .mrtr = &s->mrtr,
         .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
-        /* over stdio only: the HTTP transport sends no request to a client in the middle of a
-         * call */
-        .legacy_elicit = !o->http_host,
         .call = {.run = tg_serve_run_pool, .run_ctx = s->pool, .read_only = o->read_only,
                  .cancel = o->cancel, .artifacts = &s->kept},
         .page_size = o->page_size,

@@ -105,20 +105,38 @@ void rt_runner_context(tg_runtime_cmd *c, const tg_tool_call *call)
     }
 }
 
-/* A question a tool asked (toolgen_helpers.ask): {key, message, schema}, key a short name,
- * schema one primitive JSON Schema (what an MCP elicitation form can hold). */
-static bool valid_ask(const cJSON *ask)
+/* One question a tool asked (toolgen_helpers.ask, sample, roots): {key, method, params,
+ * field?}, key a short name, method one of the requests MCP lets a server send its client,
+ * params an object; what the client is shown is rebuilt from it by toolgen serve. */
+static bool valid_question(const cJSON *q)
 {
-    const char *key = tg_json_get_string(ask, "key");
-    const char *msg = tg_json_get_string(ask, "message");
-    const char *type = tg_json_get_string(tg_json_get(ask, "schema"), "type");
-    static const char *const primitive[] = {"string", "number", "integer", "boolean", NULL};
-    if (!key || !msg || !type || !tg_strlist_has(primitive, type) || !*key || strlen(key) > 64 ||
-        strlen(msg) > 2000)
+    static const char *const methods[] = {"elicitation/create", "sampling/createMessage",
+                                          "roots/list", NULL};
+    const char *key = tg_json_get_string(q, "key");
+    const char *method = tg_json_get_string(q, "method");
+    const cJSON *field = tg_json_get(q, "field");
+    if (!key || !*key || strlen(key) > 64 || !method || !tg_strlist_has(methods, method) ||
+        !cJSON_IsObject(tg_json_get(q, "params")) || (field && !cJSON_IsString(field)))
         return false;
     for (const char *c = key; *c; c++)
         if (!(isalnum((unsigned char)*c) || *c == '_'))
             return false;
+    return true;
+}
+
+/* The questions of a call: 1 to TG_ASK_MAX of them, their keys distinct. */
+static bool valid_ask(const cJSON *ask)
+{
+    int n = cJSON_GetArraySize(ask);
+    if (!cJSON_IsArray(ask) || n < 1 || n > TG_ASK_MAX)
+        return false;
+    for (const cJSON *q = ask->child; q; q = q->next) {
+        if (!valid_question(q))
+            return false;
+        for (const cJSON *o = ask->child; o != q; o = o->next)
+            if (strcmp(tg_json_get_string(o, "key"), tg_json_get_string(q, "key")) == 0)
+                return false;
+    }
     return true;
 }
 

@@ -226,14 +226,21 @@ static void explain_ask(const cJSON *ask, tg_guidance *g)
 {
     *g = (tg_guidance){.cls = g->cls, .code = tg_errcode_name(TG_ERR_INVALID_INPUT),
                        .doc = "docs/sandbox.md#asking-for-input"};
+    const cJSON *q = ask->child; /* the first question stands for them all */
+    const char *method = tg_json_get_string(q, "method");
+    const char *message = tg_json_get_string(tg_json_get(q, "params"), "message");
     snprintf(g->message, sizeof g->message, "the tool needs an answer it was not given: %s",
-             tg_json_get_string(ask, "message"));
-    snprintf(g->what, sizeof g->what, "The tool asked for input ('%s') instead of guessing.",
-             tg_json_get_string(ask, "key"));
+             message ? message : strcmp(method, "roots/list") == 0 ? "the client's roots"
+                                                                   : "a model's answer (sampling)");
+    snprintf(g->what, sizeof g->what, "The tool asked for input ('%s'%s) instead of guessing.",
+             tg_json_get_string(q, "key"), q->next ? " and more" : "");
     snprintf(g->cause, sizeof g->cause, "The arguments leave a choice open that the tool will "
                                         "not make on its own.");
     snprintf(g->fix[0], sizeof g->fix[0], "Call it through toolgen serve from an MCP client "
-                                          "that supports elicitation, which asks the user.");
+                                          "that supports %s, which asks the user.",
+             strcmp(method, "elicitation/create") == 0 ? "elicitation"
+             : strcmp(method, "roots/list") == 0       ? "roots"
+                                                       : "sampling");
     g->n_fix = 1;
 }
 

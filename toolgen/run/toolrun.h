@@ -67,15 +67,19 @@ typedef struct tg_tool_call {
     void *event_ctx;
 } tg_tool_call;
 
+#define TG_ASK_MAX 16 /* questions a tool may ask at once */
+
 typedef struct tg_call_result {
     bool ok;                 /* result is set and fits output_schema */
     bool ran;                /* the implementation was started */
     cJSON *args;             /* the arguments with input_schema's top-level defaults applied */
     cJSON *result;           /* the tool's result (also when it broke output_schema) */
     cJSON *reply_error;      /* the runner's structured error (type, message, traceback, ...) */
-    cJSON *ask;              /* the tool asked for input it lacks: {key, message, schema}; the
-                              * call is then not ok (an MCP server asks its client and calls
-                              * again with the answer in tg_tool_call.answers) */
+    cJSON *ask;              /* the tool asked for input it lacks: [{key, method, params,
+                              * field?}, ...] (MCP requests for the client: elicitation/create,
+                              * sampling/createMessage, roots/list); the call is then not ok (an
+                              * MCP server asks its client and calls again with the answers in
+                              * tg_tool_call.answers) */
     tg_guidance guidance;    /* when !ok */
     tg_resources resources;
     tg_limits limits;

@@ -163,7 +163,6 @@ static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const
     s->initialized = true;
     snprintf(s->version, sizeof s->version, "%s", version);
     s->client_can = client_can(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
-    s->client_elicits = s->client_can & TG_CLIENT_ELICITS;
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "protocolVersion", version);
     cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_LEGACY));
@@ -198,6 +197,8 @@ static cJSON *do_set_level(tg_serve_session *s, const cJSON *id,
 }
 
 static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log);
+static cJSON *outcome_reply(const cJSON *id, tg_serve_era era, tg_serve_outcome *o,
+                            tg_serve_log *log);
 static cJSON *do_tools_list(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log);
 
 /* Cursors are opaque to clients; ours is "tg1." and the offset of the page's first tool. */
@@ -477,6 +478,78 @@ static cJSON *do_prompts_list(const tg_serve_config *c, const cJSON *id, tg_serv
     return result_reply(id, era, r, c->list_ttl_ms);
 }
 
+/* The reply an outcome of serve/mrtr.h's parts comes to outside a tool call: a question the
+ * user declined is -32602 (there is no tool result to carry it). */
+static cJSON *asked_reply(const cJSON *id, tg_serve_outcome *o, tg_serve_log *log)
+{
+    if (o->result && o->code) {
+        const char *text = tg_json_get_string(cJSON_GetArrayItem(tg_json_get(o->result, "content"), 0),
+                                              "text");
+        cJSON *r = fail(log, id, TG_RPC_INVALID_PARAMS, "%s", text ? text : "declined");
+        cJSON_Delete(o->result);
+        return r;
+    }
+    return outcome_reply(id, TG_ERA_MODERN, o, log);
+}
+
+/* A copy of a prompt's arguments with the user's answers joined (as text). */
+static cJSON *with_answers(const cJSON *args, const cJSON *answers)
+{
+    cJSON *all = cJSON_IsObject(args) ? cJSON_Duplicate(args, true) : cJSON_CreateObject();
+    for (const cJSON *a = answers ? answers->child : NULL; a; a = a->next) {
+        char *text = cJSON_IsString(a) ? xstrdup(a->valuestring) : tg_json_print_compact(a);
+        if (!cJSON_GetObjectItemCaseSensitive(all, a->string))
+            cJSON_AddStringToObject(all, a->string, text);
+        free(text);
+    }
+    return all;
+}
+
+/* prompts/get of a 2026-07-28 client: the arguments with a question (`ask:`) that the request
+ * does not give are asked of the user (input_required, serve/mrtr.h) and then join the
+ * others. NULL when the prompt asks nothing: the plain prompts/get answers. */
+static cJSON *prompt_asking(const tg_serve_config *c, const cJSON *id, const cJSON *params,
+                            tg_serve_log *log)
+{
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+    const tg_serve_prompt *p = name ? tg_serve_prompts_find(c->prompts, name) : NULL;
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    cJSON *none = NULL;
+    bool asks = false;
+    for (size_t i = 0; p && i < p->n_args; i++)
+        asks = asks || p->args[i].ask;
+    if (!asks || !c->mrtr || (args && !cJSON_IsObject(args)))
+        return NULL;
+    if (!args)
+        args = none = cJSON_CreateObject();
+    char *who = xasprintf("prompt %s", name);
+    tg_serve_outcome o = {0};
+    cJSON *r = NULL, *answers = tg_serve_mrtr_retry_answers(c->mrtr, who, NULL, args, params, &o);
+    cJSON *all = answers ? with_answers(args, answers) : NULL;
+    cJSON *qs = all ? tg_serve_prompt_questions(p, all) : NULL;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (qs)
+        tg_serve_mrtr_need(c->mrtr, who, client_can(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS)),
+                           args, answers, qs, &o);
+    if (!answers || qs) {
+        r = asked_reply(id, &o, log);
+    } else {
+        cJSON *filled = cJSON_Duplicate(params, true);
+        cJSON_ReplaceItemInObjectCaseSensitive(filled, "arguments", cJSON_Duplicate(all, true));
+        char why[512] = "";
+        cJSON *got = tg_serve_prompt_get(c->prompts, filled, why, sizeof why);
+        r = got ? result_reply(id, TG_ERA_MODERN, got, -1)
+                : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
+        cJSON_Delete(filled);
+    }
+    cJSON_Delete(qs);
+    cJSON_Delete(all);
+    cJSON_Delete(answers);
+    cJSON_Delete(none);
+    free(who);
+    return r;
+}
+
 /* prompts/get, completion/complete: the module answers, or says why params do not fit. */
 static cJSON *dispatch_extra(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
                              const char *method, const cJSON *params, tg_serve_log *log)
@@ -485,6 +558,9 @@ static cJSON *dispatch_extra(const tg_serve_config *c, const cJSON *id, tg_serve
     cJSON *r;
     if (c->prompts && strcmp(method, "prompts/list") == 0)
         return do_prompts_list(c, id, era, params, log);
+    if (c->prompts && strcmp(method, "prompts/get") == 0 && era == TG_ERA_MODERN &&
+        (r = prompt_asking(c, id, params, log)))
+        return r;
     if (c->prompts && strcmp(method, "prompts/get") == 0)
         r = tg_serve_prompt_get(c->prompts, params, why, sizeof why);
     else if (c->completion && strcmp(method, "completion/complete") == 0)
@@ -522,9 +598,13 @@ static cJSON *outcome_reply(const cJSON *id, tg_serve_era era, tg_serve_outcome 
                             tg_serve_log *log)
 {
     log->tool_error = o->code;
+    if (o->rpc_error && o->rpc_data) {
+        log->rpc_error = o->rpc_error;
+        return error_with(id, o->rpc_error, o->msg, o->rpc_data);
+    }
     if (o->rpc_error)
         return fail(log, id, o->rpc_error, "%s", o->msg);
-    return o->request ? o->request : result_reply(id, era, o->result, -1);
+    return result_reply(id, era, o->result, -1);
 }
 
 /* The core's checks of a call, the same for every provider: read-only mode admits the tool
@@ -679,28 +759,6 @@ static void handle_notification(tg_serve_session *s, const char *method, const c
         tg_serve_unlisten(s->subs, cJSON_GetObjectItemCaseSensitive(params, "requestId"));
 }
 
-/* A legacy client's response to a request a call sent it: the provider whose call waits for it
- * goes on (serve/mrtr.h). */
-static cJSON *resume(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
-                     tg_serve_log *log, const tg_serve_reqctx *rq)
-{
-    tg_serve_rx rx = request_of(c, s, NULL, TG_ERA_LEGACY, NULL, rq);
-    for (size_t i = 0; i < c->n_providers; i++) {
-        const tg_serve_provider *p = &c->providers[i];
-        tg_serve_outcome o = {0};
-        cJSON *call_id = NULL;
-        if (!p->resume || !p->resume(p->self, &rx, msg, &call_id, &o))
-            continue;
-        log->notification = false;
-        snprintf(log->method, sizeof log->method, "tools/call");
-        log->era = TG_ERA_LEGACY;
-        cJSON *r = outcome_reply(call_id, TG_ERA_LEGACY, &o, log);
-        cJSON_Delete(call_id);
-        return r;
-    }
-    return NULL;
-}
-
 uint64_t tg_serve_new_client(void)
 {
     static atomic_uint_fast64_t next;
@@ -709,8 +767,6 @@ uint64_t tg_serve_new_client(void)
 
 void tg_serve_session_release(tg_serve_session *s)
 {
-    tg_serve_pending_free(s->pending);
-    s->pending = NULL;
     tg_serve_subs_free(s->subs);
     s->subs = NULL;
 }
@@ -767,8 +823,10 @@ cJSON *tg_serve_handle_in(const tg_serve_config *c, tg_serve_session *s, const c
         snprintf(log->method, sizeof log->method, "%s", method->valuestring);
     if (!method && id && (cJSON_GetObjectItemCaseSensitive(msg, "result") ||
                           cJSON_GetObjectItemCaseSensitive(msg, "error"))) {
-        log->notification = true; /* a response: the answer to a question of a tool, or ignored */
-        return resume(c, s, msg, log, rq);
+        /* a response: a call waiting for it has it from the transport (serve/dispatch.h,
+         * tg_serve_dispatch_answer); any other is ignored */
+        log->notification = true;
+        return NULL;
     }
     bool well_formed = jsonrpc && strcmp(jsonrpc, "2.0") == 0 && cJSON_IsString(method) &&
                        (!params || cJSON_IsObject(params));

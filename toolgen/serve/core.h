@@ -61,6 +61,7 @@ enum {
     TG_RPC_INVALID_PARAMS = -32602,
     TG_RPC_INTERNAL_ERROR = -32603,
     TG_RPC_UNSUPPORTED_VERSION = -32022,
+    TG_RPC_MISSING_CAPABILITY = -32021, /* MissingRequiredClientCapabilityError (2026-07-28) */
     TG_RPC_RESOURCE_NOT_FOUND_LEGACY = -32002, /* 2026-07-28 uses -32602 instead */
 };
 
@@ -83,8 +84,6 @@ typedef struct tg_serve_config {
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
     unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
                                   * as listChanged and offered by subscriptions/listen */
-    bool legacy_elicit;          /* the transport can send a legacy client a request mid-call
-                                  * and route its response back (stdio; serve/mrtr.h) */
     tg_serve_call call;       /* how tools/call runs a tool */
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
@@ -98,16 +97,14 @@ typedef struct tg_serve_session {
     bool initialized; /* initialize was answered */
     char version[16]; /* the legacy revision it negotiated */
     char log_level[16];
-    bool client_elicits;         /* initialize declared the elicitation capability */
     unsigned client_can;         /* TG_CLIENT_* initialize declared (serve/toolcall.h) */
-    tg_serve_pending *pending;   /* a call waiting for the client's answer (serve/mrtr.h) */
     tg_serve_subs *subs;         /* 2026-07-28 subscriptions/listen streams (serve/notify.h) */
 } tg_serve_session;
 
 /* A new client identity for a session: unique within the process, never 0. Thread-safe. */
 uint64_t tg_serve_new_client(void);
 
-/* Frees what a session holds (a pending call, subscriptions); call it when the connection ends. */
+/* Frees what a session holds (its subscriptions); call it when the connection ends. */
 void tg_serve_session_release(tg_serve_session *s);
 
 /* What a transport logs about a message (never its arguments). */

@@ -55,6 +55,10 @@ typedef struct tg_serve_sink {
      * leaves the calls in flight after this returns. */
     void (*end)(void *ctx, cJSON *reply, tg_serve_end how, const tg_serve_log *lg);
     void *ctx;
+    /* notify can carry a request to the client (elicitation/create, ...) whose response comes
+     * back through tg_serve_dispatch_answer: stdio, and an HTTP call whose client takes an
+     * event stream */
+    bool requests;
 } tg_serve_sink;
 
 typedef struct tg_serve_dispatch_opts {
@@ -130,6 +134,20 @@ tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
 void tg_serve_call_notify(tg_serve_call_slot *k, const cJSON *msg);
 void tg_serve_call_progress(tg_serve_call_slot *k, double progress, double total,
                             const char *message);
+/*
+ * Asks the client of call k n requests at once — methods[i] with params[i] (borrowed), ids
+ * "toolgen-ask-N" — through its sink, and waits without the core lock (which the caller holds,
+ * as a provider's call does) until each has its response, the call is stopped, or timeout_ms
+ * pass; meanwhile the call's progress goes on and a cancellation reaches it. 0 with
+ * responses[i] each a JSON-RPC response message (the caller's: its "result", or the client's
+ * "error"); -1 with why when the sink carries no requests, or the call was stopped or timed
+ * out.
+ */
+int tg_serve_call_ask(tg_serve_call_slot *k, const char *const *methods, const cJSON *const *params,
+                      cJSON **responses, size_t n, long timeout_ms, char *why, size_t why_size);
+/* A client's JSON-RPC response msg: true when it answers a request a call of session s asked
+ * (tg_serve_call_ask), which then goes on; false when it answers none (it is ignored). */
+bool tg_serve_dispatch_answer(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg);
 /* Whether a request of session s with msg's id is in flight (a request: msg has a method). */
 bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg);
 /* Stops one call: it ends TG_SERVE_STOPPED (the client's stream closed). Takes no lock, so a

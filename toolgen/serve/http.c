@@ -282,8 +282,11 @@ static enum MHD_Result start_call(hreq *h)
     const cJSON *token = tg_serve_progress_token(h->msg);
     h->started = true;
     h->refs++; /* the call's */
-    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = h};
     h->takes_sse = accepts(h->conn, "text/event-stream");
+    /* requests to the client go on the call's event stream; their responses come in the
+     * session's later POSTs (a legacy client's: 2026-07-28 clients are never sent one) */
+    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = h,
+                          .requests = h->takes_sse && h->sess};
     h->sse = token && h->takes_sse;
     enum MHD_Result rc = MHD_YES;
     if (h->sse) {
@@ -693,6 +696,8 @@ static enum MHD_Result on_post(hreq *h)
     bool call = ok && !h->meta_invalid && is_call(h->msg);
     if (ok && !call) /* a legacy client's notifications/cancelled, in its own session */
         tg_serve_dispatch_cancel_named(h->sv->dp, h->sess, h->msg);
+    if (ok && !call && h->sess) /* or the response a call of its session waits for */
+        tg_serve_dispatch_answer(h->sv->dp, &h->sess->s, h->msg);
     if (ok && !call)
         rc = is_listen(h) ? open_listen(h) : answer_now(h);
     tg_serve_unlock(h->sv->dp);

@@ -178,6 +178,7 @@ unsigned tg_http_status_of(const cJSON *reply, tg_serve_era era)
     case TG_RPC_INVALID_REQUEST:
     case TG_RPC_HEADER_MISMATCH:
     case TG_RPC_UNSUPPORTED_VERSION:
+    case TG_RPC_MISSING_CAPABILITY:
         return 400;
     case TG_RPC_METHOD_NOT_FOUND:
         return era == TG_ERA_MODERN ? 404 : 200;

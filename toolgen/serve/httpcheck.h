@@ -38,7 +38,7 @@ cJSON *tg_http_check_headers(const cJSON *msg, const char *version, const char *
                              const char *name);
 
 /* The HTTP status of reply in era: 200 for results; for errors 400 (parse, invalid request,
- * header mismatch, unsupported version), 404 for an unknown method in 2026-07-28 (as its
+ * header mismatch, unsupported version, a missing client capability), 404 for an unknown method in 2026-07-28 (as its
  * transport asks), 200 otherwise. */
 unsigned tg_http_status_of(const cJSON *reply, tg_serve_era era);
 

@@ -147,20 +147,28 @@ static int parse_arg(const char *file, const tg_doc *d, const cJSON *item, tg_se
         return fm_fail(file, d, item, err, "argument '%s' is declared twice", name);
     for (const cJSON *k = item->child; k; k = k->next)
         if (strcmp(k->string, "name") && strcmp(k->string, "description") &&
-            strcmp(k->string, "required") && strcmp(k->string, "complete"))
+            strcmp(k->string, "required") && strcmp(k->string, "complete") &&
+            strcmp(k->string, "ask"))
             return fm_fail(file, d, k, err, "argument '%s': unknown key '%s' (allowed: name, "
-                                            "description, required, complete)", name, k->string);
+                                            "description, required, complete, ask)", name,
+                           k->string);
     const cJSON *desc = tg_json_get(item, "description");
     const cJSON *req = tg_json_get(item, "required");
+    const cJSON *ask = tg_json_get(item, "ask");
     if (desc && !cJSON_IsString(desc))
         return fm_fail(file, d, desc, err, "argument '%s': description must be a string", name);
+    if (ask && (!cJSON_IsString(ask) || !*ask->valuestring || cJSON_IsTrue(req)))
+        return fm_fail(file, d, ask, err, "argument '%s': ask is the question the user is asked "
+                                          "when the argument is not given (a string), for an "
+                                          "argument that is not required", name);
     if (req && !cJSON_IsBool(req))
         return fm_fail(file, d, req, err, "argument '%s': required must be true or false", name);
     tg_serve_prompt_arg *a = &p->args[p->n_args++];
     *a = (tg_serve_prompt_arg){.name = xstrdup(name),
                                .description = desc ? xstrdup(desc->valuestring) : NULL,
                                .required = cJSON_IsTrue(req),
-                               .complete = complete_by_name(name)};
+                               .complete = complete_by_name(name),
+                               .ask = ask ? xstrdup(ask->valuestring) : NULL};
     const cJSON *c = tg_json_get(item, "complete");
     return c ? parse_complete(file, d, c, a, err) : 0;
 }
@@ -289,6 +297,7 @@ void tg_serve_prompt_release(tg_serve_prompt *p)
     for (size_t i = 0; i < p->n_args; i++) {
         free(p->args[i].name);
         free(p->args[i].description);
+        free(p->args[i].ask);
     }
     free(p->args);
     tg_serve_prompt_parts_free(p->parts, p->n_parts);
@@ -515,4 +524,30 @@ cJSON *tg_serve_prompt_get(const tg_serve_prompts *ps, const cJSON *params, char
     cJSON_AddStringToObject(c, "text", text);
     free(text);
     return r;
+}
+
+cJSON *tg_serve_prompt_questions(const tg_serve_prompt *p, const cJSON *args)
+{
+    cJSON *qs = NULL;
+    for (size_t i = 0; i < p->n_args; i++) {
+        const tg_serve_prompt_arg *a = &p->args[i];
+        if (!a->ask || cJSON_GetObjectItemCaseSensitive(args, a->name))
+            continue;
+        if (!qs)
+            qs = cJSON_CreateArray();
+        cJSON *q = cJSON_CreateObject();
+        cJSON_AddStringToObject(q, "key", a->name);
+        cJSON_AddStringToObject(q, "method", "elicitation/create");
+        cJSON *params = cJSON_AddObjectToObject(q, "params");
+        cJSON_AddStringToObject(params, "message", a->ask);
+        cJSON *rs = cJSON_AddObjectToObject(params, "requestedSchema");
+        cJSON *field = cJSON_AddObjectToObject(cJSON_AddObjectToObject(rs, "properties"), a->name);
+        cJSON_AddStringToObject(field, "type", "string");
+        if (a->description)
+            cJSON_AddStringToObject(field, "description", a->description);
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(rs, "required"), cJSON_CreateString(a->name));
+        cJSON_AddStringToObject(q, "field", a->name);
+        cJSON_AddItemToArray(qs, q);
+    }
+    return qs;
 }

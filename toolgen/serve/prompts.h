@@ -42,6 +42,8 @@ typedef struct tg_serve_prompt_arg {
     char *description; /* NULL: none */
     bool required;
     tg_prompt_complete complete;
+    char *ask;         /* the question a 2026-07-28 client's user is asked when the argument is
+                        * not given (tg_serve_prompt_questions); NULL: none */
 } tg_serve_prompt_arg;
 
 typedef struct tg_serve_prompt {
@@ -96,5 +98,12 @@ cJSON *tg_serve_prompt_json(const tg_serve_prompt *p);
  */
 cJSON *tg_serve_prompt_get(const tg_serve_prompts *ps, const cJSON *params, char *msg,
                            size_t msg_size);
+
+/*
+ * The questions for the arguments of p with `ask:` that args (an object, may be NULL) does not
+ * give: [{key, method: "elicitation/create", params: {message, requestedSchema}, field}] as
+ * serve/mrtr.h asks them, one form field named after the argument; NULL when none is missing.
+ */
+cJSON *tg_serve_prompt_questions(const tg_serve_prompt *p, const cJSON *args);
 
 #endif

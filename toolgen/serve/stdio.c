@@ -81,8 +81,10 @@ static bool contains(const char *hay, size_t n, const char *needle)
 }
 
 /* Checks the complete pending lines not yet scanned for a notifications/cancelled naming a
- * call in flight: the main thread may be waiting for a free worker, and a queued call must
- * not wait for it to be cancelled. Only lines holding the method name are parsed. With mu held. */
+ * call in flight, and for the client's response to a request a call waits for: the main thread
+ * may be waiting for a free worker, and a queued call must not wait for it to be cancelled,
+ * nor a call for its answer. Only lines holding the method name or one of our request ids are
+ * parsed. With mu held. */
 static void scan_for_cancel(inbox *in)
 {
     if (in->scanned < in->start)
@@ -96,10 +98,14 @@ static void scan_for_cancel(inbox *in)
             return;
         size_t n = (size_t)(nl - line);
         in->scanned += n + 1;
-        if (contains(line, n, "notifications/cancelled")) {
+        bool cancel = contains(line, n, "notifications/cancelled");
+        if (cancel || contains(line, n, "toolgen-ask-")) {
             tg_err err = {0};
             cJSON *msg = tg_json_parse(line, n, NULL, NULL, NULL, &err);
-            tg_serve_dispatch_cancel_named(in->d, NULL, msg);
+            if (cancel)
+                tg_serve_dispatch_cancel_named(in->d, NULL, msg);
+            else
+                tg_serve_dispatch_answer(in->d, &in->session, msg);
             cJSON_Delete(msg);
         }
     }
@@ -276,16 +282,11 @@ static void announce(void *ctx, unsigned what)
     cJSON_Delete(all);
 }
 
-/* true for what the workers run: a tools/call with an id, and a response from the client,
- * which may resume a call that asked it a question (serve/mrtr.h); anything else is answered
- * at once, on the main thread. */
+/* true for what the workers run: a tools/call with an id; anything else is answered at once,
+ * on the main thread. */
 static bool is_call(const cJSON *msg)
 {
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
-    const char *m = cJSON_GetStringValue(method);
-    if (!method && cJSON_IsObject(msg) && cJSON_GetObjectItemCaseSensitive(msg, "id"))
-        return cJSON_GetObjectItemCaseSensitive(msg, "result") ||
-               cJSON_GetObjectItemCaseSensitive(msg, "error");
+    const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
     return m && strcmp(m, "tools/call") == 0 && cJSON_GetObjectItemCaseSensitive(msg, "id");
 }
 
@@ -293,7 +294,7 @@ static bool is_call(const cJSON *msg)
  * it. NULL, or the error reply when a request with its id is still in flight. */
 static cJSON *submit_call(inbox *in, cJSON *msg, tg_serve_log *lg)
 {
-    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = in};
+    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = in, .requests = true};
     if (!tg_serve_dispatch_submit(in->d, msg, tg_serve_progress_token(msg), &in->session, NULL,
                                   &sink)) {
         lg->rpc_error = TG_RPC_INVALID_REQUEST;
@@ -332,8 +333,10 @@ static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
             return 0;
         msg = NULL;
     } else {
-        /* a notifications/cancelled the reader did not see in time */
+        /* a notifications/cancelled the reader did not see in time, or the answer a call waits
+         * for (serve/mrtr.h) */
         tg_serve_dispatch_cancel_named(in->d, NULL, msg);
+        tg_serve_dispatch_answer(in->d, &in->session, msg);
         reply = tg_serve_dispatch_handle(in->d, &in->session, msg, &lg);
     }
     int rc = 0;

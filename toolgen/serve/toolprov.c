@@ -6,8 +6,6 @@
 #include "serve/core.h"
 #include "serve/mrtr.h"
 
-#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
-
 /* The provider's set: its own (a built-in toolset), else the request's pinned served set. */
 static const tg_serve_tools *set_of(void *self, const tg_serve_rx *rx)
 {
@@ -35,27 +33,17 @@ static bool tools_find(void *self, const tg_serve_rx *rx, const char *name, tg_s
 static void tools_call(void *self, const tg_serve_rx *rx, const tg_serve_entry *e,
                        const cJSON *args, tg_serve_outcome *out)
 {
+    (void)self; /* the tool found in its set comes in e */
     const tg_serve_config *c = rx->c;
     const tg_serve_tool *tool = e->impl;
     if (!c->mrtr) {
         *out = (tg_serve_outcome){0};
         out->result = tg_serve_tool_call(&rx->how, tool, args, &out->code);
     } else if (rx->era == TG_ERA_MODERN) {
-        tg_serve_mrtr_call_modern(c->mrtr, &rx->how, tool, args, rx->params,
-                                  tg_json_get(tg_json_get(rx->params, "_meta"), META_CAPS), out);
+        tg_serve_mrtr_call_modern(c->mrtr, &rx->how, tool, args, rx->params, out);
     } else {
-        tg_serve_mrtr_call_legacy(c->mrtr, &rx->how, tool, args, rx->id,
-                                  rx->s->client_elicits && c->legacy_elicit, self,
-                                  &rx->s->pending, out);
+        tg_serve_mrtr_call_legacy(&rx->how, tool, args, out);
     }
-}
-
-static bool tools_resume(void *self, const tg_serve_rx *rx, const cJSON *response,
-                         cJSON **reply_id, tg_serve_outcome *out)
-{
-    return rx->c->mrtr && rx->s &&
-           tg_serve_mrtr_resume(rx->c->mrtr, &rx->how, set_of(self, rx), self, response,
-                                &rx->s->pending, reply_id, out);
 }
 
 const tg_serve_provider tg_serve_tools_provider = {
@@ -63,7 +51,6 @@ const tg_serve_provider tg_serve_tools_provider = {
     .list = tools_list,
     .find = tools_find,
     .call = tools_call,
-    .resume = tools_resume,
 };
 
 tg_serve_provider tg_serve_set_provider(const char *name, const tg_serve_tools *set)

@@ -4,9 +4,9 @@
  *
  * It lists and finds the tools of its set, and calls them in
  * the sandbox through the config's runner (serve/toolcall.h). With rx->c->mrtr set, a tool may
- * ask the client for input it lacks (serve/mrtr.h): a 2026-07-28 client gets an
- * InputRequiredResult, a legacy one an elicitation/create request when it can be asked (the
- * transport routes requests mid-call: rx->c->legacy_elicit) — whose response resume takes.
+ * ask the client for what it lacks (serve/mrtr.h): a 2026-07-28 client gets an
+ * InputRequiredResult, a legacy one the requests on the call's own connection, which the call
+ * waits for.
  */
 #ifndef TG_SERVE_TOOLPROV_H
 #define TG_SERVE_TOOLPROV_H

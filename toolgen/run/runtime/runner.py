@@ -6,8 +6,10 @@ over two inherited file descriptors that the tool's own output never touches:
   fd 4  the request (read once, then closed): {"file", "entrypoint", "args", "input_schema"}
   fd 3  the reply (written once, at the end): {"ok": true, "result": {...}}
         or {"ok": false, "error": {"phase", "type", "mro", "message", ...}}
-        or {"ok": false, "ask": {"key", "message", "schema"}} when the tool asked for input
-        (toolgen_helpers.ask); the request's "answers" hold earlier answers
+        or {"ok": false, "ask": [{"key", "method", "params", "field"?}, ...]} when the tool
+        asked for input (toolgen_helpers.ask, sample, roots: MCP elicitation/create,
+        sampling/createMessage and roots/list requests); the request's "answers" hold the
+        answers so far, by key
         Before the reply, events the tool reports while it runs (toolgen_helpers.log and
         progress), one JSON object per line: {"event": "log", "level", "logger", "data"} or
         {"event": "progress", "progress", "total", "message"}; the reply itself ends with no
@@ -366,9 +368,9 @@ def call_loaded(module, request):
 
 
 def exception_reply(exc, phase):
-    question = getattr(exc, "toolgen_ask", None) if phase == "call" else None
-    if isinstance(question, dict) and jsonable(question) is None:
-        return {"ok": False, "ask": question}  # toolgen_helpers.ask: the client answers
+    questions = getattr(exc, "toolgen_ask", None) if phase == "call" else None
+    if isinstance(questions, list) and jsonable(questions) is None:
+        return {"ok": False, "ask": questions}  # toolgen_helpers.ask: the client answers
     if isinstance(exc, MemoryError):
         # Free what the failed call held before formatting anything.
         exc.__traceback__ = None

@@ -18,6 +18,11 @@ __all__ = [
     "ToolError",
     "InputRequired",
     "ask",
+    "form",
+    "sampling",
+    "roots_list",
+    "sample",
+    "roots",
     "log",
     "progress",
     "client_can",
@@ -101,26 +106,83 @@ def client_can(what):
 
 
 class InputRequired(BaseException):
-    """Raised by ask() when the answer is not there yet: the runner replies with the question
-    instead of a result. A BaseException, so a tool's `except Exception` does not swallow it."""
+    """Raised by ask() (and sample(), roots()) when an answer is not there yet: the runner
+    replies with the questions instead of a result. A BaseException, so a tool's
+    `except Exception` does not swallow it."""
 
-    def __init__(self, key, message, schema):
-        super().__init__(message)
-        self.toolgen_ask = {"key": key, "message": message, "schema": schema}
+    def __init__(self, questions):
+        super().__init__("; ".join(q.get("params", {}).get("message", q["method"])
+                                   for q in questions))
+        self.toolgen_ask = questions
 
 
-def ask(key, message, schema=None):
+def form(message, properties, required=None):
+    """A form for the user (MCP elicitation): message, and properties {name: JSON Schema} of
+    type string, number, integer, boolean, or array of enum values; required defaults to every
+    property. Its answer is the dict of the user's values. For ask({...})."""
+    return {"method": "elicitation/create",
+            "params": {"mode": "form", "message": str(message),
+                       "requestedSchema": {"type": "object", "properties": properties,
+                                           "required": list(properties) if required is None
+                                           else list(required)}}}
+
+
+def sampling(messages, max_tokens=1000, system_prompt=None, temperature=None,
+             stop_sequences=None, model_preferences=None):
+    """A request for the client's model (MCP sampling): messages are [{"role": "user" or
+    "assistant", "content": {"type": "text", "text": ...}}] or plain strings (user text). Its
+    answer is the client's CreateMessageResult: {"role", "content", "model", "stopReason"}.
+    For ask({...})."""
+    params = {"messages": [{"role": "user", "content": {"type": "text", "text": m}}
+                           if isinstance(m, str) else m for m in messages],
+              "maxTokens": int(max_tokens)}
+    for key, value in (("systemPrompt", system_prompt), ("temperature", temperature),
+                       ("stopSequences", stop_sequences), ("modelPreferences", model_preferences)):
+        if value is not None:
+            params[key] = value
+    return {"method": "sampling/createMessage", "params": params}
+
+
+def roots_list():
+    """A request for the client's roots (MCP roots): its answer is the list of roots, each
+    {"uri": "file://...", "name"?}. For ask({...})."""
+    return {"method": "roots/list", "params": {}}
+
+
+def ask(key, message=None, schema=None):
     """The user's answer to a question the tool cannot decide alone, e.g.
     ask("column", "Which column should be summarised?", {"type": "string", "enum": names}).
 
     key names the answer (letters, digits, _); schema is one JSON Schema of type string,
     number, integer or boolean (default: a string). The first time, the call ends here and the
     MCP client is asked; the call then runs again from the start, and ask() returns the answer.
+
+    Several questions at once: ask({key: form(...) | sampling(...) | roots_list(), ...})
+    returns {key: answer} once every one is answered (the client sees them together).
+
     Only toolgen serve can answer: elsewhere the call fails with INVALID_INPUT.
     """
+    if isinstance(key, dict):
+        missing = [dict(q, key=k) for k, q in key.items() if k not in ANSWERS]
+        if missing:
+            raise InputRequired(missing)
+        return {k: ANSWERS[k] for k in key}
     if key in ANSWERS:
         return ANSWERS[key]
-    raise InputRequired(key, message, schema or {"type": "string"})
+    question = form(message, {key: schema or {"type": "string"}})
+    question["key"], question["field"] = key, key
+    raise InputRequired([question])
+
+
+def sample(messages, max_tokens=1000, key="sample", **options):
+    """The client's model's answer to messages (see sampling()): its CreateMessageResult. key
+    names the answer, so that a tool asking twice asks two different keys."""
+    return ask({key: sampling(messages, max_tokens, **options)})[key]
+
+
+def roots(key="roots"):
+    """The client's roots: a list of {"uri", "name"?}."""
+    return ask({key: roots_list()})[key]
 
 
 class ToolError(Exception):
