@@ -1,10 +1,13 @@
 // serve_workflow.mjs — the lifecycle over MCP (docs/mcp.md#the-workflow-over-mcp), driven by
 // the official TypeScript SDK (1.x, legacy era) over stdio against `toolgen serve` (the
 // registry) in a repository whose toolgen.yaml says serve: {workflow: true}, with the
-// built-in generator: generate → run → feedback "yes" → "Approve" → promote → list_changed →
-// the new tool is called in the same session; then the refusals: Stage 2 before Stage 1,
-// promotion before approval, "looks good" is no approval, arguments that do not fit; then a
-// 2026-07-28 client over stdio, and both eras over Streamable HTTP, hear of a promotion.
+// built-in generator: generate → run → feedback, which the client's form asks the person
+// (the SDK's elicitation handler answers as they would: "yes", then "Approve") → promote →
+// list_changed → the new tool is called in the same session; then the refusals: Stage 2 before
+// Stage 1 (the person is not asked), promotion before approval, "looks good" is no approval,
+// a reply an agent writes into the arguments, a client that cannot show forms (told the
+// command the person runs); then a 2026-07-28 client over stdio — its person answers
+// input_required forms — and both eras over Streamable HTTP, hear of a promotion.
 // Run from the repository root by tests/cli/serve_workflow.sh with TG and REPO. Prints
 // "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,7 +18,7 @@ const npm = `${process.cwd()}/tests/npm/node_modules`;
 const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
 const { Client } = await sdk('client/index.js');
 const { StdioClientTransport } = await sdk('client/stdio.js');
-const { ToolListChangedNotificationSchema } = await sdk('types.js');
+const { ElicitRequestSchema, ToolListChangedNotificationSchema } = await sdk('types.js');
 
 let pass = 0, fail = 0;
 const check = (cond, name, why = '') => {
@@ -24,7 +27,15 @@ const check = (cond, name, why = '') => {
 const { TG, REPO } = process.env;
 const T = 'mean_tip_by_day';
 
-const client = new Client({ name: 'workflow-test', version: '1.0.0' });
+// the person behind the client: each form they are shown is answered with the next of `says`
+const client = new Client({ name: 'workflow-test', version: '1.0.0' },
+  { capabilities: { elicitation: {} } });
+const says = [], shown = [];
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  shown.push(req.params.message);
+  const reply = says.shift();
+  return reply === undefined ? { action: 'decline' } : { action: 'accept', content: { reply } };
+});
 let changed = 0, wake = () => {};
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; wake(); });
 // the whole environment: TOOLGEN_USER names who approves (the SDK passes only a few variables)
@@ -34,7 +45,7 @@ const call = (name, args) => client.callTool({ name, arguments: args }, undefine
   { timeout: 300000 });
 const text = (r) => r.content?.[0]?.text ?? '';
 
-check(/submit_tool_feedback verbatim/.test(client.getInstructions() ?? ''),
+check(/submit_tool_feedback, which asks the user/.test(client.getInstructions() ?? ''),
   'the instructions tell the agent how to use the workflow', client.getInstructions());
 
 // the workflow's tools, and no promoted tool yet
@@ -44,9 +55,9 @@ check(JSON.stringify(names) === JSON.stringify(['list_available_tools', 'generat
   'run_staged_tool', 'submit_tool_feedback', 'promote_tool']), 'the workflow tools only',
   JSON.stringify(names));
 const fb = first.tools.find((t) => t.name === 'submit_tool_feedback');
-check(/VERBATIM/.test(fb?.description) && /never paraphrase/.test(fb?.description) &&
-  /never answer on the user's behalf/.test(fb?.description),
-  'submit_tool_feedback asks for the user\'s words verbatim', fb?.description);
+check(/through the client's form/.test(fb?.description) && /cannot answer it/.test(fb?.description) &&
+  JSON.stringify(fb?.inputSchema.required) === '["tool","stage"]' && !fb?.inputSchema.properties.reply,
+  'submit_tool_feedback takes no reply: it asks the user', JSON.stringify(fb));
 let avail = await call('list_available_tools', {});
 check(!avail.isError && avail.structuredContent.tools.length === 0, 'no promoted tool yet',
   JSON.stringify(avail.structuredContent));
@@ -70,19 +81,32 @@ check(!run.isError && text(run).includes('Mean of tip per day'), 'run_staged_too
 let r = await call('promote_tool', { tool: T });
 check(r.isError && text(r).includes('must be APPROVED'), 'promote before approval is refused',
   text(r));
-r = await call('submit_tool_feedback', { tool: T, stage: 'decision', reply: 'Approve' });
-check(r.isError && text(r).includes('needs an accepted output first'),
-  'Stage 2 before Stage 1 is refused', text(r));
-r = await call('submit_tool_feedback', { tool: T, stage: 'maybe', reply: 'yes' });
+says.push('Approve');
+r = await call('submit_tool_feedback', { tool: T, stage: 'decision' });
+check(r.isError && text(r).includes('needs an accepted output first') && shown.length === 0,
+  'Stage 2 before Stage 1 is refused, and the person is not asked', text(r));
+says.length = 0;
+r = await call('submit_tool_feedback', { tool: T, stage: 'maybe' });
 check(r.isError && text(r).includes('"/stage"'), 'a stage that is neither: INVALID_INPUT with '
   + 'the pointer', text(r));
-
-// the user's answers
-r = await call('submit_tool_feedback', { tool: T, stage: 'output', reply: 'yes' });
-check(!r.isError && r.structuredContent?.decision === 'OUTPUT_ACCEPTED', 'Stage 1 "yes"',
-  text(r));
 r = await call('submit_tool_feedback', { tool: T, stage: 'decision', reply: 'Approve' });
-check(!r.isError && r.structuredContent?.state === 'APPROVED', 'Stage 2 "Approve"', text(r));
+check(r.isError && text(r).includes('"/reply"') && shown.length === 0,
+  'a reply the agent writes into the arguments is refused', text(r));
+
+// the person's answers, through the client's form
+says.push('yes');
+r = await call('submit_tool_feedback', { tool: T, stage: 'output' });
+check(!r.isError && r.structuredContent?.decision === 'OUTPUT_ACCEPTED' &&
+  r.structuredContent?.reply === 'yes', 'Stage 1: the person answers "yes"', text(r));
+check(shown.length === 1 && shown[0].includes(T) && /correct/.test(shown[0]),
+  'the form asks whether the output is correct', JSON.stringify(shown));
+says.push(undefined); // the person closes the form without answering
+r = await call('submit_tool_feedback', { tool: T, stage: 'decision' });
+check(r.isError && /declined/.test(text(r)), 'a declined form decides nothing', text(r));
+says.push('Approve');
+r = await call('submit_tool_feedback', { tool: T, stage: 'decision' });
+check(!r.isError && r.structuredContent?.state === 'APPROVED' && /reusable tool/.test(shown[2]),
+  'Stage 2: the person answers "Approve"', text(r));
 
 // promotion: a commit, the tool set changes while connected, the tool is callable
 const before = changed;
@@ -112,8 +136,9 @@ check(!r.isError && r.structuredContent?.already === true,
 const T2 = 'mean_tip_by_time';
 r = await call('generate_tool', { intent: 'average tip by time', data_file: 'data/tips.csv' });
 check(!r.isError && r.structuredContent?.tool === T2, 'a second tool is generated', text(r));
-r = await call('submit_tool_feedback', { tool: T2, stage: 'output', reply: 'yes' });
-r = await call('submit_tool_feedback', { tool: T2, stage: 'decision', reply: 'looks good' });
+says.push('yes', 'looks good');
+r = await call('submit_tool_feedback', { tool: T2, stage: 'output' });
+r = await call('submit_tool_feedback', { tool: T2, stage: 'decision' });
 check(!r.isError && r.structuredContent?.decision === 'REJECTED' &&
   r.structuredContent?.state === 'REJECTED', '"looks good" rejects', text(r));
 r = await call('promote_tool', { tool: T2 });
@@ -123,15 +148,27 @@ check(!text(avail).includes(T2), 'the rejected tool is not available', text(avai
 
 await client.close();
 
+// a client that cannot show the person a form: refused, told the command the person runs
+const blind = new Client({ name: 'workflow-test-noforms', version: '1.0.0' });
+await blind.connect(new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve'],
+  env: { ...process.env }, stderr: 'inherit' }));
+const T5 = 'mean_size_by_day';
+r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'average size by day',
+  data_file: 'data/tips.csv' } }, undefined, { timeout: 300000 });
+check(!r.isError && r.structuredContent?.tool === T5, 'a fourth tool is generated', text(r));
+r = await blind.callTool({ name: 'submit_tool_feedback', arguments: { tool: T5, stage: 'output' } });
+check(r.isError && r.structuredContent?.error?.code === 'REFUSED' &&
+  text(r).includes(`toolgen feedback ${T5} --output`), 'no forms: refused, naming the command', text(r));
+await blind.close();
+
 // a 2026-07-28 client hears of the promotion on its subscriptions/listen stream: a third tool,
-// generated, staged and approved on the command line, promoted over MCP
+// generated and staged on the command line, approved by the person through input_required
+// forms, promoted over MCP
 const T3 = 'mean_total_bill_by_day';
 const tg = (...a) => execFileSync(TG, ['-C', REPO, ...a], { stdio: ['ignore', 'pipe', 'pipe'] });
 tg('new', 'average total_bill by day', '--data', 'data/tips.csv');
 tg('build', T3);
 tg('stage', T3);
-tg('feedback', T3, '--output', 'yes');
-tg('feedback', T3, '--decision', 'Approve');
 const server = spawn(TG, ['-C', REPO, 'serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const seen = [];
 let wake2 = () => {};
@@ -148,6 +185,30 @@ send({ jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { _met
   notifications: { toolsListChanged: true } } });
 check(await waitFor((m) => m.method === 'notifications/subscriptions/acknowledged'),
   '2026: subscribed');
+const ask = { ...meta, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+const answer = async (id, stage, reply) => {
+  const fbArgs = { tool: T3, stage };
+  send({ jsonrpc: '2.0', id: `${id}a`, method: 'tools/call', params: { _meta: ask,
+    name: 'submit_tool_feedback', arguments: fbArgs } });
+  const ir = (await waitFor((m) => m.id === `${id}a`))?.result;
+  const form = ir?.inputRequests?.[stage];
+  check(ir?.resultType === 'input_required' && form?.method === 'elicitation/create' &&
+    form.params.requestedSchema.properties.reply?.type === 'string',
+    `2026: ${stage}: the person is asked through a form`, JSON.stringify(ir));
+  send({ jsonrpc: '2.0', id: `${id}b`, method: 'tools/call', params: { _meta: ask,
+    name: 'submit_tool_feedback', arguments: fbArgs, requestState: ir?.requestState,
+    inputResponses: { [stage]: { action: 'accept', content: { reply } } } } });
+  return (await waitFor((m) => m.id === `${id}b`))?.result;
+};
+send({ jsonrpc: '2.0', id: 'nf', method: 'tools/call', params: { _meta: meta,
+  name: 'submit_tool_feedback', arguments: { tool: T3, stage: 'output' } } });
+const nf = (await waitFor((m) => m.id === 'nf'))?.result;
+check(nf?.isError === true && /toolgen feedback/.test(JSON.stringify(nf)),
+  '2026: a client without elicitation is refused, naming the command', JSON.stringify(nf));
+check((await answer('o', 'output', 'yes'))?.structuredContent?.decision === 'OUTPUT_ACCEPTED',
+  '2026: Stage 1 from the person\'s form');
+check((await answer('d', 'decision', 'Approve'))?.structuredContent?.state === 'APPROVED',
+  '2026: Stage 2 from the person\'s form');
 send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta, name: 'promote_tool',
   arguments: { tool: T3 } } });
 const p3 = await waitFor((m) => m.id === 1);

@@ -47,6 +47,9 @@ expect_eq "three promotion commits" "$(G log --format=%s -3 | tr "\n" ,)" "promo
 run G log -3 --format=%B
 expect_out "the approval verbatim" "Approval: Approve"
 expect_out "who approved" "Approved-By: alice"
+expect_out "through the client's form" "Approved-Via: mcp-elicitation"
+run G log -1 --format=%B
+expect_not_out "approved on the command line: no Approved-Via" "Approved-Via"
 run "$TG" -C "$R" check
 run cat "$R/.toolgen/metrics.json"
 expect_out "metrics: the promotions counted" '"promoted": 3'

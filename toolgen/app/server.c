@@ -28,8 +28,9 @@
     "JSON Schemas; the prompts are the repository's templates (prompts/)."
 #define WORKFLOW_INSTRUCTIONS                                                                 \
     " When no tool answers the user's request, generate_tool makes one from the request and "  \
-    "a data file: show the user each presentation, ask its questions, and pass their replies " \
-    "to submit_tool_feedback verbatim; promote_tool only after the user approved."
+    "a data file: show the user each presentation, then call submit_tool_feedback, which asks " \
+    "the user its questions through the client's form; promote_tool only after the user "     \
+    "approved there."
 
 /* What the server serves, opened once, and the configuration that ties it together. */
 typedef struct server {

@@ -268,13 +268,17 @@ static char *commit_message(const promo *p)
     for (char *c = approval; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    /* how the user's words reached toolgen, when the feedback says (an MCP client's form) */
+    const char *via = tg_json_get_string(
+        tg_json_get(tg_json_get(p->entry, "feedback"), "decision"), "via");
     char *m = xasprintf("promote %s v%s\n\nThe user approved %s v%s after its staged run; "
                         "snapshot %s/, candidate archived in %s/.\n\n"
                         "Spec-Hash: sha256:%s\nCode-Hash: sha256:%s\nQuality-Score: %s\n"
-                        "Approved-By: %s\nApproval: %s\n",
+                        "Approved-By: %s\nApproval: %s\n%s%s%s",
                         p->tool, str(p->entry, "version"), p->tool, str(p->entry, "version"),
                         p->active_dir, p->archive_dir, str(p->entry, "spec_hash"),
-                        str(p->entry, "code_hash"), score, approver_of(p), approval);
+                        str(p->entry, "code_hash"), score, approver_of(p), approval,
+                        via ? "Approved-Via: " : "", via ? via : "", via ? "\n" : "");
     free(approval);
     return m;
 }

@@ -17,6 +17,7 @@
 #include "lifecycle/runart.h"
 #include "lifecycle/snapshot.h"
 #include "schema/jsonschema.h"
+#include "serve/approval.h"
 #include "serve/dispatch.h"
 #include "serve/tools_int.h"
 
@@ -201,9 +202,9 @@ static cJSON *present_run(const tg_registry *g, const char *dir, const tg_serve_
     }
     const cJSON *entry = tg_registry_candidate(staging, t->m.name);
     char *md = tg_present_markdown(art, entry);
-    char *text = xasprintf("%s%s\nNext: show this to the user and ask whether the output is "
-                           "correct; pass their reply verbatim to submit_tool_feedback "
-                           "(stage \"output\").", preface ? preface : "", md);
+    char *text = xasprintf("%s%s\nNext: show this to the user, then call submit_tool_feedback "
+                           "(stage \"output\"): it asks the user whether the output is correct.",
+                           preface ? preface : "", md);
     cJSON *sc = cJSON_CreateObject();
     cJSON_AddStringToObject(sc, "tool", t->m.name);
     cJSON_AddStringToObject(sc, "version", t->m.version);
@@ -320,15 +321,16 @@ static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
 
 /* ---- submit_tool_feedback, promote_tool ---------------------------------------------------- */
 
+/* reply: the user's own words, which came through the client's form (serve/approval.h) */
 static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const cJSON *args,
-                       const char **code)
+                       const char *reply, const char **code)
 {
     const char *tool = tg_json_get_string(args, "tool");
     bool decision = strcmp(tg_json_get_string(args, "stage"), "decision") == 0;
-    const char *reply = tg_json_get_string(args, "reply");
     tg_decide_result res;
     tg_err err = {0};
-    if (tg_decide(g, tool, decision, reply, w->user ? w->user : "user", &res, &err) != 0)
+    if (tg_decide_via(g, tool, decision, reply, w->user ? w->user : "user", TG_APPROVAL_VIA,
+                      &res, &err) != 0)
         return fail(code, "REFUSED", "%s", err.msg);
     static const tg_monitor_event ev[] = {TG_MON_OUTPUT_ACCEPTED, TG_MON_OUTPUT_REJECTED,
                                           TG_MON_APPROVED, TG_MON_REJECTED};
@@ -336,10 +338,10 @@ static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const c
         count(w->repo, ev[res.decision], 0);
     const char *next =
         res.decision == TG_FB_OUTPUT_ACCEPTED
-            ? "ask the user whether to save it as a reusable tool (reply Approve or Reject) and "
-              "pass their reply verbatim with stage \"decision\""
+            ? "call submit_tool_feedback with stage \"decision\": the user is asked whether to "
+              "save it as a reusable tool"
         : res.decision == TG_FB_APPROVED ? "promote it with promote_tool"
-        : res.decision == TG_FB_PENDING  ? "ask the user again for a clear answer"
+        : res.decision == TG_FB_PENDING  ? "call submit_tool_feedback again: the user is asked again"
                                          : "ask the user what needs improvement; the tool is "
                                            "not saved";
     cJSON *sc = cJSON_CreateObject();
@@ -347,9 +349,10 @@ static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const c
     cJSON_AddStringToObject(sc, "version", res.version);
     cJSON_AddStringToObject(sc, "decision", tg_fb_name(res.decision));
     cJSON_AddStringToObject(sc, "state", res.state);
+    cJSON_AddStringToObject(sc, "reply", reply);
     cJSON_AddStringToObject(sc, "next", next);
-    char *text = xasprintf("%s v%s: %s (state %s). Next: %s.", tool, res.version,
-                           tg_fb_name(res.decision), res.state, next);
+    char *text = xasprintf("%s v%s: the user answered \"%s\": %s (state %s). Next: %s.", tool,
+                           res.version, reply, tg_fb_name(res.decision), res.state, next);
     cJSON *r = result(text, sc, false);
     free(text);
     *code = NULL;
@@ -395,8 +398,8 @@ static cJSON *promote(const tg_serve_workflow *w, const tg_registry *g, const cJ
 /* The CallToolResult of the workflow tool name with args (checked against its inputSchema by
  * the core); how runs tool code. Never NULL. */
 static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how,
-                            const char *name, const cJSON *args, const char **code,
-                            bool *changed)
+                            const char *name, const cJSON *args, const char *reply,
+                            const char **code, bool *changed)
 {
     tg_registry g;
     tg_err err = {0};
@@ -411,7 +414,7 @@ static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how
         r = staged_run(w, how, &g, tg_json_get_string(args, "tool"),
                        tg_json_get(args, "arguments"), NULL, code);
     else if (strcmp(name, "submit_tool_feedback") == 0)
-        r = feedback(w, &g, args, code);
+        r = feedback(w, &g, args, reply, code);
     else
         r = promote(w, &g, args, code, changed);
     tg_registry_release(&g);
@@ -424,6 +427,7 @@ typedef struct wf_job {
     tg_serve_call how;
     const char *name;
     const cJSON *args;
+    const char *reply; /* submit_tool_feedback: the user's answer */
     const char *code;
     cJSON *result;
     bool changed;
@@ -433,7 +437,7 @@ static void wf_work(void *arg)
 {
     wf_job *j = arg;
     pthread_mutex_lock(&j->w->mu);
-    j->result = workflow_call(j->w, &j->how, j->name, j->args, &j->code, &j->changed);
+    j->result = workflow_call(j->w, &j->how, j->name, j->args, j->reply, &j->code, &j->changed);
     pthread_mutex_unlock(&j->w->mu);
 }
 
@@ -463,15 +467,39 @@ static bool wf_find(void *self, const tg_serve_rx *rx, const char *name, tg_serv
     return false;
 }
 
+/* The user's answer for submit_tool_feedback, asked through the client before the call's work
+ * (with the core lock, as a question waits for it); NULL with *out set when there is none. */
+static char *user_reply(const tg_serve_workflow *w, const tg_serve_rx *rx, const cJSON *args,
+                        tg_serve_outcome *out)
+{
+    tg_registry g;
+    tg_err err = {0};
+    if (tg_registry_open(&g, w->repo, &err) != 0) {
+        out->code = "INTERNAL_ERROR";
+        out->result = tg_serve_error_result(NULL, out->code, err.msg);
+        return NULL;
+    }
+    char *reply = tg_serve_approval_reply(rx, &g, tg_json_get_string(args, "tool"),
+                                          strcmp(tg_json_get_string(args, "stage"), "decision") == 0,
+                                          args, out);
+    tg_registry_release(&g);
+    return reply;
+}
+
 static void wf_call(void *self, const tg_serve_rx *rx, const tg_serve_entry *e,
                     const cJSON *args, tg_serve_outcome *out)
 {
-    wf_job j = {.w = self, .how = rx->how, .name = e->name, .args = args};
+    *out = (tg_serve_outcome){0};
+    char *reply = NULL;
+    if (strcmp(e->name, "submit_tool_feedback") == 0 && !(reply = user_reply(self, rx, args, out)))
+        return;
+    wf_job j = {.w = self, .how = rx->how, .name = e->name, .args = args, .reply = reply};
     j.how.dispatch = NULL; /* the whole call runs unlocked: the tool runs inside take no lock */
     tg_serve_unlocked(rx->how.dispatch, wf_work, &j);
     if (j.changed && j.w->changed) /* under the core lock again, as the change check runs */
         j.w->changed(j.w->changed_ctx);
     *out = (tg_serve_outcome){.result = j.result, .code = j.code};
+    free(reply);
 }
 
 tg_serve_provider tg_serve_workflow_provider(tg_serve_workflow *w)
