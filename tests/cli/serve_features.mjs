@@ -8,10 +8,13 @@
 // tools that ask the client — a form, the client's model, its roots, several at once and in
 // several rounds — answered by the client's own request handlers (legacy: requests the server
 // sends mid-call, with progress going on and cancellation working while the call waits;
-// 2026-07-28: input_required, retried by the client).
+// 2026-07-28: input_required, retried by the client); the resources the repository declares
+// (serve.resources: text, binary, a template), and a subscription to one that changes
+// (resources/subscribe; 2026-07-28: subscriptions/listen with resourceSubscriptions).
 // Run from the repository root by tests/cli/serve_features.sh with SDK (1 or 2), TG, REPO and
 // either SERVER_URL (HTTP) or nothing (stdio: the client starts `TG -C REPO serve --dev`).
 // Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
+import { appendFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const npm = `${process.cwd()}/tests/npm/node_modules`;
@@ -164,6 +167,45 @@ try {
         'two rounds of questions', `${text(rounds)} ${show(asked)}`);
   const enums = await callWith('test_elicitation_sep1330_enums', {});
   check(/^Elicitation completed: action=accept/.test(text(enums)), 'a form of enum fields', text(enums));
+
+  // the resources the repository declares
+  const listed = (await client.listResources()).resources.map((r) => r.uri);
+  check(['test://static-text', 'test://static-binary', 'test://watched-resource'].every((u) => listed.includes(u)),
+        'the declared resources are listed', show(listed));
+  const txt = await client.readResource({ uri: 'test://static-text' });
+  check(txt.contents[0]?.mimeType === 'text/plain' && /static text resource/.test(txt.contents[0].text),
+        'a declared text file reads as text', show(txt));
+  const bin = await client.readResource({ uri: 'test://static-binary' });
+  check(bin.contents[0]?.mimeType === 'image/png' && Buffer.from(bin.contents[0].blob, 'base64').subarray(1, 4).toString() === 'PNG',
+        'a declared PNG reads as a blob', show(bin));
+  const tpl = await client.readResource({ uri: 'test://template/123/data' });
+  check(JSON.parse(tpl.contents[0]?.text ?? '{}').id === '123', 'a template fills the file from the URI', show(tpl));
+  let nope;
+  try { await client.readResource({ uri: 'test://template/../data' }); } catch (e) { nope = e; }
+  check(nope !== undefined, 'a template value cannot climb out', String(nope));
+
+  // a subscription to a declared resource: its change is announced
+  const watched = 'test://watched-resource';
+  const updates = [];
+  let heard = () => {};
+  const onUpdated = (n) => { updates.push((n.params ?? n).uri); heard(); };
+  let listen;
+  if (v1) {
+    const types2 = await load('@modelcontextprotocol/sdk/dist/esm/types.js');
+    client.setNotificationHandler(types2.ResourceUpdatedNotificationSchema, onUpdated);
+    await client.subscribeResource({ uri: watched });
+  } else {
+    client.setNotificationHandler('notifications/resources/updated', onUpdated);
+    listen = await client.listen({ resourceSubscriptions: [watched] });
+  }
+  const arrived = new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), 20000);
+    heard = () => { if (updates.includes(watched)) { clearTimeout(t); resolve(true); } };
+  });
+  appendFileSync(`${REPO}/resources/watched.txt`, `changed by the ${SDK}.x client\n`);
+  check(await arrived, 'notifications/resources/updated after the file changed', show(updates));
+  if (v1) await client.unsubscribeResource({ uri: watched });
+  else await listen.close();
 
   if (v1) {
     // legacy: the call waits for the answer, and its progress goes on meanwhile

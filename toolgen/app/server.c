@@ -11,6 +11,7 @@
 #include "serve/artifacts.h"
 #include "serve/builtins.h"
 #include "serve/complete.h"
+#include "serve/declared.h"
 #include "serve/core.h"
 #include "serve/devwatch.h"
 #include "serve/http.h"
@@ -39,6 +40,7 @@ typedef struct server {
     tg_serve_prompts prompts;
     tg_toolrun_env env;           /* the sandbox */
     tg_serve_mrtr mrtr;
+    tg_serve_declared declared;   /* serve.resources: the repository's own resources */
     tg_warmpool *pool;            /* warm workers, one call each (docs/sandbox.md) */
     tg_serve_artifacts kept;      /* the files calls wrote */
     tg_serve_completion completion;
@@ -92,7 +94,7 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         return TG_APP_SERVE_ENV;
     }
     tg_app_serve_status st = TG_APP_SERVE_OK;
-    if (open_sets(s, repo, o, err) != 0)
+    if (open_sets(s, repo, o, err) != 0 || tg_serve_declared_load(&s->declared, repo, err) != 0)
         st = TG_APP_SERVE_CONFIG;
     else if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
         st = TG_APP_SERVE_CONFIG;
@@ -107,6 +109,7 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         tg_serve_toolset_unref(set);
     }
     if (st != TG_APP_SERVE_OK) {
+        tg_serve_declared_free(&s->declared);
         tg_toolrun_env_close(&s->env);
         close_sets(s);
         tg_serve_prompts_free(&s->prompts);
@@ -152,6 +155,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .n_providers = n,
         .prompts = &s->prompts,
         .completion = &s->completion,
+        .declared = &s->declared,
         .mrtr = &s->mrtr,
         .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
         .call = {.run = tg_serve_run_pool, .run_ctx = s->pool, .read_only = o->read_only,
@@ -163,6 +167,17 @@ static void wire(server *s, const tg_app_serve_opts *o)
     };
 }
 
+/* The change check of the transports: the tool source (a reload), then the files of the
+ * resources clients subscribed to. With the core lock held. */
+static unsigned check(void *ctx)
+{
+    server *s = ctx;
+    unsigned what = tg_serve_devwatch_check(&s->watch);
+    if (tg_serve_declared_poll(&s->declared))
+        what |= TG_CHANGED_CONTENT;
+    return what;
+}
+
 static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
 {
     if (o->http_host) {
@@ -171,15 +186,14 @@ static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
                            .log_fd = o->log_fd, .allowed_origins = o->allowed_origins,
                            .stop = o->stop, .progress_ms = o->progress_ms,
                            .session_idle_ms = o->session_idle_ms,
-                           .check = tg_serve_devwatch_check, .check_ctx = &s->watch,
+                           .check = check, .check_ctx = s,
                            .ready = o->listening, .ready_ctx = o->ud};
         return tg_serve_http_run(&s->c, &h, err);
     }
     tg_serve_stdio io = {.in_fd = 0, .out_fd = o->proto_fd, .log_fd = o->log_fd,
                          .max_message = o->max_message, .progress_ms = o->progress_ms,
                          .max_concurrency = o->max_concurrency, .cancel = o->cancel,
-                         .stop = o->stop, .check = tg_serve_devwatch_check,
-                         .check_ctx = &s->watch};
+                         .stop = o->stop, .check = check, .check_ctx = s};
     return tg_serve_stdio_run(&s->c, &io, err);
 }
 
@@ -198,6 +212,7 @@ tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o
         close_sets(s);
         tg_toolrun_env_close(&s->env);
         tg_serve_prompts_free(&s->prompts);
+        tg_serve_declared_free(&s->declared);
         tg_serve_devwatch_close(&s->watch);
     }
     free(s);

@@ -1,8 +1,10 @@
 /* content.c — content blocks from files, and the block types of each revision (content.h). */
 #include "serve/content.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/json.h"
 #include "base/util.h"
@@ -71,6 +73,23 @@ cJSON *tg_serve_file_block(const char *path, const char *uri, const char *mime, 
         b = tg_serve_embedded_block(uri, mime, data, len); /* a text that is not UTF-8 is linked */
     free(data);
     return b;
+}
+
+int tg_serve_open_beneath(int dirfd, const char *path)
+{
+    char *copy = xstrdup(path);
+    int fd = dup(dirfd);
+    for (char *part = copy, *next; fd >= 0 && part; part = next) {
+        char *slash = strchr(part, '/');
+        next = slash ? slash + 1 : NULL;
+        if (slash)
+            *slash = '\0';
+        int nd = openat(fd, part, (next ? O_DIRECTORY : 0) | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        close(fd);
+        fd = nd;
+    }
+    free(copy);
+    return fd;
 }
 
 bool tg_serve_content_known(const char *revision, const char *type)

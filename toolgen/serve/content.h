@@ -33,6 +33,10 @@ cJSON *tg_serve_embedded_block(const char *uri, const char *mime, const char *da
  * naming it for an embedded resource; NULL when it is only to be linked, or unreadable. */
 cJSON *tg_serve_file_block(const char *path, const char *uri, const char *mime, long long size);
 
+/* Opens path (relative, "/"-separated) under dirfd for reading one component at a time, never
+ * following a symbolic link: a file a repository names stays inside it. -1 with errno. */
+int tg_serve_open_beneath(int dirfd, const char *path);
+
 /* Whether a client of revision (a legacy revision, or "2026-07-28"; NULL: the newest) knows
  * content blocks of type: audio came with 2025-03-26, resource_link with 2025-06-18. */
 bool tg_serve_content_known(const char *revision, const char *type);

@@ -15,6 +15,7 @@
 #include "base/version.h"
 #include "serve/clientlog.h"
 #include "serve/content.h"
+#include "serve/declared.h"
 
 const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                 "2024-11-05", NULL};
@@ -23,6 +24,11 @@ const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "202
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
 #define META_SERVER "io.modelcontextprotocol/serverInfo"
+
+bool tg_serve_listens(const tg_serve_config *c)
+{
+    return c->list_changed || (c->declared && c->declared->n);
+}
 
 const char *tg_serve_era_name(tg_serve_era e)
 {
@@ -113,7 +119,7 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
     if (era == TG_ERA_LEGACY) {
         cJSON_AddBoolToObject(tools, "listChanged", c->list_changed & TG_CHANGED_TOOLS);
         if (res) {
-            cJSON_AddBoolToObject(res, "subscribe", false);
+            cJSON_AddBoolToObject(res, "subscribe", c->declared && c->declared->n);
             cJSON_AddBoolToObject(res, "listChanged", c->list_changed & TG_CHANGED_RESOURCES);
         }
         cJSON_AddObjectToObject(caps, "logging"); /* logging/setLevel is accepted */
@@ -129,6 +135,8 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
         cJSON_AddBoolToObject(tools, "listChanged", true);
     if (era == TG_ERA_MODERN && res && (c->list_changed & TG_CHANGED_RESOURCES))
         cJSON_AddBoolToObject(res, "listChanged", true);
+    if (era == TG_ERA_MODERN && res && c->declared && c->declared->n) /* resourceSubscriptions */
+        cJSON_AddBoolToObject(res, "subscribe", true);
     return caps;
 }
 
@@ -338,7 +346,8 @@ static cJSON *resource_json(const char *uri, const char *name, const char *descr
     return o;
 }
 
-/* The generated resources, then the files the client's calls wrote that are still kept. */
+/* The generated resources, then the ones the repository declares, then the files the
+ * client's calls wrote that are still kept. */
 static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
                                 const cJSON *params, uint64_t client, tg_serve_log *log)
 {
@@ -348,7 +357,8 @@ static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_se
     for (size_t i = 0; all && i < all->n; i++)
         if (tg_serve_artifact_listed(&all->v[i], client))
             mine[n_mine++] = &all->v[i];
-    size_t ns = c->resources->n, n = ns + n_mine, offset, end;
+    size_t ng = c->resources->n, nd = tg_serve_declared_count(c->declared);
+    size_t ns = ng + nd, n = ns + n_mine, offset, end;
     cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
     if (bad) {
         free(mine);
@@ -357,10 +367,12 @@ static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_se
     cJSON *r = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(r, "resources");
     for (size_t i = offset; i < end; i++) {
-        if (i < ns) {
+        if (i < ng) {
             const tg_serve_resource *res = &c->resources->v[i];
             cJSON_AddItemToArray(list, resource_json(res->uri, res->name, res->description,
                                                      res->mime, (long long)strlen(res->text)));
+        } else if (i < ns) {
+            cJSON_AddItemToArray(list, tg_serve_declared_resource(c->declared, i - ng));
         } else {
             const tg_serve_artifact *f = mine[i - ns];
             char desc[96];
@@ -428,7 +440,63 @@ static cJSON *do_templates_list(const tg_serve_config *c, const cJSON *id, tg_se
                      "A tool's reference page in the Agent Skill; {tool} is its name.", "text/markdown");
         free(uri);
     }
+    tg_serve_declared_list(c->declared, NULL, list);
     return result_reply(id, era, r, c->list_ttl_ms);
+}
+
+/* Resource not found (-32602 in 2026-07-28, -32002 before), with the URI in data as the
+ * revisions advise; why (NULL: none) says why a declared resource cannot be read. */
+static cJSON *not_found(const cJSON *id, tg_serve_era era, const char *uri, const char *why,
+                        tg_serve_log *log)
+{
+    char *msg = xasprintf("Resource not found: %.300s%s%s", uri, why ? ": " : "",
+                          why ? why : tg_str_startswith(uri, TG_SERVE_ARTIFACT_PREFIX)
+                              ? " (the files of older calls are deleted, and a file is read back "
+                                "only by the client whose call wrote it)" : "");
+    cJSON *data = cJSON_CreateObject();
+    cJSON_AddStringToObject(data, "uri", uri);
+    log->rpc_error = era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS : TG_RPC_RESOURCE_NOT_FOUND_LEGACY;
+    cJSON *r = error_with(id, log->rpc_error, msg, data);
+    free(msg);
+    return r;
+}
+
+/* resources/subscribe and resources/unsubscribe of a legacy session: the declared resources
+ * can be watched (serve/declared.h); notifications/resources/updated follow their changes. */
+static cJSON *do_subscribe(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                           const cJSON *params, bool on, tg_serve_log *log)
+{
+    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+    if (!uri)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "%s: params.uri (a string) is required",
+                    log->method);
+    cJSON *subs = s->res_subs;
+    int at = -1;
+    for (int i = 0; i < cJSON_GetArraySize(subs); i++)
+        if (strcmp(cJSON_GetArrayItem(subs, i)->valuestring, uri) == 0)
+            at = i;
+    if (!on) {
+        if (at >= 0)
+            cJSON_DeleteItemFromArray(subs, at);
+        return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
+    }
+    if (!c->declared || !tg_serve_declared_has(c->declared, uri))
+        return tg_serve_resources_find(c->resources, uri)
+                   ? fail(log, id, TG_RPC_INVALID_PARAMS, "resources/subscribe: %.300s changes "
+                          "only with the tool set, which notifications/resources/list_changed "
+                          "announces; the resources a repository declares can be subscribed to",
+                          uri)
+                   : not_found(id, TG_ERA_LEGACY, uri, NULL, log);
+    if (at < 0 && (cJSON_GetArraySize(subs) >= TG_SERVE_MAX_RES_SUBS ||
+                   !tg_serve_declared_watch(c->declared, uri)))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/subscribe: too many subscriptions; "
+                                                    "unsubscribe from some first");
+    if (at < 0) {
+        if (!s->res_subs)
+            s->res_subs = cJSON_CreateArray();
+        cJSON_AddItemToArray(s->res_subs, cJSON_CreateString(uri));
+    }
+    return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
 }
 
 static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
@@ -438,10 +506,13 @@ static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_se
     if (!uri)
         return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required");
     const tg_serve_resource *res = tg_serve_resources_find(c->resources, uri);
-    const tg_serve_artifact *f = res ? NULL : tg_serve_artifacts_find(c->call.artifacts, uri);
+    cJSON *o = NULL;
+    char why[300] = "";
+    int declared = res ? 0 : tg_serve_declared_read(c->declared, uri, &o, why, sizeof why);
+    const tg_serve_artifact *f = res || declared ? NULL
+                                                 : tg_serve_artifacts_find(c->call.artifacts, uri);
     if (f && !tg_serve_artifact_readable(f, client))
         f = NULL; /* another client's: as if it did not exist */
-    cJSON *o = NULL;
     if (res) {
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "uri", res->uri);
@@ -450,12 +521,8 @@ static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_se
     } else if (f) {
         o = artifact_contents(f);
     }
-    if (!o)
-        return fail(log, id, era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS
-                                                  : TG_RPC_RESOURCE_NOT_FOUND_LEGACY,
-                    "Resource not found: %.300s%s", uri, tg_str_startswith(uri, TG_SERVE_ARTIFACT_PREFIX)
-                        ? " (the files of older calls are deleted, and a file is read back only "
-                          "by the client whose call wrote it)" : "");
+    if (declared < 0 || !o)
+        return not_found(id, era, uri, declared < 0 ? why : NULL, log);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "contents"), o);
     return result_reply(id, era, r, c->list_ttl_ms);
@@ -664,17 +731,39 @@ static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
+/* The URIs of a listen filter's resourceSubscriptions that name declared resources, now
+ * watched (serve/declared.h); the others are not honoured. NULL: none. */
+static cJSON *watch_listed(const tg_serve_config *c, const cJSON *params)
+{
+    const cJSON *asked = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "notifications"), "resourceSubscriptions");
+    cJSON *watched = NULL;
+    const cJSON *u;
+    for (u = cJSON_IsArray(asked) ? asked->child : NULL; u; u = u->next) {
+        if (!cJSON_IsString(u) || !c->declared || cJSON_GetArraySize(watched) >= TG_SERVE_MAX_RES_SUBS ||
+            !tg_serve_declared_watch(c->declared, u->valuestring))
+            continue;
+        if (!watched)
+            watched = cJSON_CreateArray();
+        cJSON_AddItemToArray(watched, cJSON_CreateString(u->valuestring));
+    }
+    return watched;
+}
+
 static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
                               const char *method, const cJSON *params, tg_serve_log *log,
                               const tg_serve_reqctx *rq)
 {
     if (strcmp(method, "server/discover") == 0)
         return do_discover(c, id);
-    if (c->list_changed && strcmp(method, "subscriptions/listen") == 0) {
+    if (tg_serve_listens(c) && strcmp(method, "subscriptions/listen") == 0) {
         /* acknowledged now, answered never on stdio: the stream ends when the client cancels;
-         * offered only where lists change (list_changed: stdio) */
+         * offered where lists or declared resources change */
         char why[256];
-        cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, why, sizeof why);
+        cJSON *watched = watch_listed(c, params);
+        cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, watched, why,
+                                     sizeof why);
+        cJSON_Delete(watched);
         return ack ? ack : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
     }
     cJSON *r = dispatch_common(c, NULL, id, TG_ERA_MODERN, method, params, log, rq);
@@ -699,6 +788,9 @@ static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, con
                     "an earlier version must send initialize first", method);
     if (strcmp(method, "logging/setLevel") == 0)
         return do_set_level(s, id, params, log);
+    if (c->resources && (strcmp(method, "resources/subscribe") == 0 ||
+                         strcmp(method, "resources/unsubscribe") == 0))
+        return do_subscribe(c, s, id, params, method[10] == 's', log);
     cJSON *r = dispatch_common(c, s, id, TG_ERA_LEGACY, method, params, log, rq);
     if (r)
         return r;
@@ -769,6 +861,8 @@ void tg_serve_session_release(tg_serve_session *s)
 {
     tg_serve_subs_free(s->subs);
     s->subs = NULL;
+    cJSON_Delete(s->res_subs);
+    s->res_subs = NULL;
 }
 
 void tg_serve_pin(const tg_serve_config *c, tg_serve_pinned *p)

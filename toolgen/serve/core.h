@@ -79,6 +79,8 @@ typedef struct tg_serve_config {
     const tg_serve_provider *providers;
     size_t n_providers;
     const tg_serve_resources *resources; /* NULL: no resources capability */
+    struct tg_serve_declared *declared;  /* the resources the repository declares, watched for
+                                          * subscriptions (serve/declared.h); NULL: none */
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
     const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
@@ -99,10 +101,13 @@ typedef struct tg_serve_session {
     char log_level[16];
     unsigned client_can;         /* TG_CLIENT_* initialize declared (serve/toolcall.h) */
     tg_serve_subs *subs;         /* 2026-07-28 subscriptions/listen streams (serve/notify.h) */
+    cJSON *res_subs;             /* URIs of resources/subscribe, an array; NULL: none */
 } tg_serve_session;
 
 /* A new client identity for a session: unique within the process, never 0. Thread-safe. */
 uint64_t tg_serve_new_client(void);
+
+#define TG_SERVE_MAX_RES_SUBS 256 /* resources/subscribe per session */
 
 /* Frees what a session holds (its subscriptions); call it when the connection ends. */
 void tg_serve_session_release(tg_serve_session *s);
@@ -171,6 +176,9 @@ const cJSON *tg_serve_progress_token(const cJSON *msg);
 cJSON *tg_serve_progress_notification(const cJSON *token, double progress, const char *message);
 /* true when msg is notifications/cancelled naming the request id. */
 bool tg_serve_cancels(const cJSON *msg, const cJSON *id);
+
+/* Whether subscriptions/listen is offered: something can change (a list, declared resources). */
+bool tg_serve_listens(const tg_serve_config *c);
 
 /* The name of an era for logs: "legacy", "2026-07-28" or null-ish "". */
 const char *tg_serve_era_name(tg_serve_era e);

@@ -21,6 +21,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "serve/declared.h"
 #include "serve/dispatch.h"
 #include "serve/httpcheck.h"
 #include "serve/servelog.h"
@@ -427,6 +428,14 @@ static void broadcast(server *sv, unsigned what)
     pthread_mutex_lock(&sv->streams_mu);
     for (hreq *h = sv->streams; h; h = h->stream_next) {
         cJSON *all = tg_serve_changed(h->sess ? NULL : h->scratch.subs, h->sess != NULL, what);
+        if ((what & TG_CHANGED_CONTENT) && sv->c->declared) { /* the watched resources' */
+            cJSON *up = tg_serve_updated(h->sess ? NULL : h->scratch.subs,
+                                         h->sess ? h->sess->s.res_subs : NULL,
+                                         sv->c->declared->changed);
+            while (cJSON_GetArraySize(up))
+                cJSON_AddItemToArray(all, cJSON_DetachItemFromArray(up, 0));
+            cJSON_Delete(up);
+        }
         pthread_mutex_lock(&h->mu);
         for (cJSON *n = all->child; n && !h->done; n = n->next) {
             push_event(h, n);
@@ -631,7 +640,7 @@ static bool is_listen(const hreq *h)
     const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "method"));
     return m && strcmp(m, "subscriptions/listen") == 0 && !h->sess && !h->meta_invalid &&
            tg_http_is_modern(h->msg) && cJSON_GetObjectItemCaseSensitive(h->msg, "id") &&
-           h->sv->c->list_changed;
+           tg_serve_listens(h->sv->c);
 }
 
 static bool is_call(const cJSON *msg)

@@ -128,24 +128,6 @@ int tg_serve_prompt_parts_parse(const char *file, const tg_doc *d, const cJSON *
     return 0;
 }
 
-/* Opens path under dirfd one component at a time, never following a symbolic link. */
-static int open_beneath(int dirfd, const char *path)
-{
-    char *copy = xstrdup(path);
-    int fd = dup(dirfd);
-    for (char *part = copy, *next; fd >= 0 && part; part = next) {
-        char *slash = strchr(part, '/');
-        next = slash ? slash + 1 : NULL;
-        if (slash)
-            *slash = '\0';
-        int nd = openat(fd, part, (next ? O_DIRECTORY : 0) | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        close(fd);
-        fd = nd;
-    }
-    free(copy);
-    return fd;
-}
-
 int tg_serve_prompt_parts_read(tg_serve_prompt_part *parts, size_t n, int root_fd,
                                const char *dir, tg_err *err)
 {
@@ -155,7 +137,7 @@ int tg_serve_prompt_parts_read(tg_serve_prompt_part *parts, size_t n, int root_f
             continue;
         char *shown = tg_path_join(dir, p->file);
         char *path = xasprintf("%s/%s", dir, p->file);
-        int fd = open_beneath(root_fd, path);
+        int fd = tg_serve_open_beneath(root_fd, path);
         struct stat st;
         int rc = 0;
         if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))

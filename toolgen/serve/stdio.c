@@ -14,6 +14,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "serve/declared.h"
 #include "serve/servelog.h"
 
 int tg_serve_stdio_claim_stdout(tg_err *err)
@@ -59,6 +60,7 @@ typedef struct inbox {
     pthread_cond_t space; /* the main thread consumed bytes */
     pthread_mutex_t out_mu;
     const tg_serve_stdio *io;
+    const tg_serve_config *c;
     tg_serve_dispatch *d;
     tg_serve_session session; /* guarded by the core lock */
     tg_buf data;          /* bytes read and not yet taken */
@@ -270,6 +272,13 @@ static void announce(void *ctx, unsigned what)
 {
     inbox *in = ctx;
     cJSON *all = tg_serve_changed(in->session.subs, in->session.initialized, what);
+    if ((what & TG_CHANGED_CONTENT) && in->c->declared) { /* and the watched resources' */
+        cJSON *up = tg_serve_updated(in->session.subs, in->session.res_subs,
+                                     in->c->declared->changed);
+        while (cJSON_GetArraySize(up))
+            cJSON_AddItemToArray(all, cJSON_DetachItemFromArray(up, 0));
+        cJSON_Delete(up);
+    }
     for (cJSON *n = all ? all->child : NULL; n; n = n->next) {
         tg_serve_log lg = {.notification = true};
         snprintf(lg.method, sizeof lg.method, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(n, "method")));
@@ -398,7 +407,7 @@ static int serve_loop(inbox *in, tg_err *err)
 
 int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err)
 {
-    inbox in = {.io = io};
+    inbox in = {.io = io, .c = c};
     in.session.client = tg_serve_new_client(); /* one client: the process at the other end */
     size_t cap = io->max_message ? io->max_message : TG_SERVE_MAX_MESSAGE;
     size_t workers = io->max_concurrency ? io->max_concurrency : TG_SERVE_CONCURRENCY;
