@@ -1,6 +1,7 @@
 /* core.c — the MCP protocol core: message checks, era selection, dispatch (core.h). */
 #include "serve/core.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -980,4 +981,62 @@ bool tg_serve_cancels(const cJSON *msg, const cJSON *id)
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(msg, "params"), "requestId");
     return rid && cJSON_Compare(rid, id, true);
+}
+
+/* ---- parameters mirrored into headers ------------------------------------------------------- */
+
+/* An x-mcp-header value: an HTTP token (RFC 9110 tchar), at most 64 characters. */
+static bool header_token(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n > 64)
+        return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || strchr("!#$%&'*+-.^_`|~", *s)))
+            return false;
+    return true;
+}
+
+/* The annotated properties under props (reached through properties keys only), path so far. */
+static void annotated(const cJSON *props, cJSON *path, cJSON *out)
+{
+    for (const cJSON *p = cJSON_IsObject(props) ? props->child : NULL; p; p = p->next) {
+        cJSON_AddItemToArray(path, cJSON_CreateString(p->string));
+        const char *header = tg_json_get_string(p, "x-mcp-header");
+        const char *type = tg_json_get_string(p, "type");
+        if (header_token(header) && type && (strcmp(type, "string") == 0 ||
+                                             strcmp(type, "integer") == 0 ||
+                                             strcmp(type, "boolean") == 0)) {
+            cJSON *spec = cJSON_CreateObject();
+            cJSON_AddStringToObject(spec, "header", header);
+            cJSON_AddItemToObject(spec, "path", cJSON_Duplicate(path, true));
+            cJSON_AddItemToArray(out, spec);
+        }
+        annotated(tg_json_get(p, "properties"), path, out);
+        cJSON_DeleteItemFromArray(path, cJSON_GetArraySize(path) - 1);
+    }
+}
+
+cJSON *tg_serve_header_params(const tg_serve_config *c, const char *tool)
+{
+    tg_serve_pinned pin;
+    tg_serve_pin(c, &pin);
+    tg_serve_rx rx = request_of(&pin.c, NULL, NULL, TG_ERA_MODERN, NULL, NULL);
+    tg_serve_entry e;
+    cJSON *out = NULL;
+    for (size_t i = 0; tool && i < pin.c.n_providers && !out; i++) {
+        const tg_serve_provider *p = &pin.c.providers[i];
+        if (p->find(p->self, &rx, tool, &e)) {
+            out = cJSON_CreateArray();
+            cJSON *path = cJSON_CreateArray();
+            annotated(tg_json_get(tg_json_get(e.tool, "inputSchema"), "properties"), path, out);
+            cJSON_Delete(path);
+        }
+    }
+    tg_serve_unpin(&pin);
+    if (out && !cJSON_GetArraySize(out)) {
+        cJSON_Delete(out);
+        out = NULL;
+    }
+    return out;
 }

@@ -177,6 +177,11 @@ cJSON *tg_serve_progress_notification(const cJSON *token, double progress, const
 /* true when msg is notifications/cancelled naming the request id. */
 bool tg_serve_cancels(const cJSON *msg, const cJSON *id);
 
+/* The parameters tool's inputSchema marks with x-mcp-header (a string, integer or boolean
+ * property reached through properties keys only, its value an HTTP token): [{header, path:
+ * [keys]}], or NULL when none or no such tool (serve/httpcheck.h checks the headers). */
+cJSON *tg_serve_header_params(const tg_serve_config *c, const char *tool);
+
 /* Whether subscriptions/listen is offered: something can change (a list, declared resources). */
 bool tg_serve_listens(const tg_serve_config *c);
 
