@@ -41,6 +41,9 @@ LIB_OBJS  := $(filter-out $(CLI_OBJS),$(OBJS))
 LIBTOOLGEN := $(BUILD)/libtoolgen.a
 TEST_SRCS := $(sort $(wildcard tests/unit/*.c))
 TESTS     := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Every file tool code and the sandboxed checks run under (runners, helpers, the static check,
+# the code analysis, the dataset reader): an installed toolgen needs them all.
+RUNTIME_FILES := $(sort $(wildcard toolgen/run/runtime/*.py toolgen/run/runtime/*.js))
 
 # The release binary is bin/toolgen; the sanitizer build keeps its own tree so the two never mix.
 ifeq ($(FLAVOR),release)
@@ -107,10 +110,7 @@ install: bin/toolgen
 	install -m 644 prompts/*.md $(DESTDIR)$(PREFIX)/share/toolgen/prompts/
 	install -m 644 prompts/reference/* $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference/
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
-	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py \
-	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \
-	  toolgen/run/runtime/dataset_schema.py \
-	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
+	install -m 644 $(RUNTIME_FILES) $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 
 clean:
 	rm -rf build bin
