@@ -2,7 +2,8 @@
 # As root, in a private directory: a fresh clone (committed state) in a mode-0700 directory
 # builds, and `toolgen build` — the README's first command, without `make deps` — tests every
 # tool in the sandbox, although the unprivileged user tool code runs as cannot traverse the
-# path (docs/sandbox.md#running-as-root). Skipped when not root.
+# path (docs/sandbox.md#running-as-root); the README's `toolgen pack --dev` and `make install`
+# work there too. Skipped when not root.
 . tests/lib.sh
 
 if [ "$(id -u)" != 0 ]; then
@@ -31,5 +32,12 @@ expect_out "node tools too" "csv_column_stats: 9/9 tests passed"
 run sh -c 'cd "$1" && bin/toolgen run group_and_count_by_columns --json --arg file_path=data/tips.csv --arg group_by_columns="[\"day\"]"' - "$PRIV/repo"
 expect_rc "toolgen run in a private directory" 0
 expect_out "ran under bubblewrap" '"isolation": "bwrap"'
+# the README's bundle command, and make install, in the same private clone
+run sh -c 'cd "$1" && bin/toolgen pack --dev' - "$PRIV/repo"
+expect_rc "toolgen pack --dev in a private directory" 0
+run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE sh -c 'cd "$1" && make -s install PREFIX="$2"' - "$PRIV/repo" "$PRIV/inst"
+expect_rc "make install from a private directory" 0
+run sh -c 'cd "$1" && env -u TOOLGEN_DATADIR "$2/bin/toolgen" lint' - "$PRIV/repo" "$PRIV/inst"
+expect_rc "the installed toolgen lints the clone" 0
 expect_eq "nothing was made readable" "$(stat -c %a "$PRIV")" 700
 finish root-private

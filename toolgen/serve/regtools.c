@@ -150,3 +150,11 @@ int tg_serve_tools_load_registry(tg_serve_tools *t, const tg_repo *repo, bool st
     tg_serve_tools_finish(t);
     return 0;
 }
+
+int tg_serve_tools_load(tg_serve_tools *t, const tg_repo *repo, tg_serve_source source,
+                        tg_err *err)
+{
+    if (source == TG_SERVE_SOURCE_DEV)
+        return tg_serve_tools_load_dev(t, repo, err);
+    return tg_serve_tools_load_registry(t, repo, source == TG_SERVE_SOURCE_STAGING, err);
+}

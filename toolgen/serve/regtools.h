@@ -27,7 +27,4 @@ int tg_serve_tools_load_registry(tg_serve_tools *t, const tg_repo *repo, bool st
 int tg_serve_tools_load(tg_serve_tools *t, const tg_repo *repo, tg_serve_source source,
                         tg_err *err);
 
-int tg_serve_tools_load_registry(tg_serve_tools *t, const tg_repo *repo, bool staging,
-                                 tg_err *err);
-
 #endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# A fresh clone (the tracked files of this checkout, as they are) runs the README's bundle
+# command: `bin/toolgen build && bin/toolgen pack --dev` writes the bundle of the examples —
+# one of them reaches an external service, so toolgen.yaml names its privacy policy — while the
+# plain `toolgen pack`, which serves promoted tools only, says that nothing was promoted yet.
+. tests/lib.sh
+
+CMD='bin/toolgen build && bin/toolgen pack --dev'
+run grep -cF "$CMD" README.md
+expect_eq "the README gives the command" "$OUT" 1
+
+C="$TMP/clone"
+mkdir "$C"
+git ls-files -z | tar --null -T - -cf - 2>/dev/null | tar -xf - -C "$C"
+mkdir "$C/bin" && ln -s "$TG" "$C/bin/toolgen"
+run sh -c 'cd "$1" && eval "$2"' - "$C" "$CMD"
+expect_rc "the README's build && pack --dev on a fresh clone" 0
+expect_out "pack says what the bundle serves" "the bundle serves --dev: every tool of the working tree's manifests that lints, reviewed or not (nobody approved them): 6 tools"
+if [ -s "$C/toolgen-examples-0.1.0.mcpb" ]; then ok; else bad "no bundle written"; fi
+run sh -c 'cd "$1" && bin/toolgen pack -o "$2"' - "$C" "$TMP/none.mcpb"
+expect_rc "toolgen pack: nothing promoted on a fresh clone" 2
+expect_err "it says how to go on" "Promote one first"
+
+finish cli-fresh-clone
