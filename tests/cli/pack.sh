@@ -11,7 +11,7 @@
 MCPB=tests/npm/node_modules/.bin/mcpb
 if [ ! -x "$MCPB" ]; then
     RC=0 OUT="" ERR=""
-    bad "$MCPB is missing: run 'make deps'"
+    bad "$MCPB is missing: run 'make test-deps'"
     finish cli-pack
     exit 1
 fi

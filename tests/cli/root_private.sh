@@ -20,10 +20,18 @@ trap 'rm -rf "$TMP" "$PRIV"; exit 143' TERM
 run git clone -q "$(pwd)" "$PRIV/repo"
 expect_rc "clone" 0
 expect_eq "the clone's directory stays private" "$(stat -c %a "$PRIV")" 700
-# the README's plain `make` (not the sanitizer flavour a surrounding `make test SANITIZE=1` would
-# pass down through MAKEFLAGS)
-run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE sh -c 'cd "$1" && make -j2' - "$PRIV/repo"
-expect_rc "make in the clone" 0
+# the README's `make deps && make -j` (not the sanitizer flavour a surrounding `make test
+# SANITIZE=1` would pass down through MAKEFLAGS); make deps finds the packages installed
+run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE sh -c 'cd "$1" && make deps && make -j2' - "$PRIV/repo"
+expect_rc "make deps && make in the clone" 0
+expect_out "make deps installs nothing from npm" "make deps: the Debian packages it needs are installed"
+# make test-deps there, with the test peers this checkout has (no download)
+if [ -d tests/npm/node_modules ]; then
+    ln -s "$(cd tests/npm/node_modules && pwd -P)" "$PRIV/repo/tests/npm/node_modules"
+    run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh -c 'cd "$1" && make test-deps' - "$PRIV/repo"
+    expect_rc "make test-deps in a private directory" 0
+    expect_out "it finds the test peers" "make test-deps: the test peers in tests/npm are installed"
+fi
 run sh -c 'cd "$1" && bin/toolgen build' - "$PRIV/repo"
 expect_rc "toolgen build in a private directory" 0
 case "$ERR$OUT" in *"sandbox unavailable"*) bad "build: the sandbox was unavailable" ;; *) ok ;; esac
