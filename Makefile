@@ -37,9 +37,11 @@ ALL_CFLAGS  = $(WARN) $(DEFS) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Itoolgen -MMD
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lm -pthread
 
-# One short line per file built; `make V=1` prints the whole commands.
+# One short line per file built; `make V=1` prints the whole commands, `make -s` nothing.
 ifeq ($(V),1)
 say :=
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say := @
 else
 say = @printf '  %-4s %s\n' $(1) $(2);
 endif
