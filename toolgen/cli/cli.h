@@ -72,7 +72,8 @@ void cli_print_step(void *ud, const char *line);
  * code. */
 int cli_refine(const tg_repo *repo, const char *tool, const char *notes);
 
-/* The user who answers feedback, for Approved-By: $TOOLGEN_USER, else $USER, else "user". */
+/* The user who answers feedback, for Approved-By: $TOOLGEN_USER, else $USER, else $LOGNAME,
+ * else the account's login name. */
 const char *cli_answering_user(void);
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
