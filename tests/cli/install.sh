@@ -64,6 +64,11 @@ expect_rc "installed: promote" 0
 expect_out "installed: promoted" "APPROVED -> PROMOTED"
 run git -C "$S" log -1 --format=%s
 expect_eq "installed: the promotion commit" "$OUT" "promote $T v0.1.0"
+tg status
+expect_rc "installed: status" 0
+# the long name keeps the columns aligned: each value starts under its heading
+col() { printf '%s\n' "$OUT" | awk -v n="$1" -v w="$2" 'NR == n { print index($0, w) }'; }
+expect_eq "installed: status columns aligned" "$(col 2 PROMOTED)" "$(col 1 STATE)"
 M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
 printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{$M26,\"name\":\"$T\",\"arguments\":{\"file_path\":\"data/penguins.csv\"}}}" >"$TMP/call.in"
 run sh -c 'cd "$1" && exec env -u TOOLGEN_DATADIR "$2" serve <"$3"' - "$S" "$I/bin/toolgen" "$TMP/call.in"
