@@ -170,7 +170,7 @@ expect_rc "pack --staging" 0
 expect_out "pack --staging says so" "the bundle serves --staging: the promoted tools and the candidates awaiting the user's approval, marked as such: 2 tools (group_and_count_by_columns v1.0.0 (STAGED), $P v1.0.0)"
 unzip_bundle "$TMP/st.mcpb" "$TMP/st"
 run cat "$TMP/st/manifest.json"
-expect_out "the bundle's manifest marks the candidate" '"description": "STAGED CANDIDATE'
+expect_out "the bundle's manifest marks the candidate" '"description": "[candidate v1.0.0, not approved] Group the rows'
 expect_out "its server serves the candidates" '"--staging",'
 run bundle_serve "$TMP/st" <"$TMP/list.in"
 expect_err "the bundle's server serves both" "2 tools over stdio"

@@ -190,7 +190,7 @@ static void bundle_server(cJSON *m, const tg_pack_opts *o)
 }
 
 /* The MCP Bundle manifest of the tools served, emitted as the build emits
- * generated/mcp/manifest.json; a candidate's entry keeps the mark its served description has. */
+ * generated/mcp/manifest.json; a candidate's entry says it is one, as its served title does. */
 static char *bundle_manifest(const tg_repo *repo, const tg_pack_opts *o,
                              const tg_serve_tools *t, tg_err *err)
 {
@@ -208,10 +208,14 @@ static char *bundle_manifest(const tg_repo *repo, const tg_pack_opts *o,
     const cJSON *entry;
     cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(m, "tools")) {
         const tg_serve_tool *tool = tg_serve_tools_find(t, tg_json_get_string(entry, "name"));
-        if (tool && candidate_state(tool))
-            cJSON_ReplaceItemInObject((cJSON *)entry, "description",
-                                      cJSON_CreateString(tg_json_get_string(tool->tool,
-                                                                            "description")));
+        if (!tool || !candidate_state(tool))
+            continue;
+        const char *title = tg_json_get_string(tool->tool, "title");
+        const char *end = strstr(title, "] "); /* the mark: "[candidate v1.1.0, not approved]" */
+        char *d = xasprintf("%.*s %s", end ? (int)(end - title + 1) : 0, title,
+                            tg_json_get_string(entry, "description"));
+        cJSON_ReplaceItemInObject((cJSON *)entry, "description", cJSON_CreateString(d));
+        free(d);
     }
     bundle_server(m, o);
     char *out = tg_json_print(m);
