@@ -66,6 +66,15 @@ expect_out "--staging: an approved candidate is not called unapproved" '"title":
 expect_out "--staging: ... its description neither" 'approved by the user but not yet promoted'
 expect_not_out "--staging: ... nowhere" 'not approved by the user'
 
+# -- a path outside the data directories: the guidance's alternatives read as such
+printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{$M26,\"name\":\"$T\",\"arguments\":{\"file_path\":\"/etc/passwd\"}}}" >"$TMP/forbidden.in"
+run "$TG" -C "$R" serve <"$TMP/forbidden.in"
+expect_out "a forbidden path: how to fix" 'How to fix: Copy the file into a data directory'
+expect_out "... or the other way" '\n  or: Add its directory to sandbox.data_dirs in toolgen.yaml.'
+expect_not_out "... said once" 'or: Or'
+run "$TG" -C "$R" run $T --arg file_path=/etc/passwd
+expect_err "toolgen run: the same alternatives" "  or:            Add its directory to sandbox.data_dirs"
+
 # -- a tampered snapshot is left out, with the file and the fix
 printf '# edited\n' >>"$R/registry/active/tools/$T/tool.py"
 run "$TG" -C "$R" serve <"$TMP/req.in"
