@@ -17,7 +17,7 @@ mkdir "$C/bin" && ln -s "$TG" "$C/bin/toolgen"
 run sh -c 'cd "$1" && eval "$2"' - "$C" "$CMD"
 expect_rc "the README's build && pack --dev on a fresh clone" 0
 expect_out "pack says what the bundle serves" "the bundle serves --dev: every tool of the working tree's manifests that lints, reviewed or not (nobody approved them): 6 tools"
-if [ -s "$C/toolgen-examples-0.1.0.mcpb" ]; then ok; else bad "no bundle written"; fi
+if [ -s "$C/dist/toolgen-examples-0.1.0.mcpb" ]; then ok; else bad "no bundle written"; fi
 run sh -c 'cd "$1" && bin/toolgen pack -o "$2"' - "$C" "$TMP/none.mcpb"
 expect_rc "toolgen pack: nothing promoted on a fresh clone" 2
 expect_err "it says how to go on" "Promote one first"

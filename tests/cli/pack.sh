@@ -27,14 +27,14 @@ run "$TG" -C "$R" pack
 expect_rc "nothing promoted: nothing to pack" 2
 expect_err "pack says why and what to do" "the registry has no promoted tool: a bundle serves the tools the user approved. Promote one first"
 expect_err "... or --dev, said to be unreviewed" "or pack --dev to ship the working tree's manifests unreviewed"
-if [ -e "$R/toolgen-examples-0.1.0.mcpb" ]; then bad "a refused pack wrote a file"; else ok; fi
+if [ -e "$R/dist" ]; then bad "a refused pack left dist/"; else ok; fi
 
 run "$TG" -C "$R" build
 expect_rc "build" 0
 run "$TG" -C "$R" pack --dev
 expect_rc "an external service without a privacy policy" 2
 expect_err "it names the tool and the fix" "toolgen.yaml: get_exchange_rate reaches an external service, and a bundle must then name its privacy policy: add project.privacy_policies"
-if [ -e "$R/toolgen-examples-0.1.0.mcpb" ]; then bad "a refused pack wrote a file"; else ok; fi
+if [ -e "$R/dist/toolgen-examples-0.1.0.mcpb" ]; then bad "a refused pack wrote a file"; else ok; fi
 
 cat >>"$R/toolgen.yaml" <<'YAML'
   long_description: |
@@ -52,8 +52,8 @@ expect_rc "build with the project fields" 0
 run "$TG" -C "$R" pack --dev
 expect_rc "pack --dev" 0
 expect_out "pack --dev says the tools are unreviewed" "the bundle serves --dev: every tool of the working tree's manifests that lints, reviewed or not (nobody approved them): 2 tools (get_exchange_rate v0.1.0, preview_file_lines v1.0.0)"
-expect_out "pack says where" "toolgen-examples-0.1.0.mcpb ("
-B="$R/toolgen-examples-0.1.0.mcpb"
+expect_out "pack says where" "dist/toolgen-examples-0.1.0.mcpb ("
+B="$R/dist/toolgen-examples-0.1.0.mcpb"
 
 run "$MCPB" info "$B"
 expect_rc "mcpb info" 0
@@ -145,6 +145,10 @@ printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\
 
 run "$TG" -C "$R" pack -o "$TMP/reg.mcpb"
 expect_rc "pack" 0
+# the default output, dist/, is a build product git does not see
+run "$TG" -C "$R" pack
+expect_out "pack writes into dist/" "$R/dist/toolgen-examples-0.1.0.mcpb ("
+expect_eq "git does not see the bundle" "$(G status --porcelain --untracked-files=all | grep -c -e dist/ -e mcpb)" 0
 expect_out "pack says what the bundle serves" "the bundle serves the promoted tools of the registry: 1 tool ($P v1.0.0)"
 expect_not_out "no workflow to mention" "workflow"
 unzip_bundle "$TMP/reg.mcpb" "$TMP/reg"

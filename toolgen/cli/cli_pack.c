@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "cli/cli.h"
@@ -22,9 +23,9 @@ const char tg_usage_pack[] =
     "toolgen.yaml. docs/mcp.md#pack says what a user's machine must have.\n"
     "\n"
     "  -C DIR      pack the repository in DIR (default: the current directory)\n"
-    "  -o FILE     where to write the bundle (default: NAME-VERSION.mcpb in the repository, from\n"
-    "              toolgen.yaml's project section); a relative FILE is relative to the current\n"
-    "              directory\n"
+    "  -o FILE     where to write the bundle (default: dist/NAME-VERSION.mcpb in the repository,\n"
+    "              from toolgen.yaml's project section; a dist/ that pack creates ignores itself\n"
+    "              in git); a relative FILE is relative to the current directory\n"
     "  --staging   also serve the candidates awaiting approval, marked as such\n"
     "  --dev       serve every tool of the working tree's manifests that lints, reviewed or not\n"
     "              (what a tool author tries out; nobody approved them)\n"
@@ -84,6 +85,30 @@ static void report(const tg_repo *repo, const tg_pack_opts *o, const tg_pack_inf
                "(pack --workflow keeps it)\n");
 }
 
+#define PACK_DIR "dist"
+
+/* The default output's folder: a build product, so one pack creates ignores itself in git
+ * (as Python's build backends do); a folder the user made is left as it is. *made: created
+ * now (and to be removed if nothing is written into it). */
+static int make_dist(const tg_repo *repo, bool *made, tg_err *err)
+{
+    *made = false;
+    if (tg_is_dir_at(repo->root_fd, PACK_DIR))
+        return 0;
+    if (tg_mkdirs_at(repo->root_fd, PACK_DIR, err) != 0)
+        return -1;
+    *made = true;
+    static const char ignore[] = "# written by toolgen pack: bundles are build products\n*\n";
+    return tg_write_file_atomic_at(repo->root_fd, PACK_DIR "/.gitignore", ignore,
+                                   sizeof ignore - 1, err);
+}
+
+static void unmake_dist(const tg_repo *repo)
+{
+    unlinkat(repo->root_fd, PACK_DIR "/.gitignore", 0);
+    unlinkat(repo->root_fd, PACK_DIR, AT_REMOVEDIR);
+}
+
 int cmd_pack(int argc, char **argv)
 {
     const char *dir = NULL, *out = NULL;
@@ -103,11 +128,16 @@ int cmd_pack(int argc, char **argv)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "pack: %s", msg);
     }
-    char *name = out ? xstrdup(out) : xasprintf("%s-%s.mcpb", repo.cfg.project.name,
+    char *name = out ? xstrdup(out) : xasprintf(PACK_DIR "/%s-%s.mcpb", repo.cfg.project.name,
                                                 repo.cfg.project.version);
-    tg_pack_info info;
+    tg_pack_info info = {0};
     int rc = TG_EXIT_OK;
-    if (tg_serve_pack(&repo, &o, out ? AT_FDCWD : repo.root_fd, name, &info, &err) != 0) {
+    bool made = false;
+    if (!out && make_dist(&repo, &made, &err) != 0) {
+        rc = cli_fail(TG_EXIT_ENV, "pack: cannot create %s/: %s", PACK_DIR, err.msg);
+    } else if (tg_serve_pack(&repo, &o, out ? AT_FDCWD : repo.root_fd, name, &info, &err) != 0) {
+        if (made)
+            unmake_dist(&repo);
         tg_err_format(&err, msg, sizeof msg);
         bool env = strstr(err.msg, "data files") || strstr(err.msg, "cannot") ||
                    strstr(err.msg, "executable");
