@@ -42,8 +42,7 @@ int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
             free(fails);
         }
     }
-    if (r.next)
-        tg_buf_printf(&lines, "next: %s\n", r.next);
+    /* no "next:" line: it names a CLI command, and the workflow says what comes next itself */
     out->tool = r.tool ? xstrdup(r.tool) : NULL;
     out->summary = tg_buf_steal(&lines);
     tg_buf_free(&lines);

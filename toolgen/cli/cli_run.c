@@ -263,7 +263,7 @@ static void print_failure(const tg_manifest *m, const tg_call_result *r)
     fprintf(stderr, "  what happened: %s\n", g->what);
     fprintf(stderr, "  likely cause:  %s\n", g->cause);
     for (int i = 0; i < g->n_fix; i++)
-        fprintf(stderr, "  %s %s\n", i == 0 ? "how to fix:   " : "              ", g->fix[i]);
+        fprintf(stderr, "  %s %s\n", i == 0 ? "how to fix:   " : "or:           ", g->fix[i]);
     fprintf(stderr, "  see:           %s\n", g->doc);
     const char *tb = tg_json_get_string(r->reply_error, "traceback");
     if (tb && g->cls == TG_CLASS_EXCEPTION)

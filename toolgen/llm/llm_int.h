@@ -8,7 +8,8 @@
 /* The JSON body of a request to model in the dialect of p (openai or anthropic); heap text. */
 char *tg_llm_body(tg_llm_provider p, const tg_llm_config *cfg, const char *model,
                   const tg_llm_request *rq);
-/* The endpoint URL (heap). */
+/* The endpoint URL (heap): {base_url}/chat/completions, or {base_url}/v1/messages for
+ * Anthropic (without a second /v1 when base_url ends in one). */
 char *tg_llm_endpoint(tg_llm_provider p, const tg_llm_config *cfg);
 /* The request's headers into h (room for TG_LLM_MAX_HEADERS), Content-Type first; returns how
  * many. The key's header only when key is not NULL; a value built around the key is heap in

@@ -640,7 +640,7 @@ static void classify_refusal(const tg_run_facts *f, tg_guidance *g)
          "An absolute path, '..', or a symlink leading out of the data directories.",
          {"Copy the file into a data directory (data/ by default) and pass its path relative to "
           "the repository root, e.g. data/file.csv.",
-          "Or add its directory to sandbox.data_dirs in toolgen.yaml."}},
+          "Add its directory to sandbox.data_dirs in toolgen.yaml."}},
         {TG_CLASS_PATH_NOT_FOUND,
          "A path argument names a file that does not exist; the tool did not run.",
          "A typo in the path, or the file has not been created yet.",
@@ -694,7 +694,7 @@ static bool classify_killed(const tg_run_facts *f, tg_guidance *g)
         add_fix(g, "%s", reply ? "Return less: aggregate, paginate (a limit argument), or write "
                                  "the bulk to a file in the working directory."
                                : "Remove the print statements; return data in the result instead.");
-        add_fix(g, "Or raise constraints.limits.output_kb (now %ld; the maximum is %ld).",
+        add_fix(g, "Raise constraints.limits.output_kb (now %ld; the maximum is %ld).",
                 l->output_kb, f->max.output_kb);
         return true;
     }

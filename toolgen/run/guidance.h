@@ -98,7 +98,9 @@ typedef struct tg_guidance {
     char message[TG_GUIDANCE_TEXT];             /* the error message for the caller */
     char what[TG_GUIDANCE_TEXT];                /* what happened */
     char cause[TG_GUIDANCE_TEXT];               /* likely cause */
-    char fix[TG_GUIDANCE_FIXES][TG_GUIDANCE_TEXT]; /* how to fix, most useful first */
+    /* how to fix, most useful first: alternatives, each a sentence of its own (the renderers
+     * put "or" before the second) */
+    char fix[TG_GUIDANCE_FIXES][TG_GUIDANCE_TEXT];
     int n_fix;
     const char *doc;                            /* docs/sandbox.md#... */
 } tg_guidance;
