@@ -109,6 +109,7 @@ install: bin/toolgen
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
 	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py \
 	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \
+	  toolgen/run/runtime/runner_code.py toolgen/run/runtime/runner_code.js \
 	  toolgen/run/runtime/dataset_schema.py \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 

@@ -452,7 +452,7 @@ static void put_request(tg_buf *b, const tg_manifest *m)
     tg_buf_free(&t);
 }
 
-/* "the `code` argument, run as a Python program": implementation.language names the runtime
+/* "the `code` argument as a Python program": implementation.language names the runtime
  * whose language it is. */
 static void put_program(tg_buf *b, const tg_manifest *m, const tg_runtime_desc *rt)
 {
@@ -460,7 +460,7 @@ static void put_program(tg_buf *b, const tg_manifest *m, const tg_runtime_desc *
     const tg_runtime_desc *of = tg_runtime_info(tg_runtime_parse(lang));
     tg_buf_puts(b, "the ");
     put_code(b, rt->program_arg ? rt->program_arg : "code");
-    tg_buf_printf(b, " argument, run as a %s program",
+    tg_buf_printf(b, " argument as a %s program",
                   of && of->language ? of->language : lang ? lang : "?");
 }
 

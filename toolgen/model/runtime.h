@@ -47,7 +47,7 @@ typedef enum tg_runtime_summary {
     TG_RUNTIME_SUMMARY_LANGUAGE, /* the language and the dependencies: "Python with `pandas`" */
     TG_RUNTIME_SUMMARY_ARGV,     /* the argv template: "the command `wc -l {path}`" */
     TG_RUNTIME_SUMMARY_REQUEST,  /* the request's method and URL: "an HTTP request `GET …`" */
-    /* the program argument in implementation.language: "the `code` argument, run as a Python
+    /* the program argument in implementation.language: "the `code` argument as a Python
      * program" */
     TG_RUNTIME_SUMMARY_PROGRAM,
 } tg_runtime_summary;

@@ -28,7 +28,8 @@
 #include "schema/jsonschema.h"
 #include "stages/stages_int.h"
 
-static const char *const test_config[] = {"/validation", "/sandbox", "/static_check", NULL};
+static const char *const test_config[] = {"/validation", "/sandbox", "/static_check", "/code",
+                                          NULL};
 static const char *const test_data[] = {"schemas/visualization_manifest.schema.json", NULL};
 static const char *const up_static[] = {"load", "static", NULL};
 
