@@ -281,6 +281,12 @@ static void test_packages(void)
     CHECK_CONTAINS(str(r.result, "/error_guidance/actionable_guidance/1"), "pandas");
     tg_call_result_free(&r);
 
+    run_code(&py, "from math import square_root", "", &r);
+    CHECK(!r.ok && is(r.result, "/error_guidance/error_type", "ImportError"),
+          "a name the module lacks");
+    CHECK_CONTAINS(str(r.result, "/error_guidance/actionable_guidance/1"), "dir(module)");
+    tg_call_result_free(&r);
+
     run_code(&js, "console.log(1)", ", \"packages\": [\"lodash\"]", &r);
     CHECK(!r.ok && strcmp(r.guidance.code, "FORBIDDEN") == 0, "node: lodash not allowed");
     CHECK_CONTAINS(r.guidance.message, "built-in modules");
@@ -362,6 +368,11 @@ static void test_exits(void)
     CHECK(!r.ok && num(r.result, "/returnCode") == 4 && is(r.result, "/stdout", "a\n") &&
               is(r.result, "/error_guidance/error_type", "NonZeroExit"),
           "node: process.exit(4)");
+    tg_call_result_free(&r);
+
+    run_code(&js, "console.log(require.main === module, __filename, process.argv.length);", "", &r);
+    CHECK(r.ok && is(r.result, "/stdout", "true /work/[code] 2\n"),
+          "node: the program is the main module: %s", str(r.result, "/stdout"));
     tg_call_result_free(&r);
 
     run_code(&js, "const o = undefined;\nconsole.log(o.x);", "", &r);

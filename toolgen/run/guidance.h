@@ -87,7 +87,8 @@ typedef struct tg_run_facts {
     const char *mapped_code;    /* command: exit_codes[exit status], NULL when unmapped */
     const char *result_problem; /* the result is unusable (not JSON, not an object): why */
     const char *output_schema_message; /* the result broke output_schema: first error */
-    const cJSON *allowed_imports;      /* static_check.allowed_imports (optional) */
+    const cJSON *allowed_imports;      /* static_check.allowed_imports for a runtime whose code
+                                        * the static check reads; NULL: not judged */
 } tg_run_facts;
 
 #define TG_GUIDANCE_TEXT 600

@@ -168,7 +168,10 @@ static void finish(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_call_result *o
 {
     f->limits = out->limits;
     f->max = ctx->sandbox->max;
-    f->allowed_imports = ctx->allowed_imports;
+    /* static_check.allowed_imports judges the imports of code the static check reads (python's);
+     * another runtime's failed import is a module that is not installed */
+    const tg_runtime_desc *rt = tg_runtime_info(tg_runtime_parse(f->runtime));
+    f->allowed_imports = rt && !rt->static_skip ? ctx->allowed_imports : NULL;
     double t0 = tg_now_ms();
     out->ok = !tg_classify(f, &out->guidance);
     tg_resources_analyze(f, out->ok ? NULL : &out->guidance, &out->resources);
@@ -456,7 +459,7 @@ char *tg_stream_text(const tg_stream *s, size_t keep, bool *elided)
         for (size_t i = 0; i < b.len; i++)
             if ((unsigned char)b.data[i] >= 0x80)
                 b.data[i] = '?';
-    return b.len ? tg_buf_steal(&b) : xstrdup("");
+    return tg_buf_steal(&b);
 }
 
 static void add_stream(cJSON *o, const char *name, const tg_stream *s)

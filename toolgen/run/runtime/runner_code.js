@@ -213,7 +213,7 @@ function runProgram(source) {
   const main = new Module(programFile, null);
   main.filename = programFile;
   main.paths = Module._nodeModulePaths(process.cwd());
-  require.main = main;
+  process.mainModule = main; // require.main === module in the program, as for `node file.js`
   process.argv = [process.argv[0], programFile];
   try {
     main._compile(source, programFile);

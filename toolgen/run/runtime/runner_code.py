@@ -143,6 +143,8 @@ def describe(exc, phase, main):
         pass
     err = runner.describe_exception(exc, phase)
     err.pop("code", None)  # a program chooses no toolgen error code
+    if type(exc) is ImportError and "cannot import name" in str(exc):
+        err.pop("missing_module", None)  # the module is there; the name is not
     if isinstance(exc, SyntaxError) and exc.msg:
         err["message"] = exc.msg  # str() repeats the file and line
     runner.add_traceback(err, exc)
