@@ -110,6 +110,7 @@ install: bin/toolgen
 	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py \
 	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \
 	  toolgen/run/runtime/runner_code.py toolgen/run/runtime/runner_code.js \
+	  toolgen/run/runtime/runner_channels.js \
 	  toolgen/run/runtime/dataset_schema.py \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
 

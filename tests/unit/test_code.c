@@ -21,45 +21,17 @@
 #include "run/toolrun.h"
 #include "schema/jsonschema.h"
 #include "testlib.h"
+#include "code_fixture.h"
 
-typedef struct tool {
-    tg_manifest m;
-    js_registry *reg;
-    js_schema *in, *out;
-} tool;
 
 static tg_repo repo;
 static tg_toolrun_env env;
-static tool py, js;
+static code_tool py, js;
 
-static int tool_open(tool *t, const char *name)
-{
-    tg_err err = {0};
-    char *path = xasprintf("manifests/%s/tool.manifest.yaml", name);
-    int rc = tg_manifest_load(&repo, path, &t->m, &err);
-    free(path);
-    CHECK(rc == 0, "%s: %s", name, err.msg);
-    if (rc != 0)
-        return -1;
-    tg_manifest_bind(&t->m);
-    t->reg = js_registry_new();
-    t->in = js_compile(t->reg, t->m.input_schema, &(js_options){0}, &err);
-    t->out = js_compile(t->reg, t->m.output_schema, &(js_options){0}, &err);
-    CHECK(t->in && t->out, "%s: schemas: %s", name, err.msg);
-    return t->in && t->out ? 0 : -1;
-}
-
-static void tool_close(tool *t)
-{
-    js_schema_free(t->in);
-    js_schema_free(t->out);
-    js_registry_free(t->reg);
-    tg_manifest_free(&t->m);
-}
 
 /* One call with args (JSON text) in the environment ctx; valid: skip the input_schema check. */
-static void call_in(const tg_toolrun_ctx *ctx, tool *t, const char *args_json, bool valid,
-                    tg_call_result *r)
+static void call_in(const tg_toolrun_ctx *ctx, code_tool *t, const char *args_json,
+                    bool valid, tg_call_result *r)
 {
     tg_err err = {0};
     cJSON *args = tg_json_parse(args_json, strlen(args_json), NULL, NULL, NULL, &err);
@@ -71,13 +43,13 @@ static void call_in(const tg_toolrun_ctx *ctx, tool *t, const char *args_json, b
     cJSON_Delete(args);
 }
 
-static void call(tool *t, const char *args_json, tg_call_result *r)
+static void call(code_tool *t, const char *args_json, tg_call_result *r)
 {
     call_in(&env.ctx, t, args_json, false, r);
 }
 
 /* {"code": code} plus the members of more ("" or ", \"timeout\": 1"). */
-static void run_code(tool *t, const char *code, const char *more, tg_call_result *r)
+static void run_code(code_tool *t, const char *code, const char *more, tg_call_result *r)
 {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "code", code);
@@ -203,7 +175,8 @@ static void check_limit(tg_call_result *r, const char *what, tg_error_class cls,
           "%s: success false, documented", what);
 }
 
-static void test_limits(tool *t, const char *spin, const char *blow_up, const char *flood)
+static void test_limits(code_tool *t, const char *spin, const char *blow_up,
+                        const char *flood)
 {
     const char *lang = t == &py ? "python" : "node";
     tg_call_result r;
@@ -457,7 +430,7 @@ static void test_docs_exist(void)
 /* The composed descriptions fit OpenAI's 1024 characters without a cut. */
 static void test_descriptions(void)
 {
-    const tool *tools[] = {&py, &js};
+    const code_tool *tools[] = {&py, &js};
     for (size_t i = 0; i < 2; i++) {
         char *full = tg_emit_description(&tools[i]->m);
         char *cut = tg_emit_description_max(&tools[i]->m, 1024);
@@ -509,7 +482,8 @@ int main(void)
     CHECK(tg_toolrun_env_open(&env, &repo, repo.cfg.doc.root, &err) == 0, "env: %s", err.msg);
     test_error_types();
     test_docs_exist();
-    if (tool_open(&py, "python_execute") == 0 && tool_open(&js, "node_execute") == 0) {
+    if (code_tool_open(&py, &repo, "python_execute") == 0 &&
+        code_tool_open(&js, &repo, "node_execute") == 0) {
         test_descriptions();
         test_files_and_charts();
         test_visualization_problems();
@@ -522,8 +496,8 @@ int main(void)
         test_exits();
         test_error_words();
     }
-    tool_close(&py);
-    tool_close(&js);
+    code_tool_close(&py);
+    code_tool_close(&js);
     tg_toolrun_env_close(&env);
     tg_repo_release(&repo);
     return tl_finish("code");

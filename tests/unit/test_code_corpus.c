@@ -23,18 +23,14 @@
 #include "run/toolrun.h"
 #include "schema/jsonschema.h"
 #include "testlib.h"
+#include "code_fixture.h"
 
 #define CORPUS "tests/code_corpus"
 
-typedef struct tool {
-    tg_manifest m;
-    js_registry *reg;
-    js_schema *in, *out;
-} tool;
 
 typedef struct program {
     char *path;
-    const tool *t;
+    const code_tool *t;
     char *expect; /* an error type, or "success" */
     cJSON *args;
     char *got;    /* what the call gave */
@@ -42,35 +38,11 @@ typedef struct program {
 
 static tg_repo repo;
 static tg_toolrun_env env;
-static tool py, js;
+static code_tool py, js;
 static program *progs;
 static size_t n_progs;
 static atomic_size_t next_prog;
 
-static int tool_open(tool *t, const char *name)
-{
-    tg_err err = {0};
-    char *path = xasprintf("manifests/%s/tool.manifest.yaml", name);
-    int rc = tg_manifest_load(&repo, path, &t->m, &err);
-    free(path);
-    CHECK(rc == 0, "%s: %s", name, err.msg);
-    if (rc != 0)
-        return -1;
-    tg_manifest_bind(&t->m);
-    t->reg = js_registry_new();
-    t->in = js_compile(t->reg, t->m.input_schema, &(js_options){0}, &err);
-    t->out = js_compile(t->reg, t->m.output_schema, &(js_options){0}, &err);
-    CHECK(t->in && t->out, "%s: schemas: %s", name, err.msg);
-    return t->in && t->out ? 0 : -1;
-}
-
-static void tool_close(tool *t)
-{
-    js_schema_free(t->in);
-    js_schema_free(t->out);
-    js_registry_free(t->reg);
-    tg_manifest_free(&t->m);
-}
 
 /* The value after "expect:" / "args:" on a header line of the program, or NULL. */
 static char *header(const char *text, const char *key)
@@ -91,7 +63,7 @@ static char *header(const char *text, const char *key)
     return NULL;
 }
 
-static void add_program(const char *dir, const char *name, const tool *t)
+static void add_program(const char *dir, const char *name, const code_tool *t)
 {
     tg_err err = {0};
     size_t len = 0;
@@ -119,7 +91,7 @@ static void add_program(const char *dir, const char *name, const tool *t)
     free(text);
 }
 
-static void add_dir(const char *dir, const char *ext, const tool *t)
+static void add_dir(const char *dir, const char *ext, const code_tool *t)
 {
     char *path = xasprintf("%s/%s", CORPUS, dir);
     DIR *d = opendir(path);
@@ -199,7 +171,8 @@ int main(void)
     tg_err err = {0};
     CHECK(tg_repo_open(&repo, "toolsets/code", &err) == 0, "repo: %s", err.msg);
     CHECK(tg_toolrun_env_open(&env, &repo, repo.cfg.doc.root, &err) == 0, "env: %s", err.msg);
-    if (tool_open(&py, "python_execute") == 0 && tool_open(&js, "node_execute") == 0) {
+    if (code_tool_open(&py, &repo, "python_execute") == 0 &&
+        code_tool_open(&js, &repo, "node_execute") == 0) {
         add_dir("python", ".py", &py);
         add_dir("node", ".js", &js);
         measure();
@@ -211,8 +184,8 @@ int main(void)
         cJSON_Delete(progs[i].args);
     }
     free(progs);
-    tool_close(&py);
-    tool_close(&js);
+    code_tool_close(&py);
+    code_tool_close(&js);
     tg_toolrun_env_close(&env);
     tg_repo_release(&repo);
     return tl_finish("code corpus");

@@ -24,7 +24,7 @@ static const tg_runtime_desc node = {
     .sandboxed = true,
     .static_skip = "no static check of JavaScript yet (static_check.node in toolgen.yaml is not "
                    "enforced); the sandbox still confines it",
-    .runner_files = (const char *const[]){"runner.js", NULL},
+    .runner_files = (const char *const[]){"runner.js", "runner_channels.js", NULL},
     .summary = TG_RUNTIME_SUMMARY_LANGUAGE,
 };
 
@@ -53,7 +53,8 @@ static const tg_runtime_desc code = {
     .sandboxed = true,
     .static_skip = "the program is the call's `code` argument, which the sandbox confines; there "
                    "is no tool code to check",
-    .runner_files = (const char *const[]){"runner_code.py", "runner_code.js", "runner.py", NULL},
+    .runner_files = (const char *const[]){"runner_code.py", "runner_code.js", "runner.py",
+                                          "runner_channels.js", NULL},
     .program_arg = "code",
     .summary = TG_RUNTIME_SUMMARY_PROGRAM,
 };

@@ -121,21 +121,6 @@ static void add_stream(cJSON *o, const char *name, const tg_stream *s)
     cJSON_AddBoolToObject(o, key, elided || s->truncated);
 }
 
-static void add_files(cJSON *o, const tg_sandbox_result *sb)
-{
-    cJSON *files = cJSON_AddArrayToObject(o, "files");
-    for (size_t i = 0; i < sb->n_files; i++) {
-        const tg_artifact *a = &sb->files[i];
-        cJSON *f = cJSON_CreateObject();
-        const char *base = strrchr(a->path, '/');
-        cJSON_AddStringToObject(f, "filename", base ? base + 1 : a->path);
-        cJSON_AddStringToObject(f, "path", a->path);
-        cJSON_AddStringToObject(f, "type", tg_file_type_name(a->type));
-        cJSON_AddNumberToObject(f, "size", (double)a->size);
-        cJSON_AddItemToArray(files, f);
-    }
-}
-
 /* The visualization manifest the program wrote: as it is when it is valid, else why not. */
 static void add_visualizations(cJSON *o, const cJSON *viz)
 {
@@ -175,7 +160,7 @@ static void code_report(const tg_manifest *m, const tg_run_facts *f, tg_call_res
         cJSON_AddNumberToObject(o, "returnCode", out->sb.exit_code);
     else
         cJSON_AddNullToObject(o, "returnCode");
-    add_files(o, &out->sb);
+    cJSON_AddItemToObject(o, "files", tg_call_files_json(&out->sb));
     add_visualizations(o, out->visualizations);
     cJSON_AddNumberToObject(o, "executionTime", round(out->sb.wall_ms * 10) / 10);
     if (!out->ok)

@@ -473,6 +473,22 @@ static void add_stream(cJSON *o, const char *name, const tg_stream *s)
     cJSON_AddBoolToObject(o, key, s->truncated);
 }
 
+cJSON *tg_call_files_json(const tg_sandbox_result *sb)
+{
+    cJSON *files = cJSON_CreateArray();
+    for (size_t i = 0; i < sb->n_files; i++) {
+        const tg_artifact *a = &sb->files[i];
+        cJSON *f = cJSON_CreateObject();
+        const char *base = strrchr(a->path, '/');
+        cJSON_AddStringToObject(f, "filename", base ? base + 1 : a->path);
+        cJSON_AddStringToObject(f, "path", a->path);
+        cJSON_AddStringToObject(f, "type", tg_file_type_name(a->type));
+        cJSON_AddNumberToObject(f, "size", (double)a->size);
+        cJSON_AddItemToArray(files, f);
+    }
+    return files;
+}
+
 cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
 {
     cJSON *o = cJSON_CreateObject();
@@ -522,17 +538,7 @@ cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
     }
     add_stream(o, "stdout", &r->sb.out);
     add_stream(o, "stderr", &r->sb.err);
-    cJSON *files = cJSON_AddArrayToObject(o, "files");
-    for (size_t i = 0; i < r->sb.n_files; i++) {
-        const tg_artifact *a = &r->sb.files[i];
-        cJSON *f = cJSON_CreateObject();
-        const char *base = strrchr(a->path, '/');
-        cJSON_AddStringToObject(f, "filename", base ? base + 1 : a->path);
-        cJSON_AddStringToObject(f, "path", a->path);
-        cJSON_AddStringToObject(f, "type", tg_file_type_name(a->type));
-        cJSON_AddNumberToObject(f, "size", (double)a->size);
-        cJSON_AddItemToArray(files, f);
-    }
+    cJSON_AddItemToObject(o, "files", tg_call_files_json(&r->sb));
     cJSON_AddBoolToObject(o, "files_truncated", r->sb.files_truncated);
     cJSON_AddItemToObject(o, "visualizations",
                           r->visualizations ? cJSON_Duplicate(r->visualizations, true) : cJSON_CreateNull());

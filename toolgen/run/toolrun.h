@@ -115,6 +115,10 @@ void tg_tool_batch_free(tg_tool_batch *b);
  */
 cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m);
 
+/* The files a call wrote: [{filename, path, type, size}], path relative to its work directory
+ * (the envelope's "files"). */
+cJSON *tg_call_files_json(const tg_sandbox_result *sb);
+
 /*
  * Copies the call's files into dir (created), keeping their relative paths; symlinks are never
  * followed. Returns the number copied, or -1 with err.

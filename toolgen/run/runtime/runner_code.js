@@ -25,29 +25,16 @@ const fs = require('fs');
 const path = require('path');
 const Module = require('module');
 const util = require('util');
+const { openChannels, writeReply, clip, mroOf } = require('./runner_channels');
 
 const MAX_MESSAGE = 4000;
 const MAX_STACK = 8000;
 
-const request = JSON.parse(fs.readFileSync(4, 'utf8'));
-fs.closeSync(4);
-// Reopen the reply pipe on another descriptor so that fd 3 is not where a program would look.
-let replyFd = 3;
-try {
-  replyFd = fs.openSync('/proc/self/fd/3', 'w');
-  fs.closeSync(3);
-} catch (e) {
-  replyFd = 3;
-}
+const { request, replyFd } = openChannels();
 
 let programFile = null; // where the program's frames are (for its line)
 let error = null; // the reply's error, once the program failed
 let available = null; // the allowed packages that resolve, when a failure is about packages
-
-function clip(text, limit) {
-  text = String(text);
-  return text.length <= limit ? text : `${text.slice(0, limit - 15)} ...[truncated]`;
-}
 
 function strings(list) {
   return Array.isArray(list) ? list.filter((p) => typeof p === 'string') : [];
@@ -92,15 +79,6 @@ function enterWorkingDir(wd) {
   fs.mkdirSync(wd, { recursive: true });
   process.chdir(wd);
   return null;
-}
-
-function mroOf(e) {
-  const names = [];
-  for (let p = Object.getPrototypeOf(e); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    const name = p.constructor && p.constructor.name;
-    if (name) names.push(name);
-  }
-  return names.length ? names : [typeof e];
 }
 
 /** The program's frames, as a path (CommonJS) or a file URL (ES module). */
@@ -161,14 +139,11 @@ function describe(e) {
   return err;
 }
 
-function writeReply(code) {
+function replyOnExit(code) {
   const reply = { ok: code === 0 && !error };
   if (error) reply.error = error;
   if (available) reply.available = available;
-  const buf = Buffer.from(JSON.stringify(reply), 'utf8');
-  let off = 0;
-  while (off < buf.length) off += fs.writeSync(replyFd, buf, off, buf.length - off);
-  fs.closeSync(replyFd);
+  writeReply(replyFd, JSON.stringify(reply));
 }
 
 /** An uncaught exception or rejection ends the program with status 1, as in `node program.js`. */
@@ -229,7 +204,7 @@ function runProgram(source) {
 for (const stream of [process.stdout, process.stderr]) {
   if (stream._handle && typeof stream._handle.setBlocking === 'function') stream._handle.setBlocking(true);
 }
-process.on('exit', (code) => writeReply(code));
+process.on('exit', replyOnExit);
 const refusal = enterWorkingDir(request.workingDir) ||
   checkPackages(strings(request.packages), strings(request.allowed));
 if (refusal) {
