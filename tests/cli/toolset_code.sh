@@ -42,6 +42,8 @@ missing();'
 expect_rc "run: a failing program" 1
 expect_err "run: its error type and line" "ReferenceError: missing is not defined (line 2)"
 expect_err "run: its guidance" "docs/code.md#names-and-attributes"
+expect_out "run: the failed program's result, its output first" "**success:** false"
+expect_out "run: the failed program's stdout" "1"
 
 run "$TG" -C toolsets/code run python_execute --arg code='print(1)' --arg workingDir=../up
 expect_rc "run: workingDir outside" 1

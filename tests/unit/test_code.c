@@ -337,6 +337,11 @@ static void test_exits(void)
           "a code example");
     tg_call_result_free(&r);
 
+    run_code(&py, "row = {'a': 1}\nprint(row['b'])", "", &r);
+    CHECK(!r.ok && strcmp(r.guidance.message, "KeyError: 'b' (line 2)") == 0,
+          "a key error's message as Python prints it: %s", r.guidance.message);
+    tg_call_result_free(&r);
+
     run_code(&js, "console.log('a');\nprocess.exit(4);", "", &r);
     CHECK(!r.ok && num(r.result, "/returnCode") == 4 && is(r.result, "/stdout", "a\n") &&
               is(r.result, "/error_guidance/error_type", "NonZeroExit"),

@@ -341,6 +341,13 @@ static void print_outcome(const run_opts *o, const tg_manifest *m, const tg_call
             fprintf(stderr, "toolgen: run: resources %s: %s\n",
                     tg_usage_status_name(r->resources.status), r->resources.recommendation);
     } else {
+        /* a failure that still has a result (a code tool's program: its output, its error
+         * guidance; docs/code.md#the-result) shows it before the guidance */
+        if (r->result && r->guidance.cls != TG_CLASS_OUTPUT_SCHEMA &&
+            r->guidance.cls != TG_CLASS_INVALID_RESULT) {
+            print_markdown(m, r->result);
+            print_files(r, o->out_dir);
+        }
         print_failure(m, r);
     }
 }

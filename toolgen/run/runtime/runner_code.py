@@ -147,6 +147,8 @@ def describe(exc, phase, main):
         err.pop("missing_module", None)  # the module is there; the name is not
     if isinstance(exc, SyntaxError) and exc.msg:
         err["message"] = exc.msg  # str() repeats the file and line
+    if isinstance(exc, KeyError) and exc.args:
+        err["message"] = repr(exc.args[0])  # as Python prints it: KeyError: 'k'
     runner.add_traceback(err, exc)
     if line:
         err["line"] = line
