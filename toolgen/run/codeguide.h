@@ -28,8 +28,9 @@ tg_code_lang tg_code_lang_parse(const char *name);
  * pandas' EmptyDataError as "EmptyDataError"), Node.js's system or module code (ENOENT,
  * MODULE_NOT_FOUND, ERR_MODULE_NOT_FOUND) or error name (ReferenceError), or what toolgen saw
  * stop it: Timeout, MemoryError, OutputLimitExceeded, DiskLimitExceeded, ProcessLimitExceeded,
- * TooManyOpenFiles, NetworkBlocked, NonZeroExit, Crash, Cancelled; the packages refused before
- * it ran: PackageNotAllowed, PackageNotInstalled. Points into f's reply or at a static.
+ * TooManyOpenFiles, NetworkBlocked, NonZeroExit, Crash, Cancelled; what the runner refused
+ * before it ran: PackageNotAllowed, PackageNotInstalled, InvalidWorkingDir; a thrown value that
+ * is no Error: ThrownValue. Points into f's reply or at a static.
  */
 const char *tg_code_error_type(tg_code_lang lang, const tg_run_facts *f, const tg_guidance *g);
 
