@@ -405,6 +405,19 @@ static void check_templates_at(lint_ctx *c, const tg_manifest *m, const cJSON *n
     tg_buf_free(&ptr);
 }
 
+/* A runtime whose program is an argument (model/runtime.h, program_arg): input_schema must
+ * require it as a string. */
+static void check_program_arg(lint_ctx *c, const tg_manifest *m, const char *arg)
+{
+    const cJSON *prop = tg_json_get(tg_json_get(m->input_schema, "properties"), arg);
+    const char *type = tg_json_get_string(prop, "type");
+    if (!type || strcmp(type, "string") != 0 ||
+        !tg_json_array_has_string(tg_json_get(m->input_schema, "required"), arg))
+        add_at(c, &m->doc, "/input_schema",
+               "/input_schema: runtime %s runs the argument '%s' as its program: declare it as a "
+               "required property of type string", tg_runtime_name(m->runtime), arg);
+}
+
 /* What the runtime's entry says the implementation holds (model/runtime.h). */
 static void check_implementation(lint_ctx *c, const tg_manifest *m)
 {
@@ -418,6 +431,8 @@ static void check_implementation(lint_ctx *c, const tg_manifest *m)
     }
     if (m->reference)
         check_file(c, m, tg_json_get_string(m->reference, "file"), "/reference/file");
+    if (rt && rt->program_arg)
+        check_program_arg(c, m, rt->program_arg);
 }
 
 static void check_path_markers(lint_ctx *c, const tg_manifest *m)

@@ -28,7 +28,8 @@
 #include "schema/jsonschema.h"
 #include "stages/stages_int.h"
 
-static const char *const test_config[] = {"/validation", "/sandbox", "/static_check", NULL};
+static const char *const test_config[] = {"/validation", "/sandbox", "/static_check", "/code",
+                                          NULL};
 static const char *const test_data[] = {"schemas/visualization_manifest.schema.json", NULL};
 static const char *const up_static[] = {"load", "static", NULL};
 
@@ -104,7 +105,24 @@ static void make_outcome(tcase *c)
     o->n_artifacts = res->sb.n_files;
 }
 
-static void judge(tcase *c)
+/*
+ * A copy of a result without the top-level members output_schema marks `x-toolgen-volatile`:
+ * values measured per call (a time, a resource usage) that an example records but cannot
+ * reproduce (docs/manifest.md#examples). Their presence and type are output_schema's to check.
+ */
+static cJSON *without_volatile(const cJSON *output_schema, const cJSON *v)
+{
+    cJSON *copy = cJSON_Duplicate(v, true);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, tg_json_get(output_schema, "properties"))
+    {
+        if (cJSON_IsTrue(tg_json_get(p, "x-toolgen-volatile")) && cJSON_IsObject(copy))
+            cJSON_DeleteItemFromObjectCaseSensitive(copy, p->string);
+    }
+    return copy;
+}
+
+static void judge(tcase *c, const cJSON *output_schema)
 {
     const tg_call_outcome *o = &c->oc;
     if (!c->example) {
@@ -129,7 +147,12 @@ static void judge(tcase *c)
     }
     char *why = NULL;
     tg_match_opts mo = {.tolerance = -1};
-    if (!tg_json_match(c->output, o->result, TG_MATCH_EQUAL, &mo, &why)) {
+    cJSON *want = without_volatile(output_schema, c->output);
+    cJSON *got = without_volatile(output_schema, o->result);
+    bool same = tg_json_match(want, got, TG_MATCH_EQUAL, &mo, &why);
+    cJSON_Delete(want);
+    cJSON_Delete(got);
+    if (!same) {
         c->failure = xasprintf("output: %s", why ? why : "differs from the recorded output");
         free(why);
         return;
@@ -466,7 +489,7 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
             break;
         }
         make_outcome(c);
-        judge(c);
+        judge(c, t->m.output_schema);
         tg_error_class cls = c->res.guidance.cls;
         if (cls == TG_CLASS_SIGNATURE_MISMATCH || cls == TG_CLASS_ENTRYPOINT_MISSING)
             t->schema_ok = false; /* docs/metrics.md#gates-and-the-status-transition */
