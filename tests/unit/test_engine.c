@@ -13,7 +13,10 @@
  *   - a stage's previous outputs are handed back (mapped) only when intact, and one changed in
  *     place while the stage reads it fails the stage;
  *   - a key changes when, and only when, one of its declared inputs changes (source file,
- *     config value, data file, upstream output, version), seen through explain.
+ *     config value, data file, upstream output, version), seen through explain;
+ *   - the environment's facts: one a stage declares is in its key, one it reports while
+ *     running (tg_stage_env) is checked like a discovered file; a simulated upgrade of either
+ *     reruns exactly the stages that depend on it, and explain names the fact and its value;
  *
  *   - the engine works on the repository it is given, not on the current directory: two
  *     repositories built one after the other from a third directory each get their own outputs
@@ -105,6 +108,7 @@ static tg_stage_status pub_run(tg_stage_run *r, tg_err *err)
     char *text = xasprintf("[%s]\n%s", tool, gen);
     free(gen);
     tg_stage_output(r, xasprintf("pub/%s.txt", tool), text, strlen(text));
+    tg_stage_env(r, "pkg"); /* as the test stage reports a package the tool declares */
     return TG_STAGE_DONE;
 }
 
@@ -173,6 +177,7 @@ static tg_stage_status all_run(tg_stage_run *r, tg_err *err)
 static const char *const up_gen[] = {"gen", NULL};
 static const char *const gen_config[] = {"/project/description", NULL};
 static const char *const gen_data[] = {"fake.dat", NULL};
+static const char *const gen_env[] = {"interp", NULL};
 
 /* not const: the key test bumps gen's version */
 static tg_stage_def stage_gen = {
@@ -181,6 +186,7 @@ static tg_stage_def stage_gen = {
     .scope = TG_STAGE_TOOL,
     .config = gen_config,
     .data = gen_data,
+    .env = gen_env,
     .inputs = src_inputs,
     .roots = out_roots,
     .run = gen_run,
@@ -222,6 +228,35 @@ static char *tool_marker(const tg_config *cfg, const char *name)
 }
 
 static const tg_tool_source fake_tools = {.list = list_tools, .marker = tool_marker};
+
+/* ---- the environment: two facts whose values a test changes, as an upgrade would ---------- */
+
+static const char *env_interp = "1.0", *env_pkg = "2.0";
+static int env_opens, env_closes;
+
+static void *env_open(const tg_repo *repo, bool writable)
+{
+    (void)repo;
+    (void)writable;
+    env_opens++;
+    return &env_opens;
+}
+
+static void env_fact(void *ctx, const char *name, tg_buf *value)
+{
+    CHECK(ctx == &env_opens, "the context of open");
+    tg_buf_puts(value, !strcmp(name, "interp") ? env_interp
+                       : !strcmp(name, "pkg")  ? env_pkg
+                                               : "unknown");
+}
+
+static void env_close(void *ctx)
+{
+    (void)ctx;
+    env_closes++;
+}
+
+static const tg_build_env fake_env = {.open = env_open, .fact = env_fact, .close = env_close};
 
 /* ---- running a build ------------------------------------------------------------------------ */
 
@@ -295,6 +330,7 @@ static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs
     tg_build_opts o = {.repo = &repo,
                        .stages = fake_stages,
                        .tool_source = &fake_tools,
+                       .env = &fake_env,
                        .mode = mode,
                        .jobs = jobs,
                        .keep_going = keep_going,
@@ -697,7 +733,7 @@ static void test_keys(const char *datadir)
     expect_plan("source file", "all gen:b pub:b", "src/b.txt changed");
     settle();
     stage_gen.version = "2";
-    expect_plan("version", "all gen:a gen:b gen:c pub:a pub:b pub:c", "version changed");
+    expect_plan("version", "all gen:a gen:b gen:c pub:a pub:b pub:c", "the stage's version");
     settle();
     /* an upstream output: pub's key holds gen's outputs, so a hand edit of out/a.gen reruns gen
      * (rewriting it), and pub only if gen's output then differs from what pub was built from */
@@ -708,6 +744,20 @@ static void test_keys(const char *datadir)
     CHECK_RAN(r, "gen:a");
     result_free(&r);
     free(dat);
+}
+
+static void test_env(void)
+{
+    settle();
+    env_interp = "1.1"; /* a fact in gen's key */
+    expect_plan("declared fact", "all gen:a gen:b gen:c pub:a pub:b pub:c",
+                "the environment changed: interp is now 1.1");
+    settle();
+    env_pkg = "3.0"; /* a fact pub reported while running */
+    expect_plan("discovered fact", "pub:a pub:b pub:c", "the environment changed: pkg is now 3.0");
+    settle();
+    CHECK(env_opens > 0 && env_opens == env_closes, "opened %d, closed %d", env_opens,
+          env_closes);
 }
 
 /* ---- two repositories, built from a third directory --------------------------------------- */
@@ -814,6 +864,7 @@ int main(void)
     test_forced();
     test_outputs();
     test_keys(datadir);
+    test_env();
     test_two_repos(tmpdir);
 
     CHECK(chdir(cwd) == 0, "chdir back");

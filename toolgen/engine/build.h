@@ -94,6 +94,23 @@ typedef struct tg_tool_source {
     char *(*refuse)(const char *marker, const char *name);
 } tg_tool_source;
 
+/*
+ * The facts of the machine a build runs on that results depend on beyond files: interpreter and
+ * package versions, the sandbox's version, the runner files (docs/build.md "When a stage runs").
+ * A stage names the facts in its key (tg_stage_def.env) or reports them while running
+ * (tg_stage_env); the engine asks each fact once per build, serialised, and keeps a hash of its
+ * value (the value itself only for `explain`). The engine knows no fact by name.
+ */
+typedef struct tg_build_env {
+    /* A context for one build of repo (NULL is fine); writable: the build may keep a cache
+     * under .toolgen/ (false for explain and dry runs). */
+    void *(*open)(const tg_repo *repo, bool writable);
+    /* Appends the value of fact name to value ("3.11.2", "absent"): never fails, a fact that
+     * cannot be had is a value too. */
+    void (*fact)(void *ctx, const char *name, tg_buf *value);
+    void (*close)(void *ctx);
+} tg_build_env;
+
 typedef struct tg_build_opts {
     /* The repository, opened with its config (tg_repo_open); every file the build reads or
      * writes is relative to its root fd, never to the current directory. */
@@ -102,6 +119,7 @@ typedef struct tg_build_opts {
      * TG_BUILD_MAX_STAGE_KINDS). */
     const tg_stage_def *const *stages;
     const tg_tool_source *tool_source; /* where the tools come from */
+    const tg_build_env *env; /* the environment's facts; NULL: every fact is "unknown" */
     tg_build_mode mode;
     int jobs;          /* 0: build.jobs of toolgen.yaml, else the CPU count */
     int keep_going;    /* stop starting stages after this many failures; 0 = never stop */

@@ -404,6 +404,11 @@ void tg_stage_dep(tg_stage_run *r, const char *path)
     tg_strv_push(&r->deps, path);
 }
 
+void tg_stage_env(tg_stage_run *r, const char *fact)
+{
+    tg_strv_push(&r->envs, fact);
+}
+
 void tg_stage_problem(tg_stage_run *r, const char *fmt, ...)
 {
     va_list ap;
@@ -435,6 +440,7 @@ static void run_free(tg_stage_run *r)
     unmap_all(r);
     tg_strv_free(&r->deps);
     tg_strv_free(&r->deps_exist);
+    tg_strv_free(&r->envs);
     tg_buf_free(&r->problems);
     tg_buf_free(&r->notes);
 }
@@ -563,6 +569,47 @@ static void add_restored(engine *e, tg_strv *list, const char *path)
     pthread_mutex_unlock(&e->mu);
 }
 
+/*
+ * The discovered dependencies of a run as recorded: files with their content hash (zero when
+ * missing); presence-only ones with TGB_EXISTS_HASH (a path that is also a content dependency
+ * keeps its content hash); environment facts as "env:<fact>" with their value's hash. Sorted,
+ * unique; names borrowed from r->deps.
+ */
+static tg_named_hash *recorded_deps(engine *e, tg_stage_run *r, size_t *count)
+{
+    tg_strmap content = TG_STRMAP_INIT;
+    for (size_t i = 0; i < r->deps.n; i++)
+        tg_strmap_put(&content, r->deps.v[i], (void *)1);
+    for (size_t i = 0; i < r->deps_exist.n; i++)
+        if (!tg_strmap_get(&content, r->deps_exist.v[i]))
+            tg_strv_push(&r->deps, r->deps_exist.v[i]);
+    for (size_t i = 0; i < r->envs.n; i++) /* facts: "env:<fact>", the value's hash */
+        tg_strv_push_owned(&r->deps, xasprintf(TGB_ENV_PREFIX "%s", r->envs.v[i]));
+    tg_named_hash *deps = xcalloc(r->deps.n + 1, sizeof *deps);
+    tg_strv_sort(&r->deps);
+    size_t ndep = 0;
+    for (size_t i = 0; i < r->deps.n; i++) {
+        if (ndep && strcmp(deps[ndep - 1].name, r->deps.v[i]) == 0)
+            continue;
+        if (!strncmp(r->deps.v[i], TGB_ENV_PREFIX, strlen(TGB_ENV_PREFIX))) {
+            const char *fact = r->deps.v[i] + strlen(TGB_ENV_PREFIX);
+            deps[ndep++] = (tg_named_hash){r->deps.v[i], tgb_env_hash(e, fact)};
+            continue;
+        }
+        tg_hash h = {0, 0};
+        tg_err derr = {0};
+        int hrc = tg_statelog_hash_file(e->log, r->deps.v[i], &h, &derr);
+        if (hrc < 0)
+            h = (tg_hash){0, 1};
+        else if (hrc == 1 && !tg_strmap_get(&content, r->deps.v[i]))
+            h = TGB_EXISTS_HASH;
+        deps[ndep++] = (tg_named_hash){r->deps.v[i], h};
+    }
+    tg_strmap_free(&content);
+    *count = ndep;
+    return deps;
+}
+
 static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
 {
     const tg_stage_rec *rec = n->rec;
@@ -644,30 +691,8 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         return -1;
     }
     qsort(outs, nout, sizeof *outs, out_cmp);
-    /* Presence-only dependencies are recorded with TGB_EXISTS_HASH (or zero when missing);
-     * a path that is also a content dependency keeps its content hash. */
-    tg_strmap content = TG_STRMAP_INIT;
-    for (size_t i = 0; i < r->deps.n; i++)
-        tg_strmap_put(&content, r->deps.v[i], (void *)1);
-    for (size_t i = 0; i < r->deps_exist.n; i++)
-        if (!tg_strmap_get(&content, r->deps_exist.v[i]))
-            tg_strv_push(&r->deps, r->deps_exist.v[i]);
-    tg_named_hash *deps = xcalloc(r->deps.n + 1, sizeof *deps);
-    tg_strv_sort(&r->deps);
     size_t ndep = 0;
-    for (size_t i = 0; i < r->deps.n; i++) {
-        if (ndep && strcmp(deps[ndep - 1].name, r->deps.v[i]) == 0)
-            continue;
-        tg_hash h = {0, 0};
-        tg_err derr = {0};
-        int hrc = tg_statelog_hash_file(e->log, r->deps.v[i], &h, &derr);
-        if (hrc < 0)
-            h = (tg_hash){0, 1};
-        else if (hrc == 1 && !tg_strmap_get(&content, r->deps.v[i]))
-            h = TGB_EXISTS_HASH;
-        deps[ndep++] = (tg_named_hash){r->deps.v[i], h};
-    }
-    tg_strmap_free(&content);
+    tg_named_hash *deps = recorded_deps(e, r, &ndep);
     tg_stage_rec nr = {n->id, n->key, n->in, outs, deps, n->nin, nout, ndep};
     rc = tg_statelog_put_stage(e->log, &nr, err);
     free(deps);
@@ -785,7 +810,7 @@ static void process(worker *w, node *n)
             return;
         }
         if (n->rec)
-            tgb_explain_key(n);
+            tgb_explain_key(e, n);
         else
             tgb_why(n, "never built");
     }
