@@ -5,6 +5,7 @@
  *   build_run.c     the stage API (stage.h), writing outputs, the scheduler
  *   build_plan.c    tools, graph, keys, planning
  *   build_events.c  events and explanations; build_roots.c  the stages' output folders;
+ *   build_cache.c   the shared cache of stage results (called by build_run.c)
  *   build_parallel.c  the parallel loop; build_env.c  the environment's facts
  *                                                       (leaves: they call nothing above)
  *
@@ -150,6 +151,7 @@ struct tg_stage_run {
     tg_strv deps;
     tg_strv deps_exist; /* presence-only dependencies */
     tg_strv envs;       /* environment facts discovered (tg_stage_env) */
+    tg_strv summaries;  /* this run's tg_stage_summary lines (for the shared cache) */
     tg_buf problems, notes;
 };
 
@@ -231,7 +233,18 @@ void tgb_nidx_free(named_index *x);
  * questions about its last run share it); NULL without a record. */
 const named_index *tgb_rec_inputs(node *n);
 
+/* ---- build_cache.c ---------------------------------------------------------------------- */
+
+/* Fills r with n's outputs, discovered inputs and summary lines from the shared cache, as if
+ * the stage had run; false (r untouched) on a miss. */
+bool tgb_cache_fetch(engine *e, node *n, tg_stage_run *r);
+/* Offers the shared cache what n's run r produced, as recorded (after commit). */
+void tgb_cache_store(engine *e, node *n, const tg_stage_run *r);
+
 /* ---- build_run.c ------------------------------------------------------------------------ */
+
+/* Hands an output to run r (takes path and data), as tg_stage_output does. */
+void tgb_add_output(tg_stage_run *r, char *path, char *data, size_t len);
 
 bool tgb_should_stop(const engine *e);
 /* Runs every planned stage on tgb_jobs(e) threads; returns when all ran or the build stopped. */

@@ -142,6 +142,13 @@ char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char
     return tg_read_file_at(r->e->root, path, 0, len, err);
 }
 
+static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always);
+
+void tgb_add_output(tg_stage_run *r, char *path, char *data, size_t len)
+{
+    add_output(r, path, data, len, false);
+}
+
 static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always)
 {
     if (r->nouts == r->capouts) {
@@ -394,6 +401,7 @@ void tg_stage_summary(tg_stage_run *r, const char *fmt, ...)
     va_start(ap, fmt);
     char *text = format_text(fmt, ap);
     va_end(ap);
+    tg_strv_push(&r->summaries, text);
     pthread_mutex_lock(&r->e->mu);
     tg_strv_push_owned(&r->e->st->summaries, text);
     pthread_mutex_unlock(&r->e->mu);
@@ -441,6 +449,7 @@ static void run_free(tg_stage_run *r)
     tg_strv_free(&r->deps);
     tg_strv_free(&r->deps_exist);
     tg_strv_free(&r->envs);
+    tg_strv_free(&r->summaries);
     tg_buf_free(&r->problems);
     tg_buf_free(&r->notes);
 }
@@ -820,7 +829,8 @@ static void process(worker *w, node *n)
 
     tg_stage_run r = {.e = e, .w = w, .n = n};
     tg_err err = {0};
-    int rc = n->def->run(&r, &err);
+    bool hit = tgb_cache_fetch(e, n, &r);
+    int rc = hit ? TG_STAGE_DONE : n->def->run(&r, &err);
     bool env = rc == TG_STAGE_NO_ENVIRONMENT;
     if (rc == 0)
         rc = check_maps(&r, &err);
@@ -828,6 +838,13 @@ static void process(worker *w, node *n)
         rc = commit_outputs(e, n, &r, &err);
     else
         write_always(e, n, &r);
+    if (rc == 0 && !hit)
+        tgb_cache_store(e, n, &r);
+    if (rc == 0 && hit) {
+        pthread_mutex_lock(&e->mu);
+        e->st->cache_hits++;
+        pthread_mutex_unlock(&e->mu);
+    }
     for (size_t i = 0; rc == 0 && i < r.nouts; i++)
         report_output(e, n, &r, i);
     if (env) {
