@@ -11,6 +11,7 @@
 struct tg_remote_cache {
     tg_remote *client;
     tg_build_cache ops;
+    tg_llm_remote llm;
     bool upload;
     atomic_int hits, misses, uploads;
 };
@@ -119,4 +120,39 @@ char *tg_remote_cache_summary(const tg_remote_cache *rc)
     return xasprintf("remote cache: %d hit%s, %d miss%s, %d rejected blob%s, uploads %d%s", h,
                      h == 1 ? "" : "s", m, m == 1 ? "" : "es", rej, rej == 1 ? "" : "s", up,
                      rc->upload ? "" : " (read-only)");
+}
+
+/* ---- model answers -------------------------------------------------------------------------- */
+
+#define ANSWER_FILE "answer.json"
+
+static char *llm_get(void *ud, tg_hash key, size_t *len)
+{
+    tg_remote_cache *rc = ud;
+    tg_cache_record rec;
+    tg_err err = {0}; /* a miss either way: generation goes on with the provider */
+    if (cache_get(rc, "llm", key, &rec, &err) != TG_CACHE_HIT)
+        return NULL;
+    char *entry = NULL;
+    if (rec.nfiles == 1 && !strcmp(rec.files[0].path, ANSWER_FILE)) {
+        entry = rec.files[0].data;
+        *len = rec.files[0].len;
+        rec.files[0].data = NULL;
+    }
+    tg_cache_record_free(&rec);
+    return entry;
+}
+
+static void llm_put(void *ud, tg_hash key, const char *entry, size_t len)
+{
+    tg_cache_file f = {(char *)ANSWER_FILE, (char *)entry, len};
+    tg_cache_record rec = {.files = &f, .nfiles = 1};
+    tg_err err = {0};
+    cache_put(ud, "llm", key, &rec, &err);
+}
+
+const tg_llm_remote *tg_remote_cache_llm(tg_remote_cache *rc)
+{
+    rc->llm = (tg_llm_remote){.get = llm_get, .put = llm_put, .ud = rc};
+    return &rc->llm;
 }
