@@ -240,7 +240,9 @@ static const cJSON *python_facts(env_ctx *c)
         return NULL;
     }
     c->python = v;
-    remember(c, "python", full_sig(py, tg_json_get(v, "path")), cJSON_Duplicate(v, true));
+    sig = full_sig(py, tg_json_get(v, "path"));
+    remember(c, "python", sig, cJSON_Duplicate(v, true));
+    free(sig);
     return v;
 }
 
