@@ -42,7 +42,7 @@ while [ "$i" -lt "$N" ]; do
 done
 chmod -R o+rX "$WORK"
 
-now() { python3 -c 'import time; print(time.monotonic())'; }
+now() { date +%s%N; }
 # timed DIR ARGS...: a build of DIR; prints its wall time in seconds
 timed() {
     d=$1
@@ -50,7 +50,7 @@ timed() {
     t0=$(now)
     "$TG" -C "$d" build "$@" >"$WORK/last.out" 2>&1 || { cat "$WORK/last.out" >&2; exit 1; }
     t1=$(now)
-    python3 -c "print('%.3f' % ($t1 - $t0))"
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
 }
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 fresh() { rm -rf "$WORK/clone" && cp -r "$SRC" "$WORK/clone"; }
