@@ -9,8 +9,11 @@
 #      asks the cache nothing: what it costs is opening it).
 #
 # Each figure is the median of RUNS runs (default 3; NOOP_RUNS, default 21, for the no-op
-# builds), the two kinds alternating. Work files go to $BENCH_DIR (default bench/work/remote/,
-# git-ignored). Not a test: run it by hand; docs/benchmarks.md has the figures.
+# builds), the two kinds alternating: wall time, and CPU time (user + system of toolgen and all
+# it ran, nginx not included), which a busy machine disturbs less. With valgrind installed the
+# no-op builds are also counted in instructions (callgrind), which no other load disturbs.
+# Work files go to $BENCH_DIR (default bench/work/remote/, git-ignored). Not a test: run it by
+# hand; docs/benchmarks.md has the figures.
 set -eu
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -42,17 +45,17 @@ while [ "$i" -lt "$N" ]; do
 done
 chmod -R o+rX "$WORK"
 
-now() { date +%s%N; }
-# timed DIR ARGS...: a build of DIR; prints its wall time in seconds
+# timed DIR ARGS...: a build of DIR; prints its wall time and CPU time in seconds
 timed() {
     d=$1
     shift
-    t0=$(now)
-    "$TG" -C "$d" build "$@" >"$WORK/last.out" 2>&1 || { cat "$WORK/last.out" >&2; exit 1; }
-    t1=$(now)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
+    /usr/bin/time -f '%e %U %S' -o "$WORK/time.out" "$TG" -C "$d" build "$@" >"$WORK/last.out" 2>&1 ||
+        { cat "$WORK/last.out" >&2; exit 1; }
+    awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$WORK/time.out"
 }
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+# median COL: the median of column COL of its input
+median() { awk -v c="$1" '{ print $c }' | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 fresh() { rm -rf "$WORK/clone" && cp -r "$SRC" "$WORK/clone"; }
 
 # warm the cache
@@ -71,9 +74,11 @@ while [ "$r" -lt "$RUNS" ]; do
     grep -q "0 misses, 0 rejected" "$WORK/last.out" || { cat "$WORK/last.out" >&2; exit 1; }
     r=$((r + 1))
 done
-L=$(median <"$WORK/local.t")
-R=$(median <"$WORK/remote.t")
-echo "fresh clone, $((N + 6)) tools: clean local build ${L}s, warm remote cache ${R}s, $(python3 -c "print('%.1f' % ($L / $R))")x"
+L=$(median 1 <"$WORK/local.t")
+R=$(median 1 <"$WORK/remote.t")
+LC=$(median 2 <"$WORK/local.t")
+RC=$(median 2 <"$WORK/remote.t")
+echo "fresh clone, $((N + 6)) tools: clean local build ${L}s (CPU ${LC}s), warm remote cache ${R}s (CPU ${RC}s): $(ratio "$L" "$R")x wall, $(ratio "$LC" "$RC")x CPU"
 tail -n 2 "$WORK/last.out"
 
 # no-op builds of the built clone
@@ -85,6 +90,17 @@ while [ "$r" -lt "$NOOP_RUNS" ]; do
     timed "$WORK/clone" --remote-cache "$NGINX_URL" >>"$WORK/noop-remote.t"
     r=$((r + 1))
 done
-A=$(median <"$WORK/noop-none.t")
-B=$(median <"$WORK/noop-remote.t")
-echo "no-op build: no cache ${A}s, remote configured ${B}s, $(python3 -c "print('%+.1f%%' % (($B / $A - 1) * 100))")"
+A=$(median 1 <"$WORK/noop-none.t")
+B=$(median 1 <"$WORK/noop-remote.t")
+echo "no-op build: no cache ${A}s, remote configured ${B}s ($(awk -v a="$A" -v b="$B" 'BEGIN { printf "%+.1f%%", (b / a - 1) * 100 }'))"
+if command -v valgrind >/dev/null; then
+    for a in none remote; do
+        set --
+        [ "$a" = remote ] && set -- --remote-cache "$NGINX_URL"
+        valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.$a" "$TG" -C "$WORK/clone" build "$@" \
+            2>&1 >/dev/null | awk '/Collected/ { print $4 }' >"$WORK/instr.$a"
+    done
+    I0=$(cat "$WORK/instr.none")
+    I1=$(cat "$WORK/instr.remote")
+    echo "no-op build, instructions: no cache $I0, remote configured $I1 ($(awk -v a="$I0" -v b="$I1" 'BEGIN { printf "%+.2f%%", (b / a - 1) * 100 }'))"
+fi

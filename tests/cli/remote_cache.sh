@@ -57,7 +57,7 @@ expect_out "second clone: then nothing to do" "no work to do"
 run "$TG" -C "$T/c2" explain
 expect_not_out "explain asks the cache nothing" "remote cache"
 
-# ---- a corrupted blob ------------------------------------------------------------------------
+# ---- a corrupted blob (generated/mcp/tools.json: over 16 KiB, so not inlined in its result) ----
 SUM=$(sha256sum "$T/c1/generated/mcp/tools.json" | cut -d' ' -f1)
 BLOB=$T/srv/data/cache/cas/$SUM
 expect_eq "the blob of generated/mcp/tools.json is on the server" "$(test -f "$BLOB" && echo yes)" yes

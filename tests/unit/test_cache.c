@@ -64,8 +64,8 @@ static void test_decode_sample(void)
 static void test_roundtrip(void)
 {
     tg_action_result ar = {0};
-    tg_ar_add_file(&ar, "generated/x/openai.json", "{}\n", 3);
-    tg_ar_add_file(&ar, ".toolgen/ir/x.json", "", 0);
+    tg_ar_add_file(&ar, "generated/x/openai.json", "{}\n", 3, false);
+    tg_ar_add_file(&ar, ".toolgen/ir/x.json", "xy", 2, true);
     ar.out = (unsigned char *)"s x: 3/3 tests passed\n";
     ar.outlen = strlen((char *)ar.out);
     size_t len = 0;
@@ -81,6 +81,9 @@ static void test_roundtrip(void)
     char want[TG_SHA256_HEX];
     tg_sha256_hex("{}\n", 3, want);
     CHECK(!strcmp(back.files[0].hash, want), "its SHA-256");
+    CHECK(!back.files[0].inline_data, "not inlined");
+    CHECK(back.files[1].inline_len == 2 && !memcmp(back.files[1].inline_data, "xy", 2),
+          "inlined contents come back");
     CHECK_CONTAINS((char *)back.out, "3/3 tests passed");
     tg_ar_free(&back);
     tg_ar_free(&ar);

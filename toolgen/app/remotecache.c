@@ -8,6 +8,9 @@
 #include "base/json.h"
 #include "cache/remote.h"
 
+#define INLINE_MAX ((size_t)16 << 10)     /* a file inlined in an action result, at most */
+#define INLINE_TOTAL ((size_t)1 << 20)    /* all of one action result's inlined files */
+
 struct tg_remote_cache {
     tg_remote *client;
     tg_build_cache ops;
@@ -92,8 +95,13 @@ static tg_cache_status cache_put(void *ud, const char *kind, tg_hash key,
     local_hex(key, kind, wire);
     tg_action_result ar = {0};
     tg_span *blobs = xcalloc(rec->nfiles + 1, sizeof *blobs);
+    size_t inlined = 0;
     for (size_t i = 0; i < rec->nfiles; i++) {
-        tg_ar_add_file(&ar, rec->files[i].path, rec->files[i].data, rec->files[i].len);
+        /* small files travel in the action result too: a hit then costs one request, not one
+         * per file (each is still uploaded as a blob, which a validating server requires) */
+        bool in = rec->files[i].len <= INLINE_MAX && inlined + rec->files[i].len <= INLINE_TOTAL;
+        inlined += in ? rec->files[i].len : 0;
+        tg_ar_add_file(&ar, rec->files[i].path, rec->files[i].data, rec->files[i].len, in);
         blobs[i] = (tg_span){rec->files[i].data, rec->files[i].len};
     }
     ar.out = (unsigned char *)(rec->text ? rec->text : "");

@@ -12,7 +12,8 @@ typedef Build__Bazel__Remote__Execution__V2__Digest pb_digest;
 
 #define MAX_FILES 100000
 
-void tg_ar_add_file(tg_action_result *ar, const char *path, const void *data, size_t len)
+void tg_ar_add_file(tg_action_result *ar, const char *path, const void *data, size_t len,
+                    bool inline_too)
 {
     ar->files = xrealloc(ar->files, (ar->nfiles + 1) * sizeof *ar->files);
     tg_ar_file *f = &ar->files[ar->nfiles++];
@@ -20,6 +21,11 @@ void tg_ar_add_file(tg_action_result *ar, const char *path, const void *data, si
     f->path = xstrdup(path);
     tg_sha256_hex(data, len, f->hash);
     f->size = (int64_t)len;
+    if (inline_too) {
+        f->inline_data = xmalloc(len + 1);
+        memcpy(f->inline_data, data, len);
+        f->inline_len = len;
+    }
 }
 
 unsigned char *tg_ar_encode(const tg_action_result *ar, size_t *len)
@@ -35,6 +41,8 @@ unsigned char *tg_ar_encode(const tg_action_result *ar, size_t *len)
         build__bazel__remote__execution__v2__output_file__init(&files[i]);
         files[i].path = ar->files[i].path;
         files[i].digest = &digests[i];
+        files[i].contents.data = ar->files[i].inline_data;
+        files[i].contents.len = ar->files[i].inline_data ? ar->files[i].inline_len : 0;
         ptrs[i] = &files[i];
     }
     r.n_output_files = ar->nfiles;
