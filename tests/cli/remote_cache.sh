@@ -106,21 +106,10 @@ while [ "$i" -lt 150 ]; do
     sed "s/@NAME@/t_$i/g" tests/synthetic_tool.yaml >"$K/manifests/t_$i/tool.manifest.yaml"
     i=$((i + 1))
 done
-H=$T/hold
-mkdir -p "$H"
-python3 tests/hold_output.py "$H" -- "$TG" -C "$K" build -j 2 &
-HPID=$!
-n=0
-while [ ! -f "$H/pid" ] && [ ! -f "$H/finished" ] && [ "$n" -lt 2400 ]; do
-    sleep 0.05
-    n=$((n + 1))
-done
-expect_eq "the build is held mid-way" "$(test -f "$H/pid" && echo held)" held
+hold kill "$TG" -C "$K" build -j 2
+expect_eq "the build is held mid-way" "$([ -n "$CPID" ] && echo held)" held
 nginx_stop
-touch "$H/release"
-wait "$HPID"
-RC=$(cat "$H/rc" 2>/dev/null || echo 255)
-OUT=$(cat "$H/out" 2>/dev/null)
+release
 expect_rc "server killed mid-build: the build succeeds" 0
 expect_out "server killed mid-build: summary" "remote cache: "
 expect_eq "server killed mid-build: one warning" "$(printf '%s\n' "$OUT" | grep -c 'cannot be used')" 1
