@@ -18,6 +18,10 @@
  *     running (tg_stage_env) is checked like a discovered file; a simulated upgrade of either
  *     reruns exactly the stages that depend on it, and explain names the fact and its value;
  *
+ *   - a shared cache (tg_build_cache), here in memory: a second repository with the same
+ *     sources builds with every stage a hit (no run() called) and the same outputs; a record
+ *     naming a file outside the repository is not used;
+ *
  *   - the engine works on the repository it is given, not on the current directory: two
  *     repositories built one after the other from a third directory each get their own outputs
  *     and state, and the third directory stays empty.
@@ -258,6 +262,76 @@ static void env_close(void *ctx)
 
 static const tg_build_env fake_env = {.open = env_open, .fact = env_fact, .close = env_close};
 
+/* ---- a shared cache in memory ------------------------------------------------------------- */
+
+typedef struct mem_ent {
+    char kind[8];
+    tg_hash key;
+    tg_cache_record rec;
+} mem_ent;
+
+static pthread_mutex_t mem_mu = PTHREAD_MUTEX_INITIALIZER;
+static mem_ent mem[64];
+static size_t nmem;
+static bool use_cache; /* the next build_with: with the cache */
+
+static void rec_copy(tg_cache_record *to, const tg_cache_record *from)
+{
+    to->nfiles = from->nfiles;
+    to->files = xcalloc(from->nfiles + 1, sizeof *to->files);
+    for (size_t i = 0; i < from->nfiles; i++) {
+        to->files[i].path = xstrdup(from->files[i].path);
+        to->files[i].data = xmalloc(from->files[i].len + 1);
+        memcpy(to->files[i].data, from->files[i].data, from->files[i].len);
+        to->files[i].data[from->files[i].len] = '\0';
+        to->files[i].len = from->files[i].len;
+    }
+    to->text = from->text ? xstrdup(from->text) : NULL;
+}
+
+static mem_ent *mem_find(const char *kind, tg_hash key)
+{
+    for (size_t i = 0; i < nmem; i++)
+        if (!strcmp(mem[i].kind, kind) && tg_hash_eq(mem[i].key, key))
+            return &mem[i];
+    return NULL;
+}
+
+static tg_cache_status mem_get(void *ud, const char *kind, tg_hash key, tg_cache_record *out,
+                               tg_err *err)
+{
+    (void)ud;
+    (void)err;
+    pthread_mutex_lock(&mem_mu);
+    mem_ent *m = mem_find(kind, key);
+    if (m)
+        rec_copy(out, &m->rec);
+    pthread_mutex_unlock(&mem_mu);
+    return m ? TG_CACHE_HIT : TG_CACHE_MISS;
+}
+
+static tg_cache_status mem_put(void *ud, const char *kind, tg_hash key,
+                               const tg_cache_record *rec, tg_err *err)
+{
+    (void)ud;
+    (void)err;
+    pthread_mutex_lock(&mem_mu);
+    mem_ent *m = mem_find(kind, key);
+    if (!m && nmem < sizeof mem / sizeof *mem) {
+        m = &mem[nmem++];
+        snprintf(m->kind, sizeof m->kind, "%s", kind);
+        m->key = key;
+    } else if (m) {
+        tg_cache_record_free(&m->rec);
+    }
+    if (m)
+        rec_copy(&m->rec, rec);
+    pthread_mutex_unlock(&mem_mu);
+    return TG_CACHE_HIT;
+}
+
+static const tg_build_cache mem_cache = {.get = mem_get, .put = mem_put};
+
 /* ---- running a build ------------------------------------------------------------------------ */
 
 typedef struct result {
@@ -331,6 +405,7 @@ static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs
                        .stages = fake_stages,
                        .tool_source = &fake_tools,
                        .env = &fake_env,
+                       .cache = use_cache ? &mem_cache : NULL,
                        .mode = mode,
                        .jobs = jobs,
                        .keep_going = keep_going,
@@ -786,6 +861,62 @@ static void expect_text(const char *dir, const char *rel, const char *want)
     free(path);
 }
 
+static void test_shared_cache(const char *tmpdir)
+{
+    char *one = tg_path_join(tmpdir, "cache1"), *two = tg_path_join(tmpdir, "cache2");
+    char *three = tg_path_join(tmpdir, "cache3"), *p;
+    const char *dirs[3] = {one, two, three};
+    for (int d = 0; d < 3; d++) {
+        write_text(p = tg_path_join(dirs[d], "src/a.txt"), "alpha\n"), free(p);
+        write_text(p = tg_path_join(dirs[d], "src/b.txt"), "beta\n"), free(p);
+    }
+    use_cache = true;
+    result r;
+    build_dir = one;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && r.st.cache_hits == 0, "first: %d", r.status);
+    CHECK_RAN(r, "all gen:a gen:b pub:a pub:b");
+    result_free(&r);
+    size_t stored = nmem;
+    CHECK(stored == 10, "a deps and a result record per stage: %zu", stored);
+
+    build_dir = two; /* the same sources elsewhere: every stage a hit, nothing run */
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && r.st.cache_hits == 5, "hits: %d", r.st.cache_hits);
+    CHECK_RAN(r, "");
+    CHECK(r.st.ran == 5, "hits count as stages that ran: %d", r.st.ran);
+    result_free(&r);
+    expect_text(two, "pub/all.txt", "a: alpha\nb: beta\n");
+    expect_text(two, "pub/a.txt", "[a]\nalpha\n");
+    build(&r);
+    CHECK_RAN(r, "");
+    CHECK(r.st.ran == 0, "then up to date: %d", r.st.ran);
+    result_free(&r);
+    CHECK(nmem == stored, "hits are not uploaded again");
+
+    /* a deps record naming a file outside the repository is not followed */
+    for (size_t i = 0; i < nmem; i++)
+        if (!strcmp(mem[i].kind, "deps")) {
+            free(mem[i].rec.text);
+            mem[i].rec.text = xstrdup("f /etc/passwd\n");
+        }
+    build_dir = three;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "three: %d", r.status);
+    CHECK_RAN(r, "all gen:a gen:b pub:a pub:b");
+    CHECK(has_event(&r, "WARNING gen a: the remote cache's record names a file outside"),
+          "warned");
+    result_free(&r);
+    use_cache = false;
+    build_dir = ".";
+    for (size_t i = 0; i < nmem; i++)
+        tg_cache_record_free(&mem[i].rec);
+    nmem = 0;
+    free(one);
+    free(two);
+    free(three);
+}
+
 static void test_two_repos(const char *tmpdir)
 {
     char *one = tg_path_join(tmpdir, "one"), *two = tg_path_join(tmpdir, "two");
@@ -865,6 +996,7 @@ int main(void)
     test_outputs();
     test_keys(datadir);
     test_env();
+    test_shared_cache(tmpdir);
     test_two_repos(tmpdir);
 
     CHECK(chdir(cwd) == 0, "chdir back");

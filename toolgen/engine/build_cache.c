@@ -68,13 +68,34 @@ static tg_hasher *result_key_start(tg_hash key)
     return h;
 }
 
+/*
+ * A name of a deps record this machine may hash: an environment fact, or a path inside the
+ * repository (relative, no ".."), as the stages report them. A record from the cache naming
+ * /etc/shadow would otherwise have the client hash it into the key it then sends.
+ */
+static bool dep_name_ok(char kind, const char *name, size_t n)
+{
+    if (kind == 'v')
+        return true;
+    if (kind != 'f' && kind != 'e')
+        return false;
+    char *s = xstrndup(name, n);
+    bool ok = s[0] != '/' && strcmp(s, "..") != 0 && strncmp(s, "../", 3) != 0 &&
+              !strstr(s, "/../") && !tg_str_endswith(s, "/..");
+    free(s);
+    return ok;
+}
+
 /* The result's key from the deps record's lines, each hashed here; the lines are kept for
- * the run (r). */
-static tg_hash result_key(engine *e, tg_hash key, const char *deps, tg_stage_run *r)
+ * the run (r). False when the record names what this machine does not hash. */
+static bool result_key(engine *e, tg_hash key, const char *deps, tg_stage_run *r, tg_hash *out)
 {
     tg_hasher *h = result_key_start(key);
-    for (const char *p = deps; p && *p;) {
+    bool ok = true;
+    for (const char *p = deps; p && *p && ok;) {
         size_t n = strcspn(p, "\n");
+        if (n > 2 && p[1] == ' ' && !(ok = dep_name_ok(p[0], p + 2, n - 2)))
+            break;
         if (n > 2 && p[1] == ' ') {
             char *name = xstrndup(p + 2, n - 2);
             tg_hasher_field(h, 'd', p, n);
@@ -84,9 +105,9 @@ static tg_hash result_key(engine *e, tg_hash key, const char *deps, tg_stage_run
         }
         p += n + (p[n] == '\n');
     }
-    tg_hash k = tg_hasher_final(h);
+    *out = tg_hasher_final(h);
     tg_hasher_free(h);
-    return k;
+    return ok;
 }
 
 /* A hit's outputs must be files this stage may write, as a run's are. */
@@ -136,8 +157,17 @@ bool tgb_cache_fetch(engine *e, node *n, tg_stage_run *r)
     warn(e, n, st, &err);
     if (st != TG_CACHE_HIT)
         return false;
-    tg_hash k2 = result_key(e, n->key, deps.text, r);
+    tg_hash k2;
+    bool usable = result_key(e, n->key, deps.text, r, &k2);
     tg_cache_record_free(&deps);
+    if (!usable) {
+        tgb_event(e, TG_EV_WARNING, n,
+                  "the remote cache's record names a file outside the repository: not used, "
+                  "built locally",
+                  TG_PLAN_RUN);
+        clear_discovered(r);
+        return false;
+    }
     err = (tg_err){0};
     st = c->get(c->ud, "result", k2, &res, &err);
     warn(e, n, st, &err);
@@ -158,10 +188,12 @@ bool tgb_cache_fetch(engine *e, node *n, tg_stage_run *r)
     return true;
 }
 
-/* The deps record of n's run as recorded (rec), and the result key it leads to. */
-static tg_hash deps_record(const tg_stage_rec *rec, const tg_stage_run *r,
-                           tg_buf *text)
+/* The deps record of n's run as recorded (rec), and the result key it leads to; false when a
+ * name is one a lookup would refuse (a file outside the repository): nothing to offer. */
+static bool deps_record(const tg_stage_rec *rec, const tg_stage_run *r, tg_buf *text,
+                        tg_hash *out)
 {
+    bool ok = true;
     tg_strmap exist = TG_STRMAP_INIT;
     for (size_t i = 0; i < r->deps_exist.n; i++)
         tg_strmap_put(&exist, r->deps_exist.v[i], (void *)1);
@@ -178,15 +210,16 @@ static tg_hash deps_record(const tg_stage_rec *rec, const tg_stage_run *r,
                    (tg_hash_is_zero(d->hash) && tg_strmap_get(&exist, name))) {
             kind = 'e';
         }
+        ok &= dep_name_ok(kind, name, strlen(name));
         size_t at = text->len;
         tg_buf_printf(text, "%c %s\n", kind, name);
         tg_hasher_field(h, 'd', text->data + at, text->len - at - 1);
         tg_hasher_hash(h, 'h', d->hash);
     }
     tg_strmap_free(&exist);
-    tg_hash k = tg_hasher_final(h);
+    *out = tg_hasher_final(h);
     tg_hasher_free(h);
-    return k;
+    return ok;
 }
 
 /* The result record: the outputs as written (read back, checked against the record). */
@@ -220,10 +253,10 @@ void tgb_cache_store(engine *e, node *n, const tg_stage_run *r)
         return;
     const tg_build_cache *c = e->o->cache;
     tg_buf deps = TG_BUF_INIT;
-    tg_hash k2 = deps_record(rec, r, &deps);
+    tg_hash k2;
     tg_cache_record res = {0};
     tg_err err = {0};
-    if (result_record(e, rec, r, &res)) {
+    if (deps_record(rec, r, &deps, &k2) && result_record(e, rec, r, &res)) {
         tg_cache_status st = c->put(c->ud, "result", k2, &res, &err);
         warn(e, n, st, &err);
         if (st == TG_CACHE_HIT) { /* the deps record only once its result is there */
