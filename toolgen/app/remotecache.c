@@ -67,9 +67,12 @@ static tg_cache_status cache_get(void *ud, const char *kind, tg_hash key, tg_cac
     local_hex(key, kind, wire);
     tg_remote_action a;
     tg_remote_status st = tg_remote_get(rc->client, wire, &a, err);
-    bool result = strcmp(kind, "result") == 0;
-    if (st != TG_REMOTE_HIT) { /* a stage's lookup ends at its first miss */
-        atomic_fetch_add(&rc->misses, 1);
+    /* the counts are of stages: a stage's lookup is a hit at its result, a miss at its first
+     * miss (model answers are not counted) */
+    bool result = strcmp(kind, "result") == 0, stage = result || strcmp(kind, "deps") == 0;
+    if (st != TG_REMOTE_HIT) {
+        if (stage)
+            atomic_fetch_add(&rc->misses, 1);
         return st == TG_REMOTE_MISS ? TG_CACHE_MISS : TG_CACHE_WARN;
     }
     if (result)
