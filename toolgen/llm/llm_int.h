@@ -22,8 +22,14 @@ char *tg_llm_parse_answer(tg_llm_provider p, const char *body, size_t len, tg_er
 
 /* The cached answer of key (text and model, heap) or -1 when absent or unreadable. */
 int tg_llm_cache_get(int root_fd, const char *dir, tg_hash key, char **text, char **model);
-/* Stores an answer atomically; 0 or -1 with err. */
-int tg_llm_cache_put(int root_fd, const char *dir, tg_hash key, const char *canonical,
-                     const char *text, const char *model, tg_err *err);
+/* The answer of key in an entry's bytes (text and model, heap); -1 when they hold none, or the
+ * answer of another key. */
+int tg_llm_cache_parse(const char *bytes, size_t len, tg_hash key, char **text, char **model);
+/* The bytes of a cache entry (heap, *len): what the local cache file and the remote cache hold. */
+char *tg_llm_cache_entry(tg_hash key, const char *canonical, const char *text,
+                         const char *model, size_t *len);
+/* Stores an entry's bytes atomically as key's; 0 or -1 with err. */
+int tg_llm_cache_write(int root_fd, const char *dir, tg_hash key, const char *entry, size_t len,
+                       tg_err *err);
 
 #endif

@@ -297,7 +297,7 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
         if (!refc)
             rc = TG_STAGE_FAILED;
         else
-            rc = tgs_run_script(r, ctx->sandbox, "code_analysis.py", req, &reply, err);
+            rc = tgs_run_script(ctx->sandbox, "code_analysis.py", req, &reply, err);
         if (rc == TG_STAGE_DONE && tg_code_analysis_read(reply, &ri->ca, err) != 0)
             rc = TG_STAGE_FAILED;
         if (rc == TG_STAGE_DONE) {
@@ -443,8 +443,7 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
         return TG_STAGE_FAILED;
     t->have_env = true;
     tgs_warn_isolation(t->r, "the test stage", &t->env.sandbox);
-    for (size_t i = 0; rt && rt->runner_files && rt->runner_files[i]; i++)
-        tgs_dep_runtime(t->r, &t->env.sandbox, rt->runner_files[i]);
+    tgs_env_packages(t->r, m);
     t->reg = js_registry_new();
     tg_err ignored = {0};
     if (js_registry_add_metaschemas(t->reg, &ignored) != 0)
@@ -856,11 +855,12 @@ out:
 
 const tg_stage_def tgs_test = {
     .id = "test",
-    .version = "1",
+    .version = "2",
     .scope = TG_STAGE_TOOL,
     .upstream = up_static,
     .config = test_config,
     .data = test_data,
+    .env = tgs_env_sandbox,
     .roots = test_roots,
     .run = test_run,
     .gate = true,
