@@ -11,12 +11,14 @@ PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd 
 # (toolgen build: every example tool tested in the sandbox) and the review page's check run.
 DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
             libgit2-dev libpcre2-dev libmicrohttpd-dev libprotobuf-c-dev python3 python3-yaml python3-pandas python3-numpy \
-            python3-matplotlib bubblewrap chromium nginx-light
+            python3-matplotlib bubblewrap chromium
 # Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
 # nodesource, whose nodejs package conflicts with Debian's npm).
 DEB_CMDS := node:nodejs
 # `make test-deps` (run by `make test`): npm, and with it the test peers of tests/npm — the
-# official tools the tests check toolgen's output with, which the main job does not need.
+# official tools the tests check toolgen's output with —, and nginx, the remote cache server the
+# cache tests start (docs/cache.md): what the main job does not need.
+TEST_DEB_PKGS := nginx-light
 TEST_DEB_CMDS := npm:npm
 NPM_DIR ?= tests/npm
 
@@ -102,7 +104,7 @@ deps:
 	@sh build-aux/deps.sh debian deps $(DEB_PKGS) -- $(DEB_CMDS)
 
 test-deps:
-	@sh build-aux/deps.sh debian test-deps -- $(TEST_DEB_CMDS)
+	@sh build-aux/deps.sh debian test-deps $(TEST_DEB_PKGS) -- $(TEST_DEB_CMDS)
 	@sh build-aux/deps.sh npm test-deps $(NPM_DIR)
 
 install: bin/toolgen
