@@ -46,3 +46,29 @@ finish() {
     echo "$1: $PASS passed, $FAIL failed"
     [ "$FAIL" -eq 0 ]
 }
+
+# hold NAME CMD...: runs CMD with its output unread (tests/hold_output.py), so that a build,
+# which prints a line per stage, blocks part-way through and cannot finish until `release`.
+# Sets CPID to the held command's pid, or to "" when it ended before it could be held.
+hold() {
+    H=$TMP/hold.$1
+    shift
+    mkdir -p "$H"
+    python3 tests/hold_output.py "$H" -- "$@" &
+    HPID=$!
+    n=0
+    while [ ! -f "$H/pid" ] && [ ! -f "$H/finished" ] && [ "$n" -lt 2400 ]; do
+        sleep 0.05
+        n=$((n + 1))
+    done
+    CPID=$(cat "$H/pid" 2>/dev/null)
+}
+
+# release: lets the held command go on and waits for it; sets RC and OUT (stdout + stderr).
+release() {
+    touch "$H/release"
+    wait "$HPID"
+    RC=$(cat "$H/rc" 2>/dev/null || echo 255)
+    OUT=$(cat "$H/out" 2>/dev/null)
+    ERR=""
+}

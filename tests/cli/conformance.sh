@@ -13,7 +13,7 @@ SUITE=$(pwd)/$NPM/.bin/conformance
 KNOWN=tests/mcp/conformance-known-failures.txt
 REPO=tests/mcp/conformance-repo
 if [ ! -x "$NODE_DIR/node" ] || [ ! -x "$SUITE" ]; then
-    bad "the conformance suite or node 22 is missing from $NPM: run 'make deps'"
+    bad "the conformance suite or node 22 is missing from $NPM: run 'make test-deps'"
     finish cli-conformance
     exit 1
 fi

@@ -100,9 +100,10 @@ c = [x for x in a["changes"] if x["class"] == "breaking"][0]
 print(d["ok"], d["summary"]["version_bumps_missing"], a["policy"]["bump_needed"], c["pointer"])
 ' "$TMP/d.json")" "False 1 major /input_schema/required"
 
-# v3: the major bump; a $defs move in show_b (no change); --check accepts.
+# v3: the major bump; a $defs move in show_b (no change; the type stays beside the $ref, as
+# the manifest schema asks); --check accepts.
 edit show_a 's/^version: 1.0.0/version: 2.0.0/'
-edit show_b 's/^      type: string$/      $ref: "#\/$defs\/path"/'
+edit show_b 's/^      type: string$/      type: string\n      $ref: "#\/$defs\/path"/'
 edit show_b '/^input_schema:$/a\  $defs: {path: {type: string}}'
 commit "third" v3
 run "$TG" -C "$R" diff --check v2 v3
@@ -194,6 +195,19 @@ before=$(git -C "$R" status --porcelain; git -C "$R" rev-parse HEAD)
 run "$TG" -C "$R" diff --check --format json v1 v3
 after=$(git -C "$R" status --porcelain; git -C "$R" rev-parse HEAD)
 expect_eq "diff leaves the repository untouched" "$after" "$before"
+
+# A HEAD whose manifest breaks the manifest schema does not pass --check, bumped or not; the
+# quality of revisions whose reports are not committed is said to be unrecorded.
+git -C "$R" checkout -q -b broken v3
+edit show_b 's/^risk: low/risk: extreme/; s/^version: 1.0.1/version: 1.1.0/'
+commit "broken" unlinted
+run "$TG" -C "$R" diff --check v3 unlinted
+expect_rc "check: a manifest that does not lint fails" 1
+expect_out "check: says why" "the manifest breaks its schema: /risk: "
+expect_out "check: and the fix" "fix it first (toolgen lint)"
+run "$TG" -C "$R" diff --format markdown v3 unlinted
+expect_out "markdown: quality not recorded, and why" "Quality: not recorded at either revision (the validation reports in .toolgen/reports/ are not committed"
+git -C "$R" checkout -q main
 
 # toolgen help diff documents it.
 run "$TG" help diff

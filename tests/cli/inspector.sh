@@ -15,7 +15,7 @@ INSPECTOR=$(pwd)/$NPM/.bin/mcp-inspector
 REPO=$(pwd)
 if [ ! -x "$NODE_DIR/node" ] || [ ! -x "$INSPECTOR" ]; then
     RC=0 OUT="" ERR=""
-    bad "the MCP Inspector or node 22 is missing from $NPM: run 'make deps'"
+    bad "the MCP Inspector or node 22 is missing from $NPM: run 'make test-deps'"
     finish cli-inspector
     exit 1
 fi

@@ -1,12 +1,12 @@
 #!/bin/sh
 # The emitted MCP Bundle manifest is checked by the official mcpb CLI (npm @anthropic-ai/mcpb,
-# installed into tests/npm by `make deps`), for this repository and for every golden case.
+# installed into tests/npm by `make test-deps`), for this repository and for every golden case.
 . tests/lib.sh
 
 MCPB=tests/npm/node_modules/.bin/mcpb
 if [ ! -x "$MCPB" ]; then
     RC=0 OUT="" ERR=""
-    bad "$MCPB is missing: run 'make deps' (it installs tests/npm with npm)"
+    bad "$MCPB is missing: run 'make test-deps' (it installs tests/npm with npm)"
     finish cli-mcpb
     exit 1
 fi

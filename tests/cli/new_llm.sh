@@ -257,6 +257,12 @@ expect_eq "anthropic: path" "$(grep -c '"path": "/v1/messages"' "$LOG")" 3
 expect_eq "anthropic: version header" "$(grep -ci '"anthropic-version": "2023-06-01"' "$LOG")" 3
 expect_eq "anthropic: key header" "$(grep -ci "\"x-api-key\": \"$KEY\"" "$LOG")" 3
 
+# -- --provider anthropic with the OpenAI-style base_url (".../v1"): no second /v1
+setup anthropic_v1
+new --provider anthropic
+expect_rc "anthropic on .../v1: exit" 0
+expect_eq "anthropic on .../v1: path" "$(grep -c '"path": "/v1/messages"' "$LOG")" 3
+
 # -- a server that quotes the key back in its error: the message never shows it
 setup echo intent=echo
 new

@@ -61,7 +61,7 @@ if command -v chromium >/dev/null 2>&1; then
     done
     expect_eq "chromium DOM: 4 bars" "$(printf '%s' "$OUT" | grep -o 'class="tg-bar"' | wc -l)" "4"
     expect_eq "chromium DOM: 4 slices" "$(printf '%s' "$OUT" | grep -o 'class="tg-slice"' | wc -l)" "4"
-    run $CHROME --window-size=800,1900 --screenshot="$TMP/shot.png" "file://$TMP/p.html"
+    run $CHROME --window-size=800,3200 --screenshot="$TMP/shot.png" "file://$TMP/p.html"
     [ -s "$TMP/shot.png" ] && ok || bad "chromium wrote a screenshot"
     run python3 "$HERE/tests/png_colors.py" "$TMP/shot.png" 4C72B0 DD8452 55A868 C44E52
     # bars + first pie slice (blue), second line + slice (orange), third and fourth slice

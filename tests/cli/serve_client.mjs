@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
-// The peers live in tests/npm (make deps), not beside this script: load them from there.
+// The peers live in tests/npm (make test-deps), not beside this script: load them from there.
 const npm = `${process.cwd()}/tests/npm/node_modules`;
 const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
 const { Client } = await sdk('client/index.js');

@@ -9,7 +9,7 @@ NODE_DIR=$(pwd)/$NPM/node/bin
 if [ ! -x "$NODE_DIR/node" ] || [ ! -d "$NPM/@modelcontextprotocol/client" ] ||
    [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "node 22 and the SDK clients are missing from $NPM: run 'make deps'"
+    bad "node 22 and the SDK clients are missing from $NPM: run 'make test-deps'"
     finish cli-serve-features
     exit 1
 fi

@@ -244,7 +244,7 @@ expect_eq "queue: one call at a time, in order" "$order" "2:cancelled 3:ok "
 # ---- the official SDK client over HTTP --------------------------------------------------------
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make test-deps'"
 else
     # the server the client cancels a never-ending call on (see serve_client.mjs)
     start_http sdkslow

@@ -174,7 +174,7 @@ expect_eq "a log line per notification sent (GET and listen)" "$OUT" 2
 # ---- the official SDK clients over HTTP -------------------------------------------------------
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ] || [ ! -d "$NPM/@modelcontextprotocol/client" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk or client is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk or client is missing: run 'make test-deps'"
 else
     start_http sdk
     run env SERVER_URL="$URL" REPO="$R" SPARE="$TMP/spare_c" node tests/cli/serve_http_live.mjs

@@ -6,8 +6,9 @@
 // list_changed → the new tool is called in the same session; then the refusals: Stage 2 before
 // Stage 1 (the person is not asked), promotion before approval, "looks good" is no approval,
 // a reply an agent writes into the arguments, a client that cannot show forms (told the
-// command the person runs); then a 2026-07-28 client over stdio — its person answers
-// input_required forms — and both eras over Streamable HTTP, hear of a promotion.
+// command the person runs); a rejection with the user's notes, refined into the next version
+// (reject_tool); then a 2026-07-28 client over stdio — its person answers input_required
+// forms — and both eras over Streamable HTTP, hear of a promotion.
 // Run from the repository root by tests/cli/serve_workflow.sh with TG and REPO. Prints
 // "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
 import { execFileSync, spawn } from 'node:child_process';
@@ -52,8 +53,8 @@ check(/submit_tool_feedback, which asks the user/.test(client.getInstructions() 
 const first = await client.listTools();
 const names = first.tools.map((t) => t.name);
 check(JSON.stringify(names) === JSON.stringify(['list_available_tools', 'generate_tool',
-  'run_staged_tool', 'submit_tool_feedback', 'promote_tool']), 'the workflow tools only',
-  JSON.stringify(names));
+  'run_staged_tool', 'submit_tool_feedback', 'promote_tool', 'reject_tool']),
+  'the workflow tools only', JSON.stringify(names));
 const fb = first.tools.find((t) => t.name === 'submit_tool_feedback');
 check(/through the client's form/.test(fb?.description) && /cannot answer it/.test(fb?.description) &&
   JSON.stringify(fb?.inputSchema.required) === '["tool","stage"]' && !fb?.inputSchema.properties.reply,
@@ -69,6 +70,10 @@ check(gen.structuredContent?.tool === T && gen.structuredContent?.state === 'STA
   'generate_tool stages the candidate', JSON.stringify(gen.structuredContent?.state));
 check(text(gen).includes('Is this output correct') && text(gen).includes('| Sun | 3.255'),
   'generate_tool presents the staged run (output first, the questions)', text(gen));
+check(!text(gen).includes('toolgen ') &&
+  text(gen).includes('submit_tool_feedback (stage "output")') &&
+  text(gen).includes('reject_tool'), 'the presentation names the MCP tools, not the CLI',
+  text(gen));
 check(gen.structuredContent?.run_artifacts?.rows_processed !== undefined,
   'the run artifacts come along', JSON.stringify(gen.structuredContent?.run_artifacts));
 
@@ -81,6 +86,8 @@ check(!run.isError && text(run).includes('Mean of tip per day'), 'run_staged_too
 let r = await call('promote_tool', { tool: T });
 check(r.isError && text(r).includes('must be APPROVED'), 'promote before approval is refused',
   text(r));
+check(text(r).includes('submit_tool_feedback (stage "decision")') && !text(r).includes('toolgen '),
+  'the refusal names the MCP tool that leads on, not a command', text(r));
 says.push('Approve');
 r = await call('submit_tool_feedback', { tool: T, stage: 'decision' });
 check(r.isError && text(r).includes('needs an accepted output first') && shown.length === 0,
@@ -145,6 +152,23 @@ r = await call('promote_tool', { tool: T2 });
 check(r.isError && text(r).includes('REJECTED'), 'a rejected tool is not promoted', text(r));
 avail = await call('list_available_tools', {});
 check(!text(avail).includes(T2), 'the rejected tool is not available', text(avail));
+
+// after a rejection the review goes on: reject_tool with the user's notes, refined from them
+r = await call('reject_tool', { tool: T2, notes: '' });
+check(r.isError && text(r).includes('"/notes"'), 'reject_tool needs the user\'s notes', text(r));
+r = await call('reject_tool', { tool: T2, notes: 'median tip by time', refine: true });
+check(!r.isError && r.structuredContent?.tool === T2 && r.structuredContent?.version === '0.2.0' &&
+  r.structuredContent?.state === 'STAGED', 'reject_tool refines: the next version is staged',
+  text(r));
+check(text(r).includes('REJECTED with the user\'s notes') && text(r).includes('Is this output correct'),
+  'reject_tool says what it did and presents the new run', text(r));
+r = await call('reject_tool', { tool: T2, notes: 'wrong column: should be day' });
+check(!r.isError && r.structuredContent?.state === 'REJECTED' &&
+  JSON.stringify(r.structuredContent?.issues) === '["COLUMN_MISMATCH"]',
+  'reject_tool without refine archives it with its issues', text(r));
+r = await call('reject_tool', { tool: T2, notes: 'again' });
+check(r.isError && !text(r).includes('toolgen '), 'nothing left to reject: refused, in MCP words',
+  text(r));
 
 await client.close();
 

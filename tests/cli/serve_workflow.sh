@@ -8,7 +8,7 @@ chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolg
 NPM=tests/npm/node_modules
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make test-deps'"
     finish cli-serve-workflow
     exit 1
 fi

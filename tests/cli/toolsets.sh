@@ -60,6 +60,36 @@ run "$TG" -C "$R" serve --dev --toolset calculator <"$TMP/req.jsonl"
 expect_eq "the toolset's calculator hides the repository's" "$(printf '%s\n' "$OUT" | value)" 7.0
 rm -r "$R/manifests/calculator"
 
+# the code toolset over MCP: a failing program is an error result that still carries its
+# output, error guidance and resource analysis; a chart comes back as an image and a link
+python3 - "$TMP/code.jsonl" <<'PY'
+import json, sys
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}
+calls = [{"code": "print('before')\nprint(undefined_name)"},
+         {"code": "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+                  "plt.plot([1, 2, 3])\nplt.savefig('line.png')", "packages": ["matplotlib"]}]
+with open(sys.argv[1], "w") as f:
+    for i, args in enumerate(calls, 1):
+        f.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+            "_meta": meta, "name": "python_execute", "arguments": args}}) + "\n")
+PY
+run "$TG" -C "$R" serve --dev --toolset code <"$TMP/code.jsonl"
+expect_rc "serve --toolset code" 0
+J=$(printf '%s\n' "$OUT" | python3 -c "import json,sys
+out = {}
+for l in sys.stdin:
+    m = json.loads(l); r = m['result']; sc = r.get('structuredContent') or {}
+    out[m['id']] = [r.get('isError'), sc.get('stdout'), (sc.get('error_guidance') or {}).get('error_type'),
+                    sorted({c['type'] for c in r['content']})]
+print(json.dumps(out))")
+expect_eq "a failing program: an error result with its output and guidance" \
+    "$(printf '%s' "$J" | python3 -c "import json,sys; print(json.load(sys.stdin)['1'][:3])")" \
+    "[True, 'before\\n', 'NameError']"
+expect_eq "a chart: an image block and a link to the file" \
+    "$(printf '%s' "$J" | python3 -c "import json,sys; v=json.load(sys.stdin)['2']; print(v[0], 'image' in v[3], 'resource_link' in v[3])")" \
+    "False True True"
+
 NPM=tests/npm/node_modules
 for sdk in 1 2; do
     pkg=sdk

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "app/generate.h"
+#include "app/refine.h"
 #include "base/json.h"
 #include "base/strvec.h"
 #include "run/toolrun.h"
@@ -31,7 +32,8 @@
     " When no tool answers the user's request, generate_tool makes one from the request and "  \
     "a data file: show the user each presentation, then call submit_tool_feedback, which asks " \
     "the user its questions through the client's form; promote_tool only after the user "     \
-    "approved there."
+    "approved there; when the user rejects a candidate, reject_tool with their notes "        \
+    "(refine: true to try again)."
 
 /* What the server serves, opened once, and the configuration that ties it together. */
 typedef struct server {
@@ -136,6 +138,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
     /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
      * makes the watch read the tool set again at once */
     s->wf = (tg_serve_workflow){.repo = repo, .generate = tg_generate_and_build,
+                                .refine = tg_refine_and_build,
                                 .changed = tg_serve_devwatch_force, .changed_ctx = &s->watch,
                                 .user = o->user};
     /* the workflow's tools first, then the built-in toolsets', then the source's: a tool of

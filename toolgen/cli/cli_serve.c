@@ -15,9 +15,9 @@
 
 const char tg_usage_serve[] =
     "usage: toolgen serve [-C DIR] [--staging | --dev] [--toolset NAME]... [--read-only]\n"
-    "                     [--http HOST:PORT] [--allow-origin O] [--max-concurrency N]\n"
-    "                     [--page-size N] [--max-message BYTES] [--progress-ms MS]\n"
-    "                     [--session-idle S]\n"
+    "                     [--no-workflow] [--http HOST:PORT] [--allow-origin O]\n"
+    "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
+    "                     [--progress-ms MS] [--session-idle S]\n"
     "\n"
     "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
     "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
@@ -50,6 +50,8 @@ const char tg_usage_serve[] =
     "                      Its tools come before the repository's: one of the same name hides\n"
     "                      the repository's\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
+    "  --no-workflow       leave out the workflow tools even when toolgen.yaml turns them on\n"
+    "                      (serve.workflow); an MCP Bundle runs this unless packed --workflow\n"
     "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
     "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
     "                      address is printed on stderr. Bind to 127.0.0.1 unless the server\n"
@@ -78,6 +80,7 @@ const char tg_usage_serve[] =
 typedef struct serve_opts {
     const char *dir;
     bool read_only;
+    bool no_workflow;
     tg_serve_source source; /* default: the registry's promoted tools */
     size_t page_size, max_message, max_concurrency, progress_ms, session_idle_s;
     const char *http;          /* HOST:PORT; NULL: stdio */
@@ -139,6 +142,8 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             o->source = src;
         } else if (strcmp(a, "--read-only") == 0) {
             o->read_only = true;
+        } else if (strcmp(a, "--no-workflow") == 0) {
+            o->no_workflow = true;
         } else if (strcmp(a, "-C") == 0 && next) {
             o->dir = argv[++i];
         } else if (strcmp(a, "--page-size") == 0 && next) {
@@ -256,6 +261,8 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
+    if (o->no_workflow)
+        repo.cfg.serve_workflow = false;
     report_ctx rep = {.source = o->source, .transport = o->http ? "Streamable HTTP" : "stdio"};
     tg_app_serve_opts ao = {
         .source = o->source, .read_only = o->read_only, .page_size = o->page_size,

@@ -65,19 +65,8 @@ static tg_promote_status can_promote(promo *p, tg_err *err)
         return tg_err_set(err, "%s v%s must be APPROVED to be promoted (current: %s); approve "
                           "it with `toolgen feedback %s --decision \"Approve\"`", tool, ver,
                           tg_lc_name(s), tool), TG_PROMOTE_REFUSED;
-    if (p->existing) {
-        const char *active_ver = str(p->existing, "version");
-        int c = tg_version_cmp(ver, active_ver);
-        if (c < 0)
-            return tg_err_set(err, "%s v%s is older than the active v%s; a promotion never "
-                              "goes back: bump the manifest's version above %s", tool, ver,
-                              active_ver, active_ver), TG_PROMOTE_REFUSED;
-        if (c == 0 && config_bool(p->g, "/promotion/require_version_bump", true))
-            return tg_err_set(err, "%s exists as v%s with a different spec or code; increment "
-                              "the manifest's version (e.g. to a new minor version), build, "
-                              "stage and approve it again", tool, active_ver),
-                   TG_PROMOTE_REFUSED;
-    }
+    if (tg_registry_check_version(p->g, tool, ver, p->existing, err) != 0)
+        return TG_PROMOTE_REFUSED;
     return TG_PROMOTE_DONE;
 }
 

@@ -140,10 +140,8 @@ static bool valid_ask(const cJSON *ask)
     return true;
 }
 
-void rt_runner_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_facts *f,
-                    tg_call_result *out, cJSON **reply, char **problem)
+cJSON *rt_runner_parse(const tg_sandbox_result *sb, bool *garbled)
 {
-    (void)m;
     /* the events before the reply end with newlines; the reply is what follows the last one */
     const char *text = sb->reply.data;
     size_t len = text ? sb->reply.len : 0;
@@ -151,15 +149,23 @@ void rt_runner_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_fa
         len -= (size_t)(nl + 1 - text);
         text = nl + 1;
     }
-    if (len && !sb->reply.truncated) {
-        tg_err perr = {0};
-        *reply = tg_json_parse(text, len, NULL, NULL, NULL, &perr);
-        if (!*reply || !cJSON_IsObject(*reply) || !cJSON_IsBool(tg_json_get(*reply, "ok"))) {
-            cJSON_Delete(*reply);
-            *reply = NULL;
-            f->reply_garbled = true;
-        }
+    if (!len || sb->reply.truncated)
+        return NULL;
+    tg_err perr = {0};
+    cJSON *reply = tg_json_parse(text, len, NULL, NULL, NULL, &perr);
+    if (!reply || !cJSON_IsObject(reply) || !cJSON_IsBool(tg_json_get(reply, "ok"))) {
+        cJSON_Delete(reply);
+        *garbled = true;
+        return NULL;
     }
+    return reply;
+}
+
+void rt_runner_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_facts *f,
+                    tg_call_result *out, cJSON **reply, char **problem)
+{
+    (void)m;
+    *reply = rt_runner_parse(sb, &f->reply_garbled);
     f->reply = *reply;
     if (*reply && cJSON_IsTrue(tg_json_get(*reply, "ok"))) {
         cJSON *res = cJSON_DetachItemFromObject(*reply, "result");

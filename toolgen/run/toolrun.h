@@ -25,6 +25,7 @@ typedef struct tg_toolrun_ctx {
     const tg_sandbox_config *sandbox;
     const js_schema *visualization; /* schemas/visualization_manifest.schema.json; NULL: unchecked */
     const cJSON *allowed_imports;   /* static_check.allowed_imports; NULL: not judged */
+    const cJSON *code;              /* toolgen.yaml's code section (docs/code.md); NULL: defaults */
 } tg_toolrun_ctx;
 
 /*
@@ -127,11 +128,23 @@ void tg_tool_batch_free(tg_tool_batch *b);
  */
 cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m);
 
+/* The files a call wrote: [{filename, path, type, size}], path relative to its work directory
+ * (the envelope's "files"). */
+cJSON *tg_call_files_json(const tg_sandbox_result *sb);
+
 /*
  * Copies the call's files into dir (created), keeping their relative paths; symlinks are never
  * followed. Returns the number copied, or -1 with err.
  */
 int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *err);
+
+/*
+ * A captured stream as valid UTF-8 text (heap; bytes of broken sequences, e.g. where the cap cut
+ * one, become '?'; a NUL ends it). With keep > 0 and more than keep bytes, the first three
+ * quarters and the last quarter of keep around a line "[... N bytes left out ...]"; *elided says
+ * whether that happened.
+ */
+char *tg_stream_text(const tg_stream *s, size_t keep, bool *elided);
 
 /* Applies top-level `default`s of input_schema to a copy of args. */
 cJSON *tg_apply_defaults(const cJSON *input_schema, const cJSON *args);

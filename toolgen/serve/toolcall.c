@@ -178,6 +178,26 @@ static cJSON *success_result(const tg_serve_call *how, const tg_call_result *res
     return r;
 }
 
+/*
+ * A failed call that still reports a result fitting the tool's output schema — a code tool's
+ * program that failed: its output, error guidance and resource analysis (docs/code.md). The
+ * model gets all of it, as for a success (structuredContent, the files it wrote kept and
+ * linked), marked isError, with the guidance's code and message read first.
+ */
+static cJSON *failed_with_result(const tg_serve_call *how, const tg_call_result *res)
+{
+    cJSON *r = success_result(how, res);
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "isError", cJSON_CreateBool(true));
+    char *text = xasprintf("%s: %s", res->guidance.code ? res->guidance.code : "INTERNAL_ERROR",
+                           res->guidance.message);
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "text");
+    cJSON_AddStringToObject(block, "text", text);
+    cJSON_InsertItemInArray(cJSON_GetObjectItemCaseSensitive(r, "content"), 0, block);
+    free(text);
+    return r;
+}
+
 /* The run of one call, handed to tg_serve_unlocked: the tool's process works while the core
  * answers other requests. */
 typedef struct run_job {
@@ -284,7 +304,9 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
         r = success_result(how, &res);
     } else {
         *code = res.guidance.code ? res.guidance.code : tg_errcode_name(TG_ERR_INTERNAL_ERROR);
-        r = run_error(&res);
+        r = res.result && js_validate(tool->output, res.result, NULL)
+                ? failed_with_result(how, &res)
+                : run_error(&res);
     }
     if (*code)
         log_call(how, TG_LOG_WARNING, "%s failed: %s: %.400s", tool->m.name, *code,

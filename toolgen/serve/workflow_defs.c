@@ -73,6 +73,22 @@ static const char *const defs[] = {
     "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"}}},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,"
     "\"openWorldHint\":false}}",
+
+    "{\"name\":\"reject_tool\",\"title\":\"Reject a candidate, and refine it\","
+    "\"description\":\"Rejects a staged candidate (or one the user's decision rejected) with "
+    "the USER's notes on what needs improvement, passed VERBATIM (never write them yourself: ask "
+    "the user), and archives it with them. With refine true it then generates the tool again "
+    "from those notes as its next version, stages it and runs it, and returns the presentation "
+    "as generate_tool does, so the review goes on.\","
+    "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
+    "\"required\":[\"tool\",\"notes\"],\"properties\":{"
+    "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"},"
+    "\"notes\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":"
+    "\"What needs improvement, in the user's words (wrong column, metric, missing filter, ...).\"},"
+    "\"refine\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Generate it "
+    "again from the notes as the next version.\"}}},"
+    "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false,"
+    "\"openWorldHint\":false}}",
 };
 
 void tg_serve_workflow_init(tg_serve_workflow *w)

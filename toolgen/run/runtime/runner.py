@@ -272,8 +272,8 @@ def main():
     write_reply(run(request), reply_fd)
 
 
-def write_reply(reply, reply_fd):
-    """Writes the reply on its descriptor and leaves the process."""
+def write_reply(reply, reply_fd, status=0):
+    """Writes the reply on its descriptor and leaves the process with status."""
     try:
         data = json.dumps(reply, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. undecodable file names): escape them
@@ -291,7 +291,7 @@ def write_reply(reply, reply_fd):
         view = view[n:]
     os.close(reply_fd)
     # Leave now: a tool's leftover non-daemon threads must not keep the call open.
-    os._exit(0)
+    os._exit(status)
 
 
 def run(request, preloaded=None, compiled=None):
