@@ -54,6 +54,12 @@ expect_rc "pack --dev" 0
 expect_out "pack --dev says the tools are unreviewed" "the bundle serves --dev: every tool of the working tree's manifests that lints, reviewed or not (nobody approved them): 2 tools (get_exchange_rate v0.1.0, preview_file_lines v1.0.0)"
 expect_out "pack says where" "dist/toolgen-examples-0.1.0.mcpb ("
 B="$R/dist/toolgen-examples-0.1.0.mcpb"
+expect_out "pack prints the bundle's SHA-256, for the registry entry" \
+    "toolgen pack: sha256 $(sha256sum "$B" | cut -d' ' -f1) (fileSha256"
+# the registry entry the build wrote names the bundle; its namespace is the home page's
+grep -q '"name": "org.example/toolgen-examples"' "$R/generated/mcp/server.json" &&
+    grep -q '"identifier": "toolgen-examples-0.1.0.mcpb"' "$R/generated/mcp/server.json" && ok ||
+    bad "server.json: $(cat "$R/generated/mcp/server.json")"
 
 run "$MCPB" info "$B"
 expect_rc "mcpb info" 0

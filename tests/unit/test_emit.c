@@ -14,6 +14,7 @@
 #include "base/errcode.h"
 #include "emit/aggindex.h"
 #include "emit/emit.h"
+#include "emit/emit_registry.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
 #include "model/manifest.h"
@@ -1031,7 +1032,7 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
 
     cJSON *bundle = parse_json(file_data(&a, "mcp/manifest.json"));
     const cJSON *cfg = tg_json_get(tg_json_get(bundle, "server"), "mcp_config");
-    CHECK(!strcmp(str(tg_json_get_string(bundle, "manifest_version")), "0.3"), "manifest_version");
+    CHECK(!strcmp(str(tg_json_get_string(bundle, "manifest_version")), "0.4"), "manifest_version");
     CHECK(!strcmp(str(tg_json_get_string(bundle, "name")), "toolgen-examples"), "bundle name");
     CHECK(!strcmp(str(tg_json_get_string(cfg, "command")), "toolgen"), "bundle command");
     bool serve = false;
@@ -1537,6 +1538,106 @@ static void test_aggregate_index(void)
     }
 }
 
+/* ---- the registry's server.json ------------------------------------------------------------ */
+
+/* The registry's schema (tests/testdata/mcp-registry/, draft-07: what 2020-12 reads alike). */
+static js_schema *registry_schema(js_registry **reg)
+{
+    const char *dir = getenv("TESTDATA_DIR");
+    char *path = xasprintf("%s/mcp-registry/2025-12-11/server.schema.json",
+                           dir && *dir ? dir : "tests/testdata");
+    tg_doc doc = {0};
+    tg_err err = {0};
+    bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
+    CHECK(ok, "cannot load the registry's schema %s: %s", path, err.msg);
+    free(path);
+    if (!ok)
+        return NULL;
+    *reg = js_registry_new();
+    CHECK(js_registry_add_metaschemas(*reg, &err) == 0, "metaschemas: %s", err.msg);
+    js_schema *s = compile(*reg, doc.root);
+    tg_doc_free(&doc);
+    return s;
+}
+
+/* server.json of p: valid, with the name, package identifier and repository source given
+ * (source NULL: no repository member). */
+static void expect_server(const js_schema *schema, const tg_project_info *p, const char *name,
+                          const char *identifier, const char *source)
+{
+    char *text = tg_emit_registry_server(p);
+    cJSON *j = parse_json(text);
+    expect_valid(schema, j, name);
+    CHECK(!strcmp(str(tg_json_get_string(j, "name")), name), "name %s, want %s",
+          str(tg_json_get_string(j, "name")), name);
+    CHECK(!strcmp(str(tg_json_get_string(j, "version")), p->version), "%s: version", name);
+    const cJSON *pkg = cJSON_GetArrayItem(tg_json_get(j, "packages"), 0);
+    CHECK(!strcmp(str(tg_json_get_string(pkg, "registryType")), "mcpb") &&
+              !strcmp(str(tg_json_get_string(pkg, "version")), p->version) &&
+              !strcmp(str(tg_json_get_string(tg_json_get(pkg, "transport"), "type")), "stdio"),
+          "%s: the bundle over stdio", name);
+    CHECK(!strcmp(str(tg_json_get_string(pkg, "identifier")), identifier), "identifier %s",
+          str(tg_json_get_string(pkg, "identifier")));
+    const char *src = tg_json_get_string(tg_json_get(j, "repository"), "source");
+    CHECK(source ? src && !strcmp(src, source) : !src, "%s: repository source %s", name,
+          str(src));
+    CHECK(utf8_chars(str(tg_json_get_string(j, "description"))) <= TG_REGISTRY_DESCRIPTION_MAX,
+          "%s: description too long", name);
+    CHECK(text[strlen(text) - 1] == '\n', "%s: no final newline", name);
+    cJSON_Delete(j);
+    free(text);
+}
+
+static void expect_short(const char *text, size_t max, const char *want)
+{
+    char *got = tg_emit_registry_shorten(text, max);
+    CHECK(!strcmp(got, want), "shorten(%s, %zu): \"%s\", want \"%s\"", text, max, got, want);
+    CHECK(utf8_chars(got) <= max, "shorten: %zu characters", utf8_chars(got));
+    free(got);
+}
+
+static void test_registry(void)
+{
+    js_registry *reg = NULL;
+    js_schema *schema = registry_schema(&reg);
+    if (!schema) {
+        js_registry_free(reg);
+        return;
+    }
+    tg_project_info p = {.name = "data-tools", .version = "1.2.0"};
+    expect_server(schema, &p, "local.toolgen/data-tools", "data-tools-1.2.0.mcpb", NULL);
+    p.repository = "https://github.com/Some-Org/data.tools.git";
+    expect_server(schema, &p, "io.github.Some-Org/data-tools",
+                  "https://github.com/Some-Org/data.tools/releases/download/v1.2.0/"
+                  "data-tools-1.2.0.mcpb", "github");
+    p.repository = "https://gitlab.com/team/tools/";
+    expect_server(schema, &p, "io.gitlab.team/data-tools",
+                  "https://gitlab.com/team/tools/-/releases/v1.2.0/downloads/"
+                  "data-tools-1.2.0.mcpb", "gitlab");
+    /* elsewhere: the home page's host names the namespace; the repository is no forge's */
+    p.repository = "https://git.example.org/team/tools";
+    p.homepage = "https://www.Tools.Example.com:8443/docs";
+    expect_server(schema, &p, "com.example.tools/data-tools", "data-tools-1.2.0.mcpb", NULL);
+    p.registry_name = "io.github.someone/renamed";
+    expect_server(schema, &p, "io.github.someone/renamed", "data-tools-1.2.0.mcpb", NULL);
+    p.registry_name = "no slash"; /* lint refuses it; the emitter still writes a valid file */
+    expect_server(schema, &p, "com.example.tools/data-tools", "data-tools-1.2.0.mcpb", NULL);
+    p.description = "Tools that read CSV files, group their rows and chart them, in a sandbox, "
+                    "with every call checked. And more text.";
+    expect_server(schema, &p, "com.example.tools/data-tools", "data-tools-1.2.0.mcpb", NULL);
+
+    expect_short("Fits.", 10, "Fits.");
+    expect_short("  spaced \n out\t", 20, "spaced out");
+    expect_short("First one. Second sentence here.", 15, "First one.");
+    expect_short("one two three four", 12, "one two\xE2\x80\xA6");
+    expect_short("one, two, three", 10, "one, two\xE2\x80\xA6");
+    expect_short("\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9", 9,
+                 "\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9\xE2\x80\xA6");
+    expect_short("abcdefghijklmnop", 5, "abcd\xE2\x80\xA6");
+    js_schema_free(schema);
+    js_registry_free(reg);
+}
+
 int main(void)
 {
     test_fragment_file();
@@ -1552,5 +1653,6 @@ int main(void)
     test_drop_nulls();
     test_client_schema();
     test_examples();
+    test_registry();
     return tl_finish("test_emit");
 }

@@ -19,8 +19,10 @@ const char tg_usage_pack[] =
     "Bundle manifest (the tools it serves), this toolgen executable with its schemas and\n"
     "runners, and the repository's toolgen.yaml, registry, prompts and data directories; a\n"
     "client that installs it runs `toolgen serve` on the repository inside the bundle. What it\n"
-    "serves is printed. Tools that reach an external service need project.privacy_policies in\n"
-    "toolgen.yaml. docs/mcp.md#pack says what a user's machine must have.\n"
+    "serves is printed, and the bundle's SHA-256, which the official MCP registry's entry\n"
+    "(generated/mcp/server.json) needs as fileSha256. Tools that reach an external service\n"
+    "need project.privacy_policies in toolgen.yaml. docs/mcp.md#pack says what a user's\n"
+    "machine must have.\n"
     "\n"
     "  -C DIR      pack the repository in DIR (default: the current directory)\n"
     "  -o FILE     where to write the bundle (default: dist/NAME-VERSION.mcpb in the repository,\n"
@@ -146,6 +148,9 @@ int cmd_pack(int argc, char **argv)
         report(&repo, &o, &info);
         printf("toolgen pack: wrote %s%s%s (%zu files, %zu bytes)\n", out ? "" : repo.path,
                out ? "" : "/", name, info.files, info.bytes);
+        /* what the registry's entry (generated/mcp/server.json) needs once it is uploaded */
+        printf("toolgen pack: sha256 %s (fileSha256 of its package in mcp/server.json)\n",
+               info.sha256);
     }
     tg_pack_info_release(&info);
     free(name);

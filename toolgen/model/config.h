@@ -23,6 +23,7 @@ typedef struct tg_project_info {
     const char *license;          /* an SPDX identifier, e.g. "MIT" */
     const char *repository;       /* the source repository's URL */
     const char *homepage;         /* a URL */
+    const char *registry_name;    /* the official MCP registry's "namespace/name" (server.json) */
     const cJSON *privacy_policies; /* an array of URLs (in the config's document); NULL: none */
 } tg_project_info;
 

@@ -290,6 +290,7 @@ int tg_serve_pack(const tg_repo *repo, const tg_pack_opts *opts, int out_dirfd, 
     if (!bytes)
         return -1;
     rc = tg_write_file_atomic_at(out_dirfd, out, bytes, len, err);
+    tg_sha256_hex(bytes, len, info->sha256);
     free(bytes);
     info->files = p.files;
     info->bytes = len;

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/sha256.h"
 #include "base/strvec.h"
 #include "base/util.h"
 #include "model/repo.h"
@@ -40,6 +41,7 @@ typedef struct tg_pack_opts {
 typedef struct tg_pack_info {
     size_t files;  /* in the bundle */
     size_t bytes;  /* the bundle's size */
+    char sha256[TG_SHA256_HEX]; /* the bundle's SHA-256: server.json's fileSha256 */
     tg_strv tools; /* what it serves: "NAME vVERSION", "NAME vVERSION (STAGED)" for a candidate */
     tg_strv skipped; /* "WHERE: why" of each tool its source holds but the server leaves out */
 } tg_pack_info;
