@@ -31,7 +31,7 @@ static char *tmp_path(const char *name)
 static void write_text(const char *path, const char *text)
 {
     tg_err err = {0};
-    CHECK(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path, err.msg);
+    SETUP(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path, err.msg);
 }
 
 static cJSON *json(const char *text)
@@ -290,10 +290,10 @@ static void test_statelog_compaction(void)
 static void test_config(void)
 {
     char cwd[1024];
-    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    SETUP(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
     char *dir = tmp_path("repo");
     mkdir(dir, 0755);
-    CHECK(chdir(dir) == 0, "chdir");
+    SETUP(chdir(dir) == 0, "chdir");
     tg_config c;
     tg_err err = {0};
     CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) == 0, "no toolgen.yaml: %s", err.msg);
@@ -324,7 +324,7 @@ static void test_config(void)
     write_text("toolgen.yaml", "build:\n  jobs: many\n");
     CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) != 0 && strstr(err.msg, "/build/jobs"), "bad jobs accepted");
     unlink("toolgen.yaml");
-    CHECK(chdir(cwd) == 0, "chdir back");
+    SETUP(chdir(cwd) == 0, "chdir back");
     rmdir(dir);
     free(dir);
 }
@@ -336,7 +336,7 @@ static void test_repo_open(void)
     char *dir = tmp_path("named"), *link = tmp_path("named-link");
     char *yaml = tg_path_join(dir, "toolgen.yaml");
     mkdir(dir, 0755);
-    CHECK(symlink(dir, link) == 0, "symlink");
+    SETUP(symlink(dir, link) == 0, "symlink");
     write_text(yaml, "project: {name: named-repo}\n");
     tg_repo r;
     tg_err err = {0};
