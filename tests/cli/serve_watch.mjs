@@ -72,7 +72,10 @@ const before = seen.length;
 appendFileSync(`${REPO}/manifests/b_tool/tool.manifest.yaml`, '# a comment\n');
 send({ jsonrpc: '2.0', id: 5, method: 'ping' });
 await waitFor((m) => m.id === 5);
-await new Promise((r) => setTimeout(r, 2500)); // two idle checks: nothing may come
+// Nothing may come. The server says nothing when a check finds no change, so there is no event
+// to wait for: this window of two idle checks can only miss an announcement on a slow machine,
+// never fail because of one.
+await new Promise((r) => setTimeout(r, 2500));
 check(!seen.slice(before).some((m) => m.method?.endsWith('list_changed')),
   'a comment is not a change of the tool set');
 

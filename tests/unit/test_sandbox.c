@@ -87,7 +87,7 @@ static void test_paths(void)
              "mkdir -p %s/data/sub %s/other && echo a > %s/data/ok.csv && echo s > %s/secret && "
              "ln -s ../secret %s/data/out.csv && ln -s ok.csv %s/data/in.csv && chmod 755 %s",
              repo, repo, repo, repo, repo, repo, repo);
-    CHECK(system(cmd) == 0, "setup");
+    SETUP(system(cmd) == 0, "setup");
     tg_sandbox_config c;
     tg_err err = {0};
     CHECK(tg_sandbox_config_init(&c, repo, NULL, &err) == 0, "config");
@@ -206,16 +206,15 @@ static void test_limits_enforced(const tg_sandbox_config *c)
     const char *yes[] = {"/usr/bin/yes", NULL};
     tg_sandbox_cmd cmd = {.argv = yes, .limits = (tg_limits){5, 256, 10000, 16, 64, 16}};
     CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "yes: %s", err.msg);
+    /* stopped at the cap, not drained until the 10 s wall clock: killed by the output limit */
     CHECK(r.killed_by == TG_LIMIT_OUTPUT && r.out.truncated && r.out.len == 16 * 1024,
           "output capped: killed_by %d, %zu bytes", r.killed_by, r.out.len);
-    CHECK(r.wall_ms < 3000, "capped quickly (%.0f ms)", r.wall_ms);
     tg_sandbox_result_free(&r);
 
     const char *sleep_[] = {"/usr/bin/sleep", "30", NULL};
     cmd = (tg_sandbox_cmd){.argv = sleep_, .limits = (tg_limits){5, 256, 300, 16, 64, 16}};
     CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "sleep: %s", err.msg);
-    CHECK(r.killed_by == TG_LIMIT_WALL && r.wall_ms < 2500, "wall clock: %d after %.0f ms",
-          r.killed_by, r.wall_ms);
+    CHECK(r.killed_by == TG_LIMIT_WALL, "wall clock: killed_by %d", r.killed_by);
     tg_sandbox_result_free(&r);
 
     /* files written into the work directory are listed; the directory goes with the result */
@@ -242,11 +241,10 @@ int main(void)
     test_paths();
     tg_sandbox_config c;
     tg_err err = {0};
-    if (tg_sandbox_config_init(&c, repo, NULL, &err) == 0) {
-        test_threads(&c);
-        test_limits_enforced(&c);
-        tg_sandbox_config_free(&c);
-    }
+    SETUP(tg_sandbox_config_init(&c, repo, NULL, &err) == 0, "sandbox config: %s", err.msg);
+    test_threads(&c);
+    test_limits_enforced(&c);
+    tg_sandbox_config_free(&c);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
     if (system(cmd) != 0)
