@@ -40,9 +40,11 @@ bad() {
     skipping "$1" && return
     FAIL=$((FAIL + 1))
     printf 'FAIL %s\n' "$1" >&2
-    printf '  exit: %s\n  stdout: %s\n  stderr: %s\n' "$RC" "$(printf '%s' "$OUT" | head -c 2000)" \
-        "$(printf '%s' "$ERR" | head -c 2000)" >&2
+    printf '  exit: %s\n  stdout: %s\n  stderr: %s\n' "$RC" "$(excerpt "$OUT")" "$(excerpt "$ERR")" >&2
 }
+# excerpt TEXT: its first 2000 bytes, lines after the first indented (so that no line of a
+# command's output reads as a result or SKIP line of this script)
+excerpt() { printf '%s' "$1" | head -c 2000 | sed '2,$s/^/    /'; }
 # skip NAME REASON: a check this machine cannot run (a missing program, not root). tests/run.sh
 # lists it with its reason, and under CI=true fails the run: CI's machine must run every check.
 skip() {
@@ -64,8 +66,8 @@ skipping() { [ -n "$SKIP_REASON" ] && skip "$1" "$SKIP_REASON"; }
 # tests/run.sh counts as one failure of the part.
 setup_failed() {
     printf 'SETUP FAILED %s\n' "$1" >&2
-    [ -n "${OUT:-}${ERR:-}" ] && printf '  stdout: %s\n  stderr: %s\n' \
-        "$(printf '%s' "${OUT:-}" | head -c 2000)" "$(printf '%s' "${ERR:-}" | head -c 2000)" >&2
+    [ -n "${OUT:-}${ERR:-}" ] &&
+        printf '  stdout: %s\n  stderr: %s\n' "$(excerpt "${OUT:-}")" "$(excerpt "${ERR:-}")" >&2
     exit 2
 }
 # need MESSAGE CMD...: setup — runs CMD (its output hidden); when it fails, setup_failed MESSAGE

@@ -45,7 +45,10 @@ run_part() {
     rc=$?
     cat "$log"
     lines=$(grep -cE "$RESULT" "$log")
-    if [ "$lines" -ne 1 ]; then
+    if [ "$lines" -eq 0 ]; then
+        broken "$*: no result line (exit $rc): its setup failed or it crashed"
+        return
+    elif [ "$lines" -gt 1 ]; then
         broken "$*: $lines result lines, expected one (exit $rc)"
         return
     fi

@@ -204,9 +204,10 @@ host_untouched "stdout flood"
 
 # the signals come once the tool runs: its "sleeping" file is in the call's work directory
 tool_sleeps() { [ -n "$(find "$TMP/tmp" -name sleeping 2>/dev/null)" ]; }
+sleeps_or_ended() { tool_sleeps || ! kill -0 "$1" 2>/dev/null; }
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >"$TMP/int.out" 2>"$TMP/int.err" &
 INT_PID=$!
-wait_for tool_sleeps || setup_failed "Ctrl-C: the tool did not start"
+wait_for sleeps_or_ended "$INT_PID" && tool_sleeps || setup_failed "Ctrl-C: the tool did not start"
 kill -INT "$INT_PID"
 wait "$INT_PID"
 RC=$? OUT=$(cat "$TMP/int.out") ERR=$(cat "$TMP/int.err")
@@ -218,7 +219,7 @@ host_untouched "Ctrl-C during a call"
 # (its owner process is gone; docs/sandbox.md#work-directories).
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >/dev/null 2>&1 &
 KILL_PID=$!
-wait_for tool_sleeps || setup_failed "SIGKILL: the tool did not start"
+wait_for sleeps_or_ended "$KILL_PID" && tool_sleeps || setup_failed "SIGKILL: the tool did not start"
 kill -KILL "$KILL_PID"
 wait "$KILL_PID" 2>/dev/null
 RC=0 OUT=$(ls -A "$TMP/tmp") ERR=""
