@@ -10,6 +10,7 @@ SKIP=0
 # The one bound a test may put on a wait: it only protects against a hang (a test waits for an
 # event, never for a time). Generous on purpose — a loaded machine is slow, not broken.
 HANG_S=${TOOLGEN_TEST_HANG_S:-300}
+export HANG_S # the node and python clients bound their waits with it too
 : "${TOOLGEN_ABS:=$(pwd)/bin/toolgen}"
 TG=$TOOLGEN_ABS
 TMP=$(mktemp -d)
