@@ -23,6 +23,8 @@ const check = (cond, name, why = '') => {
   if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
 };
 const { TG, REPO } = process.env;
+// every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
 const T = 'mean_tip_by_day';
 
 const client = new Client({ name: 'workflow-test', version: '1.0.0' });
@@ -32,7 +34,7 @@ client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed
 await client.connect(new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve'],
   env: { ...process.env }, stderr: 'inherit' }));
 const call = (name, args) => client.callTool({ name, arguments: args }, undefined,
-  { timeout: 300000 });
+  { timeout: HANG_MS });
 const text = (r) => r.content?.[0]?.text ?? '';
 
 check(/submit_tool_feedback verbatim/.test(client.getInstructions() ?? ''),
@@ -94,7 +96,7 @@ check(!r.isError && r.structuredContent?.state === 'APPROVED', 'Stage 2 "Approve
 // promotion: a commit, the tool set changes while connected, the tool is callable
 const before = changed;
 const announced = new Promise((resolve) => {
-  const t = setTimeout(() => resolve(false), 20000);
+  const t = setTimeout(() => resolve(false), HANG_MS);
   wake = () => { if (changed > before) { clearTimeout(t); resolve(true); } };
 });
 r = await call('promote_tool', { tool: T });
@@ -208,7 +210,7 @@ const url = await new Promise((resolve) => {
   web.on('close', () => resolve(undefined));
 });
 check(url !== undefined, 'HTTP: serve listens', log);
-const until = (ready, ms = 60000) => new Promise((resolve) => {
+const until = (ready, ms = HANG_MS) => new Promise((resolve) => {
   const started = Date.now();
   const poll = () => {
     const v = ready();
@@ -253,7 +255,7 @@ check(await until(() => frames.find((f) => f.method === 'notifications/subscript
 const before4 = (await legacy.listTools()).tools.map((t) => t.name);
 check(!before4.includes(T4), 'HTTP: not served before the promotion', before4.join(','));
 const p4 = await legacy.callTool({ name: 'promote_tool', arguments: { tool: T4 } }, undefined,
-  { timeout: 300000 });
+  { timeout: HANG_MS });
 check(!p4.isError && /^[0-9a-f]{40}$/.test(p4.structuredContent?.commit ?? ''),
   'HTTP: promote_tool commits', text(p4));
 check(await until(() => heard > 0), 'HTTP: list_changed on the legacy client\'s GET stream');
