@@ -89,15 +89,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBTOOLGEN) tests/unit/testlib.h
 tests-build: $(TOOLGEN) $(TESTS)
 
 # The whole suite: unit tests, the JSON-Schema-Test-Suite, CLI and lint tests. The last line
-# printed is the total, "N passed, N failed".
+# printed is the total, "N passed, N failed, N skipped", after the list of skipped checks and
+# why (tests/run.sh; with CI=true a skip of anything CI's machine can run fails it).
 test: tests-build test-deps
 	@TOOLGEN=$(TOOLGEN) TEST_BIN=$(BUILD)/tests sh tests/run.sh
 
 check: test
 
-# Regenerates tests/golden/*/expected/ from the current build on purpose; review the diff.
+# Regenerates the goldens on purpose — tests/golden/*/expected/ and tests/review/diff.golden.md —
+# from the current build; review the diff. No test rewrites a golden otherwise.
 golden-update: $(TOOLGEN)
 	@TOOLGEN_ABS=$(abspath $(TOOLGEN)) sh tests/cli/golden.sh --update
+	@TOOLGEN_ABS=$(abspath $(TOOLGEN)) sh tests/cli/diff.sh --update
 
 # Each step says what it installs and why, and names itself when it fails (build-aux/deps.sh).
 deps:

@@ -25,19 +25,9 @@ serve_pid=$!
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"; exit 130' INT
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"; exit 143' TERM
-port="" i=0
-while [ -z "$port" ] && [ $i -lt 100 ]; do
-    sleep 0.1
-    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/serve.err")
-    i=$((i + 1))
-done
-if [ -z "$port" ]; then
-    RC=1 OUT="" ERR=$(cat "$TMP/serve.err")
-    bad "serve --http did not say which port it listens on"
-    finish cli-conformance
-    exit 1
-fi
-ok
+serve_port "$TMP/serve.err" "$serve_pid"
+port=$PORT
+[ -n "$port" ] || setup_failed "serve --http did not say which port it listens on: $(cat "$TMP/serve.err")"
 
 for rev in 2026-07-28 2025-11-25; do
     PATH="$NODE_DIR:$PATH" "$SUITE" server --url "http://127.0.0.1:$port/mcp" \

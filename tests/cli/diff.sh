@@ -1,11 +1,14 @@
 #!/bin/sh
 # toolgen diff (docs/review.md): a temporary git repository with real commits; the diff reads
 # both revisions through libgit2 without checking out, classifies the changes, applies the
-# version policy with --check, prints text, markdown (golden: tests/review/diff.golden.md) and
-# JSON, and fails clearly on a bad revision, a bad option or config, and outside a repository.
+# version policy with --check, prints text, markdown (golden: tests/review/diff.golden.md, which
+# only `make golden-update` rewrites) and JSON, and fails clearly on a bad revision, a bad option
+# or config, and outside a repository.
 . tests/lib.sh
 R=$TMP/repo
 GOLDEN=tests/review/diff.golden.md
+UPDATE=0 # --update (make golden-update): rewrite the golden on purpose, then review the diff
+[ "${1:-}" = "--update" ] && UPDATE=1
 
 # Fixed identity and dates: the commits (and so the output) are the same on every run.
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@localhost GIT_COMMITTER_NAME=t
@@ -82,10 +85,13 @@ expect_out "check: summary" "1 tool needs a version bump"
 # The markdown of a pull-request comment, byte for byte.
 run "$TG" -C "$R" diff --check --format markdown v1 v2
 expect_rc "markdown --check" 1
-if [ "${TOOLGEN_GOLDEN_UPDATE:-}" = 1 ]; then printf '%s\n' "$OUT" >"$GOLDEN"; fi
 printf '%s\n' "$OUT" >"$TMP/got.md"
+if [ "$UPDATE" = 1 ]; then
+    cp "$TMP/got.md" "$GOLDEN"
+    echo "updated $GOLDEN"
+fi
 if cmp -s "$TMP/got.md" "$GOLDEN"; then ok; else
-    bad "markdown differs from $GOLDEN (TOOLGEN_GOLDEN_UPDATE=1 to update): $(diff "$GOLDEN" "$TMP/got.md" | head -20)"
+    bad "markdown differs from $GOLDEN (make golden-update regenerates it on purpose): $(diff "$GOLDEN" "$TMP/got.md" | head -20)"
 fi
 
 # JSON for other tools.

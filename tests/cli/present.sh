@@ -11,7 +11,7 @@ R=$TMP/repo
 T=chart_groups
 C=$R/registry/staging/candidates/${T}_1.0.0
 cp -r tests/lifecycle/repo "$R"
-"$TG" -C "$R" build >/dev/null 2>&1 || echo "fixture build failed" >&2
+need "the fixture builds" "$TG" -C "$R" build
 
 # -- before staging: a normal run, and --html is refused
 run "$TG" -C "$R" run $T --arg file_path=data/sales.csv

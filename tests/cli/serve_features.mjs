@@ -73,8 +73,12 @@ if (v1) {
   client.setRequestHandler('sampling/createMessage', onSample);
   client.setRequestHandler('roots/list', onRoots);
 }
-const callWith = (name, args, opts) => v1 ? client.callTool({ name, arguments: args }, undefined, opts)
-                                          : client.callTool({ name, arguments: args }, opts);
+// every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
+const callTool = (params, opts = {}) => v1
+  ? client.callTool(params, undefined, { timeout: HANG_MS, ...opts })
+  : client.callTool(params, { timeout: HANG_MS, ...opts });
+const callWith = (name, args, opts) => callTool({ name, arguments: args }, opts);
 const text = (res) => res.structuredContent?.text ?? show(res);
 
 const types = (res) => res.content.map((c) => c.type);
@@ -91,24 +95,24 @@ const logged = async (name, level) => {
   if (v1 && level) await client.setLoggingLevel(level);
   const params = { name, arguments: {} };
   if (!v1 && level) params._meta = { 'io.modelcontextprotocol/logLevel': level };
-  const res = await client.callTool(params);
+  const res = await callTool(params);
   return { res, logs: [...logs] };
 };
 try {
   await client.connect(transport);
 
   // content from the files a call wrote
-  const audio = await client.callTool({ name: 'test_audio_content', arguments: {} });
+  const audio = await callTool({ name: 'test_audio_content', arguments: {} });
   const a = audio.content.find((c) => c.type === 'audio');
   check(a?.mimeType === 'audio/wav' && Buffer.from(a.data, 'base64').subarray(0, 4).toString() === 'RIFF',
         'a WAV file as audio content', show(audio));
-  const embedded = await client.callTool({ name: 'test_embedded_resource', arguments: {} });
+  const embedded = await callTool({ name: 'test_embedded_resource', arguments: {} });
   const r = embedded.content.find((c) => c.type === 'resource')?.resource;
   check(r?.text === 'This is an embedded resource content.' && r.mimeType === 'text/plain' &&
         r.uri.startsWith('toolgen://artifacts/'), 'a small text file as an embedded resource', show(embedded));
   const read = r && await client.readResource({ uri: r.uri });
   check(read?.contents[0]?.text === r?.text, 'the embedded resource reads back by its URI');
-  const mixed = await client.callTool({ name: 'test_multiple_content_types', arguments: {} });
+  const mixed = await callTool({ name: 'test_multiple_content_types', arguments: {} });
   check(['text', 'image', 'resource', 'resource_link'].every((t) => types(mixed).includes(t)),
         'text, image, embedded resource and links in one result', types(mixed).join(','));
 
@@ -142,8 +146,7 @@ try {
   const ticks = [];
   const progOpts = { onprogress: (p) => ticks.push(p) };
   const progCall = { name: 'test_tool_with_progress', arguments: {} };
-  const prog = v1 ? await client.callTool(progCall, undefined, progOpts) // 1.x: (params, schema, options)
-                  : await client.callTool(progCall, progOpts);
+  const prog = await callTool(progCall, progOpts);
   // (the server's own reports may come first, while the sandbox starts; then the tool's alone)
   const tool = ticks.filter((t) => t.total === 100).map((t) => t.progress);
   check(prog.isError === false && JSON.stringify(tool) === '[50,100]' && ticks[0].progress === 0 &&
@@ -199,7 +202,7 @@ try {
     listen = await client.listen({ resourceSubscriptions: [watched] });
   }
   const arrived = new Promise((resolve) => {
-    const t = setTimeout(() => resolve(false), 20000);
+    const t = setTimeout(() => resolve(false), HANG_MS);
     heard = () => { if (updates.includes(watched)) { clearTimeout(t); resolve(true); } };
   });
   appendFileSync(`${REPO}/resources/watched.txt`, `changed by the ${SDK}.x client\n`);
@@ -213,7 +216,7 @@ try {
     hold = () => new Promise((resolve) => {
       const t0 = Date.now();
       const poll = setInterval(() => {
-        if (ticks >= 3 || Date.now() - t0 > 20000) { clearInterval(poll); resolve(); }
+        if (ticks >= 3 || Date.now() - t0 > HANG_MS) { clearInterval(poll); resolve(); }
       }, 20);
     });
     const waited = await callWith('test_input_required_result_elicitation', {},

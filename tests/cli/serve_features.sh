@@ -22,13 +22,9 @@ pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$TMP"; exit 130' INT
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$TMP"; exit 143' TERM
-port="" i=0
-while [ -z "$port" ] && [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
-    sleep 0.1
-    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/http.err")
-    i=$((i + 1))
-done
-[ -n "$port" ] && ok || bad "serve --http did not say which port it listens on"
+serve_port "$TMP/http.err" $pid
+port=$PORT
+[ -n "$port" ] || setup_failed "serve --http printed no port: $(cat "$TMP/http.err")"
 
 for sdk in 1 2; do
     for url in "" "http://127.0.0.1:$port/mcp"; do

@@ -15,6 +15,8 @@ const { Client } = await sdk('client/index.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
 
 let pass = 0, fail = 0;
+// every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
 const check = (cond, name, why = '') => {
   if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
 };
@@ -60,7 +62,7 @@ try {
   // with progress asked for, the call answers on an event stream at once, primed with an id
   let ticks = 0;
   const call = client.callTool({ name: 'gate_tool', arguments: { file_path: 'data/go' } },
-                               undefined, { timeout: 60000, onprogress: () => { ticks++; } });
+                               undefined, { timeout: HANG_MS, onprogress: () => { ticks++; } });
   // let the tool finish once the first stream is gone: its reply comes after the cut
   const waitCut = async () => { while (cut === 0) await new Promise((r) => setTimeout(r, 20)); };
   await waitCut();

@@ -28,15 +28,13 @@ expect_rc "the tools lint" 0
 "$TG" -C "$R" serve --dev --http 127.0.0.1:0 --progress-ms 200 >"$TMP/http.out" 2>"$TMP/http.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; [ -n "$KEEP" ] || rm -rf "$TMP"' EXIT
-port="" i=0
-while [ -z "$port" ] && [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
-    sleep 0.1
-    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/http.err")
-    i=$((i + 1))
-done
+serve_port "$TMP/http.err" $pid
+port=$PORT
+[ -n "$port" ] || setup_failed "serve --http printed no port: $(cat "$TMP/http.err")"
 
 run python3 - "http://127.0.0.1:$port/mcp" "$R" "$TMP/spare" <<'PY'
 import http.client, json, os, shutil, sys, time, urllib.parse
+HANG_S = int(os.environ.get("HANG_S", "300"))  # tests/lib.sh: the bound on a hang
 url, repo, spare = sys.argv[1], sys.argv[2], sys.argv[3]
 u = urllib.parse.urlsplit(url)
 fails = 0
@@ -48,7 +46,7 @@ def check(cond, name, why=""):
 def request(method, msg=None, headers=None):
     h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     h.update(headers or {})
-    c = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+    c = http.client.HTTPConnection(u.hostname, u.port, timeout=HANG_S)
     c.request(method, u.path, json.dumps(msg) if msg is not None else None, h)
     return c, c.getresponse()
 def events(raw):
@@ -75,7 +73,7 @@ _, _, _, sid = post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params"
 post({"jsonrpc": "2.0", "method": "notifications/initialized"}, sid)
 shutil.copytree(spare, os.path.join(repo, "manifests", "b_tool"))
 seen = None
-for i in range(300):  # the change is seen within the server's next checks: wait for that event
+for i in range(HANG_S * 10):  # the change is seen by the server's next checks: wait for it
     status, ctype, body, _ = post({"jsonrpc": "2.0", "id": 100 + i, "method": "ping"}, sid)
     if ctype.startswith("text/event-stream"):
         seen = body

@@ -26,6 +26,8 @@ const check = (cond, name, why = '') => {
   if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
 };
 const { TG, REPO } = process.env;
+// every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
 const T = 'mean_tip_by_day';
 
 // the person behind the client: each form they are shown is answered with the next of `says`
@@ -43,7 +45,7 @@ client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed
 await client.connect(new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve'],
   env: { ...process.env }, stderr: 'inherit' }));
 const call = (name, args) => client.callTool({ name, arguments: args }, undefined,
-  { timeout: 300000 });
+  { timeout: HANG_MS });
 const text = (r) => r.content?.[0]?.text ?? '';
 
 check(/submit_tool_feedback, which asks the user/.test(client.getInstructions() ?? ''),
@@ -118,7 +120,7 @@ check(!r.isError && r.structuredContent?.state === 'APPROVED' && /reusable tool/
 // promotion: a commit, the tool set changes while connected, the tool is callable
 const before = changed;
 const announced = new Promise((resolve) => {
-  const t = setTimeout(() => resolve(false), 20000);
+  const t = setTimeout(() => resolve(false), HANG_MS);
   wake = () => { if (changed > before) { clearTimeout(t); resolve(true); } };
 });
 r = await call('promote_tool', { tool: T });
@@ -178,7 +180,7 @@ await blind.connect(new StdioClientTransport({ command: TG, args: ['-C', REPO, '
   env: { ...process.env }, stderr: 'inherit' }));
 const T5 = 'mean_size_by_day';
 r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'average size by day',
-  data_file: 'data/tips.csv' } }, undefined, { timeout: 300000 });
+  data_file: 'data/tips.csv' } }, undefined, { timeout: HANG_MS });
 check(!r.isError && r.structuredContent?.tool === T5, 'a fourth tool is generated', text(r));
 r = await blind.callTool({ name: 'submit_tool_feedback', arguments: { tool: T5, stage: 'output' } });
 check(r.isError && r.structuredContent?.error?.code === 'REFUSED' &&
@@ -197,7 +199,7 @@ const server = spawn(TG, ['-C', REPO, 'serve'], { stdio: ['pipe', 'pipe', 'inher
 const seen = [];
 let wake2 = () => {};
 createInterface({ input: server.stdout }).on('line', (l) => { seen.push(JSON.parse(l)); wake2(); });
-const waitFor = (pred, ms = 60000) => new Promise((resolve) => {
+const waitFor = (pred, ms = HANG_MS) => new Promise((resolve) => {
   if (seen.find(pred)) return resolve(seen.find(pred));
   const timer = setTimeout(() => { wake2 = () => {}; resolve(undefined); }, ms);
   wake2 = () => { const m = seen.find(pred); if (m) { clearTimeout(timer); wake2 = () => {}; resolve(m); } };
@@ -269,7 +271,7 @@ const url = await new Promise((resolve) => {
   web.on('close', () => resolve(undefined));
 });
 check(url !== undefined, 'HTTP: serve listens', log);
-const until = (ready, ms = 60000) => new Promise((resolve) => {
+const until = (ready, ms = HANG_MS) => new Promise((resolve) => {
   const started = Date.now();
   const poll = () => {
     const v = ready();
@@ -314,7 +316,7 @@ check(await until(() => frames.find((f) => f.method === 'notifications/subscript
 const before4 = (await legacy.listTools()).tools.map((t) => t.name);
 check(!before4.includes(T4), 'HTTP: not served before the promotion', before4.join(','));
 const p4 = await legacy.callTool({ name: 'promote_tool', arguments: { tool: T4 } }, undefined,
-  { timeout: 300000 });
+  { timeout: HANG_MS });
 check(!p4.isError && /^[0-9a-f]{40}$/.test(p4.structuredContent?.commit ?? ''),
   'HTTP: promote_tool commits', text(p4));
 check(await until(() => heard > 0), 'HTTP: list_changed on the legacy client\'s GET stream');

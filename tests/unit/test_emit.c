@@ -30,11 +30,21 @@ static const char *str(const char *s)
     return s ? s : "";
 }
 
+/* An emitted file's JSON: that it parses is a check. */
 static cJSON *parse_json(const char *text)
 {
     tg_err e = {0};
     cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &e);
     CHECK(v != NULL, "not JSON (%d:%d %s): %.200s", e.line, e.col, e.msg, text);
+    return v;
+}
+
+/* The test's own JSON: setup. */
+static cJSON *fixture_json(const char *text)
+{
+    tg_err e = {0};
+    cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &e);
+    SETUP(v != NULL, "bad test JSON (%d:%d %s): %.200s", e.line, e.col, e.msg, text);
     return v;
 }
 
@@ -110,7 +120,9 @@ static js_schema *mcp_def(js_registry *reg, const char *def)
     char *ref = xasprintf(MCP_URI "#/$defs/%s", def);
     cJSON *w = cJSON_CreateObject();
     cJSON_AddStringToObject(w, "$ref", ref);
-    js_schema *s = compile(reg, w);
+    tg_err err = {0};
+    js_schema *s = js_compile(reg, w, NULL, &err);
+    SETUP(s != NULL, "compile %s: %s", ref, err.msg);
     cJSON_Delete(w);
     free(ref);
     return s;
@@ -245,7 +257,7 @@ static const char *strict_violation(const cJSON *s, int level, bool root)
 
 static cJSON *strict_of(const char *schema_json, tg_openai_mode *mode)
 {
-    cJSON *s = parse_json(schema_json);
+    cJSON *s = fixture_json(schema_json);
     cJSON *t = tg_emit_openai_strict_schema(s, mode);
     cJSON_Delete(s);
     if (t) {
@@ -471,8 +483,8 @@ static void test_description_budget(void)
 /* MCP: the text content carries the serialised JSON; the summary stays as a block before it. */
 static void test_call_result(void)
 {
-    cJSON *out = parse_json("{\"n\":2,\"chart\":\"c.png\",\"summary_markdown\":\"## Two\\n\\n"
-                            "![chart](c.png) and [data](./d.csv)\"}");
+    cJSON *out = fixture_json("{\"n\":2,\"chart\":\"c.png\",\"summary_markdown\":\"## Two\\n\\n"
+                              "![chart](c.png) and [data](./d.csv)\"}");
     cJSON *r = tg_emit_call_result(out);
     const cJSON *content = tg_json_get(r, "content");
     char *json = tg_json_print_compact(out);
@@ -484,7 +496,7 @@ static void test_call_result(void)
     CHECK(!strcmp(str(tg_json_get_string(cJSON_GetArrayItem(content, 1), "text")), json),
           "second block: the serialised structuredContent");
     cJSON_Delete(r);
-    cJSON *plain = parse_json("{\"n\":2}");
+    cJSON *plain = fixture_json("{\"n\":2}");
     r = tg_emit_call_result(plain);
     content = tg_json_get(r, "content");
     CHECK(cJSON_GetArraySize(content) == 1 &&
@@ -527,7 +539,7 @@ static void test_artifact_relink(void)
 {
     const char *paths[] = {"bar_chart.png", "sub/data.csv"};
     tg_emit_artifacts a = {paths, 2, "out dir"};
-    cJSON *res = parse_json(
+    cJSON *res = fixture_json(
         "{\"chart_file\":\"bar_chart.png\",\"nested\":[{\"f\":\"./sub/data.csv\"}],"
         "\"other\":\"bar_chart.png is mentioned\",\"bar_chart.png\":1,\"n\":3,"
         "\"md\":\"![c](bar_chart.png \\\"t\\\") [d](<sub/data.csv>) [x](other.png) ](\"}");
@@ -555,7 +567,7 @@ static void test_artifact_relink(void)
 /* x-toolgen-* keywords go wherever a subschema can be; property names and values stay. */
 static void test_client_schema(void)
 {
-    cJSON *s = parse_json(
+    cJSON *s = fixture_json(
         "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":\"urn:x\","
         "\"type\":\"object\",\"x-toolgen-root\":1,\"properties\":{"
         "\"x-toolgen-name\":{\"type\":\"string\",\"x-toolgen-path\":\"read\","
@@ -584,11 +596,11 @@ static void test_client_schema(void)
 
 static void test_drop_nulls(void)
 {
-    cJSON *s = parse_json("{\"type\":\"object\",\"required\":[\"a\",\"n\"],\"properties\":{"
-                          "\"a\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":"
-                          "\"string\"}}},"
-                          "\"n\":{\"type\":[\"string\",\"null\"]},\"o\":{\"type\":\"integer\"}}}");
-    cJSON *args = parse_json("{\"a\":{\"x\":null},\"n\":null,\"o\":null}");
+    cJSON *s = fixture_json("{\"type\":\"object\",\"required\":[\"a\",\"n\"],\"properties\":{"
+                            "\"a\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":"
+                            "\"string\"}}},"
+                            "\"n\":{\"type\":[\"string\",\"null\"]},\"o\":{\"type\":\"integer\"}}}");
+    cJSON *args = fixture_json("{\"a\":{\"x\":null},\"n\":null,\"o\":null}");
     tg_emit_openai_drop_nulls(s, args);
     char *out = tg_json_print_compact(args);
     /* optional nulls go (also nested); a required property's null is a real value */
@@ -613,14 +625,12 @@ static bool mcp_open(mcp_schemas *m)
                            dir && *dir ? dir : "tests/testdata");
     tg_doc doc = {0};
     tg_err err = {0};
-    bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
-    CHECK(ok, "cannot load the MCP schema %s: %s", path, err.msg);
+    SETUP(tg_doc_load(path, NULL, &doc, &err) == 0, "cannot load the MCP schema %s: %s", path,
+          err.msg);
     free(path);
-    if (!ok)
-        return false;
     m->reg = js_registry_new();
-    CHECK(js_registry_add_metaschemas(m->reg, &err) == 0, "metaschemas: %s", err.msg);
-    CHECK(js_registry_add_document(m->reg, MCP_URI, doc.root, &err) == 0, "add: %s", err.msg);
+    SETUP(js_registry_add_metaschemas(m->reg, &err) == 0, "metaschemas: %s", err.msg);
+    SETUP(js_registry_add_document(m->reg, MCP_URI, doc.root, &err) == 0, "add: %s", err.msg);
     tg_doc_free(&doc);
     m->tool = mcp_def(m->reg, "Tool");
     m->list = mcp_def(m->reg, "ListToolsResult");
@@ -1548,13 +1558,11 @@ static js_schema *registry_schema(js_registry **reg)
                            dir && *dir ? dir : "tests/testdata");
     tg_doc doc = {0};
     tg_err err = {0};
-    bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
-    CHECK(ok, "cannot load the registry's schema %s: %s", path, err.msg);
+    SETUP(tg_doc_load(path, NULL, &doc, &err) == 0, "cannot load the registry's schema %s: %s",
+          path, err.msg);
     free(path);
-    if (!ok)
-        return NULL;
     *reg = js_registry_new();
-    CHECK(js_registry_add_metaschemas(*reg, &err) == 0, "metaschemas: %s", err.msg);
+    SETUP(js_registry_add_metaschemas(*reg, &err) == 0, "metaschemas: %s", err.msg);
     js_schema *s = compile(*reg, doc.root);
     tg_doc_free(&doc);
     return s;
@@ -1600,10 +1608,6 @@ static void test_registry(void)
 {
     js_registry *reg = NULL;
     js_schema *schema = registry_schema(&reg);
-    if (!schema) {
-        js_registry_free(reg);
-        return;
-    }
     tg_project_info p = {.name = "data-tools", .version = "1.2.0"};
     expect_server(schema, &p, "local.toolgen/data-tools", "data-tools-1.2.0.mcpb", NULL);
     p.repository = "https://github.com/Some-Org/data.tools.git";

@@ -441,7 +441,7 @@ static void write_text(const char *path, const char *text)
         tg_mkdirs(dir, &err);
     }
     free(dir);
-    CHECK(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path,
+    SETUP(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path,
           err.msg);
 }
 
@@ -717,7 +717,7 @@ static void test_outputs(void)
     write_text("pub/mine.txt", "mine\n");
     tg_repo repo;
     tg_err err = {0};
-    CHECK(tg_repo_open(&repo, ".", &err) == 0, "open: %s", err.msg);
+    SETUP(tg_repo_open(&repo, ".", &err) == 0, "open: %s", err.msg);
     tg_build_opts o = {.repo = &repo, .stages = fake_stages, .on_event = on_event, .ud = &r};
     r = (result){0};
     CHECK(tg_build_clean(&o, &r.st, &err) == TG_BUILD_OK, "clean: %s", err.msg);
@@ -926,7 +926,7 @@ static void test_two_repos(const char *tmpdir)
     write_text(p = tg_path_join(two, "src/a.txt"), "two\n"), free(p);
     write_text(p = tg_path_join(two, "src/b.txt"), "two b\n"), free(p);
     mkdir(elsewhere, 0755);
-    CHECK(chdir(elsewhere) == 0, "chdir %s", elsewhere);
+    SETUP(chdir(elsewhere) == 0, "chdir %s", elsewhere);
 
     result r;
     build_dir = one;
@@ -982,11 +982,11 @@ int main(void)
     char *datadir = tg_path_join(tmpdir, "data");
     char *schemas = tg_path_join(cwd, "schemas"), *link = tg_path_join(datadir, "schemas");
     mkdir(datadir, 0755);
-    CHECK(symlink(schemas, link) == 0, "symlink %s", link);
+    SETUP(symlink(schemas, link) == 0, "symlink %s", link);
     setenv("TOOLGEN_DATADIR", datadir, 1);
     char *repo = tg_path_join(tmpdir, "repo");
     mkdir(repo, 0755);
-    CHECK(chdir(repo) == 0, "chdir");
+    SETUP(chdir(repo) == 0, "chdir");
 
     test_incremental();
     test_unchanged_outputs();
@@ -999,7 +999,7 @@ int main(void)
     test_shared_cache(tmpdir);
     test_two_repos(tmpdir);
 
-    CHECK(chdir(cwd) == 0, "chdir back");
+    SETUP(chdir(cwd) == 0, "chdir back");
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);

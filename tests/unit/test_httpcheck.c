@@ -14,7 +14,7 @@ static cJSON *parse(const char *text)
 {
     tg_err err = {0};
     cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
-    CHECK(v, "parses: %s: %s", text, err.msg);
+    SETUP(v, "parses: %s: %s", text, err.msg);
     return v;
 }
 

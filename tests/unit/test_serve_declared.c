@@ -29,8 +29,8 @@ static void put(const char *path, const char *text)
     char *dir = xstrdup(full);
     *strrchr(dir, '/') = '\0';
     tg_err err = {0};
-    CHECK(tg_mkdirs(dir, &err) == 0, "%s: %s", dir, err.msg);
-    CHECK(tg_write_file_atomic(full, text, strlen(text), &err) == 0, "%s: %s", path, err.msg);
+    SETUP(tg_mkdirs(dir, &err) == 0, "%s: %s", dir, err.msg);
+    SETUP(tg_write_file_atomic(full, text, strlen(text), &err) == 0, "%s: %s", path, err.msg);
     free(dir);
     free(full);
 }
@@ -84,8 +84,8 @@ static tg_serve_config cfg;
 static cJSON *rpc(tg_serve_session *s, const char *text, tg_serve_log *log)
 {
     cJSON *msg = tg_json_parse(text, strlen(text), NULL, NULL, NULL, NULL);
-    CHECK(msg, "parse %s", text);
-    cJSON *r = msg ? tg_serve_handle(&cfg, s, msg, log) : NULL;
+    SETUP(msg, "parse %s", text);
+    cJSON *r = tg_serve_handle(&cfg, s, msg, log);
     cJSON_Delete(msg);
     if (r) {
         rev_schemas *rev = log->era == TG_ERA_MODERN ? &modern_s : &legacy_s;
@@ -190,10 +190,10 @@ static void test_subscribe(tg_serve_session *legacy, tg_serve_declared *d)
 
 int main(void)
 {
-    if (!open_rev(&legacy_s, "2025-11-25") || !open_rev(&modern_s, "2026-07-28"))
-        return tl_finish("test_serve_declared");
+    open_rev(&legacy_s, "2025-11-25");
+    open_rev(&modern_s, "2026-07-28");
     snprintf(root, sizeof root, "/tmp/tg-declared-XXXXXX");
-    CHECK(mkdtemp(root), "mkdtemp");
+    SETUP(mkdtemp(root), "mkdtemp");
     test_load();
     put("docs/notes.md", "hello\n");
     put("data/x.v1.csv", "a,b\n");
@@ -226,7 +226,7 @@ int main(void)
     tg_serve_declared_free(&d);
     tg_repo_release(&repo);
     char *rm = xasprintf("rm -rf '%s'", root);
-    CHECK(system(rm) == 0, "cleanup");
+    SETUP(system(rm) == 0, "cleanup");
     free(rm);
     js_registry_free(legacy_s.reg);
     js_registry_free(modern_s.reg);

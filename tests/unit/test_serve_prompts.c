@@ -119,7 +119,7 @@ static void test_parse(void)
 static void put(int dirfd, const char *path, const char *text)
 {
     tg_err err = {0};
-    CHECK(tg_write_file_atomic_at(dirfd, path, text, strlen(text), &err) == 0, "%s", err.msg);
+    SETUP(tg_write_file_atomic_at(dirfd, path, text, strlen(text), &err) == 0, "%s", err.msg);
 }
 
 static void test_load(const char *tmp)
@@ -213,7 +213,7 @@ static cJSON *rpc(tg_serve_session *s, const char *text)
 {
     tg_err err = {0};
     cJSON *msg = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
-    CHECK(msg, "test message does not parse: %s: %s", text, err.msg);
+    SETUP(msg, "test message does not parse: %s: %s", text, err.msg);
     tg_serve_log log;
     cJSON *reply = msg ? tg_serve_handle(&cfg, s, msg, &log) : NULL;
     cJSON_Delete(msg);
@@ -404,17 +404,17 @@ static void make_data(int fd)
         snprintf(name, sizeof name, "data/m%03d.csv", i);
         put(fd, name, "a\n");
     }
-    CHECK(symlinkat("/etc", fd, "data/link") == 0, "symlink");
+    SETUP(symlinkat("/etc", fd, "data/link") == 0, "symlink");
 }
 
 int main(void)
 {
     tg_err err = {0};
-    if (!open_rev(&legacy_s, "2025-11-25") || !open_rev(&modern_s, "2026-07-28"))
-        return tl_finish("test_serve_prompts");
+    open_rev(&legacy_s, "2025-11-25");
+    open_rev(&modern_s, "2026-07-28");
     test_parse();
     char tmp[] = "/tmp/tg-prompts-XXXXXX";
-    CHECK(mkdtemp(tmp), "mkdtemp");
+    SETUP(mkdtemp(tmp), "mkdtemp");
     test_load(tmp);
     test_parts(tmp);
     int fd = open(tmp, O_RDONLY | O_DIRECTORY);
@@ -424,8 +424,8 @@ int main(void)
 
     tg_repo repo;
     tg_serve_tools tools;
-    CHECK(tg_repo_open(&repo, ".", &err) == 0, "repository: %s", err.msg);
-    CHECK(tg_serve_tools_load_dev(&tools, &repo, &err) == 0, "load: %s", err.msg);
+    SETUP(tg_repo_open(&repo, ".", &err) == 0, "repository: %s", err.msg);
+    SETUP(tg_serve_tools_load_dev(&tools, &repo, &err) == 0, "load: %s", err.msg);
     tg_serve_prompts prompts;
     CHECK(tg_serve_prompts_load(&prompts, fd, "prompts", &err) == 0 && prompts.n == 3,
           "the fixture's prompts (%zu)", prompts.n);
@@ -450,7 +450,7 @@ int main(void)
     tg_repo_release(&repo);
     close(fd);
     char *rm = xasprintf("rm -rf '%s'", tmp);
-    CHECK(system(rm) == 0, "cleanup");
+    SETUP(system(rm) == 0, "cleanup");
     free(rm);
     js_registry_free(legacy_s.reg);
     js_registry_free(modern_s.reg);

@@ -48,8 +48,10 @@ static const char tool_py[] =
     "    with open(file_path) as f:\n"
     "        n = sum(1 for _ in f)\n"
     "    if mode == 'spin':\n"
-    "        while True:\n"
+    "        import time\n"
+    "        while time.process_time() < 0.1:\n"
     "            n += 1\n"
+    "        time.sleep(60)\n"
     "    if mode == 'sleep':\n"
     "        import time\n"
     "        time.sleep(60)\n"
@@ -161,7 +163,9 @@ static void test_files(fixture *fx)
     tg_call_result_free(&r);
 }
 
-/* Killed at the wall clock: the CPU time is the whole tree's, and the diagnosis follows it. */
+/* Killed at the wall clock, with the CPU time the whole tree used: the spinning mode uses 100 ms
+ * of CPU (counted by the kernel, whatever the machine's load) and then waits to be killed.
+ * How the diagnosis reads CPU against the wall clock is test_guidance.c's. */
 static void test_timeouts(fixture *fx)
 {
     tg_call_result r;
@@ -169,10 +173,7 @@ static void test_timeouts(fixture *fx)
     double cpu = r.sb.user_ms + r.sb.sys_ms;
     CHECK(!r.ok && r.guidance.cls == TG_CLASS_TIMEOUT && r.sb.killed_by == TG_LIMIT_WALL,
           "spin: %s", tg_error_class_name(r.guidance.cls));
-    /* Close to the wall time on an idle machine (bwrap's own usage alone is a few ms); a
-     * loaded one gives the loop less of a CPU, so the bound is the diagnosis' own 10 %. */
-    CHECK(cpu > 0.1 * r.sb.wall_ms, "spin: CPU %.1f ms of %.1f ms wall counted", cpu, r.sb.wall_ms);
-    CHECK_CONTAINS(r.guidance.cause, "computation takes longer");
+    CHECK(cpu >= 100, "spin: the tool's 100 ms of CPU are counted (%.1f ms)", cpu);
     CHECK(r.resources.cpu.used == cpu, "spin: resources.cpu.used %.1f ms", r.resources.cpu.used);
     tg_call_result_free(&r);
 
@@ -180,9 +181,7 @@ static void test_timeouts(fixture *fx)
     cpu = r.sb.user_ms + r.sb.sys_ms;
     CHECK(!r.ok && r.guidance.cls == TG_CLASS_TIMEOUT && r.sb.killed_by == TG_LIMIT_WALL,
           "sleep: %s", tg_error_class_name(r.guidance.cls));
-    CHECK(cpu < 0.1 * r.sb.wall_ms, "sleep: CPU %.1f ms of %.1f ms wall", cpu, r.sb.wall_ms);
-    CHECK(cpu > 5, "sleep: the interpreter's start is counted (%.1f ms)", cpu);
-    CHECK_CONTAINS(r.guidance.cause, "waiting, not computing");
+    CHECK(cpu > 0, "sleep: the interpreter's start is counted (%.1f ms)", cpu);
     tg_call_result_free(&r);
 }
 
@@ -234,7 +233,7 @@ int main(void)
     /* a file outside data/, which the tool must not be given */
     char cmd0[160];
     snprintf(cmd0, sizeof cmd0, "mkdir -p %s && echo s > %s/secret", repo, repo);
-    CHECK(system(cmd0) == 0, "setup secret");
+    SETUP(system(cmd0) == 0, "setup secret");
     if (fixture_open(&fx, repo, manifest, tool_py) == 0) {
         test_success_with_defaults(&fx);
         test_invalid_output(&fx);
