@@ -1,4 +1,5 @@
 /* test_sandbox.c — the sandbox library: config, limits, path checks, and calls from threads. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,9 +235,60 @@ static void test_limits_enforced(const tg_sandbox_config *c)
     free(wd);
 }
 
+
+/* ---- trees of any depth ---------------------------------------------------------------------- */
+
+/* dir/a/a/.../a (depth levels) with a file of size bytes at level at; returns dir (heap). */
+static char *deep_tree(const char *name, int depth, int at, size_t size)
+{
+    char *dir = xasprintf("/tmp/tg-sbdeep-%ld-%s", (long)getpid(), name);
+    mkdir(dir, 0700);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    for (int i = 0; fd >= 0 && i < depth; i++) {
+        if (i == at) {
+            int f = openat(fd, "payload.bin", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (f >= 0 && ftruncate(f, (off_t)size) != 0)
+                fprintf(stderr, "ftruncate failed\n");
+            if (f >= 0)
+                close(f);
+        }
+        mkdirat(fd, "a", 0700);
+        int sub = openat(fd, "a", O_RDONLY | O_DIRECTORY);
+        close(fd);
+        fd = sub;
+    }
+    if (fd >= 0) {
+        fchmod(fd, 0); /* a tool may leave a directory without permissions */
+        close(fd);
+    }
+    return dir;
+}
+
+static void test_deep_trees(void)
+{
+    /* the budget walk sees a file 135 levels down, and stops early once past its limit */
+    char *dir = deep_tree("bytes", 140, 135, 1 << 20);
+    CHECK(sb_tree_bytes(dir, 0) == 1 << 20, "bytes at depth 135: %lld", sb_tree_bytes(dir, 0));
+    tg_sandbox_result r = {0};
+    sb_collect_files(dir, NULL, 0, &r);
+    CHECK(r.files_bytes == 1 << 20, "listing counts depth 135: %lld", r.files_bytes);
+    CHECK(r.n_files == 1 || r.files_truncated, "the deep file is listed or marked truncated");
+    for (size_t i = 0; i < r.n_files; i++)
+        free(r.files[i].path);
+    free(r.files);
+    CHECK(sb_remove_tree(dir) == 0 && !tg_is_dir(dir), "140 levels removed");
+    free(dir);
+    /* far deeper than any path the kernel resolves at once (PATH_MAX), without recursion */
+    dir = deep_tree("remove", 5000, 4990, 10);
+    CHECK(sb_tree_bytes(dir, 0) == 10, "bytes at depth 4990: %lld", sb_tree_bytes(dir, 0));
+    CHECK(sb_remove_tree(dir) == 0 && !tg_is_dir(dir), "5000 levels removed");
+    free(dir);
+}
+
 int main(void)
 {
     test_normalize();
+    test_deep_trees();
     test_limits();
     test_config();
     test_paths();

@@ -9,15 +9,23 @@ char *sb_normalize(const char *abs_path);
 /* true when path equals dir or lies below it (both normalised, absolute). */
 bool sb_path_within(const char *path, const char *dir);
 
+/*
+ * The walks below handle trees of any depth (no recursion, one directory open at a time, no
+ * path longer than a name) and never follow a symlink or enter another file system.
+ */
 /* rm -rf without following symlinks; makes unreadable directories readable first. */
 int sb_remove_tree(const char *path);
+/* Removes everything below the directory dirfd (not dirfd itself); 0 when it is empty after. */
+int sb_remove_tree_at(int dirfd);
 
 /*
  * Lists the regular files below workdir (symlinks and the mount stubs in skip are left out),
- * sorted by path, at most TG_SANDBOX_MAX_FILES. Never follows a symlink.
+ * sorted by path, at most TG_SANDBOX_MAX_FILES (and none whose path is longer than 1 KiB: those
+ * set files_truncated), and their total size in files_bytes.
  */
 void sb_collect_files(const char *workdir, const char *const *skip, size_t nskip,
                       tg_sandbox_result *res);
+void sb_collect_files_at(int dirfd, const char *const *skip, size_t nskip, tg_sandbox_result *res);
 /*
  * Call directories are TMPDIR/toolgen-call-<pid of the toolgen process>-XXXXXX (and, once the
  * call returned, its work directory ...-XXXXXX.work, which lives as long as the result). A
