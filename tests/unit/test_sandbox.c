@@ -1,10 +1,13 @@
 /* test_sandbox.c — the sandbox library: config, limits, path checks, and calls from threads. */
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "base/json.h"
@@ -200,6 +203,21 @@ static void test_threads(const tg_sandbox_config *c)
     }
 }
 
+/* Call directories of this process in tmp_dir. */
+static int call_dirs(const char *tmp_dir)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s%ld-", SB_CALL_PREFIX, (long)getpid());
+    DIR *d = opendir(tmp_dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
 static void test_limits_enforced(const tg_sandbox_config *c)
 {
     tg_sandbox_result r;
@@ -229,10 +247,26 @@ static void test_limits_enforced(const tg_sandbox_config *c)
               strcmp(r.files[1].path, "sub/t.csv") == 0 && r.files[1].type == TG_FILE_CSV &&
               r.files[1].size == 4,
           "artifacts: %zu", r.n_files);
-    char *wd = r.workdir ? xstrdup(r.workdir) : NULL;
+    /* they live in the call's tmpfs (readable through the result), never on the host's disk */
+    CHECK(r.has_work_fd && !r.workdir, "the work directory is the call's tmpfs");
+    struct statfs fs;
+    CHECK(r.has_work_fd && fstatfs(r.work_fd, &fs) == 0 && fs.f_type == TMPFS_MAGIC,
+          "a tmpfs");
+    CHECK(call_dirs(c->tmp_dir) == 0, "nothing of the call in TMPDIR while its result lives");
     tg_sandbox_result_free(&r);
-    CHECK(wd && !tg_is_dir(wd), "work directory removed");
-    free(wd);
+
+    /* the disk budget is the tmpfs's size: writing past it fails, reported as the disk limit */
+    const char *fill[] = {"/bin/sh", "-c", "i=0; while [ $i -lt 200 ]; do mkdir -p d$i/a/b && "
+                                           "head -c 1048576 /dev/zero > d$i/a/b/f || exit 3; "
+                                           "i=$((i+1)); done", NULL};
+    cmd = (tg_sandbox_cmd){.argv = fill, .limits = (tg_limits){5, 256, 20000, 1024, 64, 16}};
+    CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "fill: %s", err.msg);
+    CHECK(r.killed_by == TG_LIMIT_DISK && r.exit_code == 3, "disk limit: killed_by %d, exit %d",
+          r.killed_by, r.exit_code);
+    CHECK(r.files_bytes <= WORK_BUDGET_MIN && r.files_bytes > WORK_BUDGET_MIN / 2,
+          "at most the budget: %lld", r.files_bytes);
+    tg_sandbox_result_free(&r);
+    CHECK(call_dirs(c->tmp_dir) == 0, "nothing of the call left in TMPDIR");
 }
 
 

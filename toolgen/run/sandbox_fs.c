@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -281,6 +282,21 @@ long long sb_tree_bytes(const char *dir, long long stop_after)
     walk_tree(fd, &ops, &w);
     close(fd);
     return w.bytes;
+}
+
+bool sb_work_full(int dirfd)
+{
+    struct statvfs vfs;
+    return fstatvfs(dirfd, &vfs) == 0 && (vfs.f_bavail == 0 || vfs.f_favail == 0);
+}
+
+void sb_collect_work(tg_sandbox_result *res, int dirfd, const char *const *skip, size_t nskip)
+{
+    if (dirfd < 0)
+        return;
+    sb_collect_files_at(dirfd, skip, nskip, res);
+    if (res->killed_by == TG_LIMIT_NONE && sb_work_full(dirfd))
+        res->killed_by = TG_LIMIT_DISK;
 }
 
 /* ---- removing ------------------------------------------------------------------------------- */
