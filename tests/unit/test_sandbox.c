@@ -86,11 +86,12 @@ static char repo[64];
 static void test_paths(void)
 {
     snprintf(repo, sizeof repo, "/tmp/tg-sbtest-%ld", (long)getpid());
-    char cmd[2048];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "mkdir -p %s/data/sub %s/other && echo a > %s/data/ok.csv && echo s > %s/secret && "
-             "ln -s ../secret %s/data/out.csv && ln -s ok.csv %s/data/in.csv && chmod 755 %s",
-             repo, repo, repo, repo, repo, repo, repo);
+             "ln -s ../secret %s/data/out.csv && ln -s ok.csv %s/data/in.csv && chmod 755 %s && "
+             "mkfifo %s/data/pipe && ln -s sub %s/data/sublink",
+             repo, repo, repo, repo, repo, repo, repo, repo, repo);
     CHECK(system(cmd) == 0, "setup");
     tg_sandbox_config c;
     tg_err err = {0};
@@ -100,12 +101,19 @@ static void test_paths(void)
     static const struct {
         const char *value;
         int verdict;
-        const char *inside;
+        const char *inside; /* with TG_PATH_FORBIDDEN: what the message says */
     } cases[] = {
         {"data/ok.csv", TG_PATH_OK, "/work/data/ok.csv"},
         {"./data/ok.csv", TG_PATH_OK, "/work/data/ok.csv"},
         {"data/in.csv", TG_PATH_OK, "/work/data/in.csv"},
-        {"data/sub", TG_PATH_OK, "/work/data/sub"},
+        /* one regular file, never a folder (the data directory itself) or a pipe to hang on */
+        {"data/sub", TG_PATH_FORBIDDEN, "is a directory, not a file"},
+        {"data", TG_PATH_FORBIDDEN, "is a directory, not a file"},
+        {"data/sublink", TG_PATH_FORBIDDEN, "is a directory, not a file"},
+        {"data/pipe", TG_PATH_FORBIDDEN, "is a FIFO (named pipe)"},
+        /* the tool opens the path as given: a '..' would mean something else inside */
+        {"data/sub/../ok.csv", TG_PATH_FORBIDDEN, "has a '..' component"},
+        {"data/sublink/../ok.csv", TG_PATH_FORBIDDEN, "has a '..' component"},
         {"data/out.csv", TG_PATH_FORBIDDEN, NULL},
         {"secret", TG_PATH_FORBIDDEN, NULL},
         {"data/../secret", TG_PATH_FORBIDDEN, NULL},
@@ -129,6 +137,8 @@ static void test_paths(void)
         }
         if (v == TG_PATH_FORBIDDEN)
             CHECK_CONTAINS(err.msg, "data/");
+        if (v == TG_PATH_FORBIDDEN && cases[i].inside) /* here: what the message says */
+            CHECK_CONTAINS(err.msg, cases[i].inside);
         tg_path_args_free(&pa);
         cJSON_Delete(args);
     }

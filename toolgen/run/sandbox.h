@@ -95,15 +95,16 @@ typedef struct tg_path_args {
 typedef enum tg_path_verdict {
     TG_PATH_ERROR = -1,    /* a system error (err set): the check itself failed */
     TG_PATH_OK = 0,
-    TG_PATH_FORBIDDEN = 1, /* outside the data directories / allowed_paths, or unreadable */
+    TG_PATH_FORBIDDEN = 1, /* outside the data directories / allowed_paths, unreadable, not a
+                              regular file, or with a ".." component */
     TG_PATH_NOT_FOUND = 2, /* inside them, but missing */
 } tg_path_verdict;
 
 /*
  * Checks every argument whose input_schema property is marked `x-toolgen-path: read` (direct
- * properties only): resolved on the host relative to the repository root with symlinks
- * followed, it must lie in a data directory and, when allowed_paths (constraints.allowed_paths)
- * is a non-empty array, in one of those too. Returns TG_PATH_OK with out filled, a verdict
+ * properties only): without a ".." component, resolved on the host relative to the repository
+ * root with symlinks followed, it must be a regular file in a data directory and, when
+ * allowed_paths (constraints.allowed_paths) is a non-empty array, in one of those too. Returns TG_PATH_OK with out filled, a verdict
  * with err naming the path and the allowed directories, or TG_PATH_ERROR (err set).
  */
 tg_path_verdict tg_sandbox_check_paths(const tg_sandbox_config *c, const cJSON *input_schema,
