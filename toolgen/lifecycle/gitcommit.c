@@ -270,6 +270,41 @@ out:
     return rc;
 }
 
+int tg_git_head(const tg_repo *r, char out_oid[41], tg_err *err)
+{
+    session s = {0};
+    int rc = session_open(&s, r, err);
+    out_oid[0] = '\0';
+    if (rc == 0 && s.has_head)
+        git_oid_tostr(out_oid, 41, &s.head);
+    session_end(&s);
+    return rc;
+}
+
+int tg_git_index_to_head(const tg_repo *r, const char *const *paths, size_t n, tg_err *err)
+{
+    session s = {0};
+    int rc = session_open(&s, r, err);
+    if (rc == 0)
+        rc = make_indexes(&s, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char *full = xasprintf("%s%s", s.prefix, paths[i]);
+        const git_index_entry *e = git_index_get_bypath(s.scratch, full, 0);
+        git_index_entry copy;
+        if (e) {
+            copy = *e;
+            rc = git_index_add(s.index, &copy) == 0 ? 0 : git_fail(err, paths[i]);
+        } else if (git_index_find(NULL, s.index, full) == 0) {
+            rc = git_index_remove(s.index, full, 0) == 0 ? 0 : git_fail(err, paths[i]);
+        }
+        free(full);
+    }
+    if (rc == 0 && git_index_write(s.index) != 0)
+        rc = git_fail(err, "writing the index");
+    session_end(&s);
+    return rc;
+}
+
 void tg_git_log_free(tg_git_log *l)
 {
     for (size_t i = 0; i < l->n; i++) {

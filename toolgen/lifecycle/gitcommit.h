@@ -50,6 +50,15 @@ typedef struct tg_git_commit_req {
 int tg_git_commit_paths(const tg_repo *repo, const tg_git_commit_req *req, char out_oid[41],
                         tg_err *err);
 
+/* The commit HEAD points at (40 hex digits; "" on an unborn branch). 0, -1, or -2 outside git. */
+int tg_git_head(const tg_repo *repo, char out_oid[41], tg_err *err);
+/*
+ * Sets the index entries of paths (relative to the root) to HEAD's version — removed where HEAD
+ * has none — as `git reset -- PATHS` does: what finishing a promotion whose commit was made but
+ * whose index was not written needs. 0, -1 with err, or -2 outside git.
+ */
+int tg_git_index_to_head(const tg_repo *repo, const char *const *paths, size_t n, tg_err *err);
+
 typedef struct tg_git_logent {
     char oid[41];
     long long time; /* author time, seconds since the epoch */

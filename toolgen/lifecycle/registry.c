@@ -14,6 +14,7 @@
 #include "base/doc.h"
 #include "base/json.h"
 #include "base/sha256.h"
+#include "lifecycle/recover.h"
 #include "schema/jsonschema.h"
 
 static const struct {
@@ -55,6 +56,12 @@ int tg_registry_open(tg_registry *g, const tg_repo *repo, tg_err *err)
             tg_registry_release(g);
             return -1;
         }
+    /* a change a killed process left half done is finished or undone before anything reads */
+    if (tg_registry_recover(repo, NULL, err) != 0) {
+        tg_err_prefix(err, "recovering the registry from an interrupted change: ");
+        tg_registry_release(g);
+        return -1;
+    }
     return 0;
 }
 

@@ -38,7 +38,8 @@ typedef struct tg_registry {
     char *active, *staging, *archive; /* relative to the root: no "./", no trailing '/' */
 } tg_registry;
 
-/* Reads the registry paths of the repository's config (defaults registry/active, ...). Fails
+/* Reads the registry paths of the repository's config (defaults registry/active, ...), after
+ * finishing or undoing a change a killed process left half done (lifecycle/recover.h). Fails
  * when a path is absolute or climbs out with "..", naming the key. */
 int tg_registry_open(tg_registry *g, const tg_repo *repo, tg_err *err);
 void tg_registry_release(tg_registry *g);
