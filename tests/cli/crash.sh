@@ -14,9 +14,30 @@ T=count_rows
 git_in() { d=$1; shift; git -C "$d" -c user.name=tester -c user.email=tester@example.org "$@"; }
 export TOOLGEN_USER=alice
 
-# ms since the epoch, and a random delay in [0, $1) ms as seconds for sleep.
+# The clock only picks the kill points (random delays within a clean run's duration); no check
+# depends on it.
 now_ms() { date +%s%3N; }
 random_s() { awk -v max="$1" -v seed="$2" 'BEGIN { srand(seed); printf "%.3f", rand() * max / 1000 }'; }
+# clean_ms DIR ARGS...: runs toolgen ARGS in DIR to the end; how many ms it took
+clean_ms() {
+    d=$1
+    shift
+    t0=$(now_ms)
+    "$TG" -C "$d" "$@" >/dev/null 2>&1 || echo "the clean run of $* failed" >&2
+    echo $(($(now_ms) - t0))
+}
+# killed_copy FROM TO MS SEED ARGS...: a copy of FROM at TO, where toolgen ARGS is killed with
+# SIGKILL after a random delay below MS
+killed_copy() {
+    from=$1 to=$2 ms=$3 seed=$4
+    shift 4
+    rm -rf "$to" && cp -r "$from" "$to"
+    "$TG" -C "$to" "$@" >/dev/null 2>&1 &
+    pid=$!
+    sleep "$(random_s "$ms" "$seed")"
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+}
 
 # generated/ and the reports, without the timings a build records.
 build_tree() {
@@ -40,20 +61,13 @@ B0=$TMP/build-base
 mkdir -p "$B0" && cp -r tests/gates/repo/. "$B0/"
 CLEAN=$TMP/build-clean
 cp -r "$B0" "$CLEAN"
-t0=$(now_ms)
-"$TG" -C "$CLEAN" build >/dev/null 2>&1 || echo "the clean build failed" >&2
-BUILD_MS=$(($(now_ms) - t0))
+BUILD_MS=$(clean_ms "$CLEAN" build)
 WANT=$(build_tree "$CLEAN")
 i=0
 while [ $i -lt "$N" ]; do
     i=$((i + 1))
     R=$TMP/build-$i
-    rm -rf "$R" && cp -r "$B0" "$R"
-    "$TG" -C "$R" build >/dev/null 2>&1 &
-    pid=$!
-    sleep "$(random_s "$BUILD_MS" "$i")"
-    kill -KILL $pid 2>/dev/null
-    wait $pid 2>/dev/null
+    killed_copy "$B0" "$R" "$BUILD_MS" "$i" build
     run "$TG" -C "$R" build
     expect_rc "build killed at point $i: the next build succeeds" 0
     expect_eq "build killed at point $i: converges to the clean build's outputs" "$(build_tree "$R")" "$WANT"
@@ -85,21 +99,14 @@ promote_state() {
 
 CLEANP=$TMP/promote-clean
 cp -r "$P0" "$CLEANP"
-t0=$(now_ms)
-"$TG" -C "$CLEANP" promote $T >/dev/null 2>&1 || echo "the clean promotion failed" >&2
-PROMOTE_MS=$(($(now_ms) - t0))
+PROMOTE_MS=$(clean_ms "$CLEANP" promote $T)
 WANTP=$(promote_state "$CLEANP")
 BEFORE=$(promote_state "$P0")
 i=0
 while [ $i -lt "$N" ]; do
     i=$((i + 1))
     R=$TMP/promote-$i
-    rm -rf "$R" && cp -r "$P0" "$R"
-    "$TG" -C "$R" promote $T >/dev/null 2>&1 &
-    pid=$!
-    sleep "$(random_s "$PROMOTE_MS" "$((i + 1000))")"
-    kill -KILL $pid 2>/dev/null
-    wait $pid 2>/dev/null
+    killed_copy "$P0" "$R" "$PROMOTE_MS" "$((i + 1000))" promote $T
     # the next registry command finds a half-done promotion and finishes or undoes it: registry,
     # index and HEAD are then as before the promotion or as after it, nothing in between
     run "$TG" -C "$R" status

@@ -1,17 +1,17 @@
 /*
- * sandbox_exec.c — one call: the call directory, the bwrap command line, fork/exec with rlimits,
- * the poll loop (output caps, wall clock, disk budget), reaping, artifacts.
+ * sandbox_exec.c — one call: the call directory, the bwrap command line, the fork (the forked
+ * side is sandbox_child.c), the poll loop (output caps, wall clock, disk budget with isolation
+ * none), reaping, artifacts.
  *
  * As root, the tool must not run as root: RLIMIT_NPROC is not enforced for uid 0 (the kernel
- * exempts INIT_USER), so a fork bomb would be unbounded. The child therefore switches to an
- * unprivileged uid of its own, TG_SANDBOX_UID_BASE + its pid (unique among live processes, so
- * parallel calls never share a process budget), and bwrap builds the user namespace as that
- * user. Files it must mount have to be readable by others; the work directory is chowned to it.
- * bwrap, running as that user, resolves every path it mounts: a path below a directory others
- * cannot search (a checkout in /root, a mktemp -d) is first bind-mounted by the child, still
- * root, into a private mount namespace at a mount point under the call directory, which others
- * can reach (plan_binds; docs/sandbox.md#running-as-root). bwrap's --bind-fd does not help
- * here: it resolves the descriptor back to its path, as the unprivileged user.
+ * exempts INIT_USER), so a fork bomb would be unbounded. bwrap therefore runs as an
+ * unprivileged uid of its own, TG_SANDBOX_UID_BASE + the holder's pid (unique among live
+ * processes, so parallel calls never share a process budget), and builds the user namespace as
+ * that user. What it mounts it finds at the holder's neutral staging places under the call
+ * directory (plan_binds), which others can reach, so the directories above a checkout in /root
+ * or a mktemp -d do not matter; what is mounted must itself be readable by others
+ * (docs/sandbox.md#running-as-root). bwrap's --bind-fd would not help here: it resolves the
+ * descriptor back to its path, as the unprivileged user.
  */
 #define _GNU_SOURCE
 #include "run/sandbox.h"
@@ -391,6 +391,16 @@ int sb_env_setup_failed(const char *bwrap_msg, tg_err *err)
 
 /* ---- processes ------------------------------------------------------------------------------ */
 
+/* The next process of /proc (its pid as a name), or NULL at the end. */
+static const char *next_pid(DIR *d)
+{
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+            return e->d_name;
+    return NULL;
+}
+
 /* Tasks (processes and threads) of uid: RLIMIT_NPROC counts them all, sandbox or not. */
 static long count_user_tasks(uid_t uid)
 {
@@ -398,15 +408,13 @@ static long count_user_tasks(uid_t uid)
     if (!d)
         return 0;
     long n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
+    const char *name;
+    while ((name = next_pid(d)) != NULL) {
         struct stat st;
-        if (fstatat(dirfd(d), e->d_name, &st, 0) != 0 || st.st_uid != uid)
+        if (fstatat(dirfd(d), name, &st, 0) != 0 || st.st_uid != uid)
             continue;
         char task[300];
-        snprintf(task, sizeof task, "%s/task", e->d_name);
+        snprintf(task, sizeof task, "%s/task", name);
         struct stat ts;
         n += fstatat(dirfd(d), task, &ts, 0) == 0 && ts.st_nlink > 2 ? (long)ts.st_nlink - 2 : 1;
     }
@@ -443,12 +451,10 @@ static pid_t child_of(pid_t parent)
     if (!d)
         return 0;
     pid_t found = 0;
-    struct dirent *e;
-    while (!found && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
+    const char *name;
+    while (!found && (name = next_pid(d)) != NULL) {
         char path[300], stat[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        snprintf(path, sizeof path, "/proc/%s/stat", name);
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         ssize_t n = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
         if (fd >= 0)
@@ -460,7 +466,7 @@ static pid_t child_of(pid_t parent)
         char state;
         long ppid;
         if (rp && sscanf(rp + 1, " %c %ld", &state, &ppid) == 2 && ppid == (long)parent)
-            found = (pid_t)strtol(e->d_name, NULL, 10);
+            found = (pid_t)strtol(name, NULL, 10);
     }
     closedir(d);
     return found;
