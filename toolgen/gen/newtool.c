@@ -283,6 +283,7 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
         return -1;
     }
     tg_llm_client_init(&c.llm, &c.cfg, o->repo->root_fd, o->frozen);
+    c.llm.remote = o->llm_remote;
     tg_gen_read_validation_config(&c);
     if (c.cfg.provider == TG_LLM_BUILTIN && o->ndata == 0) {
         res->fail = TG_GENF_USAGE;

@@ -24,6 +24,7 @@
 
 #include "base/util.h"
 #include "gen/verdict.h"
+#include "llm/llm.h"
 #include "model/repo.h"
 
 /* Builds just tool through the gates, as its files are now. 0 when the build ran, with out
@@ -41,6 +42,7 @@ typedef struct tg_gen_opts {
     const char *provider;    /* NULL: llm.provider */
     int samples;             /* candidates; 1 = no sampling */
     bool frozen;             /* no requests: answers only from the cache */
+    const tg_llm_remote *llm_remote; /* a shared cache of answers (llm/llm.h), or NULL */
     tg_gen_validate_fn validate;
     void *validate_ud;
     void (*progress)(void *ud, const char *line); /* one line per step; may be NULL */

@@ -147,6 +147,22 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
     return st;
 }
 
+/* The answer from the shared cache (c->remote), kept in the local cache as well; -1: none. */
+static int remote_get(tg_llm_client *c, tg_hash key, char **text, char **model)
+{
+    size_t len = 0;
+    char *entry = c->remote ? c->remote->get(c->remote->ud, key, &len) : NULL;
+    if (!entry || tg_llm_cache_parse(entry, len, key, text, model) != 0) {
+        free(entry);
+        return -1;
+    }
+    tg_err err = {0}; /* a local copy that cannot be written is asked of the remote again */
+    if (tg_llm_cache_write(c->root_fd, c->cfg->cache_dir, key, entry, len, &err) != 0) {
+    }
+    free(entry);
+    return 0;
+}
+
 tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm_reply *out,
                               tg_err *err)
 {
@@ -158,7 +174,8 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
     }
     char *canon = tg_llm_canonical_request(cfg, rq);
     out->key = tg_hash_bytes(canon, strlen(canon));
-    if (tg_llm_cache_get(c->root_fd, cfg->cache_dir, out->key, &out->text, &out->model) == 0) {
+    if (tg_llm_cache_get(c->root_fd, cfg->cache_dir, out->key, &out->text, &out->model) == 0 ||
+        remote_get(c, out->key, &out->text, &out->model) == 0) {
         free(canon);
         c->cache_hits++;
         out->cached = true;
@@ -177,11 +194,15 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
     if (st == TG_LLM_OK) {
         out->response = tg_hash_bytes(out->text, strlen(out->text));
         tg_err cerr = {0};
-        if (tg_llm_cache_put(c->root_fd, cfg->cache_dir, out->key, canon, out->text, out->model,
-                             &cerr) != 0) {
+        size_t len = 0;
+        char *entry = tg_llm_cache_entry(out->key, canon, out->text, out->model, &len);
+        if (tg_llm_cache_write(c->root_fd, cfg->cache_dir, out->key, entry, len, &cerr) != 0) {
             *err = cerr;
             st = TG_LLM_UNAVAILABLE;
+        } else if (c->remote) {
+            c->remote->put(c->remote->ud, out->key, entry, len);
         }
+        free(entry);
     }
     free(canon);
     if (st != TG_LLM_OK)
