@@ -210,12 +210,22 @@ expect_field "stdout flood: truncated" "d['stdout_truncated']" true
 expect_field "stdout flood: exactly 64 KiB kept" "len(d['stdout'])" 65536
 host_untouched "stdout flood"
 
-# the signals come once the tool runs: its "sleeping" file is in the call's work directory
-tool_sleeps() { [ -n "$(find "$TMP/tmp" -name sleeping 2>/dev/null)" ]; }
-sleeps_or_ended() { tool_sleeps || ! kill -0 "$1" 2>/dev/null; }
+# the signals come once the tool runs: it names its process tg_abuse_sleeps, one of toolgen's
+# (process PID's) descendants
+tool_sleeps() {
+    for p in $(pgrep -x tg_abuse_sleeps); do
+        while [ "$p" -gt 1 ]; do
+            [ "$p" = "$1" ] && return 0
+            p=$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null) || break
+            [ -n "$p" ] || break
+        done
+    done
+    return 1
+}
+sleeps_or_ended() { tool_sleeps "$1" || ! kill -0 "$1" 2>/dev/null; }
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >"$TMP/int.out" 2>"$TMP/int.err" &
 INT_PID=$!
-wait_for sleeps_or_ended "$INT_PID" && tool_sleeps || setup_failed "Ctrl-C: the tool did not start"
+wait_for sleeps_or_ended "$INT_PID" && tool_sleeps "$INT_PID" || setup_failed "Ctrl-C: the tool did not start"
 kill -INT "$INT_PID"
 wait "$INT_PID"
 RC=$? OUT=$(cat "$TMP/int.out") ERR=$(cat "$TMP/int.err")
@@ -227,7 +237,7 @@ host_untouched "Ctrl-C during a call"
 # (its owner process is gone; docs/sandbox.md#work-directories).
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >/dev/null 2>&1 &
 KILL_PID=$!
-wait_for sleeps_or_ended "$KILL_PID" && tool_sleeps || setup_failed "SIGKILL: the tool did not start"
+wait_for sleeps_or_ended "$KILL_PID" && tool_sleeps "$KILL_PID" || setup_failed "SIGKILL: the tool did not start"
 kill -KILL "$KILL_PID"
 wait "$KILL_PID" 2>/dev/null
 RC=0 OUT=$(ls -A "$TMP/tmp") ERR=""

@@ -99,7 +99,10 @@ def run(action: str, target: str = "") -> dict:
         while True:
             pass
     if action == "sleep":
-        open("sleeping", "w").close()  # the event a test waits for before it signals toolgen
+        # the event a test waits for before it signals toolgen: the process's name, which the
+        # host sees (the call's files are in its own tmpfs, which the host does not)
+        with open("/proc/self/comm", "w") as comm:
+            comm.write("tg_abuse_sleeps")
         time.sleep(600)
     if action == "stdout_flood":
         chunk = "x" * (1 << 20)
