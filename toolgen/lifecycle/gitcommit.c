@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -301,6 +302,40 @@ int tg_git_index_to_head(const tg_repo *r, const char *const *paths, size_t n, t
     }
     if (rc == 0 && git_index_write(s.index) != 0)
         rc = git_fail(err, "writing the index");
+    session_end(&s);
+    return rc;
+}
+
+/* Removes DIR/NAME.lock when it is a regular file made at or after since. */
+static void clear_lock(const char *dir, const char *name, const struct timespec *since)
+{
+    char *path = xasprintf("%s%s.lock", dir, name);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        (st.st_mtim.tv_sec > since->tv_sec ||
+         (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec)))
+        unlink(path);
+    free(path);
+}
+
+int tg_git_clear_stale_locks(const tg_repo *r, const struct timespec *since, tg_err *err)
+{
+    session s = {0};
+    int rc = session_open(&s, r, err);
+    if (rc == 0) {
+        const char *gitdir = git_repository_path(s.repo);
+        const char *common = git_repository_commondir(s.repo);
+        clear_lock(gitdir, "index", since);
+        clear_lock(gitdir, "HEAD", since);
+        clear_lock(gitdir, "logs/HEAD", since);
+        clear_lock(common, "packed-refs", since);
+        if (s.branch) {
+            char *log = xasprintf("logs/%s", s.branch);
+            clear_lock(common, s.branch, since);
+            clear_lock(common, log, since);
+            free(log);
+        }
+    }
     session_end(&s);
     return rc;
 }

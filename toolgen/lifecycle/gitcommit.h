@@ -18,8 +18,10 @@
 #define TG_GITCOMMIT_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "base/strvec.h"
+
 #include "base/util.h"
 #include "model/repo.h"
 
@@ -58,6 +60,15 @@ int tg_git_head(const tg_repo *repo, char out_oid[41], tg_err *err);
  * whose index was not written needs. 0, -1 with err, or -2 outside git.
  */
 int tg_git_index_to_head(const tg_repo *repo, const char *const *paths, size_t n, tg_err *err);
+/*
+ * Removes the lock files git leaves when a process is killed while it writes the index, HEAD,
+ * the branch, their reflogs or packed-refs — only those made at or after since (the last write
+ * of the killed change's journal, which git's part of a change follows), which are that change's
+ * own: an older lock belongs to somebody else.
+ * Without this a promotion killed inside git would block every later one ("the index is
+ * locked"). 0, -1 with err, or -2 outside git.
+ */
+int tg_git_clear_stale_locks(const tg_repo *repo, const struct timespec *since, tg_err *err);
 
 typedef struct tg_git_logent {
     char oid[41];

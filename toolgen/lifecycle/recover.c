@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lifecycle/gitcommit.h"
@@ -36,6 +37,11 @@ int tg_registry_recover(const tg_repo *repo, const char **what, tg_err *err)
     if (found < 0)
         return -1;
     int rc = 0;
+    struct stat journal;
+    /* best effort: a lock it cannot clear makes the step below fail and say so */
+    if (found == 1 && fstatat(repo->root_fd, TG_REGTX_JOURNAL, &journal, 0) == 0)
+        tg_git_clear_stale_locks(repo, &journal.st_mtim, err);
+    tg_err_clear(err);
     if (found == 1) {
         for (size_t i = 0; i < tx.files.n; i++)
             remove_temporaries(repo->root_fd, tx.files.v[i]);
@@ -46,6 +52,8 @@ int tg_registry_recover(const tg_repo *repo, const char **what, tg_err *err)
         if (moved) { /* committed: the index is all the command had left to write */
             rc = tg_git_index_to_head(repo, (const char *const *)tx.files.v, tx.files.n, err);
             done = "finished";
+            if (rc < 0) /* the next command tries again */
+                tg_regtx_keep_journal(&tx);
         } else {
             tg_regtx_rollback(&tx);
             done = "undone";

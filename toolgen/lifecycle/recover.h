@@ -9,7 +9,8 @@
  *   - HEAD has moved: the commit was made (its files were all written before it), so the files
  *     stay and only the index entries of the changed paths are set to HEAD's, as the command
  *     would have done last.
- * Either way the journal goes, and registry, index and HEAD agree again.
+ * Either way the journal goes, and registry, index and HEAD agree again. First, git's lock files
+ * the killed process left (made since the journal was) are removed, or git would refuse both.
  */
 #ifndef TG_RECOVER_H
 #define TG_RECOVER_H

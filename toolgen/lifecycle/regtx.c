@@ -88,6 +88,13 @@ static void journal_end(tg_regtx *tx)
     tx->jfd = -1;
 }
 
+void tg_regtx_keep_journal(tg_regtx *tx)
+{
+    if (tx->jfd >= 0)
+        close(tx->jfd);
+    tx->jfd = -1;
+}
+
 /* One record of text[*at..len) into tx; false at the end or at a record cut short. */
 static bool journal_record(tg_regtx *tx, const char *text, size_t len, size_t *at)
 {

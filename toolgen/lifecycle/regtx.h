@@ -55,6 +55,9 @@ void tg_regtx_init(tg_regtx *tx, int root_fd);
  * journal is there already (another change in progress).
  */
 int tg_regtx_journal(tg_regtx *tx, const char *head, tg_err *err);
+/* Closes the journal and leaves it on disk: a recovery that could not finish leaves the work to
+ * the next registry command. */
+void tg_regtx_keep_journal(tg_regtx *tx);
 /*
  * The journal a killed process left: 1 with tx filled (its ops; tx->files the paths) and *head
  * (heap) — the caller rolls back (tg_regtx_rollback, which removes the journal) or keeps the
