@@ -601,6 +601,27 @@ static void test_getters(void)
           "cut at a character boundary: %s", q);
 }
 
+/* Names from the file system, made printable: valid UTF-8 stays, the rest is \xNN. */
+static void test_printable(void)
+{
+    static const char *const cases[][2] = {
+        {"plain", "plain"},
+        {"caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac"}, /* é, € */
+        {"b\xff" "ad", "b\\xff" "ad"},                          /* not UTF-8 */
+        {"a\nb\tc", "a\\x0ab\\x09c"},                         /* control characters */
+        {"\xc0\xaf", "\\xc0\\xaf"},                            /* overlong '/' */
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80"},                 /* a surrogate */
+        {"\xe2\x82", "\\xe2\\x82"},                            /* cut short */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *p = tg_utf8_printable(cases[i][0]);
+        tg_err e = {0};
+        CHECK(strcmp(p, cases[i][1]) == 0, "printable %zu: %s", i, p);
+        CHECK(tg_utf8_validate(p, strlen(p), &e) == 0, "printable %zu is UTF-8", i);
+        free(p);
+    }
+}
+
 /* Whatever bytes a string holds, what toolgen prints is valid UTF-8 JSON: a byte that does not
  * start a well-formed sequence becomes \ufffd; well-formed text is written as it is. */
 static void test_print_invalid_utf8(void)
@@ -631,6 +652,7 @@ static void test_print_invalid_utf8(void)
 
 int main(void)
 {
+    test_printable();
     test_valid_kinds();
     test_positions();
     test_numbers();

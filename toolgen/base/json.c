@@ -243,6 +243,32 @@ int tg_utf8_validate(const char *text, size_t len, tg_err *err)
     return 0;
 }
 
+char *tg_utf8_printable(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s, *e = p + strlen(s);
+    size_t n = 0;
+    for (const unsigned char *q = p; q < e; q++)
+        n += *q < 0x20 || *q >= 0x7f ? 4 : 1; /* the most a byte becomes */
+    char *out = xmalloc(n + 1), *o = out;
+    while (p < e) {
+        int len = *p >= 0x80 ? utf8_seq(p, e) : 1;
+        if (*p < 0x20 || *p == 0x7f || len < 0) {
+            static const char hex[] = "0123456789abcdef";
+            *o++ = '\\';
+            *o++ = 'x';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+            p++;
+            continue;
+        }
+        memcpy(o, p, (size_t)len);
+        o += len;
+        p += len;
+    }
+    *o = '\0';
+    return out;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* parser state                                                                                */
 

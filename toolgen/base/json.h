@@ -95,6 +95,9 @@ char *tg_json_print_compact(const cJSON *v);
  * nothing above U+10FFFF). On failure returns -1 with err line/col/msg at the first bad byte
  * (err->file left as is). */
 int tg_utf8_validate(const char *text, size_t len, tg_err *err);
+/* s with every byte that is not part of well-formed UTF-8, and every control character, written
+ * as \xNN: a name from the file system, safe to print or to put in JSON. Heap string. */
+char *tg_utf8_printable(const char *s);
 /* 1-based line and column (in characters) of byte offset off in text[0..len). */
 tg_pos tg_text_pos(const char *text, size_t len, size_t off);
 

@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/confine.h"
+#include "base/json.h"
 #include "base/strvec.h"
 #include "model/manifest.h"
 #include "base/util.h"
@@ -25,9 +26,12 @@ void tg_problems_add(tg_problems *p, const char *file, tg_pos pos, const char *f
     }
     va_list ap;
     va_start(ap, fmt);
-    char *msg = xvasprintf(fmt, ap);
+    char *raw = xvasprintf(fmt, ap);
     va_end(ap);
-    p->v[p->n] = (tg_problem){xstrdup(file), pos.line, pos.col, msg, p->n};
+    /* File and folder names are any bytes: a problem is one printable UTF-8 line. */
+    char *msg = tg_utf8_printable(raw);
+    free(raw);
+    p->v[p->n] = (tg_problem){tg_utf8_printable(file), pos.line, pos.col, msg, p->n};
     p->n++;
 }
 

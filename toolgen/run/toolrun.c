@@ -108,7 +108,7 @@ static cJSON *read_visualizations(const tg_toolrun_ctx *ctx, const tg_sandbox_re
     cJSON *errors = cJSON_CreateArray();
     char *text = NULL;
     int fd = -1;
-    int dfd = open(sb->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int dfd = tg_sandbox_result_open_work(sb);
     if (dfd >= 0)
         fd = openat(dfd, VIZ_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
@@ -567,13 +567,13 @@ cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
 
 int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *err)
 {
-    if (!r->sb.workdir)
+    if (!r->sb.workdir && !r->sb.has_work_fd)
         return 0;
     if (tg_mkdirs(dir, err) != 0)
         return -1;
-    int src_dir = open(r->sb.workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int src_dir = tg_sandbox_result_open_work(&r->sb);
     if (src_dir < 0)
-        return tg_err_set(err, "%s: %s", r->sb.workdir, strerror(errno));
+        return tg_err_set(err, "the call's work directory: %s", strerror(errno));
     int copied = 0;
     for (size_t i = 0; i < r->sb.n_files; i++) {
         const char *rel = r->sb.files[i].path;
