@@ -80,6 +80,8 @@ const tools = Object.fromEntries((r.result?.tools ?? []).map((t) => [t.name, t])
 check(tools.slow_compute?.execution?.taskSupport === 'optional', 'slow_compute: taskSupport optional');
 check(tools.failing_job?.execution?.taskSupport === 'required', 'failing_job: taskSupport required');
 check(tools.greet && !tools.greet.execution, 'greet: never a task');
+for (const w of ['generate_tool', 'run_staged_tool', 'reject_tool'])
+  check(tools[w]?.execution?.taskSupport === 'optional', `the workflow's ${w}: taskSupport optional`);
 
 // ---- a long call: a task, polled to its result --------------------------------------------------
 r = await call('slow_compute', { seconds: 1, label: 'poll' });
@@ -116,6 +118,13 @@ check(r.result?.resultType === 'complete', 'cancelling again is a no-op', JSON.s
 r = await call('slow_compute', { seconds: 0, label: 'after' });
 t = await until(r.result?.taskId, terminal, 15000);
 check(t?.status === 'completed' && Date.now() - t0 < 15000, 'the cancelled run stopped',
+  JSON.stringify(t));
+
+// ---- a workflow tool as a task (its error, quickly: no such staged tool) --------------------------
+r = await call('run_staged_tool', { tool: 'no_such_tool' });
+t = await until(r.result?.taskId, terminal);
+check(t?.status === 'completed' && t.result?.isError === true &&
+  /no_such_tool/.test(JSON.stringify(t.result.content)), 'run_staged_tool ran as a task',
   JSON.stringify(t));
 
 // ---- a tool error completes the task; a protocol error fails it ----------------------------------

@@ -15,6 +15,9 @@ fi
 chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolgen is root
 R=$TMP/repo
 cp -r tests/mcp/conformance-repo "$R"
+# with the workflow's tools, whose long calls may be tasks too
+sed -i 's/^serve:$/serve:\n  workflow: true/' "$R/toolgen.yaml"
+grep -q '^  workflow: true$' "$R/toolgen.yaml" || setup_failed "could not turn the workflow on"
 
 "$TG" -C "$R" serve --dev --http 127.0.0.1:0 >"$TMP/http.out" 2>"$TMP/http.err" &
 pid=$!

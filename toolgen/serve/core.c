@@ -329,8 +329,14 @@ static cJSON *do_tools_list(const tg_serve_rx *rx, const cJSON *params, tg_serve
     }
     cJSON *r = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(r, "tools");
-    for (size_t i = offset; i < end; i++)
-        cJSON_AddItemToArray(tools, cJSON_Duplicate(l.v[i], true));
+    for (size_t i = offset; i < end; i++) {
+        cJSON *t = cJSON_Duplicate(l.v[i], true);
+        /* taskSupport is the 2026-07-28 extension's; the legacy era's own tasks (2025-11-25,
+         * capabilities.tasks) are not offered, so legacy clients are not told of it */
+        if (rx->era == TG_ERA_LEGACY)
+            cJSON_DeleteItemFromObjectCaseSensitive(t, "execution");
+        cJSON_AddItemToArray(tools, t);
+    }
     free(l.v);
     add_next_cursor(r, end, l.n);
     return result_reply(rx->id, rx->era, r, c->list_ttl_ms);
