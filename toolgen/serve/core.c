@@ -612,7 +612,9 @@ static cJSON *prompt_asking(const tg_serve_config *c, const cJSON *id, const cJS
         r = asked_reply(id, &o, log);
     } else {
         cJSON *filled = cJSON_Duplicate(params, true);
-        cJSON_ReplaceItemInObjectCaseSensitive(filled, "arguments", cJSON_Duplicate(all, true));
+        /* params may have no arguments to replace (the prompt's are all asked) */
+        cJSON_DeleteItemFromObjectCaseSensitive(filled, "arguments");
+        cJSON_AddItemToObject(filled, "arguments", cJSON_Duplicate(all, true));
         char why[512] = "";
         cJSON *got = tg_serve_prompt_get(c->prompts, filled, why, sizeof why);
         r = got ? result_reply(id, TG_ERA_MODERN, got, -1)
