@@ -24,7 +24,7 @@ typedef struct task {
     char id[33];               /* 32 hex digits */
     task_status status;
     char created[32], updated[32]; /* ISO 8601, UTC */
-    double ends_at;            /* tg_now_ms() past which a finished task is dropped; 0: running */
+    double ends_at;            /* tg_now_ms() past which the task is dropped; 0: working */
     cJSON *params;             /* the tools/call params of the next run */
     cJSON *result;             /* COMPLETED: the CallToolResult */
     cJSON *error;              /* FAILED: the JSON-RPC error */
@@ -149,12 +149,14 @@ static task *find(tg_serve_tasks *t, const char *id)
     return hit;
 }
 
-/* With t->mu held: the task's state changed; a finished task's time starts. */
+/* With t->mu held: the task's state changed. A finished task's time starts, and so does that
+ * of one waiting for answers (a client that never answers must not keep it forever); a
+ * working one is kept until it ends. */
 static void touch(task *k)
 {
     now_iso(k->updated);
-    if (k->status == COMPLETED || k->status == FAILED || k->status == CANCELLED) {
-        k->ends_at = tg_now_ms() + (double)TG_TASKS_TTL_MS;
+    k->ends_at = k->status == WORKING ? 0 : tg_now_ms() + (double)TG_TASKS_TTL_MS;
+    if (k->status != WORKING && k->status != INPUT_REQUIRED) {
         cJSON_Delete(k->requests);
         k->requests = NULL;
     }

@@ -22,8 +22,8 @@
  * the task as cancelled at once; on a finished task it is a no-op.
  *
  * Task ids are 128 random bits: whoever knows one may poll it (2026-07-28 has no sessions).
- * A task is kept TG_TASKS_TTL_MS after it ends; at most TG_TASKS_MAX are kept, beyond which a
- * call runs in the foreground instead. Thread-safe (one leaf mutex); the dispatch's calls end
+ * A task is kept TG_TASKS_TTL_MS after it ends, or after it began to wait for answers; at most
+ * TG_TASKS_MAX are kept, beyond which a call runs in the foreground instead. Thread-safe (one leaf mutex); the dispatch's calls end
  * through it, so the store must outlive the dispatch.
  */
 #ifndef TG_SERVE_TASKS_H
