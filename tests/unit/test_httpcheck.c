@@ -96,6 +96,24 @@ static void test_headers(void)
     cJSON_Delete(bad);
     CHECK(tg_http_is_modern(read), "a request with the _meta version is 2026-07-28");
     cJSON_Delete(read);
+    /* the tasks extension's methods compare the taskId */
+    for (const char *const *m = (const char *const[]){"tasks/get", "tasks/update", "tasks/cancel",
+                                                       NULL}; *m; m++) {
+        char *text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\",\"params\":{"
+                               "\"taskId\":\"t1\"," META "}}", *m);
+        cJSON *task = parse(text);
+        free(text);
+        bad = tg_http_check_headers(task, "2026-07-28", *m, "t1");
+        CHECK(!bad, "%s: Mcp-Name is the taskId", *m);
+        cJSON_Delete(bad);
+        bad = tg_http_check_headers(task, "2026-07-28", *m, "t2");
+        CHECK(bad, "%s: another taskId is refused", *m);
+        cJSON_Delete(bad);
+        bad = tg_http_check_headers(task, "2026-07-28", *m, NULL);
+        CHECK(bad, "%s: Mcp-Name is required", *m);
+        cJSON_Delete(bad);
+        cJSON_Delete(task);
+    }
     cJSON *legacy = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
     CHECK(!tg_http_is_modern(legacy), "a request without it is legacy");
     cJSON_Delete(legacy);

@@ -20,6 +20,7 @@
 #include "serve/notify.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
+#include "serve/tasks.h"
 #include "serve/toolprov.h"
 #include "serve/workflow.h"
 
@@ -42,6 +43,7 @@ typedef struct server {
     tg_serve_prompts prompts;
     tg_toolrun_env env;           /* the sandbox */
     tg_serve_mrtr mrtr;
+    tg_serve_tasks *tasks;        /* the tasks extension's (serve/tasks.h) */
     tg_serve_declared declared;   /* serve.resources: the repository's own resources */
     tg_warmpool *pool;            /* warm workers, one call each (docs/sandbox.md) */
     tg_serve_artifacts kept;      /* the files calls wrote */
@@ -130,6 +132,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .data_dirs = s->env.sandbox.data_dirs, .n_data_dirs = s->env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     s->pool = tg_warmpool_new(&s->env.ctx);
+    s->tasks = tg_serve_tasks_new();
     tg_serve_toolset *first = tg_serve_live_get(&s->watch.live);
     tg_serve_tools_prepare_pool(&first->tools, s->pool);
     tg_serve_toolset_unref(first);
@@ -160,6 +163,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .completion = &s->completion,
         .declared = &s->declared,
         .mrtr = &s->mrtr,
+        .tasks = s->tasks,
         .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
         .call = {.run = tg_serve_run_pool, .run_ctx = s->pool, .read_only = o->read_only,
                  .cancel = o->cancel, .artifacts = &s->kept},
@@ -208,6 +212,7 @@ tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o
         wire(s, o);
         if (run_transport(s, o, err) != 0)
             st = TG_APP_SERVE_ENV;
+        tg_serve_tasks_free(s->tasks); /* the transport stopped its dispatch: no run is left */
         tg_serve_artifacts_free(&s->kept);
         tg_serve_workflow_release(&s->wf);
         tg_warmpool_free(s->pool);

@@ -84,6 +84,8 @@ typedef struct tg_serve_config {
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
     const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
+    struct tg_serve_tasks *tasks; /* the tasks extension's store (serve/tasks.h); NULL: no
+                                   * tasks, every call runs in the foreground */
     unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
                                   * as listChanged and offered by subscriptions/listen */
     tg_serve_call call;       /* how tools/call runs a tool */

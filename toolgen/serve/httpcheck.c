@@ -153,10 +153,15 @@ cJSON *tg_http_check_headers(const cJSON *msg, const char *version, const char *
     if (!same(method, body_method))
         return mismatch(msg, "Header mismatch: Mcp-Method header value '%.100s' does not match "
                              "body value '%.100s'", method, body_method);
+    /* the tasks extension routes tasks/get, tasks/update and tasks/cancel by their taskId */
     const char *key = strcmp(body_method, "resources/read") == 0 ? "uri"
                       : strcmp(body_method, "tools/call") == 0 ||
                                 strcmp(body_method, "prompts/get") == 0
                           ? "name"
+                      : strcmp(body_method, "tasks/get") == 0 ||
+                                strcmp(body_method, "tasks/update") == 0 ||
+                                strcmp(body_method, "tasks/cancel") == 0
+                          ? "taskId"
                           : NULL;
     const char *body_name = key ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, key))
                                 : NULL;

@@ -30,7 +30,8 @@ bool tg_http_is_modern(const cJSON *msg);
 /*
  * The 2026-07-28 header checks: MCP-Protocol-Version equal to the _meta version, Mcp-Method
  * equal to method, and for tools/call, resources/read and prompts/get Mcp-Name equal to
- * params.name / params.uri (a "=?base64?...?=" value decoded first). Headers may be NULL
+ * params.name / params.uri, for tasks/get, tasks/update and tasks/cancel (the tasks extension,
+ * serve/tasks.h) to params.taskId (a "=?base64?...?=" value decoded first). Headers may be NULL
  * (absent). Returns NULL when they match, else a HeaderMismatch (-32020) error reply naming the
  * header, with msg's id.
  */
