@@ -7,6 +7,7 @@
 #include "app/refine.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "run/session.h"
 #include "run/toolrun.h"
 #include "run/warmpool.h"
 #include "serve/artifacts.h"
@@ -176,6 +177,7 @@ static unsigned check(void *ctx)
 {
     server *s = ctx;
     unsigned what = tg_serve_devwatch_check(&s->watch);
+    tg_sessions_sweep(s->env.sessions); /* idle code sessions end (docs/code.md#sessions) */
     if (tg_serve_declared_poll(&s->declared))
         what |= TG_CHANGED_CONTENT;
     return what;

@@ -32,7 +32,7 @@ struct tg_warm {
     int ctl;                /* toolgen's end of the socket */
     char line[LINE_MAX_BYTES + 1];
     size_t line_len;
-    bool preloaded, broken, ready;
+    bool preloaded, broken, ready, restarted;
     long start_wall_ms;
     char *chunk;
 };
@@ -248,6 +248,16 @@ bool tg_warm_preloaded(const tg_warm *w)
     return w && w->preloaded;
 }
 
+bool tg_warm_restarted(const tg_warm *w)
+{
+    return w && w->restarted;
+}
+
+const char *tg_warm_workdir(const tg_warm *w)
+{
+    return w->k.workdir;
+}
+
 void tg_warm_close(tg_warm *w)
 {
     close_fd(&w->ctl);
@@ -439,6 +449,9 @@ static void collect(warm_run *r)
     for (int i = 0; i < 3; i++)
         if (!r->sinks[i].s->data)
             r->sinks[i].s->data = xstrdup("");
+    r->w->restarted = cJSON_IsTrue(tg_json_get(r->status, "restarted"));
+    if (r->call->keep_dir)
+        return;
     const tg_path_args *p = r->call->paths;
     const char **skip = xcalloc(p && p->n ? p->n : 1, sizeof *skip);
     size_t nskip = 0;

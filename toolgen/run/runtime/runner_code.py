@@ -129,10 +129,11 @@ def program_traceback(exc):
     return tb
 
 
-def describe(exc, phase, main):
+def describe(exc, phase, main, session=False):
     """The reply's error for an uncaught exception, after printing it as Python would."""
     if isinstance(exc, MemoryError):
-        main.clear()  # free what the program held before formatting anything
+        if not session:  # a session's variables outlive the program (docs/code.md#sessions)
+            main.clear()  # free what the program held before formatting anything
         import gc
         gc.collect()
     line = program_line(exc)
@@ -167,24 +168,27 @@ def finish_program():
     atexit._run_exitfuncs()
 
 
-def run_program(source, main):
-    """Compiles source and runs it as __main__; returns (status, error or None)."""
+def run_program(source, main, session=False):
+    """Compiles source and runs it as __main__; returns (status, error or None). In a session
+    (runner_session.py) main is the session's namespace and the interpreter goes on: its threads
+    and atexit handlers are not waited for."""
     import linecache
     linecache.cache[PROGRAM] = (len(source), None, source.splitlines(True), PROGRAM)
     try:
         code = compile(source, PROGRAM, "exec")
     except (SyntaxError, ValueError) as exc:  # ValueError: a NUL in the source
-        return 1, describe(exc, "compile", main)
+        return 1, describe(exc, "compile", main, session)
     try:
         try:
             exec(code, main)
         finally:
-            finish_program()
+            if not session:
+                finish_program()
         return 0, None
     except SystemExit as exc:
         return exit_status(exc), None
     except BaseException as exc:  # noqa: B902 - an uncaught exception ends the program
-        return 1, describe(exc, "program", main)
+        return 1, describe(exc, "program", main, session)
 
 
 def main():

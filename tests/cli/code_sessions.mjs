@@ -1,0 +1,119 @@
+// code_sessions.mjs — code sessions (docs/code.md#sessions) through the official MCP TypeScript
+// clients: the 1.x client (@modelcontextprotocol/sdk, a legacy HTTP session, so the server knows
+// which client it is) and the 2.x client (@modelcontextprotocol/client, 2026-07-28) against
+// SERVER_URL (`serve --toolset code --http`); then the 2.x client over stdio against SHORT, whose
+// sessions expire after 0.6 s. Run by tests/cli/code_sessions.sh with TG, SHORT, SERVER_URL.
+// Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
+import { pathToFileURL } from 'node:url';
+
+const npm = `${process.cwd()}/tests/npm/node_modules`;
+const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
+const C1 = await load('@modelcontextprotocol/sdk/dist/esm/client/index.js');
+const H1 = await load('@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js');
+const C2 = await load('@modelcontextprotocol/client/dist/index.mjs');
+const S2 = await load('@modelcontextprotocol/client/dist/stdio.mjs');
+const { TG, SHORT, SERVER_URL } = process.env;
+
+let pass = 0, fail = 0;
+const check = (cond, name, why = '') => {
+  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
+};
+const pin = { versionNegotiation: { mode: { pin: '2026-07-28' } } };
+const sc = (r) => r.structuredContent ?? {};
+const text = (r) => (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+const errType = (r) => sc(r).error_guidance?.error_type;
+
+async function legacy(name) {
+  const c = new C1.Client({ name, version: '1.0.0' });
+  await c.connect(new H1.StreamableHTTPClientTransport(new URL(SERVER_URL)));
+  return c;
+}
+async function modern(name) {
+  const c = new C2.Client({ name, version: '1.0.0' }, pin);
+  await c.connect(new C2.StreamableHTTPClientTransport(new URL(SERVER_URL)));
+  return c;
+}
+const py = (c, session_id, code, more = {}) =>
+  c.callTool({ name: 'python_execute', arguments: { code, session_id, ...more } });
+
+/** A session keeps a variable, an import and a file; forgets them after close. */
+async function lifecycle(c, label) {
+  const { tools } = await c.listTools();
+  const names = tools.map((t) => t.name);
+  check(['create_session', 'close_session', 'python_execute', 'node_execute'].every((n) => names.includes(n)),
+    `${label}: tools/list offers the session tools`, JSON.stringify(names));
+  let r = await c.callTool({ name: 'create_session', arguments: { runtime: 'python', packages: ['pandas'] } });
+  const id = sc(r).session_id;
+  check(!r.isError && /^sess_[0-9a-f]{32}$/.test(id ?? ''), `${label}: create_session`, JSON.stringify(r));
+  check((sc(r).preloaded ?? []).includes('pandas'), `${label}: pandas preloaded`, JSON.stringify(sc(r)));
+  r = await py(c, id, "import pandas as pd\ntotal = 41\nopen('kept.txt', 'w').write('yes')");
+  check(!r.isError && (sc(r).session?.cached_imports ?? []).includes('pandas'),
+    `${label}: a cached import is told from a first one`, JSON.stringify(sc(r).session));
+  r = await py(c, id, "print(total + 1, open('kept.txt').read(), pd.__name__)");
+  check(!r.isError && sc(r).stdout === '42 yes pandas\n', `${label}: the variable, import and file survive`,
+    JSON.stringify(sc(r)));
+  r = await c.callTool({ name: 'node_execute', arguments: { code: 'console.log(1)', session_id: id } });
+  check(r.isError && errType(r) === 'SESSION_RUNTIME_MISMATCH', `${label}: node_execute refuses a Python session`,
+    text(r));
+  r = await c.callTool({ name: 'close_session', arguments: { session_id: id } });
+  check(!r.isError && sc(r).closed === true, `${label}: close_session`, JSON.stringify(r));
+  r = await py(c, id, 'print(total)');
+  check(r.isError && errType(r) === 'SESSION_CLOSED' && /create_session/.test(text(r)),
+    `${label}: forgotten after close, and says how to recover`, text(r));
+  check(sc(r).returnCode === null, `${label}: nothing ran after close`, JSON.stringify(sc(r)));
+}
+
+/** Another (identified) client cannot use or close a session. */
+async function otherClient() {
+  const a = await legacy('session-owner');
+  const b = await legacy('session-stranger');
+  try {
+    const r0 = await a.callTool({ name: 'create_session', arguments: { runtime: 'node' } });
+    const id = sc(r0).session_id;
+    let r = await a.callTool({ name: 'node_execute', arguments: { code: 'var n = 7;', session_id: id } });
+    check(!r.isError, 'node session: a global', text(r));
+    r = await b.callTool({ name: 'node_execute', arguments: { code: 'console.log(n)', session_id: id } });
+    check(r.isError && errType(r) === 'SESSION_NOT_FOUND', 'another client cannot use it', text(r));
+    r = await b.callTool({ name: 'close_session', arguments: { session_id: id } });
+    check(!r.isError && sc(r).closed === false, 'another client cannot close it', JSON.stringify(sc(r)));
+    r = await a.callTool({ name: 'node_execute', arguments: { code: 'console.log(n * 6)', session_id: id } });
+    check(!r.isError && sc(r).stdout === '42\n', 'the owner still can', JSON.stringify(sc(r)));
+  } finally {
+    await a.close().catch(() => {});
+    await b.close().catch(() => {});
+  }
+}
+
+/** A session idle past code.sessions.idle_minutes expires, with an error that says what to do. */
+async function expiry() {
+  const c = new C2.Client({ name: 'session-expiry', version: '1.0.0' }, pin);
+  await c.connect(new S2.StdioClientTransport({ command: TG,
+    args: ['-C', SHORT, 'serve', '--dev', '--toolset', 'code'], stderr: 'inherit' }));
+  try {
+    const r0 = await c.callTool({ name: 'create_session', arguments: { runtime: 'python' } });
+    const id = sc(r0).session_id;
+    check(!r0.isError && sc(r0).idle_timeout_s === 0, 'the short server: a session', JSON.stringify(sc(r0)));
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // past 0.6 s of idleness
+    const r = await py(c, id, 'print(1)');
+    check(r.isError && errType(r) === 'SESSION_EXPIRED', 'an idle session expires', text(r));
+    check(/expired/.test(text(r)) && /create_session/.test(text(r)), 'the expiry error says how to recover',
+      text(r));
+  } finally {
+    await c.close().catch(() => {});
+  }
+}
+
+try {
+  const one = await legacy('sessions-1x');
+  await lifecycle(one, '1.x');
+  await one.close();
+  const two = await modern('sessions-2x');
+  await lifecycle(two, '2.x');
+  await two.close();
+  await otherClient();
+  await expiry();
+} catch (e) {
+  check(false, 'the clients', e.stack);
+}
+console.log(`client: ${pass} passed, ${fail} failed`);
+process.exit(fail ? 1 : 0);
