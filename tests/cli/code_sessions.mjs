@@ -63,6 +63,23 @@ async function lifecycle(c, label) {
   check(sc(r).returnCode === null, `${label}: nothing ran after close`, JSON.stringify(sc(r)));
 }
 
+/** What the sandbox offers, and the readable refusal of a package it does not. */
+async function listings(c, label) {
+  let r = await c.callTool({ name: 'list_runtimes', arguments: {} });
+  const rts = sc(r).runtimes ?? [];
+  check(!r.isError && rts.some((x) => x.name === 'python' && /^3\./.test(x.version)) &&
+    rts.some((x) => x.name === 'node'), `${label}: list_runtimes`, JSON.stringify(sc(r)));
+  r = await c.callTool({ name: 'list_available_packages', arguments: {} });
+  const pandas = (sc(r).python ?? []).find((p) => p.name === 'pandas');
+  const seaborn = (sc(r).python ?? []).find((p) => p.name === 'seaborn');
+  check(!r.isError && pandas?.installed === true && pandas.import_ms > 0 && pandas.version &&
+    pandas.purpose && seaborn?.installed === false, `${label}: list_available_packages`,
+    JSON.stringify(sc(r)).slice(0, 600));
+  r = await c.callTool({ name: 'create_session', arguments: { runtime: 'python', packages: ['torch'] } });
+  check(r.isError && /not allowed: torch/.test(text(r)) && /pandas/.test(text(r)),
+    `${label}: a package outside the allowlist is refused, naming what is there`, text(r));
+}
+
 /** Another (identified) client cannot use or close a session. */
 async function otherClient() {
   const a = await legacy('session-owner');
@@ -109,6 +126,7 @@ try {
   await one.close();
   const two = await modern('sessions-2x');
   await lifecycle(two, '2.x');
+  await listings(two, '2.x');
   await two.close();
   await otherClient();
   await expiry();

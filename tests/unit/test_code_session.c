@@ -23,7 +23,7 @@
 
 static tg_repo repo;
 static tg_toolrun_env env;
-static code_tool py, js, create, closer;
+static code_tool py, js, create, closer, runtimes, pkglist;
 
 /* One call of t with args (JSON text) as client; r is the caller's to free. */
 static void call_as(const tg_toolrun_ctx *ctx, code_tool *t, uint64_t client, const char *args_json,
@@ -227,8 +227,8 @@ static void test_node_session(void)
 /* The session tools' composed descriptions fit OpenAI's 1024 characters without a cut. */
 static void test_descriptions(void)
 {
-    const code_tool *tools[] = {&create, &closer};
-    for (size_t i = 0; i < 2; i++) {
+    const code_tool *tools[] = {&create, &closer, &runtimes, &pkglist};
+    for (size_t i = 0; i < 4; i++) {
         char *full = tg_emit_description(&tools[i]->m);
         char *cut = tg_emit_description_max(&tools[i]->m, 1024);
         CHECK(full && cut && strcmp(full, cut) == 0 && strlen(full) <= 1024,
@@ -248,7 +248,9 @@ int main(void)
     if (code_tool_open(&py, &repo, "python_execute") == 0 &&
         code_tool_open(&js, &repo, "node_execute") == 0 &&
         code_tool_open(&create, &repo, "create_session") == 0 &&
-        code_tool_open(&closer, &repo, "close_session") == 0) {
+        code_tool_open(&closer, &repo, "close_session") == 0 &&
+        code_tool_open(&runtimes, &repo, "list_runtimes") == 0 &&
+        code_tool_open(&pkglist, &repo, "list_available_packages") == 0) {
         test_state_survives();
         test_expiry_and_cap();
         test_node_session();
@@ -258,6 +260,8 @@ int main(void)
     code_tool_close(&js);
     code_tool_close(&create);
     code_tool_close(&closer);
+    code_tool_close(&runtimes);
+    code_tool_close(&pkglist);
     tg_toolrun_env_close(&env);
     tg_repo_release(&repo);
     return tl_finish("code_session");

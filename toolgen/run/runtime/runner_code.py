@@ -21,6 +21,7 @@ Compiling and executing the call's source is this runner's purpose; the kernel s
 the process is the isolation (docs/sandbox.md), exactly as for a tool's code.
 """
 
+import json
 import os
 import sys
 
@@ -191,8 +192,126 @@ def run_program(source, main, session=False):
         return 1, describe(exc, "program", main, session)
 
 
+# ---- list_runtimes / list_available_packages (a request {"describe": ...}) --------------------
+
+IMPORT_TIMEOUT_S = 20  # one package's import in a fresh interpreter, at most
+PARALLEL_IMPORTS = 2  # measured at once (the sandbox's machine has few cores)
+
+
+def node_version(node):
+    import subprocess
+    try:
+        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def describe_runtimes(request):
+    """The interpreters programs run under, their versions and how many packages each has."""
+    allowed = request.get("allowed") or {}
+    py_have = available([p for p in allowed.get("python") or [] if isinstance(p, str)])
+    runtimes = [{"name": "python", "tool": "python_execute",
+                 "version": sys.version.split()[0], "executable": sys.executable,
+                 "packages": py_have, "sessions": True}]
+    node = request.get("node")
+    version = node_version(node) if node else None
+    if version:
+        runtimes.append({"name": "node", "tool": "node_execute", "version": version.lstrip("v"),
+                         "executable": node, "packages": [], "sessions": True})
+    result = {"runtimes": runtimes, "network": False,
+              "notes": "Programs run in a sandbox without network; nothing is installed at run "
+                       "time (list_available_packages says what is there)."}
+    if request.get("sessions"):
+        result["sessions"] = request["sessions"]
+    return result
+
+
+def measure_imports(names):
+    """{import name: ms} of importing each in a fresh interpreter, a few at a time."""
+    import subprocess
+    import time
+    probe = "import time\nt = time.perf_counter()\nimport {0}\nprint((time.perf_counter() - t) * 1000)"
+    out, pending = {}, list(names)
+    while pending:
+        batch, pending = pending[:PARALLEL_IMPORTS], pending[PARALLEL_IMPORTS:]
+        procs = [(n, subprocess.Popen([sys.executable, "-c", probe.format(n)], text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
+                 for n in batch]
+        deadline = time.monotonic() + IMPORT_TIMEOUT_S
+        for n, proc in procs:
+            try:
+                text, _ = proc.communicate(timeout=max(0.1, deadline - time.monotonic()))
+                out[n] = round(float(text.strip().splitlines()[-1]), 1)
+            except Exception:  # noqa: B902 - a package that does not import in time has no figure
+                proc.kill()
+                proc.wait()
+    return out
+
+
+def package_facts(name):
+    """Version and summary of an installed distribution (importlib.metadata), when known."""
+    from importlib import metadata
+    for dist in (name, import_name(name)):
+        try:
+            md = metadata.metadata(dist)
+            return md.get("Version"), (md.get("Summary") or "").strip()
+        except Exception:  # noqa: B902 - not a distribution by that name
+            continue
+    return None, ""
+
+
+def node_packages(node, names):
+    """The allowed npm packages, each with whether Node.js resolves it here, and its version."""
+    if not names:
+        return []
+    import subprocess
+    script = ("const out = {}; for (const p of JSON.parse(process.argv[1])) { try { "
+              "const j = require.resolve(p + '/package.json'); out[p] = require(j).version || null; "
+              "} catch (e) { try { require.resolve(p); out[p] = null; } catch (e2) {} } } "
+              "console.log(JSON.stringify(out));")
+    found = {}
+    try:
+        res = subprocess.run([node, "-e", script, json.dumps(names)], capture_output=True,
+                             text=True, timeout=IMPORT_TIMEOUT_S)
+        found = json.loads(res.stdout or "{}")
+    except Exception:  # noqa: B902 - then none is known to be installed
+        pass
+    return [dict({"name": p, "installed": p in found}, **({"version": found[p]} if p in found else {}))
+            for p in names]
+
+
+def describe_packages(request):
+    """Every allowed package: installed or not, its version, what it is for, its import cost."""
+    allowed = request.get("allowed") or {}
+    py = [p for p in allowed.get("python") or [] if isinstance(p, str)]
+    have = [p for p in py if importable(import_name(p))]
+    costs = measure_imports([import_name(p) for p in have])
+    packages = []
+    for p in py:
+        entry = {"name": p, "import_name": import_name(p), "installed": p in have}
+        if p in have:
+            version, summary = package_facts(p)
+            entry["version"] = version
+            entry["purpose"] = summary
+            entry["import_ms"] = costs.get(import_name(p))
+        packages.append(entry)
+    node = node_packages(request.get("node"), [p for p in allowed.get("node") or []
+                                               if isinstance(p, str)])
+    return {"python": packages, "node": node,
+            "always_available": "Python's standard library (csv, json, statistics, math, "
+                                "datetime, re, sqlite3, ...) and Node.js's built-in modules "
+                                "(fs, path, crypto, zlib, ...)",
+            "notes": "Only installed packages can be named in `packages`; nothing is installed "
+                     "at run time. import_ms is a first import in a fresh interpreter on this "
+                     "machine; in a session, later imports of it cost nothing."}
+
+
 def main():
     request, reply_fd = runner.open_channels()
+    if request.get("describe") in ("runtimes", "packages"):
+        what = describe_runtimes if request["describe"] == "runtimes" else describe_packages
+        runner.write_reply({"ok": True, "result": what(request)}, reply_fd, 0)
     allowed = [p for p in request.get("allowed") or [] if isinstance(p, str)]
     err = enter_working_dir(request.get("workingDir")) or \
         check_packages([p for p in request.get("packages") or [] if isinstance(p, str)], allowed)
