@@ -234,6 +234,11 @@ tg_session_status tg_session_create(tg_sessions *s, const char *lang, const tg_s
 {
     tg_sessions_sweep(s);
     *sb_status = TG_SANDBOX_OK;
+    if (s->c->isolation != TG_ISOLATION_BWRAP) {
+        tg_err_set(err, "sessions need the bubblewrap sandbox (sandbox.isolation: bwrap in "
+                        "toolgen.yaml); without it, run one-shot programs (no session_id)");
+        return TG_SESSION_START;
+    }
     pthread_mutex_lock(&s->mu);
     if (s->n >= s->max) {
         char *mine = sessions_of(s, client);
