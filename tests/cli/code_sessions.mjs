@@ -1,5 +1,5 @@
 // code_sessions.mjs — code sessions (docs/code.md#sessions) through the official MCP TypeScript
-// clients: the 1.x client (@modelcontextprotocol/sdk, a legacy HTTP session, so the server knows
+// clients (with the files toolset's file_system): the 1.x client (@modelcontextprotocol/sdk, a legacy HTTP session, so the server knows
 // which client it is) and the 2.x client (@modelcontextprotocol/client, 2026-07-28) against
 // SERVER_URL (`serve --toolset code --http`); then the 2.x client over stdio against SHORT, whose
 // sessions expire after 0.6 s. Run by tests/cli/code_sessions.sh with TG, SHORT, SERVER_URL.
@@ -55,6 +55,16 @@ async function lifecycle(c, label) {
   r = await c.callTool({ name: 'node_execute', arguments: { code: 'console.log(1)', session_id: id } });
   check(r.isError && errType(r) === 'SESSION_RUNTIME_MISMATCH', `${label}: node_execute refuses a Python session`,
     text(r));
+  r = await c.callTool({ name: 'file_system', arguments: { action: 'write', path: 'notes/n.txt',
+    content: 'from the agent', session_id: id } });
+  check(!r.isError && sc(r).size === 14, `${label}: file_system writes into the session`, text(r));
+  r = await py(c, id, "import csv\nprint(open('notes/n.txt').read(), len(list(csv.reader(open('data/sales.csv')))))");
+  check(!r.isError && sc(r).stdout === 'from the agent 3\n',
+    `${label}: the program reads it and the data directory`, JSON.stringify(sc(r)));
+  r = await c.callTool({ name: 'file_system', arguments: { action: 'read', path: 'kept.txt', session_id: id } });
+  check(!r.isError && sc(r).content === 'yes', `${label}: file_system reads what the program wrote`, text(r));
+  r = await c.callTool({ name: 'file_system', arguments: { action: 'read', path: '../../etc/passwd', session_id: id } });
+  check(r.isError && /outside/.test(text(r)), `${label}: file_system refuses a path outside`, text(r));
   r = await c.callTool({ name: 'close_session', arguments: { session_id: id } });
   check(!r.isError && sc(r).closed === true, `${label}: close_session`, JSON.stringify(r));
   r = await py(c, id, 'print(total)');

@@ -224,6 +224,67 @@ static void test_node_session(void)
     tg_call_result_free(&r);
 }
 
+/* file_system (toolsets/files) on a session's directory, with the data directories mounted
+ * read-only in it: what a program wrote is read back, what file_system wrote a program reads,
+ * data is readable and not writable, and nothing outside is reachable. */
+static void test_file_system(void)
+{
+    tg_repo frepo;
+    tg_toolrun_env fenv = {0};
+    code_tool fs;
+    tg_err err = {0};
+    CHECK(tg_repo_open(&frepo, "toolsets/files", &err) == 0, "files repo: %s", err.msg);
+    CHECK(tg_toolrun_env_open(&fenv, &frepo, frepo.cfg.doc.root, &err) == 0, "env: %s", err.msg);
+    char id[64];
+    if (code_tool_open(&fs, &frepo, "file_system") == 0 &&
+        new_session(&fenv.ctx, "python", NULL, id, sizeof id)) {
+        tg_call_result r = {0};
+        char *args = xasprintf("{\"code\": \"import csv\\nrows = list(csv.reader(open("
+                               "'data/sales.csv')))\\nopen('out.txt', 'w').write(str(len(rows)))\", "
+                               "\"session_id\": \"%s\"}", id);
+        call_as(&fenv.ctx, &py, 1, args, &r);
+        free(args);
+        CHECK(r.ok, "a session program reads the data directory: %s %s", r.guidance.message,
+              str(r.result, "/stderr"));
+        tg_call_result_free(&r);
+        args = xasprintf("{\"action\": \"read\", \"path\": \"out.txt\", \"session_id\": \"%s\"}", id);
+        call_as(&fenv.ctx, &fs, 1, args, &r);
+        free(args);
+        CHECK(r.ok && strcmp(str(r.result, "/content"), "3") == 0, "file_system reads it: %s",
+              r.ok ? str(r.result, "/content") : r.guidance.message);
+        tg_call_result_free(&r);
+        args = xasprintf("{\"action\": \"write\", \"path\": \"in/note.txt\", \"content\": "
+                         "\"hello\", \"session_id\": \"%s\"}", id);
+        call_as(&fenv.ctx, &fs, 1, args, &r);
+        free(args);
+        CHECK(r.ok && tg_json_get_number(r.result, "size", -1) == 5, "file_system writes: %s",
+              r.guidance.message);
+        tg_call_result_free(&r);
+        args = xasprintf("{\"code\": \"print(open('in/note.txt').read())\", \"session_id\": \"%s\"}", id);
+        call_as(&fenv.ctx, &py, 1, args, &r);
+        free(args);
+        CHECK(r.ok && strcmp(str(r.result, "/stdout"), "hello\n") == 0, "the program reads it");
+        tg_call_result_free(&r);
+        static const char *const refused[][2] = {
+            {"{\"action\": \"write\", \"path\": \"data/sales.csv\", \"content\": \"x\"", "ReadOnly"},
+            {"{\"action\": \"read\", \"path\": \"../../../etc/passwd\"", "PathOutsideRoots"},
+            {"{\"action\": \"read\", \"path\": \"/etc/passwd\"", "PathOutsideRoots"},
+        };
+        for (size_t i = 0; i < 3; i++) {
+            args = xasprintf("%s, \"session_id\": \"%s\"}", refused[i][0], id);
+            call_as(&fenv.ctx, &fs, 1, args, &r);
+            free(args);
+            CHECK(!r.ok && strcmp(r.guidance.code, "FORBIDDEN") == 0 &&
+                  strstr(r.guidance.message, refused[i][1]), "refused (%s): %s %s", refused[i][1],
+                  r.guidance.code, r.guidance.message);
+            tg_call_result_free(&r);
+        }
+    }
+    code_tool_close(&fs);
+    tg_toolrun_env_close(&fenv);
+    tg_repo_release(&frepo);
+}
+
 /* The session tools' composed descriptions fit OpenAI's 1024 characters without a cut. */
 static void test_descriptions(void)
 {
@@ -254,6 +315,7 @@ int main(void)
         test_state_survives();
         test_expiry_and_cap();
         test_node_session();
+        test_file_system();
         test_descriptions();
     }
     code_tool_close(&py);

@@ -37,7 +37,8 @@ tg_code_action rt_code_action(const tg_manifest *m)
                                         [RT_CODE_CREATE_SESSION] = "create_session",
                                         [RT_CODE_CLOSE_SESSION] = "close_session",
                                         [RT_CODE_LIST_RUNTIMES] = "list_runtimes",
-                                        [RT_CODE_LIST_PACKAGES] = "list_packages"};
+                                        [RT_CODE_LIST_PACKAGES] = "list_packages",
+                                        [RT_CODE_FILE_SYSTEM] = "file_system"};
     for (size_t i = 0; a && i < sizeof names / sizeof *names; i++)
         if (strcmp(a, names[i]) == 0)
             return (tg_code_action)i;
@@ -80,8 +81,9 @@ static tg_call_status code_command(const tg_toolrun_ctx *ctx, const tg_manifest 
     tg_code_action action = rt_code_action(m);
     if (action == RT_CODE_CREATE_SESSION || action == RT_CODE_CLOSE_SESSION)
         return TG_CALL_DONE; /* answered by rt_code_direct, without a sandbox of its own */
-    if (action == RT_CODE_LIST_RUNTIMES || action == RT_CODE_LIST_PACKAGES)
-        return rt_code_listing_command(ctx, action, c, err);
+    if (action == RT_CODE_LIST_RUNTIMES || action == RT_CODE_LIST_PACKAGES ||
+        action == RT_CODE_FILE_SYSTEM)
+        return rt_code_listing_command(ctx, action, args, c, err);
     tg_code_lang lang = tg_code_lang_parse(tg_json_get_string(m->implementation, "language"));
     const char *interp = lang == TG_CODE_NODE ? tg_sandbox_node() : tg_sandbox_python();
     if (!interp) {

@@ -9,6 +9,7 @@
  * type SESSION_EXPIRED, ...}}), judged by toolrun like any call, so a refusal gets the same
  * classification, error code and guidance (run/codeguide.c) as a program's failure.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,16 +98,45 @@ static tg_call_status session_command(tg_code_lang lang, const tg_limits *limits
     return TG_CALL_DONE;
 }
 
+/* The repository's data directories, read-only at /work/s/<dir> in a session's sandbox, so that
+ * its programs (and file_system) read data/x.csv as a path relative to where they run. */
+static void data_mounts(const tg_sandbox_config *c, tg_path_args *out)
+{
+    out->v = xcalloc(c->n_data_dirs ? c->n_data_dirs : 1, sizeof *out->v);
+    for (size_t i = 0; i < c->n_data_dirs; i++) {
+        char *rel = xstrdup(c->data_dirs[i]);
+        while (tg_str_startswith(rel, "./"))
+            memmove(rel, rel + 2, strlen(rel + 2) + 1);
+        size_t n = strlen(rel);
+        while (n && rel[n - 1] == '/')
+            rel[--n] = '\0';
+        char *joined = tg_path_join(c->root, rel);
+        char *host = n && rel[0] != '/' && !strstr(rel, "..") ? realpath(joined, NULL) : NULL;
+        if (host && tg_is_dir(host))
+            out->v[out->n++] = (tg_path_arg){.name = xstrdup("data_dir"), .value = xstrdup(rel),
+                                             .host = host,
+                                             .inside = xasprintf(TG_SANDBOX_WORK "/s/%s", rel),
+                                             .is_dir = true};
+        else
+            free(host);
+        free(joined);
+        free(rel);
+    }
+}
+
 /* A program of session id: run in the session's sandbox, judged as any program. */
 static tg_call_status run_in_session(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
                                      tr_call *p, tg_call_result *out, const char *id, tg_err *err)
 {
     tg_code_lang lang = tg_code_lang_parse(tg_json_get_string(call->m->implementation, "language"));
+    /* file_system acts on the directory of a session of either language */
+    const char *lang_name = rt_code_action(call->m) == RT_CODE_FILE_SYSTEM ? NULL
+                            : lang == TG_CODE_NODE                         ? "node"
+                                                                           : "python";
     bool restarted = false;
     tg_sandbox_status sbst = TG_SANDBOX_OK;
     tg_session_status ss = !ctx->sessions ? TG_SESSION_UNKNOWN
-                           : tg_session_run(ctx->sessions, id, call->client_id,
-                                            lang == TG_CODE_NODE ? "node" : "python",
+                           : tg_session_run(ctx->sessions, id, call->client_id, lang_name,
                                             &p->c.cmd, &out->sb, &restarted, &sbst, err);
     if (!ctx->sessions)
         tg_err_set(err, "unknown session %s: sessions are kept by a running server", id);
@@ -180,13 +210,17 @@ static tg_call_status create(const tg_toolrun_ctx *ctx, const tg_tool_call *call
     tg_code_lang lang = tg_code_lang_parse(lang_name);
     lang_name = lang == TG_CODE_NODE ? "node" : "python";
     tg_runtime_cmd sc = {0};
+    tg_path_args data = {0};
     tg_call_status st = session_command(lang, &out->limits, &sc, err);
+    data_mounts(ctx->sandbox, &data);
+    sc.cmd.paths = &data;
     char id[TG_SESSION_ID_MAX];
     tg_sandbox_status sbst = TG_SANDBOX_OK;
     tg_session_status ss = st != TG_CALL_DONE ? TG_SESSION_START
                            : tg_session_create(ctx->sessions, lang_name, &sc.cmd,
                                                call->client_id, id, &sbst, err);
     tg_runtime_cmd_free(&sc);
+    tg_path_args_free(&data);
     if (st != TG_CALL_DONE || (ss == TG_SESSION_START && sbst == TG_SANDBOX_ENV))
         return st != TG_CALL_DONE ? st : TG_CALL_ENV;
     if (ss != TG_SESSION_OK) {
@@ -242,7 +276,11 @@ bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call
     tg_code_action a = rt_code_action(call->m);
     if (a == RT_CODE_LIST_RUNTIMES || a == RT_CODE_LIST_PACKAGES)
         return false;
-    if (a == RT_CODE_EXECUTE) {
+    if (a == RT_CODE_FILE_SYSTEM && !tg_json_get_string(out->args, "session_id")) {
+        data_mounts(ctx->sandbox, &p->paths); /* a one-off sandbox sees the data, read-only */
+        return false;
+    }
+    if (a == RT_CODE_EXECUTE || a == RT_CODE_FILE_SYSTEM) {
         const char *id = tg_json_get_string(out->args, "session_id");
         if (!id)
             return false;
@@ -282,15 +320,32 @@ void rt_code_session_report(cJSON *o, const cJSON *info, const tg_run_facts *f, 
         snprintf(g->fix[g->n_fix++], TG_GUIDANCE_TEXT, "%s", note);
 }
 
+/* file_system's request: the action on the session's directory, or on the data directories
+ * (mounted below /work/s) of a one-off sandbox. */
+static cJSON *fs_request(const cJSON *args)
+{
+    cJSON *req = cJSON_CreateObject();
+    cJSON *fs = cJSON_AddObjectToObject(req, "fs");
+    static const char *const keep[] = {"action", "path", "content"};
+    for (size_t i = 0; i < sizeof keep / sizeof *keep; i++) {
+        const cJSON *v = tg_json_get(args, keep[i]);
+        if (v)
+            cJSON_AddItemToObject(fs, keep[i], cJSON_Duplicate(v, true));
+    }
+    cJSON_AddStringToObject(req, "root", TG_SANDBOX_WORK "/s");
+    return req;
+}
+
 tg_call_status rt_code_listing_command(const tg_toolrun_ctx *ctx, tg_code_action action,
-                                       tg_runtime_cmd *c, tg_err *err)
+                                       const cJSON *args, tg_runtime_cmd *c, tg_err *err)
 {
     const char *python = interpreter(TG_CODE_PYTHON, err);
     if (!python)
         return TG_CALL_ENV;
-    cJSON *req = cJSON_CreateObject();
-    cJSON_AddStringToObject(req, "describe",
-                            action == RT_CODE_LIST_RUNTIMES ? "runtimes" : "packages");
+    cJSON *req = action == RT_CODE_FILE_SYSTEM ? fs_request(args) : cJSON_CreateObject();
+    if (action != RT_CODE_FILE_SYSTEM)
+        cJSON_AddStringToObject(req, "describe",
+                                action == RT_CODE_LIST_RUNTIMES ? "runtimes" : "packages");
     cJSON *allowed = cJSON_AddObjectToObject(req, "allowed");
     cJSON_AddItemToObject(allowed, "python", rt_code_allowed(ctx, TG_CODE_PYTHON));
     cJSON_AddItemToObject(allowed, "node", rt_code_allowed(ctx, TG_CODE_NODE));

@@ -49,15 +49,17 @@ typedef enum tg_code_action {
     RT_CODE_CLOSE_SESSION,
     RT_CODE_LIST_RUNTIMES,
     RT_CODE_LIST_PACKAGES,
+    RT_CODE_FILE_SYSTEM, /* the files toolset's file_system (docs/toolsets.md#files) */
 } tg_code_action;
 tg_code_action rt_code_action(const tg_manifest *m);
 /* The allowlist of lang: toolgen.yaml's code.allowed_packages.<lang>, else the default (a new
  * array). */
 cJSON *rt_code_allowed(const tg_toolrun_ctx *ctx, tg_code_lang lang);
-/* The command of list_runtimes / list_available_packages: runner_code.py describing what the
- * sandbox has. */
+/* The command of list_runtimes / list_available_packages (runner_code.py describing what the
+ * sandbox has) and of file_system (runner_code.py acting on the data directories; args: the
+ * call's). */
 tg_call_status rt_code_listing_command(const tg_toolrun_ctx *ctx, tg_code_action action,
-                                       tg_runtime_cmd *c, tg_err *err);
+                                       const cJSON *args, tg_runtime_cmd *c, tg_err *err);
 /* tg_runtime_ops.direct of the code runtime: a session's program, create_session,
  * close_session. */
 bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, struct tr_call *p,

@@ -29,6 +29,8 @@ typedef struct sess {
     uint64_t client;
     tg_warm *w;
     tg_strv argv, env; /* the sandbox command's strings, owned */
+    tg_path_args paths; /* its read-only mounts (the data directories), owned */
+    tg_strv skip;       /* their mount points below the session's directory, not its files */
     tg_sandbox_cmd cmd;
     double created, last; /* tg_now_ms() */
     long calls;
@@ -69,6 +71,8 @@ static void sess_free(sess *x)
     tg_warm_stop(x->w);
     tg_strv_free(&x->argv);
     tg_strv_free(&x->env);
+    tg_path_args_free(&x->paths);
+    tg_strv_free(&x->skip);
     free(x);
 }
 
@@ -228,6 +232,25 @@ static void copy_strs(tg_strv *to, const char *const *from)
         tg_strv_push(to, from[i]);
 }
 
+/* The mounts of from into x (deep), and the mount points below /work/s to leave out of its
+ * files. */
+static void copy_paths(sess *x, const tg_path_args *from)
+{
+    static const char prefix[] = TG_SANDBOX_WORK "/" SESSION_DIR "/";
+    size_t n = from ? from->n : 0;
+    x->paths.v = n ? xcalloc(n, sizeof *x->paths.v) : NULL;
+    x->paths.n = n;
+    for (size_t i = 0; i < n; i++) {
+        const tg_path_arg *a = &from->v[i];
+        x->paths.v[i] = (tg_path_arg){.name = xstrdup(a->name ? a->name : ""),
+                                      .value = xstrdup(a->value ? a->value : ""),
+                                      .host = xstrdup(a->host), .inside = xstrdup(a->inside),
+                                      .is_dir = a->is_dir};
+        if (tg_str_startswith(a->inside, prefix))
+            tg_strv_push(&x->skip, a->inside + strlen(prefix));
+    }
+}
+
 tg_session_status tg_session_create(tg_sessions *s, const char *lang, const tg_sandbox_cmd *cmd,
                                     uint64_t client, char id[TG_SESSION_ID_MAX],
                                     tg_sandbox_status *sb_status, tg_err *err)
@@ -262,7 +285,8 @@ tg_session_status tg_session_create(tg_sessions *s, const char *lang, const tg_s
     x->cmd = *cmd;
     x->cmd.argv = (const char *const *)x->argv.v;
     x->cmd.env = (const char *const *)x->env.v;
-    x->cmd.paths = NULL;
+    copy_paths(x, cmd->paths);
+    x->cmd.paths = &x->paths;
     x->cmd.cwd = NULL;
     x->cmd.cancel = NULL;
     x->cmd.tool_dir = x->cmd.tool_link = NULL;
@@ -325,11 +349,12 @@ cJSON *tg_session_info(tg_sessions *s, const char *id, uint64_t client)
 
 /* ---- a call: the files it created or changed ------------------------------------------------ */
 
-/* The files below dir with their change stamps ("path\tmtime_ns\tsize\tino"), sorted. */
-static void stamps(const char *dir, tg_strv *out)
+/* The files below dir with their change stamps ("path\tmtime_ns\tsize\tino"), sorted;
+ * the mount points of skip left out. */
+static void stamps(const char *dir, const tg_strv *skip, tg_strv *out)
 {
     tg_sandbox_result listing = {0};
-    sb_collect_files(dir, NULL, 0, &listing);
+    sb_collect_files(dir, (const char *const *)skip->v, skip->n, &listing);
     for (size_t i = 0; i < listing.n_files; i++) {
         char *p = tg_path_join(dir, listing.files[i].path);
         struct stat st;
@@ -368,10 +393,11 @@ static int copy_file(const char *from, const char *to)
 }
 
 /* Copies the files of dir not in before (changed or new) below copy; parents made. */
-static void copy_changed(const char *dir, const tg_strv *before, const char *copy)
+static void copy_changed(const char *dir, const tg_strv *skip, const tg_strv *before,
+                         const char *copy)
 {
     tg_strv after = TG_STRV_INIT;
-    stamps(dir, &after);
+    stamps(dir, skip, &after);
     for (size_t i = 0; i < after.n; i++) {
         if (has(before, after.v[i]))
             continue;
@@ -425,7 +451,7 @@ tg_session_status tg_session_run(tg_sessions *s, const char *id, uint64_t client
         tg_err_set(err, "session %s is already running a program: sessions run one program at a "
                         "time; wait for its result, or use another session", id);
         st = TG_SESSION_BUSY;
-    } else if (x && strcmp(x->lang, lang) != 0) {
+    } else if (x && lang && strcmp(x->lang, lang) != 0) {
         tg_err_set(err, "session %s runs %s, not %s: use %s_execute with it, or create a %s "
                         "session", id, x->lang, lang, x->lang, lang);
         st = TG_SESSION_LANG;
@@ -438,7 +464,7 @@ tg_session_status tg_session_run(tg_sessions *s, const char *id, uint64_t client
 
     char *dir = tg_path_join(tg_warm_workdir(x->w), SESSION_DIR);
     tg_strv before = TG_STRV_INIT;
-    stamps(dir, &before);
+    stamps(dir, &x->skip, &before);
     tg_warm_call call = {.request = cmd->request, .request_len = cmd->request_len,
                          .subdir = SESSION_DIR, .limits = cmd->limits, .cancel = cmd->cancel,
                          .reply_watch = cmd->reply_watch, .keep_dir = true};
@@ -447,7 +473,7 @@ tg_session_status tg_session_run(tg_sessions *s, const char *id, uint64_t client
         *restarted = tg_warm_restarted(x->w);
         res->workdir = call_copy_dir(s);
         if (res->workdir) {
-            copy_changed(dir, &before, res->workdir);
+            copy_changed(dir, &x->skip, &before, res->workdir);
             sb_collect_files(res->workdir, NULL, 0, res);
         }
     }

@@ -73,7 +73,7 @@ tg_session_status tg_session_create(tg_sessions *s, const char *lang, const tg_s
 
 /*
  * Runs one call of session id (of client) with cmd's request, limits and cancel flag (its argv
- * is ignored: the session's interpreter runs it). TG_SESSION_OK: *sb_status is the sandbox's
+ * is ignored: the session's interpreter runs it); lang NULL: a session of any language. TG_SESSION_OK: *sb_status is the sandbox's
  * status and res is filled as by tg_sandbox_run (free it with tg_sandbox_result_free), its
  * files those the call created or changed; *restarted: the call ended the interpreter.
  * Anything else: nothing ran and err says why and what to do.

@@ -307,8 +307,104 @@ def describe_packages(request):
                      "machine; in a session, later imports of it cost nothing."}
 
 
+# ---- file_system (a request {"fs": {"action", "path", "content"?}, "root", "writable"}) -----
+
+FS_READ_MAX = 1 << 20  # bytes of a file read returns
+FS_LIST_MAX = 1000  # entries a list returns
+
+
+def fs_fail(type_, message, code):
+    return {"ok": False, "error": {"phase": "files", "type": type_, "mro": [type_],
+                                   "message": message, "code": code}}
+
+
+def fs_resolve(root, path):
+    """The real path of path under root, or None when it leaves root (a '..', an absolute path
+    elsewhere, a symlink pointing out)."""
+    if path.startswith("/"):
+        path = os.path.relpath(path, root) if path.startswith(root + "/") or path == root else "/x/.."
+    full = os.path.realpath(os.path.join(root, path))
+    return full if full == root or full.startswith(root + "/") else None
+
+
+def fs_entries(full, root):
+    out = []
+    with os.scandir(full) as it:
+        for e in sorted(it, key=lambda e: e.name):
+            if len(out) >= FS_LIST_MAX:
+                break
+            kind = "dir" if e.is_dir(follow_symlinks=False) else "file" if e.is_file(
+                follow_symlinks=False) else "other"
+            entry = {"name": e.name, "path": os.path.relpath(e.path, root), "type": kind}
+            if kind == "file":
+                entry["size"] = e.stat(follow_symlinks=False).st_size
+            out.append(entry)
+    return out
+
+
+def file_action(req, root, writable):
+    """One file_system action confined to root: read-write when writable (a session's
+    directory), except where the data directories are mounted read-only."""
+    action, path = req.get("action"), req.get("path") or "."
+    full = fs_resolve(root, path)
+    where = "the session's working directory" if writable else "the data directories"
+    if full is None:
+        return fs_fail("PathOutsideRoots", f"{path!r} is outside {where}; use a path relative "
+                       "to it, without '..' (list '.' to see what is there)", "FORBIDDEN")
+    rel = os.path.relpath(full, root)
+    result = {"action": action, "path": rel}
+    if action == "exists":
+        result["exists"] = os.path.exists(full)
+        if result["exists"]:
+            result["type"] = "dir" if os.path.isdir(full) else "file"
+        return {"ok": True, "result": result}
+    if action == "write":
+        if not writable:
+            return fs_fail("SessionRequired", "writing needs a session's working directory: call "
+                           "create_session and pass its session_id (the data directories are "
+                           "read-only)", "FORBIDDEN")
+        try:
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            data = (req.get("content") or "").encode("utf-8")
+            with open(full, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            code = "FORBIDDEN" if e.errno in (13, 30) else "INVALID_INPUT"
+            return fs_fail("ReadOnly" if e.errno == 30 else type(e).__name__,
+                           f"cannot write {rel}: {e.strerror}" + (
+                               " (the data directories are read-only; write elsewhere in the "
+                               "session's directory)" if e.errno == 30 else ""), code)
+        result["size"] = len(data)
+        return {"ok": True, "result": result}
+    if not os.path.exists(full):
+        return fs_fail("FileNotFound", f"no such file or folder: {rel} (list '.' to see what is "
+                       f"in {where})", "NOT_FOUND")
+    if action == "list":
+        if not os.path.isdir(full):
+            return fs_fail("NotADirectory", f"{rel} is a file: read it instead", "INVALID_INPUT")
+        result["entries"] = fs_entries(full, root)
+        result["truncated"] = len(result["entries"]) >= FS_LIST_MAX
+        return {"ok": True, "result": result}
+    if os.path.isdir(full):
+        return fs_fail("IsADirectory", f"{rel} is a folder: list it instead", "INVALID_INPUT")
+    with open(full, "rb") as f:
+        data = f.read(FS_READ_MAX + 1)
+    result["size"] = os.path.getsize(full)
+    result["truncated"] = len(data) > FS_READ_MAX
+    text = data[:FS_READ_MAX].decode("utf-8", errors="replace")
+    if "\x00" in text:
+        return fs_fail("BinaryFile", f"{rel} is a binary file ({result['size']} bytes): "
+                       "open it in a program (python_execute) instead", "INVALID_INPUT")
+    result["content"] = text
+    return {"ok": True, "result": result}
+
+
 def main():
     request, reply_fd = runner.open_channels()
+    if isinstance(request.get("fs"), dict):
+        root = request.get("root") or "/work/s"
+        os.makedirs(root, exist_ok=True)
+        runner.write_reply(file_action(request["fs"], root, False), reply_fd, 0)
     if request.get("describe") in ("runtimes", "packages"):
         what = describe_runtimes if request["describe"] == "runtimes" else describe_packages
         runner.write_reply({"ok": True, "result": what(request)}, reply_fd, 0)

@@ -16,6 +16,9 @@ Supervisor <-> interpreter: the interpreter's fd 3 is a socket of JSON lines,
                              "maxrss"} after each program (usage cumulative, seconds / KiB)
   supervisor -> interpreter  {"request": {...}, "cwd": dir, "cpu_s": n} per call
 
+A request {"fs": {...}} (the files toolset's file_system) is answered by the supervisor itself
+(runner_code.file_action on the session's directory), for sessions of either language.
+
 and its stdout and stderr are pipes the supervisor copies into the call's own. The supervisor
 writes the reply (code runner's format, runner_code.py) on the call's reply pipe. When toolgen
 says kill (wall clock, output cap, disk, cancel), or the interpreter dies (a signal, os._exit,
@@ -240,8 +243,20 @@ class Supervisor:
                 os.close(fd)
             return
         self.call = Call(fds)
+        if isinstance(self.call.request.get("fs"), dict):
+            self.file_action(msg.get("cwd") or "/work")
+            return
         send_line(self.interp.ctl, {"request": self.call.request, "cwd": msg.get("cwd"),
                                     "cpu_s": msg.get("cpu_s")})
+
+    def file_action(self, cwd):
+        """file_system on the session's directory, answered here for either language (the
+        interpreter and its namespace are not involved)."""
+        import runner_code
+        os.makedirs(cwd, exist_ok=True)
+        reply = runner_code.file_action(self.call.request["fs"], os.path.realpath(cwd), True)
+        self.restarted = False
+        self.end_call(0, 0.0, 0.0, 0, reply)
 
     def serve(self):
         self.start()
