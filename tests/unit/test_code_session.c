@@ -7,6 +7,7 @@
  * another client's call, a closed session, an expired one and one past the cap each get their
  * error type and the way to recover; Node.js sessions keep their globals.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,59 @@ static void test_state_survives(void)
     tg_call_result_free(&r);
 }
 
+typedef struct slow_call {
+    const char *id;
+    tg_call_result r;
+} slow_call;
+
+static void *run_slow(void *arg)
+{
+    slow_call *c = arg;
+    for (int i = 0; i < 100; i++) { /* the main thread's probe may hold the session a moment */
+        run_in(&py, c->id, "import time\ntime.sleep(3)", "", &c->r);
+        if (c->r.ok || strcmp(str(c->r.result, "/error_guidance/error_type"), "SESSION_BUSY") != 0)
+            break;
+        tg_call_result_free(&c->r);
+        usleep(5 * 1000);
+    }
+    return NULL;
+}
+
+/* One program at a time per session: a second one meanwhile is SESSION_BUSY, and so is a
+ * close; the first then finishes normally. (The slow program sleeps 3 s: the refusals are
+ * looked for until it holds the session.) */
+static void test_busy(void)
+{
+    char id[64];
+    if (!new_session(&env.ctx, "python", NULL, id, sizeof id))
+        return;
+    slow_call slow = {.id = id};
+    pthread_t t;
+    pthread_create(&t, NULL, run_slow, &slow);
+    tg_call_result r = {0};
+    bool busy = false, other = false;
+    char code[64] = "";
+    for (int i = 0; i < 500 && !busy && !other; i++) { /* until the slow one holds the session */
+        run_in(&py, id, "print(1)", "", &r);
+        busy = !r.ok && strcmp(str(r.result, "/error_guidance/error_type"), "SESSION_BUSY") == 0;
+        other = !busy && !r.ok;
+        snprintf(code, sizeof code, "%s", r.guidance.code ? r.guidance.code : "");
+        tg_call_result_free(&r);
+        if (!busy)
+            usleep(10 * 1000);
+    }
+    CHECK(busy && strcmp(code, "CONFLICT") == 0, "a second program while one runs is refused "
+          "(CONFLICT): %s", code);
+    char *args = xasprintf("{\"session_id\": \"%s\"}", id);
+    call_as(&env.ctx, &closer, 1, args, &r);
+    CHECK(!r.ok && strcmp(r.guidance.code, "CONFLICT") == 0, "no close while it runs");
+    tg_call_result_free(&r);
+    free(args);
+    pthread_join(t, NULL);
+    CHECK(slow.r.ok, "the first program finished normally: %s", slow.r.guidance.message);
+    tg_call_result_free(&slow.r);
+}
+
 /* A store whose sessions expire after 30 ms and of which one may be open. */
 static void test_expiry_and_cap(void)
 {
@@ -315,6 +369,7 @@ int main(void)
         test_state_survives();
         test_expiry_and_cap();
         test_node_session();
+        test_busy();
         test_file_system();
         test_descriptions();
     }

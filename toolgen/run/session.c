@@ -40,6 +40,7 @@ typedef struct sess {
 typedef struct tomb {
     char id[TG_SESSION_ID_MAX];
     tg_session_status why; /* EXPIRED or CLOSED */
+    bool broke;            /* CLOSED because its sandbox ended on its own */
     double when;
     long idle_min;
 } tomb;
@@ -104,6 +105,7 @@ static void bury(tg_sessions *s, const sess *x, tg_session_status why)
     tomb *t = &s->tombs[s->next_tomb];
     snprintf(t->id, sizeof t->id, "%s", x->id);
     t->why = why;
+    t->broke = false;
     t->when = tg_now_ms();
     t->idle_min = s->idle_ms / 60000;
     s->next_tomb = (s->next_tomb + 1) % TG_SESSION_TOMBS;
@@ -170,6 +172,10 @@ static tg_session_status why_not(const tg_sessions *s, const char *id, tg_err *e
                             "variables, imports and files are gone and it cannot be revived. "
                             "Call create_session for a new one and run the setup code again "
                             "(imports, loading data) before continuing", id, ago, t->idle_min);
+        else if (t->broke)
+            tg_err_set(err, "session %s ended %ld s ago when its sandbox stopped unexpectedly: "
+                            "its state is gone. Call create_session for a new one and run the "
+                            "setup again", id, ago);
         else
             tg_err_set(err, "session %s was closed %ld s ago (close_session): its state is gone. "
                             "Call create_session for a new one, or leave session_id out for a "
@@ -487,6 +493,7 @@ tg_session_status tg_session_run(tg_sessions *s, const char *id, uint64_t client
     sess *broken = NULL;
     if (*sb_status != TG_SANDBOX_OK) { /* the sandbox itself ended: so did the session */
         bury(s, x, TG_SESSION_CLOSED);
+        s->tombs[(s->next_tomb + TG_SESSION_TOMBS - 1) % TG_SESSION_TOMBS].broke = true;
         broken = unlink_at(s, find(s, id));
     }
     pthread_mutex_unlock(&s->mu);
