@@ -176,10 +176,11 @@ static const code_rule rules[] = {
     {{"NameError", "UnboundLocalError", "ReferenceError"}, TG_CLASS_NONE, NULL, NULL,
      "docs/code.md#names-and-attributes", DEFAULT_MESSAGE,
      "A name was used{line_at} before it was defined.",
-     "A typo, a missing import, or a variable from an earlier call: every call is a fresh "
-     "program.",
+     "A typo, a missing import, or a variable from an earlier call: without session_id every "
+     "call is a fresh program.",
      {"Define or import the name before line {line}, and check its spelling.",
-      "Re-create what earlier calls defined (imports, variables, data): nothing survives a call."},
+      "Re-create what earlier calls defined (imports, variables, data), or keep them: "
+      "create_session, then pass its session_id to every call."},
      {"import math\nradius = 2\nprint(math.pi * radius ** 2)",
       "const radius = 2;\nconsole.log(Math.PI * radius ** 2);"}},
     {{"AttributeError"}, TG_CLASS_NONE, NULL, NULL, "docs/code.md#names-and-attributes", DEFAULT_MESSAGE,
