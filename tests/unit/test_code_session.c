@@ -293,8 +293,14 @@ static void test_file_system(void)
     CHECK(tg_repo_open(&frepo, "toolsets/files", &err) == 0, "files repo: %s", err.msg);
     CHECK(tg_toolrun_env_open(&fenv, &frepo, frepo.cfg.doc.root, &err) == 0, "env: %s", err.msg);
     char id[64];
-    if (code_tool_open(&fs, &frepo, "file_system") == 0 &&
-        new_session(&fenv.ctx, "python", NULL, id, sizeof id)) {
+    bool opened = code_tool_open(&fs, &frepo, "file_system") == 0;
+    if (opened) {
+        char *full = tg_emit_description(&fs.m);
+        CHECK(full && strlen(full) <= 1024 && strstr(full, "Example"),
+              "file_system: description within its budget (%zu characters)", full ? strlen(full) : 0);
+        free(full);
+    }
+    if (opened && new_session(&fenv.ctx, "python", NULL, id, sizeof id)) {
         tg_call_result r = {0};
         char *args = xasprintf("{\"code\": \"import csv\\nrows = list(csv.reader(open("
                                "'data/sales.csv')))\\nopen('out.txt', 'w').write(str(len(rows)))\", "
