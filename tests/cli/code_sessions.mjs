@@ -13,6 +13,7 @@ const H1 = await load('@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.
 const C2 = await load('@modelcontextprotocol/client/dist/index.mjs');
 const S2 = await load('@modelcontextprotocol/client/dist/stdio.mjs');
 const { TG, SHORT, SERVER_URL } = process.env;
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000; // bounds a wait, only against a hang
 
 let pass = 0, fail = 0;
 const check = (cond, name, why = '') => {
@@ -92,7 +93,9 @@ async function listings(c, label) {
 
 /** Another (identified) client cannot use or close a session. */
 async function otherClient() {
-  const a = await legacy('session-owner');
+  const a = new C1.Client({ name: 'session-owner', version: '1.0.0' });
+  const ta = new H1.StreamableHTTPClientTransport(new URL(SERVER_URL));
+  await a.connect(ta);
   const b = await legacy('session-stranger');
   try {
     const r0 = await a.callTool({ name: 'create_session', arguments: { runtime: 'node' } });
@@ -105,6 +108,16 @@ async function otherClient() {
     check(!r.isError && sc(r).closed === false, 'another client cannot close it', JSON.stringify(sc(r)));
     r = await a.callTool({ name: 'node_execute', arguments: { code: 'console.log(n * 6)', session_id: id } });
     check(!r.isError && sc(r).stdout === '42\n', 'the owner still can', JSON.stringify(sc(r)));
+    // the owner's MCP session ends (DELETE): its code sessions end with it, at the server's
+    // next sweep of HTTP sessions
+    await ta.terminateSession();
+    const gone = /ended .* with the MCP session of the client/;
+    const started = Date.now();
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      r = await b.callTool({ name: 'node_execute', arguments: { code: '1', session_id: id } });
+    } while (!gone.test(text(r)) && Date.now() - started < HANG_MS);
+    check(r.isError && gone.test(text(r)), 'a code session ends with its client\'s MCP session', text(r));
   } finally {
     await a.close().catch(() => {});
     await b.close().catch(() => {});

@@ -121,6 +121,13 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
     return st;
 }
 
+/* A client's HTTP session ended: so do its code sessions (docs/code.md#limits-and-expiry). */
+static void client_gone(void *ctx, uint64_t client)
+{
+    server *s = ctx;
+    tg_sessions_end_client(s->env.sessions, client);
+}
+
 /* The warm pool, the workflow, the providers and the core's configuration. */
 static void wire(server *s, const tg_app_serve_opts *o)
 {
@@ -168,6 +175,8 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .list_ttl_ms = 60000,
         .instructions = repo->cfg.serve_workflow ? INSTRUCTIONS WORKFLOW_INSTRUCTIONS
                                                  : INSTRUCTIONS,
+        .client_gone = client_gone,
+        .client_gone_ctx = s,
     };
 }
 

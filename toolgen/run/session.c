@@ -41,6 +41,7 @@ typedef struct tomb {
     char id[TG_SESSION_ID_MAX];
     tg_session_status why; /* EXPIRED or CLOSED */
     bool broke;            /* CLOSED because its sandbox ended on its own */
+    bool orphaned;         /* CLOSED because its client's connection ended */
     double when;
     long idle_min;
 } tomb;
@@ -105,7 +106,7 @@ static void bury(tg_sessions *s, const sess *x, tg_session_status why)
     tomb *t = &s->tombs[s->next_tomb];
     snprintf(t->id, sizeof t->id, "%s", x->id);
     t->why = why;
-    t->broke = false;
+    t->broke = t->orphaned = false;
     t->when = tg_now_ms();
     t->idle_min = s->idle_ms / 60000;
     s->next_tomb = (s->next_tomb + 1) % TG_SESSION_TOMBS;
@@ -172,6 +173,10 @@ static tg_session_status why_not(const tg_sessions *s, const char *id, tg_err *e
                             "variables, imports and files are gone and it cannot be revived. "
                             "Call create_session for a new one and run the setup code again "
                             "(imports, loading data) before continuing", id, ago, t->idle_min);
+        else if (t->orphaned)
+            tg_err_set(err, "session %s ended %ld s ago with the MCP session of the client that "
+                            "created it: its state is gone. Call create_session for a new one "
+                            "and run the setup again", id, ago);
         else if (t->broke)
             tg_err_set(err, "session %s ended %ld s ago when its sandbox stopped unexpectedly: "
                             "its state is gone. Call create_session for a new one and run the "
@@ -310,6 +315,29 @@ tg_session_status tg_session_create(tg_sessions *s, const char *lang, const tg_s
         return TG_SESSION_START;
     }
     return TG_SESSION_OK;
+}
+
+size_t tg_sessions_end_client(tg_sessions *s, uint64_t client)
+{
+    if (!s || !client)
+        return 0;
+    sess **gone = xcalloc(s->max, sizeof *gone);
+    size_t n = 0;
+    pthread_mutex_lock(&s->mu);
+    for (size_t i = 0; i < s->n;) {
+        if (s->v[i]->client == client && !s->v[i]->busy) {
+            bury(s, s->v[i], TG_SESSION_CLOSED);
+            s->tombs[(s->next_tomb + TG_SESSION_TOMBS - 1) % TG_SESSION_TOMBS].orphaned = true;
+            gone[n++] = unlink_at(s, i);
+        } else {
+            i++;
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    for (size_t i = 0; i < n; i++)
+        sess_free(gone[i]);
+    free(gone);
+    return n;
 }
 
 tg_session_status tg_session_close(tg_sessions *s, const char *id, uint64_t client, tg_err *err)

@@ -83,6 +83,11 @@ tg_session_status tg_session_run(tg_sessions *s, const char *id, uint64_t client
                                  tg_sandbox_result *res, bool *restarted,
                                  tg_sandbox_status *sb_status, tg_err *err);
 
+/* Ends every session of client (not 0) that is not running a program (one that is expires
+ * later); a later call with one of their handles is told that its client went away. Returns
+ * how many ended. */
+size_t tg_sessions_end_client(tg_sessions *s, uint64_t client);
+
 /* Ends session id of client. TG_SESSION_OK, or why not (err). */
 tg_session_status tg_session_close(tg_sessions *s, const char *id, uint64_t client, tg_err *err);
 
