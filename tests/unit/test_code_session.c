@@ -2,8 +2,9 @@
  * test_code_session.c — code sessions (run/session.c, run/rt_code_session.c, runner_session.py;
  * docs/code.md#sessions) through the real sandbox, with the code toolset's own manifests: a
  * variable, an import and a file survive between programs of a session; the files of a call are
- * those it changed; a first import is told from a cached one; a limit restarts the interpreter
- * (variables lost, files kept) and says so; a MemoryError the program survives keeps the state;
+ * those it changed; a first import is told from a cached one; a timeout or the output cap
+ * interrupts the program and keeps the state, a program that ignores the interrupt restarts
+ * the interpreter (variables lost, files kept) and says so; a MemoryError keeps the state;
  * another client's call, a closed session, an expired one and one past the cap each get their
  * error type and the way to recover; Node.js sessions keep their globals.
  */
@@ -122,9 +123,23 @@ static void test_state_survives(void)
           str(r.result, "/stdout"));
     tg_call_result_free(&r);
 
-    /* a timeout kills the interpreter: a new one, files kept, variables gone */
-    run_in(&py, id, "while True:\n    pass", ", \"timeout\": 1", &r);
+    /* a timeout interrupts the program (KeyboardInterrupt): the session keeps its state */
+    run_in(&py, id, "y = 2\nwhile True:\n    pass", ", \"timeout\": 1", &r);
     CHECK(!r.ok && strcmp(r.guidance.code, "TIMEOUT") == 0, "timeout: %s", r.guidance.code);
+    CHECK(strcmp(str(r.result, "/error_guidance/error_type"), "Timeout") == 0, "timeout type: %s",
+          str(r.result, "/error_guidance/error_type"));
+    CHECK(cJSON_IsFalse(tg_json_pointer_get(r.result, "/session/restarted")), "interrupted, kept");
+    tg_call_result_free(&r);
+    run_in(&py, id, "print(x, y)", "", &r);
+    CHECK(r.ok && strcmp(str(r.result, "/stdout"), "41 2\n") == 0, "state after a timeout: %s %s",
+          str(r.result, "/stdout"), str(r.result, "/stderr"));
+    tg_call_result_free(&r);
+
+    /* a program that ignores the interrupt is killed: a new interpreter, files kept, variables
+     * gone, and the result says so */
+    run_in(&py, id, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n"
+                    "    pass", ", \"timeout\": 1", &r);
+    CHECK(!r.ok && strcmp(r.guidance.code, "TIMEOUT") == 0, "stubborn timeout: %s", r.guidance.code);
     CHECK(cJSON_IsTrue(tg_json_pointer_get(r.result, "/session/restarted")), "restarted");
     char *g = tg_json_print_compact(tg_json_pointer_get(r.result, "/error_guidance"));
     CHECK(strstr(g, "variables and imports are gone") != NULL, "says the state is gone: %s", g);
@@ -134,6 +149,16 @@ static void test_state_survives(void)
     CHECK(!r.ok && strcmp(str(r.result, "/stdout"), "kept\n") == 0, "files kept: %s",
           str(r.result, "/stdout"));
     CHECK(strcmp(str(r.result, "/error_guidance/error_type"), "NameError") == 0, "x is gone");
+    tg_call_result_free(&r);
+
+    /* endless output: cut at the cap, interrupted, the session goes on */
+    run_in(&py, id, "z = 5\nwhile True:\n    print('spam ' * 20)", "", &r);
+    CHECK(!r.ok && strcmp(str(r.result, "/error_guidance/error_type"), "OutputLimitExceeded") == 0,
+          "output cap: %s", str(r.result, "/error_guidance/error_type"));
+    tg_call_result_free(&r);
+    run_in(&py, id, "print(z)", "", &r);
+    CHECK(r.ok && strcmp(str(r.result, "/stdout"), "5\n") == 0, "state after the output cap: %s",
+          str(r.result, "/stdout"));
     tg_call_result_free(&r);
 
     /* another client: as if the session did not exist */

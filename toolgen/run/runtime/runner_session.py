@@ -21,10 +21,12 @@ A request {"fs": {...}} (the files toolset's file_system) is answered by the sup
 
 and its stdout and stderr are pipes the supervisor copies into the call's own. The supervisor
 writes the reply (code runner's format, runner_code.py) on the call's reply pipe. When toolgen
-says kill (wall clock, output cap, disk, cancel), or the interpreter dies (a signal, os._exit,
-its CPU limit), the call ends with the interpreter's wait status, and a new interpreter starts
-in the same directory: the files stay, the variables are lost, and the status line says
-"restarted": true so that toolgen can tell the caller.
+says kill (wall clock, output cap, disk, cancel), the program is interrupted (SIGINT: Python
+raises KeyboardInterrupt in it), and the call ends as usual when it stops within INTERRUPT_S:
+the session keeps its state. When it does not stop, or the interpreter dies (a signal,
+os._exit, its CPU limit, Node.js on SIGINT), the call ends with the interpreter's wait status
+and a new interpreter starts in the same directory: the files stay, the variables are lost,
+and the status line says "restarted": true so that toolgen can tell the caller.
 """
 
 import fcntl
@@ -36,6 +38,7 @@ import signal
 import socket
 import sys
 
+INTERRUPT_S = 1.0  # an interrupted program's time to stop before its interpreter is killed
 PENDING_MAX = 256 * 1024  # bytes waiting for toolgen per stream before the interpreter waits
 DRAIN_S = 1.0  # after a program ended: how long its last output may take to reach toolgen
 
@@ -128,6 +131,7 @@ class Call:
         with os.fdopen(req, "rb") as f:
             self.request = json.loads(f.read().decode("utf-8"))
         self.pending = [bytearray(), bytearray()]
+        self.dropping = False  # interrupted: what the program still prints is dropped
         for fd in (self.out, self.err):
             fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
 
@@ -174,6 +178,7 @@ class Supervisor:
         self.interp = None
         self.call = None
         self.restarted = False  # the last call ended the interpreter
+        self.interrupt_until = None  # monotonic time: an interrupted program's last moment
 
     def start(self):
         self.interp = Interpreter(self.argv, self.cwd)
@@ -196,13 +201,14 @@ class Supervisor:
                     os.close(fd)
                     self.interp.streams[i] = fd = -1
                     break
-                if self.call is not None:
+                if self.call is not None and not self.call.dropping:
                     self.call.pending[i] += data
                     self.call.flush(i)
                 if not drain:
                     break
 
     def end_call(self, status, utime, stime, maxrss, reply):
+        self.interrupt_until = None
         self.read_streams(drain=True)
         self.call.finish(reply)
         self.call = None
@@ -222,6 +228,19 @@ class Supervisor:
                           usage.ru_maxrss, None)
         self.start()
 
+    def interrupt(self):
+        """toolgen stopped the call: interrupt the program (Python raises KeyboardInterrupt in
+        it, and the session keeps its state), and kill the interpreter after INTERRUPT_S if it
+        has not finished by then. From now on the call's output is dropped, not waited for."""
+        import time
+        self.interrupt_until = time.monotonic() + INTERRUPT_S
+        self.call.dropping = True
+        self.call.pending = [bytearray(), bytearray()]  # toolgen read what it keeps
+        try:
+            os.kill(self.interp.pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+
     def on_interp_message(self, msg):
         if not msg.get("done") or self.call is None:
             return
@@ -235,8 +254,8 @@ class Supervisor:
     def on_toolgen_message(self, msg):
         fds, self.toolgen.fds = self.toolgen.fds, []
         if msg.get("kill"):
-            if self.call is not None:
-                self.interpreter_ended(killed=True)
+            if self.call is not None and self.interrupt_until is None:
+                self.interrupt()
             return
         if len(fds) != 4 or self.call is not None:
             for fd in fds:
@@ -266,7 +285,14 @@ class Supervisor:
             writes = []
             if self.call is not None:
                 writes = [fd for fd, b in zip((self.call.out, self.call.err), self.call.pending) if b]
-            readable, writable, _ = select.select(want, writes, [])
+            wait = None
+            if self.interrupt_until is not None:
+                import time
+                wait = self.interrupt_until - time.monotonic()
+                if wait <= 0:  # the program did not stop when interrupted
+                    self.interpreter_ended(killed=True)
+                    continue
+            readable, writable, _ = select.select(want, writes, [], wait)
             for i, fd in enumerate((self.call.out, self.call.err) if self.call else ()):
                 if fd in writable:
                     self.call.flush(i)
