@@ -398,6 +398,8 @@ static void supervise(warm_run *r)
         double wait = r->done ? 1000 - (t - r->done_at) : r->deadline - t;
         if (!r->done && wait > r->next_disk - t)
             wait = r->next_disk - t;
+        if (!r->done && r->kill_sent && wait < 50)
+            wait = 50; /* told to kill: the runner answers (a session's, after its interrupt) */
         struct pollfd pf[7];
         int n = 0, idx[3];
         for (int i = 0; i < 3; i++)
