@@ -304,6 +304,15 @@ static void test_node_session(void)
     CHECK(r.ok && strcmp(str(r.result, "/stdout"), "40\n") == 0, "node state after an error: %s",
           str(r.result, "/stdout"));
     tg_call_result_free(&r);
+    run_in(&js, id, "var k = 3;\nwhile (true) {}", ", \"timeout\": 1", &r);
+    CHECK(!r.ok && strcmp(r.guidance.code, "TIMEOUT") == 0 &&
+          cJSON_IsFalse(tg_json_pointer_get(r.result, "/session/restarted")),
+          "node: a timeout interrupts the script: %s", r.guidance.message);
+    tg_call_result_free(&r);
+    run_in(&js, id, "console.log(total + k)", "", &r);
+    CHECK(r.ok && strcmp(str(r.result, "/stdout"), "43\n") == 0, "node state after a timeout: %s",
+          str(r.result, "/stdout"));
+    tg_call_result_free(&r);
 }
 
 /* file_system (toolsets/files) on a session's directory, with the data directories mounted

@@ -52,11 +52,14 @@ function needsAsync(e) {
 
 /** Runs source; a promise when it awaits at the top level. */
 function runSource(source, file) {
+  // breakOnSigint: the supervisor's interrupt (a limit) ends the script with an error and the
+  // session keeps its globals; SIGINT outside a running script ends the process (a restart)
   try {
-    return vm.runInThisContext(source, { filename: file });
+    return vm.runInThisContext(source, { filename: file, breakOnSigint: true });
   } catch (e) {
     if (!needsAsync(e)) throw e;
-    return vm.runInThisContext(`(async () => {\n${source}\n})()`, { filename: file, lineOffset: -1 });
+    return vm.runInThisContext(`(async () => {\n${source}\n})()`,
+      { filename: file, lineOffset: -1, breakOnSigint: true });
   }
 }
 
