@@ -12,11 +12,12 @@
  * one, so that its existence does not leak.
  *
  * A call runs through the session's warm sandbox in the session's directory (/work/s), which
- * stays; the call's result lists the files the call created or changed, copied into a
+ * stays (the interpreter makes it on the first call, as the sandbox's user); the call's result lists the files the call created or changed, copied into a
  * directory of their own that lives as long as the result (so that a later call cannot change
- * what an earlier result showed). A call that ends the interpreter (a limit toolgen enforced,
- * a signal, os._exit) leaves the session alive with a new interpreter: files kept, variables
- * lost, *restarted set.
+ * what an earlier result showed). A limit toolgen enforces interrupts the program and the
+ * session keeps its state; a call that ends the interpreter (it would not stop, a signal,
+ * os._exit) leaves the session alive with a new interpreter: files kept, variables lost,
+ * *restarted set. A session whose sandbox itself ended is closed.
  *
  * Threads: every function may be called from any thread; one call runs per session at a time
  * (a second is refused with TG_SESSION_BUSY); calls of different sessions run in parallel.
@@ -62,8 +63,9 @@ long tg_sessions_idle_ms(const tg_sessions *s);
 
 /*
  * Starts a session of language lang ("python", "node") whose sandbox runs cmd (argv, env and
- * mounts of runner_session.py; its limits the session's: memory for the whole session). cmd
- * and what it points to are copied. *id gets the handle. TG_SESSION_START with err (and
+ * mounts of runner_session.py; its limits the session's: memory for the whole session; its
+ * paths the read-only mounts, the data directories below /work/s). cmd and what it points to
+ * are copied. *id gets the handle. TG_SESSION_START with err (and
  * *sb_status) when the sandbox did not start; TG_SESSION_FULL when max are open (err names
  * the client's own sessions).
  */
