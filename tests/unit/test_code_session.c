@@ -123,6 +123,15 @@ static void test_state_survives(void)
           str(r.result, "/stdout"));
     tg_call_result_free(&r);
 
+    /* the resource analysis names a first import in the session among the likely causes */
+    run_in(&py, id, "import scipy.stats\nimport time\ntime.sleep(3)", ", \"timeout\": 1", &r);
+    char *causes = tg_json_print_compact(
+        tg_json_pointer_get(r.result, "/resource_analysis/wall_clock/likely_causes"));
+    CHECK(causes && strstr(causes, "first import of scipy in this session"),
+          "first import named: %s", causes ? causes : "(none)");
+    free(causes);
+    tg_call_result_free(&r);
+
     /* a timeout interrupts the program (KeyboardInterrupt): the session keeps its state */
     run_in(&py, id, "y = 2\nwhile True:\n    pass", ", \"timeout\": 1", &r);
     CHECK(!r.ok && strcmp(r.guidance.code, "TIMEOUT") == 0, "timeout: %s", r.guidance.code);

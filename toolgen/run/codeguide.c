@@ -612,7 +612,12 @@ static void likely_causes(budget b, const cvars *v, cJSON *causes)
     switch (b) {
     case B_CPU:
         if (imports) {
-            snprintf(text, sizeof text, "the first import of %s (0.2-1 s of CPU each)", heavy);
+            /* a session's reply also lists what earlier programs loaded: those cost nothing
+             * now, and these will not cost again (docs/code.md#what-survives) */
+            snprintf(text, sizeof text, "the first import of %s (0.2-1 s of CPU each)%s", heavy,
+                     tg_json_get(f->reply, "cached_imports")
+                         ? "; the session keeps them loaded, so later calls do not pay again"
+                         : "; a session (create_session) would load them once for all calls");
             add_string(causes, text);
         }
         add_string(causes, v->lang == TG_CODE_NODE ? "loops over many items"
@@ -634,7 +639,11 @@ static void likely_causes(budget b, const cvars *v, cJSON *causes)
                                "settles, or a read of stdin (empty) or the network (none)");
         else
             add_string(causes, "computing: the CPU was busy for most of the time (see cpu)");
-        if (imports) {
+        if (imports && tg_json_get(f->reply, "cached_imports")) {
+            snprintf(text, sizeof text, "the first import of %s in this session (later calls "
+                                        "find them loaded)", heavy);
+            add_string(causes, text);
+        } else if (imports) {
             snprintf(text, sizeof text, "the interpreter's start and the import of %s", heavy);
             add_string(causes, text);
         }
