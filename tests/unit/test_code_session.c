@@ -291,6 +291,29 @@ static void test_expiry_and_cap(void)
     cJSON_Delete(cfg);
 }
 
+/* One client may not take every session: per_client 1 refuses its second, not another's. */
+static void test_per_client(void)
+{
+    tg_toolrun_env pc = {0};
+    tg_err err = {0};
+    cJSON *cfg = cJSON_Parse("{\"code\": {\"sessions\": {\"max\": 4, \"per_client\": 1}}}");
+    CHECK(tg_toolrun_env_open(&pc, &repo, cfg, &err) == 0, "env: %s", err.msg);
+    char id[64];
+    if (new_session(&pc.ctx, "python", NULL, id, sizeof id)) {
+        tg_call_result r = {0};
+        call_as(&pc.ctx, &create, 1, "{\"runtime\": \"python\"}", &r);
+        CHECK(!r.ok && strcmp(r.guidance.code, "RATE_LIMITED") == 0 &&
+              strstr(r.guidance.message, "the most one client may") && strstr(r.guidance.message, id),
+              "a client's second session: %s %s", r.guidance.code, r.guidance.message);
+        tg_call_result_free(&r);
+        call_as(&pc.ctx, &create, 2, "{\"runtime\": \"python\"}", &r);
+        CHECK(r.ok, "another client's first: %s", r.guidance.message);
+        tg_call_result_free(&r);
+    }
+    tg_toolrun_env_close(&pc);
+    cJSON_Delete(cfg);
+}
+
 static void test_node_session(void)
 {
     char id[64];
@@ -420,6 +443,7 @@ int main(void)
         code_tool_open(&pkglist, &repo, "list_available_packages") == 0) {
         test_state_survives();
         test_expiry_and_cap();
+        test_per_client();
         test_node_session();
         test_busy();
         test_file_system();

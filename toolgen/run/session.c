@@ -49,7 +49,7 @@ typedef struct tomb {
 struct tg_sessions {
     pthread_mutex_t mu;
     const tg_sandbox_config *c;
-    size_t max;
+    size_t max, per_client;
     long idle_ms;
     sess **v;
     size_t n;
@@ -57,12 +57,14 @@ struct tg_sessions {
     size_t n_tombs, next_tomb;
 };
 
-tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, long idle_ms)
+tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, size_t per_client,
+                             long idle_ms)
 {
     tg_sessions *s = xcalloc(1, sizeof *s);
     pthread_mutex_init(&s->mu, NULL);
     s->c = c;
     s->max = max ? max : TG_SESSIONS_MAX_DEFAULT;
+    s->per_client = per_client ? per_client : TG_SESSIONS_PER_CLIENT_DEFAULT;
     s->idle_ms = idle_ms > 0 ? idle_ms : TG_SESSION_IDLE_MS_DEFAULT;
     s->v = xcalloc(s->max, sizeof *s->v);
     return s;
@@ -274,11 +276,19 @@ tg_session_status tg_session_create(tg_sessions *s, const char *lang, const tg_s
         return TG_SESSION_START;
     }
     pthread_mutex_lock(&s->mu);
-    if (s->n >= s->max) {
+    size_t own = 0;
+    for (size_t i = 0; client && i < s->n; i++)
+        own += s->v[i]->client == client;
+    if (s->n >= s->max || own >= s->per_client) {
         char *mine = sessions_of(s, client);
-        tg_err_set(err, "too many sessions: %zu are open, the most this server keeps (yours: %s). "
-                        "Close one you no longer need with close_session, or run one-shot "
-                        "programs without session_id", s->n, mine);
+        if (own >= s->per_client)
+            tg_err_set(err, "too many sessions: you have %zu open, the most one client may "
+                            "(yours: %s). Close one you no longer need with close_session, or "
+                            "run one-shot programs without session_id", own, mine);
+        else
+            tg_err_set(err, "too many sessions: %zu are open, the most this server keeps "
+                            "(yours: %s). Close one you no longer need with close_session, or "
+                            "run one-shot programs without session_id", s->n, mine);
         free(mine);
         pthread_mutex_unlock(&s->mu);
         return TG_SESSION_FULL;

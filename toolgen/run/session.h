@@ -3,7 +3,7 @@
  * each in its own warm sandbox (run/warm.h) running runner_session.py, so that a program's
  * variables, imports and files survive until the next program of the same session.
  *
- * A store holds at most `max` sessions. Each has a server-minted handle ("sess_" and 32 hex
+ * A store holds at most `max` sessions, and at most `per_client` of one identified client. Each has a server-minted handle ("sess_" and 32 hex
  * digits from getrandom: unguessable), the client that created it (0: none known, and then
  * the handle alone admits), and a last-use time; a session idle for `idle_ms` expires at the
  * next sweep (tg_sessions_sweep; every store call sweeps first). Ended sessions are remembered
@@ -36,6 +36,7 @@
 #define TG_SESSION_ID_MAX 48
 #define TG_SESSION_TOMBS 256
 #define TG_SESSIONS_MAX_DEFAULT 8
+#define TG_SESSIONS_PER_CLIENT_DEFAULT 4
 #define TG_SESSION_IDLE_MS_DEFAULT (10L * 60 * 1000)
 
 typedef struct tg_sessions tg_sessions;
@@ -47,13 +48,15 @@ typedef enum tg_session_status {
     TG_SESSION_EXPIRED, /* it was idle longer than idle_ms */
     TG_SESSION_CLOSED,  /* close_session ended it */
     TG_SESSION_BUSY,    /* another call of it is running */
-    TG_SESSION_FULL,    /* create: max sessions are open */
+    TG_SESSION_FULL,    /* create: max sessions are open, or per_client of this client's */
     TG_SESSION_LANG,    /* run: the session is of another language than the tool's */
     TG_SESSION_START,   /* create: its sandbox did not start (err; TG_SANDBOX_ENV in *sb_status) */
 } tg_session_status;
 
-/* The store for sandbox c (borrowed, must outlive it); max 0 or idle_ms 0: the defaults. */
-tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, long idle_ms);
+/* The store for sandbox c (borrowed, must outlive it): at most max sessions, at most
+ * per_client of one identified client; 0 for any of max, per_client, idle_ms: the default. */
+tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, size_t per_client,
+                             long idle_ms);
 /* Ends every session and frees the store; NULL is fine. */
 void tg_sessions_free(tg_sessions *s);
 /* Ends the sessions idle for longer than idle_ms; returns how many. */

@@ -44,6 +44,7 @@ int tg_toolrun_env_open(tg_toolrun_env *env, const tg_repo *repo, const cJSON *c
     const cJSON *sc = tg_json_get(config, "static_check");
     const cJSON *ss = tg_json_get(tg_json_get(config, "code"), "sessions");
     env->sessions = tg_sessions_new(&env->sandbox, (size_t)tg_json_get_number(ss, "max", 0),
+                                    (size_t)tg_json_get_number(ss, "per_client", 0),
                                     (long)(tg_json_get_number(ss, "idle_minutes", 0) * 60000.0));
     env->ctx = (tg_toolrun_ctx){
         .sandbox = &env->sandbox,
