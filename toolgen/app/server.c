@@ -7,6 +7,7 @@
 #include "app/refine.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "run/session.h"
 #include "run/toolrun.h"
 #include "run/warmpool.h"
 #include "serve/artifacts.h"
@@ -122,6 +123,13 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
     return st;
 }
 
+/* A client's HTTP session ended: so do its code sessions (docs/code.md#limits-and-expiry). */
+static void client_gone(void *ctx, uint64_t client)
+{
+    server *s = ctx;
+    tg_sessions_end_client(s->env.sessions, client);
+}
+
 /* The warm pool, the workflow, the providers and the core's configuration. */
 static void wire(server *s, const tg_app_serve_opts *o)
 {
@@ -171,6 +179,8 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .list_ttl_ms = 60000,
         .instructions = repo->cfg.serve_workflow ? INSTRUCTIONS WORKFLOW_INSTRUCTIONS
                                                  : INSTRUCTIONS,
+        .client_gone = client_gone,
+        .client_gone_ctx = s,
     };
 }
 
@@ -180,6 +190,7 @@ static unsigned check(void *ctx)
 {
     server *s = ctx;
     unsigned what = tg_serve_devwatch_check(&s->watch);
+    tg_sessions_sweep(s->env.sessions); /* idle code sessions end (docs/code.md#sessions) */
     if (tg_serve_declared_poll(&s->declared))
         what |= TG_CHANGED_CONTENT;
     return what;

@@ -92,6 +92,11 @@ typedef struct tg_serve_config {
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
     const char *instructions; /* for initialize / server/discover; NULL: none */
+    /* A client's connection ended for good (an HTTP session deleted or idle past its time):
+     * what the server kept for it alone can go (its code sessions, run/session.h). Called
+     * with the core lock held; NULL: nothing to do. */
+    void (*client_gone)(void *ctx, uint64_t client);
+    void *client_gone_ctx;
 } tg_serve_config;
 
 typedef struct tg_serve_session {

@@ -647,6 +647,8 @@ static void sessions_sweep(server *sv)
         if (atomic_load(&s->holds) == 0 && (s->ended || now - s->last_used > idle_ms(sv))) {
             *p = s->next;
             sv->n_sessions--;
+            if (sv->c->client_gone && s->s.client)
+                sv->c->client_gone(sv->c->client_gone_ctx, s->s.client);
             tg_serve_session_release(&s->s);
             cJSON_Delete(s->owed);
             pthread_mutex_lock(&sv->replay_mu);
