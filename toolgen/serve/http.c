@@ -866,7 +866,8 @@ static enum MHD_Result on_post(hreq *h)
         return send_error(h, MHD_HTTP_CONTENT_TOO_LARGE, TG_RPC_INVALID_REQUEST, text);
     }
     tg_err perr = {0};
-    h->msg = tg_json_parse(h->body.data ? h->body.data : "", h->body.len, NULL, NULL, NULL, &perr);
+    h->msg = tg_json_parse(h->body.data ? h->body.data : "", h->body.len, NULL, NULL,
+                           &tg_serve_message_limits, &perr);
     if (!h->msg) {
         char text[300];
         snprintf(text, sizeof text, "Parse error: line %d, column %d: %.200s", perr.line, perr.col,
