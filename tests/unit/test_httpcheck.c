@@ -278,8 +278,30 @@ static void test_pool(void)
     CHECK(peak == 3, "never more than the bound (%d)", peak);
 }
 
+/* The bearer token: exact, scheme in any case, nothing else; loopback binds. */
+static void test_auth(void)
+{
+    const char *tok = "0123456789abcdef-token";
+    CHECK(tg_http_bearer_ok("Bearer 0123456789abcdef-token", tok), "the token");
+    CHECK(tg_http_bearer_ok("bearer  0123456789abcdef-token", tok), "scheme in any case, spaces");
+    CHECK(!tg_http_bearer_ok("Bearer 0123456789abcdef-tokeN", tok), "one character off");
+    CHECK(!tg_http_bearer_ok("Bearer 0123456789abcdef-toke", tok), "a prefix");
+    CHECK(!tg_http_bearer_ok("Bearer 0123456789abcdef-token2", tok), "longer");
+    CHECK(!tg_http_bearer_ok("Bearer ", tok), "empty");
+    CHECK(!tg_http_bearer_ok("Basic 0123456789abcdef-token", tok), "another scheme");
+    CHECK(!tg_http_bearer_ok("0123456789abcdef-token", tok), "no scheme");
+    CHECK(!tg_http_bearer_ok(NULL, tok), "no header");
+    CHECK(tg_http_bind_is_loopback(NULL) && tg_http_bind_is_loopback("127.0.0.1") &&
+              tg_http_bind_is_loopback("::1") && tg_http_bind_is_loopback("localhost"),
+          "loopback binds");
+    CHECK(!tg_http_bind_is_loopback("0.0.0.0") && !tg_http_bind_is_loopback("::") &&
+              !tg_http_bind_is_loopback("192.168.1.5") && !tg_http_bind_is_loopback("example.org"),
+          "binds others can reach");
+}
+
 int main(void)
 {
+    test_auth();
     test_host_origin();
     test_headers();
     test_params();

@@ -202,6 +202,7 @@ static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
         tg_serve_http h = {.host = o->http_host, .port = o->http_port,
                            .max_message = o->max_message, .max_concurrency = o->max_concurrency,
                            .log_fd = o->log_fd, .allowed_origins = o->allowed_origins,
+                           .token = o->http_token,
                            .stop = o->stop, .progress_ms = o->progress_ms,
                            .session_idle_ms = o->session_idle_ms,
                            .check = check, .check_ctx = s,

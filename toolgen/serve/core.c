@@ -19,6 +19,8 @@
 #include "serve/declared.h"
 #include "serve/tasks.h"
 
+const tg_json_limits tg_serve_message_limits = {.pairs_only = true};
+
 const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                 "2024-11-05", NULL};
 

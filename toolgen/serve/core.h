@@ -38,6 +38,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/json.h"
+
 #include "serve/complete.h"
 #include "serve/mrtr.h"
 #include "serve/notify.h"
@@ -64,6 +66,10 @@ enum {
     TG_RPC_MISSING_CAPABILITY = -32021, /* MissingRequiredClientCapabilityError (2026-07-28) */
     TG_RPC_RESOURCE_NOT_FOUND_LEGACY = -32002, /* 2026-07-28 uses -32602 instead */
 };
+
+/* How the transports parse a JSON-RPC message: a lone surrogate escape is a parse error, since
+ * the reply's id must be the request's, and a UTF-8 string cannot hold one. */
+extern const tg_json_limits tg_serve_message_limits;
 
 #define TG_SERVE_PAGE_SIZE 100 /* tools per tools/list page by default */
 

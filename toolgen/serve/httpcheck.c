@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "base/json.h"
+#include "base/sha256.h"
 #include "base/util.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -55,6 +56,33 @@ bool tg_http_origin_allowed(const char *origin, const char *const *allowed)
     if (n && rest[n - 1] == '/')
         n--;
     return loopback_hostport(rest, n);
+}
+
+bool tg_http_bind_is_loopback(const char *bind)
+{
+    return !bind || strcmp(bind, "127.0.0.1") == 0 || strcmp(bind, "::1") == 0 ||
+           strcasecmp(bind, "localhost") == 0;
+}
+
+bool tg_http_bearer_ok(const char *authorization, const char *token)
+{
+    if (!authorization || !token || strncasecmp(authorization, "Bearer ", 7) != 0)
+        return false;
+    const char *given = authorization + 7;
+    while (*given == ' ')
+        given++;
+    unsigned char a[TG_SHA256_LEN], b[TG_SHA256_LEN];
+    tg_sha256_ctx s;
+    tg_sha256_init(&s);
+    tg_sha256_update(&s, given, strlen(given));
+    tg_sha256_final(&s, a);
+    tg_sha256_init(&s);
+    tg_sha256_update(&s, token, strlen(token));
+    tg_sha256_final(&s, b);
+    volatile unsigned char diff = 0;
+    for (size_t i = 0; i < TG_SHA256_LEN; i++)
+        diff |= a[i] ^ b[i];
+    return diff == 0;
 }
 
 bool tg_http_is_modern(const cJSON *msg)
