@@ -7,6 +7,8 @@
  * idempotent tool, redirects not followed (the token never leaves the manifest's host), the
  * token masked in what comes back, the size cap, a missing credential, the origin override.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +226,40 @@ static void test_hang(void)
     tg_call_result_free(&r);
 }
 
+static volatile sig_atomic_t cancel_flag;
+
+static void *cancel_soon(void *ud)
+{
+    (void)ud;
+    usleep(200 * 1000);
+    cancel_flag = 1;
+    return NULL;
+}
+
+/* A call cancelled while its request waits stops at once, not at its timeout. */
+static void test_cancel(void)
+{
+    hf_answer a[] = {{.delay_ms = 20000, .body = "{}"}};
+    hf_script(&srv, a, 1);
+    cancel_flag = 0;
+    cJSON *args = cJSON_Parse("{\"id\": \"1\"}");
+    tg_tool_call c = {.m = &fx.m, .input = fx.in, .output = fx.out, .args = args,
+                      .cancel = &cancel_flag};
+    tg_call_result r;
+    tg_err err = {0};
+    pthread_t th;
+    pthread_create(&th, NULL, cancel_soon, NULL);
+    double t0 = tg_now_ms();
+    CHECK(tg_tool_call_run(&fx.env.ctx, &c, &r, &err) == TG_CALL_DONE, "cancel: %s", err.msg);
+    double ms = tg_now_ms() - t0;
+    pthread_join(th, NULL);
+    CHECK(!r.ok && r.guidance.cls == TG_CLASS_CANCELLED, "cancelled: %s",
+          tg_error_class_name(r.guidance.cls));
+    CHECK(ms < 1000, "stops soon after the cancel, not at the 1.5 s timeout: %.0f ms", ms);
+    tg_call_result_free(&r);
+    cJSON_Delete(args);
+}
+
 /* A redirect to another host is not followed: the other host sees nothing, token or not. */
 static void test_redirect(void)
 {
@@ -329,6 +365,7 @@ int main(void)
         test_statuses();
         test_not_idempotent();
         test_hang();
+        test_cancel();
         test_redirect();
         test_echo_masked_and_cap();
         test_credential_and_origin();

@@ -14,7 +14,8 @@
  *   - the whole call, retries included, ends within the call's wall clock (the smaller of
  *     constraints.limits.wall_s and timeout_ms), and the body is read up to output_kb;
  *   - retries (net/retry.h's rules and backoff) only for an idempotent tool whose method is GET,
- *     PUT or DELETE, up to retry.max_attempts.
+ *     PUT or DELETE, up to retry.max_attempts;
+ *   - a cancelled call (tg_tool_call.cancel) stops its request or its wait at once.
  *
  * The origin override: TOOLGEN_HTTP_ORIGIN_<TOOL> (the tool's name in upper case), e.g.
  * TOOLGEN_HTTP_ORIGIN_GET_EXCHANGE_RATE=http://127.0.0.1:8080, replaces the URL's scheme, host
@@ -335,8 +336,13 @@ static tg_http_result send_all(const tg_manifest *m, hreq *h, double deadline,
         if (left < 1)
             return TG_HTTP_TIMEOUT;
         h->rq.timeout_ms = (long)left;
+        h->rq.cancel = cancel;
         tg_err_clear(err);
         r = tg_http_request_send(&h->rq, resp, err);
+        if (r == TG_HTTP_CANCELLED) {
+            *cancelled = true;
+            return r;
+        }
         long status = r == TG_HTTP_OK ? resp->status : 0;
         if (i + 1 >= max || !tg_retry_wanted(&h->rq, r, status))
             return r;
@@ -347,7 +353,7 @@ static tg_http_result send_all(const tg_manifest *m, hreq *h, double deadline,
             tg_http_response_release(resp);
         if (!pause_ms(wait, cancel)) {
             *cancelled = true;
-            return TG_HTTP_ERROR;
+            return TG_HTTP_CANCELLED;
         }
     }
     return r;
