@@ -186,6 +186,10 @@ static void test_statuses(void)
         CHECK(hf_count(&srv) == cases[i].attempts, "HTTP %d: %zu attempts, expected %zu",
               cases[i].status, hf_count(&srv), cases[i].attempts);
         check_no_token(&r, "an error status");
+        if (cases[i].status != 302)
+            CHECK(strstr(r.guidance.message, ": {\"error\": \"no: ***\"}") != NULL,
+                  "HTTP %d: the message quotes the answer, the token masked: %s",
+                  cases[i].status, r.guidance.message);
         tg_call_result_free(&r);
     }
     /* a 503 then a success: the retry answers */

@@ -868,7 +868,8 @@ static bool classify_remote(const tg_run_facts *f, tg_guidance *g)
     }
     if (f->mapped_code) {
         set_class(g, TG_CLASS_HTTP_STATUS, tg_errcode_canonical(f->mapped_code));
-        setf(g->message, "the service answered HTTP %ld (%s)", f->http_status, g->code);
+        setf(g->message, "the service answered HTTP %ld (%s)%s%s", f->http_status, g->code,
+             f->http_excerpt ? ": " : "", f->http_excerpt ? f->http_excerpt : "");
         setf(g->what, "The request was sent and the service answered with status %ld.",
              f->http_status);
         setf(g->cause, "implementation.status_codes, or the default mapping, makes HTTP %ld %s "

@@ -95,6 +95,8 @@ typedef struct tg_run_facts {
     bool remote;                /* toolgen made the call itself (runtime http): no process */
     long http_status;           /* remote: the final answer's status; 0: none arrived */
     const char *remote_problem; /* remote: why no answer came (redacted), or NULL */
+    const char *http_excerpt;   /* remote: the start of an error answer's body (the credential
+                                 * masked, one line of text), or NULL */
     bool credential_missing;    /* remote: auth.env is unset; remote_problem names it */
     const cJSON *allowed_imports;      /* static_check.allowed_imports for a runtime whose code
                                         * the static check reads; NULL: not judged */

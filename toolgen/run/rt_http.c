@@ -419,6 +419,28 @@ static void read_body(const tg_manifest *m, const tg_http_response *resp, tg_run
     f->result_problem = c->problem;
 }
 
+#define EXCERPT_MAX 200
+
+/* The start of an error answer as one line for its message: up to EXCERPT_MAX bytes, cut at a
+ * character, control characters and broken UTF-8 as blanks and '?'; NULL for an empty body. */
+static char *excerpt(const char *body, size_t len)
+{
+    size_t n = len < EXCERPT_MAX ? len : EXCERPT_MAX;
+    while (n < len && n > 0 && ((unsigned char)body[n] & 0xC0) == 0x80)
+        n--; /* not inside a character */
+    tg_buf b = TG_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        tg_buf_putc(&b, (unsigned char)body[i] < 0x20 ? ' ' : body[i]);
+    tg_err e = {0};
+    if (b.len && tg_utf8_validate(b.data, b.len, &e) != 0)
+        for (size_t i = 0; i < b.len; i++)
+            if ((unsigned char)b.data[i] >= 0x80)
+                b.data[i] = '?';
+    if (b.len && n < len)
+        tg_buf_puts(&b, "...");
+    return b.len ? tg_buf_steal(&b) : (tg_buf_free(&b), NULL);
+}
+
 /* What one call's last outcome tells guidance (runtime_ops.h, execute). */
 static void outcome(const tg_manifest *m, const hreq *h, tg_http_result r, tg_http_response *resp,
                     const tg_err *err, tg_runtime_cmd *c, tg_run_facts *f, tg_call_result *out)
@@ -444,6 +466,8 @@ static void outcome(const tg_manifest *m, const hreq *h, tg_http_result r, tg_ht
                                                      "not text");
         else if (!f->mapped_code)
             read_body(m, resp, c, f, out);
+        else
+            f->http_excerpt = c->problem = excerpt(resp->body, resp->len);
         return;
     }
     if (c->problem) {

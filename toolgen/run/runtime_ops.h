@@ -35,8 +35,8 @@ typedef struct tg_runtime_cmd {
     char *request;  /* a runner's request (cmd.request) */
     char *tool_dir; /* the tool's folder on the host (cmd.tool_dir); a warm pool keys on it */
     void *events;   /* the runner's events being read (rt_runner.c), for cmd.reply_watch */
-    char *problem;  /* a runtime that runs the call itself (execute): why its answer is
-                     * unusable, f->result_problem or f->remote_problem point here */
+    char *problem;  /* a runtime that runs the call itself (execute): the text one of the
+                     * facts points to (f->result_problem, remote_problem or http_excerpt) */
 } tg_runtime_cmd;
 
 /* Frees what c owns (not c); c is zeroed and may be reused. */
