@@ -5,7 +5,8 @@
  * response.pointer and held to output_schema, error statuses mapped to their codes
  * (status_codes first), a hang ended by the call's wall clock as TIMEOUT, retries only for an
  * idempotent tool, redirects not followed (the token never leaves the manifest's host), the
- * token masked in what comes back, the size cap, a missing credential, the origin override.
+ * token masked in what comes back, the size cap, a missing credential, the origin override,
+ * cancellation, and a POST (its body template, a header credential, a text answer, no retry).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -66,6 +67,46 @@ static const char manifest_fmt[] =
     "  response: {format: json, pointer: /data}\n"
     "  retry: {max_attempts: 3, backoff_ms: 10}\n"
     "  status_codes: {'418': CONFLICT}\n";
+
+/* A POST whose body is a template, authenticated by a header (auth.type header). */
+static const char post_fmt[] =
+    "manifest_version: 1\n"
+    "name: probe\n"
+    "version: 1.0.0\n"
+    "title: Create an item\n"
+    "description: Create an item on a loopback service, for the http runtime's tests.\n"
+    "status: draft\n"
+    "risk: medium\n"
+    "idempotency: idempotent\n"
+    "timeout_ms: 1500\n"
+    "docs:\n"
+    "  when_to_use: To see the http runtime at work.\n"
+    "  what_it_does: Sends POST /items.\n"
+    "  returns: 'The item.'\n"
+    "  prerequisites: TG_TEST_HTTP_TOKEN.\n"
+    "input_schema:\n"
+    "  type: object\n"
+    "  additionalProperties: false\n"
+    "  required: [id, tags]\n"
+    "  properties:\n"
+    "    id: {type: string, description: The item.}\n"
+    "    tags: {type: array, items: {type: string}, description: Its tags.}\n"
+    "    count: {type: integer, description: How many.}\n"
+    "output_schema:\n"
+    "  type: object\n"
+    "  properties:\n"
+    "    text: {type: string, description: The answer.}\n"
+    "constraints:\n"
+    "  network: true\n"
+    "implementation:\n"
+    "  runtime: http\n"
+    "  request:\n"
+    "    method: POST\n"
+    "    url: http://127.0.0.1:%d/v1/items\n"
+    "    body: {item: {name: '{id}', tags: '{tags}', count: '{count}'}, note: 'id {id}'}\n"
+    "  auth: {type: header, env: TG_TEST_HTTP_TOKEN, header: X-Api-Key}\n"
+    "  response: {format: text}\n"
+    "  retry: {max_attempts: 3, backoff_ms: 10}\n";
 
 static char repo_dir[64];
 static hf_server srv;
@@ -357,6 +398,54 @@ static void test_credential_and_origin(void)
     hf_stop(&other);
 }
 
+/* POST: the body from its template (values of any type where a string is one placeholder, an
+ * absent one left out), the credential in its own header, the text answer, and no retry. */
+static void test_post(void)
+{
+    fixture pf = {0};
+    char dir[80];
+    snprintf(dir, sizeof dir, "%s-post", repo_dir);
+    char *manifest = xasprintf(post_fmt, srv.port);
+    if (fixture_open(&pf, dir, manifest, "") != 0) {
+        free(manifest);
+        return;
+    }
+    hf_answer a[] = {{.status = 201, .body = "created"}};
+    hf_script(&srv, a, 1);
+    cJSON *args = cJSON_Parse("{\"id\": \"w\\\"1\", \"tags\": [\"a\", \"b\"]}");
+    tg_tool_call c = {.m = &pf.m, .input = pf.in, .output = pf.out, .args = args};
+    tg_call_result r;
+    tg_err err = {0};
+    CHECK(tg_tool_call_run(&pf.env.ctx, &c, &r, &err) == TG_CALL_DONE, "post: %s", err.msg);
+    CHECK(r.ok && strcmp(tg_json_get_string(r.result, "text"), "created") == 0,
+          "201 with a text answer: %s", r.guidance.message);
+    hf_seen *s = &srv.seen[0];
+    CHECK(strcmp(s->method, "POST") == 0 && strcmp(s->target, "/v1/items") == 0, "%s %s",
+          s->method, s->target);
+    CHECK(strcmp(s->body, "{\"item\":{\"name\":\"w\\\"1\",\"tags\":[\"a\",\"b\"]},"
+                          "\"note\":\"id w\\\"1\"}") == 0,
+          "the body: values as JSON, the absent count left out: %s", s->body);
+    CHECK(hf_header(s, "Content-Type") && strcmp(hf_header(s, "Content-Type"),
+                                                 "application/json") == 0, "JSON body");
+    CHECK(hf_header(s, "X-Api-Key") && strcmp(hf_header(s, "X-Api-Key"), TOKEN) == 0 &&
+              !hf_header(s, "Authorization"), "auth.type header: the secret in X-Api-Key");
+    tg_call_result_free(&r);
+
+    hf_answer down[] = {{.status = 503}};
+    hf_script(&srv, down, 1);
+    CHECK(tg_tool_call_run(&pf.env.ctx, &c, &r, &err) == TG_CALL_DONE && !r.ok &&
+              hf_count(&srv) == 1, "POST is not retried, idempotent tool or not (%zu)",
+          hf_count(&srv));
+    tg_call_result_free(&r);
+    cJSON_Delete(args);
+    fixture_close(&pf);
+    free(manifest);
+    char *cmd = xasprintf("rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", dir);
+    free(cmd);
+}
+
 int main(void)
 {
     snprintf(repo_dir, sizeof repo_dir, "/tmp/tg-rthttp-%ld", (long)getpid());
@@ -374,6 +463,7 @@ int main(void)
         test_echo_masked_and_cap();
         test_credential_and_origin();
         fixture_close(&fx);
+        test_post();
     }
     free(manifest);
     hf_stop(&srv);
