@@ -287,6 +287,8 @@ static void test_cancel(void)
     hf_answer a[] = {{.delay_ms = 20000, .body = "{}"}};
     hf_script(&srv, a, 1);
     cancel_flag = 0;
+    long was = fx.m.timeout_ms;
+    fx.m.timeout_ms = 8000; /* well past when the cancel must have stopped it */
     cJSON *args = cJSON_Parse("{\"id\": \"1\"}");
     tg_tool_call c = {.m = &fx.m, .input = fx.in, .output = fx.out, .args = args,
                       .cancel = &cancel_flag};
@@ -300,7 +302,9 @@ static void test_cancel(void)
     pthread_join(th, NULL);
     CHECK(!r.ok && r.guidance.cls == TG_CLASS_CANCELLED, "cancelled: %s",
           tg_error_class_name(r.guidance.cls));
-    CHECK(ms < 1000, "stops soon after the cancel, not at the 1.5 s timeout: %.0f ms", ms);
+    /* curl looks at the flag at least once a second while it waits */
+    CHECK(ms < 3000, "stops soon after the cancel, not at the 8 s timeout: %.0f ms", ms);
+    fx.m.timeout_ms = was;
     tg_call_result_free(&r);
     cJSON_Delete(args);
 }
@@ -385,14 +389,20 @@ static void test_credential_and_origin(void)
               strncmp(other.seen[0].target, "/v1/items/9", 11) == 0,
           "TOOLGEN_HTTP_ORIGIN_PROBE: the path goes to the override (%s)", r.guidance.message);
     tg_call_result_free(&r);
-    setenv("TOOLGEN_HTTP_ORIGIN_PROBE", "http://example.com", 1);
+    static const char *const refused[] = {"http://example.com", "http://localhost.example.com",
+                                          "http://127.0.0.1.example.com:80", "ftp://127.0.0.1",
+                                          "https://host/path", "https://user@host"};
     cJSON *args = cJSON_Parse("{\"id\": \"1\"}");
     tg_tool_call c = {.m = &fx.m, .input = fx.in, .output = fx.out, .args = args};
-    tg_err err = {0};
-    CHECK(tg_tool_call_run(&fx.env.ctx, &c, &r, &err) == TG_CALL_UNSUPPORTED,
-          "plain http to a remote host is refused as an override");
-    CHECK_CONTAINS(err.msg, "TOOLGEN_HTTP_ORIGIN_PROBE");
-    tg_call_result_free(&r);
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        setenv("TOOLGEN_HTTP_ORIGIN_PROBE", refused[i], 1);
+        tg_err err = {0};
+        CHECK(tg_tool_call_run(&fx.env.ctx, &c, &r, &err) == TG_CALL_UNSUPPORTED &&
+                  strstr(err.msg, "TOOLGEN_HTTP_ORIGIN_PROBE"),
+              "override %s is refused: %s", refused[i], err.msg);
+        tg_call_result_free(&r);
+    }
+    CHECK(hf_count(&srv) == 0 && hf_count(&other) == 1, "nothing sent for a refused override");
     cJSON_Delete(args);
     unsetenv("TOOLGEN_HTTP_ORIGIN_PROBE");
     hf_stop(&other);

@@ -97,8 +97,9 @@ typedef struct tg_http_request {
     bool repeatable;
     const char *user_agent;  /* NULL: "toolgen" */
     /* Set to nonzero by another thread or a signal handler: the attempt stops within about a
-     * second's tenth (curl's progress callback; TG_HTTP_CANCELLED). NULL: it runs to its end or
-     * its timeout. A tool call's cancellation (toolgen serve, Ctrl-C) uses it. */
+     * second (curl's progress callback, which it calls at least once a second while it waits;
+     * TG_HTTP_CANCELLED). NULL: it runs to its end or its timeout. A tool call's cancellation
+     * (toolgen serve, Ctrl-C) uses it. */
     const volatile sig_atomic_t *cancel;
 } tg_http_request;
 

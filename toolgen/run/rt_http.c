@@ -15,7 +15,8 @@
  *     constraints.limits.wall_s and timeout_ms), and the body is read up to output_kb;
  *   - retries (net/retry.h's rules and backoff) only for an idempotent tool whose method is GET,
  *     PUT or DELETE, up to retry.max_attempts;
- *   - a cancelled call (tg_tool_call.cancel) stops its request or its wait at once.
+ *   - a cancelled call (tg_tool_call.cancel) stops its wait at once and its request within
+ *     about a second.
  *
  * The origin override: TOOLGEN_HTTP_ORIGIN_<TOOL> (the tool's name in upper case), e.g.
  * TOOLGEN_HTTP_ORIGIN_GET_EXCHANGE_RATE=http://127.0.0.1:8080, replaces the URL's scheme, host
@@ -97,9 +98,11 @@ static int origin_of(const tg_manifest *m, const char *tpl, tg_buf *url, const c
     if (over && *over) {
         bool https = tg_str_startswith(over, "https://");
         const char *host = over + (https ? 8 : 7);
-        bool loopback = tg_str_startswith(over, "http://localhost") ||
-                        tg_str_startswith(over, "http://127.0.0.1") ||
-                        tg_str_startswith(over, "http://[::1]");
+        bool loopback = false;
+        static const char *const hosts[] = {"http://localhost", "http://127.0.0.1", "http://[::1]"};
+        for (size_t i = 0; i < 3; i++) /* the whole host: not http://localhost.example.com */
+            loopback |= tg_str_startswith(over, hosts[i]) &&
+                        strchr(":", over[strlen(hosts[i])]); /* ':' or the end */
         if ((!https && !loopback) || !*host || strpbrk(host, "/?#@ "))
             rc = tg_err_set(err, "%s must be https://HOST[:PORT] or http:// to the loopback "
                                  "host, without a path: '%s'", name.data, over);
