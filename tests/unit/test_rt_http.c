@@ -373,6 +373,7 @@ static void test_credential_and_origin(void)
               r.guidance.cls == TG_CLASS_CREDENTIAL_MISSING && hf_count(&srv) == 0,
           "no token: UNAUTHORIZED, nothing sent (%s)", r.guidance.message);
     CHECK_CONTAINS(r.guidance.message, "TG_TEST_HTTP_TOKEN");
+    CHECK(!r.ran, "no token: the envelope says nothing ran");
     tg_call_result_free(&r);
     setenv("TG_TEST_HTTP_TOKEN", TOKEN, 1);
 
