@@ -289,6 +289,7 @@ typedef struct jp {
     tg_posmap *pos;
     tg_err *err;
     int depth, max_depth;
+    bool pairs_only; /* tg_json_limits.pairs_only */
     bool failed;
     /* incremental position, maintained only when pos != NULL */
     int line;
@@ -564,6 +565,16 @@ static char *parse_string(jp *j, size_t *len_out, cJSON **node)
                     return jfail(j, q,
                                  "\\u0000 (NUL) is not supported in strings: toolgen keeps strings "
                                  "NUL-terminated; remove it or encode the data differently");
+                if (j->pairs_only && cp >= 0xD800 && cp <= 0xDFFF) {
+                    long lo = cp <= 0xDBFF && e - q >= 12 && q[6] == '\\' && q[7] == 'u'
+                                  ? hex4(q + 8) : -1;
+                    if (lo < 0xDC00 || lo > 0xDFFF)
+                        return jfail(j, q, "\\u%04lX is half of a UTF-16 surrogate pair without "
+                                           "its other half: not Unicode text, so it could not "
+                                           "come back as sent; send the pair, or valid text",
+                                     (unsigned long)cp);
+                    q += 6;
+                }
                 q += 6;
             } else if (x == '"' || x == '\\' || x == '/' || x == 'b' || x == 'f' || x == 'n' ||
                        x == 'r' || x == 't') {
@@ -1133,6 +1144,7 @@ cJSON *tg_json_parse(const char *text, size_t len, tg_arena *arena, tg_posmap *p
     j.err = err;
     j.depth = 0;
     j.max_depth = lim && lim->max_depth > 0 ? lim->max_depth : TG_JSON_MAX_DEPTH;
+    j.pairs_only = lim && lim->pairs_only;
     j.failed = false;
     j.line = 1;
     j.line_start = j.colp = j.s;

@@ -39,6 +39,9 @@ tg_pos tg_posmap_get(const tg_posmap *m, const cJSON *node);
 
 typedef struct tg_json_limits {
     int max_depth;     /* nesting depth; 0 = TG_JSON_MAX_DEPTH */
+    /* a \uD800..\uDFFF escape without its pair is an error rather than U+FFFD: for text that
+     * must come back as it was sent (a JSON-RPC id), which a UTF-8 string cannot hold */
+    bool pairs_only;
 } tg_json_limits;
 
 /*
@@ -47,7 +50,8 @@ typedef struct tg_json_limits {
  * arena != NULL: nodes live in the arena (no cJSON_Delete; tg_arena_reset frees them) — this is
  * what keeps JSONL validation free of per-instance malloc.
  * pos != NULL: records the line/col of every node (object members: position of the key).
- * Rejects invalid UTF-8, lone surrogate escapes in strings are kept as U+FFFD, duplicate keys are
+ * Rejects invalid UTF-8, lone surrogate escapes in strings are kept as U+FFFD (refused with
+ * lim->pairs_only), duplicate keys are
  * an error, and so are NaN/Infinity, trailing commas, comments and trailing garbage.
  * On error returns NULL with err->line/col/msg set (err->file left as is).
  */

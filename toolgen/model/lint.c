@@ -435,7 +435,9 @@ static void check_implementation(lint_ctx *c, const tg_manifest *m)
     }
     if (m->reference)
         check_file(c, m, tg_json_get_string(m->reference, "file"), "/reference/file");
-    if (rt && rt->program_arg)
+    /* the code runtime's other actions (create_session, ...) run no program argument */
+    const char *action = tg_json_get_string(m->implementation, "action");
+    if (rt && rt->program_arg && (!action || strcmp(action, "execute") == 0))
         check_program_arg(c, m, rt->program_arg);
 }
 

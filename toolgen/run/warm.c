@@ -33,9 +33,10 @@ struct tg_warm {
     int ctl;                /* toolgen's end of the socket */
     char line[LINE_MAX_BYTES + 1];
     size_t line_len;
-    bool preloaded, broken, ready;
+    bool preloaded, broken, ready, restarted;
     long start_wall_ms;
     char *chunk;
+    char work_path[32]; /* /proc/self/fd/N of k.work_fd (tg_warm_workdir) */
 };
 
 static void close_fd(int *fd)
@@ -249,6 +250,19 @@ bool tg_warm_preloaded(const tg_warm *w)
     return w && w->preloaded;
 }
 
+bool tg_warm_restarted(const tg_warm *w)
+{
+    return w && w->restarted;
+}
+
+const char *tg_warm_workdir(tg_warm *w)
+{
+    /* /work is a tmpfs mounted in the sandbox's own namespace, so the host reaches it only
+     * through the descriptor the holder passed back; its /proc link resolves into that mount */
+    snprintf(w->work_path, sizeof w->work_path, "/proc/self/fd/%d", w->k.work_fd);
+    return w->work_path;
+}
+
 void tg_warm_close(tg_warm *w)
 {
     close_fd(&w->ctl);
@@ -383,6 +397,8 @@ static void supervise(warm_run *r)
         double wait = r->done ? 1000 - (t - r->done_at) : r->deadline - t;
         if (!r->done && wait > 200)
             wait = 200; /* cancel is a flag: look at it at least this often */
+        if (!r->done && r->kill_sent && wait < 50)
+            wait = 50; /* told to kill: the runner answers (a session's, after its interrupt) */
         struct pollfd pf[7];
         int n = 0, idx[3];
         for (int i = 0; i < 3; i++)
@@ -434,6 +450,9 @@ static void collect(warm_run *r)
     for (int i = 0; i < 3; i++)
         if (!r->sinks[i].s->data)
             r->sinks[i].s->data = xstrdup("");
+    r->w->restarted = cJSON_IsTrue(tg_json_get(r->status, "restarted"));
+    if (r->call->keep_dir)
+        return;
     const tg_path_args *p = r->call->paths;
     const char **skip = xcalloc(p && p->n ? p->n : 1, sizeof *skip);
     size_t nskip = 0;

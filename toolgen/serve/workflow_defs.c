@@ -31,6 +31,7 @@ static const char *const defs[] = {
     "\"data_file\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":1024,"
     "\"description\":\"A CSV file under a data directory, relative to the repository, e.g. "
     "data/tips.csv.\"}}},"
+    "\"execution\":{\"taskSupport\":\"optional\"},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,"
     "\"openWorldHint\":false}}",
 
@@ -44,6 +45,7 @@ static const char *const defs[] = {
     "\"description\":\"The staged tool's name.\"},"
     "\"arguments\":{\"type\":\"object\",\"description\":\"The tool's arguments; default: its "
     "first example's.\"}}},"
+    "\"execution\":{\"taskSupport\":\"optional\"},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,"
     "\"openWorldHint\":false}}",
 
@@ -87,6 +89,7 @@ static const char *const defs[] = {
     "\"What needs improvement, in the user's words (wrong column, metric, missing filter, ...).\"},"
     "\"refine\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Generate it "
     "again from the notes as the next version.\"}}},"
+    "\"execution\":{\"taskSupport\":\"optional\"},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false,"
     "\"openWorldHint\":false}}",
 };
