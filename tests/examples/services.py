@@ -14,6 +14,15 @@ refused as the real service would.
 
     with services.running(manifest):       # the same, with svc.env in os.environ meanwhile
         ...
+
+As a program, for the shell tests that start a server toolgen serve calls through (serve.sh,
+serve_http.sh, serve_client2.sh):
+
+    /usr/bin/python3 tests/examples/services.py ENVFILE [MANIFEST_DIR...]
+
+starts the stand-ins of the http tools among the manifest folders (default: manifests/*),
+writes their variables to ENVFILE as NAME=VALUE lines once they listen, and runs until its
+parent process ends.
 """
 
 import contextlib
@@ -103,3 +112,31 @@ def running(manifest):
                 os.environ[k] = v
         if svc:
             svc.stop()
+
+
+def main(argv):
+    import glob
+    import time
+    import yaml
+    envfile, dirs = argv[1], argv[2:] or sorted(glob.glob("manifests/*"))
+    parent, env, running_ = os.getppid(), {}, []
+    for d in dirs:
+        path = os.path.join(d, "tool.manifest.yaml")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                svc = start(yaml.safe_load(f))
+            if svc:
+                running_.append(svc)
+                env.update(svc.env)
+    with open(envfile + ".tmp", "w") as f:
+        f.writelines(f"{k}={v}\n" for k, v in sorted(env.items()))
+    os.rename(envfile + ".tmp", envfile)
+    while os.getppid() == parent:  # the test that started it is still there
+        time.sleep(0.5)
+    for svc in running_:
+        svc.stop()
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv)
