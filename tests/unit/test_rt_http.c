@@ -193,16 +193,15 @@ static void test_path_injection(void)
         tg_call_result_free(&r);
         free(args);
     }
-    /* a line break in a header value is refused, not sent */
+    /* a line break in a header value: INVALID_INPUT, nothing sent */
     hf_script(&srv, a, 1);
-    cJSON *args = cJSON_Parse("{\"id\": \"1\\r\\nX-Evil: 1\"}");
-    tg_tool_call c = {.m = &fx.m, .input = fx.in, .output = fx.out, .args = args};
     tg_call_result r;
-    tg_err err = {0};
-    CHECK(tg_tool_call_run(&fx.env.ctx, &c, &r, &err) == TG_CALL_UNSUPPORTED &&
-              hf_count(&srv) == 0, "a CR LF in a header: nothing sent (%s)", err.msg);
+    call("{\"id\": \"1\\r\\nX-Evil: 1\"}", &r);
+    CHECK(!r.ok && !r.ran && r.guidance.cls == TG_CLASS_INPUT_SCHEMA &&
+              strcmp(code_of(&r), "INVALID_INPUT") == 0 && hf_count(&srv) == 0,
+          "a CR LF in a header: %s, nothing sent (%s)", code_of(&r), r.guidance.message);
+    CHECK_CONTAINS(r.guidance.message, "header X-Item");
     tg_call_result_free(&r);
-    cJSON_Delete(args);
 }
 
 static void test_statuses(void)

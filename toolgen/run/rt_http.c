@@ -169,6 +169,8 @@ static void render_query(const cJSON *query, const cJSON *args, tg_buf *url)
     }
 }
 
+/* Adds the header (value: heap, taken). -1 with err: too many (the manifest's fault); 1 with
+ * err: a line break in the value, which the arguments put there. */
 static int add_header(hreq *h, const char *name, char *value, bool secret, tg_err *err)
 {
     if (h->rq.nheaders >= MAX_HEADERS) {
@@ -177,7 +179,9 @@ static int add_header(hreq *h, const char *name, char *value, bool secret, tg_er
     }
     if (strpbrk(value, "\r\n")) {
         free(value);
-        return tg_err_set(err, "header %s: a value with a line break is not sent", name);
+        tg_err_set(err, "header %s: the arguments put a line break in its value, which is "
+                        "never sent", name);
+        return 1;
     }
     h->values[h->rq.nheaders] = value;
     h->headers[h->rq.nheaders++] = (tg_http_header){.name = name, .value = value, .secret = secret};
@@ -239,9 +243,10 @@ static int add_auth(hreq *h, const cJSON *auth, tg_runtime_cmd *c, tg_run_facts 
     if (!type || strcmp(type, "none") == 0 || !env)
         return 0;
     const char *secret = getenv(env);
-    if (!secret || !*secret) {
-        c->problem = xasprintf("the environment variable %s (implementation.auth.env) is not "
-                               "set, so no request was sent", env);
+    if (!secret || !*secret || strpbrk(secret, "\r\n")) {
+        c->problem = xasprintf("the environment variable %s (implementation.auth.env) is %s, so "
+                               "no request was sent", env, secret && *secret ? "not one line"
+                                                                             : "not set");
         f->credential_missing = true;
         f->remote_problem = c->problem;
         return 1;
@@ -252,8 +257,18 @@ static int add_auth(hreq *h, const cJSON *auth, tg_runtime_cmd *c, tg_run_facts 
                       bearer ? xasprintf("Bearer %s", secret) : xstrdup(secret), true, err);
 }
 
-/* The request of a call; -1 with err when the manifest cannot be sent as written, 1 when the
- * credential is missing (f says so). */
+/* Refuses a call whose arguments cannot make a request (err says why), as input_schema does. */
+static int refuse_args(tg_runtime_cmd *c, tg_run_facts *f, tg_err *err)
+{
+    c->problem = xstrdup(err->msg);
+    tg_err_clear(err);
+    f->pre = TG_CLASS_INPUT_SCHEMA;
+    f->pre_message = c->problem;
+    return 1;
+}
+
+/* The request of a call; -1 with err when the manifest cannot be sent as written, 1 when it is
+ * not sent: the credential is missing or the arguments cannot make it (f says so). */
 static int build(const tg_manifest *m, const cJSON *args, const tg_limits *l, hreq *h,
                  tg_runtime_cmd *c, tg_run_facts *f, tg_err *err)
 {
@@ -262,19 +277,22 @@ static int build(const tg_manifest *m, const cJSON *args, const tg_limits *l, hr
     if (!tpl)
         return tg_err_set(err, "implementation.request.url is missing");
     h->rq.method = method_of(tg_json_get_string(req, "method"));
-    if (origin_of(m, tpl, &h->url, &path, err) != 0 || render_path(path, args, &h->url, err) != 0)
+    if (origin_of(m, tpl, &h->url, &path, err) != 0)
         return -1;
+    if (render_path(path, args, &h->url, err) != 0)
+        return refuse_args(c, f, err);
     render_query(tg_json_get(req, "query"), args, &h->url);
     h->rq.url = h->url.data;
     const cJSON *hd;
     cJSON_ArrayForEach(hd, tg_json_get(req, "headers"))
     {
         tg_buf v = TG_BUF_INIT;
-        if (cJSON_IsString(hd) && rt_render_template(hd->valuestring, args, &v)) {
-            if (add_header(h, hd->string, tg_buf_steal(&v), false, err) != 0)
-                return -1;
-        }
+        int rc = cJSON_IsString(hd) && rt_render_template(hd->valuestring, args, &v)
+                     ? add_header(h, hd->string, tg_buf_steal(&v), false, err)
+                     : 0;
         tg_buf_free(&v);
+        if (rc)
+            return rc < 0 ? -1 : refuse_args(c, f, err);
     }
     const cJSON *bt = tg_json_get(req, "body");
     if (bt && h->rq.method != TG_HTTP_GET && h->rq.method != TG_HTTP_DELETE) {

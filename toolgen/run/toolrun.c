@@ -276,7 +276,8 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, const tg_
                   tg_run_facts *f, tg_call_result *out)
 {
     const tg_sandbox_result *sb = &out->sb;
-    out->ran = f->ran = !f->credential_missing; /* a request without its credential: unsent */
+    /* a runtime that makes the call itself may not send it: no credential, unusable arguments */
+    out->ran = f->ran = !f->credential_missing && f->pre == TG_CLASS_NONE;
     f->exit_code = sb->exit_code;
     f->signal = sb->signal;
     f->signal_inferred = sb->signal_inferred;
