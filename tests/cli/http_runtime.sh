@@ -55,6 +55,18 @@ done
 expect_eq "the redirect was not followed: the other host saw nothing" \
     "$(grep -c . "$TMP/other.log" 2>/dev/null || echo 0)" 0
 
+# the envelopes of a success and of each kind of failure fit schemas/run_result.schema.json
+for base in USD NFD RDR; do
+    rate "$base" --json
+    printf '%s' "$OUT" >"$TMP/env.json"
+    run "$TG" validate --schema schemas/run_result.schema.json "$TMP/env.json"
+    expect_rc "run_result schema: $base" 0
+done
+run env -u EXCHANGE_API_TOKEN "$TG" run get_exchange_rate --arg base=USD --arg target=EUR --json
+printf '%s' "$OUT" >"$TMP/env.json"
+run "$TG" validate --schema schemas/run_result.schema.json "$TMP/env.json"
+expect_rc "run_result schema: no credential" 0
+
 rate ECH --json
 expect_out "an echoed token is masked in the result" '"echo": "Bearer ***"'
 
