@@ -30,7 +30,9 @@ LAYERS = {
     "engine": ["base", "schema", "model"],
     "emit": ["base", "model"],
     "quality": ["base", "schema"],
-    "run": ["base", "schema", "model"],
+    # run/ sends the http runtime's requests itself (rt_http.c): no process runs, so net/, the
+    # one HTTP client, is what a call of such a tool uses instead of the sandbox
+    "run": ["base", "net", "schema", "model"],
     "stages": ["base", "schema", "model", "engine", "emit", "run", "quality"],
     # the remote cache's client: the Bazel HTTP cache protocol over net/ (docs/cache.md)
     "cache": ["base", "net"],

@@ -89,6 +89,19 @@ wait_for() {
         _n=$((_n + 1))
     done
 }
+# start_services: the loopback stand-ins of the example http tools' services
+# (tests/examples/services.py, ended with this shell), their variables — each tool's origin
+# override TOOLGEN_HTTP_ORIGIN_<TOOL> and its credential — exported, and their names in
+# SERVICE_VARS for a client that hands its server only the variables it is told.
+start_services() {
+    /usr/bin/python3 tests/examples/services.py "$TMP/services.env" &
+    wait_for test -s "$TMP/services.env" || setup_failed "the stand-in services did not start"
+    set -a
+    . "$TMP/services.env"
+    set +a
+    SERVICE_VARS=$(cut -d= -f1 "$TMP/services.env" | tr '\n' ' ')
+    export SERVICE_VARS
+}
 # serve_port ERRFILE PID: waits until `toolgen serve --http 127.0.0.1:0` (process PID, its
 # stderr in ERRFILE) says where it listens, and sets PORT; "" when it ended first or hung.
 serve_port() {

@@ -18,8 +18,8 @@ fi
 
 # ---- the official SDK as the client --------------------------------------------------------
 GOLDEN=$(ls generated/*/golden/*.request.json)
-HTTP_TOOLS=$(grep -l 'runtime: http' manifests/*/tool.manifest.yaml | sed 's|manifests/\([^/]*\)/.*|\1|')
-export GOLDEN HTTP_TOOLS
+export GOLDEN
+start_services # the http tools' golden calls go to stand-ins of their services
 SERVER_CMD="'$TG' serve --dev --page-size 2 2>'$TMP/sdk.err' | tee '$TMP/sdk.out'"
 # the server the client cancels a never-ending call on (see serve_client.mjs): a repository
 # with a tool that runs until it is killed and a fast one

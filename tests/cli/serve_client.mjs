@@ -4,7 +4,8 @@
 //
 // Run from the repository root by tests/cli/serve.sh with the environment: TG (toolgen), SERVER_CMD (a shell command
 // that starts the server; it may tee its stdout), GOLDEN (newline-separated golden request
-// files), HTTP_TOOLS (tools toolgen cannot run yet), and SLOW_CMD (or over HTTP SLOW_URL): a
+// files), SERVICE_VARS (the variables of the http tools' stand-in services, tests/lib.sh's
+// start_services), and SLOW_CMD (or over HTTP SLOW_URL): a
 // server whose slow_tool runs until killed and fast_tool answers, for the cancellation. Prints "ok NAME" / "FAIL NAME: why" lines
 // and "client: N passed, N failed" last; exits 1 on any failure.
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 const npm = `${process.cwd()}/tests/npm/node_modules`;
 const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
 const { Client } = await sdk('client/index.js');
-const { StdioClientTransport } = await sdk('client/stdio.js');
+const { StdioClientTransport, getDefaultEnvironment } = await sdk('client/stdio.js');
 const require = createRequire(`${npm}/`);
 const Ajv2020 = require('ajv/dist/2020.js').default;
 
@@ -47,12 +48,17 @@ const recordingFetch = async (url, init) => {
     appendFileSync(process.env.MESSAGES, JSON.stringify(JSON.parse(l)) + '\n');
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 };
+// The server's environment: the SDK's default, and the variables SERVICE_VARS names (the http
+// tools' origin overrides and credentials, tests/examples/services.py).
+const serverEnv = (base) => Object.fromEntries([...Object.entries(base), ...(process.env.SERVICE_VARS || '')
+  .split(/\s+/).filter((k) => k && process.env[k] !== undefined).map((k) => [k, process.env[k]])]);
 const transport = process.env.SERVER_URL
   ? new (await sdk('client/streamableHttp.js')).StreamableHTTPClientTransport(
       new URL(process.env.SERVER_URL), { fetch: recordingFetch })
   : new StdioClientTransport({
       command: 'sh',
       args: ['-c', process.env.SERVER_CMD],
+      env: serverEnv(getDefaultEnvironment()),
       stderr: 'inherit',
     });
 const client = new Client({ name: 'toolgen-test', version: '1.0.0' });
@@ -103,18 +109,12 @@ try {
 
   // every example tool with its example input
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const http = new Set((process.env.HTTP_TOOLS || '').split(/\s+/).filter(Boolean));
   const golden = (process.env.GOLDEN || '').split('\n').filter(Boolean);
   check(golden.length >= 6, 'golden requests found', `${golden.length}`);
   for (const file of golden) {
     const { params } = JSON.parse(readFileSync(file, 'utf8'));
     const tool = tools.find((t) => t.name === params.name);
     const res = await client.callTool({ name: params.name, arguments: params.arguments });
-    if (http.has(params.name)) {
-      check(res.isError === true && errorOf(res)?.code === 'INTERNAL_ERROR',
-            `${params.name}: http tools are refused for now`, JSON.stringify(res).slice(0, 300));
-      continue;
-    }
     check(res.isError === false, `${file}: succeeds`, JSON.stringify(res).slice(0, 600));
     const validate = ajv.compile(tool.outputSchema);
     check(validate(res.structuredContent), `${file}: structuredContent fits outputSchema`,

@@ -7,7 +7,7 @@
 // (the client's listChanged handler, over subscriptions/listen).
 // Run from the repository root by tests/cli/serve_client2.sh with TG, REPO (a copy of this
 // repository with two extra tools: count_column, which asks, and slow_tool, which runs until
-// killed), SPARE (a tool folder to add while connected), GOLDEN, HTTP_TOOLS. Prints
+// killed), SPARE (a tool folder to add while connected), GOLDEN, SERVICE_VARS (tests/lib.sh's start_services). Prints
 // "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
 import { cpSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 const npm = `${process.cwd()}/tests/npm/node_modules`;
 const pkg = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/client/dist/${p}`).href);
 const { Client } = await pkg('index.mjs');
-const { StdioClientTransport } = await pkg('stdio.mjs');
+const { StdioClientTransport, getDefaultEnvironment } = await pkg('stdio.mjs');
 const require = createRequire(`${npm}/`);
 const Ajv2020 = require('ajv/dist/2020.js').default;
 
@@ -44,8 +44,13 @@ client.setRequestHandler('elicitation/create', async (req) => {
   const key = Object.keys(params.requestedSchema.properties)[0];
   return { action: 'accept', content: { [key]: key === 'column' ? 'b' : true } };
 });
+// The server's environment: the SDK's default, and the variables SERVICE_VARS names (the http
+// tools' origin overrides and credentials, tests/examples/services.py).
+const serverEnv = Object.fromEntries([...Object.entries(getDefaultEnvironment()), ...(process.env.SERVICE_VARS || '')
+  .split(/\s+/).filter((k) => k && process.env[k] !== undefined).map((k) => [k, process.env[k]])]);
 const transport = new StdioClientTransport({ command: TG,
-  args: ['-C', REPO, 'serve', '--dev', '--page-size', '2', '--progress-ms', '200'], stderr: 'inherit' });
+  args: ['-C', REPO, 'serve', '--dev', '--page-size', '2', '--progress-ms', '200'], env: serverEnv,
+  stderr: 'inherit' });
 
 try {
   await client.connect(transport);
@@ -80,17 +85,12 @@ try {
 
   // every example tool with its example input
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const http = new Set((process.env.HTTP_TOOLS || '').split(/\s+/).filter(Boolean));
   const golden = (process.env.GOLDEN || '').split('\n').filter(Boolean);
   check(golden.length >= 6, 'golden requests found', `${golden.length}`);
   for (const file of golden) {
     const { params } = JSON.parse(readFileSync(file, 'utf8'));
     const tool = tools.find((t) => t.name === params.name);
     const res = await client.callTool({ name: params.name, arguments: params.arguments });
-    if (http.has(params.name)) {
-      check(res.isError === true, `${params.name}: http tools are refused for now`);
-      continue;
-    }
     check(res.isError === false, `${params.name}: succeeds`, JSON.stringify(res).slice(0, 400));
     const validate = ajv.compile(tool.outputSchema);
     check(validate(res.structuredContent), `${params.name}: structuredContent fits outputSchema`,

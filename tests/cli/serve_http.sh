@@ -240,14 +240,14 @@ else
     start_http sdkslow
     sdkslow_pid=$serve_pid SLOW_URL=$URL
     export SLOW_URL
+    start_services # the http tools' golden calls go to stand-ins of their services
     "$TG" serve --dev --page-size 2 --http 127.0.0.1:0 >"$TMP/sdk.out" 2>"$TMP/sdk.err" &
     serve_pid=$!
     serve_port "$TMP/sdk.err" "$serve_pid"
     port=$PORT
     GOLDEN=$(ls generated/*/golden/*.request.json)
-    HTTP_TOOLS=$(grep -l 'runtime: http' manifests/*/tool.manifest.yaml | sed 's|manifests/\([^/]*\)/.*|\1|')
     SERVER_URL="http://127.0.0.1:$port/mcp" MESSAGES="$TMP/sdk.jsonl"
-    export GOLDEN HTTP_TOOLS SERVER_URL MESSAGES
+    export GOLDEN SERVER_URL MESSAGES
     run node tests/cli/serve_client.mjs
     expect_rc "the SDK client over HTTP" 0
     expect_out "the SDK client over HTTP" "client: "

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Run the examples (and, with --tests, the tests) of the repository's example manifests.
 
-For every manifest under manifests/ whose implementation is python, node or command, each
+For every manifest under manifests/ whose implementation is python, node, command or http, each
 example's input is run through the implementation in a subprocess and the result is compared
 with the recorded output (numbers with a small tolerance) and checked against output_schema.
 With --tests, every test case is run as well and its `expect` block checked.
@@ -15,8 +15,9 @@ Python (a pyenv python may lack pandas):
 
 Each call runs in a scratch working directory that mirrors the repository root through
 symlinks, so repository-relative paths such as data/iris.csv resolve while the files a tool
-writes (its artifacts) stay out of the tree. The examples and tests of a tool whose runtime this
-version does not run (http) are skipped, each named on a "SKIP [known] ..." line. Prints one
+writes (its artifacts) stay out of the tree. An http tool's calls are made here with urllib
+against the loopback stand-in of its service (tests/examples/services.py), found through the
+origin override toolgen reads too (TOOLGEN_HTTP_ORIGIN_<TOOL>). Prints one
 result line, "example-tools: N passed, N failed, N skipped", then the examples and the tests
 apart, and exits 1 when anything failed, 2 on a usage or setup problem.
 """
@@ -30,6 +31,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import services  # noqa: E402  (the loopback stand-ins of the http tools' services)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -367,9 +374,68 @@ def artifacts_of(work):
     return [e for e in os.listdir(work) if not os.path.islink(os.path.join(work, e))]
 
 
+HTTP_DEFAULT_CODES = {401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT",
+                      408: "TIMEOUT", 504: "TIMEOUT", 429: "RATE_LIMITED"}
+
+
+def http_url(impl, args, origin):
+    """The request's URL as docs/manifest.md#http builds it: the origin, then the path with each
+    argument one percent-encoded segment, then the encoded query."""
+    url = impl["request"]["url"]
+    rest = url[url.index("://") + 3:]
+    path = rest[rest.index("/"):] if "/" in rest else ""
+    path = PLACEHOLDER.sub(lambda m: urllib.parse.quote(_render(args[m.group(1)]), safe="-_~")
+                           if m.group(1) else m.group(0)[0], path)
+    query = []
+    for name, tpl in impl["request"].get("query", {}).items():
+        names = [n for n in PLACEHOLDER.findall(tpl) if n]
+        if all(n in args for n in names):
+            value = PLACEHOLDER.sub(lambda m: _render(args[m.group(1)]) if m.group(1)
+                                    else m.group(0)[0], tpl)
+            query.append(urllib.parse.quote(name, safe="-_.~") + "=" +
+                         urllib.parse.quote(value, safe="-_.~"))
+    return origin + path + ("?" + "&".join(query) if query else "")
+
+
+def run_http(manifest, args, timeout):
+    """An http tool's call made here with urllib (independent of toolgen), against the origin
+    tests/examples/services.py started for it."""
+    impl = manifest["implementation"]
+    origin = os.environ.get("TOOLGEN_HTTP_ORIGIN_" + manifest["name"].upper())
+    if not origin:
+        return Call(False, code="ENVIRONMENT", message="no stand-in service for this tool")
+    headers = dict(impl["request"].get("headers", {}))
+    auth = impl.get("auth", {})
+    if auth.get("type") in ("bearer", "header"):
+        secret = os.environ.get(auth["env"])
+        if not secret:
+            return Call(False, code="UNAUTHORIZED", message=f"{auth['env']} is not set")
+        name = "Authorization" if auth["type"] == "bearer" else auth["header"]
+        headers[name] = ("Bearer " + secret) if auth["type"] == "bearer" else secret
+    rq = urllib.request.Request(http_url(impl, args, origin), headers=headers,
+                                method=impl["request"]["method"])
+    try:
+        with urllib.request.urlopen(rq, timeout=timeout) as resp:
+            status, body = resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        status, body = e.code, e.read()
+    if not 200 <= status < 300 or str(status) in impl.get("status_codes", {}):
+        code = impl.get("status_codes", {}).get(str(status)) or HTTP_DEFAULT_CODES.get(status) or \
+            ("INVALID_INPUT" if 400 <= status < 500 else "UPSTREAM_ERROR")
+        return Call(False, code=code, message=f"HTTP {status}")
+    if impl["response"]["format"] == "text":
+        return Call(True, result={"text": body.decode("utf-8")})
+    result = json.loads(body)
+    for part in impl["response"].get("pointer", "").split("/")[1:]:
+        result = result[part.replace("~1", "/").replace("~0", "~")]
+    return Call(True, result=result)
+
+
 def run_tool(manifest, tool_dir, args):
     impl = manifest["implementation"]
     timeout = manifest.get("timeout_ms", 30000) / 1000 + 30
+    if impl["runtime"] == "http":
+        return run_http(manifest, args, timeout)
     work = make_workdir()
     try:
         if impl["runtime"] in ("python", "node"):
@@ -475,7 +541,7 @@ def check_test(manifest, tool_dir, test):
     return None
 
 
-RUNTIMES = ("python", "node", "command")  # the runtimes this version runs
+RUNTIMES = ("python", "node", "command", "http")  # the runtimes this version runs
 
 
 def skip_line(kind, manifest, case):
@@ -502,19 +568,20 @@ def main():
         manifest = load_yaml(path)
         runs = manifest["implementation"]["runtime"] in RUNTIMES
         kinds = [("examples", check_example)] + ([("tests", check_test)] if opts.tests else [])
-        for kind, check in kinds:
-            for case in manifest.get(kind, []):
-                if not runs:
-                    counts[kind][2] += 1
-                    print(skip_line(kind, manifest, case))
-                    continue
-                problem = check(manifest, tool_dir, case)
-                counts[kind][problem is not None] += 1
-                label = f"{manifest['name']}/{case['name']}"
-                if problem:
-                    print(f"FAIL {kind} {label}: {problem}")
-                elif opts.verbose:
-                    print(f"ok   {kind} {label}")
+        with services.running(manifest):
+            for kind, check in kinds:
+                for case in manifest.get(kind, []):
+                    if not runs:
+                        counts[kind][2] += 1
+                        print(skip_line(kind, manifest, case))
+                        continue
+                    problem = check(manifest, tool_dir, case)
+                    counts[kind][problem is not None] += 1
+                    label = f"{manifest['name']}/{case['name']}"
+                    if problem:
+                        print(f"FAIL {kind} {label}: {problem}")
+                    elif opts.verbose:
+                        print(f"ok   {kind} {label}")
     # one result line for tests/run.sh, then the parts it adds up
     print("example-tools: %d passed, %d failed, %d skipped"
           % tuple(counts["examples"][i] + counts["tests"][i] for i in range(3)))

@@ -31,7 +31,7 @@ static tg_call_status fake_run(void *ctx, const tg_tool_call *call, tg_call_resu
     (void)ctx;
     *out = (tg_call_result){0};
     if (strcmp(call->m->name, "get_exchange_rate") == 0) {
-        tg_err_set(err, "http tools are not run by this version");
+        tg_err_set(err, "get_exchange_rate: the manifest cannot be sent as written");
         return TG_CALL_UNSUPPORTED;
     }
     if (strcmp(call->m->name, "csv_column_stats") == 0) {

@@ -8,11 +8,14 @@ output validation. Both must agree. Tests that feed invalid arguments on purpose
 and must come back as INVALID_INPUT from toolgen's own input validation.
 
 Usage: /usr/bin/python3 tests/sandbox/run_examples.py [-v] [MANIFEST_DIR...]
-Prints "run-examples: N passed, N failed, N skipped"; the cases of a tool whose runtime this
-version does not run (http) are skipped, each named on a "SKIP [known] ..." line.
+Prints "run-examples: N passed, N failed, N skipped". An http tool's calls go to the loopback
+stand-in of its service (tests/examples/services.py), which toolgen reaches through its origin
+override, TOOLGEN_HTTP_ORIGIN_<TOOL> (docs/manifest.md#http), with the credential the stand-in
+expects in the tool's auth.env variable.
 """
 
 import concurrent.futures
+import contextlib
 import json
 import os
 import subprocess
@@ -22,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "examples"))
 import check_examples as ce  # noqa: E402
+import services  # noqa: E402
 
 TOOLGEN = os.environ.get("TOOLGEN_ABS") or os.path.join(ROOT, "bin", "toolgen")
 
@@ -75,6 +79,15 @@ def main():
     if not dirs:
         mdir = os.path.join(ROOT, "manifests")
         dirs = sorted(os.path.join(mdir, d) for d in os.listdir(mdir))
+    with contextlib.ExitStack() as stack:
+        for d in dirs:  # the http tools' stand-in services, for every call's environment
+            path = os.path.join(d, "tool.manifest.yaml")
+            if os.path.isfile(path):
+                stack.enter_context(services.running(ce.load_yaml(path)))
+        return run_cases(dirs, verbose)
+
+
+def run_cases(dirs, verbose):
     todo = list(cases(dirs))
     skipped = [ce.skip_line(what, m, case) for m, _, kind, case, what in todo if kind == "skip"]
     todo = [t for t in todo if t[2] != "skip"]

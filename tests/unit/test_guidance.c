@@ -365,6 +365,26 @@ static void test_docs_links(void)
     free(doc);
 }
 
+/* schemas/run_result.schema.json enumerates error.class: every class but none, in order. */
+static void test_schema_classes(void)
+{
+    tg_err err = {0};
+    size_t len = 0;
+    char *text = tg_read_file("schemas/run_result.schema.json", 1 << 22, &len, &err);
+    cJSON *doc = text ? tg_json_parse(text, len, NULL, NULL, NULL, &err) : NULL;
+    CHECK(doc != NULL, "schemas/run_result.schema.json: %s", err.msg);
+    const cJSON *en = tg_json_pointer_get(doc, "/$defs/error/properties/class/enum");
+    CHECK(cJSON_GetArraySize(en) == TG_CLASS_COUNT - 1, "the schema lists %d classes, toolgen %d",
+          cJSON_GetArraySize(en), TG_CLASS_COUNT - 1);
+    for (int c = 1; c < TG_CLASS_COUNT; c++) {
+        const cJSON *v = cJSON_GetArrayItem(en, c - 1);
+        CHECK(cJSON_IsString(v) && strcmp(v->valuestring, tg_error_class_name((tg_error_class)c)) ==
+                  0, "class %s at enum/%d", tg_error_class_name((tg_error_class)c), c - 1);
+    }
+    cJSON_Delete(doc);
+    free(text);
+}
+
 /* The guidance texts are templates over the call's facts: the tool's own text is inserted as it
  * is, never expanded again, and the limits and names are the call's. */
 static void test_templates(void)
@@ -411,5 +431,6 @@ int main(void)
     test_process_rules();
     test_resources();
     test_docs_links();
+    test_schema_classes();
     return tl_finish("guidance");
 }

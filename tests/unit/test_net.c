@@ -208,6 +208,43 @@ static void test_timeout_and_failures(void)
     CHECK(!strstr(err.msg, "Injected"), "the value is not quoted: %s", err.msg);
 }
 
+static volatile sig_atomic_t stop_flag;
+
+static void *stop_soon(void *ud)
+{
+    (void)ud;
+    usleep(150 * 1000);
+    stop_flag = 1;
+    return NULL;
+}
+
+/* The cancel flag stops an attempt that waits, long before its timeout; unset, it changes
+ * nothing. */
+static void test_cancel(void)
+{
+    hf_answer slow[] = {{.delay_ms = 20000, .body = "late"}};
+    hf_script(&srv, slow, 1);
+    stop_flag = 0;
+    tg_http_request rq = {.method = TG_HTTP_GET, .url = url("/slow"), .timeout_ms = 15000,
+                          .cancel = &stop_flag};
+    tg_http_response r;
+    tg_err err = {0};
+    pthread_t th;
+    pthread_create(&th, NULL, stop_soon, NULL);
+    double t0 = tg_now_ms();
+    CHECK(tg_http_request_send(&rq, &r, &err) == TG_HTTP_CANCELLED, "cancelled: %s", err.msg);
+    pthread_join(th, NULL);
+    CHECK(tg_now_ms() - t0 < 3000, "within about a second of the flag: %.0f ms", tg_now_ms() - t0);
+    CHECK_CONTAINS(err.msg, "cancelled");
+
+    hf_answer fine[] = {{.body = "ok"}};
+    hf_script(&srv, fine, 1);
+    stop_flag = 0;
+    CHECK(tg_http_request_send(&rq, &r, &err) == TG_HTTP_OK && r.status == 200,
+          "an unset flag: the answer arrives");
+    tg_http_response_release(&r);
+}
+
 static void test_redirects(void)
 {
     hf_answer a[] = {{.status = 302, .headers = "Location: /final\r\n"},
@@ -526,6 +563,7 @@ int main(void)
     test_methods();
     test_size_cap();
     test_timeout_and_failures();
+    test_cancel();
     test_redirects();
     test_retry();
     test_retry_post();

@@ -168,18 +168,23 @@ static void test_builtins(void)
         CHECK(rt->code_file == (rt->extensions != NULL), "%s: a code file has extensions", rt->name);
         CHECK((rt->not_run == NULL) == (ops != NULL), "%s: operations exactly when it is run",
               rt->name);
-        CHECK(!ops || (ops->command && ops->read_result), "%s: a command and a reader", rt->name);
+        /* a process's command and reader, or a call the runtime makes itself (http) */
+        CHECK(!ops || (ops->command && ops->read_result && !ops->execute) ||
+                  (ops->execute && !ops->read_result),
+              "%s: a command and a reader, or an execute", rt->name);
         CHECK(!rt->code_file || (ops && ops->words && rt->runner_files), "%s: a runner's words",
               rt->name);
-        CHECK(rt->sandboxed || rt->not_run, "%s: run only in the sandbox", rt->name);
+        CHECK(rt->sandboxed || rt->not_run || (ops && ops->execute),
+              "%s: run in the sandbox, or no process at all", rt->name);
     }
     CHECK(tg_runtime_info(TG_RUNTIME_UNKNOWN) == NULL && tg_runtime_ops_of(TG_RUNTIME_UNKNOWN) ==
               NULL, "unknown: no entry, no operations");
     CHECK(tg_runtime_parse(NULL) == TG_RUNTIME_UNKNOWN && tg_runtime_parse("cobol") ==
               TG_RUNTIME_UNKNOWN, "unknown names");
     CHECK(strcmp(tg_runtime_name(TG_RUNTIME_UNKNOWN), "unknown") == 0, "the unknown kind's name");
-    CHECK(tg_runtime_info(TG_RUNTIME_HTTP)->network && tg_runtime_info(TG_RUNTIME_HTTP)->not_run,
-          "http: network, not run by this version");
+    CHECK(tg_runtime_info(TG_RUNTIME_HTTP)->network && !tg_runtime_info(TG_RUNTIME_HTTP)->sandboxed &&
+              tg_runtime_ops_of(TG_RUNTIME_HTTP)->execute,
+          "http: network, no sandbox, toolgen sends the request");
 }
 
 /* ---- registration --------------------------------------------------------------------------- */

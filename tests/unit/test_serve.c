@@ -112,7 +112,7 @@ static tg_call_status fake_run(void *ctx, const tg_tool_call *call, tg_call_resu
     if (strcmp(call->m->name, "group_and_count_by_columns") == 0 && progress_peek_fd >= 0)
         wait_for_progress(3); /* "started" and two periodic ones */
     if (strcmp(call->m->name, "get_exchange_rate") == 0) {
-        tg_err_set(err, "http tools are not run by this version");
+        tg_err_set(err, "get_exchange_rate: the manifest cannot be sent as written");
         return TG_CALL_UNSUPPORTED;
     }
     out->ok = true;
@@ -373,7 +373,7 @@ static void test_calls(const char *meta)
     cJSON_Delete(ej);
     cJSON_Delete(r);
 
-    /* a runtime this server cannot run */
+    /* a call the runtime cannot make as written (TG_CALL_UNSUPPORTED) */
     text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{%s%s"
                      "\"name\":\"get_exchange_rate\",\"arguments\":{\"base\":\"USD\",\"target\":\"EUR\"}}}",
                      meta, sep);

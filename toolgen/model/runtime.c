@@ -41,8 +41,6 @@ static const tg_runtime_desc http = {
     .templates = (const char *const[]){"request", NULL},
     .network = true,
     .auth = true,
-    .not_run = "http tools are not run by this version of toolgen yet (runtime: http); call the "
-               "service directly, or use `toolgen serve` once it supports them",
     .static_skip = "no code runs locally",
     .summary = TG_RUNTIME_SUMMARY_REQUEST,
 };

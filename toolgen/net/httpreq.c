@@ -265,8 +265,21 @@ static size_t on_header(char *data, size_t size, size_t n, void *ud)
     return len;
 }
 
+/* curl's progress callback, a few times a second while a transfer waits: nonzero stops it. */
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow)
+{
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    const volatile sig_atomic_t *cancel = ud;
+    return *cancel ? 1 : 0;
+}
+
 static tg_http_result classify(CURLcode rc, const sink *s, const char *url, tg_err *err)
 {
+    if (rc == CURLE_ABORTED_BY_CALLBACK && s->rq->cancel && *s->rq->cancel) {
+        tg_err_set(err, "%s: cancelled", url);
+        return TG_HTTP_CANCELLED;
+    }
     if (s->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
         tg_err_set(err, "%s: the answer is larger than %zu bytes", url, s->max);
         return TG_HTTP_TOO_BIG;
@@ -338,6 +351,11 @@ static void set_transfer(CURL *h, const tg_http_request *rq, struct curl_slist *
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
     curl_easy_setopt(h, CURLOPT_USERAGENT, rq->user_agent ? rq->user_agent : "toolgen");
+    if (rq->cancel) {
+        curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(h, CURLOPT_XFERINFODATA, (void *)rq->cancel);
+    }
 }
 
 tg_http_result tg_http_request_send(const tg_http_request *rq, tg_http_response *out,

@@ -21,6 +21,7 @@
 #define TG_HTTPREQ_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -48,6 +49,7 @@ typedef enum tg_http_result {
     TG_HTTP_DROPPED,  /* the connection broke or closed without a complete answer */
     TG_HTTP_TOO_BIG,  /* the body exceeds max_bytes (or the kept headers 64 KiB) */
     TG_HTTP_ERROR,    /* anything else (bad URL or header, unsupported scheme, TLS, ...) */
+    TG_HTTP_CANCELLED, /* the request's cancel flag was set while it was under way */
 } tg_http_result;
 
 /* The class of a status code, for callers that branch on it (a cache's 404 is a miss, a fetch's
@@ -94,6 +96,11 @@ typedef struct tg_http_request {
      * idempotent request (net/retry.h). Ignored for idempotent methods. */
     bool repeatable;
     const char *user_agent;  /* NULL: "toolgen" */
+    /* Set to nonzero by another thread or a signal handler: the attempt stops within about a
+     * second (curl's progress callback, which it calls at least once a second while it waits;
+     * TG_HTTP_CANCELLED). NULL: it runs to its end or its timeout. A tool call's cancellation
+     * (toolgen serve, Ctrl-C) uses it. */
+    const volatile sig_atomic_t *cancel;
 } tg_http_request;
 
 typedef struct tg_http_field {

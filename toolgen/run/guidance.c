@@ -52,6 +52,10 @@ static const struct {
     [TG_CLASS_COMMAND_FAILED] = {"command_failed", "UPSTREAM_ERROR", "docs/sandbox.md#command-failed"},
     [TG_CLASS_CRASH] = {"crash", "INTERNAL_ERROR", "docs/sandbox.md#crash"},
     [TG_CLASS_CANCELLED] = {"cancelled", "INTERNAL_ERROR", "docs/sandbox.md#cancelled"},
+    [TG_CLASS_CREDENTIAL_MISSING] = {"credential_missing", "UNAUTHORIZED",
+                                     "docs/sandbox.md#credential-missing"},
+    [TG_CLASS_HTTP_STATUS] = {"http_status", "UPSTREAM_ERROR", "docs/sandbox.md#http-status"},
+    [TG_CLASS_HTTP_FAILED] = {"http_failed", "UPSTREAM_ERROR", "docs/sandbox.md#http-failed"},
 };
 
 const char *tg_error_class_name(tg_error_class c)
@@ -684,6 +688,17 @@ static bool classify_killed(const tg_run_facts *f, tg_guidance *g)
         return false;
     case TG_LIMIT_WALL:
         set_class(g, TG_CLASS_TIMEOUT, NULL);
+        if (f->remote) {
+            setf(g->message, "the service did not answer within %.1f s", (double)l->wall_ms / 1000.0);
+            setf(g->what, "No complete answer arrived within the call's time (%.1f s: the smaller "
+                          "of constraints.limits.wall_s and timeout_ms), retries included.",
+                 (double)l->wall_ms / 1000.0);
+            setf(g->cause, "The service is slow or unreachable behind a silent network.");
+            add_fix(g, "Retry later, with a narrower request if the API allows one.");
+            add_fix(g, "Raise constraints.limits.wall_s / timeout_ms if the service is known to "
+                       "be slow.");
+            return true;
+        }
         setf(g->message, "the tool did not finish within %.1f s and was stopped",
              (double)l->wall_ms / 1000.0);
         setf(g->what, "The wall clock (%.1f s: the smaller of constraints.limits.wall_s and "
@@ -703,6 +718,17 @@ static bool classify_killed(const tg_run_facts *f, tg_guidance *g)
         const char *s = f->overflow_stream ? f->overflow_stream : "output";
         bool reply = strcmp(s, "reply") == 0;
         set_class(g, TG_CLASS_OUTPUT_LIMIT, NULL);
+        if (f->remote) {
+            setf(g->message, "the service's answer is larger than %ld KiB and was not read",
+                 l->output_kb);
+            setf(g->what, "The response body went over constraints.limits.output_kb (%ld KiB); "
+                          "toolgen stopped reading it.", l->output_kb);
+            setf(g->cause, "The request asks for more than the tool is meant to return.");
+            add_fix(g, "Ask for less (a filter or page size in query), or raise "
+                       "constraints.limits.output_kb (now %ld; the maximum is %ld).",
+                    l->output_kb, f->max.output_kb);
+            return true;
+        }
         setf(g->message, "the tool wrote more than %ld KiB to %s and was stopped", l->output_kb, s);
         setf(g->what, "%s went over constraints.limits.output_kb (%ld KiB); toolgen kept the "
                       "first %ld KiB and killed the process tree.", s, l->output_kb, l->output_kb);
@@ -794,6 +820,66 @@ static bool classify_command_exit(const tg_run_facts *f, tg_guidance *g)
     return true;
 }
 
+/* The fix for an HTTP error status, by the code it maps to. */
+static const char *status_fix(const char *code)
+{
+    static const struct {
+        const char *code, *fix;
+    } rows[] = {
+        {"NOT_FOUND", "Check the arguments that name the resource; the service does not know it."},
+        {"UNAUTHORIZED", "Set the environment variable of implementation.auth.env to a valid "
+                         "credential of the service (it may have expired)."},
+        {"FORBIDDEN", "The credential is valid but lacks the permission: ask for one that has "
+                      "it, or do not call this operation."},
+        {"RATE_LIMITED", "Wait (the service's Retry-After, or about a minute), then retry."},
+        {"INVALID_INPUT", "Correct the arguments; the service rejected the request."},
+        {"TIMEOUT", "Retry later; the service (or a gateway before it) timed out."},
+        {"CONFLICT", "Read the current state of the resource, then adjust the request."},
+    };
+    for (size_t i = 0; code && i < sizeof rows / sizeof *rows; i++)
+        if (strcmp(rows[i].code, code) == 0)
+            return rows[i].fix;
+    return "Retry later; if it persists, the service is failing: report the status to its owner.";
+}
+
+/* A request toolgen made itself (runtime http): no credential, no answer, an error status, or a
+ * result to check. */
+static bool classify_remote(const tg_run_facts *f, tg_guidance *g)
+{
+    if (f->credential_missing) {
+        set_class(g, TG_CLASS_CREDENTIAL_MISSING, NULL);
+        setf(g->message, "%s", f->remote_problem ? f->remote_problem : "no credential");
+        setf(g->what, "The credential's environment variable is not set; no request was sent.");
+        setf(g->cause, "toolgen reads the secret from the environment at each call "
+                       "(implementation.auth.env), never from the manifest.");
+        add_fix(g, "Set the variable in the environment of toolgen (e.g. `export NAME=...` "
+                   "before `toolgen serve`).");
+        return true;
+    }
+    if (f->remote_problem) {
+        set_class(g, TG_CLASS_HTTP_FAILED, tg_errcode_canonical(f->mapped_code));
+        setf(g->message, "%s", f->remote_problem);
+        setf(g->what, "No usable answer came from the service.");
+        setf(g->cause, "The service is down or unreachable, closed the connection, or "
+                       "redirected the request (redirects are not followed, so the credential "
+                       "never goes to another host).");
+        add_fix(g, "Retry later; check the URL in implementation.request.url.");
+        return true;
+    }
+    if (f->mapped_code) {
+        set_class(g, TG_CLASS_HTTP_STATUS, tg_errcode_canonical(f->mapped_code));
+        setf(g->message, "the service answered HTTP %ld (%s)%s%s", f->http_status, g->code,
+             f->http_excerpt ? ": " : "", f->http_excerpt ? f->http_excerpt : "");
+        setf(g->what, "The request was sent and the service answered with status %ld.",
+             f->http_status);
+        setf(g->cause, "implementation.status_codes, or the default mapping, makes HTTP %ld %s "
+                       "(docs/manifest.md#http).", f->http_status, g->code);
+        add_fix(g, "%s", status_fix(g->code));
+        return true;
+    }
+    return classify_result(f, false, g);
+}
+
 bool tg_classify(const tg_run_facts *f, tg_guidance *g)
 {
     memset(g, 0, sizeof *g);
@@ -803,6 +889,8 @@ bool tg_classify(const tg_run_facts *f, tg_guidance *g)
     }
     if (classify_killed(f, g))
         return true;
+    if (f->remote)
+        return classify_remote(f, g);
     rerr e;
     read_error(f->reply, &e);
     bool reply_ok = f->reply && cJSON_IsTrue(tg_json_get(f->reply, "ok"));

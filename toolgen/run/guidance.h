@@ -57,6 +57,10 @@ typedef enum tg_error_class {
     TG_CLASS_COMMAND_FAILED,
     TG_CLASS_CRASH,
     TG_CLASS_CANCELLED, /* stopped by the caller (Ctrl-C) */
+    /* a request toolgen made itself (runtime http) */
+    TG_CLASS_CREDENTIAL_MISSING, /* auth.env is unset: nothing was sent */
+    TG_CLASS_HTTP_STATUS,        /* the service answered with an error status */
+    TG_CLASS_HTTP_FAILED,        /* no usable answer: no connection, a broken one, a redirect */
     TG_CLASS_COUNT
 } tg_error_class;
 
@@ -84,9 +88,16 @@ typedef struct tg_run_facts {
     const cJSON *reply;         /* the runner's reply object, NULL when none arrived */
     bool reply_garbled;         /* something arrived but it is not a reply */
     const char *stderr_tail;    /* last bytes of stderr (only read after a signal) */
-    const char *mapped_code;    /* command: exit_codes[exit status], NULL when unmapped */
+    const char *mapped_code;    /* command: exit_codes[exit status]; http: the status's code
+                                 * (status_codes, then the defaults); NULL when unmapped */
     const char *result_problem; /* the result is unusable (not JSON, not an object): why */
     const char *output_schema_message; /* the result broke output_schema: first error */
+    bool remote;                /* toolgen made the call itself (runtime http): no process */
+    long http_status;           /* remote: the final answer's status; 0: none arrived */
+    const char *remote_problem; /* remote: why no answer came (redacted), or NULL */
+    const char *http_excerpt;   /* remote: the start of an error answer's body (the credential
+                                 * masked, one line of text), or NULL */
+    bool credential_missing;    /* remote: auth.env is unset; remote_problem names it */
     const cJSON *allowed_imports;      /* static_check.allowed_imports for a runtime whose code
                                         * the static check reads; NULL: not judged */
 } tg_run_facts;

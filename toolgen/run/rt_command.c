@@ -15,7 +15,7 @@
 
 /* ---- command templates (docs/manifest.md#templates) ------------------------------------------ */
 
-static void render_value(tg_buf *b, const cJSON *v)
+void rt_render_value(tg_buf *b, const cJSON *v)
 {
     if (cJSON_IsString(v)) {
         tg_buf_puts(b, v->valuestring);
@@ -45,8 +45,7 @@ static bool ident_char(char c, bool first)
     return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (!first && c >= '0' && c <= '9');
 }
 
-/* Renders one template string; false when a placeholder names an absent argument. */
-static bool render_template(const char *t, const cJSON *args, tg_buf *out)
+bool rt_render_template(const char *t, const cJSON *args, tg_buf *out)
 {
     for (const char *p = t; *p;) {
         if (p[0] == '{' && p[1] == '{') {
@@ -68,7 +67,7 @@ static bool render_template(const char *t, const cJSON *args, tg_buf *out)
             free(name);
             if (!v)
                 return false;
-            render_value(out, v);
+            rt_render_value(out, v);
             p = e + 1;
         } else {
             tg_buf_putc(out, *p++);
@@ -141,14 +140,14 @@ static tg_call_status cmd_command(const tg_toolrun_ctx *ctx, const tg_manifest *
                 cJSON_ArrayForEach(item, v)
                 {
                     tg_buf b = TG_BUF_INIT;
-                    render_value(&b, item);
+                    rt_render_value(&b, item);
                     tg_strv_push_owned(argv, tg_buf_steal(&b));
                 }
                 continue;
             }
         }
         tg_buf b = TG_BUF_INIT;
-        if (render_template(e->valuestring, args, &b))
+        if (rt_render_template(e->valuestring, args, &b))
             tg_strv_push_owned(argv, tg_buf_steal(&b));
         tg_buf_free(&b);
     }
@@ -159,14 +158,14 @@ static tg_call_status cmd_command(const tg_toolrun_ctx *ctx, const tg_manifest *
             continue;
         tg_buf b = TG_BUF_INIT;
         tg_buf_printf(&b, "%s=", e->string);
-        if (render_template(e->valuestring, args, &b))
+        if (rt_render_template(e->valuestring, args, &b))
             tg_strv_push_owned(env, tg_buf_steal(&b));
         tg_buf_free(&b);
     }
     const char *cwdt = tg_json_get_string(impl, "cwd");
     if (cwdt) {
         tg_buf b = TG_BUF_INIT;
-        render_template(cwdt, args, &b);
+        rt_render_template(cwdt, args, &b);
         *cwd = tg_buf_steal(&b);
         if (strstr(*cwd, "..") || (*cwd)[0] == '/') {
             tg_err_set(err, "implementation.cwd must stay inside the working directory: '%s'", *cwd);

@@ -5,9 +5,17 @@
 #ifndef TG_RT_INT_H
 #define TG_RT_INT_H
 
+#include "base/buf.h"
 #include "run/runtime_ops.h"
 
-extern const tg_runtime_ops rt_python, rt_node, rt_command, rt_code;
+extern const tg_runtime_ops rt_python, rt_node, rt_command, rt_code, rt_http;
+
+/* The templates of command and http (docs/manifest.md#templates), rt_command.c: one argument's
+ * value as text appended to b (a string as is, a number in its shortest form, true/false,
+ * anything else as compact JSON); one template string rendered into out, false when a
+ * placeholder names an absent argument (out then holds a part). */
+void rt_render_value(tg_buf *b, const cJSON *v);
+bool rt_render_template(const char *t, const cJSON *args, tg_buf *out);
 
 /* Python's environment in the sandbox (deterministic hashing, no bytecode files or user site,
  * UTF-8 streams, matplotlib's Agg backend, one BLAS/OpenMP thread), for runner.py and

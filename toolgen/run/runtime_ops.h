@@ -4,7 +4,8 @@
  * and how it runs warm, and the words guidance uses for its code. toolrun.c, toolbatch.c,
  * warmpool.c and guidance.c call through these and never test a kind; each built-in runtime's
  * operations are one file (rt_python.c, rt_node.c, rt_command.c; the two runners' shared
- * protocol is rt_runner.c). A runtime whose entry says it is not run (http) has none.
+ * protocol is rt_runner.c; http, which sends a request instead of running a process, is
+ * rt_http.c). A runtime whose entry says it is not run has none.
  *
  * A call goes: tr_prepare (toolrun.c) refuses a runtime without operations or with not_run,
  * validates the arguments and checks the paths, fills the command's limits, paths and cancel
@@ -36,6 +37,8 @@ typedef struct tg_runtime_cmd {
     char *request;  /* a runner's request (cmd.request) */
     char *tool_dir; /* the tool's folder on the host (cmd.tool_dir); a warm pool keys on it */
     void *events;   /* the runner's events being read (rt_runner.c), for cmd.reply_watch */
+    char *problem;  /* a runtime that runs the call itself (execute): the text one of the
+                     * facts points to (f->result_problem, remote_problem or http_excerpt) */
 } tg_runtime_cmd;
 
 /* Frees what c owns (not c); c is zeroed and may be reused. */
@@ -59,7 +62,7 @@ typedef struct tg_runtime_ops {
      * limits from the arguments (the code runtime's `timeout`), and the call's limits are then
      * c->cmd.limits. The caller points c->cmd.argv/env/cwd at the members afterwards.
      * TG_CALL_ENV: something to install is missing, TG_CALL_UNSUPPORTED: the manifest cannot
-     * run as written; err says which.
+     * run as written; err says which. NULL: nothing to prepare (a runtime with execute).
      */
     tg_call_status (*command)(const tg_toolrun_ctx *ctx, const tg_manifest *m, const cJSON *args,
                               const cJSON *answers, tg_runtime_cmd *c, tg_err *err);
@@ -71,6 +74,18 @@ typedef struct tg_runtime_ops {
      */
     void (*read_result)(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_facts *f,
                         tg_call_result *out, cJSON **reply, char **problem);
+    /*
+     * The call made by toolgen itself instead of a process in the sandbox (http: a request
+     * built from the manifest; no code of the tool runs, so there is nothing to confine). With
+     * c as command() left it, fills what a sandbox would report of a run (out->sb: wall_ms,
+     * killed_by TG_LIMIT_WALL when the call's time ran out, TG_LIMIT_OUTPUT past output_kb,
+     * TG_LIMIT_CANCEL; its streams empty), out->result, and the facts guidance reads (f->remote,
+     * f->http_status, f->mapped_code, f->remote_problem, f->result_problem; strings kept in c).
+     * A runtime with execute has no read_result. NULL: the call runs in the sandbox.
+     */
+    tg_call_status (*execute)(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
+                              tg_runtime_cmd *c, tg_run_facts *f, tg_call_result *out,
+                              tg_err *err);
     /*
      * The argv of a warm sandbox (run/warm.h) from a cold call's command: with file (the tool
      * file as the sandbox sees it) one that loads that tool for a batch of its calls; with

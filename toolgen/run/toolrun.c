@@ -276,7 +276,8 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, const tg_
                   tg_run_facts *f, tg_call_result *out)
 {
     const tg_sandbox_result *sb = &out->sb;
-    out->ran = f->ran = true;
+    /* a runtime that makes the call itself may not send it: no credential, unusable arguments */
+    out->ran = f->ran = !f->credential_missing && f->pre == TG_CLASS_NONE;
     f->exit_code = sb->exit_code;
     f->signal = sb->signal;
     f->signal_inferred = sb->signal_inferred;
@@ -290,8 +291,10 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, const tg_
         f->stderr_tail = sb->err.len > 2000 ? sb->err.data + sb->err.len - 2000 : sb->err.data;
     cJSON *reply = NULL;
     char *problem = NULL, *schema_msg = NULL;
-    ops->read_result(call->m, sb, f, out, &reply, &problem);
-    f->result_problem = problem;
+    if (ops->read_result) { /* else execute() set the facts and the result */
+        ops->read_result(call->m, sb, f, out, &reply, &problem);
+        f->result_problem = problem;
+    }
     if (out->result) {
         js_errors oe = {0};
         if (!js_validate(call->output, out->result, &oe))
@@ -377,7 +380,8 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
 
     tg_runtime_cmd *c = &p->c;
     c->cmd = (tg_sandbox_cmd){.limits = out->limits, .paths = &p->paths, .cancel = call->cancel};
-    tg_call_status st = p->ops->command(ctx, m, out->args, call->answers, c, err);
+    tg_call_status st = p->ops->command ? p->ops->command(ctx, m, out->args, call->answers, c, err)
+                                        : TG_CALL_DONE;
     out->limits = c->cmd.limits; /* as the runtime narrowed them from the arguments */
     if (st == TG_CALL_DONE && c->request)
         rt_runner_context(c, call); /* a runner's command: the client's facts, its events */
@@ -414,7 +418,11 @@ tg_call_status tg_tool_call_run(const tg_toolrun_ctx *ctx, const tg_tool_call *c
     tr_call p;
     bool ready;
     tg_call_status st = tr_prepare(ctx, call, out, &p, &ready, err);
-    if (st == TG_CALL_DONE && ready) {
+    if (st == TG_CALL_DONE && ready && p.ops->execute) {
+        st = p.ops->execute(ctx, call, &p.c, &p.f, out, err); /* no process: toolgen calls */
+        if (st == TG_CALL_DONE)
+            tr_judge(ctx, call, &p, out);
+    } else if (st == TG_CALL_DONE && ready) {
         st = call_status_of(tg_sandbox_run(ctx->sandbox, &p.c.cmd, &out->sb, err));
         if (st == TG_CALL_DONE)
             tr_judge(ctx, call, &p, out);
@@ -570,7 +578,12 @@ cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
     cJSON_AddNumberToObject(u, "max_rss_kb", (double)r->sb.max_rss_kb);
     cJSON_AddItemToObject(o, "resources", tg_resources_json(&r->resources));
     cJSON_AddItemToObject(o, "limits", limits_json(&r->limits));
-    cJSON_AddStringToObject(o, "isolation", r->ran ? (r->sb.isolated ? "bwrap" : "none") : "not_run");
+    const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
+    /* remote: toolgen sent a request itself (http); no process ran, confined or not */
+    cJSON_AddStringToObject(o, "isolation", !r->ran                ? "not_run"
+                                            : ops && ops->execute ? "remote"
+                                            : r->sb.isolated      ? "bwrap"
+                                                                  : "none");
     cJSON_AddNumberToObject(o, "analysis_us", round1(r->analysis_us));
     return o;
 }
