@@ -30,11 +30,16 @@ run "$TG" -C "$R" build mean_tip_by_day
 expect_rc "offline: build" 0
 expect_not_out "offline: no generation" "generate "
 
-# the same request in other words is the same plan, hence the same folder: refused, not
-# overwritten
+# the same request in other words is the same reading: the tool just made covers it (REUSE)
 run "$TG" -C "$R" new "what is the mean tip for each day?" --data data/tips.csv
-expect_rc "offline: same tool again: exit 2" 2
-expect_err "offline: same tool again: says so" "manifests/mean_tip_by_day already exists"
+expect_rc "offline: same reading again: exit" 0
+expect_out "offline: same reading again: the reading" "reading: mean of tip, grouped by day"
+expect_out "offline: same reading again: REUSE" "REUSE mean_tip_by_day: it covers every part of the reading"
+expect_out "offline: same reading again: the call" "next: toolgen run mean_tip_by_day --input '{\"file_path\":\"data/tips.csv\",\"value_columns\":[\"tip\"],\"group_by\":[\"day\"]}'"
+# a name that is taken is refused, not overwritten
+run "$TG" -C "$R" new "median tip by day" --data data/tips.csv --name mean_tip_by_day
+expect_rc "offline: taken name: exit 2" 2
+expect_err "offline: taken name: says so" "manifests/mean_tip_by_day already exists"
 
 # an intent it does not understand: the closest phrasings, how to configure a model, nothing
 # written

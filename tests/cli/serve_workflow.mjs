@@ -51,6 +51,15 @@ let avail = await call('list_available_tools', {});
 check(!avail.isError && avail.structuredContent.tools.length === 0, 'no promoted tool yet',
   JSON.stringify(avail.structuredContent));
 
+// an existing tool that covers the request but is not served is not offered: the agent could
+// not call it
+let g0 = await call('generate_tool', { intent: 'number of rows per day and time',
+  data_file: 'data/tips.csv' });
+check(g0.structuredContent?.outcome !== 'REUSE' &&
+  text(g0).includes('group_and_count_by_columns') &&
+  text(g0).includes('it is not one of the tools this caller can call'),
+  'generate_tool: no REUSE of a tool that is not served', text(g0));
+
 // generate: staged, run once on the data file, presented
 const gen = await call('generate_tool', { intent: 'average tip by day', data_file: 'data/tips.csv' });
 check(!gen.isError, 'generate_tool', text(gen));
@@ -108,9 +117,16 @@ r = await call('promote_tool', { tool: T });
 check(!r.isError && r.structuredContent?.already === true,
   'promote_tool again: already active, nothing to do (idempotent)', text(r));
 
+// the same reading on other columns: the served tool covers it, REUSE with the exact call
+r = await call('generate_tool', { intent: 'mean total bill for each time', data_file: 'data/tips.csv' });
+check(!r.isError && r.structuredContent?.outcome === 'REUSE' && r.structuredContent?.tool === T &&
+  text(r).includes('reading: mean of total_bill, grouped by time') &&
+  text(r).includes('"value_columns":["total_bill"],"group_by":["time"]'),
+  'generate_tool: REUSE of the served tool, the reading first, the exact call', text(r));
+
 // "looks good" is not an approval: the candidate is rejected and cannot be promoted
-const T2 = 'mean_tip_by_time';
-r = await call('generate_tool', { intent: 'average tip by time', data_file: 'data/tips.csv' });
+const T2 = 'median_tip_by_time';
+r = await call('generate_tool', { intent: 'median tip by time', data_file: 'data/tips.csv' });
 check(!r.isError && r.structuredContent?.tool === T2, 'a second tool is generated', text(r));
 r = await call('submit_tool_feedback', { tool: T2, stage: 'output', reply: 'yes' });
 r = await call('submit_tool_feedback', { tool: T2, stage: 'decision', reply: 'looks good' });
@@ -125,9 +141,9 @@ await client.close();
 
 // a 2026-07-28 client hears of the promotion on its subscriptions/listen stream: a third tool,
 // generated, staged and approved on the command line, promoted over MCP
-const T3 = 'mean_total_bill_by_day';
+const T3 = 'max_total_bill_by_day';
 const tg = (...a) => execFileSync(TG, ['-C', REPO, ...a], { stdio: ['ignore', 'pipe', 'pipe'] });
-tg('new', 'average total_bill by day', '--data', 'data/tips.csv');
+tg('new', 'maximum total_bill by day', '--data', 'data/tips.csv');
 tg('build', T3);
 tg('stage', T3);
 tg('feedback', T3, '--output', 'yes');
@@ -166,8 +182,8 @@ check(await new Promise((r) => server.on('close', r)) === 0, '2026: serve ends c
 // over Streamable HTTP, without a restart: a fourth tool, approved on the command line, is
 // promoted through promote_tool by a legacy client, which hears of it on its GET stream; a
 // 2026-07-28 client hears of it on its subscriptions/listen stream; tools/list shows it
-const T4 = 'mean_total_bill_by_time';
-tg('new', 'average total_bill by time', '--data', 'data/tips.csv');
+const T4 = 'min_total_bill_by_time';
+tg('new', 'minimum total_bill by time', '--data', 'data/tips.csv');
 tg('build', T4);
 tg('stage', T4);
 tg('feedback', T4, '--output', 'yes');

@@ -11,6 +11,8 @@
  *   test_builtin --generate REPO NAME INTENT DATA [DATA2]   write manifests/NAME/{tool.py,tool.manifest.yaml}
  *       with the example's output from a real run (gen/gen_example.h), and print the plan,
  *       then the example input
+ *   test_builtin --plan REPO INTENT DATA [DATA2]   print the plan only (nothing written): a quick
+ *       look at how an intent compiles
  * Exit status 2 with the message on stderr when the intent is refused.
  */
 #include <stdio.h>
@@ -22,32 +24,7 @@
 #include "gen/gen_example.h"
 #include "gen/dataset.h"
 #include "testlib.h"
-
-/* ---- a tips-like schema -------------------------------------------------------------------- */
-
-static char *days[] = {"Sun", "Sat", "Thur", "Fri"};
-static char *sexes[] = {"Female", "Male"};
-static char *yesno[] = {"No", "Yes"};
-static char *times[] = {"Dinner", "Lunch"};
-
-static tg_dataset_column col(const char *name, tg_col_type t, char **levels, size_t n)
-{
-    return (tg_dataset_column){.name = (char *)name, .type = t, .levels = levels, .nlevels = n,
-                               .distinct = n ? n : 100, .min = 0, .max = 50};
-}
-
-static tg_dataset tips(tg_dataset_column *cols)
-{
-    cols[0] = col("total_bill", TG_COL_FLOAT, NULL, 0);
-    cols[1] = col("tip", TG_COL_FLOAT, NULL, 0);
-    cols[2] = col("sex", TG_COL_STRING, sexes, 2);
-    cols[3] = col("smoker", TG_COL_STRING, yesno, 2);
-    cols[4] = col("day", TG_COL_STRING, days, 4);
-    cols[5] = col("time", TG_COL_STRING, times, 2);
-    cols[6] = col("size", TG_COL_INT, NULL, 0);
-    cols[7] = col("bill_length_mm", TG_COL_FLOAT, NULL, 0);
-    return (tg_dataset){.path = "data/tips.csv", .rows = 244, .cols = cols, .ncols = 8};
-}
+#include "tips_schema.h"
 
 static char *plan_of(const tg_dataset *ds, const char *intent)
 {
@@ -231,8 +208,8 @@ static int generate(int argc, char **argv)
 static void test_hostile_names(void)
 {
     static char *levels[] = {"a", "b"};
-    tg_dataset_column cols[2] = {col("x\"\"\"\nimport os\n#", TG_COL_FLOAT, NULL, 0),
-                                 col("g", TG_COL_STRING, levels, 2)};
+    tg_dataset_column cols[2] = {schema_col("x\"\"\"\nimport os\n#", TG_COL_FLOAT, NULL, 0),
+                                 schema_col("g", TG_COL_STRING, levels, 2)};
     tg_dataset ds = {.path = "data/h.csv", .rows = 2, .cols = cols, .ncols = 2};
     tg_builtin_tool t;
     tg_err err = {0};
@@ -245,12 +222,39 @@ static void test_hostile_names(void)
     tg_builtin_tool_release(&t);
 }
 
+/* --plan REPO INTENT DATA...: the plan of each intent (or the refusal), nothing written. */
+static int plan_only(int argc, char **argv)
+{
+    tg_repo repo;
+    tg_err err = {0};
+    if (tg_repo_open(&repo, argv[2], &err) != 0)
+        return fprintf(stderr, "%s\n", err.msg), 1;
+    tg_dataset ds[2] = {0};
+    size_t nds = 0;
+    for (int i = 4; i < argc && nds < 2; i++, nds++)
+        if (tg_dataset_read(&repo, argv[i], &ds[nds], &err) != 0)
+            return fprintf(stderr, "%s\n", err.msg), 1;
+    tg_builtin_tool t;
+    tg_builtin_status st = tg_builtin_generate(argv[3], ds, nds, NULL, &t, &err);
+    if (st == TG_BUILTIN_OK)
+        printf("%s\n", t.plan);
+    else
+        fprintf(stderr, "%s\n", err.msg);
+    tg_builtin_tool_release(&t);
+    for (size_t i = 0; i < nds; i++)
+        tg_dataset_release(&ds[i]);
+    tg_repo_release(&repo);
+    return st == TG_BUILTIN_OK ? 0 : st == TG_BUILTIN_REFUSED ? 2 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "--generate") == 0)
         return generate(argc, argv);
+    if (argc >= 5 && strcmp(argv[1], "--plan") == 0)
+        return plan_only(argc, argv);
     tg_dataset_column cols[8];
-    tg_dataset ds = tips(cols);
+    tg_dataset ds = tips_schema(cols);
     test_same_bytes(&ds);
     test_plans(&ds);
     test_refusals(&ds);

@@ -5,6 +5,7 @@
 
 #include "app/validate.h"
 #include "base/buf.h"
+#include "serve/toolset.h"
 
 int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
 {
@@ -19,14 +20,23 @@ static void collect_step(void *ud, const char *line)
     tg_buf_printf(ud, "%s\n", line);
 }
 
+/* Is tool one of the served set's (ud: a tg_serve_live)? */
+static bool served(void *ud, const char *tool)
+{
+    tg_serve_toolset *set = tg_serve_live_get(ud);
+    bool found = tg_serve_tools_find(&set->tools, tool) != NULL;
+    tg_serve_toolset_unref(set);
+    return found;
+}
+
 int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
                           const char *const *data, size_t ndata, tg_serve_generated *out,
                           tg_err *err)
 {
-    (void)ud;
     tg_buf lines = TG_BUF_INIT;
     tg_gen_opts g = {.repo = repo, .intent = intent, .data = data, .ndata = ndata,
-                     .samples = 1, .progress = collect_step, .progress_ud = &lines};
+                     .samples = 1, .progress = collect_step, .progress_ud = &lines,
+                     .reusable = ud ? served : NULL, .reusable_ud = ud};
     tg_gen_result r;
     int rc = tg_generate_tool(&g, &r, err);
     if (rc == 0) {

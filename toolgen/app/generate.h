@@ -22,10 +22,12 @@
 int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err);
 
 /*
- * serve/workflow.h's generate_tool (a tg_serve_generate_fn; ud unused): tg_generate_tool on
+ * serve/workflow.h's generate_tool (a tg_serve_generate_fn; ud: the server's tg_serve_live
+ * tool set, or NULL): tg_generate_tool on
  * intent and the data files, then, when the tool is STAGED, one more build of it, since
  * generation leaves the manifest newer than the build that validated it and staging snapshots
- * what a build validated. The step lines (and the next command) become out->summary.
+ * what a build validated. The step lines (and the next command) become out->summary. A REUSE
+ * names only a tool of ud's set: the agent can call no other.
  */
 int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
                           const char *const *data, size_t ndata, tg_serve_generated *out,

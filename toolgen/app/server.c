@@ -89,6 +89,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
     /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
      * makes the watch read the tool set again at once */
     s->wf = (tg_serve_workflow){.repo = repo, .generate = tg_generate_and_build,
+                                .generate_ud = &s->watch.live, /* REUSE names served tools only */
                                 .changed = tg_serve_devwatch_force, .changed_ctx = &s->watch,
                                 .user = o->user};
     /* the workflow's tools first: a served tool of the same name is hidden */

@@ -74,6 +74,7 @@ tg_builtin_status tg_builtin_generate(const char *intent, const tg_dataset *data
     out->code = bt_write_code(&plan, datasets, ndatasets);
     out->manifest_yaml = bt_write_manifest(&plan, datasets, ndatasets, out->name);
     out->example_input = bs_example_input(&plan, datasets);
+    bt_plan_reading(&plan, datasets, &out->reading);
     return TG_BUILTIN_OK;
 }
 
@@ -108,5 +109,6 @@ void tg_builtin_tool_release(tg_builtin_tool *t)
     free(t->code);
     free(t->plan);
     free(t->example_input);
+    tg_reading_release(&t->reading);
     *t = (tg_builtin_tool){0};
 }

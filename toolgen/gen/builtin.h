@@ -19,6 +19,7 @@
 
 #include "base/util.h"
 #include "gen/dataset.h"
+#include "gen/reading.h"
 
 typedef enum tg_builtin_status {
     TG_BUILTIN_OK = 0,
@@ -33,6 +34,8 @@ typedef struct tg_builtin_tool {
     char *plan;           /* the compiled plan as one line of text, for messages and the report */
     char *example_input;  /* the input of the manifest's one example, as JSON; its output is a
                              placeholder until tg_builtin_set_example_output */
+    tg_reading reading;   /* the plan as a reading, part by part (gen/reading.h): shown to the
+                             user, and what an existing tool must cover to be reused */
 } tg_builtin_tool;
 
 /*

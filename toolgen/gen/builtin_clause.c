@@ -82,6 +82,10 @@ static void group_clause(bp_state *s, size_t i, bool ranking, bool has_agg)
         return;
     bt_tok *next = &t->v[j];
     bool by = bp_is(&t->v[i], "by");
+    if (by && bp_in(next, agg_kw) && j + 1 < t->n && t->v[j + 1].kind == BT_COL) {
+        t->v[i].used = true; /* "top 3 days by total tip": the ranking's measure */
+        return;
+    }
     if (next->kind == BT_COL && next->ds == 0 && !next->used) {
         const tg_dataset_column *c = &s->ds[0].cols[next->col];
         bool numeric = c->type == TG_COL_INT || c->type == TG_COL_FLOAT;
@@ -125,10 +129,30 @@ static void ranked_keys(bp_state *s)
     }
 }
 
+/* "across all years", "over all months": the column is pooled, not a group; the words are read. */
+static void pooled(bp_state *s)
+{
+    static const char *const intro[] = {"across", "over", "for", "in", NULL};
+    bt_toks *t = s->t;
+    for (size_t i = 0; i + 2 < t->n; i++) {
+        if (!bp_in(&t->v[i], intro) || !bp_is(&t->v[i + 1], "all") || t->v[i + 2].kind != BT_COL ||
+            t->v[i + 2].used)
+            continue;
+        t->v[i].used = t->v[i + 1].used = true;
+        for (size_t j = i + 2; j < t->n && t->v[j].kind == BT_COL && !t->v[j].used; j += 2) {
+            t->v[j].used = true;
+            if (!(j + 2 < t->n && (bp_is(&t->v[j + 1], "and") || t->v[j + 1].kind == BT_SEP)))
+                break;
+            t->v[j + 1].used = true;
+        }
+    }
+}
+
 int bp_groups(bp_state *s)
 {
     static const char *const group_words[] = {"by", "per", "across", "each", "every", NULL};
     bt_toks *t = s->t;
+    pooled(s);
     bool ranking = bp_has(s, sort_words);
     for (size_t i = 0; i + 1 < t->n; i++)
         if (bp_is(&t->v[i], "top") || bp_is(&t->v[i], "bottom") ||
@@ -166,6 +190,16 @@ int bp_groups(bp_state *s)
     return 0;
 }
 
+/* Is there an aggregate word other than the count at i? */
+static bool other_agg(const bt_toks *t, size_t i)
+{
+    for (size_t j = 0; j < t->n; j++)
+        if (j != i && bp_in(&t->v[j], agg_kw) &&
+            !bp_in(&t->v[j], (const char *const[]){"count", "counts", "number", "many", NULL}))
+            return true;
+    return false;
+}
+
 /* Aggregate words, in the order written. */
 static void agg_words(bp_state *s)
 {
@@ -189,8 +223,11 @@ static void agg_words(bp_state *s)
                     t->v[i - 1].used = true;
             }
         if (bp_in(k, (const char *const[]){"count", "counts", "number", "many", NULL})) {
-            s->count_word = true;
             k->used = true;
+            /* "average passenger count": the count is what the column holds, not an aggregate */
+            bool named = i > 0 && t->v[i - 1].kind == BT_COL && bp_in(k, (const char *const[]){"count", "counts", NULL}) &&
+                         s->ds[0].cols[t->v[i - 1].col].type != TG_COL_STRING && other_agg(t, i);
+            s->count_word = s->count_word || !named;
         }
         if (bp_in(k, (const char *const[]){"distinct", "unique", "nunique", NULL})) {
             s->distinct_word = true;

@@ -18,6 +18,7 @@
 
 #include "base/buf.h"
 #include "gen/dataset.h"
+#include "gen/reading.h"
 
 #define BT_VERSION "1"
 #define BT_LIMIT 8          /* columns per role, filters, aggregates, values per filter */
@@ -25,6 +26,7 @@
 
 /* ---- tokens ------------------------------------------------------------------------------- */
 
+/* In the order of tg_rcmp (gen/reading.h), which a filter's text is written with. */
 typedef enum bt_cmp { BT_EQ, BT_NE, BT_GT, BT_GE, BT_LT, BT_LE, BT_BETWEEN, BT_ISNA, BT_NOTNA } bt_cmp;
 
 typedef enum bt_kind {
@@ -168,6 +170,13 @@ char *bt_plan_text(const bt_plan *p, const tg_dataset *ds);
 char *bt_plan_sentence(const bt_plan *p, const tg_dataset *ds);
 /* A snake_case tool name derived from the plan (<= 64 characters). */
 char *bt_plan_name(const bt_plan *p, const tg_dataset *ds);
+
+/* builtin_reading.c: the plan as a reading (r released by the caller), one filter as the
+ * reading's canonical text (caller frees), and the plan as the generated tool's declaration
+ * (x-toolgen-reading, gen/cover.h) over its parameters ps[0..n), as compact JSON (caller frees). */
+void bt_plan_reading(const bt_plan *p, const tg_dataset *ds, tg_reading *r);
+char *bt_filter_text(const bt_filter *f, const tg_dataset *ds);
+char *bt_plan_declaration(const bt_plan *p, const tg_dataset *ds, const bt_param *ps, size_t n);
 
 char *bt_write_manifest(const bt_plan *p, const tg_dataset *ds, size_t nds, const char *name);
 char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds);

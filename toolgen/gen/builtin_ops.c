@@ -100,10 +100,32 @@ static int settle_aggs(bp_state *s, const char *what)
     return 0;
 }
 
+/* Counting a column counts rows: those where a yes/no column is yes ("how many survived"), or
+ * those of each value of a text column ("species count"); what pandas' count() of the column
+ * would give, its non-missing cells, is not what such a request means. */
+static int counted_column(bp_state *s)
+{
+    bt_plan *p = s->p;
+    if (!s->count_word || s->distinct_word || p->naggs || p->nvalues != 1)
+        return 0;
+    int col = p->values[0];
+    int rc = bp_flag_filter(s, col);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && s->ds[0].cols[col].type != TG_COL_STRING)
+        return 0;
+    if (rc == 0)
+        bp_add_col(p->groups, &p->ngroups, col);
+    p->nvalues = 0;
+    return 0;
+}
+
 static int op_aggregate(bp_state *s)
 {
     bt_plan *p = s->p;
     p->op = BT_OP_AGGREGATE;
+    if (counted_column(s) != 0)
+        return -1;
     if (s->superlative && (p->naggs || s->count_word)) {
         p->sort = s->sup_dir; /* "which day has the highest average tip" */
         if (!p->top_k)
@@ -231,6 +253,10 @@ static int op_outliers(bp_state *s)
 {
     bt_plan *p = s->p;
     p->op = BT_OP_OUTLIERS;
+    static const char *const method[] = {"z-score", "zscore", "z", "iqr", NULL};
+    for (size_t i = 0; i + 1 < s->t->n; i++) /* "by z-score": how, not a group */
+        if (bp_is(&s->t->v[i], "by") && bp_in(&s->t->v[i + 1], method))
+            s->t->v[i].used = true;
     p->zscore = take(s, (const char *const[]){"z-score", "zscore", "z", "score", "scores", NULL});
     take(s, (const char *const[]){"iqr", NULL});
     p->threshold = p->zscore ? take_number(s, 3) : 1.5;
@@ -239,6 +265,19 @@ static int op_outliers(bp_state *s)
     if (no_groups(s, "outlier detection") != 0 || need_values(s, 1, 1, "outlier detection") != 0)
         return -1;
     return need_numeric(s, "outlier detection");
+}
+
+/* "per column", "in each column": the report is per column already. */
+static int op_missing(bp_state *s)
+{
+    for (size_t i = 0; i + 1 < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (!k->used && bp_in(k, (const char *const[]){"per", "each", "every", "by", NULL}) &&
+            bp_in(&k[1], (const char *const[]){"column", "columns", NULL}))
+            k->used = k[1].used = true;
+    }
+    s->p->op = BT_OP_MISSING;
+    return no_groups(s, "a missing-value report");
 }
 
 static int op_merge(bp_state *s)
@@ -286,8 +325,9 @@ static int op_xy(bp_state *s, bt_op op)
 {
     bt_plan *p = s->p;
     p->op = op;
-    bool versus = take(s, (const char *const[]){"vs", "versus", "against", NULL});
-    take(s, (const char *const[]){"over", "time", NULL});
+    /* "tip vs total_bill", "spending over the years": the y column first */
+    bool versus = take(s, (const char *const[]){"vs", "versus", "against", "over", NULL});
+    take(s, (const char *const[]){"time", NULL});
     if (no_groups(s, op == BT_OP_SCATTER ? "a scatter plot" : "a line chart") != 0)
         return -1;
     if (op == BT_OP_SERIES && p->nvalues == 1) {
@@ -388,13 +428,28 @@ static int unknown_words(bp_state *s)
     return 0;
 }
 
-/* Nothing of the intent may stay unread: columns with no role, stray numbers. */
+/* Grammar words that change nothing when the parser has no use for them ("the tip of each
+ * day", "how many"); any other grammar word left unread carried a part of the request. */
+static const char *const glue[] = {
+    "and", "or", "then", "to", "from", "is", "are", "was", "were", "has", "have", "it", "how",
+    "which", "what", "as", "of", "for", "on", "in", "with", "whose", "when", "if", "only",
+    "among", "than", "row", "rows", "column", "columns", "value", "values", "report", NULL};
+
+/* Nothing of the intent may stay unread: columns with no role, stray numbers, grammar words
+ * whose clause was not understood ("by category" with no column category, "per week" with no
+ * date): dropping them would answer another question. */
 static int leftovers(bp_state *s)
 {
     for (size_t i = 0; i < s->t->n; i++) {
         const bt_tok *k = &s->t->v[i];
         if (k->used)
             continue;
+        if (k->kind == BT_WORD && bt_is_keyword(k->text) && !tg_strlist_has(glue, k->text)) {
+            const bt_tok *next = i + 1 < s->t->n ? &s->t->v[i + 1] : NULL;
+            return tg_err_set(s->err, "'%s%s%s' is not understood where it stands, and leaving it "
+                                      "out would answer another question", k->raw,
+                              next ? " " : "", next ? next->raw : "");
+        }
         if (k->kind == BT_COL)
             return tg_err_set(s->err, "the role of column %s in the request is not clear", k->text);
         if (k->kind == BT_NUM)
@@ -439,7 +494,7 @@ static int choose(bp_state *s)
     if (take(s, (const char *const[]){"outlier", "outliers", "anomaly", "anomalies", "unusual", "extreme", NULL}))
         return op_outliers(s);
     if (take(s, (const char *const[]){"missing", "null", "nan", "na", "empty", "blank", NULL}))
-        return p->op = BT_OP_MISSING, no_groups(s, "a missing-value report");
+        return op_missing(s);
     if (take(s, (const char *const[]){"correlation", "correlations", "correlate", "correlated",
                                       "corr", "relationship", "related", NULL}) ||
         (p->chart == BT_HEATMAP && p->ngroups == 0))

@@ -233,6 +233,40 @@ static int filter_on_values(bp_state *s, size_t i)
     return 1;
 }
 
+int bp_flag(const tg_dataset_column *c, const char **val, double *num)
+{
+    if (c->type == TG_COL_INT && c->distinct == 2 && c->min == 0 && c->max == 1) {
+        *num = 1;
+        return 2;
+    }
+    if ((c->type != TG_COL_STRING && c->type != TG_COL_BOOL) || c->nlevels != 2)
+        return 0;
+    for (size_t l = 0; l < c->nlevels; l++)
+        if (strcasecmp(c->levels[l], "yes") == 0 || strcasecmp(c->levels[l], "true") == 0) {
+            *val = c->levels[l];
+            return 1;
+        }
+    return 0;
+}
+
+int bp_flag_filter(bp_state *s, int col)
+{
+    const char *yes = NULL;
+    double one = 0;
+    int kind = bp_flag(&s->ds[0].cols[col], &yes, &one);
+    if (!kind)
+        return 0;
+    bt_filter *f = new_filter(s, col);
+    if (!f)
+        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+    f->cmp = BT_EQ;
+    f->numeric = kind == 2;
+    f->lo = one;
+    if (kind == 1)
+        f->vals[f->nvals++] = yes;
+    return 1;
+}
+
 /* "for smokers", "only survivors": a yes/no or true/false column named as a noun. */
 static int filter_on_flag(bp_state *s, size_t i)
 {
@@ -240,20 +274,10 @@ static int filter_on_flag(bp_state *s, size_t i)
     bt_toks *t = s->t;
     if (i == 0 || !bp_in(&t->v[i - 1], intro) || t->v[i].ds != 0)
         return 0;
-    const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
-    const char *yes = NULL;
-    for (size_t l = 0; l < c->nlevels && c->nlevels == 2; l++)
-        if (strcasecmp(c->levels[l], "yes") == 0 || strcasecmp(c->levels[l], "true") == 0)
-            yes = c->levels[l];
-    if (!yes)
-        return 0;
-    bt_filter *f = new_filter(s, t->v[i].col);
-    if (!f)
-        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
-    f->cmp = BT_EQ;
-    f->vals[f->nvals++] = yes;
-    t->v[i].used = t->v[i - 1].used = true;
-    return 1;
+    int rc = bp_flag_filter(s, t->v[i].col);
+    if (rc == 1)
+        t->v[i].used = t->v[i - 1].used = true;
+    return rc;
 }
 
 int bp_filters(bp_state *s)

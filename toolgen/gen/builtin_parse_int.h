@@ -31,6 +31,11 @@ void bp_add_col(int *list, size_t *n, int col);
 void bp_add_agg(bt_plan *p, bt_agg a);
 
 int bp_filters(bp_state *s);   /* builtin_parse.c */
+/* A two-valued column's "yes" (True, Yes, 1): 1 with the text in *val, 2 with the number in
+ * *num, 0 when the column is no such flag. */
+int bp_flag(const tg_dataset_column *c, const char **val, double *num);
+/* The filter col == its "yes": 1 added, 0 when col is no flag, -1 with err (too many filters). */
+int bp_flag_filter(bp_state *s, int col);
 int bp_groups(bp_state *s);    /* builtin_clause.c: group keys, periods, the sort column */
 void bp_aggregates(bp_state *s); /* builtin_clause.c: aggregate words, top-k, sort order */
 int bp_operation(bp_state *s); /* builtin_ops.c: the operation, roles, leftovers */

@@ -73,32 +73,12 @@ int bt_parse(bt_toks *t, const tg_dataset *ds, size_t nds, bt_plan *plan, tg_err
     return 0;
 }
 
-static const char *cmp_text(bt_cmp c)
-{
-    static const char *const t[] = {"==", "!=", ">", ">=", "<", "<=", "between", "is missing",
-                                    "is not missing"};
-    return c <= BT_NOTNA ? t[c] : "==";
-}
-
 static void filters_text(tg_buf *b, const bt_plan *p, const tg_dataset *ds, bool english)
 {
     for (size_t i = 0; i < p->nfilters; i++) {
-        const bt_filter *f = &p->filters[i];
-        tg_buf_printf(b, "%s%s ", i ? " and " : (english ? ", where " : " where "), ds->cols[f->col].name);
-        if (f->cmp == BT_ISNA || f->cmp == BT_NOTNA) {
-            tg_buf_puts(b, cmp_text(f->cmp));
-        } else if (f->numeric && f->cmp == BT_BETWEEN) {
-            tg_buf_printf(b, "between %g and %g", f->lo, f->hi);
-        } else if (f->numeric) {
-            tg_buf_printf(b, "%s %g", cmp_text(f->cmp), f->lo);
-        } else {
-            tg_buf_puts(b, f->nvals > 1 ? (f->cmp == BT_NE ? "not in " : "in ") : cmp_text(f->cmp));
-            tg_buf_puts(b, f->nvals > 1 ? "(" : " ");
-            for (size_t v = 0; v < f->nvals; v++)
-                tg_buf_printf(b, "%s'%s'", v ? ", " : "", f->vals[v]);
-            if (f->nvals > 1)
-                tg_buf_puts(b, ")");
-        }
+        char *f = bt_filter_text(&p->filters[i], ds);
+        tg_buf_printf(b, "%s%s", i ? " and " : (english ? ", where " : " where "), f);
+        free(f);
     }
 }
 

@@ -51,9 +51,13 @@ static void input_property(tg_buf *b, const bt_param *p, const tg_dataset *ds)
     tg_buf_putc(b, '\n');
 }
 
-static void input_schema(tg_buf *b, const bt_param *ps, size_t n, const tg_dataset *ds)
+static void input_schema(tg_buf *b, const bt_plan *p, const bt_param *ps, size_t n,
+                         const tg_dataset *ds)
 {
-    tg_buf_puts(b, "input_schema:\n  type: object\n  additionalProperties: false\n  properties:\n");
+    char *decl = bt_plan_declaration(p, ds, ps, n);
+    tg_buf_printf(b, "input_schema:\n  type: object\n  additionalProperties: false\n"
+                     "  x-toolgen-reading: %s\n  properties:\n", decl); /* JSON is YAML */
+    free(decl);
     for (size_t i = 0; i < n; i++)
         input_property(b, &ps[i], ds);
     tg_buf_putc(b, '\n');
@@ -117,7 +121,7 @@ char *bt_write_manifest(const bt_plan *p, const tg_dataset *ds, size_t nds, cons
     tg_buf_puts(b, "\nstatus: draft\nrisk: low\ncategory: analytics\nidempotency: idempotent\n"
                    "timeout_ms: 60000\n\n");
     bs_docs(b, p, ds, nds, sentence, plan);
-    input_schema(b, ps, n, ds);
+    input_schema(b, p, ps, n, ds);
     output_schema(b, p);
     tg_buf_puts(b, "error_codes: [INVALID_INPUT, NOT_FOUND, FORBIDDEN, TIMEOUT]\n\n");
     bs_examples_tests(b, p, ds, ps, n);

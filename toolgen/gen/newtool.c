@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/builtin.h"
 #include "gen/newtool_int.h"
 #include "model/paths.h"
 
@@ -151,20 +152,22 @@ static void intent_columns(gen_ctx *c, tg_strv *cols)
                 tg_strv_push(cols, c->ds[d].cols[i].name);
 }
 
-static int detect_gap(gen_ctx *c, tg_err *err)
+static int detect_gap(gen_ctx *c, const tg_reading *reading, tg_err *err)
 {
     tg_gap_weights w;
     tg_gap_weights_from_json(tg_config_get(&c->repo->cfg, "/generation"), &w);
     tg_strv cols = {0};
     intent_columns(c, &cols);
-    const cJSON *filters = c->intent ? tg_json_get(c->intent, "filters") : NULL;
     tg_gap_intent in = {
         .text = c->o->intent,
-        .operation = c->intent ? tg_json_get_string(c->intent, "operation") : NULL,
+        .operation = NULL, /* the score's classes, from the words for both readers */
         .output_format = c->intent ? tg_json_get_string(c->intent, "output_format") : NULL,
         .columns = (const char *const *)cols.v,
         .ncolumns = cols.n,
-        .has_filters = cJSON_GetArraySize(filters) > 0,
+        .has_filters = reading->filters.n > 0 || !reading->known,
+        .reading = reading,
+        .reusable = c->o->reusable,
+        .reusable_ud = c->o->reusable_ud,
     };
     tg_gap_result g;
     int rc = tg_gap_find(c->repo, &in, c->ds, c->nds, &w, &g, err);
@@ -174,9 +177,10 @@ static int detect_gap(gen_ctx *c, tg_err *err)
         return -1;
     }
     if (g.reuse) {
-        tg_gen_note(c, "REUSE %s: overlap %.2f >= %.2f (operation %.0f, inputs %.2f, output %.0f, "
-                    "constraints %.0f, similarity %.2f)", g.tool, g.score, w.threshold, g.parts[0],
-                    g.parts[1], g.parts[2], g.parts[3], g.parts[4]);
+        tg_gen_note(c, "REUSE %s: it covers every part of the reading; overlap %.2f >= %.2f "
+                    "(operation %.0f, inputs %.2f, output %.0f, constraints %.0f, similarity "
+                    "%.2f)", g.tool, g.score, w.threshold, g.parts[0], g.parts[1], g.parts[2],
+                    g.parts[3], g.parts[4]);
         c->res->outcome = TG_GEN_REUSE;
         free(c->res->tool);
         c->res->tool = xstrdup(g.tool);
@@ -185,12 +189,23 @@ static int detect_gap(gen_ctx *c, tg_err *err)
         c->res->next = xasprintf("toolgen run %s --input '%s'", g.tool, args);
         free(args);
         cJSON_Delete(call);
+    } else if (g.tool && g.covered) {
+        tg_gen_note(c, "gap: %s covers the reading but overlaps %.2f < %.2f: generating a new "
+                    "one", g.tool, g.score, w.threshold);
     } else if (g.tool) {
-        tg_gen_note(c, "gap: the closest tool, %s, overlaps %.2f < %.2f: generating a new one",
-                    g.tool, g.score, w.threshold);
+        tg_gen_note(c, "gap: the closest tool, %s (overlap %.2f), does not cover the reading: "
+                    "%s; generating a new one", g.tool, g.score, g.why);
     }
     tg_gap_result_release(&g);
     return 0;
+}
+
+/* The reading, shown before anything else is done with it. */
+static void note_reading(gen_ctx *c, const tg_reading *r)
+{
+    char *text = tg_reading_text(r);
+    tg_gen_note(c, "reading: %s", text);
+    free(text);
 }
 
 /* ---- step 3: the contract ------------------------------------------------------------------ */
@@ -231,9 +246,31 @@ static int load_prompts(gen_ctx *c, tg_err *err)
     return 0;
 }
 
+/* What the model's intent leaves open is named, not dropped: the request is refused. */
+static int unclear_parts(gen_ctx *c, tg_err *err)
+{
+    const cJSON *u = cJSON_GetArrayItem(tg_json_get(c->intent, "unclear"), 0);
+    if (!u)
+        return 0;
+    const char *text = cJSON_IsString(u) ? u->valuestring : tg_json_get_string(u, "text");
+    c->res->fail = TG_GENF_USAGE;
+    return tg_err_set(err, "the model could not map '%s' of the request to the data; say what "
+                           "it means (a column or a value of %s) and run again",
+                      text ? text : "?", c->nds ? c->ds[0].path : "the data");
+}
+
 static int run_llm(gen_ctx *c, tg_err *err)
 {
-    if (load_prompts(c, err) != 0 || extract_intent(c, err) != 0 || detect_gap(c, err) != 0)
+    if (load_prompts(c, err) != 0 || extract_intent(c, err) != 0)
+        return -1;
+    tg_reading r;
+    tg_reading_from_intent(c->intent, c->ds, c->nds, &r);
+    note_reading(c, &r);
+    int rc = unclear_parts(c, err);
+    if (rc == 0)
+        rc = detect_gap(c, &r, err);
+    tg_reading_release(&r);
+    if (rc != 0)
         return -1;
     if (c->res->outcome == TG_GEN_REUSE)
         return 0;
@@ -243,11 +280,20 @@ static int run_llm(gen_ctx *c, tg_err *err)
     return tg_gen_candidates(c, err);
 }
 
+/* The builtin compiles the request first: its plan is the reading gap detection checks. */
 static int run_builtin(gen_ctx *c, tg_err *err)
 {
-    if (detect_gap(c, err) != 0)
+    tg_builtin_tool t;
+    if (tg_builtin_generate(c->o->intent, c->ds, c->nds, c->o->name, &t, err) != TG_BUILTIN_OK) {
+        c->res->fail = TG_GENF_USAGE;
         return -1;
-    return c->res->outcome == TG_GEN_REUSE ? 0 : tg_gen_builtin(c, err);
+    }
+    note_reading(c, &t.reading);
+    int rc = detect_gap(c, &t.reading, err);
+    if (rc == 0 && c->res->outcome != TG_GEN_REUSE)
+        rc = tg_gen_builtin(c, &t, err);
+    tg_builtin_tool_release(&t);
+    return rc;
 }
 
 static void ctx_free(gen_ctx *c)

@@ -2,7 +2,9 @@
  * newtool.h — `toolgen new`: from an intent to a validated tool (docs/generate.md#the-pipeline).
  *
  *   1. the datasets' schemas (gen/dataset.h) and, with a model, the intent extracted as JSON;
- *   2. gap detection (gen/gap.h): a good enough existing tool is REUSE, nothing is generated;
+ *   2. the reading of the request, part by part (gen/reading.h: the builtin's plan, or the
+ *      model's intent), shown first; gap detection (gen/gap.h): an existing tool that covers
+ *      every part of it (gen/cover.h) is REUSE, with the exact call, and nothing is generated;
  *   3. the contract: manifests/<name>/tool.manifest.yaml, status draft, intent, provenance;
  *   4. the code: tool.py (N samples with --samples N) and tool.lock;
  *   5. validation through the gates — the caller's validate callback builds just that tool (this
@@ -45,6 +47,9 @@ typedef struct tg_gen_opts {
     void *validate_ud;
     void (*progress)(void *ud, const char *line); /* one line per step; may be NULL */
     void *progress_ud;
+    /* which existing tools a REUSE may name (e.g. those a server serves); NULL: every tool */
+    bool (*reusable)(void *ud, const char *tool);
+    void *reusable_ud;
 } tg_gen_opts;
 
 typedef enum tg_gen_outcome {
