@@ -49,7 +49,8 @@ new
 expect_rc "happy: exit" 0
 expect_out "happy: intent" "intent: aggregate (openai/fake-model)"
 expect_out "happy: the reading, before anything else" "reading: mean of tip, grouped by day"
-expect_out "happy: staged" "STAGED average_tip_by_day: 4/4 tests passed"
+expect_out "happy: passed" "PASSED average_tip_by_day: 4/4 tests passed"
+expect_out "happy: staged, as toolgen stage does" "STAGED average_tip_by_day v0.1.0: registry/staging/candidates/average_tip_by_day_0.1.0 (DRAFT -> STAGED)"
 expect_out "happy: next command" "next: toolgen run average_tip_by_day --arg file_path=data/tips.csv"
 expect_eq "happy: 3 requests" "$(requests)" 3
 expect_eq "happy: status staged" "$(grep -c '^status: staged' "$R/$TOOL/tool.manifest.yaml")" 1
@@ -76,6 +77,17 @@ new
 expect_rc "cached: exit" 0
 expect_out "cached: all from the cache" "llm: 0 requests sent, 3 answers from the cache"
 expect_eq "cached: no request" "$(requests)" "$N"
+run "$TG" -C "$R" status
+expect_out "cached: new ends in the state it printed" "average_tip_by_day           STAGED"
+# --no-cache asks again, and the answers replace the cached ones
+rm -rf "$R/$TOOL"
+new --no-cache
+expect_rc "no-cache: exit" 0
+expect_out "no-cache: asked again" "llm: 3 requests sent, 0 answers from the cache"
+new --no-cache --frozen
+expect_rc "no-cache with frozen: exit 2" 2
+expect_err "no-cache with frozen: says so" "give one of them"
+N=$(requests)
 
 # -- replay answers from the cache only; --frozen the same
 rm -rf "$R/$TOOL"
@@ -217,6 +229,11 @@ new
 expect_rc "no code block: exit 1" 1
 expect_err "no code block: says so" "openai/fake-model: the answer to the code prompt has no \`\`\`python code block; it began \"I would compute"
 expect_eq "no code block: nothing written" "$(ls "$R/manifests")" "group_and_count_by_columns"
+# an unusable answer is never cached: the same request asks the model again
+N=$(requests code)
+new
+expect_eq "no code block: not cached, asked again" "$(requests code)" "$((N + 1))"
+expect_out "no code block: the intent and spec came from the cache" "llm: 1 request sent, 2 answers from the cache"
 setup refusal intent=refusal
 new
 expect_rc "refusal: exit 1" 1
@@ -229,7 +246,7 @@ expect_rc "samples: exit" 0
 expect_out "samples: pass@k" "samples: 5 generated, 3 pass: pass@1 0.60 pass@5 1.00 pass@10 n/a"
 expect_eq "samples: 5 code requests" "$(requests code)" 5
 expect_eq "samples: no repair" "$(requests repair)" 0
-expect_out "samples: staged" "STAGED average_tip_by_day: 4/4"
+expect_out "samples: passed" "PASSED average_tip_by_day: 4/4"
 expect_eq "samples: the good code kept" "$(grep -c '.mean()' "$R/$TOOL/tool.py")" 1
 
 # -- with samples, an unusable answer is a failed candidate, not the end

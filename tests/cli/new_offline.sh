@@ -11,9 +11,14 @@ unset TG_FAKE_KEY OPENAI_API_KEY ANTHROPIC_API_KEY
 
 run "$TG" -C "$R" new "average tip by day" --data data/tips.csv
 expect_rc "offline: exit" 0
+expect_out "offline: the reading first" "reading: mean of tip, grouped by day"
 expect_out "offline: the plan" "plan: aggregate mean(tip) by day (builtin generator)"
-expect_out "offline: staged" "STAGED mean_tip_by_day"
+expect_out "offline: passed" "PASSED mean_tip_by_day: 7/7 tests passed"
+expect_out "offline: staged" "STAGED mean_tip_by_day v0.1.0: registry/staging/candidates/mean_tip_by_day_0.1.0 (DRAFT -> STAGED)"
 expect_out "offline: next" "next: toolgen run mean_tip_by_day --arg file_path=data/tips.csv"
+# STAGED means one thing: what toolgen status says, and the next command works
+run "$TG" -C "$R" status
+expect_out "offline: status says STAGED" "mean_tip_by_day              STAGED"
 expect_not_out "offline: no requests" "llm:"
 T=$R/manifests/mean_tip_by_day
 expect_eq "offline: status staged" "$(grep -c '^status: staged' "$T/tool.manifest.yaml")" 1
@@ -22,9 +27,28 @@ expect_eq "offline: no placeholder left" "$(grep -c 'placeholder' "$T/tool.manif
 expect_eq "offline: no cache" "$(ls "$R/.toolgen" | grep -c llm-cache)" 0
 run "$TG" -C "$R" lint
 expect_rc "offline: lints" 0
-run "$TG" -C "$R" run mean_tip_by_day --arg file_path=data/tips.csv --json
-expect_rc "offline: runs" 0
+run "$TG" -C "$R" run mean_tip_by_day --arg file_path=data/tips.csv
+expect_rc "offline: the staged run" 0
+expect_out "offline: the staged run presents" "## Mean of tip per day"
 expect_out "offline: Sun's mean" "3.2551"
+expect_out "offline: rows read, not rows returned" "**Rows Processed**: 244"
+# no knob that changes the data an answer is computed from reaches the contract
+expect_eq "offline: no test knobs" "$(grep -c 'max_rows\|repeat' "$T/tool.manifest.yaml")" 0
+# the title says what this call computed, whatever the tool was made for
+run "$TG" -C "$R" run mean_tip_by_day --input '{"file_path":"data/tips.csv","value_columns":["total_bill"],"group_by":["sex"]}' --json
+expect_out "offline: the title from the arguments" '"title": "Mean of total_bill per sex"'
+# the same reading on another file: REUSE with the columns as arguments; then rows read, used,
+# and why the others were not, under the title of this call
+run "$TG" -C "$R" new "average body mass by sex" --data data/penguins.csv
+expect_rc "offline: penguins: exit" 0
+CALL='{"file_path":"data/penguins.csv","value_columns":["body_mass_g"],"group_by":["sex"]}'
+expect_out "offline: penguins: REUSE with the exact call" "next: toolgen run mean_tip_by_day --input '$CALL'"
+run "$TG" -C "$R" run mean_tip_by_day --input "$CALL" --json
+expect_out "offline: penguins: the title of this call" '"title": "Mean of body_mass_g per sex"'
+expect_out "offline: rows read" '"rows_in": 344'
+expect_out "offline: rows used" '"rows_used": 333'
+expect_out "offline: why the others were not" '"why": "sex missing (a group key)"'
+expect_out "offline: said in the summary" "344 rows of data/penguins.csv read, 333 used.\\n- 11 rows: sex missing (a group key)"
 # a build afterwards has nothing to generate, and the builtin tool is never regenerated
 run "$TG" -C "$R" build mean_tip_by_day
 expect_rc "offline: build" 0

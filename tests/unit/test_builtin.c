@@ -58,6 +58,15 @@ static void test_same_bytes(const tg_dataset *ds)
     CHECK_CONTAINS(first.manifest_yaml, "intent: \"Mean of tip per day\"");
     CHECK_CONTAINS(first.code, "def run(\n    file_path: str = 'data/tips.csv',\n    value_columns: list = None,\n");
     CHECK_CONTAINS(first.example_input, "\"file_path\": \"data/tips.csv\"");
+    /* no knob that changes the data the answer is computed from */
+    CHECK(!strstr(first.manifest_yaml, "max_rows") && !strstr(first.manifest_yaml, "repeat"),
+          "no test knobs in the contract");
+    CHECK(!strstr(first.code, "max_rows") && !strstr(first.code, "repeat"), "nor in the code");
+    /* the title comes from the call's arguments, what was left out is counted with the reason */
+    CHECK_CONTAINS(first.code, "    title = f\"Mean of {names(value_columns)} per {names(group_by)}\"\n");
+    CHECK_CONTAINS(first.code, "data = keep(df, df[group_by].notna().all(axis=1), "
+                               "f\"{names(group_by)} missing (a group key)\", dropped)");
+    CHECK_CONTAINS(first.manifest_yaml, "rows_dropped:");
     for (size_t i = 1; i < sizeof phrasings / sizeof *phrasings; i++) {
         tg_builtin_tool t;
         CHECK(tg_builtin_generate(phrasings[i], ds, 1, NULL, &t, &err) == TG_BUILTIN_OK,

@@ -5,6 +5,8 @@
 
 #include "app/validate.h"
 #include "base/buf.h"
+#include "lifecycle/monitor.h"
+#include "lifecycle/snapshot.h"
 #include "serve/toolset.h"
 
 int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
@@ -13,6 +15,51 @@ int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
     g.validate = tg_validate_tool_fn;
     g.validate_ud = NULL;
     return tg_gen_new(&g, result, err);
+}
+
+/* The build staging snapshots, then the staging; a line through o->progress. */
+static int stage(const tg_gen_opts *o, tg_gen_result *r, tg_err *err)
+{
+    bool ok = false;
+    char *fails = NULL;
+    int rc = tg_build_tool(o->repo, r->tool, &ok, &fails, err);
+    if (rc == 0 && !ok)
+        rc = tg_err_set(err, "%s passed its gates, but the build after generation failed:\n%s",
+                        r->tool, fails ? fails : "");
+    free(fails);
+    tg_registry g;
+    tg_registry_stage_result st = {0};
+    if (rc == 0 && (rc = tg_registry_open(&g, o->repo, err)) == 0) {
+        rc = tg_registry_stage(&g, r->tool, &st, err);
+        tg_registry_release(&g);
+    }
+    if (rc != 0) {
+        tg_err_prefix(err, "%s was generated and validated but not staged (it stays a DRAFT in "
+                           "manifests/%s/; fix what follows, then `toolgen build %s && toolgen "
+                           "stage %s`)", r->tool, r->tool, r->tool, r->tool);
+        r->outcome = TG_GEN_FAILED;
+        r->fail = TG_GENF_ANSWER;
+        return -1;
+    }
+    tg_err merr = {0};
+    if (!st.already)
+        (void)tg_monitor_add(o->repo, TG_MON_STAGED, 0, NULL, &merr); /* the registry holds it */
+    if (o->progress) {
+        char *line = xasprintf("STAGED %s%s%s: %s (%s)", r->tool, st.version[0] ? " v" : "",
+                               st.version, st.path,
+                               st.already ? "already staged" : "DRAFT -> STAGED");
+        o->progress(o->progress_ud, line);
+        free(line);
+    }
+    return 0;
+}
+
+int tg_generate_and_stage(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
+{
+    int rc = tg_generate_tool(o, result, err);
+    if (rc != 0 || result->outcome != TG_GEN_STAGED)
+        return rc;
+    return stage(o, result, err);
 }
 
 static void collect_step(void *ud, const char *line)

@@ -14,13 +14,15 @@
 
 const char tg_usage_new[] =
     "usage: toolgen new \"INTENT\" [--data FILE]... [--name NAME] [--provider P]\n"
-    "                   [--samples N] [--frozen]\n"
+    "                   [--samples N] [--frozen | --no-cache]\n"
     "\n"
     "Turns a data-analysis request into a tested tool: reads the data files' schemas, reuses an\n"
     "existing tool when one fits (REUSE, with the exact call), else writes the contract\n"
     "(manifests/NAME/tool.manifest.yaml), the code (tool.py) and tool.lock, validates them\n"
     "through the gates (a build of just that tool) and repairs failing code with the\n"
-    "diagnostics, up to validation.max_repair_iterations times. The tool ends STAGED, or\n"
+    "diagnostics, up to validation.max_repair_iterations times. A tool that passes its gates\n"
+    "is built and staged: it ends STAGED (a candidate in the staging registry, as `toolgen\n"
+    "stage` makes), and the next command runs it on the data; one that does not ends\n"
     "REJECTED (removed from manifests/, kept under .toolgen/gen/NAME/). docs/generate.md.\n"
     "\n"
     "Options:\n"
@@ -30,6 +32,8 @@ const char tg_usage_new[] =
     "  --provider P    builtin, openai, anthropic or replay (default: llm.provider)\n"
     "  --samples N     generate N candidates, report pass@1/5/10, keep the best (default 1)\n"
     "  --frozen        send no request: answers only from the response cache\n"
+    "  --no-cache      ask the model even when the answer is cached (the new answer replaces\n"
+    "                  it); unusable answers are never cached in any case\n"
     "\n"
     "Exit status: 0 STAGED or REUSE, 1 REJECTED or an unusable answer (or --frozen with an\n"
     "answer missing), 2 usage or configuration error, 3 the provider or the sandbox is\n"
@@ -73,6 +77,10 @@ static int parse(int argc, char **argv, new_opts *o)
             o->g.frozen = true;
             continue;
         }
+        if (strcmp(a, "--no-cache") == 0) {
+            o->g.no_cache = true;
+            continue;
+        }
         if (a[0] != '-') {
             if (o->g.intent)
                 return cli_fail(TG_EXIT_USAGE, "new: one intent, in quotes; unexpected '%s'", a);
@@ -94,6 +102,9 @@ static int parse(int argc, char **argv, new_opts *o)
         } else
             return cli_fail(TG_EXIT_USAGE, "new: unknown option '%s'; see 'toolgen help new'", a);
     }
+    if (o->g.frozen && o->g.no_cache)
+        return cli_fail(TG_EXIT_USAGE, "new: --frozen answers only from the cache and "
+                                       "--no-cache never does: give one of them");
     if (!o->g.intent || !*o->g.intent)
         return cli_fail(TG_EXIT_USAGE, "new: what should the tool do? usage: toolgen new "
                                        "\"average tip by day\" --data data/tips.csv");
@@ -136,7 +147,7 @@ int cmd_new(int argc, char **argv)
     o.g.repo = &o.repo;
     o.g.progress = cli_print_step;
     tg_gen_result r;
-    if (tg_generate_tool(&o.g, &r, &err) != 0) {
+    if (tg_generate_and_stage(&o.g, &r, &err) != 0) {
         char msg[2048];
         tg_err_format(&err, msg, sizeof msg);
         cli_fail(exit_of(&r), "new: %s", msg);

@@ -159,7 +159,7 @@ typedef struct bt_param {
 #define BT_MAX_PARAMS 10
 
 /* The tool's inputs for plan, in order: file_path, the plan's columns by role, its numbers,
- * then max_rows and repeat. Returns how many. */
+ * then limit (result rows returned). Returns how many. */
 size_t bt_params(const bt_plan *p, const tg_dataset *ds, size_t nds, bt_param out[BT_MAX_PARAMS]);
 
 /* ---- writers ------------------------------------------------------------------------------ */

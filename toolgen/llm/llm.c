@@ -147,6 +147,22 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
     return st;
 }
 
+/* Whether text is an answer the caller can use (rq->block): what may be cached. */
+static bool usable(const tg_llm_request *rq, const char *text)
+{
+    if (!rq->block)
+        return true;
+    char *block = tg_llm_code_block(text, rq->block);
+    bool ok = block != NULL;
+    if (ok && strcmp(rq->block, "json") == 0) {
+        cJSON *j = cJSON_Parse(block);
+        ok = cJSON_IsObject(j);
+        cJSON_Delete(j);
+    }
+    free(block);
+    return ok;
+}
+
 tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm_reply *out,
                               tg_err *err)
 {
@@ -158,12 +174,17 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
     }
     char *canon = tg_llm_canonical_request(cfg, rq);
     out->key = tg_hash_bytes(canon, strlen(canon));
-    if (tg_llm_cache_get(c->root_fd, cfg->cache_dir, out->key, &out->text, &out->model) == 0) {
-        free(canon);
-        c->cache_hits++;
-        out->cached = true;
-        out->response = tg_hash_bytes(out->text, strlen(out->text));
-        return TG_LLM_OK;
+    if (!c->no_cache &&
+        tg_llm_cache_get(c->root_fd, cfg->cache_dir, out->key, &out->text, &out->model) == 0) {
+        if (usable(rq, out->text)) {
+            free(canon);
+            c->cache_hits++;
+            out->cached = true;
+            out->response = tg_hash_bytes(out->text, strlen(out->text));
+            return TG_LLM_OK;
+        }
+        tg_llm_reply_release(out); /* stored before answers were checked: ask again */
+        out->key = tg_hash_bytes(canon, strlen(canon));
     }
     tg_llm_status st;
     if (c->frozen || cfg->provider == TG_LLM_REPLAY) {
@@ -177,7 +198,8 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
     if (st == TG_LLM_OK) {
         out->response = tg_hash_bytes(out->text, strlen(out->text));
         tg_err cerr = {0};
-        if (tg_llm_cache_put(c->root_fd, cfg->cache_dir, out->key, canon, out->text, out->model,
+        if (usable(rq, out->text) &&
+            tg_llm_cache_put(c->root_fd, cfg->cache_dir, out->key, canon, out->text, out->model,
                              &cerr) != 0) {
             *err = cerr;
             st = TG_LLM_UNAVAILABLE;
