@@ -286,7 +286,7 @@ REFUSED = [
     ("predict tomorrow's tip", "tips.csv", ["'predict'"]),
     ("train a neural network on the species", "iris.csv", ["'train'"]),
     ("median of species", "iris.csv", ["species holds string values"]),
-    ("tip by day", "tips.csv", ["say what to compute"]),
+    ("tip by day", "tips.csv", ["What should be computed of tip per day: the mean, sum"]),
     ("merge the files on day", "tips.csv", ["merging needs two data files"]),
     ("correlation of tip", "tips.csv", ["correlation needs two columns"]),
 ]

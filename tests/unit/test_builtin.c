@@ -131,7 +131,7 @@ static void test_refusals(const tg_dataset *ds)
     expect_refused(ds, "forecast next year's tips", "'forecast'");
     expect_refused(ds, "colorless green ideas sleep furiously", "is neither a column");
     expect_refused(ds, "mean sex by day", "sex holds string values");
-    expect_refused(ds, "tip by day", "say what to compute");
+    expect_refused(ds, "per day", "say what to compute");
     expect_refused(ds, "", "the intent is empty");
     expect_refused(ds, "merge on day", "merging needs two data files");
     tg_builtin_tool t;
@@ -141,6 +141,44 @@ static void test_refusals(const tg_dataset *ds)
     CHECK_CONTAINS(err.msg, "is not a tool name");
     CHECK(tg_builtin_generate("average tip by day", ds, 0, NULL, &t, &err) == TG_BUILTIN_ERROR,
           "no dataset");
+}
+
+/* A request with one thing open is asked about (about, an option), and the answer settles it. */
+static void expect_question(const tg_dataset *ds, const char *intent, const char *about,
+                            const char *option, const char *plan)
+{
+    tg_builtin_tool t;
+    tg_builtin_question q;
+    tg_err err = {0};
+    tg_builtin_status st = tg_builtin_compile(intent, ds, 1, NULL, NULL, 0, &t, &q, &err);
+    CHECK(st == TG_BUILTIN_ASK, "'%s' must be asked about (status %d: %s)", intent, st, err.msg);
+    CHECK(q.about && strcmp(q.about, about) == 0, "'%s': about '%s', want '%s'", intent,
+          q.about ? q.about : "", about);
+    bool offered = false;
+    for (size_t i = 0; i < q.noptions; i++)
+        offered = offered || strcmp(q.options[i], option) == 0;
+    CHECK(offered, "'%s': option %s offered", intent, option);
+    CHECK(t.manifest_yaml == NULL, "'%s': nothing written while asking", intent);
+    tg_builtin_question_release(&q);
+    char *answer = xasprintf("%s=%s", about, option);
+    const char *assume[] = {answer};
+    st = tg_builtin_compile(intent, ds, 1, NULL, assume, 1, &t, &q, &err);
+    CHECK(st == TG_BUILTIN_OK && strcmp(t.plan, plan) == 0, "'%s' with %s: %s", intent, answer,
+          st == TG_BUILTIN_OK ? t.plan : err.msg);
+    free(answer);
+    tg_builtin_tool_release(&t);
+    tg_builtin_question_release(&q);
+}
+
+static void test_questions(const tg_dataset *ds)
+{
+    expect_question(ds, "tip by day", "aggregate", "sum", "aggregate sum(tip) by day");
+    expect_question(ds, "average bill by day", "bill", "bill_length_mm",
+                    "aggregate mean(bill_length_mm) by day");
+    expect_question(ds, "average party size by day", "party size", "size",
+                    "aggregate mean(size) by day");
+    /* a request refused for another reason is refused, not asked about */
+    expect_refused(ds, "predict the bill by day", "'predict'");
 }
 
 /* ---- test-only entry points -------------------------------------------------------------- */
@@ -267,6 +305,7 @@ int main(int argc, char **argv)
     test_same_bytes(&ds);
     test_plans(&ds);
     test_refusals(&ds);
+    test_questions(&ds);
     test_hostile_names();
     return tl_finish("builtin");
 }

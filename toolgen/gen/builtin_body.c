@@ -18,12 +18,15 @@ bool bc_counting_only(const bt_plan *p)
     return p->naggs == 1 && p->aggs[0] == BT_SIZE;
 }
 
-/* ("mean", "sum") */
+/* (("mean", "mean"), ("rate", rate)): each aggregate's name and what pandas applies */
 static void agg_tuple(tg_buf *b, const bt_plan *p)
 {
     tg_buf_putc(b, '(');
-    for (size_t i = 0; i < p->naggs; i++)
-        tg_buf_printf(b, "%s\"%s\"", i ? ", " : "", bt_agg_name(p->aggs[i]));
+    for (size_t i = 0; i < p->naggs; i++) {
+        const char *a = bt_agg_name(p->aggs[i]);
+        bool fn = p->aggs[i] == BT_RATE || p->aggs[i] == BT_PERCENT; /* the tool's own */
+        tg_buf_printf(b, "%s(\"%s\", %s%s%s)", i ? ", " : "", a, fn ? "" : "\"", a, fn ? "" : "\"");
+    }
     tg_buf_puts(b, p->naggs == 1 ? ",)" : ")");
 }
 
@@ -37,7 +40,7 @@ static void body_aggregate(tg_buf *b, const bt_plan *p)
         if (size) {
             L("table = data.groupby(group_by, sort=True).size().reset_index(name=\"count\")");
         } else {
-            tg_buf_puts(b, "    spec = {f\"{a}_{c}\": (c, a) for a in ");
+            tg_buf_puts(b, "    spec = {f\"{name}_{c}\": (c, how) for name, how in ");
             agg_tuple(b, p);
             tg_buf_puts(b, " for c in value_columns}\n");
             L("table = data.groupby(group_by, sort=True).agg(**spec).reset_index()");
@@ -48,7 +51,7 @@ static void body_aggregate(tg_buf *b, const bt_plan *p)
     } else {
         L("data = df");
         L("skipped(data, value_columns, \"the aggregate\", dropped)");
-        tg_buf_puts(b, "    table = pd.DataFrame([{f\"{a}_{c}\": data[c].agg(a) for a in ");
+        tg_buf_puts(b, "    table = pd.DataFrame([{f\"{name}_{c}\": data[c].agg(how) for name, how in ");
         agg_tuple(b, p);
         tg_buf_puts(b, " for c in value_columns}])\n");
     }
@@ -101,14 +104,25 @@ static void body_simple(tg_buf *b, const bt_plan *p)
             tg_buf_printf(b, "    table = table.head(%ld)\n", p->top_k);
         break;
     case BT_OP_SUMMARY:
-        L("data = df");
+        if (p->ngroups) {
+            L("data = keep(df, df[group_by].notna().all(axis=1), f\"{names(group_by)} missing (a group key)\", dropped)");
+            L("parts = data.groupby(group_by, sort=True)");
+        } else {
+            L("data = df");
+            L("parts = [((), data)]");
+        }
         L("skipped(data, columns, \"its statistics\", dropped)");
         L("rows = []");
-        L("for c in columns:");
-        L("    s = data[c].dropna()");
-        L("    rows.append({\"column\": c, \"count\": int(s.count()), \"mean\": s.mean(), \"std\": s.std(),");
-        L("                 \"min\": s.min(), \"p25\": s.quantile(0.25), \"median\": s.median(),");
-        L("                 \"p75\": s.quantile(0.75), \"max\": s.max()})");
+        L("for keys, part in parts:");
+        L("    keys = keys if isinstance(keys, tuple) else (keys,)");
+        L("    for c in columns:");
+        L("        s = part[c].dropna()");
+        tg_buf_puts(b, p->ngroups ? "            row = dict(zip(group_by, keys))\n"
+                                   : "            row = {}\n");
+        L("        row.update({\"column\": c, \"count\": int(s.count()), \"mean\": s.mean(), \"std\": s.std(),");
+        L("                    \"min\": s.min(), \"p25\": s.quantile(0.25), \"median\": s.median(),");
+        L("                    \"p75\": s.quantile(0.75), \"max\": s.max()})");
+        L("        rows.append(row)");
         L("table = pd.DataFrame(rows)");
         break;
     case BT_OP_CORRELATION:

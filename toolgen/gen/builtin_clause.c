@@ -16,12 +16,58 @@ static const char *const agg_kw[] = {"sum", "total", "totals", "average", "avera
                                      "maximum", "max", "std", "stdev", "deviation",
                                      "variability", "count", "counts", "number", "many", NULL};
 
-static int date_column(const tg_dataset *ds)
+int bp_date_column(bp_state *s)
+{
+    const char *names[BT_LIMIT];
+    size_t n = 0;
+    for (size_t i = 0; i < s->ds[0].ncols && n < BT_LIMIT; i++)
+        if (s->ds[0].cols[i].type == TG_COL_DATE)
+            names[n++] = s->ds[0].cols[i].name;
+    if (n == 0)
+        return -1;
+    tg_buf opts = TG_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        tg_buf_printf(&opts, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "", names[i]);
+    const char *pick = n == 1 ? names[0]
+                              : bt_question(s->x, "date", names, n, "Which date column do the "
+                                            "periods or the order follow: %s?", opts.data);
+    tg_buf_free(&opts);
+    for (size_t i = 0; pick && i < s->ds[0].ncols; i++)
+        if (strcmp(s->ds[0].cols[i].name, pick) == 0)
+            return (int)i;
+    return -1;
+}
+
+static bool has_date(const tg_dataset *ds)
 {
     for (size_t i = 0; i < ds->ncols; i++)
         if (ds->cols[i].type == TG_COL_DATE)
-            return (int)i;
-    return -1;
+            return true;
+    return false;
+}
+
+/* "monthly" in a file without dates but with a month column: per month — unless it describes
+ * the measure right after it ("average monthly passengers": the monthly figures as they are),
+ * which is asked. */
+static void period_column(bp_state *s, size_t i, char p)
+{
+    bt_toks *t = s->t;
+    const char *name = p == 'D' ? "day" : p == 'W' ? "week" : p == 'M' ? "month"
+                     : p == 'Q' ? "quarter" : "year";
+    for (size_t c = 0; c < s->ds[0].ncols; c++) {
+        if (!bt_word_eq(name, s->ds[0].cols[c].name))
+            continue;
+        bool describes = i + 1 < t->n && t->v[i + 1].kind == BT_COL && t->v[i + 1].col != (int)c;
+        const char *options[] = {s->ds[0].cols[c].name, "none"};
+        const char *pick = !describes ? options[0]
+                           : bt_question(s->x, t->v[i].raw, options, 2, "By '%s', do you mean "
+                                         "per %s (grouped by %s), or none: the %s values as they "
+                                         "are?", t->v[i].raw, name, options[0], t->v[i].raw);
+        if (pick && strcmp(pick, "none") != 0)
+            bp_add_col(s->p->groups, &s->p->ngroups, (int)c);
+        t->v[i].used = pick != NULL;
+        return;
+    }
 }
 
 /* "day", "months", "yearly" → D, M, Y; 0 when w names no period. */
@@ -58,6 +104,8 @@ static void collect_groups(bp_state *s, size_t j)
     while (j < t->n && t->v[j].kind == BT_COL && t->v[j].ds == 0 && !t->v[j].used) {
         bp_add_col(s->p->groups, &s->p->ngroups, t->v[j].col);
         t->v[j].used = true;
+        if (j + 1 < t->n && bp_in(&t->v[j + 1], (const char *const[]){"count", "counts", NULL}))
+            t->v[++j].used = true; /* "per cylinder count": the column's own noun */
         if (j + 2 < t->n && (bp_is(&t->v[j + 1], "and") || t->v[j + 1].kind == BT_SEP) &&
             t->v[j + 2].kind == BT_COL && !t->v[j + 2].used) {
             t->v[j + 1].used = true;
@@ -78,10 +126,19 @@ static void group_clause(bp_state *s, size_t i, bool ranking, bool has_agg)
     while (j < t->n && t->v[j].kind == BT_WORD && !t->v[j].used &&
            (bt_is_filler(t->v[j].text) || bp_is(&t->v[j], "each") || bp_is(&t->v[j], "every")))
         t->v[j++].used = true;
+    if (j + 2 < t->n && bp_in(&t->v[j], (const char *const[]){"number", "count", NULL}) &&
+        bp_is(&t->v[j + 1], "of") && t->v[j + 2].kind == BT_COL) {
+        t->v[j].used = t->v[j + 1].used = true; /* "per number of cylinders" */
+        j += 2;
+    }
     if (j >= t->n)
         return;
     bt_tok *next = &t->v[j];
     bool by = bp_is(&t->v[i], "by");
+    if (!by && next->kind == BT_WORD && bt_is_row_noun(next->text)) {
+        t->v[i].used = next->used = true; /* "mean passengers per ride": each row, no group */
+        return;
+    }
     if (by && bp_in(next, agg_kw) && j + 1 < t->n && t->v[j + 1].kind == BT_COL) {
         t->v[i].used = true; /* "top 3 days by total tip": the ranking's measure */
         return;
@@ -95,7 +152,7 @@ static void group_clause(bp_state *s, size_t i, bool ranking, bool has_agg)
         } else {
             collect_groups(s, j);
         }
-    } else if (next->kind == BT_WORD && period_of(next->text) && date_column(&s->ds[0]) >= 0) {
+    } else if (next->kind == BT_WORD && period_of(next->text) && has_date(s->ds)) {
         s->p->period = period_of(next->text);
         next->used = true;
     } else {
@@ -106,25 +163,32 @@ static void group_clause(bp_state *s, size_t i, bool ranking, bool has_agg)
         t->v[k - 1].used = true;
 }
 
-/* "which day has ...", "top 3 days by ...": the column named as the thing ranked is a key. */
-static void ranked_keys(bp_state *s)
+/* "which day has ...", "which 3 zones have ...", "top 3 days by ...": the column named as the
+ * thing ranked is a key (a number before it: how many). */
+static void ranked_keys(bp_state *s, bool ranking)
 {
     static const char *const which[] = {"which", "what", NULL};
     static const char *const after[] = {"by", "with", "in", "has", "have", "had", NULL};
     bt_toks *t = s->t;
     for (size_t i = 0; i + 1 < t->n; i++) {
-        bt_tok *k = &t->v[i + 1];
-        if (k->kind != BT_COL || k->used || k->ds != 0)
+        size_t c = i + 1 + (t->v[i + 1].kind == BT_NUM && bp_in(&t->v[i], which));
+        bt_tok *k = &t->v[c < t->n ? c : i];
+        if (c >= t->n || k->kind != BT_COL || k->used || k->ds != 0)
             continue;
         bool top = bp_is(&t->v[i], "top") || bp_is(&t->v[i], "bottom") ||
                    (t->v[i].kind == BT_NUM && i > 0 &&
                     (bp_is(&t->v[i - 1], "top") || bp_is(&t->v[i - 1], "bottom")));
-        bool followed = i + 2 < t->n && bp_in(&t->v[i + 2], after);
-        if ((bp_in(&t->v[i], which) && followed) || (top && followed)) {
+        bool followed = c + 1 < t->n && bp_in(&t->v[c + 1], after);
+        bool asked = bp_in(&t->v[i], which) && (followed || ranking);
+        if (asked || (top && followed)) {
             bp_add_col(s->p->groups, &s->p->ngroups, k->col);
             k->used = true;
             if (bp_in(&t->v[i], which))
                 t->v[i].used = true;
+            if (c == i + 2) { /* "which 3 dropoff zones": how many */
+                s->p->top_k = (long)t->v[i + 1].num;
+                t->v[i + 1].used = true;
+            }
         }
     }
 }
@@ -163,9 +227,10 @@ int bp_groups(bp_state *s)
     for (size_t i = 0; i < t->n; i++)
         if (!t->v[i].used && bp_in(&t->v[i], group_words))
             group_clause(s, i, ranking, has_agg);
-    ranked_keys(s);
+    ranked_keys(s, ranking || bp_has(s, (const char *const[]){"highest", "lowest", "most",
+                                         "least", "fewest", "largest", "smallest", "biggest",
+                                         "more", "less", NULL}));
     /* "monthly", "yearly": a period of the date column, or a column of that name */
-    int date = date_column(&s->ds[0]);
     for (size_t i = 0; i < t->n; i++) {
         bt_tok *k = &t->v[i];
         char p = k->kind == BT_WORD && !k->used && strstr(k->text, "ly") ? period_of(k->text) : 0;
@@ -173,20 +238,15 @@ int bp_groups(bp_state *s)
             p = 'Y';
         if (!p)
             continue;
-        if (date >= 0) {
+        if (has_date(s->ds)) {
             s->p->period = p;
             k->used = true;
             continue;
         }
-        const char *name = p == 'D' ? "day" : p == 'W' ? "week" : p == 'M' ? "month" : p == 'Q' ? "quarter" : "year";
-        for (size_t c = 0; c < s->ds[0].ncols; c++)
-            if (bt_word_eq(name, s->ds[0].cols[c].name)) {
-                bp_add_col(s->p->groups, &s->p->ngroups, (int)c);
-                k->used = true;
-            }
+        period_column(s, i, p);
     }
     if (s->p->period)
-        s->p->date_col = date;
+        s->p->date_col = bp_date_column(s);
     return 0;
 }
 
@@ -225,8 +285,15 @@ static void agg_words(bp_state *s)
         if (bp_in(k, (const char *const[]){"count", "counts", "number", "many", NULL})) {
             k->used = true;
             /* "average passenger count": the count is what the column holds, not an aggregate */
-            bool named = i > 0 && t->v[i - 1].kind == BT_COL && bp_in(k, (const char *const[]){"count", "counts", NULL}) &&
-                         s->ds[0].cols[t->v[i - 1].col].type != TG_COL_STRING && other_agg(t, i);
+            bool named = ((i > 0 && t->v[i - 1].kind == BT_COL &&
+                           bp_in(k, (const char *const[]){"count", "counts", NULL}) &&
+                           s->ds[0].cols[t->v[i - 1].col].type != TG_COL_STRING) ||
+                          (bp_is(k, "number") && i + 2 < t->n && bp_is(&t->v[i + 1], "of") &&
+                           t->v[i + 2].kind == BT_COL &&
+                           s->ds[0].cols[t->v[i + 2].col].type != TG_COL_STRING)) &&
+                         other_agg(t, i); /* "average number of passengers" */
+            if (!named && !s->count_word)
+                s->count_at = i;
             s->count_word = s->count_word || !named;
         }
         if (bp_in(k, (const char *const[]){"distinct", "unique", "nunique", NULL})) {
@@ -247,6 +314,16 @@ void bp_aggregates(bp_state *s)
         if (k->used || k->kind != BT_WORD)
             continue;
         int dir = bp_in(k, up) ? 1 : bp_in(k, down) ? -1 : 0;
+        if (!dir && (bp_is(k, "more") || bp_is(k, "less"))) /* "which gender tips more" */
+            dir = bp_is(k, "more") ? 1 : -1;
+        size_t n = i + 1;
+        while (dir && n < t->n && t->v[n].kind == BT_WORD && bt_is_filler(t->v[n].text))
+            n++;
+        if (dir && n < t->n && t->v[n].kind == BT_WORD && !t->v[n].used &&
+            bt_is_row_noun(t->v[n].text)) {
+            s->count_word = true; /* "the most penguins": the rows are counted */
+            t->v[n].used = true;
+        }
         if (dir) {
             bool topword = bp_is(k, "top") || bp_is(k, "bottom") || bp_is(k, "first");
             k->used = true;

@@ -137,8 +137,7 @@ static void column_checks(tg_buf *b, const bt_plan *pl, const bt_param *ps, size
         tg_buf_printf(&used, wrap, p->name);
         bool numeric_agg = false;
         for (size_t a = 0; a < pl->naggs; a++)
-            numeric_agg = numeric_agg || (pl->aggs[a] != BT_COUNT && pl->aggs[a] != BT_NUNIQUE &&
-                                          pl->aggs[a] != BT_SIZE);
+            numeric_agg = numeric_agg || bt_agg_numeric(pl->aggs[a]);
         bool needs_number = (numeric_agg || pl->naggs == 0) && strcmp(p->name, "group_by") != 0 && strcmp(p->name, "index_column") != 0 &&
                             strcmp(p->name, "columns_column") != 0 && strcmp(p->name, "key_column") != 0 &&
                             strcmp(p->name, "order_column") != 0 && strcmp(p->name, "date_column") != 0 &&
@@ -174,9 +173,9 @@ static void filter_line(tg_buf *b, const bt_filter *f, const tg_dataset *ds)
 {
     static const char *const ops[] = {"==", "!=", ">", ">=", "<", "<="};
     tg_buf col = TG_BUF_INIT;
-    tg_buf_puts(&col, "df[");
+    tg_buf_puts(&col, f->year ? "pd.to_datetime(df[" : "df[");
     bt_py_str(&col, ds->cols[f->col].name);
-    tg_buf_puts(&col, "]");
+    tg_buf_puts(&col, f->year ? "]).dt.year" : "]");
     tg_buf_printf(b, "    df = keep(df, ");
     if (f->cmp == BT_ISNA || f->cmp == BT_NOTNA) {
         tg_buf_printf(b, "%s.%s()", col.data, f->cmp == BT_ISNA ? "isna" : "notna");
@@ -255,10 +254,17 @@ char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds)
     tg_buf_puts(&b, "    df = load_csv(file_path)\n");
     list_defaults(&b, ps, n, ds);
     column_checks(&b, p, ps, n, ds);
+    if (p->ratio >= 0) /* the derived quantity is what is aggregated */
+        tg_buf_printf(&b, "    value_columns = [f\"{numerator} %s {denominator}\"]\n",
+                      p->percent ? "as % of" : "per");
     bc_title(&b, p, ds);
     tg_buf_puts(&b, "    rows_in = len(df)\n    dropped = []\n");
     for (size_t i = 0; i < p->nfilters; i++)
         filter_line(&b, &p->filters[i], ds);
+    if (p->ratio >= 0)
+        tg_buf_printf(&b, "    df = keep(df, df[denominator] != 0, f\"{denominator} is 0: no ratio\", "
+                          "dropped)\n    df = df.assign(**{value_columns[0]: df[numerator] / "
+                          "df[denominator]%s})\n", p->percent ? " * 100" : "");
     tg_buf_printf(&b, "    if df.empty:\n        raise ValueError(f\"{file_path} has no rows%s "
                       "to compute on\")\n",
                   p->nfilters ? " left after the filters" : "");

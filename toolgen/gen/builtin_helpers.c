@@ -188,9 +188,24 @@ static void draw_kind(tg_buf *b, bt_chart c)
     }
 }
 
+static const char rate_py[] =
+    "YES = (\"1\", \"1.0\", \"true\", \"yes\")  # how a yes/no column says yes\n\n\n"
+    "def rate(values: pd.Series) -> float:\n"
+    "    \"\"\"The share (0 to 1) of the values that are yes; missing values are left out.\"\"\"\n"
+    "    v = values.dropna()\n"
+    "    return float(v.astype(str).str.lower().isin(YES).mean()) if len(v) else float(\"nan\")\n\n\n"
+    "def percent(values: pd.Series) -> float:\n"
+    "    \"\"\"The same share as a percentage (0 to 100).\"\"\"\n"
+    "    return rate(values) * 100\n\n\n";
+
 void bc_helpers(tg_buf *b, const bt_plan *p, const tg_dataset *ds)
 {
     (void)ds;
+    for (size_t a = 0; a < p->naggs; a++)
+        if (p->aggs[a] == BT_RATE || p->aggs[a] == BT_PERCENT) {
+            tg_buf_puts(b, rate_py);
+            break;
+        }
     tg_buf_puts(b, load_py);
     tg_buf_puts(b, result_py);
     if (p->chart)

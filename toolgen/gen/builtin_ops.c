@@ -76,12 +76,44 @@ static int no_groups(bp_state *s, const char *what)
     return 0;
 }
 
+/* Does the request name its rows ("cars", "passengers") without anything else to compute? */
+static bool counts_rows(const bp_state *s)
+{
+    for (size_t i = 0; i < s->t->n; i++)
+        if (s->t->v[i].kind == BT_WORD && !s->t->v[i].used && bt_is_row_noun(s->t->v[i].text))
+            return true;
+    return false;
+}
+
+/* "tip by day": what to compute of the columns is asked, not guessed. */
+static void ask_aggregate(bp_state *s)
+{
+    static const char *const options[] = {"mean", "sum", "median", "min", "max", "count"};
+    static const bt_agg aggs[] = {BT_MEAN, BT_SUM, BT_MEDIAN, BT_MIN, BT_MAX, BT_COUNT};
+    bt_plan *p = s->p;
+    tg_buf cols = TG_BUF_INIT;
+    for (size_t i = 0; i < p->nvalues; i++)
+        tg_buf_printf(&cols, "%s%s", i ? " and " : "", s->ds[0].cols[p->values[i]].name);
+    for (size_t i = 0; i < p->ngroups; i++)
+        tg_buf_printf(&cols, "%s%s", i ? " and " : " per ", s->ds[0].cols[p->groups[i]].name);
+    const char *a = bt_question(s->x, "aggregate", options, 6, "What should be computed of %s: "
+                                "the mean, sum, median, min, max or count?", cols.data);
+    tg_buf_free(&cols);
+    for (size_t i = 0; a && i < 6; i++)
+        if (strcmp(a, options[i]) == 0)
+            bp_add_agg(p, aggs[i]);
+}
+
 /* Aggregates from the words; count with no column counts rows. */
 static int settle_aggs(bp_state *s, const char *what)
 {
     bt_plan *p = s->p;
     if (s->count_word || s->distinct_word)
         bp_add_agg(p, s->distinct_word ? BT_NUNIQUE : p->nvalues ? BT_COUNT : BT_SIZE);
+    if (p->naggs == 0 && p->nvalues)
+        ask_aggregate(s);
+    if (p->naggs == 0 && !p->nvalues && p->ngroups && counts_rows(s))
+        bp_add_agg(p, BT_SIZE); /* "cars per origin": the rows are what is counted */
     if (p->naggs == 0)
         return tg_err_set(s->err, "%s: say what to compute (sum, average, median, minimum, "
                                   "maximum, standard deviation, count or number of distinct "
@@ -93,8 +125,7 @@ static int settle_aggs(bp_state *s, const char *what)
                                       "one of them", what);
         if (a != BT_SIZE && p->nvalues == 0)
             return tg_err_set(s->err, "%s: %s of which column?", what, bt_agg_name(a));
-        if (a != BT_SIZE && a != BT_COUNT && a != BT_NUNIQUE &&
-            need_numeric(s, bt_agg_name(a)) != 0)
+        if (bt_agg_numeric(a) && need_numeric(s, bt_agg_name(a)) != 0)
             return -1;
     }
     return 0;
@@ -114,10 +145,29 @@ static int counted_column(bp_state *s)
         return -1;
     if (rc == 0 && s->ds[0].cols[col].type != TG_COL_STRING)
         return 0;
-    if (rc == 0)
-        bp_add_col(p->groups, &p->ngroups, col);
     p->nvalues = 0;
-    return 0;
+    if (rc == 1)
+        return 0;
+    /* "species count": per value; "how many months": the rows, the distinct values, or per
+     * value — asked */
+    size_t at = 0;
+    while (at < s->t->n && !(s->t->v[at].kind == BT_COL && s->t->v[at].col == col))
+        at++;
+    if (s->count_at > at) {
+        bp_add_col(p->groups, &p->ngroups, col);
+        return 0;
+    }
+    static const char *const options[] = {"each", "rows", "distinct"};
+    const char *pick = bt_question(s->x, s->t->v[at].raw, options, 3, "By '%s', do you mean "
+                                   "the rows per value of %s (each), the number of rows (rows), "
+                                   "or the number of distinct values (distinct)?",
+                                   s->t->v[at].raw, s->ds[0].cols[col].name);
+    if (pick && strcmp(pick, "each") == 0)
+        bp_add_col(p->groups, &p->ngroups, col);
+    else if (pick && strcmp(pick, "distinct") == 0)
+        s->distinct_word = true, p->values[p->nvalues++] = col;
+    return pick ? 0 : tg_err_set(s->err, "'%s' was answered with none of each, rows, distinct",
+                                 s->t->v[at].raw);
 }
 
 static int op_aggregate(bp_state *s)
@@ -126,12 +176,12 @@ static int op_aggregate(bp_state *s)
     p->op = BT_OP_AGGREGATE;
     if (counted_column(s) != 0)
         return -1;
-    if (s->superlative && (p->naggs || s->count_word)) {
+    if (s->superlative && (p->naggs || s->count_word || p->ngroups)) {
         p->sort = s->sup_dir; /* "which day has the highest average tip" */
         if (!p->top_k)
-            p->top_k = 1;
+            p->top_k = 1; /* ranking groups without an aggregate: asked in settle_aggs */
     } else if (s->superlative) {
-        bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
+        bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN); /* "the highest fare" */
     }
     if (settle_aggs(s, "aggregate") != 0)
         return -1;
@@ -223,9 +273,8 @@ static int op_moving(bp_state *s)
     if (w < 2 || w > 1000)
         return tg_err_set(s->err, "a moving average's window must be 2 to 1000 rows, not %g", w);
     p->window = (long)w;
-    for (size_t i = 0; i < s->ds[0].ncols && p->date_col < 0; i++)
-        if (s->ds[0].cols[i].type == TG_COL_DATE)
-            p->date_col = (int)i;
+    if (p->date_col < 0)
+        p->date_col = bp_date_column(s);
     if (no_groups(s, "a moving average") != 0 || need_values(s, 1, 1, "a moving average") != 0)
         return -1;
     return need_numeric(s, "a moving average");
@@ -311,6 +360,7 @@ static int op_histogram(bp_state *s)
 {
     bt_plan *p = s->p;
     p->op = BT_OP_HISTOGRAM;
+    take(s, (const char *const[]){"distribution", "frequency", "frequencies", NULL});
     double bins = take_number(s, 10);
     if (bins < 1 || bins > 200)
         return tg_err_set(s->err, "a histogram has 1 to 200 bins, not %g", bins);
@@ -331,9 +381,8 @@ static int op_xy(bp_state *s, bt_op op)
     if (no_groups(s, op == BT_OP_SCATTER ? "a scatter plot" : "a line chart") != 0)
         return -1;
     if (op == BT_OP_SERIES && p->nvalues == 1) {
-        for (size_t i = 0; i < s->ds[0].ncols && p->date_col < 0; i++)
-            if (s->ds[0].cols[i].type == TG_COL_DATE)
-                p->date_col = (int)i;
+        if (p->date_col < 0)
+            p->date_col = bp_date_column(s);
         if (p->date_col < 0)
             return tg_err_set(s->err, "a line chart needs an x column: name it (\"tip against "
                                       "total_bill\") or use a file with a date column");
@@ -486,9 +535,49 @@ static void collect_values(bp_state *s)
     }
 }
 
+static const char *const rate_words[] = {"rate", "rates", "share", "shares", "percentage",
+                                         "percentages", "percent", "proportion", "proportions",
+                                         "fraction", NULL};
+
+/* "survival rate", "percentage who survived", "share of passengers alone": a rate of the one
+ * yes/no column the request computes on. */
+static bool rate_of_flag(bp_state *s)
+{
+    bt_plan *p = s->p;
+    const char *yes;
+    double one;
+    bool word = false;
+    for (size_t i = 0; i < s->t->n; i++)
+        word = word || (!s->t->v[i].used && bp_in(&s->t->v[i], rate_words));
+    return word && p->nvalues == 1 && !s->count_word && p->chart != BT_PIE && /* pie: shares of values */
+           (p->naggs == 0 || (p->naggs == 1 && p->aggs[0] == BT_MEAN)) &&
+           bp_flag(&s->ds[0].cols[p->values[0]], &yes, &one);
+}
+
+static int op_rate(bp_state *s)
+{
+    bool percent = false;
+    for (size_t i = 0; i < s->t->n; i++)
+        percent = percent || (!s->t->v[i].used &&
+                              bp_in(&s->t->v[i], (const char *const[]){"percentage", "percentages",
+                                                                        "percent", NULL}));
+    take(s, rate_words);
+    s->p->naggs = 0;
+    bp_add_agg(s->p, percent ? BT_PERCENT : BT_RATE);
+    return op_aggregate(s);
+}
+
 static int choose(bp_state *s)
 {
     bt_plan *p = s->p;
+    if (p->ratio >= 0) { /* a derived quantity is aggregated, and nothing else */
+        take(s, rate_words);
+        if (op_aggregate(s) != 0)
+            return -1;
+        return p->nvalues == 1 && p->chart == BT_CHART_NONE
+                   ? 0 : tg_err_set(s->err, "a ratio is aggregated on its own by the built-in "
+                                            "generator (no other column, no chart)");
+    }
     if (take(s, (const char *const[]){"merge", "merged", "join", "joined", "combine", "combined", NULL}))
         return op_merge(s);
     if (take(s, (const char *const[]){"outlier", "outliers", "anomaly", "anomalies", "unusual", "extreme", NULL}))
@@ -501,7 +590,7 @@ static int choose(bp_state *s)
         return op_correlation(s);
     if (take(s, (const char *const[]){"summary", "summarize", "summarise", "describe",
                                       "statistics", "stats", "overview", "descriptive", NULL}))
-        return p->op = BT_OP_SUMMARY, no_groups(s, "summary statistics");
+        return p->op = BT_OP_SUMMARY, 0; /* per group too: "describe body mass by species" */
     if (take(s, (const char *const[]){"moving", "rolling", NULL}))
         return op_moving(s);
     if (take(s, (const char *const[]){"pivot", NULL}))
@@ -510,6 +599,8 @@ static int choose(bp_state *s)
         return op_histogram(s);
     if (p->chart == BT_SCATTER)
         return op_xy(s, BT_OP_SCATTER);
+    if (rate_of_flag(s))
+        return op_rate(s);
     if (take(s, (const char *const[]){"share", "shares", "percentage", "percentages", "percent",
                                       "proportion", "proportions", "fraction", "distribution",
                                       "frequency", "frequencies", "breakdown", "often", NULL}))
@@ -525,11 +616,37 @@ static int choose(bp_state *s)
     return op_aggregate(s);
 }
 
+/* "heaviest species on average", "busiest pickup zone", "countries ranked by life
+ * expectancy": with a ranking and an aggregate, the one text column without a role is what is
+ * ranked. */
+static void ranked_leftover(bp_state *s)
+{
+    bt_plan *p = s->p;
+    bool ranks = s->superlative || s->top_word || p->sort;
+    if (!ranks || p->ngroups || (!p->naggs && !s->count_word))
+        return;
+    bt_tok *found = NULL;
+    for (size_t i = 0; i < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (k->kind != BT_COL || k->used || k->ds != 0 ||
+            s->ds[0].cols[k->col].type != TG_COL_STRING)
+            continue;
+        if (found)
+            return; /* two: which one is not clear */
+        found = k;
+    }
+    if (found) {
+        found->used = true;
+        bp_add_col(p->groups, &p->ngroups, found->col);
+    }
+}
+
 int bp_operation(bp_state *s)
 {
     bool asked = false;
     if (unknown_words(s) != 0)
         return -1;
+    ranked_leftover(s);
     s->p->chart = take_chart(s, &asked);
     collect_values(s);
     if (choose(s) != 0 || settle_chart(s, asked) != 0)

@@ -53,8 +53,13 @@ static void op_params(const bt_plan *p, bt_param *out, size_t *n)
 {
     switch (p->op) {
     case BT_OP_AGGREGATE:
-        if (!counts_rows(p))
+        if (p->ratio >= 0) {
+            column(out, n, "numerator", p->values[0], "Numeric column divided, row by row.");
+            column(out, n, "denominator", p->ratio, "Numeric column it is divided by (rows where "
+                                                   "it is 0 have no ratio).");
+        } else if (!counts_rows(p)) {
             columns(out, n, "value_columns", p->values, p->nvalues, "Columns to aggregate.");
+        }
         if (p->ngroups)
             columns(out, n, "group_by", p->groups, p->ngroups, "Columns whose values form the groups.");
         if (p->top_k)
@@ -69,6 +74,9 @@ static void op_params(const bt_plan *p, bt_param *out, size_t *n)
         break;
     case BT_OP_SUMMARY: case BT_OP_CORRELATION:
         columns(out, n, "columns", p->values, p->nvalues, "Numeric columns to describe.");
+        if (p->ngroups)
+            columns(out, n, "group_by", p->groups, p->ngroups, "Columns whose values form the "
+                                                               "groups described apart.");
         break;
     case BT_OP_MOVING_AVERAGE:
         column(out, n, "value_column", p->values[0], "Numeric column to average.");

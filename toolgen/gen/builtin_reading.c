@@ -27,8 +27,11 @@ static void measures(const bt_plan *p, const tg_dataset *ds, tg_strv *out)
 
 char *bt_filter_text(const bt_filter *f, const tg_dataset *ds)
 {
-    return tg_reading_filter_text(col_name(ds, f->col), (tg_rcmp)f->cmp, f->numeric, f->lo, f->hi,
-                                  f->vals, f->nvals);
+    char *year = f->year ? xasprintf("year(%s)", col_name(ds, f->col)) : NULL;
+    char *text = tg_reading_filter_text(year ? year : col_name(ds, f->col), (tg_rcmp)f->cmp,
+                                        f->numeric, f->lo, f->hi, f->vals, f->nvals);
+    free(year);
+    return text;
 }
 
 static bool uses_aggregates(bt_op op)
@@ -53,6 +56,10 @@ void bt_plan_reading(const bt_plan *p, const tg_dataset *ds, tg_reading *r)
     for (size_t a = 0; uses_aggregates(p->op) && a < p->naggs; a++)
         tg_strv_push(&r->aggregates, bt_agg_name(p->aggs[a]));
     measures(p, ds, &r->measures);
+    if (p->ratio >= 0) { /* the two columns of the ratio, computed per row */
+        tg_strv_push(&r->measures, col_name(ds, p->ratio));
+        r->derived = xstrdup(p->percent ? "percent_ratio" : "ratio");
+    }
     for (size_t g = 0; g < p->ngroups; g++)
         tg_strv_push(&r->groups, col_name(ds, p->groups[g]));
     for (size_t f = 0; f < p->nfilters; f++)
@@ -114,6 +121,8 @@ static void column_params(const bt_plan *p, const bt_param *ps, size_t n, cJSON 
     }
     if (p->op == BT_OP_SERIES || p->op == BT_OP_SCATTER)
         cJSON_AddItemToObject(o, "measures", params2("x_column", "y_column"));
+    else if (p->ratio >= 0)
+        cJSON_AddItemToObject(o, "measures", params2("numerator", "denominator"));
     else if (measure && !(p->naggs == 1 && p->aggs[0] == BT_SIZE))
         cJSON_AddItemToObject(o, "measures", param(measure));
     if (p->op == BT_OP_PIVOT)
@@ -145,6 +154,8 @@ char *bt_plan_declaration(const bt_plan *p, const tg_dataset *ds, const bt_param
         cJSON_AddNumberToObject(o, "top_k", (double)p->top_k);
     if (r.chart)
         cJSON_AddStringToObject(o, "chart", r.chart);
+    if (r.derived)
+        cJSON_AddStringToObject(o, "derived", r.derived);
     if (r.method)
         cJSON_AddStringToObject(o, "method", r.method);
     if (r.threshold)

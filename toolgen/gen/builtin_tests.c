@@ -29,7 +29,7 @@ static const char *what_op_does(const bt_plan *p)
                           : "computes the aggregates over all rows, skipping missing values";
     case BT_OP_TOP_ROWS: return "sorts the rows with a value in sort_column by it and keeps the first top_k";
     case BT_OP_VALUE_COUNTS: return "counts each value of column (missing values left out) and its share of the counted rows, most frequent first (ties by value)";
-    case BT_OP_SUMMARY: return "computes count, mean, standard deviation, minimum, quartiles, median and maximum of each column";
+    case BT_OP_SUMMARY: return "computes count, mean, standard deviation, minimum, quartiles, median and maximum of each column (per group of group_by, when it has one)";
     case BT_OP_CORRELATION: return "computes the correlation coefficient of two columns, or the matrix for more, on the rows where both values are present";
     case BT_OP_MOVING_AVERAGE: return "orders the rows (by order_column when there is one) and computes the mean of value_column over a sliding window of the last window rows (null until the window is full)";
     case BT_OP_RESAMPLE: return "parses date_column as dates, labels each row with its period and computes the aggregate per period, in time order";

@@ -15,8 +15,8 @@ static const char *agg_word(bt_agg a)
 {
     static const char *const words[] = {"sum", "mean", "median", "minimum", "maximum",
                                         "standard deviation", "count", "number of distinct values",
-                                        "number of rows"};
-    return a <= BT_SIZE ? words[a] : "number of rows";
+                                        "number of rows", "share of yes", "percentage of yes"};
+    return a <= BT_PERCENT ? words[a] : "number of rows";
 }
 
 /* "Mean and maximum" (capitalised); the rows when only rows are counted. */
@@ -57,7 +57,10 @@ static void head(tg_buf *b, const bt_plan *p)
                       p->sort > 0 ? "largest" : "smallest");
         break;
     case BT_OP_VALUE_COUNTS: tg_buf_puts(b, "Count and share of each value of {column}"); break;
-    case BT_OP_SUMMARY: tg_buf_puts(b, "Summary statistics of {names(columns)}"); break;
+    case BT_OP_SUMMARY:
+        tg_buf_puts(b, p->ngroups ? "Summary statistics of {names(columns)} per {names(group_by)}"
+                                  : "Summary statistics of {names(columns)}");
+        break;
     case BT_OP_CORRELATION:
         tg_buf_printf(b, "%s correlation {'between' if len(columns) == 2 else 'matrix of'} "
                          "{names(columns)}", p->spearman ? "Spearman" : "Pearson");

@@ -280,14 +280,48 @@ static int run_llm(gen_ctx *c, tg_err *err)
     return tg_gen_candidates(c, err);
 }
 
+/* The builtin's tool, with the user's answers: those given, then those the ask callback gets
+ * (three questions at most). A question left open ends with TG_GENF_ASK. */
+static int compile_builtin(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
+{
+    tg_strv answers = {0};
+    for (size_t i = 0; i < c->o->nassume; i++)
+        tg_strv_push(&answers, c->o->assume[i]);
+    tg_builtin_status st;
+    tg_builtin_question q;
+    for (int asked = 0;; asked++) {
+        st = tg_builtin_compile(c->o->intent, c->ds, c->nds, c->o->name,
+                                (const char *const *)answers.v, answers.n, t, &q, err);
+        char *answer = NULL;
+        if (st != TG_BUILTIN_ASK || asked >= 3 || !c->o->ask ||
+            c->o->ask(c->o->ask_ud, &q, &answer) != 0 || !answer)
+            break;
+        tg_gen_note(c, "answer: '%s' means %s", q.about, answer);
+        tg_strv_pushf(&answers, "%s=%s", q.about, answer);
+        free(answer);
+        tg_builtin_question_release(&q);
+    }
+    tg_strv_free(&answers);
+    if (st == TG_BUILTIN_OK)
+        return 0;
+    if (st == TG_BUILTIN_ASK) {
+        c->res->fail = TG_GENF_ASK;
+        c->res->question = q;
+        tg_err_set(err, "the request leaves one thing open: %s Answer it (toolgen new --assume "
+                        "'%s=...'), or say it in the request", q.text, q.about);
+        return -1;
+    }
+    tg_builtin_question_release(&q);
+    c->res->fail = TG_GENF_USAGE;
+    return -1;
+}
+
 /* The builtin compiles the request first: its plan is the reading gap detection checks. */
 static int run_builtin(gen_ctx *c, tg_err *err)
 {
     tg_builtin_tool t;
-    if (tg_builtin_generate(c->o->intent, c->ds, c->nds, c->o->name, &t, err) != TG_BUILTIN_OK) {
-        c->res->fail = TG_GENF_USAGE;
+    if (compile_builtin(c, &t, err) != 0)
         return -1;
-    }
     note_reading(c, &t.reading);
     int rc = detect_gap(c, &t.reading, err);
     if (rc == 0 && c->res->outcome != TG_GEN_REUSE)
@@ -354,5 +388,6 @@ void tg_gen_result_release(tg_gen_result *r)
     free(r->tool);
     free(r->summary);
     free(r->next);
+    tg_builtin_question_release(&r->question);
     memset(r, 0, sizeof *r);
 }

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
+#include "gen/builtin.h"
 #include "gen/verdict.h"
 #include "model/repo.h"
 
@@ -51,6 +52,13 @@ typedef struct tg_gen_opts {
     /* which existing tools a REUSE may name (e.g. those a server serves); NULL: every tool */
     bool (*reusable)(void *ud, const char *tool);
     void *reusable_ud;
+    /* the user's answers to the generator's questions, "ABOUT=MEANING" (`--assume`) */
+    const char *const *assume;
+    size_t nassume;
+    /* asks the user q (a terminal); 0 with *answer (heap: one of q's options) or -1: no answer.
+     * NULL: a question ends the pipeline (TG_GENF_ASK, result->question). */
+    int (*ask)(void *ud, const tg_builtin_question *q, char **answer);
+    void *ask_ud;
 } tg_gen_opts;
 
 typedef enum tg_gen_outcome {
@@ -66,6 +74,7 @@ typedef enum tg_gen_fail {
     TG_GENF_ANSWER,   /* the model's answer is unusable */
     TG_GENF_ENV,      /* the provider is unreachable, the sandbox cannot run */
     TG_GENF_FROZEN,   /* generation needed, requests not allowed */
+    TG_GENF_ASK,      /* one question settles the request: result->question */
 } tg_gen_fail;
 
 typedef struct tg_gen_result {
@@ -75,6 +84,7 @@ typedef struct tg_gen_result {
     char *summary;       /* a few lines for humans: steps, iterations, pass@k, gates */
     char *next;          /* the next command to run */
     int requests, cache_hits;
+    tg_builtin_question question; /* TG_GENF_ASK: the question left open */
 } tg_gen_result;
 
 /* Runs the pipeline. 0 with result filled (any outcome but FAILED), or -1 with result->fail

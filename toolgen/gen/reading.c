@@ -41,6 +41,7 @@ static const char *agg_words(const char *a)
         {"sum", "sum"}, {"mean", "mean"}, {"median", "median"}, {"min", "minimum"},
         {"max", "maximum"}, {"std", "standard deviation"}, {"count", "count of values"},
         {"nunique", "number of distinct values"}, {"size", "number of rows"},
+        {"rate", "share of yes (0 to 1)"}, {"percent", "percentage of yes (0 to 100)"},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(names[i][0], a) == 0)
@@ -64,7 +65,12 @@ static void computed(tg_buf *b, const tg_reading *r)
     if (rows)
         return;
     tg_buf_puts(b, " of ");
-    if (r->derived)
+    bool ratio = r->derived && r->measures.n == 2 && (strcmp(r->derived, "ratio") == 0 ||
+                                                      strcmp(r->derived, "percent_ratio") == 0);
+    if (ratio)
+        tg_buf_printf(b, "(%s / %s%s)", r->measures.v[0], r->measures.v[1],
+                      r->derived[0] == 'p' ? " × 100" : "");
+    else if (r->derived)
         tg_buf_printf(b, "(%s)", r->derived);
     else
         list(b, &r->measures, " and ");

@@ -12,7 +12,8 @@
  * The vocabulary of each field is the one of the built-in generator's plans: operations
  * aggregate, top_rows, value_counts, summary, correlation, moving_average, resample, merge,
  * pivot, missing_report, outliers, series, scatter, histogram; aggregates sum, mean, median,
- * min, max, std, count, nunique, size (rows); filters as canonical text (tg_reading_filter_text).
+ * min, max, std, count, nunique, size (rows), rate and percent (the share of a yes/no column's
+ * values that are yes); filters as canonical text (tg_reading_filter_text).
  *
  * Ownership: a reading owns its strings (tg_reading_release).
  */
@@ -39,8 +40,9 @@ typedef struct tg_reading {
     int order;           /* 1 largest first, -1 smallest first, 0 not asked */
     long top_k;          /* how many to keep after ordering; 0: all */
     char *chart;         /* bar, line, scatter, histogram, heatmap, pie; NULL: no chart */
-    char *derived;       /* a quantity computed per row before aggregating ("tip / total_bill
-                            * 100"), or NULL */
+    char *derived;       /* a quantity computed per row before aggregating, or NULL: "ratio"
+                            (measures[0] / measures[1]), "percent_ratio" (the same × 100), or
+                            a model's own words */
     char *method;        /* correlation: pearson, spearman; outliers: iqr, zscore; or NULL */
     double threshold;    /* outliers: k of the IQR rule or of the z-score; 0: none */
     long window, bins;   /* moving average, histogram; 0: none */
