@@ -5,15 +5,22 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd
+PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd libprotobuf-c
 
-# Debian packages `make deps` installs when missing (build + runtime of toolgen itself).
+# Debian packages `make deps` installs when missing: toolgen's build and what its main job
+# (toolgen build: every example tool tested in the sandbox) and the review page's check run.
 DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
-            libgit2-dev libpcre2-dev libmicrohttpd-dev python3 python3-yaml python3-pandas python3-numpy \
+            libgit2-dev libpcre2-dev libmicrohttpd-dev libprotobuf-c-dev python3 python3-yaml python3-pandas python3-numpy \
             python3-matplotlib bubblewrap chromium
 # Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
 # nodesource, whose nodejs package conflicts with Debian's npm).
-DEB_CMDS := node:nodejs npm:npm
+DEB_CMDS := node:nodejs
+# `make test-deps` (run by `make test`): npm, and with it the test peers of tests/npm — the
+# official tools the tests check toolgen's output with —, and nginx, the remote cache server the
+# cache tests start (docs/cache.md): what the main job does not need.
+TEST_DEB_PKGS := nginx-light
+TEST_DEB_CMDS := npm:npm
+NPM_DIR ?= tests/npm
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -32,6 +39,15 @@ ALL_CFLAGS  = $(WARN) $(DEFS) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Itoolgen -MMD
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 LIBS        = $(PKG_LIBS) -lm -pthread
 
+# One short line per file built; `make V=1` prints the whole commands, `make -s` nothing.
+ifeq ($(V),1)
+say :=
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+say := @
+else
+say = @printf '  %-4s %s\n' $(1) $(2);
+endif
+
 # One folder per layer (docs/architecture.md); every layer but cli/ goes into libtoolgen.a, which
 # the program, the unit tests and the benchmarks link.
 SRCS      := $(sort $(wildcard toolgen/*/*.c))
@@ -41,6 +57,9 @@ LIB_OBJS  := $(filter-out $(CLI_OBJS),$(OBJS))
 LIBTOOLGEN := $(BUILD)/libtoolgen.a
 TEST_SRCS := $(sort $(wildcard tests/unit/*.c))
 TESTS     := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Every file tool code and the sandboxed checks run under (runners, helpers, the static check,
+# the code analysis, the dataset reader): an installed toolgen needs them all.
+RUNTIME_FILES := $(sort $(wildcard toolgen/run/runtime/*.py toolgen/run/runtime/*.js))
 
 # The release binary is bin/toolgen; the sanitizer build keeps its own tree so the two never mix.
 ifeq ($(FLAVOR),release)
@@ -53,47 +72,43 @@ all: $(TOOLGEN)
 
 $(TOOLGEN): $(CLI_OBJS) $(LIBTOOLGEN)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBTOOLGEN) $(LIBS)
+	$(call say,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBTOOLGEN) $(LIBS)
 
 $(LIBTOOLGEN): $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $(LIB_OBJS)
+	$(call say,AR,$@)$(AR) rcs $@ $(LIB_OBJS)
 
 $(BUILD)/obj/%.o: toolgen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBTOOLGEN) tests/unit/testlib.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBTOOLGEN) $(LIBS)
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIBTOOLGEN) $(LIBS)
 
 tests-build: $(TOOLGEN) $(TESTS)
 
 # The whole suite: unit tests, the JSON-Schema-Test-Suite, CLI and lint tests. The last line
-# printed is the total, "N passed, N failed".
-test: tests-build
+# printed is the total, "N passed, N failed, N skipped", after the list of skipped checks and
+# why (tests/run.sh; with CI=true a skip of anything CI's machine can run fails it).
+test: tests-build test-deps
 	@TOOLGEN=$(TOOLGEN) TEST_BIN=$(BUILD)/tests sh tests/run.sh
 
 check: test
 
-# Regenerates tests/golden/*/expected/ from the current build on purpose; review the diff.
+# Regenerates the goldens on purpose — tests/golden/*/expected/ and tests/review/diff.golden.md —
+# from the current build; review the diff. No test rewrites a golden otherwise.
 golden-update: $(TOOLGEN)
 	@TOOLGEN_ABS=$(abspath $(TOOLGEN)) sh tests/cli/golden.sh --update
+	@TOOLGEN_ABS=$(abspath $(TOOLGEN)) sh tests/cli/diff.sh --update
 
+# Each step says what it installs and why, and names itself when it fails (build-aux/deps.sh).
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
-	done; \
-	for c in $(DEB_CMDS); do \
-	  command -v $${c%%:*} >/dev/null 2>&1 || missing="$$missing $${c#*:}"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	else echo "all Debian packages present"; fi
-	@# The official peers the tests check toolgen's output with (e.g. the mcpb CLI).
-	@cd tests/npm && npm install --no-audit --no-fund --silent
+	@sh build-aux/deps.sh debian deps $(DEB_PKGS) -- $(DEB_CMDS)
+
+test-deps:
+	@sh build-aux/deps.sh debian test-deps $(TEST_DEB_PKGS) -- $(TEST_DEB_CMDS)
+	@sh build-aux/deps.sh npm test-deps $(NPM_DIR)
 
 install: bin/toolgen
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/toolgen/schemas \
@@ -107,15 +122,17 @@ install: bin/toolgen
 	install -m 644 prompts/*.md $(DESTDIR)$(PREFIX)/share/toolgen/prompts/
 	install -m 644 prompts/reference/* $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference/
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
-	install -m 644 toolgen/run/runtime/runner.py toolgen/run/runtime/runner_warm.py \
-	  toolgen/run/runtime/runner.js toolgen/run/runtime/toolgen_helpers.py \
-	  toolgen/run/runtime/dataset_schema.py \
-	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
+	install -m 644 $(RUNTIME_FILES) $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
+	@# the built-in toolsets (docs/toolsets.md): each one's toolgen.yaml and manifests/
+	for f in $$(cd toolsets && find . -path '*/.toolgen' -prune -o -path '*/generated' -prune \
+	    -o -type f \( -name toolgen.yaml -o -path './*/manifests/*' \) -print); do \
+	  install -D -m 644 toolsets/$$f $(DESTDIR)$(PREFIX)/share/toolgen/toolsets/$$f || exit 1; \
+	done
 
 clean:
 	rm -rf build bin
 
-.PHONY: all test check deps install clean tests-build golden-update
+.PHONY: all test check deps test-deps install clean tests-build golden-update
 
 -include $(OBJS:.o=.d)
 # a unit test's own headers (tests/unit/*.h beside testlib.h) rebuild it too

@@ -14,7 +14,7 @@ N=${1:-1000}
 TG=${TOOLGEN:-$ROOT/bin/toolgen}
 [ -x "$TG" ] || make >/dev/null
 NODE=$ROOT/tests/npm/node_modules/node/bin/node
-[ -x "$NODE" ] || { echo "bench/mcp.sh: run 'make deps' first (node 22 in tests/npm)" >&2; exit 2; }
+[ -x "$NODE" ] || { echo "bench/mcp.sh: run 'make test-deps' first (node 22 in tests/npm)" >&2; exit 2; }
 WORK=${BENCH_DIR:-$ROOT/bench/work/mcp}
 rm -rf "$WORK/repo"
 mkdir -p "$WORK/repo/manifests" "$WORK/repo/data"

@@ -55,4 +55,5 @@ def main():
         print(name, counts[k])
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -38,7 +38,6 @@ expect_rc "first build" 0
 same_as_clean "first build"
 
 # ---- one edit: that tool's stages and the concatenation, one fragment rewritten -----------------
-sleep 0.05
 touch -d '2000-01-01' "$R"/.toolgen/out/*.fragment
 sed 's/^description: .*/description: Print a data file as plain text./' \
     "$R/manifests/tool_b/tool.manifest.yaml" >"$T/m" && cp "$T/m" "$R/manifests/tool_b/tool.manifest.yaml"

@@ -13,32 +13,21 @@ SUITE=$(pwd)/$NPM/.bin/conformance
 KNOWN=tests/mcp/conformance-known-failures.txt
 REPO=tests/mcp/conformance-repo
 if [ ! -x "$NODE_DIR/node" ] || [ ! -x "$SUITE" ]; then
-    bad "the conformance suite or node 22 is missing from $NPM: run 'make deps'"
+    bad "the conformance suite or node 22 is missing from $NPM: run 'make test-deps'"
     finish cli-conformance
     exit 1
 fi
 
-# the server, on a port of its choosing; progress every 400 ms so the 1.2 s fixture tool
-# gets the three notifications the progress scenario asks for
-"$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 --progress-ms 400 >"$TMP/serve.out" 2>"$TMP/serve.err" &
+# the server, on a port of its choosing
+"$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 >"$TMP/serve.out" 2>"$TMP/serve.err" &
 serve_pid=$!
 # a signal stops the script too (a trap alone would clean up and carry on)
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"; exit 130' INT
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"; exit 143' TERM
-port="" i=0
-while [ -z "$port" ] && [ $i -lt 100 ]; do
-    sleep 0.1
-    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/serve.err")
-    i=$((i + 1))
-done
-if [ -z "$port" ]; then
-    RC=1 OUT="" ERR=$(cat "$TMP/serve.err")
-    bad "serve --http did not say which port it listens on"
-    finish cli-conformance
-    exit 1
-fi
-ok
+serve_port "$TMP/serve.err" "$serve_pid"
+port=$PORT
+[ -n "$port" ] || setup_failed "serve --http did not say which port it listens on: $(cat "$TMP/serve.err")"
 
 for rev in 2026-07-28 2025-11-25; do
     PATH="$NODE_DIR:$PATH" "$SUITE" server --url "http://127.0.0.1:$port/mcp" \

@@ -1,11 +1,14 @@
 #!/bin/sh
 # toolgen diff (docs/review.md): a temporary git repository with real commits; the diff reads
 # both revisions through libgit2 without checking out, classifies the changes, applies the
-# version policy with --check, prints text, markdown (golden: tests/review/diff.golden.md) and
-# JSON, and fails clearly on a bad revision, a bad option or config, and outside a repository.
+# version policy with --check, prints text, markdown (golden: tests/review/diff.golden.md, which
+# only `make golden-update` rewrites) and JSON, and fails clearly on a bad revision, a bad option
+# or config, and outside a repository.
 . tests/lib.sh
 R=$TMP/repo
 GOLDEN=tests/review/diff.golden.md
+UPDATE=0 # --update (make golden-update): rewrite the golden on purpose, then review the diff
+[ "${1:-}" = "--update" ] && UPDATE=1
 
 # Fixed identity and dates: the commits (and so the output) are the same on every run.
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@localhost GIT_COMMITTER_NAME=t
@@ -82,10 +85,13 @@ expect_out "check: summary" "1 tool needs a version bump"
 # The markdown of a pull-request comment, byte for byte.
 run "$TG" -C "$R" diff --check --format markdown v1 v2
 expect_rc "markdown --check" 1
-if [ "${TOOLGEN_GOLDEN_UPDATE:-}" = 1 ]; then printf '%s\n' "$OUT" >"$GOLDEN"; fi
 printf '%s\n' "$OUT" >"$TMP/got.md"
+if [ "$UPDATE" = 1 ]; then
+    cp "$TMP/got.md" "$GOLDEN"
+    echo "updated $GOLDEN"
+fi
 if cmp -s "$TMP/got.md" "$GOLDEN"; then ok; else
-    bad "markdown differs from $GOLDEN (TOOLGEN_GOLDEN_UPDATE=1 to update): $(diff "$GOLDEN" "$TMP/got.md" | head -20)"
+    bad "markdown differs from $GOLDEN (make golden-update regenerates it on purpose): $(diff "$GOLDEN" "$TMP/got.md" | head -20)"
 fi
 
 # JSON for other tools.
@@ -100,9 +106,10 @@ c = [x for x in a["changes"] if x["class"] == "breaking"][0]
 print(d["ok"], d["summary"]["version_bumps_missing"], a["policy"]["bump_needed"], c["pointer"])
 ' "$TMP/d.json")" "False 1 major /input_schema/required"
 
-# v3: the major bump; a $defs move in show_b (no change); --check accepts.
+# v3: the major bump; a $defs move in show_b (no change; the type stays beside the $ref, as
+# the manifest schema asks); --check accepts.
 edit show_a 's/^version: 1.0.0/version: 2.0.0/'
-edit show_b 's/^      type: string$/      $ref: "#\/$defs\/path"/'
+edit show_b 's/^      type: string$/      type: string\n      $ref: "#\/$defs\/path"/'
 edit show_b '/^input_schema:$/a\  $defs: {path: {type: string}}'
 commit "third" v3
 run "$TG" -C "$R" diff --check v2 v3
@@ -194,6 +201,19 @@ before=$(git -C "$R" status --porcelain; git -C "$R" rev-parse HEAD)
 run "$TG" -C "$R" diff --check --format json v1 v3
 after=$(git -C "$R" status --porcelain; git -C "$R" rev-parse HEAD)
 expect_eq "diff leaves the repository untouched" "$after" "$before"
+
+# A HEAD whose manifest breaks the manifest schema does not pass --check, bumped or not; the
+# quality of revisions whose reports are not committed is said to be unrecorded.
+git -C "$R" checkout -q -b broken v3
+edit show_b 's/^risk: low/risk: extreme/; s/^version: 1.0.1/version: 1.1.0/'
+commit "broken" unlinted
+run "$TG" -C "$R" diff --check v3 unlinted
+expect_rc "check: a manifest that does not lint fails" 1
+expect_out "check: says why" "the manifest breaks its schema: /risk: "
+expect_out "check: and the fix" "fix it first (toolgen lint)"
+run "$TG" -C "$R" diff --format markdown v3 unlinted
+expect_out "markdown: quality not recorded, and why" "Quality: not recorded at either revision (the validation reports in .toolgen/reports/ are not committed"
+git -C "$R" checkout -q main
 
 # toolgen help diff documents it.
 run "$TG" help diff

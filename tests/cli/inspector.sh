@@ -15,7 +15,7 @@ INSPECTOR=$(pwd)/$NPM/.bin/mcp-inspector
 REPO=$(pwd)
 if [ ! -x "$NODE_DIR/node" ] || [ ! -x "$INSPECTOR" ]; then
     RC=0 OUT="" ERR=""
-    bad "the MCP Inspector or node 22 is missing from $NPM: run 'make deps'"
+    bad "the MCP Inspector or node 22 is missing from $NPM: run 'make test-deps'"
     finish cli-inspector
     exit 1
 fi
@@ -172,18 +172,9 @@ check_counts "config --read-only tools/call" "$TMP/ro-call.json"
 "$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 >"$TMP/serve.out" 2>"$TMP/serve.err" &
 serve_pid=$!
 trap 'kill $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
-port="" i=0
-while [ -z "$port" ] && [ $i -lt 100 ] && kill -0 $serve_pid 2>/dev/null; do
-    sleep 0.1
-    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/serve.err")
-    i=$((i + 1))
-done
-if [ -z "$port" ]; then
-    RC=1 OUT="" ERR=$(cat "$TMP/serve.err")
-    bad "serve --http did not say which port it listens on"
-    finish cli-inspector
-    exit 1
-fi
+serve_port "$TMP/serve.err" "$serve_pid"
+port=$PORT
+[ -n "$port" ] || setup_failed "serve --http did not say which port it listens on: $(cat "$TMP/serve.err")"
 URL="http://127.0.0.1:$port/mcp"
 
 run inspector "$URL" --transport http --method tools/list

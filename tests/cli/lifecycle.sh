@@ -108,7 +108,7 @@ run "$TG" -C "$R" log
 expect_out "log shows the promotion" "promote $T v1.0.0"
 expect_out "log shows the approval" "approved by alice: \"Approve it\""
 run "$TG" -C "$R" status
-expect_out "status: promoted and active" "PROMOTED  1.0.0     1.0.0"
+expect_out "status: promoted and active" "PROMOTED  1.0.0    1.0.0"
 run "$TG" -C "$R" check
 expect_out "check: snapshots match" "every registry snapshot matches"
 echo "# tampered" >>"$R/registry/active/tools/$T/tool.py"
@@ -117,19 +117,21 @@ expect_rc "check: tampered snapshot fails" 1
 expect_out "check: names the file" "registry/active/tools/$T/tool.py: SHA-256"
 G checkout -q -- registry
 
-# -- versions: a different spec at the same version, a lower version, a bump
+# -- versions: a different spec at the same version, a lower version, a bump. Both are refused
+# when staged, before the user reviews a run that could not be promoted; status says so first.
 bump 1.0.0 "Count rows again"
-approve
-run "$TG" -C "$R" promote $T
-expect_rc "same version, different spec: refused" 1
-expect_err "same version: asks for a bump" "exists as v1.0.0 with a different spec or code; increment"
-"$TG" -C "$R" reject $T --notes "superseded" >/dev/null
+run "$TG" -C "$R" status
+expect_out "status: an edit at the active version needs a bump" "bump the version above 1.0.0, build, then toolgen stage $T"
+expect_not_out "status: not promote" "toolgen promote"
+run "$TG" -C "$R" stage $T
+expect_rc "same version, different spec: stage refuses" 1
+expect_err "same version: asks for a bump" "$T v1.0.0 is promoted with another spec or code, and a change needs a new version: increment the manifest's version above 1.0.0 (e.g. to 1.1.0), then build and stage it"
+run "$TG" -C "$R" status --json
+expect_out "still nothing staged" '"state": "PROMOTED"'
 bump 0.9.0
-approve
-run "$TG" -C "$R" promote $T
-expect_rc "lower version: refused" 1
+run "$TG" -C "$R" stage $T
+expect_rc "lower version: stage refuses" 1
 expect_err "lower version: says so" "older than the active v1.0.0"
-"$TG" -C "$R" reject $T --notes "older" >/dev/null
 bump 1.1.0
 approve
 run "$TG" -C "$R" promote $T

@@ -18,7 +18,7 @@ expect_out "offline: staged" "STAGED mean_tip_by_day v0.1.0: registry/staging/ca
 expect_out "offline: next" "next: toolgen run mean_tip_by_day --arg file_path=data/tips.csv"
 # STAGED means one thing: what toolgen status says, and the next command works
 run "$TG" -C "$R" status
-expect_out "offline: status says STAGED" "mean_tip_by_day              STAGED"
+expect_eq "offline: status says STAGED" "$(printf '%s\n' "$OUT" | awk '$1 == "mean_tip_by_day" { print $2 }')" STAGED
 expect_not_out "offline: no requests" "llm:"
 T=$R/manifests/mean_tip_by_day
 expect_eq "offline: status staged" "$(grep -c '^status: staged' "$T/tool.manifest.yaml")" 1

@@ -11,7 +11,7 @@ R=$TMP/repo
 T=chart_groups
 C=$R/registry/staging/candidates/${T}_1.0.0
 cp -r tests/lifecycle/repo "$R"
-"$TG" -C "$R" build >/dev/null 2>&1 || echo "fixture build failed" >&2
+need "the fixture builds" "$TG" -C "$R" build
 
 # -- before staging: a normal run, and --html is refused
 run "$TG" -C "$R" run $T --arg file_path=data/sales.csv
@@ -61,7 +61,7 @@ if command -v chromium >/dev/null 2>&1; then
     done
     expect_eq "chromium DOM: 4 bars" "$(printf '%s' "$OUT" | grep -o 'class="tg-bar"' | wc -l)" "4"
     expect_eq "chromium DOM: 4 slices" "$(printf '%s' "$OUT" | grep -o 'class="tg-slice"' | wc -l)" "4"
-    run $CHROME --window-size=800,1900 --screenshot="$TMP/shot.png" "file://$TMP/p.html"
+    run $CHROME --window-size=800,3200 --screenshot="$TMP/shot.png" "file://$TMP/p.html"
     [ -s "$TMP/shot.png" ] && ok || bad "chromium wrote a screenshot"
     run python3 "$HERE/tests/png_colors.py" "$TMP/shot.png" 4C72B0 DD8452 55A868 C44E52
     # bars + first pie slice (blue), second line + slice (orange), third and fourth slice

@@ -4,6 +4,7 @@
 # same files, paths typed on the command line are relative to DIR (as with git -C), and nothing
 # lands in the directory toolgen was started from. Two copies of one repository: A is worked on
 # from inside, B with -C from a sibling directory, once by a relative and once by an absolute -C.
+# Started in a subfolder of a repository, without -C, toolgen finds the repository above.
 . tests/lib.sh
 T=$TMP
 A=$T/a
@@ -74,23 +75,21 @@ expect_out "run: the file's text" "sepal_length"
 same "run a manifest path" "$B" run manifests/show_b --arg file_path=data/iris.csv
 expect_rc "run a manifest path: exit 0" 0
 
-if command -v git >/dev/null 2>&1; then
-    for r in "$A" "$B"; do
-        (cd "$r" && git init -q . && git add -A &&
-            git -c user.name=t -c user.email=t@example.com commit -qm init) >/dev/null 2>&1
-    done
-    same "check" ../b check
-    expect_rc "check: exit 0" 0
-    expect_out "check: matches" "matches the last commit"
-    echo stray >"$A/generated/stray.txt"
-    echo stray >"$B/generated/stray.txt"
-    same "check with a stray file" "$B" check
-    expect_rc "check with a stray file: exit 1" 1
-    expect_out "check with a stray file: lists it" "untracked  generated/stray.txt"
-    rm "$A/generated/stray.txt" "$B/generated/stray.txt"
-else
-    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do ok; done
-fi
+skip_unless "git is not installed" command -v git
+for r in "$A" "$B"; do
+    (cd "$r" && git init -q . && git add -A &&
+        git -c user.name=t -c user.email=t@example.com commit -qm init) >/dev/null 2>&1
+done
+same "check" ../b check
+expect_rc "check: exit 0" 0
+expect_out "check: matches" "matches the last commit"
+echo stray >"$A/generated/stray.txt"
+echo stray >"$B/generated/stray.txt"
+same "check with a stray file" "$B" check
+expect_rc "check with a stray file: exit 1" 1
+expect_out "check with a stray file: lists it" "untracked  generated/stray.txt"
+rm "$A/generated/stray.txt" "$B/generated/stray.txt"
+skip_end
 
 same "clean" ../b clean
 expect_rc "clean: exit 0" 0
@@ -101,6 +100,25 @@ printf 'build:\n  jobs: many\n' >"$B/toolgen.yaml"
 same "a bad toolgen.yaml" ../b build
 expect_rc "a bad toolgen.yaml: exit 2" 2
 expect_err "a bad toolgen.yaml: names the key" "/build/jobs"
+
+# From a subfolder, without -C, toolgen finds the repository above, as git does; arguments that
+# name the repository's files stay relative to its root, the user's own files to the subfolder.
+printf 'build:\n  gates: false\n' >"$A/toolgen.yaml"
+run sh -c 'cd "$1/data" && "$2" build >/dev/null 2>&1 && "$2" run show_a --arg file_path=data/iris.csv' - "$A" "$TG"
+expect_rc "run from data/: the repository is found" 0
+expect_out "run from data/: the tool ran" "sepal_length"
+printf '{"type": "object"}\n' >"$A/data/s.json"
+run sh -c 'cd "$1/data" && "$2" validate --schema s.json s.json' - "$A" "$TG"
+expect_rc "validate from data/: its files are relative to the current folder" 0
+run sh -c 'cd "$1/manifests/show_b" && "$2" lint' - "$A" "$TG"
+expect_rc "lint from a tool's folder: the whole repository" 0
+mkdir -p "$T/plain/sub"
+git init -q "$T/plain"
+mkdir -p "$T/plain/manifests"
+git init -q "$T/plain/sub"
+run sh -c 'cd "$1/sub" && "$2" build' - "$T/plain" "$TG"
+expect_rc "the search stops at a git repository's top" 2
+expect_err "... and says where it looked" "no toolgen.yaml and no manifests/ here or in a folder above"
 
 run "$TG" -C "$T/nonexistent" build
 expect_rc "-C to a missing folder: exit 2" 2

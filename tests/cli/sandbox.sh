@@ -46,11 +46,19 @@ sandbox_procs() {
     done
 }
 
+no_sandbox_procs() { [ -z "$(sandbox_procs)" ]; }
+
 # host_untouched NAME: nothing of the call is left on the host, the repository did not change,
-# and the next call works.
+# and the next call works. The call's processes are killed by the time toolgen returns; the
+# kernel may take a moment to finish them, so they are polled for up to 20 s — a bound against
+# a slow machine only, and below the 31 s the outliving sleep would last, so a real leftover
+# is still there to be seen.
 host_untouched() {
-    i=0
-    while [ -n "$(sandbox_procs)" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+    _n=0
+    until no_sandbox_procs || [ "$_n" -ge 400 ]; do
+        sleep 0.05
+        _n=$((_n + 1))
+    done
     left=$(sandbox_procs)
     if [ -z "$left" ]; then ok; else RC=0 OUT="$left" ERR=""; bad "$1: processes outlived the call"; fi
     if pgrep -f "sleep $MARKER" >/dev/null; then RC=0; bad "$1: the detached sleep survived"; else ok; fi
@@ -81,8 +89,7 @@ blocked_test() { # NAME ACTION [TARGET]: the call succeeds and the tool saw its 
     expect_not_out "$name: no secret anywhere in the envelope" "sk-test-secret"
 }
 
-run "$TG" lint "$SB/manifests" "$SB/toolgen.yaml"
-expect_rc "the test tools are valid manifests" 0
+need "the test tools are valid manifests" "$TG" lint "$SB/manifests" "$SB/toolgen.yaml"
 
 # ---- network ------------------------------------------------------------------------------------
 # A listener on the host's loopback: the sandbox has its own, so nothing may arrive here.
@@ -99,8 +106,7 @@ except OSError:
     pass
 ' "$PORT_FILE" "$TMP/connected" &
 LISTENER=$!
-i=0
-while [ ! -f "$PORT_FILE" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for test -f "$PORT_FILE" || setup_failed "the host's listener did not start"
 blocked_test "tcp to the host's 127.0.0.1" tcp_localhost "$(cat "$PORT_FILE")"
 if [ -f "$TMP/connected" ]; then RC=0; bad "tcp to 127.0.0.1: the host listener was reached"; else ok; fi
 kill "$LISTENER" 2>/dev/null
@@ -173,15 +179,12 @@ expect_field "memory bomb: code" "d['error']['code']" INTERNAL_ERROR
 expect_field "memory bomb: memory exhausted" "d['resources']['memory']['status']" exhausted
 host_untouched "memory bomb"
 
-start=$(date +%s)
 run sh -c 'cd "$1" && "$2" run cpu_hog --json' - "$SB" "$TG"
-elapsed=$(($(date +%s) - start))
 expect_rc "cpu loop: the call fails" 1
 expect_field "cpu loop: class" "d['error']['class']" cpu_limit
 expect_field "cpu loop: code" "d['error']['code']" TIMEOUT
 expect_field "cpu loop: CPU exhausted" "d['resources']['cpu']['status']" exhausted
 expect_field "cpu loop: not the wall clock" "d['killed_by']" null
-if [ "$elapsed" -lt 20 ]; then ok; else RC=0; bad "cpu loop: took ${elapsed}s"; fi
 host_untouched "cpu loop"
 
 abuse sleep
@@ -191,20 +194,20 @@ expect_field "wall clock: code" "d['error']['code']" TIMEOUT
 expect_field "wall clock: killed by" "d['killed_by']" wall_clock
 host_untouched "wall clock"
 
-start=$(date +%s)
 abuse stdout_flood
-elapsed=$(($(date +%s) - start))
 expect_rc "1 GiB stdout flood: the call fails" 1
 expect_field "stdout flood: class" "d['error']['class']" output_limit
 expect_field "stdout flood: killed at the cap, not drained" "d['killed_by']" output_limit
 expect_field "stdout flood: truncated" "d['stdout_truncated']" true
 expect_field "stdout flood: exactly 64 KiB kept" "len(d['stdout'])" 65536
-if [ "$elapsed" -le 10 ]; then ok; else RC=0; bad "stdout flood: took ${elapsed}s, not capped quickly"; fi
 host_untouched "stdout flood"
 
+# the signals come once the tool runs: its "sleeping" file is in the call's work directory
+tool_sleeps() { [ -n "$(find "$TMP/tmp" -name sleeping 2>/dev/null)" ]; }
+sleeps_or_ended() { tool_sleeps || ! kill -0 "$1" 2>/dev/null; }
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >"$TMP/int.out" 2>"$TMP/int.err" &
 INT_PID=$!
-sleep 1
+wait_for sleeps_or_ended "$INT_PID" && tool_sleeps || setup_failed "Ctrl-C: the tool did not start"
 kill -INT "$INT_PID"
 wait "$INT_PID"
 RC=$? OUT=$(cat "$TMP/int.out") ERR=$(cat "$TMP/int.err")
@@ -216,9 +219,7 @@ host_untouched "Ctrl-C during a call"
 # (its owner process is gone; docs/sandbox.md#work-directories).
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >/dev/null 2>&1 &
 KILL_PID=$!
-i=0
-while [ -z "$(ls -A "$TMP/tmp")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
+wait_for sleeps_or_ended "$KILL_PID" && tool_sleeps || setup_failed "SIGKILL: the tool did not start"
 kill -KILL "$KILL_PID"
 wait "$KILL_PID" 2>/dev/null
 RC=0 OUT=$(ls -A "$TMP/tmp") ERR=""
@@ -376,11 +377,12 @@ pathcase "missing outside data/" nowhere/missing.csv 1 '"code": "FORBIDDEN"'
 pathcase "not in data_dirs yet" more/x.csv 1 '"code": "FORBIDDEN"'
 sed 's|data_dirs: \[data/\]|data_dirs: [data/, more/]|' "$SB/toolgen.yaml" >"$REPO/toolgen.yaml"
 pathcase "sandbox.data_dirs adds a directory" more/x.csv 0 '"first_line": "more,data"'
-if [ "$(id -u)" = 0 ]; then
-    printf 'private\n' >"$REPO/data/private.csv"
-    chmod 600 "$REPO/data/private.csv"
-    pathcase "unreadable by others (as root)" data/private.csv 1 "not readable by other users"
-fi
+# as root, toolgen refuses a file the sandbox's unprivileged user could not read
+skip_unless "needs root (toolgen then runs tool code as an unprivileged user)" test "$(id -u)" = 0
+printf 'private\n' >"$REPO/data/private.csv"
+chmod 600 "$REPO/data/private.csv"
+pathcase "unreadable by others (as root)" data/private.csv 1 "not readable by other users"
+skip_end
 
 # ---- fail closed --------------------------------------------------------------------------------
 run sh -c 'cd "$1" && TOOLGEN_BWRAP=/nonexistent/bwrap "$2" run paths --arg file_path=data/ok.csv' - "$SB" "$TG"

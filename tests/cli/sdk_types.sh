@@ -1,6 +1,6 @@
 #!/bin/sh
 # The emitted adapter definitions type-check against the official SDKs' own TypeScript types
-# (npm openai and @anthropic-ai/sdk, checked with tsc; installed into tests/npm by `make deps`):
+# (npm openai and @anthropic-ai/sdk, checked with tsc; installed into tests/npm by `make test-deps`):
 # Chat Completions tools as ChatCompletionFunctionTool, Responses API tools as FunctionTool,
 # Anthropic tools as Tool. Each file is pasted as an object literal, so a wrong member type, a
 # missing member and an unknown member all fail. For this repository and every golden case.
@@ -10,7 +10,7 @@ NM=$(pwd)/tests/npm/node_modules
 TSC=$NM/.bin/tsc
 if [ ! -x "$TSC" ] || [ ! -d "$NM/openai" ] || [ ! -d "$NM/@anthropic-ai/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "typescript, openai or @anthropic-ai/sdk is missing in tests/npm: run 'make deps'"
+    bad "typescript, openai or @anthropic-ai/sdk is missing in tests/npm: run 'make test-deps'"
     finish cli-sdk-types
     exit 1
 fi

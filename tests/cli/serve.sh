@@ -8,7 +8,7 @@
 NPM=tests/npm/node_modules
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make test-deps'"
     finish cli-serve
     exit 1
 fi
@@ -42,9 +42,8 @@ if [ "$OUT" -ge 9 ]; then ok; else bad "a log line per tools/call (got $OUT)"; f
 run grep -c 'data/iris.csv' "$TMP/sdk.err"
 expect_eq "the log holds no arguments" "$OUT" 0
 # the log line is written once the call's sandbox is gone, which may be after the client ended:
-# wait for it (bounded), then check it is the one line and the next call's is ok
-i=0
-until grep -q '"status":"cancelled"' "$TMP/cancel.err" || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+# wait for it, then check it is the one line and the next call's is ok
+wait_for grep -q '"status":"cancelled"' "$TMP/cancel.err"
 run grep -c '"tool":"slow_tool".*"status":"cancelled"' "$TMP/cancel.err"
 expect_eq "the call the client cancelled is logged as cancelled" "$OUT" 1
 run grep -c '"tool":"fast_tool".*"status":"ok"' "$TMP/cancel.err"
@@ -102,7 +101,7 @@ INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":
 CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_tool","arguments":{"file_path":"data/x.csv"}}}'
 
 # start_slow_call NAME: serve on a FIFO held open on fd 3, send initialize + the call, and wait
-# (bounded) until the call's sandbox is a child of the server; sets serve_pid and children
+# until the call's sandbox is a child of the server; sets serve_pid and children
 start_slow_call() {
     rm -f "$TMP/in"
     mkfifo "$TMP/in"
@@ -110,13 +109,14 @@ start_slow_call() {
     serve_pid=$!
     exec 3>"$TMP/in"
     printf '%s\n%s\n' "$INIT" "$CALL" >&3
-    children="" i=0
-    while [ -z "$children" ] && [ $i -lt 200 ]; do
-        sleep 0.05
-        children=$(children_of "$serve_pid")
-        i=$((i + 1))
-    done
+    children=""
+    wait_for call_running
 }
+call_running() {
+    children=$(children_of "$serve_pid")
+    [ -n "$children" ]
+}
+serve_ended() { ! kill -0 "$serve_pid" 2>/dev/null; }
 
 # ---- stdin closed in the middle of a call: the call is killed, no process is left ----------
 start_slow_call eof
@@ -141,11 +141,7 @@ expect_not_out "no crash" "AddressSanitizer"
 # ---- SIGTERM in the middle of a call: the call is killed, the server ends --------------------
 start_slow_call term
 kill -TERM "$serve_pid"
-t0=$(date +%s)
-while kill -0 "$serve_pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 5 ]; do sleep 0.1; done
-if kill -0 "$serve_pid" 2>/dev/null; then
-    bad "serve is still running 5 s after SIGTERM"
-else ok; fi
+if wait_for serve_ended; then ok; else bad "serve is still running $HANG_S s after SIGTERM"; fi
 exec 3>&-
 if [ -z "$children" ]; then
     bad "no sandbox process seen while the call ran (SIGTERM case)"

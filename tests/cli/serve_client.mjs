@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
-// The peers live in tests/npm (make deps), not beside this script: load them from there.
+// The peers live in tests/npm (make test-deps), not beside this script: load them from there.
 const npm = `${process.cwd()}/tests/npm/node_modules`;
 const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
 const { Client } = await sdk('client/index.js');
@@ -159,11 +159,9 @@ try {
   check(withProgress.content.some((c) => c.type === 'image' && c.mimeType === 'image/png'), 'the chart as image content');
 
   // cancellation: the SDK sends notifications/cancelled when the signal aborts. Aborted at the
-  // server's first progress notification ("started": the call is running), since a call through
-  // a warm pool worker may well finish within any fixed delay; 300 ms at the latest.
+  // server's first progress notification ("started": the call is running) — an event, since a
+  // call through a warm pool worker may well finish within any fixed delay.
   const abort = new AbortController();
-  const started = Date.now();
-  setTimeout(() => abort.abort('test'), 300);
   let cancelled;
   try {
     await client.callTool(chart, undefined, { signal: abort.signal, onprogress: () => abort.abort('test') });
@@ -171,7 +169,6 @@ try {
   check(cancelled !== undefined, 'an aborted call rejects', String(cancelled));
   const after = await client.callTool({ name: 'preview_file_lines', arguments: { file_path: 'data/iris.csv' } });
   check(after.isError === false, 'the next call is served after a cancellation');
-  check(Date.now() - started < 30000, 'the cancelled call did not block the next one for long');
 
   // The call whose log line must say "cancelled" runs until it is killed (SLOW_URL or SLOW_CMD:
   // a server on a repository whose slow_tool never ends), so the cancellation surely reaches it

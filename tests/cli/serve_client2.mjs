@@ -25,6 +25,8 @@ const check = (cond, name, why = '') => {
   if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
 };
 const { TG, REPO, SPARE } = process.env;
+// every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
 const withTimeout = (p, ms, what) => Promise.race([p, new Promise((_, no) =>
   setTimeout(() => no(new Error(`timed out: ${what}`)), ms))]);
 
@@ -109,7 +111,7 @@ try {
     onprogress: () => { progress++; if (progress === 2) abort.abort('enough'); },
   });
   let outcome = 'resolved';
-  try { await withTimeout(slow, 30000, 'the slow call'); } catch (e) { outcome = String(e?.message ?? e); }
+  try { await withTimeout(slow, HANG_MS, 'the slow call'); } catch (e) { outcome = String(e?.message ?? e); }
   check(progress >= 2, 'progress notifications of a long call', `${progress}`);
   check(outcome !== 'resolved' && !/timed out/.test(outcome), 'the cancelled call rejects', outcome);
   const after = await client.callTool({ name: 'preview_file_lines', arguments: { file_path: 'data/x.csv', lines: 1 } });
@@ -119,7 +121,7 @@ try {
   const before = changed.length;
   const seen = new Promise((resolve) => { wakeChanged = () => { if (changed.length > before) resolve(); }; });
   cpSync(SPARE, `${REPO}/manifests/zz_added`, { recursive: true });
-  try { await withTimeout(seen, 20000, 'listChanged'); } catch { /* checked below */ }
+  try { await withTimeout(seen, HANG_MS, 'listChanged'); } catch { /* checked below */ }
   const last = changed[changed.length - 1];
   check(Array.isArray(last) && last.includes('zz_added'), 'the listChanged handler sees the new tool',
     JSON.stringify(changed));

@@ -7,7 +7,7 @@
 NPM=tests/npm/node_modules
 if [ ! -d "$NPM/@modelcontextprotocol/client" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/client is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/client is missing: run 'make test-deps'"
     finish cli-serve-client2
     exit 1
 fi

@@ -28,20 +28,10 @@ start_http() {
     shift
     "$TG" -C "$REPO" serve --dev --http 127.0.0.1:0 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     serve_pid=$!
-    port="" i=0
-    while [ -z "$port" ] && [ $i -lt 100 ] && kill -0 $serve_pid 2>/dev/null; do
-        sleep 0.1
-        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/$name.err")
-        i=$((i + 1))
-    done
+    serve_port "$TMP/$name.err" "$serve_pid"
+    port=$PORT
     URL="http://127.0.0.1:$port/mcp"
-    if [ -n "$port" ]; then ok; else bad "$name: serve --http printed no port: $(cat "$TMP/$name.err")"; fi
-}
-
-# wait_for COND...: runs the command until it succeeds, 20 s at most (bounded, not timed)
-wait_for() {
-    i=0
-    until "$@" || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+    [ -n "$port" ] || setup_failed "$name: serve --http printed no port: $(cat "$TMP/$name.err")"
 }
 
 # post NAME REV BODY [HEADER]...: POST BODY to URL, recording the messages of revision REV
@@ -244,7 +234,7 @@ expect_eq "queue: one call at a time, in order" "$order" "2:cancelled 3:ok "
 # ---- the official SDK client over HTTP --------------------------------------------------------
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make test-deps'"
 else
     # the server the client cancels a never-ending call on (see serve_client.mjs)
     start_http sdkslow
@@ -252,12 +242,8 @@ else
     export SLOW_URL
     "$TG" serve --dev --page-size 2 --http 127.0.0.1:0 >"$TMP/sdk.out" 2>"$TMP/sdk.err" &
     serve_pid=$!
-    port="" i=0
-    while [ -z "$port" ] && [ $i -lt 100 ]; do
-        sleep 0.1
-        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/sdk.err")
-        i=$((i + 1))
-    done
+    serve_port "$TMP/sdk.err" "$serve_pid"
+    port=$PORT
     GOLDEN=$(ls generated/*/golden/*.request.json)
     HTTP_TOOLS=$(grep -l 'runtime: http' manifests/*/tool.manifest.yaml | sed 's|manifests/\([^/]*\)/.*|\1|')
     SERVER_URL="http://127.0.0.1:$port/mcp" MESSAGES="$TMP/sdk.jsonl"

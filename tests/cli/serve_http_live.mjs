@@ -22,8 +22,10 @@ const check = (cond, name, why = '') => {
   if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
 };
 const { SERVER_URL, REPO, SPARE } = process.env;
+// every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
 // resolves with what `ready` returns once it is truthy; undefined after ms (then a check fails)
-const until = (ready, ms = 30000) => new Promise((resolve) => {
+const until = (ready, ms = HANG_MS) => new Promise((resolve) => {
   const started = Date.now();
   const poll = () => {
     const v = ready();

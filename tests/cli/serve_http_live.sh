@@ -41,19 +41,9 @@ trap 'cleanup_streams; [ -n "$KEEP" ] || rm -rf "$TMP"' EXIT
 start_http() {
     "$TG" -C "$R" serve --dev --http 127.0.0.1:0 --max-concurrency 6 >"$TMP/$1.out" 2>"$TMP/$1.err" &
     serve_pid=$!
-    port="" i=0
-    while [ -z "$port" ] && [ $i -lt 100 ] && kill -0 $serve_pid 2>/dev/null; do
-        sleep 0.1
-        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$TMP/$1.err")
-        i=$((i + 1))
-    done
-    URL="http://127.0.0.1:$port/mcp"
-    if [ -n "$port" ]; then ok; else bad "$1: serve --http printed no port: $(cat "$TMP/$1.err")"; fi
-}
-# wait_for COND...: runs the command until it succeeds, 30 s at most (bounded, not timed)
-wait_for() {
-    i=0
-    until "$@" || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+    serve_port "$TMP/$1.err" "$serve_pid"
+    URL="http://127.0.0.1:$PORT/mcp"
+    [ -n "$PORT" ] || setup_failed "$1: serve --http printed no port: $(cat "$TMP/$1.err")"
 }
 # stream NAME METHOD [ARGS]...: holds an event stream open in the background into $TMP/NAME.ev
 stream() {
@@ -174,7 +164,7 @@ expect_eq "a log line per notification sent (GET and listen)" "$OUT" 2
 # ---- the official SDK clients over HTTP -------------------------------------------------------
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ] || [ ! -d "$NPM/@modelcontextprotocol/client" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk or client is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk or client is missing: run 'make test-deps'"
 else
     start_http sdk
     run env SERVER_URL="$URL" REPO="$R" SPARE="$TMP/spare_c" node tests/cli/serve_http_live.mjs

@@ -2,7 +2,7 @@
 //   2026-07-28: raw JSON-RPC over the server's stdio (no 2026 SDK client is needed to speak
 //     it): input_required with an elicitation form and a signed requestState, the retries with
 //     inputResponses, a tampered, foreign, mismatched or garbage state refused with -32602, a
-//     declined question and a client without the elicitation capability as tool errors;
+//     declined question a tool error, a client without the elicitation capability -32021;
 //   legacy: the official TypeScript SDK 1.x client answers the server's elicitation/create
 //     requests with its request handler, and the call completes.
 // Run from the repository root by tests/cli/serve_mrtr.sh with TG (toolgen), REPO (a repository
@@ -90,10 +90,10 @@ check(r.result?.resultType === 'complete' && r.result.isError === false &&
 r = await call({ requestState: state1, inputResponses: { column: { action: 'decline' } } });
 check(r.result?.isError === true && /declined the question/.test(r.result.content[0].text),
   'a declined question is a tool error', JSON.stringify(r));
-// a client that cannot be asked
+// a client that cannot be asked: MissingRequiredClientCapabilityError naming elicitation
 r = await call({}, {});
-check(r.result?.isError === true && /elicitation capability/.test(r.result.content[0].text),
-  'a client without elicitation gets a tool error', JSON.stringify(r));
+check(r.error?.code === -32021 && r.error.data?.requiredCapabilities?.elicitation !== undefined,
+  'a client without elicitation gets -32021', JSON.stringify(r));
 // the argument given: no question at all
 r = await call({}, { elicitation: {} }, { file_path: 'data/x.csv', column: 'a' });
 check(r.result?.resultType === 'complete' && r.result.structuredContent?.count === 3, 'no question needed');

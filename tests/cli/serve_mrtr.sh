@@ -9,7 +9,7 @@
 NPM=tests/npm/node_modules
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make test-deps'"
     finish cli-serve-mrtr
     exit 1
 fi

@@ -42,7 +42,7 @@ run "$TG" -C "$R" serve --dev <"$TMP/req.in"
 expect_out "--dev runs the working tree's code" '"structuredContent":{"rows":103,'
 G checkout -q -- "manifests/$T/tool.py"
 
-# -- a staged candidate: only with --staging, marked, in place of the active version
+# -- a staged candidate: only with --staging, marked, beside the active version as NAME_staged
 sed -i 's/^version: .*/version: 1.1.0/; s/^title: .*/title: Count CSV rows again/' "$R/manifests/$T/tool.manifest.yaml"
 "$TG" -C "$R" build >/dev/null 2>&1
 run "$TG" -C "$R" stage $T
@@ -50,13 +50,30 @@ expect_rc "stage v1.1.0" 0
 run "$TG" -C "$R" serve <"$TMP/req.in"
 expect_out "without --staging: the active version" '"title":"Count CSV rows"'
 expect_not_out "without --staging: no candidate" "staged"
-run "$TG" -C "$R" serve --staging <"$TMP/req.in"
+printf '%s\n' "$LIST" "$(printf '%s' "$CALL" | sed "s/\"name\":\"$T\"/\"name\":\"${T}_staged\"/")" >"$TMP/staged.in"
+run "$TG" -C "$R" serve --staging <"$TMP/staged.in"
 expect_rc "serve --staging" 0
-expect_out "--staging: the candidate's title is marked" '"title":"[staged STAGED v1.1.0] Count CSV rows again"'
-expect_out "--staging: the description says so" '"description":"STAGED CANDIDATE v1.1.0 (STAGED), not yet approved by the user'
+expect_out "--staging: the promoted version is still served" '"name":"'$T'","title":"Count CSV rows"'
+expect_out "--staging: the candidate beside it" '"name":"'$T'_staged","title":"[candidate v1.1.0, not approved] Count CSV rows again"'
+expect_out "--staging: the description says so" '"description":"CANDIDATE v1.1.0 of '$T', staged for review, not approved by the user: use it only to review its output. The promoted version is '$T' v1.0.0.'
 expect_out "--staging: _meta names state and version" '"dev.toolgen/lifecycle":{"state":"STAGED","version":"1.1.0"}'
 expect_out "--staging: the candidate is callable" '"structuredContent":{"rows":3,'
-expect_err "--staging: says where the tools come from" "(from the registry's promoted and staged tools)"
+expect_err "--staging: says where the tools come from" "2 tools over stdio, and 0 prompts (from the registry's promoted and staged tools)"
+"$TG" -C "$R" run $T >/dev/null 2>&1
+"$TG" -C "$R" feedback $T --output Yes >/dev/null && "$TG" -C "$R" feedback $T --decision Approve >/dev/null
+run "$TG" -C "$R" serve --staging <"$TMP/staged.in"
+expect_out "--staging: an approved candidate is not called unapproved" '"title":"[candidate v1.1.0, approved, not promoted] Count CSV rows again"'
+expect_out "--staging: ... its description neither" 'approved by the user but not yet promoted'
+expect_not_out "--staging: ... nowhere" 'not approved by the user'
+
+# -- a path outside the data directories: the guidance's alternatives read as such
+printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{$M26,\"name\":\"$T\",\"arguments\":{\"file_path\":\"/etc/passwd\"}}}" >"$TMP/forbidden.in"
+run "$TG" -C "$R" serve <"$TMP/forbidden.in"
+expect_out "a forbidden path: how to fix" 'How to fix: Copy the file into a data directory'
+expect_out "... or the other way" '\n  or: Add its directory to sandbox.data_dirs in toolgen.yaml.'
+expect_not_out "... said once" 'or: Or'
+run "$TG" -C "$R" run $T --arg file_path=/etc/passwd
+expect_err "toolgen run: the same alternatives" "  or:            Add its directory to sandbox.data_dirs"
 
 # -- a tampered snapshot is left out, with the file and the fix
 printf '# edited\n' >>"$R/registry/active/tools/$T/tool.py"

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """serve_unlocked.py — while generate_tool works, the server answers other requests.
 
-usage: serve_unlocked.py URL LLM_LOG RELEASE_FILE
+usage: serve_unlocked.py URL LLM_LOG RELEASE_FILE HANG_S
 
 Drives `toolgen serve --http` (workflow on, a fake model whose intent answer is held until
 RELEASE_FILE exists): calls generate_tool in a thread, waits until the model has been asked
 (the generation is then in progress and cannot end before the release), then asks tools/list
 and calls another tool, and only then releases the model. Prints one JSON object: what came
-back, how long each answer took, and whether generate_tool was still working when they did.
+back, how long each answer took (measured, for the log; not a check), and whether generate_tool
+was still working when they did. HANG_S bounds every wait: it only protects against a hang.
 """
 import http.client
 import json
@@ -18,12 +19,13 @@ import time
 import urllib.parse
 
 URL, LLM_LOG, RELEASE = sys.argv[1:4]
+HANG_S = float(sys.argv[4])
 U = urllib.parse.urlsplit(URL)
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {}}
 
 
-def post(method, params, rid, name=None, timeout=600):
+def post(method, params, rid, name=None, timeout=HANG_S):
     """One 2026-07-28 request; returns (reply, seconds)."""
     body = json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
                        "params": dict(params, _meta=META)}).encode()
@@ -43,7 +45,7 @@ def post(method, params, rid, name=None, timeout=600):
         conn.close()
 
 
-def call(name, args, rid, timeout=600):
+def call(name, args, rid, timeout=HANG_S):
     return post("tools/call", {"name": name, "arguments": args}, rid, name, timeout)
 
 
@@ -71,23 +73,23 @@ def generate():
 
 t = threading.Thread(target=generate)
 t.start()
-deadline = time.monotonic() + 120
+deadline = time.monotonic() + HANG_S
 while not model_asked() and time.monotonic() < deadline:
     time.sleep(0.05)
 out["model_asked"] = model_asked()
 
-# the other requests get a short timeout: a server that holds its lock through the
-# generation would make them wait until the release, which comes only after them
-listed, out["list_s"] = post("tools/list", {}, 3, timeout=10)
+# a server that holds its lock through the generation would make these wait until the release,
+# which comes only after them: they would never be answered, and the hang bound ends the wait
+listed, out["list_s"] = post("tools/list", {}, 3)
 names = [x.get("name") for x in listed.get("result", {}).get("tools", [])]
 out["list_names"] = names
-called, out["call_s"] = call("group_and_count_by_columns", GROUP, 4, timeout=10)
+called, out["call_s"] = call("group_and_count_by_columns", GROUP, 4)
 out["call_ok"] = "result" in called and not called["result"].get("isError")
 out["generate_pending"] = "reply" not in gen
 released_at = time.monotonic()
 with open(RELEASE, "w"):
     pass
-t.join(600)
+t.join(HANG_S)
 reply = gen.get("reply", {})
 out["generate_ended_after_release"] = gen.get("done_at", 0) >= released_at
 sc = reply.get("result", {}).get("structuredContent") or {}

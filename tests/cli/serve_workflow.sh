@@ -8,7 +8,7 @@ chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolg
 NPM=tests/npm/node_modules
 if [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
-    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make deps'"
+    bad "$NPM/@modelcontextprotocol/sdk is missing: run 'make test-deps'"
     finish cli-serve-workflow
     exit 1
 fi
@@ -47,6 +47,9 @@ expect_eq "three promotion commits" "$(G log --format=%s -3 | tr "\n" ,)" "promo
 run G log -3 --format=%B
 expect_out "the approval verbatim" "Approval: Approve"
 expect_out "who approved" "Approved-By: alice"
+expect_out "through the client's form" "Approved-Via: mcp-elicitation"
+run G log -1 --format=%B
+expect_not_out "approved on the command line: no Approved-Via" "Approved-Via"
 run "$TG" -C "$R" check
 run cat "$R/.toolgen/metrics.json"
 expect_out "metrics: the promotions counted" '"promoted": 3'

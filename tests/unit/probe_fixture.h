@@ -3,7 +3,7 @@
  * test_warmpool, test_runtime): a repository at repo (a fresh path under /tmp; the caller removes it) with
  * data/x.csv (three lines) and the tool tools/probe (its manifest and tool.py as given), the
  * manifest loaded and bound, both schemas compiled and a sandbox environment open. Include
- * after testlib.h. fixture_close frees whatever fixture_open got to, also after a failure.
+ * after testlib.h. All of it is setup: a failure ends the test (SETUP). fixture_close frees it.
  */
 #ifndef TG_TEST_PROBE_FIXTURE_H
 #define TG_TEST_PROBE_FIXTURE_H
@@ -33,9 +33,9 @@ static int fixture_open(fixture *fx, const char *repo, const char *manifest, con
     snprintf(cmd, sizeof cmd, "mkdir -p %s/data %s/tools/probe && printf 'a\\nb\\nc\\n' > %s/data/x.csv"
                               " && chmod -R o+rX %s",
              repo, repo, repo, repo);
-    CHECK(system(cmd) == 0, "setup");
+    SETUP(system(cmd) == 0, "setup");
     tg_err err = {0};
-    CHECK(tg_repo_open_dir(&fx->repo, repo, &err) == 0, "repo: %s", err.msg);
+    SETUP(tg_repo_open_dir(&fx->repo, repo, &err) == 0, "repo: %s", err.msg);
     char *mpath = xasprintf("%s/tools/probe/tool.manifest.yaml", repo);
     char *tpath = xasprintf("%s/tools/probe/tool.py", repo);
     int rc = tg_write_file_atomic(mpath, manifest, strlen(manifest), &err) == 0 &&
@@ -44,18 +44,16 @@ static int fixture_open(fixture *fx, const char *repo, const char *manifest, con
                      tg_manifest_load(&fx->repo, mpath, &fx->m, &err) == 0
                  ? 0
                  : -1;
-    CHECK(rc == 0, "manifest: %s", err.msg);
+    SETUP(rc == 0, "manifest: %s", err.msg);
     free(mpath);
     free(tpath);
-    if (rc != 0)
-        return -1;
     tg_manifest_bind(&fx->m);
     fx->reg = js_registry_new();
     fx->in = js_compile(fx->reg, fx->m.input_schema, &(js_options){0}, &err);
     fx->out = js_compile(fx->reg, fx->m.output_schema, &(js_options){0}, &err);
-    CHECK(fx->in && fx->out, "schemas compile: %s", err.msg);
-    CHECK(tg_toolrun_env_open(&fx->env, &fx->repo, NULL, &err) == 0, "env: %s", err.msg);
-    return fx->in && fx->out ? 0 : -1;
+    SETUP(fx->in && fx->out, "schemas compile: %s", err.msg);
+    SETUP(tg_toolrun_env_open(&fx->env, &fx->repo, NULL, &err) == 0, "env: %s", err.msg);
+    return 0;
 }
 
 static void fixture_close(fixture *fx)

@@ -116,7 +116,7 @@ int main(void)
                  "%s/manifests/" BAD "/tool.manifest.yaml && sed -i 's/\"total_rows\": "
                  "int(len(df)),/\"total_rows\": int(len(df)) + 1,/' %s/manifests/" BAD "/tool.py",
                  dir);
-    CHECK(rc == 0, "set-up of %s", dir);
+    SETUP(rc == 0, "set-up of %s", dir);
     tg_repo repo;
     tg_err err = {0};
     if (rc == 0 && tg_repo_open(&repo, dir, &err) == 0) {

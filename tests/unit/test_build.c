@@ -1,8 +1,10 @@
 /*
  * test_build.c — the pieces under the build engine: XXH3 hashes and key encoding, the string
  * map, the state log (round trip, torn lines, later lines win, the stat cache, compaction),
- * typed config, opening a repository (tg_repo), tool names and the stage table. The engine itself is exercised with stages of
- * its own by test_engine.c, and end to end by tests/cli/build.sh and tests/cli/golden.sh.
+ * typed config, opening a repository (tg_repo), tool names and the stage table, and that the
+ * manifest is in the load stage's key (a real build with toolgen's stages). The engine itself
+ * is exercised with stages of its own by test_engine.c, and end to end by tests/cli/build.sh
+ * and tests/cli/golden.sh.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/toolsource.h"
 #include "model/config.h"
 #include "base/hash.h"
 #include "base/json.h"
 #include "model/paths.h"
 #include "model/repo.h"
 #include "stages/stages.h"
+#include "engine/build.h"
 #include "engine/statelog.h"
 #include "base/strmap.h"
 #include "base/strvec.h"
@@ -31,7 +35,7 @@ static char *tmp_path(const char *name)
 static void write_text(const char *path, const char *text)
 {
     tg_err err = {0};
-    CHECK(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path, err.msg);
+    SETUP(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path, err.msg);
 }
 
 static cJSON *json(const char *text)
@@ -290,10 +294,10 @@ static void test_statelog_compaction(void)
 static void test_config(void)
 {
     char cwd[1024];
-    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    SETUP(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
     char *dir = tmp_path("repo");
     mkdir(dir, 0755);
-    CHECK(chdir(dir) == 0, "chdir");
+    SETUP(chdir(dir) == 0, "chdir");
     tg_config c;
     tg_err err = {0};
     CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) == 0, "no toolgen.yaml: %s", err.msg);
@@ -324,7 +328,7 @@ static void test_config(void)
     write_text("toolgen.yaml", "build:\n  jobs: many\n");
     CHECK(tg_config_load(&c, AT_FDCWD, ".", &err) != 0 && strstr(err.msg, "/build/jobs"), "bad jobs accepted");
     unlink("toolgen.yaml");
-    CHECK(chdir(cwd) == 0, "chdir back");
+    SETUP(chdir(cwd) == 0, "chdir back");
     rmdir(dir);
     free(dir);
 }
@@ -336,7 +340,7 @@ static void test_repo_open(void)
     char *dir = tmp_path("named"), *link = tmp_path("named-link");
     char *yaml = tg_path_join(dir, "toolgen.yaml");
     mkdir(dir, 0755);
-    CHECK(symlink(dir, link) == 0, "symlink");
+    SETUP(symlink(dir, link) == 0, "symlink");
     write_text(yaml, "project: {name: named-repo}\n");
     tg_repo r;
     tg_err err = {0};
@@ -387,6 +391,64 @@ static void test_names(void)
         }
 }
 
+/* One build of dir with toolgen's stages; how many stages ran, and how many of them were load. */
+static int build_once(const char *dir, int *loads)
+{
+    tg_repo r;
+    tg_err err = {0};
+    SETUP(tg_repo_open(&r, dir, &err) == 0, "open %s: %s", dir, err.msg);
+    tg_build_opts o = {.repo = &r, .jobs = 1};
+    tg_build_opts_toolgen(&o);
+    tg_build_stats st = {0};
+    SETUP(tg_build(&o, &st, &err) == TG_BUILD_OK, "build %s: %s", dir, err.msg);
+    int ran = st.ran;
+    *loads = 0;
+    for (int k = 0; k < st.nkinds; k++)
+        if (strcmp(st.kind_id[k], "load") == 0)
+            *loads = st.kind_ran[k];
+    tg_build_stats_free(&st);
+    tg_repo_release(&r);
+    return ran;
+}
+
+/* The manifest is in the load stage's key: an edit that leaves the IR as it was (a comment)
+ * still reruns load — only the manifest's own bytes can tell — and nothing after it. */
+static void test_load_key(void)
+{
+    char *dir = tmp_path("loadkey"), *tool = tmp_path("loadkey/manifests/tool_a");
+    char *cmd = xasprintf("mkdir -p %s && sed s/@NAME@/tool_a/g tests/synthetic_tool.yaml "
+                          ">%s/tool.manifest.yaml", tool, tool);
+    SETUP(system(cmd) == 0, "%s", cmd);
+    char *yaml = tg_path_join(dir, "toolgen.yaml");
+    write_text(yaml, "project: {name: key-tools, version: 1.0.0}\nbuild: {gates: false}\n");
+
+    const tg_stage_def *load = tg_stage_def_find(tg_stages, "load");
+    tg_strv in = TG_STRV_INIT;
+    tg_repo r;
+    tg_err err = {0};
+    SETUP(load && tg_repo_open(&r, dir, &err) == 0, "open %s: %s", dir, err.msg);
+    load->inputs(&r.cfg, "tool_a", &in);
+    CHECK(in.n == 1 && strcmp(in.v[0], "manifests/tool_a/tool.manifest.yaml") == 0,
+          "load declares the manifest as its input (%zu inputs)", in.n);
+    tg_strv_free(&in);
+    tg_repo_release(&r);
+
+    int loads;
+    SETUP(build_once(dir, &loads) > 0 && loads == 1, "the first build loads tool_a");
+    CHECK(build_once(dir, &loads) == 0, "an unchanged manifest: nothing runs");
+    char *manifest = xasprintf("%s/tool.manifest.yaml", tool);
+    FILE *fp = fopen(manifest, "a");
+    SETUP(fp && fputs("# a comment only\n", fp) >= 0 && fclose(fp) == 0, "append to %s", manifest);
+    int ran = build_once(dir, &loads);
+    CHECK(ran == 1 && loads == 1, "a comment reruns load, and only load (%d ran, %d load)", ran,
+          loads);
+    free(manifest);
+    free(yaml);
+    free(cmd);
+    free(tool);
+    free(dir);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/toolgen-test-build-XXXXXX");
@@ -401,6 +463,7 @@ int main(void)
     test_config();
     test_repo_open();
     test_names();
+    test_load_key();
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);

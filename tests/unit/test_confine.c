@@ -24,14 +24,14 @@ static void put(const char *rel, const char *text)
 static void link_to(const char *target, const char *rel)
 {
     char *p = tg_path_join(top, rel);
-    CHECK(symlink(target, p) == 0, "symlink %s", p);
+    SETUP(symlink(target, p) == 0, "symlink %s", p);
     free(p);
 }
 
 static void setup(void)
 {
     char tmpl[] = "/tmp/tg-confine-XXXXXX";
-    CHECK(mkdtemp(tmpl) != NULL, "mkdtemp");
+    SETUP(mkdtemp(tmpl) != NULL, "mkdtemp");
     CHECK(realpath(tmpl, top) != NULL, "realpath");
     char *p;
     static const char *const dirs[] = {"repo", "repo/manifests", "repo/manifests/t", "repo/fifo_dir",
@@ -133,12 +133,12 @@ int main(void)
 {
     setup();
     char *repo = tg_path_join(top, "repo");
-    CHECK(chdir(repo) == 0, "chdir");
+    SETUP(chdir(repo) == 0, "chdir");
     free(repo);
     test_confine();
     test_root_of();
     char *cmd = xasprintf("rm -rf '%s'", top);
-    CHECK(system(cmd) == 0, "cleanup");
+    SETUP(system(cmd) == 0, "cleanup");
     free(cmd);
     return tl_finish("test_confine");
 }

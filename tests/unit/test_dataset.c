@@ -13,7 +13,7 @@ static void sh(const char *fmt, const char *arg)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd, fmt, arg, arg, arg, arg);
-    CHECK(system(cmd) == 0, "setup: %s", cmd);
+    SETUP(system(cmd) == 0, "setup: %s", cmd);
 }
 
 static const tg_dataset_column *col(const tg_dataset *ds, const char *name)

@@ -14,6 +14,7 @@
 #include "base/errcode.h"
 #include "emit/aggindex.h"
 #include "emit/emit.h"
+#include "emit/emit_registry.h"
 #include "base/json.h"
 #include "schema/jsonschema.h"
 #include "model/manifest.h"
@@ -29,11 +30,21 @@ static const char *str(const char *s)
     return s ? s : "";
 }
 
+/* An emitted file's JSON: that it parses is a check. */
 static cJSON *parse_json(const char *text)
 {
     tg_err e = {0};
     cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &e);
     CHECK(v != NULL, "not JSON (%d:%d %s): %.200s", e.line, e.col, e.msg, text);
+    return v;
+}
+
+/* The test's own JSON: setup. */
+static cJSON *fixture_json(const char *text)
+{
+    tg_err e = {0};
+    cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &e);
+    SETUP(v != NULL, "bad test JSON (%d:%d %s): %.200s", e.line, e.col, e.msg, text);
     return v;
 }
 
@@ -109,7 +120,9 @@ static js_schema *mcp_def(js_registry *reg, const char *def)
     char *ref = xasprintf(MCP_URI "#/$defs/%s", def);
     cJSON *w = cJSON_CreateObject();
     cJSON_AddStringToObject(w, "$ref", ref);
-    js_schema *s = compile(reg, w);
+    tg_err err = {0};
+    js_schema *s = js_compile(reg, w, NULL, &err);
+    SETUP(s != NULL, "compile %s: %s", ref, err.msg);
     cJSON_Delete(w);
     free(ref);
     return s;
@@ -244,7 +257,7 @@ static const char *strict_violation(const cJSON *s, int level, bool root)
 
 static cJSON *strict_of(const char *schema_json, tg_openai_mode *mode)
 {
-    cJSON *s = parse_json(schema_json);
+    cJSON *s = fixture_json(schema_json);
     cJSON *t = tg_emit_openai_strict_schema(s, mode);
     cJSON_Delete(s);
     if (t) {
@@ -470,8 +483,8 @@ static void test_description_budget(void)
 /* MCP: the text content carries the serialised JSON; the summary stays as a block before it. */
 static void test_call_result(void)
 {
-    cJSON *out = parse_json("{\"n\":2,\"chart\":\"c.png\",\"summary_markdown\":\"## Two\\n\\n"
-                            "![chart](c.png) and [data](./d.csv)\"}");
+    cJSON *out = fixture_json("{\"n\":2,\"chart\":\"c.png\",\"summary_markdown\":\"## Two\\n\\n"
+                              "![chart](c.png) and [data](./d.csv)\"}");
     cJSON *r = tg_emit_call_result(out);
     const cJSON *content = tg_json_get(r, "content");
     char *json = tg_json_print_compact(out);
@@ -483,7 +496,7 @@ static void test_call_result(void)
     CHECK(!strcmp(str(tg_json_get_string(cJSON_GetArrayItem(content, 1), "text")), json),
           "second block: the serialised structuredContent");
     cJSON_Delete(r);
-    cJSON *plain = parse_json("{\"n\":2}");
+    cJSON *plain = fixture_json("{\"n\":2}");
     r = tg_emit_call_result(plain);
     content = tg_json_get(r, "content");
     CHECK(cJSON_GetArraySize(content) == 1 &&
@@ -526,7 +539,7 @@ static void test_artifact_relink(void)
 {
     const char *paths[] = {"bar_chart.png", "sub/data.csv"};
     tg_emit_artifacts a = {paths, 2, "out dir"};
-    cJSON *res = parse_json(
+    cJSON *res = fixture_json(
         "{\"chart_file\":\"bar_chart.png\",\"nested\":[{\"f\":\"./sub/data.csv\"}],"
         "\"other\":\"bar_chart.png is mentioned\",\"bar_chart.png\":1,\"n\":3,"
         "\"md\":\"![c](bar_chart.png \\\"t\\\") [d](<sub/data.csv>) [x](other.png) ](\"}");
@@ -554,7 +567,7 @@ static void test_artifact_relink(void)
 /* x-toolgen-* keywords go wherever a subschema can be; property names and values stay. */
 static void test_client_schema(void)
 {
-    cJSON *s = parse_json(
+    cJSON *s = fixture_json(
         "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":\"urn:x\","
         "\"type\":\"object\",\"x-toolgen-root\":1,\"properties\":{"
         "\"x-toolgen-name\":{\"type\":\"string\",\"x-toolgen-path\":\"read\","
@@ -583,11 +596,11 @@ static void test_client_schema(void)
 
 static void test_drop_nulls(void)
 {
-    cJSON *s = parse_json("{\"type\":\"object\",\"required\":[\"a\",\"n\"],\"properties\":{"
-                          "\"a\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":"
-                          "\"string\"}}},"
-                          "\"n\":{\"type\":[\"string\",\"null\"]},\"o\":{\"type\":\"integer\"}}}");
-    cJSON *args = parse_json("{\"a\":{\"x\":null},\"n\":null,\"o\":null}");
+    cJSON *s = fixture_json("{\"type\":\"object\",\"required\":[\"a\",\"n\"],\"properties\":{"
+                            "\"a\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":"
+                            "\"string\"}}},"
+                            "\"n\":{\"type\":[\"string\",\"null\"]},\"o\":{\"type\":\"integer\"}}}");
+    cJSON *args = fixture_json("{\"a\":{\"x\":null},\"n\":null,\"o\":null}");
     tg_emit_openai_drop_nulls(s, args);
     char *out = tg_json_print_compact(args);
     /* optional nulls go (also nested); a required property's null is a real value */
@@ -612,14 +625,12 @@ static bool mcp_open(mcp_schemas *m)
                            dir && *dir ? dir : "tests/testdata");
     tg_doc doc = {0};
     tg_err err = {0};
-    bool ok = tg_doc_load(path, NULL, &doc, &err) == 0;
-    CHECK(ok, "cannot load the MCP schema %s: %s", path, err.msg);
+    SETUP(tg_doc_load(path, NULL, &doc, &err) == 0, "cannot load the MCP schema %s: %s", path,
+          err.msg);
     free(path);
-    if (!ok)
-        return false;
     m->reg = js_registry_new();
-    CHECK(js_registry_add_metaschemas(m->reg, &err) == 0, "metaschemas: %s", err.msg);
-    CHECK(js_registry_add_document(m->reg, MCP_URI, doc.root, &err) == 0, "add: %s", err.msg);
+    SETUP(js_registry_add_metaschemas(m->reg, &err) == 0, "metaschemas: %s", err.msg);
+    SETUP(js_registry_add_document(m->reg, MCP_URI, doc.root, &err) == 0, "add: %s", err.msg);
     tg_doc_free(&doc);
     m->tool = mcp_def(m->reg, "Tool");
     m->list = mcp_def(m->reg, "ListToolsResult");
@@ -1031,7 +1042,7 @@ static void check_aggregate(tg_manifest *ms, size_t n, const mcp_schemas *mcp)
 
     cJSON *bundle = parse_json(file_data(&a, "mcp/manifest.json"));
     const cJSON *cfg = tg_json_get(tg_json_get(bundle, "server"), "mcp_config");
-    CHECK(!strcmp(str(tg_json_get_string(bundle, "manifest_version")), "0.3"), "manifest_version");
+    CHECK(!strcmp(str(tg_json_get_string(bundle, "manifest_version")), "0.4"), "manifest_version");
     CHECK(!strcmp(str(tg_json_get_string(bundle, "name")), "toolgen-examples"), "bundle name");
     CHECK(!strcmp(str(tg_json_get_string(cfg, "command")), "toolgen"), "bundle command");
     bool serve = false;
@@ -1537,6 +1548,100 @@ static void test_aggregate_index(void)
     }
 }
 
+/* ---- the registry's server.json ------------------------------------------------------------ */
+
+/* The registry's schema (tests/testdata/mcp-registry/, draft-07: what 2020-12 reads alike). */
+static js_schema *registry_schema(js_registry **reg)
+{
+    const char *dir = getenv("TESTDATA_DIR");
+    char *path = xasprintf("%s/mcp-registry/2025-12-11/server.schema.json",
+                           dir && *dir ? dir : "tests/testdata");
+    tg_doc doc = {0};
+    tg_err err = {0};
+    SETUP(tg_doc_load(path, NULL, &doc, &err) == 0, "cannot load the registry's schema %s: %s",
+          path, err.msg);
+    free(path);
+    *reg = js_registry_new();
+    SETUP(js_registry_add_metaschemas(*reg, &err) == 0, "metaschemas: %s", err.msg);
+    js_schema *s = compile(*reg, doc.root);
+    tg_doc_free(&doc);
+    return s;
+}
+
+/* server.json of p: valid, with the name, package identifier and repository source given
+ * (source NULL: no repository member). */
+static void expect_server(const js_schema *schema, const tg_project_info *p, const char *name,
+                          const char *identifier, const char *source)
+{
+    char *text = tg_emit_registry_server(p);
+    cJSON *j = parse_json(text);
+    expect_valid(schema, j, name);
+    CHECK(!strcmp(str(tg_json_get_string(j, "name")), name), "name %s, want %s",
+          str(tg_json_get_string(j, "name")), name);
+    CHECK(!strcmp(str(tg_json_get_string(j, "version")), p->version), "%s: version", name);
+    const cJSON *pkg = cJSON_GetArrayItem(tg_json_get(j, "packages"), 0);
+    CHECK(!strcmp(str(tg_json_get_string(pkg, "registryType")), "mcpb") &&
+              !strcmp(str(tg_json_get_string(pkg, "version")), p->version) &&
+              !strcmp(str(tg_json_get_string(tg_json_get(pkg, "transport"), "type")), "stdio"),
+          "%s: the bundle over stdio", name);
+    CHECK(!strcmp(str(tg_json_get_string(pkg, "identifier")), identifier), "identifier %s",
+          str(tg_json_get_string(pkg, "identifier")));
+    const char *src = tg_json_get_string(tg_json_get(j, "repository"), "source");
+    CHECK(source ? src && !strcmp(src, source) : !src, "%s: repository source %s", name,
+          str(src));
+    CHECK(utf8_chars(str(tg_json_get_string(j, "description"))) <= TG_REGISTRY_DESCRIPTION_MAX,
+          "%s: description too long", name);
+    CHECK(text[strlen(text) - 1] == '\n', "%s: no final newline", name);
+    cJSON_Delete(j);
+    free(text);
+}
+
+static void expect_short(const char *text, size_t max, const char *want)
+{
+    char *got = tg_emit_registry_shorten(text, max);
+    CHECK(!strcmp(got, want), "shorten(%s, %zu): \"%s\", want \"%s\"", text, max, got, want);
+    CHECK(utf8_chars(got) <= max, "shorten: %zu characters", utf8_chars(got));
+    free(got);
+}
+
+static void test_registry(void)
+{
+    js_registry *reg = NULL;
+    js_schema *schema = registry_schema(&reg);
+    tg_project_info p = {.name = "data-tools", .version = "1.2.0"};
+    expect_server(schema, &p, "local.toolgen/data-tools", "data-tools-1.2.0.mcpb", NULL);
+    p.repository = "https://github.com/Some-Org/data.tools.git";
+    expect_server(schema, &p, "io.github.Some-Org/data-tools",
+                  "https://github.com/Some-Org/data.tools/releases/download/v1.2.0/"
+                  "data-tools-1.2.0.mcpb", "github");
+    p.repository = "https://gitlab.com/team/tools/";
+    expect_server(schema, &p, "io.gitlab.team/data-tools",
+                  "https://gitlab.com/team/tools/-/releases/v1.2.0/downloads/"
+                  "data-tools-1.2.0.mcpb", "gitlab");
+    /* elsewhere: the home page's host names the namespace; the repository is no forge's */
+    p.repository = "https://git.example.org/team/tools";
+    p.homepage = "https://www.Tools.Example.com:8443/docs";
+    expect_server(schema, &p, "com.example.tools/data-tools", "data-tools-1.2.0.mcpb", NULL);
+    p.registry_name = "io.github.someone/renamed";
+    expect_server(schema, &p, "io.github.someone/renamed", "data-tools-1.2.0.mcpb", NULL);
+    p.registry_name = "no slash"; /* lint refuses it; the emitter still writes a valid file */
+    expect_server(schema, &p, "com.example.tools/data-tools", "data-tools-1.2.0.mcpb", NULL);
+    p.description = "Tools that read CSV files, group their rows and chart them, in a sandbox, "
+                    "with every call checked. And more text.";
+    expect_server(schema, &p, "com.example.tools/data-tools", "data-tools-1.2.0.mcpb", NULL);
+
+    expect_short("Fits.", 10, "Fits.");
+    expect_short("  spaced \n out\t", 20, "spaced out");
+    expect_short("First one. Second sentence here.", 15, "First one.");
+    expect_short("one two three four", 12, "one two\xE2\x80\xA6");
+    expect_short("one, two, three", 10, "one, two\xE2\x80\xA6");
+    expect_short("\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9", 9,
+                 "\xC3\xA9t\xC3\xA9 \xC3\xA9t\xC3\xA9\xE2\x80\xA6");
+    expect_short("abcdefghijklmnop", 5, "abcd\xE2\x80\xA6");
+    js_schema_free(schema);
+    js_registry_free(reg);
+}
+
 int main(void)
 {
     test_fragment_file();
@@ -1552,5 +1657,6 @@ int main(void)
     test_drop_nulls();
     test_client_schema();
     test_examples();
+    test_registry();
     return tl_finish("test_emit");
 }

@@ -13,7 +13,14 @@
  *   - a stage's previous outputs are handed back (mapped) only when intact, and one changed in
  *     place while the stage reads it fails the stage;
  *   - a key changes when, and only when, one of its declared inputs changes (source file,
- *     config value, data file, upstream output, version), seen through explain.
+ *     config value, data file, upstream output, version), seen through explain;
+ *   - the environment's facts: one a stage declares is in its key, one it reports while
+ *     running (tg_stage_env) is checked like a discovered file; a simulated upgrade of either
+ *     reruns exactly the stages that depend on it, and explain names the fact and its value;
+ *
+ *   - a shared cache (tg_build_cache), here in memory: a second repository with the same
+ *     sources builds with every stage a hit (no run() called) and the same outputs; a record
+ *     naming a file outside the repository is not used;
  *
  *   - the engine works on the repository it is given, not on the current directory: two
  *     repositories built one after the other from a third directory each get their own outputs
@@ -105,6 +112,7 @@ static tg_stage_status pub_run(tg_stage_run *r, tg_err *err)
     char *text = xasprintf("[%s]\n%s", tool, gen);
     free(gen);
     tg_stage_output(r, xasprintf("pub/%s.txt", tool), text, strlen(text));
+    tg_stage_env(r, "pkg"); /* as the test stage reports a package the tool declares */
     return TG_STAGE_DONE;
 }
 
@@ -173,6 +181,7 @@ static tg_stage_status all_run(tg_stage_run *r, tg_err *err)
 static const char *const up_gen[] = {"gen", NULL};
 static const char *const gen_config[] = {"/project/description", NULL};
 static const char *const gen_data[] = {"fake.dat", NULL};
+static const char *const gen_env[] = {"interp", NULL};
 
 /* not const: the key test bumps gen's version */
 static tg_stage_def stage_gen = {
@@ -181,6 +190,7 @@ static tg_stage_def stage_gen = {
     .scope = TG_STAGE_TOOL,
     .config = gen_config,
     .data = gen_data,
+    .env = gen_env,
     .inputs = src_inputs,
     .roots = out_roots,
     .run = gen_run,
@@ -222,6 +232,105 @@ static char *tool_marker(const tg_config *cfg, const char *name)
 }
 
 static const tg_tool_source fake_tools = {.list = list_tools, .marker = tool_marker};
+
+/* ---- the environment: two facts whose values a test changes, as an upgrade would ---------- */
+
+static const char *env_interp = "1.0", *env_pkg = "2.0";
+static int env_opens, env_closes;
+
+static void *env_open(const tg_repo *repo, bool writable)
+{
+    (void)repo;
+    (void)writable;
+    env_opens++;
+    return &env_opens;
+}
+
+static void env_fact(void *ctx, const char *name, tg_buf *value)
+{
+    CHECK(ctx == &env_opens, "the context of open");
+    tg_buf_puts(value, !strcmp(name, "interp") ? env_interp
+                       : !strcmp(name, "pkg")  ? env_pkg
+                                               : "unknown");
+}
+
+static void env_close(void *ctx)
+{
+    (void)ctx;
+    env_closes++;
+}
+
+static const tg_build_env fake_env = {.open = env_open, .fact = env_fact, .close = env_close};
+
+/* ---- a shared cache in memory ------------------------------------------------------------- */
+
+typedef struct mem_ent {
+    char kind[8];
+    tg_hash key;
+    tg_cache_record rec;
+} mem_ent;
+
+static pthread_mutex_t mem_mu = PTHREAD_MUTEX_INITIALIZER;
+static mem_ent mem[64];
+static size_t nmem;
+static bool use_cache; /* the next build_with: with the cache */
+
+static void rec_copy(tg_cache_record *to, const tg_cache_record *from)
+{
+    to->nfiles = from->nfiles;
+    to->files = xcalloc(from->nfiles + 1, sizeof *to->files);
+    for (size_t i = 0; i < from->nfiles; i++) {
+        to->files[i].path = xstrdup(from->files[i].path);
+        to->files[i].data = xmalloc(from->files[i].len + 1);
+        memcpy(to->files[i].data, from->files[i].data, from->files[i].len);
+        to->files[i].data[from->files[i].len] = '\0';
+        to->files[i].len = from->files[i].len;
+    }
+    to->text = from->text ? xstrdup(from->text) : NULL;
+}
+
+static mem_ent *mem_find(const char *kind, tg_hash key)
+{
+    for (size_t i = 0; i < nmem; i++)
+        if (!strcmp(mem[i].kind, kind) && tg_hash_eq(mem[i].key, key))
+            return &mem[i];
+    return NULL;
+}
+
+static tg_cache_status mem_get(void *ud, const char *kind, tg_hash key, tg_cache_record *out,
+                               tg_err *err)
+{
+    (void)ud;
+    (void)err;
+    pthread_mutex_lock(&mem_mu);
+    mem_ent *m = mem_find(kind, key);
+    if (m)
+        rec_copy(out, &m->rec);
+    pthread_mutex_unlock(&mem_mu);
+    return m ? TG_CACHE_HIT : TG_CACHE_MISS;
+}
+
+static tg_cache_status mem_put(void *ud, const char *kind, tg_hash key,
+                               const tg_cache_record *rec, tg_err *err)
+{
+    (void)ud;
+    (void)err;
+    pthread_mutex_lock(&mem_mu);
+    mem_ent *m = mem_find(kind, key);
+    if (!m && nmem < sizeof mem / sizeof *mem) {
+        m = &mem[nmem++];
+        snprintf(m->kind, sizeof m->kind, "%s", kind);
+        m->key = key;
+    } else if (m) {
+        tg_cache_record_free(&m->rec);
+    }
+    if (m)
+        rec_copy(&m->rec, rec);
+    pthread_mutex_unlock(&mem_mu);
+    return TG_CACHE_HIT;
+}
+
+static const tg_build_cache mem_cache = {.get = mem_get, .put = mem_put};
 
 /* ---- running a build ------------------------------------------------------------------------ */
 
@@ -295,6 +404,8 @@ static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs
     tg_build_opts o = {.repo = &repo,
                        .stages = fake_stages,
                        .tool_source = &fake_tools,
+                       .env = &fake_env,
+                       .cache = use_cache ? &mem_cache : NULL,
                        .mode = mode,
                        .jobs = jobs,
                        .keep_going = keep_going,
@@ -330,7 +441,7 @@ static void write_text(const char *path, const char *text)
         tg_mkdirs(dir, &err);
     }
     free(dir);
-    CHECK(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path,
+    SETUP(tg_write_file_atomic(path, text, strlen(text), &err) == 0, "write %s: %s", path,
           err.msg);
 }
 
@@ -606,7 +717,7 @@ static void test_outputs(void)
     write_text("pub/mine.txt", "mine\n");
     tg_repo repo;
     tg_err err = {0};
-    CHECK(tg_repo_open(&repo, ".", &err) == 0, "open: %s", err.msg);
+    SETUP(tg_repo_open(&repo, ".", &err) == 0, "open: %s", err.msg);
     tg_build_opts o = {.repo = &repo, .stages = fake_stages, .on_event = on_event, .ud = &r};
     r = (result){0};
     CHECK(tg_build_clean(&o, &r.st, &err) == TG_BUILD_OK, "clean: %s", err.msg);
@@ -697,7 +808,7 @@ static void test_keys(const char *datadir)
     expect_plan("source file", "all gen:b pub:b", "src/b.txt changed");
     settle();
     stage_gen.version = "2";
-    expect_plan("version", "all gen:a gen:b gen:c pub:a pub:b pub:c", "version changed");
+    expect_plan("version", "all gen:a gen:b gen:c pub:a pub:b pub:c", "the stage's version");
     settle();
     /* an upstream output: pub's key holds gen's outputs, so a hand edit of out/a.gen reruns gen
      * (rewriting it), and pub only if gen's output then differs from what pub was built from */
@@ -708,6 +819,20 @@ static void test_keys(const char *datadir)
     CHECK_RAN(r, "gen:a");
     result_free(&r);
     free(dat);
+}
+
+static void test_env(void)
+{
+    settle();
+    env_interp = "1.1"; /* a fact in gen's key */
+    expect_plan("declared fact", "all gen:a gen:b gen:c pub:a pub:b pub:c",
+                "the environment changed: interp is now 1.1");
+    settle();
+    env_pkg = "3.0"; /* a fact pub reported while running */
+    expect_plan("discovered fact", "pub:a pub:b pub:c", "the environment changed: pkg is now 3.0");
+    settle();
+    CHECK(env_opens > 0 && env_opens == env_closes, "opened %d, closed %d", env_opens,
+          env_closes);
 }
 
 /* ---- two repositories, built from a third directory --------------------------------------- */
@@ -736,6 +861,62 @@ static void expect_text(const char *dir, const char *rel, const char *want)
     free(path);
 }
 
+static void test_shared_cache(const char *tmpdir)
+{
+    char *one = tg_path_join(tmpdir, "cache1"), *two = tg_path_join(tmpdir, "cache2");
+    char *three = tg_path_join(tmpdir, "cache3"), *p;
+    const char *dirs[3] = {one, two, three};
+    for (int d = 0; d < 3; d++) {
+        write_text(p = tg_path_join(dirs[d], "src/a.txt"), "alpha\n"), free(p);
+        write_text(p = tg_path_join(dirs[d], "src/b.txt"), "beta\n"), free(p);
+    }
+    use_cache = true;
+    result r;
+    build_dir = one;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && r.st.cache_hits == 0, "first: %d", r.status);
+    CHECK_RAN(r, "all gen:a gen:b pub:a pub:b");
+    result_free(&r);
+    size_t stored = nmem;
+    CHECK(stored == 10, "a deps and a result record per stage: %zu", stored);
+
+    build_dir = two; /* the same sources elsewhere: every stage a hit, nothing run */
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && r.st.cache_hits == 5, "hits: %d", r.st.cache_hits);
+    CHECK_RAN(r, "");
+    CHECK(r.st.ran == 5, "hits count as stages that ran: %d", r.st.ran);
+    result_free(&r);
+    expect_text(two, "pub/all.txt", "a: alpha\nb: beta\n");
+    expect_text(two, "pub/a.txt", "[a]\nalpha\n");
+    build(&r);
+    CHECK_RAN(r, "");
+    CHECK(r.st.ran == 0, "then up to date: %d", r.st.ran);
+    result_free(&r);
+    CHECK(nmem == stored, "hits are not uploaded again");
+
+    /* a deps record naming a file outside the repository is not followed */
+    for (size_t i = 0; i < nmem; i++)
+        if (!strcmp(mem[i].kind, "deps")) {
+            free(mem[i].rec.text);
+            mem[i].rec.text = xstrdup("f /etc/passwd\n");
+        }
+    build_dir = three;
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK, "three: %d", r.status);
+    CHECK_RAN(r, "all gen:a gen:b pub:a pub:b");
+    CHECK(has_event(&r, "WARNING gen a: the remote cache's record names a file outside"),
+          "warned");
+    result_free(&r);
+    use_cache = false;
+    build_dir = ".";
+    for (size_t i = 0; i < nmem; i++)
+        tg_cache_record_free(&mem[i].rec);
+    nmem = 0;
+    free(one);
+    free(two);
+    free(three);
+}
+
 static void test_two_repos(const char *tmpdir)
 {
     char *one = tg_path_join(tmpdir, "one"), *two = tg_path_join(tmpdir, "two");
@@ -745,7 +926,7 @@ static void test_two_repos(const char *tmpdir)
     write_text(p = tg_path_join(two, "src/a.txt"), "two\n"), free(p);
     write_text(p = tg_path_join(two, "src/b.txt"), "two b\n"), free(p);
     mkdir(elsewhere, 0755);
-    CHECK(chdir(elsewhere) == 0, "chdir %s", elsewhere);
+    SETUP(chdir(elsewhere) == 0, "chdir %s", elsewhere);
 
     result r;
     build_dir = one;
@@ -801,11 +982,11 @@ int main(void)
     char *datadir = tg_path_join(tmpdir, "data");
     char *schemas = tg_path_join(cwd, "schemas"), *link = tg_path_join(datadir, "schemas");
     mkdir(datadir, 0755);
-    CHECK(symlink(schemas, link) == 0, "symlink %s", link);
+    SETUP(symlink(schemas, link) == 0, "symlink %s", link);
     setenv("TOOLGEN_DATADIR", datadir, 1);
     char *repo = tg_path_join(tmpdir, "repo");
     mkdir(repo, 0755);
-    CHECK(chdir(repo) == 0, "chdir");
+    SETUP(chdir(repo) == 0, "chdir");
 
     test_incremental();
     test_unchanged_outputs();
@@ -814,9 +995,11 @@ int main(void)
     test_forced();
     test_outputs();
     test_keys(datadir);
+    test_env();
+    test_shared_cache(tmpdir);
     test_two_repos(tmpdir);
 
-    CHECK(chdir(cwd) == 0, "chdir back");
+    SETUP(chdir(cwd) == 0, "chdir back");
     char *cmd = xasprintf("rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);

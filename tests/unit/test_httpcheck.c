@@ -7,13 +7,14 @@
 #include "base/json.h"
 #include "serve/httpcheck.h"
 #include "serve/pool.h"
+#include "serve/replay.h"
 #include "testlib.h"
 
 static cJSON *parse(const char *text)
 {
     tg_err err = {0};
     cJSON *v = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
-    CHECK(v, "parses: %s: %s", text, err.msg);
+    SETUP(v, "parses: %s: %s", text, err.msg);
     return v;
 }
 
@@ -100,6 +101,101 @@ static void test_headers(void)
     cJSON_Delete(legacy);
 }
 
+/* Mcp-Param-{Name}: the header a parameter marked x-mcp-header needs, compared with the body
+ * after strict Base64 decoding; bad characters, broken Base64, a missing or a stray header
+ * are HeaderMismatch. */
+typedef struct hdrs {
+    const char *name, *value;
+} hdrs;
+
+static const char *get_header(void *ctx, const char *name)
+{
+    const hdrs *h = ctx;
+    return h->name && strcasecmp(h->name, name) == 0 ? h->value : NULL;
+}
+
+static void param_case(const char *args, const char *value, const char *needle)
+{
+    char *text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+                           "\"name\":\"t\",\"arguments\":%s}}", args);
+    cJSON *msg = tg_json_parse(text, strlen(text), NULL, NULL, NULL, NULL);
+    cJSON *specs = parse("[{\"header\":\"Region\",\"path\":[\"where\",\"region\"]}]");
+    hdrs h = {value ? "mcp-param-region" : NULL, value};
+    cJSON *bad = tg_http_check_params(msg, specs, get_header, &h);
+    const char *m = cJSON_GetStringValue(tg_json_get(tg_json_get(bad, "error"), "message"));
+    if (needle)
+        CHECK(bad && tg_json_get_number(tg_json_get(bad, "error"), "code", 0) == -32020 &&
+                  m && strstr(m, needle), "%s / %s: expected '%s', got %s", args,
+              value ? value : "(none)", needle, m ? m : "no error");
+    else
+        CHECK(!bad, "%s / %s: accepted, got %s", args, value ? value : "(none)", m);
+    cJSON_Delete(bad);
+    cJSON_Delete(specs);
+    cJSON_Delete(msg);
+    free(text);
+}
+
+static void test_params(void)
+{
+    param_case("{\"where\":{\"region\":\"us-west1\"}}", "us-west1", NULL);
+    param_case("{\"where\":{\"region\":\"Hello\"}}", "=?base64?SGVsbG8=?=", NULL);
+    param_case("{\"where\":{\"region\":\"SGVsbG8=\"}}", "SGVsbG8=", NULL); /* literal */
+    param_case("{\"where\":{\"region\":\"=?base64?SGVsbG8=\"}}", "=?base64?SGVsbG8=", NULL);
+    param_case("{\"where\":{\"region\":\"Hello\"}}", "=?base64?SGVsbG8?=", "broken Base64");
+    param_case("{\"where\":{\"region\":\"Hello\"}}", "=?base64?SGVs!!!bG8=?=", "broken Base64");
+    param_case("{\"where\":{\"region\":\"a\"}}", "a\x01", "characters");
+    param_case("{\"where\":{\"region\":\"us-west1\"}}", NULL, "is required");
+    param_case("{\"where\":{\"region\":\"us-west1\"}}", "eu-west1", "does not match");
+    param_case("{\"where\":{}}", "eu-west1", "does not match");
+    param_case("{\"where\":{}}", NULL, NULL);
+    param_case("{\"where\":{\"region\":7}}", "7", NULL);
+    param_case("{\"where\":{\"region\":true}}", "true", NULL);
+}
+
+/* The events kept for resuming a legacy stream (serve/replay.h): ids per stream, the events
+ * after one, streams giving way when too many are kept, a stream over its bytes lost. */
+static void test_replay(void)
+{
+    tg_replays rs = {0};
+    tg_replay_stream *a = tg_replay_open(&rs, true), *b = tg_replay_open(&rs, false);
+    cJSON *m = parse("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}");
+    char *t1 = tg_replay_event(a, m), *t2 = tg_replay_event(a, m), *t3 = tg_replay_event(b, m);
+    CHECK(strncmp(t1, "id: 1-1\nevent: message\ndata: {", 30) == 0 && strncmp(t2, "id: 1-2\n", 8) == 0 &&
+              strncmp(t3, "id: 2-1\n", 8) == 0, "ids per stream: %s", t1);
+    char *after = NULL;
+    CHECK(tg_replay_find(&rs, "1-1", &after) == a && strcmp(after, t2) == 0,
+          "the events after an id, on its stream");
+    free(after);
+    CHECK(tg_replay_find(&rs, "1-2", &after) == a && strcmp(after, "") == 0, "none after the last");
+    free(after);
+    CHECK(!tg_replay_find(&rs, "1-3", &after) && !tg_replay_find(&rs, "9-1", &after) &&
+              !tg_replay_find(&rs, "x", &after) && !tg_replay_find(&rs, "1-1x", &after),
+          "unknown ids");
+    CHECK(tg_replay_is_call(a) && !tg_replay_is_call(b) && !tg_replay_ended(a), "kinds");
+    free(t1);
+    free(t2);
+    free(t3);
+    /* a stream past its bytes can no longer be resumed */
+    char *big = xmalloc(TG_REPLAY_BYTES);
+    memset(big, 'a', TG_REPLAY_BYTES - 1);
+    big[TG_REPLAY_BYTES - 1] = '\0';
+    cJSON *bm = cJSON_CreateString(big);
+    free(tg_replay_event(b, bm));
+    CHECK(!tg_replay_find(&rs, "2-1", &after), "lost past its bytes");
+    cJSON_Delete(bm);
+    free(big);
+    /* at most TG_REPLAY_STREAMS: ended ones nobody holds give way; held ones do not */
+    tg_replay_end(a);
+    tg_replay_release(a);
+    for (int i = 2; i < TG_REPLAY_STREAMS; i++)
+        CHECK(tg_replay_open(&rs, false), "stream %d", i);
+    CHECK(tg_replay_open(&rs, false) && !tg_replay_find(&rs, "1-1", &after),
+          "the oldest ended stream gave way");
+    CHECK(!tg_replay_open(&rs, false), "every other one held: no room");
+    tg_replays_free(&rs);
+    cJSON_Delete(m);
+}
+
 static void test_status(void)
 {
     struct { int code; tg_serve_era era; unsigned want; } v[] = {
@@ -168,6 +264,8 @@ int main(void)
 {
     test_host_origin();
     test_headers();
+    test_params();
+    test_replay();
     test_status();
     test_pool();
     return tl_finish("test_httpcheck");

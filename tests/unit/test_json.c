@@ -601,6 +601,34 @@ static void test_getters(void)
           "cut at a character boundary: %s", q);
 }
 
+/* Whatever bytes a string holds, what toolgen prints is valid UTF-8 JSON: a byte that does not
+ * start a well-formed sequence becomes \ufffd; well-formed text is written as it is. */
+static void test_print_invalid_utf8(void)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"bad\xff\nname.txt", "\"bad\\ufffd\\nname.txt\""},
+        {"\x80", "\"\\ufffd\""},
+        {"a\xe2\x82", "\"a\\ufffd\\ufffd\""},         /* truncated at the end */
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""}, /* an encoded surrogate */
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},              /* overlong '/' */
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cJSON *v = cJSON_CreateString(cases[i].in);
+        char *out = tg_json_print_compact(v);
+        tg_err err = {0};
+        CHECK(strcmp(out, cases[i].out) == 0, "case %zu printed as %s", i, out);
+        CHECK(tg_utf8_validate(out, strlen(out), &err) == 0, "case %zu is valid UTF-8", i);
+        cJSON *back = tg_json_parse(out, strlen(out), NULL, NULL, NULL, &err);
+        CHECK(back != NULL, "case %zu parses back: %s", i, err.msg);
+        cJSON_Delete(back);
+        free(out);
+        cJSON_Delete(v);
+    }
+}
+
 int main(void)
 {
     test_valid_kinds();
@@ -616,5 +644,6 @@ int main(void)
     test_posmap();
     test_utf8_helpers();
     test_getters();
+    test_print_invalid_utf8();
     return tl_finish("test_json");
 }

@@ -333,7 +333,7 @@ static void test_registry(void)
 
     /* a directory: files are found with and without the .json extension */
     char dir[] = "/tmp/tg_jsreg_XXXXXX";
-    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    SETUP(mkdtemp(dir) != NULL, "mkdtemp");
     char *sub = tg_path_join(dir, "types");
     tg_mkdirs(sub, &err);
     char *file = tg_path_join(sub, "pos.json");

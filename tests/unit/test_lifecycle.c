@@ -1,11 +1,13 @@
 /* test_lifecycle.c — the pure parts of the lifecycle: the seed's feedback rules as a table,
- * the state table, version order, issue categories and SHA-256 (docs/lifecycle.md). */
+ * the state table, version order, issue categories, SHA-256 and the promotion commit's message
+ * with its trailers (docs/lifecycle.md); tests/cli/lifecycle.sh makes the commits. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/sha256.h"
 #include "lifecycle/feedback.h"
 #include "lifecycle/lifecycle_state.h"
+#include "lifecycle/promote.h"
 #include "lifecycle/registry.h"
 #include "lifecycle/reject.h"
 #include "lifecycle/svgchart.h"
@@ -216,9 +218,49 @@ static void test_charts(void)
     tg_table_free(&t);
 }
 
+/* The promotion commit's message: the subject, then the trailers as its last paragraph, one
+ * "Key: value" line each, as git interpret-trailers reads them. */
+static void test_promote_message(void)
+{
+    cJSON *e = cJSON_Parse("{\"version\":\"1.2.0\",\"spec_hash\":\"ab12\",\"code_hash\":\"cd34\","
+                           "\"quality_score\":0.875,\"quality_tier\":\"good\",\"feedback\":"
+                           "{\"decision\":{\"reply\":\"Approve it\\nbut\\r\\nwatch nulls\",\"by\":\"alice\"}}}");
+    SETUP(e, "the staging entry");
+    char *m = tg_promote_message("count_rows", e, "registry/active/tools/count_rows",
+                                 "registry/archive/promoted/count_rows_1.2.0");
+    CHECK(tg_str_startswith(m, "promote count_rows v1.2.0\n\n"), "the subject: %s", m);
+    CHECK_CONTAINS(m, "snapshot registry/active/tools/count_rows/, candidate archived in "
+                      "registry/archive/promoted/count_rows_1.2.0/.");
+    const char *last = strstr(m, "\n\nSpec-Hash: ");
+    CHECK(last && strcmp(last, "\n\nSpec-Hash: sha256:ab12\nCode-Hash: sha256:cd34\n"
+                               "Quality-Score: 0.875 (good)\nApproved-By: alice\n"
+                               "Approval: Approve it but  watch nulls\n") == 0,
+          "the trailers, the reply on one line, as the last paragraph: %s", m);
+    free(m);
+
+    /* no score, no approver named: still one line each */
+    cJSON_DeleteItemFromObject(e, "quality_score");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "feedback"), "decision"),
+                               "by");
+    m = tg_promote_message("count_rows", e, "a", "b");
+    CHECK_CONTAINS(m, "\nQuality-Score: n/a\nApproved-By: user\n");
+    CHECK(!strstr(m, "Approved-Via"), "no Approved-Via without a via: %s", m);
+    free(m);
+
+    /* the user's words came through the MCP client's form: said in the last trailer */
+    cJSON_AddStringToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "feedback"), "decision"),
+                            "via", "mcp-elicitation");
+    m = tg_promote_message("count_rows", e, "a", "b");
+    CHECK(tg_str_endswith(m, "\nApproval: Approve it but  watch nulls\n"
+                             "Approved-Via: mcp-elicitation\n"), "Approved-Via last: %s", m);
+    free(m);
+    cJSON_Delete(e);
+}
+
 int main(void)
 {
     test_charts();
+    test_promote_message();
     test_decision_table();
     test_output_table();
     test_states();

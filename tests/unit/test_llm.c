@@ -2,10 +2,14 @@
  * test_llm.c — the pure parts of generation: code blocks out of answers, the llm config and its
  * errors, the canonical request (what the cache keys on, never the key), the lexical cosine and
  * the operation classes of gap detection, manifest assembly and the spec hash
- * (docs/generate.md). The network, the cache and the pipeline are tests/cli/new_llm.sh's.
+ * (docs/generate.md); a shared cache of answers (tg_llm_remote, docs/cache.md) answering a
+ * local miss and kept locally, and an entry of another request refused. The network, the
+ * cache and the pipeline are tests/cli/new_llm.sh's.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "base/json.h"
@@ -145,8 +149,78 @@ static void test_manifest_assembly(void)
     free(other);
 }
 
+/* ---- a shared cache of answers -------------------------------------------------------------- */
+
+static int remote_gets, remote_puts;
+static tg_hash remote_for; /* the key whose entry the fake holds */
+
+static char *fake_get(void *ud, tg_hash key, size_t *len)
+{
+    (void)ud;
+    remote_gets++;
+    char hex[TG_HASH_HEX];
+    tg_hash_hex(remote_for, hex);
+    (void)key; /* it answers whatever is asked: the client must check the entry's key */
+    char *e = xasprintf("{\"key\":\"%s\",\"model\":\"openai/m\",\"request\":{},"
+                        "\"text\":\"from the team\"}\n", hex);
+    *len = strlen(e);
+    return e;
+}
+
+static void fake_put(void *ud, tg_hash key, const char *entry, size_t len)
+{
+    (void)ud;
+    (void)key;
+    (void)entry;
+    (void)len;
+    remote_puts++;
+}
+
+static void test_remote_answers(void)
+{
+    char dir[] = "/tmp/toolgen-test-llm-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    int root = open(dir, O_RDONLY | O_DIRECTORY);
+    cJSON *j = J("{\"provider\":\"replay\",\"replay_of\":\"openai\",\"model\":\"m\"}");
+    tg_llm_config cfg;
+    tg_err err = {0};
+    CHECK(tg_llm_config_from_json(j, NULL, &cfg, &err) == 0, "config: %s", err.msg);
+    tg_llm_request rq = {.system = "s", .user = "u"};
+    char *canon = tg_llm_canonical_request(&cfg, &rq);
+    tg_hash key = tg_hash_bytes(canon, strlen(canon));
+    free(canon);
+    tg_llm_remote remote = {.get = fake_get, .put = fake_put};
+
+    remote_for = (tg_hash){1, 2}; /* another request's entry: a miss */
+    tg_llm_client c;
+    tg_llm_client_init(&c, &cfg, root, true);
+    c.remote = &remote;
+    tg_llm_reply r;
+    CHECK(tg_llm_complete(&c, &rq, &r, &err) == TG_LLM_FROZEN, "another key's entry is no answer");
+
+    remote_for = key;
+    err = (tg_err){0};
+    CHECK(tg_llm_complete(&c, &rq, &r, &err) == TG_LLM_OK, "from the remote: %s", err.msg);
+    CHECK(r.cached && r.text && !strcmp(r.text, "from the team"), "its text");
+    CHECK(c.requests == 0 && remote_gets == 2, "no request, asked twice");
+    tg_llm_reply_release(&r);
+
+    tg_llm_client_init(&c, &cfg, root, true); /* no remote: the local copy answers */
+    CHECK(tg_llm_complete(&c, &rq, &r, &err) == TG_LLM_OK, "kept locally: %s", err.msg);
+    CHECK(remote_puts == 0, "a cached answer is not offered again");
+    tg_llm_reply_release(&r);
+    tg_llm_config_release(&cfg);
+    cJSON_Delete(j);
+    close(root);
+    char *cmd = xasprintf("rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    free(cmd);
+}
+
 int main(void)
 {
+    test_remote_answers();
     test_code_blocks();
     test_config();
     test_canonical();

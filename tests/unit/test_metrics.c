@@ -29,7 +29,7 @@ static cJSON *J(const char *text)
             *p = '"';
     tg_err err = {0};
     cJSON *v = tg_json_parse(t, strlen(t), NULL, NULL, NULL, &err);
-    CHECK(v != NULL, "bad test JSON %s: %s", t, err.msg);
+    SETUP(v != NULL, "bad test JSON %s: %s", t, err.msg);
     free(t);
     return v;
 }
@@ -420,7 +420,7 @@ static cJSON *analyse(const char *candidate, const char *reference)
         return NULL;
     cJSON *req = tg_code_analysis_request(candidate, reference);
     char *text = tg_json_print_compact(req);
-    CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text), "write request");
+    SETUP(write(fd, text, strlen(text)) == (ssize_t)strlen(text), "write request");
     close(fd);
     free(text);
     cJSON_Delete(req);

@@ -83,7 +83,7 @@ static void test_reasons_and_runs(const tg_repo *r)
 static void test_garbage_file(const tg_repo *r)
 {
     tg_err err = {0};
-    CHECK(tg_write_file_atomic_at(r->root_fd, TG_METRICS_PATH, "{oops", 5, &err) == 0, "%s",
+    SETUP(tg_write_file_atomic_at(r->root_fd, TG_METRICS_PATH, "{oops", 5, &err) == 0, "%s",
           err.msg);
     CHECK(tg_monitor_add(r, TG_MON_PROMOTED, 0, NULL, &err) == 0, "%s", err.msg);
     cJSON *m = read_metrics(r);
@@ -98,7 +98,7 @@ int main(void)
         return 1;
     tg_repo r;
     tg_err err = {0};
-    CHECK(tg_repo_open_dir(&r, dir, &err) == 0, "open: %s", err.msg);
+    SETUP(tg_repo_open_dir(&r, dir, &err) == 0, "open: %s", err.msg);
     test_concurrent_writers(&r);
     test_reasons_and_runs(&r);
     test_garbage_file(&r);

@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "base/sha256.h"
 #include "serve/mrtr.h"
+#include "serve/toolcall.h"
 #include "testlib.h"
 
 static void hex(const unsigned char *d, size_t n, char *out)
@@ -121,9 +122,84 @@ static void test_state(void)
     cJSON_Delete(c);
 }
 
+/* Questions (serve/mrtr.h's parts): what the client is shown is rebuilt from the tool's
+ * question with only what MCP defines; a client without the capabilities gets -32021 naming
+ * them; the retry's answers: an accepted form's field or content, the sampling result, the
+ * roots; a declined form is a tool error; an unanswered question stays unanswered. */
+static void test_questions(void)
+{
+    tg_serve_mrtr m;
+    tg_err err = {0};
+    CHECK(tg_serve_mrtr_init(&m, &err) == 0, "%s", err.msg);
+    cJSON *qs = parse("[{\"key\":\"who\",\"field\":\"who\",\"method\":\"elicitation/create\","
+                      "\"params\":{\"message\":\"Who?\",\"extra\":1,\"requestedSchema\":{\"type\":\"object\","
+                      "\"properties\":{\"who\":{\"type\":\"string\",\"pattern\":\"x\",\"default\":\"me\"}},"
+                      "\"required\":[\"who\",\"ghost\"]}}},"
+                      "{\"key\":\"s\",\"method\":\"sampling/createMessage\",\"params\":{\"messages\":[],"
+                      "\"maxTokens\":5,\"includeContext\":\"allServers\"}},"
+                      "{\"key\":\"r\",\"method\":\"roots/list\",\"params\":{\"x\":1}}]");
+    cJSON *args = parse("{\"a\":1}"), *none = parse("{}");
+    tg_serve_outcome o = {0};
+    tg_serve_mrtr_need(&m, "t", TG_CLIENT_ELICITS, args, none, qs, &o);
+    char *data = o.rpc_data ? tg_json_print_compact(o.rpc_data) : xstrdup("");
+    CHECK(o.rpc_error == -32021 && !o.result &&
+              strcmp(data, "{\"requiredCapabilities\":{\"sampling\":{},\"roots\":{}}}") == 0,
+          "missing capabilities: -32021 naming them (%s)", data);
+    CHECK_CONTAINS(o.msg, "sampling and roots");
+    free(data);
+    cJSON_Delete(o.rpc_data);
+    o = (tg_serve_outcome){0};
+    tg_serve_mrtr_need(&m, "t", TG_CLIENT_ELICITS | TG_CLIENT_SAMPLES | TG_CLIENT_ROOTS, args, none,
+                       qs, &o);
+    char *got = tg_json_print_compact(tg_json_get(o.result, "inputRequests"));
+    CHECK(strcmp(got, "{\"who\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
+                      "\"message\":\"Who?\",\"requestedSchema\":{\"type\":\"object\",\"properties\":"
+                      "{\"who\":{\"type\":\"string\",\"default\":\"me\"}},\"required\":[\"who\"]}}},"
+                      "\"s\":{\"method\":\"sampling/createMessage\",\"params\":{\"messages\":[],"
+                      "\"maxTokens\":5}},\"r\":{\"method\":\"roots/list\",\"params\":{}}}") == 0,
+          "the requests hold only what MCP defines: %s", got);
+    free(got);
+    const char *state = tg_json_get_string(o.result, "requestState");
+    char *text = xasprintf("{\"requestState\":\"%s\",\"inputResponses\":{"
+                           "\"who\":{\"action\":\"accept\",\"content\":{\"who\":\"Ann\"}},"
+                           "\"s\":{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"hi\"},"
+                           "\"model\":\"m\"}}}", state);
+    cJSON *params = parse(text);
+    tg_serve_outcome o2 = {0};
+    cJSON *answers = tg_serve_mrtr_retry_answers(&m, "t", NULL, args, params, &o2);
+    CHECK(answers && strcmp(tg_json_get_string(answers, "who"), "Ann") == 0 &&
+              strcmp(tg_json_get_string(tg_json_get(tg_json_get(answers, "s"), "content"), "text"), "hi") == 0 &&
+              !tg_json_get(answers, "r"),
+          "the answers: a form's field, the sampling result; roots unanswered");
+    cJSON_Delete(answers);
+    cJSON_Delete(params);
+    free(text);
+    text = xasprintf("{\"requestState\":\"%s\",\"inputResponses\":{\"who\":{\"action\":\"decline\"}}}", state);
+    params = parse(text);
+    o2 = (tg_serve_outcome){0};
+    answers = tg_serve_mrtr_retry_answers(&m, "t", NULL, args, params, &o2);
+    char *declined = tg_json_print_compact(o2.result);
+    CHECK(!answers && o2.code && strstr(declined, "declined the question \\\"Who?\\\""),
+          "a declined form is a tool error: %s", declined);
+    free(declined);
+    cJSON_Delete(o2.result);
+    cJSON_Delete(params);
+    free(text);
+    o2 = (tg_serve_outcome){0};
+    params = parse("{\"requestState\":\"tg1.00\"}");
+    CHECK(!tg_serve_mrtr_retry_answers(&m, "t", NULL, args, params, &o2) && o2.rpc_error == -32602,
+          "a state not ours is -32602");
+    cJSON_Delete(params);
+    cJSON_Delete(o.result);
+    cJSON_Delete(args);
+    cJSON_Delete(none);
+    cJSON_Delete(qs);
+}
+
 int main(void)
 {
     test_vectors();
     test_state();
+    test_questions();
     return tl_finish("test_mrtr");
 }

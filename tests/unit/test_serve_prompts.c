@@ -96,6 +96,18 @@ static void test_parse(void)
                        "complete must be");
     expect_parse_error("---\narguments:\n  - name: a\n---\n\nuse {{a}} and\n{{b}}\n", 7,
                        "placeholder {{b}} is not one of the declared arguments");
+    expect_parse_error("---\nmessages: {a: 1}\n---\nx\n", 2, "messages must be a list");
+    expect_parse_error("---\nmessages:\n  - image: a.png\n    text: t\n---\n", 4,
+                       "exactly one of text, image, audio or resource");
+    expect_parse_error("---\nmessages:\n  - role: system\n    text: t\n---\n", 3,
+                       "role is user or assistant");
+    expect_parse_error("---\nmessages:\n  - image: ../x.png\n---\n", 3, "names a file");
+    expect_parse_error("---\nmessages:\n  - image: /etc/x.png\n---\n", 3, "names a file");
+    expect_parse_error("---\nmessages:\n  - image: notes.txt\n---\n", 3, "not an image file");
+    expect_parse_error("---\nmessages:\n  - text: t\n    uri: u\n---\n", 4,
+                       "'uri' does not belong in a text item");
+    expect_parse_error("---\narguments: []\nmessages:\n  - text: \"{{a}}\"\n---\n", 0,
+                       "placeholder {{a}} is not one of the declared arguments");
     expect_parse_error("bad \xff utf-8", 0, "");
     char nul[] = "a\0b";
     err = (tg_err){0};
@@ -107,7 +119,7 @@ static void test_parse(void)
 static void put(int dirfd, const char *path, const char *text)
 {
     tg_err err = {0};
-    CHECK(tg_write_file_atomic_at(dirfd, path, text, strlen(text), &err) == 0, "%s", err.msg);
+    SETUP(tg_write_file_atomic_at(dirfd, path, text, strlen(text), &err) == 0, "%s", err.msg);
 }
 
 static void test_load(const char *tmp)
@@ -140,6 +152,59 @@ static void test_load(const char *tmp)
     close(fd);
 }
 
+/* A template with image, resource and text parts: its files are read when the set loads, a
+ * file reached through a symbolic link or missing leaves the template out, and prompts/get
+ * sends the parts before the text, each a valid PromptMessage in both revisions. */
+static void test_parts(const char *tmp)
+{
+    int fd = open(tmp, O_RDONLY | O_DIRECTORY);
+    tg_err err = {0};
+    tg_mkdirs_at(fd, "parts/prompts/files", &err);
+    put(fd, "parts/prompts/files/pixel.png", "\x89PNG");
+    put(fd, "parts/prompts/files/notes.md", "# Notes\n");
+    CHECK(symlinkat("/etc/passwd", fd, "parts/prompts/files/link.md") == 0, "symlink");
+    put(fd, "parts/prompts/show.md",
+        "---\narguments:\n  - name: uri\n    required: true\n  - name: who\n"
+        "messages:\n  - image: files/pixel.png\n  - resource: files/notes.md\n    uri: \"{{uri}}\"\n"
+        "  - resource: files/notes.md\n  - role: assistant\n    text: \"Seen, {{who}}.\"\n---\n"
+        "Now answer.\n");
+    put(fd, "parts/prompts/only.md", "---\nmessages:\n  - text: just this\n---\n\n");
+    put(fd, "parts/prompts/linked.md", "---\nmessages:\n  - resource: files/link.md\n---\nx\n");
+    put(fd, "parts/prompts/gone.md", "---\nmessages:\n  - image: files/none.png\n---\nx\n");
+    tg_serve_prompts ps;
+    CHECK(tg_serve_prompts_load(&ps, fd, "parts/prompts", &err) == 0, "%s", err.msg);
+    CHECK(ps.n == 2 && ps.n_skipped == 2, "the symlinked and the missing file leave their "
+                                          "templates out (%zu, %zu)", ps.n, ps.n_skipped);
+    for (size_t i = 0; i < ps.n_skipped; i++)
+        CHECK_CONTAINS(ps.skipped[i], "symbolic links");
+    const char *text = "{\"name\":\"show\",\"arguments\":{\"uri\":\"test://x\",\"who\":\"Ann\"}}";
+    cJSON *params = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
+    char why[256] = "";
+    cJSON *r = tg_serve_prompt_get(&ps, params, why, sizeof why);
+    const cJSON *m = tg_json_get(r, "messages");
+    CHECK(cJSON_GetArraySize(m) == 5, "four parts and the text (%d): %s", cJSON_GetArraySize(m),
+          why);
+    char *got = tg_json_print_compact(m);
+    CHECK_CONTAINS(got, "{\"type\":\"image\",\"data\":\"iVBORw==\",\"mimeType\":\"image/png\"}");
+    CHECK_CONTAINS(got, "\"uri\":\"test://x\",\"mimeType\":\"text/markdown\",\"text\":\"# Notes\\n\"");
+    CHECK_CONTAINS(got, "\"uri\":\"toolgen://prompts/show/files/notes.md\"");
+    CHECK_CONTAINS(got, "{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"Seen, Ann.\"}}");
+    CHECK_CONTAINS(got, "\"text\":\"Now answer.\\n\"");
+    free(got);
+    expect_def(&legacy_s, "GetPromptResult", r, "parts, 2025-11-25");
+    cJSON_AddStringToObject(r, "resultType", "complete"); /* what the core adds for 2026 */
+    expect_def(&modern_s, "GetPromptResult", r, "parts, 2026-07-28");
+    cJSON_Delete(r);
+    cJSON_Delete(params);
+    params = tg_json_parse("{\"name\":\"only\"}", 15, NULL, NULL, NULL, &err);
+    r = tg_serve_prompt_get(&ps, params, why, sizeof why);
+    CHECK(cJSON_GetArraySize(tg_json_get(r, "messages")) == 1, "a blank text adds no message");
+    cJSON_Delete(r);
+    cJSON_Delete(params);
+    tg_serve_prompts_free(&ps);
+    close(fd);
+}
+
 /* ---- through the core ------------------------------------------------------------------------ */
 
 static tg_serve_config cfg;
@@ -148,7 +213,7 @@ static cJSON *rpc(tg_serve_session *s, const char *text)
 {
     tg_err err = {0};
     cJSON *msg = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
-    CHECK(msg, "test message does not parse: %s: %s", text, err.msg);
+    SETUP(msg, "test message does not parse: %s: %s", text, err.msg);
     tg_serve_log log;
     cJSON *reply = msg ? tg_serve_handle(&cfg, s, msg, &log) : NULL;
     cJSON_Delete(msg);
@@ -339,18 +404,19 @@ static void make_data(int fd)
         snprintf(name, sizeof name, "data/m%03d.csv", i);
         put(fd, name, "a\n");
     }
-    CHECK(symlinkat("/etc", fd, "data/link") == 0, "symlink");
+    SETUP(symlinkat("/etc", fd, "data/link") == 0, "symlink");
 }
 
 int main(void)
 {
     tg_err err = {0};
-    if (!open_rev(&legacy_s, "2025-11-25") || !open_rev(&modern_s, "2026-07-28"))
-        return tl_finish("test_serve_prompts");
+    open_rev(&legacy_s, "2025-11-25");
+    open_rev(&modern_s, "2026-07-28");
     test_parse();
     char tmp[] = "/tmp/tg-prompts-XXXXXX";
-    CHECK(mkdtemp(tmp), "mkdtemp");
+    SETUP(mkdtemp(tmp), "mkdtemp");
     test_load(tmp);
+    test_parts(tmp);
     int fd = open(tmp, O_RDONLY | O_DIRECTORY);
     make_data(fd);
     put(fd, "prompts/review.md", "---\narguments:\n  - name: tool\n    required: true\n"
@@ -358,8 +424,8 @@ int main(void)
 
     tg_repo repo;
     tg_serve_tools tools;
-    CHECK(tg_repo_open(&repo, ".", &err) == 0, "repository: %s", err.msg);
-    CHECK(tg_serve_tools_load_dev(&tools, &repo, &err) == 0, "load: %s", err.msg);
+    SETUP(tg_repo_open(&repo, ".", &err) == 0, "repository: %s", err.msg);
+    SETUP(tg_serve_tools_load_dev(&tools, &repo, &err) == 0, "load: %s", err.msg);
     tg_serve_prompts prompts;
     CHECK(tg_serve_prompts_load(&prompts, fd, "prompts", &err) == 0 && prompts.n == 3,
           "the fixture's prompts (%zu)", prompts.n);
@@ -384,7 +450,7 @@ int main(void)
     tg_repo_release(&repo);
     close(fd);
     char *rm = xasprintf("rm -rf '%s'", tmp);
-    CHECK(system(rm) == 0, "cleanup");
+    SETUP(system(rm) == 0, "cleanup");
     free(rm);
     js_registry_free(legacy_s.reg);
     js_registry_free(modern_s.reg);

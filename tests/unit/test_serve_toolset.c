@@ -16,17 +16,26 @@
 #include "serve/toolset.h"
 #include "testlib.h"
 
-/* A snapshot whose only content is one "skipped" line naming gen: freed with the snapshot. */
+/* The contents of a snapshot: one "skipped" line and a skill folder, both naming gen. */
+static void contents(unsigned gen, tg_serve_tools *t, tg_serve_resources *r)
+{
+    *t = (tg_serve_tools){0};
+    *r = (tg_serve_resources){0};
+    t->skipped = xcalloc(1, sizeof *t->skipped);
+    t->skipped[0] = xasprintf("generation %u", gen);
+    t->n_skipped = 1;
+    r->skill_dir = xasprintf("skill/gen%u", gen);
+}
+
+/* A snapshot of contents(gen), freed with the snapshot. */
 static tg_serve_toolset *snapshot(unsigned gen)
 {
-    tg_serve_tools t = {0};
-    tg_serve_resources r = {0};
-    t.skipped = xcalloc(1, sizeof *t.skipped);
-    t.skipped[0] = xasprintf("generation %u", gen);
-    t.n_skipped = 1;
-    r.skill_dir = xasprintf("skill/gen%u", gen);
+    tg_serve_tools t;
+    tg_serve_resources r;
+    contents(gen, &t, &r);
     tg_serve_toolset *s = tg_serve_toolset_new(&t, &r);
-    CHECK(t.skipped == NULL && r.skill_dir == NULL, "the contents are moved in");
+    /* what the readers and the writer check depends on it; test_held_across_swap counts it */
+    SETUP(t.skipped == NULL && r.skill_dir == NULL, "the contents are moved in");
     return s;
 }
 
@@ -41,8 +50,14 @@ static unsigned gen_of(const tg_serve_toolset *s)
 
 static void test_held_across_swap(void)
 {
+    tg_serve_tools t;
+    tg_serve_resources r;
+    contents(1, &t, &r);
+    tg_serve_toolset *first = tg_serve_toolset_new(&t, &r);
+    CHECK(t.skipped == NULL && t.n_skipped == 0 && r.skill_dir == NULL,
+          "the contents are moved in, the caller's copies emptied");
     tg_serve_live live;
-    tg_serve_live_init(&live, snapshot(1));
+    tg_serve_live_init(&live, first);
     tg_serve_toolset *held = tg_serve_live_get(&live);
     CHECK(gen_of(held) == 1, "the first snapshot");
     tg_serve_live_swap(&live, snapshot(2));

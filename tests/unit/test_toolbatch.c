@@ -239,7 +239,7 @@ static void test_import_failure(fixture *fx)
     char *tpath = xasprintf("%s/tools/probe/tool.py", repo);
     tg_err err = {0};
     static const char broken[] = "import not_a_module_anywhere\n";
-    CHECK(tg_write_file_atomic(tpath, broken, strlen(broken), &err) == 0, "write: %s", err.msg);
+    SETUP(tg_write_file_atomic(tpath, broken, strlen(broken), &err) == 0, "write: %s", err.msg);
     chmod(tpath, 0644);
     cJSON *args = cJSON_CreateObject();
     tg_tool_call calls[2] = {{.m = &fx->m, .input = fx->in, .output = fx->out, .args = args},

@@ -29,7 +29,7 @@ static const char manifest[] =
     "  required: [file_path]\n"
     "  properties:\n"
     "    file_path: {type: string, x-toolgen-path: read}\n"
-    "    mode: {type: string, enum: [ok, bad_type, not_object, write, spin, sleep], default: ok}\n"
+    "    mode: {type: string, enum: [ok, bad_type, not_object, write, spin, sleep, events], default: ok}\n"
     "    scale: {type: integer, default: 3}\n"
     "output_schema:\n"
     "  type: object\n"
@@ -48,8 +48,10 @@ static const char tool_py[] =
     "    with open(file_path) as f:\n"
     "        n = sum(1 for _ in f)\n"
     "    if mode == 'spin':\n"
-    "        while True:\n"
+    "        import time\n"
+    "        while time.process_time() < 0.1:\n"
     "            n += 1\n"
+    "        time.sleep(60)\n"
     "    if mode == 'sleep':\n"
     "        import time\n"
     "        time.sleep(60)\n"
@@ -57,6 +59,11 @@ static const char tool_py[] =
     "        return {'lines': str(n), 'scale': scale}\n"
     "    if mode == 'not_object':\n"
     "        return [n]\n"
+    "    if mode == 'events':\n"
+    "        from toolgen_helpers import log, progress\n"
+    "        log('debug', 'not wanted')\n"
+    "        log('info', {'lines': n}, logger='probe.count')\n"
+    "        progress(1, 2, 'half')\n"
     "    if mode == 'write':\n"
     "        with open('out.csv', 'w') as f:\n"
     "            f.write('lines\\n%d\\n' % n)\n"
@@ -156,7 +163,9 @@ static void test_files(fixture *fx)
     tg_call_result_free(&r);
 }
 
-/* Killed at the wall clock: the CPU time is the whole tree's, and the diagnosis follows it. */
+/* Killed at the wall clock, with the CPU time the whole tree used: the spinning mode uses 100 ms
+ * of CPU (counted by the kernel, whatever the machine's load) and then waits to be killed.
+ * How the diagnosis reads CPU against the wall clock is test_guidance.c's. */
 static void test_timeouts(fixture *fx)
 {
     tg_call_result r;
@@ -164,10 +173,7 @@ static void test_timeouts(fixture *fx)
     double cpu = r.sb.user_ms + r.sb.sys_ms;
     CHECK(!r.ok && r.guidance.cls == TG_CLASS_TIMEOUT && r.sb.killed_by == TG_LIMIT_WALL,
           "spin: %s", tg_error_class_name(r.guidance.cls));
-    /* Close to the wall time on an idle machine (bwrap's own usage alone is a few ms); a
-     * loaded one gives the loop less of a CPU, so the bound is the diagnosis' own 10 %. */
-    CHECK(cpu > 0.1 * r.sb.wall_ms, "spin: CPU %.1f ms of %.1f ms wall counted", cpu, r.sb.wall_ms);
-    CHECK_CONTAINS(r.guidance.cause, "computation takes longer");
+    CHECK(cpu >= 100, "spin: the tool's 100 ms of CPU are counted (%.1f ms)", cpu);
     CHECK(r.resources.cpu.used == cpu, "spin: resources.cpu.used %.1f ms", r.resources.cpu.used);
     tg_call_result_free(&r);
 
@@ -175,10 +181,49 @@ static void test_timeouts(fixture *fx)
     cpu = r.sb.user_ms + r.sb.sys_ms;
     CHECK(!r.ok && r.guidance.cls == TG_CLASS_TIMEOUT && r.sb.killed_by == TG_LIMIT_WALL,
           "sleep: %s", tg_error_class_name(r.guidance.cls));
-    CHECK(cpu < 0.1 * r.sb.wall_ms, "sleep: CPU %.1f ms of %.1f ms wall", cpu, r.sb.wall_ms);
-    CHECK(cpu > 5, "sleep: the interpreter's start is counted (%.1f ms)", cpu);
-    CHECK_CONTAINS(r.guidance.cause, "waiting, not computing");
+    CHECK(cpu > 0, "sleep: the interpreter's start is counted (%.1f ms)", cpu);
     tg_call_result_free(&r);
+}
+
+/* The events a call's tool reports (toolgen_helpers.log and progress) reach on_event while it
+ * runs, at or above the client's level, and the reply after them is read as before; outside
+ * toolgen serve (no client) a log message goes to stderr instead. */
+static void collect(void *ctx, const cJSON *e)
+{
+    cJSON_AddItemToArray((cJSON *)ctx, cJSON_Duplicate(e, true));
+}
+
+static void test_events(fixture *fx)
+{
+    tg_err err = {0};
+    const char *text = "{\"file_path\":\"data/x.csv\",\"mode\":\"events\"}";
+    cJSON *args = tg_json_parse(text, strlen(text), NULL, NULL, NULL, &err);
+    cJSON *client = tg_json_parse("{\"log_level\":\"info\"}", 20, NULL, NULL, NULL, &err);
+    cJSON *seen = cJSON_CreateArray();
+    tg_tool_call c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args,
+                      .client = client, .on_event = collect, .event_ctx = seen};
+    tg_call_result r;
+    CHECK(tg_tool_call_run(&fx->env.ctx, &c, &r, &err) == TG_CALL_DONE, "%s", err.msg);
+    CHECK(r.ok && number(r.result, "lines") == 3, "the reply after the events: %s", r.guidance.message);
+    char *got = tg_json_print_compact(seen);
+    CHECK(strcmp(got, "[{\"event\":\"log\",\"level\":\"info\",\"data\":{\"lines\":3},"
+                      "\"logger\":\"probe.count\"},{\"event\":\"progress\",\"progress\":1.0,"
+                      "\"total\":2.0,\"message\":\"half\"}]") == 0 ||
+          strcmp(got, "[{\"event\":\"log\",\"level\":\"info\",\"data\":{\"lines\":3},"
+                      "\"logger\":\"probe.count\"},{\"event\":\"progress\",\"progress\":1,"
+                      "\"total\":2,\"message\":\"half\"}]") == 0,
+          "the info message and the progress, not the debug one: %s", got);
+    free(got);
+    tg_call_result_free(&r);
+    c.client = NULL;
+    c.on_event = NULL;
+    CHECK(tg_tool_call_run(&fx->env.ctx, &c, &r, &err) == TG_CALL_DONE, "%s", err.msg);
+    CHECK(r.ok && strstr(r.sb.err.data, "[info] probe.count: {'lines': 3}"),
+          "no client: the message on stderr (%s)", r.sb.err.data);
+    tg_call_result_free(&r);
+    cJSON_Delete(seen);
+    cJSON_Delete(client);
+    cJSON_Delete(args);
 }
 
 int main(void)
@@ -188,13 +233,14 @@ int main(void)
     /* a file outside data/, which the tool must not be given */
     char cmd0[160];
     snprintf(cmd0, sizeof cmd0, "mkdir -p %s && echo s > %s/secret", repo, repo);
-    CHECK(system(cmd0) == 0, "setup secret");
+    SETUP(system(cmd0) == 0, "setup secret");
     if (fixture_open(&fx, repo, manifest, tool_py) == 0) {
         test_success_with_defaults(&fx);
         test_invalid_output(&fx);
         test_refused(&fx);
         test_files(&fx);
         test_timeouts(&fx);
+        test_events(&fx);
     }
     fixture_close(&fx);
     char cmd[128];

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -32,13 +31,6 @@ static void hooks_on(void)
 static void hooks_off(void)
 {
     cJSON_InitHooks(NULL);
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* ---- helpers ---- */
@@ -347,15 +339,13 @@ static void test_billion_laughs(void)
     tg_doc d;
     tg_err e;
     hooks_on();
-    double t0 = now();
     int rc = load(b.data, NULL, &d, &e);
-    double dt = now() - t0;
     size_t made = node_allocs;
     hooks_off();
     CHECK(rc == -1, "billion laughs must fail");
     if (rc == 0)
         tg_doc_free(&d);
-    CHECK(dt < 2.0, "billion laughs took %.3fs", dt);
+    /* stopped by the count of nodes made, not after expanding: no more than the limit exist */
     CHECK(made <= 100000 + 200, "made %zu nodes, over the limit", made);
     CHECK_CONTAINS(e.msg, "over the limit of 100000 nodes that alias expansion may create");
     CHECK_CONTAINS(e.msg, "docs/manifest.md#limits");
@@ -404,13 +394,10 @@ static void test_alias_bytes(void)
         tg_buf_puts(&b, "  - *big\n");
     tg_doc d;
     tg_err e = {0};
-    double t0 = now();
     int rc = load(b.data, NULL, &d, &e);
-    double dt = now() - t0;
     CHECK(rc == -1, "20000 aliases of a 1 MiB string must fail");
     if (rc == 0)
         tg_doc_free(&d);
-    CHECK(dt < 2.0, "refused in %.3fs", dt);
     /* 16 copies fill the default 16 MiB; the 17th alias (line 19) is refused, before copying */
     CHECK(e.line == 19 && e.col == 5, "placed at %d:%d", e.line, e.col);
     CHECK_CONTAINS(e.msg, "alias *big would copy 1048576 more bytes of text (the anchor at line 1, "
@@ -449,9 +436,8 @@ static void test_depth(void)
     tg_buf b = TG_BUF_INIT;
     for (int i = 0; i < 100000; i++)
         tg_buf_putc(&b, '[');
-    double t0 = now();
+    /* stopped at the 513th level (column 513), not after reading the 100,000 */
     expect_err(b.data, 1, 513, "nesting deeper than 512 levels; flatten the document (see docs/manifest.md#limits)");
-    CHECK(now() - t0 < 2.0, "flow depth bomb is quick");
 
     tg_buf_reset(&b);
     for (int i = 0; i < 1000; i++) { /* block mappings, one space deeper per level */
@@ -460,9 +446,7 @@ static void test_depth(void)
         tg_buf_puts(&b, "a:\n");
     }
     tg_buf_puts(&b, "x\n");
-    t0 = now();
     expect_err(b.data, 513, 513, "nesting deeper than 512 levels");
-    CHECK(now() - t0 < 2.0, "block depth bomb is quick");
 
     tg_buf_reset(&b);
     for (int i = 0; i < 20000; i++)
@@ -586,14 +570,12 @@ static void test_load(void)
     free(p);
     tg_buf_free(&big);
 
-    /* The default cap (16 MiB) on a sparse 17 MiB file: fails at once, without reading it. */
+    /* The default cap (16 MiB) on a sparse 17 MiB file of NUL bytes: refused for its size, not
+     * for its content, which is never read. */
     p = write_tmp("i.yaml", "", 0);
-    if (truncate(p, 17 << 20) == 0) {
-        double t0 = now();
-        CHECK(tg_doc_load(p, NULL, &d, &e) == -1, "default cap");
-        CHECK(now() - t0 < 1.0, "default cap is checked first");
-        CHECK_CONTAINS(e.msg, "over the limit of 16777216 bytes");
-    }
+    SETUP(truncate(p, 17 << 20) == 0, "truncate %s", p);
+    CHECK(tg_doc_load(p, NULL, &d, &e) == -1, "default cap");
+    CHECK_CONTAINS(e.msg, "over the limit of 16777216 bytes");
     unlink(p);
     free(p);
 

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "app/remotecache.h"
 #include "app/validate.h"
 #include "base/buf.h"
 #include "lifecycle/monitor.h"
@@ -14,7 +15,15 @@ int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
     tg_gen_opts g = *o;
     g.validate = tg_validate_tool_fn;
     g.validate_ud = NULL;
-    return tg_gen_new(&g, result, err);
+    /* model answers from the team's remote cache too (docs/cache.md); a cache that cannot be
+     * opened (an unset token variable) is left out here: the build reports it */
+    tg_remote_cache *remote = NULL;
+    tg_err rerr = {0};
+    if (tg_remote_cache_open(o->repo, NULL, &remote, &rerr) == 0 && remote)
+        g.llm_remote = tg_remote_cache_llm(remote);
+    int rc = tg_gen_new(&g, result, err);
+    tg_remote_cache_close(remote);
+    return rc;
 }
 
 /* The build staging snapshots, then the staging; a line through o->progress. */
@@ -88,6 +97,7 @@ int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
     int rc = tg_generate_tool(&g, &r, err);
     if (rc == 0) {
         out->reused = r.outcome == TG_GEN_REUSE;
+        out->arguments = r.arguments ? xstrdup(r.arguments) : NULL;
         if (r.outcome == TG_GEN_STAGED) {
             bool ok = false;
             char *fails = NULL;
@@ -99,8 +109,7 @@ int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
             free(fails);
         }
     }
-    if (r.next)
-        tg_buf_printf(&lines, "next: %s\n", r.next);
+    /* no "next:" line: it names a CLI command, and the workflow says what comes next itself */
     out->tool = r.tool ? xstrdup(r.tool) : NULL;
     out->summary = tg_buf_steal(&lines);
     tg_buf_free(&lines);

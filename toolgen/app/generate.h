@@ -36,8 +36,8 @@ int tg_generate_and_stage(const tg_gen_opts *o, tg_gen_result *result, tg_err *e
  * tool set, or NULL): tg_generate_tool on
  * intent and the data files, then, when the tool is STAGED, one more build of it, since
  * generation leaves the manifest newer than the build that validated it and staging snapshots
- * what a build validated. The step lines (and the next command) become out->summary. A REUSE
- * names only a tool of ud's set: the agent can call no other.
+ * what a build validated. The step lines become out->summary (not the next command: a CLI one).
+ * A REUSE names only a tool of ud's set: the agent can call no other.
  */
 int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
                           const char *const *data, size_t ndata, tg_serve_generated *out,

@@ -181,3 +181,26 @@ void tg_refined_release(tg_refined *r)
     free(r->version);
     memset(r, 0, sizeof *r);
 }
+
+static void collect_line(void *ud, const char *line)
+{
+    tg_buf_printf(ud, "%s\n", line);
+}
+
+int tg_refine_and_build(void *ud, const tg_repo *repo, const char *tool, const char *notes,
+                        tg_serve_generated *out, tg_err *err)
+{
+    (void)ud;
+    tg_buf lines = TG_BUF_INIT;
+    tg_refine_opts o = {.repo = repo, .tool = tool, .notes = notes, .progress = collect_line,
+                        .warning = collect_line, .ud = &lines};
+    tg_refined r;
+    tg_refine_status st = tg_refine_tool(&o, &r, err);
+    if (st == TG_REFINE_FAILED)
+        tg_buf_printf(&lines, "%s; %s is as it was\n", err->msg, r.dir ? r.dir : tool);
+    out->tool = xstrdup(tool);
+    out->staged = st == TG_REFINE_OK;
+    out->summary = tg_buf_steal(&lines);
+    tg_refined_release(&r);
+    return st == TG_REFINE_UNUSABLE ? -1 : 0;
+}

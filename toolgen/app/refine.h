@@ -11,6 +11,7 @@
 
 #include "base/util.h"
 #include "model/repo.h"
+#include "serve/workflow.h"
 
 typedef struct tg_refine_opts {
     const tg_repo *repo; /* opened with its config */
@@ -35,5 +36,11 @@ typedef struct tg_refined {
 /* Refines o->tool. Fills out whatever the status (tg_refined_release). */
 tg_refine_status tg_refine_tool(const tg_refine_opts *o, tg_refined *out, tg_err *err);
 void tg_refined_release(tg_refined *r);
+
+/* tg_refine_tool for the server's reject_tool (serve/workflow.h, tg_serve_refine_fn): the step
+ * lines, and why a failed refinement changed nothing, become out->summary; -1 with err when
+ * the tool cannot be refined. */
+int tg_refine_and_build(void *ud, const tg_repo *repo, const char *tool, const char *notes,
+                        tg_serve_generated *out, tg_err *err);
 
 #endif

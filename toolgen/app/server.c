@@ -4,10 +4,15 @@
 #include <stdlib.h>
 
 #include "app/generate.h"
+#include "app/refine.h"
+#include "base/json.h"
+#include "base/strvec.h"
 #include "run/toolrun.h"
 #include "run/warmpool.h"
 #include "serve/artifacts.h"
+#include "serve/builtins.h"
 #include "serve/complete.h"
+#include "serve/declared.h"
 #include "serve/core.h"
 #include "serve/devwatch.h"
 #include "serve/http.h"
@@ -25,8 +30,10 @@
     "JSON Schemas; the prompts are the repository's templates (prompts/)."
 #define WORKFLOW_INSTRUCTIONS                                                                 \
     " When no tool answers the user's request, generate_tool makes one from the request and "  \
-    "a data file: show the user each presentation, ask its questions, and pass their replies " \
-    "to submit_tool_feedback verbatim; promote_tool only after the user approved."
+    "a data file: show the user each presentation, then call submit_tool_feedback, which asks " \
+    "the user its questions through the client's form; promote_tool only after the user "     \
+    "approved there; when the user rejects a candidate, reject_tool with their notes "        \
+    "(refine: true to try again)."
 
 /* What the server serves, opened once, and the configuration that ties it together. */
 typedef struct server {
@@ -35,16 +42,49 @@ typedef struct server {
     tg_serve_prompts prompts;
     tg_toolrun_env env;           /* the sandbox */
     tg_serve_mrtr mrtr;
+    tg_serve_declared declared;   /* serve.resources: the repository's own resources */
     tg_warmpool *pool;            /* warm workers, one call each (docs/sandbox.md) */
     tg_serve_artifacts kept;      /* the files calls wrote */
     tg_serve_completion completion;
     tg_serve_workflow wf;
-    tg_serve_provider providers[2];
+    tg_strv set_names;            /* the built-in toolsets served, in order */
+    tg_serve_tools *sets;         /* their tools, one set each */
+    tg_serve_provider *providers; /* the workflow's, the toolsets', the source's */
     tg_serve_config c;
 } server;
 
-/* The tool set, the prompts, the sandbox and the question key; on failure nothing is left
- * open. */
+static void push_once(tg_strv *v, const char *name)
+{
+    if (!v->n || !tg_strlist_has((const char *const *)v->v, name))
+        tg_strv_push(v, name);
+}
+
+/* The toolsets of serve.toolsets, then those of o (--toolset), each once, loaded. */
+static int open_sets(server *s, const tg_repo *repo, const tg_app_serve_opts *o, tg_err *err)
+{
+    const cJSON *v;
+    cJSON_ArrayForEach(v, repo->cfg.serve_toolsets)
+        push_once(&s->set_names, v->valuestring);
+    for (size_t i = 0; i < o->n_toolsets; i++)
+        push_once(&s->set_names, o->toolsets[i]);
+    s->sets = xcalloc(s->set_names.n + 1, sizeof *s->sets);
+    for (size_t i = 0; i < s->set_names.n; i++)
+        if (tg_builtin_set_load(&s->sets[i], s->set_names.v[i], err) != 0)
+            return -1;
+    return 0;
+}
+
+static void close_sets(server *s)
+{
+    for (size_t i = 0; s->sets && i < s->set_names.n; i++)
+        tg_serve_tools_free(&s->sets[i]);
+    free(s->sets);
+    s->sets = NULL;
+    tg_strv_free(&s->set_names);
+}
+
+/* The tool set, the toolsets, the prompts, the sandbox and the question key; on failure
+ * nothing is left open. */
 static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_app_serve_opts *o,
                                       tg_err *err)
 {
@@ -55,18 +95,25 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         tg_serve_devwatch_close(&s->watch);
         return TG_APP_SERVE_ENV;
     }
-    if (o->opened) {
-        tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
-        o->opened(o->ud, &set->tools, &s->prompts);
-        tg_serve_toolset_unref(set);
-    }
     tg_app_serve_status st = TG_APP_SERVE_OK;
-    if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
+    if (open_sets(s, repo, o, err) != 0 || tg_serve_declared_load(&s->declared, repo, err) != 0)
+        st = TG_APP_SERVE_CONFIG;
+    else if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
         st = TG_APP_SERVE_CONFIG;
     else if (tg_serve_mrtr_init(&s->mrtr, err) != 0)
         st = TG_APP_SERVE_ENV;
+    if (st == TG_APP_SERVE_OK && o->opened) {
+        tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
+        tg_app_serve_report r = {.tools = &set->tools, .prompts = &s->prompts,
+                                 .set_names = (const char *const *)s->set_names.v,
+                                 .sets = s->sets, .n_sets = s->set_names.n};
+        o->opened(o->ud, &r);
+        tg_serve_toolset_unref(set);
+    }
     if (st != TG_APP_SERVE_OK) {
+        tg_serve_declared_free(&s->declared);
         tg_toolrun_env_close(&s->env);
+        close_sets(s);
         tg_serve_prompts_free(&s->prompts);
         tg_serve_devwatch_close(&s->watch);
     }
@@ -86,18 +133,25 @@ static void wire(server *s, const tg_app_serve_opts *o)
     tg_serve_toolset *first = tg_serve_live_get(&s->watch.live);
     tg_serve_tools_prepare_pool(&first->tools, s->pool);
     tg_serve_toolset_unref(first);
+    for (size_t i = 0; i < s->set_names.n; i++)
+        tg_serve_tools_prepare_pool(&s->sets[i], s->pool);
     /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
      * makes the watch read the tool set again at once */
     s->wf = (tg_serve_workflow){.repo = repo, .generate = tg_generate_and_build,
                                 .generate_ud = &s->watch.live, /* REUSE names served tools only */
+                                .refine = tg_refine_and_build,
                                 .changed = tg_serve_devwatch_force, .changed_ctx = &s->watch,
                                 .user = o->user};
-    /* the workflow's tools first: a served tool of the same name is hidden */
+    /* the workflow's tools first, then the built-in toolsets', then the source's: a tool of
+     * the same name as an earlier one is hidden */
     size_t n = 0;
+    s->providers = xcalloc(s->set_names.n + 2, sizeof *s->providers);
     if (repo->cfg.serve_workflow) {
         tg_serve_workflow_init(&s->wf);
         s->providers[n++] = tg_serve_workflow_provider(&s->wf);
     }
+    for (size_t i = 0; i < s->set_names.n; i++)
+        s->providers[n++] = tg_serve_set_provider(s->set_names.v[i], &s->sets[i]);
     s->providers[n++] = tg_serve_tools_provider;
     s->c = (tg_serve_config){
         .live = &s->watch.live,
@@ -105,11 +159,9 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .n_providers = n,
         .prompts = &s->prompts,
         .completion = &s->completion,
+        .declared = &s->declared,
         .mrtr = &s->mrtr,
         .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
-        /* over stdio only: the HTTP transport sends no request to a client in the middle of a
-         * call */
-        .legacy_elicit = !o->http_host,
         .call = {.run = tg_serve_run_pool, .run_ctx = s->pool, .read_only = o->read_only,
                  .cancel = o->cancel, .artifacts = &s->kept},
         .page_size = o->page_size,
@@ -119,6 +171,17 @@ static void wire(server *s, const tg_app_serve_opts *o)
     };
 }
 
+/* The change check of the transports: the tool source (a reload), then the files of the
+ * resources clients subscribed to. With the core lock held. */
+static unsigned check(void *ctx)
+{
+    server *s = ctx;
+    unsigned what = tg_serve_devwatch_check(&s->watch);
+    if (tg_serve_declared_poll(&s->declared))
+        what |= TG_CHANGED_CONTENT;
+    return what;
+}
+
 static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
 {
     if (o->http_host) {
@@ -126,15 +189,15 @@ static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
                            .max_message = o->max_message, .max_concurrency = o->max_concurrency,
                            .log_fd = o->log_fd, .allowed_origins = o->allowed_origins,
                            .stop = o->stop, .progress_ms = o->progress_ms,
-                           .check = tg_serve_devwatch_check, .check_ctx = &s->watch,
+                           .session_idle_ms = o->session_idle_ms,
+                           .check = check, .check_ctx = s,
                            .ready = o->listening, .ready_ctx = o->ud};
         return tg_serve_http_run(&s->c, &h, err);
     }
     tg_serve_stdio io = {.in_fd = 0, .out_fd = o->proto_fd, .log_fd = o->log_fd,
                          .max_message = o->max_message, .progress_ms = o->progress_ms,
                          .max_concurrency = o->max_concurrency, .cancel = o->cancel,
-                         .stop = o->stop, .check = tg_serve_devwatch_check,
-                         .check_ctx = &s->watch};
+                         .stop = o->stop, .check = check, .check_ctx = s};
     return tg_serve_stdio_run(&s->c, &io, err);
 }
 
@@ -149,8 +212,11 @@ tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o
         tg_serve_artifacts_free(&s->kept);
         tg_serve_workflow_release(&s->wf);
         tg_warmpool_free(s->pool);
+        free(s->providers);
+        close_sets(s);
         tg_toolrun_env_close(&s->env);
         tg_serve_prompts_free(&s->prompts);
+        tg_serve_declared_free(&s->declared);
         tg_serve_devwatch_close(&s->watch);
     }
     free(s);

@@ -1,6 +1,7 @@
 /*
  * server.h — `toolgen serve` composed (docs/mcp.md): the tool set of a source, watched for
- * changes (serve/devwatch.h); the prompts; the sandbox with its warm pool; the key that signs
+ * changes (serve/devwatch.h); the built-in toolsets asked for (serve/builtins.h); the prompts;
+ * the sandbox with its warm pool; the key that signs
  * questions to the client; the workflow tools when toolgen.yaml turns them on, with the
  * generation of app/generate.h; the table of tool providers and the core's configuration that
  * ties them together; and the transport the options name (stdio, or Streamable HTTP).
@@ -21,6 +22,15 @@
 #include "serve/prompts.h"
 #include "serve/tools.h"
 
+/* What the server read at start-up, for the command's report. */
+typedef struct tg_app_serve_report {
+    const tg_serve_tools *tools;     /* the source's tool set (with what it left out) */
+    const tg_serve_prompts *prompts;
+    const char *const *set_names;    /* the built-in toolsets served, in order */
+    const tg_serve_tools *sets;      /* their tools, one set each */
+    size_t n_sets;
+} tg_app_serve_report;
+
 typedef struct tg_app_serve_opts {
     tg_serve_source source;     /* the registry (default), with its candidates, or --dev */
     bool read_only;             /* refuse tools that are not read-only */
@@ -28,6 +38,7 @@ typedef struct tg_app_serve_opts {
     size_t max_message;         /* bytes per message; 0: the default */
     size_t max_concurrency;     /* calls at once; 0: the default */
     long progress_ms;           /* between progress notifications; 0: the default */
+    long session_idle_ms;       /* HTTP: a legacy session unused this long ends; 0: default */
     const char *http_host;      /* Streamable HTTP on http_host:http_port; NULL: stdio */
     unsigned http_port;
     const char *const *allowed_origins; /* HTTP: Origins besides loopback; NULL-terminated */
@@ -36,8 +47,11 @@ typedef struct tg_app_serve_opts {
     volatile sig_atomic_t *cancel; /* set by a signal: the calls in flight stop */
     volatile sig_atomic_t *stop;   /* set by a signal: serving ends (required) */
     const char *user;           /* who answers feedback through the workflow (Approved-By) */
-    /* called once the tool set and prompts are read, before serving starts; may be NULL */
-    void (*opened)(void *ud, const tg_serve_tools *tools, const tg_serve_prompts *prompts);
+    const char *const *toolsets; /* built-in toolsets to serve (--toolset), besides those of
+                                  * serve.toolsets in toolgen.yaml */
+    size_t n_toolsets;
+    /* called once the tool sets and prompts are read, before serving starts; may be NULL */
+    void (*opened)(void *ud, const tg_app_serve_report *report);
     /* HTTP: called once the socket listens, with the port bound; may be NULL */
     void (*listening)(void *ud, const char *host, unsigned port);
     void *ud;
@@ -45,7 +59,8 @@ typedef struct tg_app_serve_opts {
 
 typedef enum tg_app_serve_status {
     TG_APP_SERVE_OK = 0,
-    TG_APP_SERVE_CONFIG, /* the repository or its configuration is wrong (err says) */
+    TG_APP_SERVE_CONFIG, /* the repository or its configuration is wrong, or a toolset asked
+                          * for does not exist (err says) */
     TG_APP_SERVE_ENV,    /* the environment failed: no manifests folder, no random source,
                           * the address cannot be bound, the reply stream broke */
 } tg_app_serve_status;

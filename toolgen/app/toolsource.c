@@ -14,4 +14,5 @@ void tg_build_opts_toolgen(tg_build_opts *b)
 {
     b->stages = tg_stages;
     b->tool_source = &tg_manifest_tools;
+    b->env = &tgs_env;
 }

@@ -10,8 +10,9 @@
 
 extern const tg_tool_source tg_manifest_tools;
 
-/* A build of this repository's tools with toolgen's stage table (stages/stages.h) and
- * tg_manifest_tools: sets b->stages and b->tool_source, leaves every other field as it is. */
+/* A build of this repository's tools with toolgen's stage table (stages/stages.h), its
+ * environment's facts and tg_manifest_tools: sets b->stages, b->env and b->tool_source, leaves
+ * every other field as it is. */
 void tg_build_opts_toolgen(tg_build_opts *b);
 
 #endif

@@ -1176,6 +1176,12 @@ const char *tg_json_number_text(const cJSON *num, char buf[40])
 /* ------------------------------------------------------------------------------------------ */
 /* printers                                                                                    */
 
+/*
+ * A JSON string of s. Every string toolgen writes is valid UTF-8 JSON whatever bytes it holds
+ * (a file name a tool chose, text a process printed): a byte that does not start a well-formed
+ * sequence is written as \ufffd, the replacement character, so one bad name cannot make a
+ * whole message unreadable to its client.
+ */
 static void print_string(tg_buf *b, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
@@ -1183,6 +1189,18 @@ static void print_string(tg_buf *b, const char *s)
     const unsigned char *p = (const unsigned char *)s, *run = p;
     for (;; p++) {
         unsigned c = *p;
+        if (c >= 0x80) {
+            /* the terminating NUL stops the check: it is never a continuation byte */
+            int n = utf8_seq(p, p + 4);
+            if (n > 0) {
+                p += n - 1;
+                continue;
+            }
+            tg_buf_append(b, run, (size_t)(p - run));
+            tg_buf_puts(b, "\\ufffd");
+            run = p + 1;
+            continue;
+        }
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
         tg_buf_append(b, run, (size_t)(p - run));

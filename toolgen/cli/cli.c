@@ -2,12 +2,14 @@
 #include "cli/cli.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-static char *repo_dir; /* NULL: "." */
+static char *repo_dir; /* -C DIR; NULL: the folder found from the current one */
 
 int cli_fail(int code, const char *fmt, ...)
 {
@@ -26,9 +28,49 @@ int cli_print_usage(const char *usage, int code)
     return code;
 }
 
+static bool holds(const char *dir, const char *name, bool want_dir)
+{
+    char *p = tg_path_join(dir, name);
+    bool yes = want_dir ? tg_is_dir(p) : tg_is_file(p);
+    free(p);
+    return yes;
+}
+
+/* The nearest folder at or above the current one that holds toolgen.yaml or manifests/, as
+ * git finds its repository from a subfolder; the search stops at a folder holding .git (the
+ * top of a git repository). NULL when it is the current folder, or none is. */
+static char *find_root(void)
+{
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    char *dir = xstrdup(cwd);
+    for (;;) {
+        if (holds(dir, "toolgen.yaml", false) || holds(dir, "manifests", true)) {
+            if (strcmp(dir, cwd) != 0)
+                return dir;
+            break;
+        }
+        char *slash = strrchr(dir, '/');
+        if (holds(dir, ".git", true) || holds(dir, ".git", false) || !slash || slash == dir)
+            break;
+        *slash = '\0';
+    }
+    free(dir);
+    return NULL;
+}
+
 const char *cli_dir(void)
 {
-    return repo_dir ? repo_dir : ".";
+    static bool searched;
+    static char *found;
+    if (repo_dir)
+        return repo_dir;
+    if (!searched) {
+        searched = true;
+        found = find_root();
+    }
+    return found ? found : ".";
 }
 
 char *cli_user_path(const char *path)

@@ -72,7 +72,8 @@ void cli_print_step(void *ud, const char *line);
  * code. */
 int cli_refine(const tg_repo *repo, const char *tool, const char *notes);
 
-/* The user who answers feedback, for Approved-By: $TOOLGEN_USER, else $USER, else "user". */
+/* The user who answers feedback, for Approved-By: $TOOLGEN_USER, else $USER, else $LOGNAME,
+ * else the account's login name. */
 const char *cli_answering_user(void);
 
 /* Prints "toolgen: <msg>" to stderr; returns code so commands can `return cli_fail(...)`. */
@@ -85,10 +86,14 @@ int cli_fail(int code, const char *fmt, ...)
 int cli_print_usage(const char *usage, int code);
 
 /*
- * The repository folder: "." unless -C DIR named another. Nothing changes the process's working
- * directory; the commands open the repository with cli_repo_open and the library reaches its
- * files through the root fd (model/repo.h). Paths typed on the command line are relative to it,
- * as they were when -C changed directory (like git -C and make -C).
+ * The repository folder: the one -C DIR names, else the nearest folder at or above the current
+ * one that holds toolgen.yaml or manifests/ (not above a folder holding .git), else ".".
+ * Nothing changes the process's working directory; the commands open the repository with
+ * cli_repo_open and the library reaches its files through the root fd (model/repo.h). Paths
+ * typed on the command line for the user's own files (--html, --out, validate's files) are
+ * relative to the -C folder, as they were when -C changed directory (like git -C and make -C),
+ * else to the current one; paths that name the repository's files (tool arguments, --data,
+ * lint's) are relative to its root.
  */
 const char *cli_dir(void);
 /*

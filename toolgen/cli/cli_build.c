@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/regenerate.h"
+#include "app/remotecache.h"
 #include "app/toolsource.h"
 #include "engine/build.h"
 #include "cli/cli.h"
@@ -18,7 +19,8 @@
 #include "base/util.h"
 
 const char tg_usage_build[] =
-    "usage: toolgen build [-C DIR] [-j N] [-k N] [-n] [-v] [--frozen] [TOOL...]\n"
+    "usage: toolgen build [-C DIR] [-j N] [-k N] [-n] [-v] [--frozen] [--remote-cache URL]\n"
+    "                     [TOOL...]\n"
     "\n"
     "Builds every manifest (or the named TOOLs) through the stage graph: load (manifest →\n"
     "canonical IR, with every lint check), emit (generated/<tool>/), static (the static check\n"
@@ -36,6 +38,9 @@ const char tg_usage_build[] =
     "  -n            dry run: say what would run, change nothing\n"
     "  -v            say why each stage runs, which files it writes, and every test's result\n"
     "  --frozen      a build that must not call an LLM (what `toolgen check` runs)\n"
+    "  --remote-cache URL\n"
+    "                read and write stage results at a Bazel HTTP cache (http://HOST:PORT[/PREFIX];\n"
+    "                overrides cache.remote of toolgen.yaml; docs/cache.md)\n"
     "\n"
     "After the stages, one line per tested tool: tests passed, pass rate, score and quality\n"
     "tier, and the lifecycle verdict (draft → staged when every gate passes). The manifest's\n"
@@ -83,10 +88,13 @@ typedef struct cli_opts {
     bool allow_tools, allow_jobs, allow_build_flags;
     bool config_later; /* check: the git probe comes before toolgen.yaml's errors */
     tg_repo repo;      /* o->b.repo */
+    const char *remote_url; /* --remote-cache */
+    tg_remote_cache *remote;
 } cli_opts;
 
 static void opts_free(cli_opts *o)
 {
+    tg_remote_cache_close(o->remote);
     free(o->tools);
     if (o->b.repo) /* opened */
         tg_repo_release(&o->repo);
@@ -170,6 +178,11 @@ static int parse(int argc, char **argv, cli_opts *o)
             o->b.verbose = true;
         } else if (strcmp(a, "--frozen") == 0 && o->allow_build_flags) {
             o->b.frozen = true;
+        } else if (strcmp(a, "--remote-cache") == 0 && o->allow_build_flags) {
+            if (!(o->remote_url = i + 1 < argc ? argv[++i] : NULL)) {
+                cli_fail(TG_EXIT_USAGE, "%s: --remote-cache needs a URL", cmd);
+                return -1;
+            }
         } else {
             cli_fail(TG_EXIT_USAGE, "%s: unknown option '%s'; see 'toolgen help %s'", cmd, a, cmd);
             return -1;
@@ -388,7 +401,10 @@ static void print_summary(const tg_build_stats *st, tg_build_status s)
         printf("%s%s %d", first ? "" : ", ", st->kind_id[k], st->kind_ran[k]);
         first = false;
     }
-    printf("), %d up to date", st->up_to_date);
+    printf(")");
+    if (st->cache_hits)
+        printf(", %d from the remote cache", st->cache_hits);
+    printf(", %d up to date", st->up_to_date);
     if (st->cut_off)
         printf(" (%d after early cut-off)", st->cut_off);
     if (st->removed)
@@ -455,6 +471,14 @@ static int run_build(cli_opts *o, tg_build_stats *st, tg_build_status *status)
         }
     }
     tg_err err = {0};
+    if (o->b.mode == TG_MODE_BUILD &&
+        tg_remote_cache_open(o->b.repo, o->remote_url, &o->remote, &err) != 0) {
+        memset(st, 0, sizeof *st);
+        *status = TG_BUILD_USAGE;
+        return fail_status(o->cmd, *status, &err);
+    }
+    if (o->remote)
+        o->b.cache = tg_remote_cache_build(o->remote);
     *status = tg_build(&o->b, st, &err);
     end_status(&u, true);
     if (*status == TG_BUILD_ENV && st->env_failed) {
@@ -480,6 +504,11 @@ static int run_build(cli_opts *o, tg_build_stats *st, tg_build_status *status)
     for (size_t i = 0; i < st->summaries.n; i++)
         printf("%s\n", st->summaries.v[i]);
     print_summary(st, *status);
+    if (o->remote) {
+        char *line = tg_remote_cache_summary(o->remote);
+        printf("%s\n", line);
+        free(line);
+    }
     return exit_code(*status);
 }
 

@@ -3,10 +3,12 @@
  * through its lifecycle (docs/lifecycle.md). The library (lifecycle/) does the work; this file
  * parses options, prints and picks exit codes.
  */
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "lifecycle/decide.h"
@@ -149,10 +151,15 @@ int cmd_stage(int argc, char **argv)
 
 const char *cli_answering_user(void)
 {
-    const char *u = getenv("TOOLGEN_USER");
-    if (!u || !*u)
-        u = getenv("USER");
-    return u && *u ? u : "user";
+    static const char *const vars[] = {"TOOLGEN_USER", "USER", "LOGNAME"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *u = getenv(vars[i]);
+        if (u && *u)
+            return u;
+    }
+    /* no variable (a service, a container): the account itself, never a made-up name */
+    const struct passwd *pw = getpwuid(getuid());
+    return pw && pw->pw_name && *pw->pw_name ? pw->pw_name : "user";
 }
 
 int cmd_feedback(int argc, char **argv)

@@ -13,6 +13,7 @@
 #include "cli/cli_present.h"
 #include "lifecycle/monitor.h"
 #include "lifecycle/present.h"
+#include "lifecycle/reviewpage.h"
 #include "lifecycle/runart.h"
 
 int cli_staged_begin(tg_repo *repo, const tg_manifest *m, const char *html, cli_staged *s)
@@ -60,7 +61,7 @@ static int keep_files(cli_staged *s, const tg_call_result *r, tg_strv *files, tg
 
 static int write_html(cli_staged *s, const cJSON *art, const cJSON *entry, const char *html)
 {
-    char *page = tg_present_html(&s->g, s->dir, art, entry);
+    char *page = tg_review_page(&s->g, s->dir, art, entry);
     char *path = cli_user_path(html);
     tg_err err = {0};
     int rc = tg_write_file_atomic(path, page, strlen(page), &err);

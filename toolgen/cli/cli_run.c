@@ -47,7 +47,8 @@ const char tg_usage_run[] =
     "else a readable rendering. A STAGED tool's run is stored in its candidate folder\n"
     "(run_artifacts.json and the files) and shown as the presentation: the output, the tool\n"
     "summary and the two approval questions (docs/lifecycle.md). A failure prints its code, message and guidance (what\n"
-    "happened, likely cause, how to fix) on stderr.\n"
+    "happened, likely cause, how to fix) on stderr, after its result when it has one (a\n"
+    "code tool's failed program: its output and error guidance, docs/code.md).\n"
     "\n"
     "Exit status: 0 success, 1 the tool failed (the code is printed), 2 usage error (unknown\n"
     "tool, bad arguments syntax, runtime not supported), 3 environment problem (no\n"
@@ -263,7 +264,7 @@ static void print_failure(const tg_manifest *m, const tg_call_result *r)
     fprintf(stderr, "  what happened: %s\n", g->what);
     fprintf(stderr, "  likely cause:  %s\n", g->cause);
     for (int i = 0; i < g->n_fix; i++)
-        fprintf(stderr, "  %s %s\n", i == 0 ? "how to fix:   " : "              ", g->fix[i]);
+        fprintf(stderr, "  %s %s\n", i == 0 ? "how to fix:   " : "or:           ", g->fix[i]);
     fprintf(stderr, "  see:           %s\n", g->doc);
     const char *tb = tg_json_get_string(r->reply_error, "traceback");
     if (tb && g->cls == TG_CLASS_EXCEPTION)
@@ -341,6 +342,13 @@ static void print_outcome(const run_opts *o, const tg_manifest *m, const tg_call
             fprintf(stderr, "toolgen: run: resources %s: %s\n",
                     tg_usage_status_name(r->resources.status), r->resources.recommendation);
     } else {
+        /* a failure that still has a result (a code tool's program: its output, its error
+         * guidance; docs/code.md#the-result) shows it before the guidance */
+        if (r->result && r->guidance.cls != TG_CLASS_OUTPUT_SCHEMA &&
+            r->guidance.cls != TG_CLASS_INVALID_RESULT) {
+            print_markdown(m, r->result);
+            print_files(r, o->out_dir);
+        }
         print_failure(m, r);
     }
 }

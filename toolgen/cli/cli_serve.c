@@ -14,9 +14,10 @@
 #include "serve/stdio.h"
 
 const char tg_usage_serve[] =
-    "usage: toolgen serve [-C DIR] [--staging | --dev] [--read-only] [--http HOST:PORT] [--allow-origin O]\n"
+    "usage: toolgen serve [-C DIR] [--staging | --dev] [--toolset NAME]... [--read-only]\n"
+    "                     [--no-workflow] [--http HOST:PORT] [--allow-origin O]\n"
     "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
-    "                     [--progress-ms MS]\n"
+    "                     [--progress-ms MS] [--session-idle S]\n"
     "\n"
     "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
     "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
@@ -29,12 +30,14 @@ const char tg_usage_serve[] =
     "does, with progress notifications and cancellation; several calls run at once, so a slow\n"
     "tool blocks no other request. Resources: the Agent Skill, each tool's reference page and\n"
     "JSON Schemas, and the files the last calls wrote. Prompts: the templates of prompts/, with\n"
-    "completion of tool names and data files. A tool may ask the client for a missing choice\n"
-    "(toolgen_helpers.ask): 2026-07-28 input_required with a signed requestState, or a legacy\n"
-    "elicitation/create request. The tool set is read again when its source changes (a\n"
-    "promotion; with --dev an edited manifest) and the clients are told: list_changed over\n"
-    "stdio or a legacy session's GET stream, subscriptions/listen in 2026-07-28; calls in\n"
-    "flight finish with the tools they started with. docs/mcp.md describes what is supported.\n"
+    "completion of tool names and data files. A tool may log to the client and report its\n"
+    "progress (toolgen_helpers.log, progress), and ask the client what it lacks: the user's\n"
+    "choice, the client's model, its roots (toolgen_helpers.ask, sample, roots) — 2026-07-28\n"
+    "input_required with a signed requestState, or legacy requests the call waits for. The\n"
+    "tool set is read again when its source changes (a promotion; with --dev an edited\n"
+    "manifest) and the clients are told: list_changed over stdio or a legacy session's GET\n"
+    "stream, subscriptions/listen in 2026-07-28; calls in flight finish with the tools they\n"
+    "started with. docs/mcp.md describes what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
     "  --staging           also the STAGED and APPROVED candidates of the registry, marked as\n"
@@ -42,7 +45,13 @@ const char tg_usage_serve[] =
     "                      version of the same tool)\n"
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
     "                      mode a tool author uses); the others are listed on stderr\n"
+    "  --toolset NAME      also serve a built-in toolset of toolgen (docs/toolsets.md), e.g.\n"
+    "                      calculator; repeatable, besides serve.toolsets in toolgen.yaml.\n"
+    "                      Its tools come before the repository's: one of the same name hides\n"
+    "                      the repository's\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
+    "  --no-workflow       leave out the workflow tools even when toolgen.yaml turns them on\n"
+    "                      (serve.workflow); an MCP Bundle runs this unless packed --workflow\n"
     "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
     "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
     "                      address is printed on stderr. Bind to 127.0.0.1 unless the server\n"
@@ -56,6 +65,8 @@ const char tg_usage_serve[] =
     "  --max-message BYTES longest message accepted (default 4194304); longer ones are refused\n"
     "                      with -32600 (HTTP: 413)\n"
     "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
+    "  --session-idle S    HTTP: a legacy session that sends no request for S seconds ends\n"
+    "                      (default 1800)\n"
     "\n"
 
     "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
@@ -64,17 +75,21 @@ const char tg_usage_serve[] =
     "reply stream broke, no manifests folder, the HTTP address cannot be bound).\n";
 
 #define MAX_ORIGINS 16
+#define MAX_TOOLSETS 32
 
 typedef struct serve_opts {
     const char *dir;
     bool read_only;
+    bool no_workflow;
     tg_serve_source source; /* default: the registry's promoted tools */
-    size_t page_size, max_message, max_concurrency, progress_ms;
+    size_t page_size, max_message, max_concurrency, progress_ms, session_idle_s;
     const char *http;          /* HOST:PORT; NULL: stdio */
     char http_host[256];
     unsigned http_port;
     const char *origins[MAX_ORIGINS + 1];
     size_t n_origins;
+    const char *toolsets[MAX_TOOLSETS];
+    size_t n_toolsets;
 } serve_opts;
 
 /* HOST:PORT, [V6]:PORT or :PORT (127.0.0.1) into o->http_host / http_port. */
@@ -127,6 +142,8 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             o->source = src;
         } else if (strcmp(a, "--read-only") == 0) {
             o->read_only = true;
+        } else if (strcmp(a, "--no-workflow") == 0) {
+            o->no_workflow = true;
         } else if (strcmp(a, "-C") == 0 && next) {
             o->dir = argv[++i];
         } else if (strcmp(a, "--page-size") == 0 && next) {
@@ -148,6 +165,14 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             if (!parse_size(argv[++i], &o->progress_ms) || o->progress_ms > 3600000)
                 return cli_fail(TG_EXIT_USAGE, "serve: --progress-ms needs a number of "
                                                "milliseconds from 1 to 3600000");
+        } else if (strcmp(a, "--session-idle") == 0 && next) {
+            if (!parse_size(argv[++i], &o->session_idle_s) || o->session_idle_s > 86400 * 30)
+                return cli_fail(TG_EXIT_USAGE, "serve: --session-idle needs a number of seconds "
+                                               "from 1 to 2592000");
+        } else if (strcmp(a, "--toolset") == 0 && next) {
+            if (o->n_toolsets == MAX_TOOLSETS)
+                return cli_fail(TG_EXIT_USAGE, "serve: at most %d --toolset", MAX_TOOLSETS);
+            o->toolsets[o->n_toolsets++] = argv[++i];
         } else if (strcmp(a, "--allow-origin") == 0 && next) {
             if (o->n_origins == MAX_ORIGINS)
                 return cli_fail(TG_EXIT_USAGE, "serve: at most %d --allow-origin", MAX_ORIGINS);
@@ -190,9 +215,11 @@ typedef struct report_ctx {
     const char *transport;
 } report_ctx;
 
-static void report_tools(void *ud, const tg_serve_tools *tools, const tg_serve_prompts *prompts)
+static void report_tools(void *ud, const tg_app_serve_report *rep)
 {
     const report_ctx *r = ud;
+    const tg_serve_tools *tools = rep->tools;
+    const tg_serve_prompts *prompts = rep->prompts;
     for (size_t i = 0; i < tools->n_skipped; i++)
         fprintf(stderr, "toolgen: serve: left out %s (run `toolgen %s`)\n", tools->skipped[i],
                 r->source == TG_SERVE_SOURCE_DEV ? "lint" : "check");
@@ -204,7 +231,10 @@ static void report_tools(void *ud, const tg_serve_tools *tools, const tg_serve_p
     fprintf(stderr, "toolgen: serve: %zu tool%s over %s, and %zu prompt%s (from %s)\n",
             tools->n, tools->n == 1 ? "" : "s", r->transport, prompts->n,
             prompts->n == 1 ? "" : "s", from[r->source]);
-    if (r->source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0)
+    for (size_t i = 0; i < rep->n_sets; i++)
+        fprintf(stderr, "toolgen: serve: toolset %s: %zu tool%s\n", rep->set_names[i],
+                rep->sets[i].n, rep->sets[i].n == 1 ? "" : "s");
+    if (r->source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0 && rep->n_sets == 0)
         fprintf(stderr, "toolgen: serve: the registry has no promoted tool yet; serve the "
                         "working tree's manifests with --dev, or promote one (docs/lifecycle.md)\n");
 }
@@ -231,13 +261,17 @@ static int serve(const serve_opts *o, int proto_fd)
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "serve: %s", msg);
     }
+    if (o->no_workflow)
+        repo.cfg.serve_workflow = false;
     report_ctx rep = {.source = o->source, .transport = o->http ? "Streamable HTTP" : "stdio"};
     tg_app_serve_opts ao = {
         .source = o->source, .read_only = o->read_only, .page_size = o->page_size,
         .max_message = o->max_message, .max_concurrency = o->max_concurrency,
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
+        .session_idle_ms = (long)o->session_idle_s * 1000,
         .http_port = o->http_port, .allowed_origins = o->origins, .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
+        .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,
         .opened = report_tools, .listening = on_listening, .ud = &rep};
     catch_signals();
     tg_app_serve_status st = tg_app_serve(&repo, &ao, &err);

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/json.h"
+#include "base/sha256.h"
 #include "base/strmap.h"
 #include "cli/cli.h"
 #include "lifecycle/gitcommit.h"
@@ -34,20 +35,47 @@ const char tg_usage_log[] =
     "The promotion history from git: every commit \"promote TOOL vVERSION\" reachable from HEAD,\n"
     "newest first, with its approver and approval.\n";
 
-/* The manifest's version and whether .toolgen/ir holds its current IR. */
-static const char *manifest_facts(const tg_repo *repo, const char *tool, tg_manifest *m,
-                                  bool *have, bool *built)
+/* What the manifest says now, against the registry. */
+typedef struct facts {
+    bool have, built; /* a manifest; .toolgen/ir holds its current IR */
+    bool differs;     /* its spec or code is not the active snapshot's */
+} facts;
+
+/* Whether the manifest's spec (its IR, as staging hashes it) or code differ from active's. */
+static bool differs_from(const tg_repo *repo, tg_manifest *m, const char *ir,
+                         const cJSON *active)
+{
+    char hex[TG_SHA256_HEX];
+    tg_sha256_hex(ir, strlen(ir), hex);
+    if (strcmp(hex, tg_json_get_string(active, "spec_hash")) != 0)
+        return true;
+    tg_manifest_bind(m);
+    if (!m->impl_file)
+        return false;
+    char *code = tg_path_join(m->dir, m->impl_file);
+    size_t len = 0;
+    char *text = tg_read_file_at(repo->root_fd, code, 0, &len, NULL);
+    tg_sha256_hex(text ? text : "", text ? len : 0, hex);
+    free(text);
+    free(code);
+    return strcmp(hex, tg_json_get_string(active, "code_hash")) != 0;
+}
+
+/* The manifest's version (NULL without one) and its facts. */
+static const char *manifest_facts(const tg_repo *repo, const char *tool, const cJSON *active,
+                                  tg_manifest *m, facts *f)
 {
     char *mp = tg_manifest_path(&repo->cfg, tool), *irp = tg_ir_path(tool);
     tg_err err = {0};
-    *have = tg_is_file_at(repo->root_fd, mp) && tg_manifest_load(repo, mp, m, &err) == 0;
-    *built = false;
+    *f = (facts){0};
+    f->have = tg_is_file_at(repo->root_fd, mp) && tg_manifest_load(repo, mp, m, &err) == 0;
     const char *ver = NULL;
-    if (*have) {
+    if (f->have) {
         char *ir = tg_json_print(m->doc.root);
         char *on_disk = tg_read_file_at(repo->root_fd, irp, 0, NULL, NULL);
-        *built = on_disk && strcmp(on_disk, ir) == 0;
+        f->built = on_disk && strcmp(on_disk, ir) == 0;
         ver = tg_json_get_string(m->doc.root, "version");
+        f->differs = active && differs_from(repo, m, ir, active);
         free(ir);
         free(on_disk);
     }
@@ -56,12 +84,16 @@ static const char *manifest_facts(const tg_repo *repo, const char *tool, tg_mani
     return ver;
 }
 
-static char *next_step(const char *tool, bool have_manifest, bool built, const cJSON *entry,
+static char *next_step(const char *tool, const facts *f, const cJSON *entry,
                        const cJSON *active, const char *mver)
 {
     tg_lc_state s = tg_lc_state_of(entry);
     const char *out = tg_json_get_string(
         tg_json_get(tg_json_get(entry, "feedback"), "output"), "decision");
+    const char *aver = tg_json_get_string(active, "version");
+    /* a change at the active version goes nowhere: say so before the review, not after */
+    if (f->have && f->differs && aver && mver && tg_version_cmp(mver, aver) <= 0)
+        return xasprintf("bump the version above %s, build, then toolgen stage %s", aver, tool);
     if (s == TG_LC_STAGED && out && strcmp(out, "OUTPUT_ACCEPTED") == 0)
         return xasprintf("toolgen feedback %s --decision \"...\"", tool);
     if (s == TG_LC_STAGED)
@@ -69,11 +101,10 @@ static char *next_step(const char *tool, bool have_manifest, bool built, const c
                          tool);
     if (s == TG_LC_APPROVED)
         return xasprintf("toolgen promote %s", tool);
-    if (!have_manifest)
+    if (!f->have)
         return xstrdup("-");
-    if (!built)
+    if (!f->built)
         return xstrdup("toolgen build");
-    const char *aver = tg_json_get_string(active, "version");
     const char *ever = tg_json_get_string(entry, "version");
     if (aver && mver && strcmp(aver, mver) == 0)
         return xstrdup("- (active)");
@@ -99,9 +130,9 @@ static cJSON *status_json(const tg_repo *repo, cJSON *staging, cJSON *active,
     for (size_t i = 0; i < names->n; i++) {
         const char *t = names->v[i];
         tg_manifest m = {0};
-        bool have = false, built = false;
-        const char *mver = manifest_facts(repo, t, &m, &have, &built);
+        facts f;
         const cJSON *e = tg_registry_candidate(staging, t), *a = tg_registry_active_tool(active, t);
+        const char *mver = manifest_facts(repo, t, a, &m, &f);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "tool", t);
         cJSON_AddStringToObject(o, "state", e ? tg_json_get_string(e, "state") : "DRAFT");
@@ -115,13 +146,13 @@ static cJSON *status_json(const tg_repo *repo, cJSON *staging, cJSON *active,
                                 : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "quality_tier", tier ? cJSON_CreateString(tier)
                                                       : cJSON_CreateNull());
-        cJSON_AddBoolToObject(o, "manifest", have);
-        cJSON_AddBoolToObject(o, "built", built);
-        char *next = next_step(t, have, built, e, a, mver);
+        cJSON_AddBoolToObject(o, "manifest", f.have);
+        cJSON_AddBoolToObject(o, "built", f.built);
+        char *next = next_step(t, &f, e, a, mver);
         cJSON_AddStringToObject(o, "next", next);
         free(next);
         cJSON_AddItemToArray(arr, o);
-        if (have)
+        if (f.have)
             tg_manifest_free(&m);
     }
     return doc;
@@ -129,16 +160,25 @@ static cJSON *status_json(const tg_repo *repo, cJSON *staging, cJSON *active,
 
 static void print_table(const cJSON *doc)
 {
-    printf("%-28s %-9s %-9s %-9s %-10s %s\n", "TOOL", "STATE", "VERSION", "ACTIVE", "TIER",
-           "NEXT");
+    /* columns as wide as their longest value (a tool name may have 64 characters) */
+    int w[4] = {4, 5, 7, 6};
     const cJSON *o;
+    static const char *const keys[] = {"tool", "state", "version", "active_version"};
+    cJSON_ArrayForEach(o, tg_json_get(doc, "tools"))
+        for (int k = 0; k < 4; k++) {
+            const char *s = tg_json_get_string(o, keys[k]);
+            if (s && (int)strlen(s) > w[k])
+                w[k] = (int)strlen(s);
+        }
+    printf("%-*s  %-*s  %-*s  %-*s  %-10s %s\n", w[0], "TOOL", w[1], "STATE", w[2], "VERSION",
+           w[3], "ACTIVE", "TIER", "NEXT");
     cJSON_ArrayForEach(o, tg_json_get(doc, "tools")) {
         const char *v = tg_json_get_string(o, "version");
         const char *a = tg_json_get_string(o, "active_version");
         const char *tier = tg_json_get_string(o, "quality_tier");
-        printf("%-28s %-9s %-9s %-9s %-10s %s\n", tg_json_get_string(o, "tool"),
-               tg_json_get_string(o, "state"), v ? v : "-", a ? a : "-", tier ? tier : "-",
-               tg_json_get_string(o, "next"));
+        printf("%-*s  %-*s  %-*s  %-*s  %-10s %s\n", w[0], tg_json_get_string(o, "tool"), w[1],
+               tg_json_get_string(o, "state"), w[2], v ? v : "-", w[3], a ? a : "-",
+               tier ? tier : "-", tg_json_get_string(o, "next"));
     }
 }
 

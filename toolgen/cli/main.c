@@ -29,7 +29,7 @@ static const tg_command commands[] = {
      tg_usage_log},
     {"new", cmd_new, "generate, validate and stage a tool from an intent (docs/generate.md)",
      tg_usage_new},
-    {"pack", cmd_pack, "write the repository and its server as an MCP Bundle (.mcpb)",
+    {"pack", cmd_pack, "write the promoted tools and their server as an MCP Bundle (.mcpb)",
      tg_usage_pack},
     {"promote", cmd_promote, "promote an approved tool into the active registry as one git commit",
      tg_usage_promote},

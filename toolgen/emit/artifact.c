@@ -106,6 +106,8 @@ const char *tg_emit_artifact_mime(const char *path)
         {".csv", "text/csv"},          {".tsv", "text/tab-separated-values"},
         {".json", "application/json"}, {".txt", "text/plain"},     {".md", "text/markdown"},
         {".html", "text/html"},        {".pdf", "application/pdf"},
+        {".wav", "audio/wav"},         {".mp3", "audio/mpeg"},     {".ogg", "audio/ogg"},
+        {".flac", "audio/flac"},       {".m4a", "audio/mp4"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (tg_str_endswith(path, map[i][0]))

@@ -12,6 +12,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "emit/emit_registry.h"
 
 #define CONTRACT_DIALECT "https://json-schema.org/draft/2020-12/schema"
 
@@ -281,6 +282,7 @@ int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_pr
         tg_emit_files_add(out, path, xstrdup(f[i].p[TG_PIECE_REFERENCE].data));
         free(path);
     }
+    tg_emit_files_add(out, TG_EMIT_SERVER_JSON, tg_emit_registry_server(repo));
     return 0;
 }
 

@@ -41,12 +41,14 @@ int tg_emit_tool(const tg_manifest *m, tg_emit_files *out, tg_err *err);
 /*
  * Repository-wide outputs:
  *   mcp/tools.json                     the tools/list result {"tools": [...]}
- *   mcp/manifest.json                  MCP Bundle manifest (0.3) that runs toolgen serve
+ *   mcp/manifest.json                  MCP Bundle manifest (0.4) that runs toolgen serve
  *   adapters/openai.tools.json         array of the OpenAI tool definitions (Chat Completions)
  *   adapters/openai.responses.tools.json  the same for the Responses API
  *   adapters/anthropic.tools.json      array of the Anthropic tool definitions
  *   skill/<name>/SKILL.md              Agent Skills entry point
  *   skill/<name>/references/<tool>.md  one reference page per tool
+ *   mcp/server.json                    the server's entry for the official MCP registry (it
+ *                                      depends on the project alone: emit_registry.h)
  * Manifests may come in any order (output is sorted by tool name); two with one name fail.
  * The caller decides which tools to publish (e.g. only promoted ones) by what it passes.
  * The same as tg_emit_tool_fragment of each, then tg_emit_aggregate_fragments.
@@ -67,12 +69,14 @@ char *tg_emit_tool_fragment(const tg_manifest *m, size_t *len, tg_err *err);
  */
 int tg_emit_aggregate_fragments(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
                                 tg_emit_files *out, tg_err *err);
-/* The same without the reference pages (every file listed above but the last), for a caller
- * that knows which tools' pages are unchanged: a page is its tool's TG_PIECE_REFERENCE, whole.
- * pos (NULL, or n * TG_PIECE_COUNT entries) receives where each piece went (common.h,
- * TG_EMIT_NOWHERE). */
+/* The same without the reference pages and server.json (every file listed above but the last
+ * two), for a caller that knows which tools' pages are unchanged: a page is its tool's
+ * TG_PIECE_REFERENCE, whole; server.json is tg_emit_registry_server's. pos (NULL, or
+ * n * TG_PIECE_COUNT entries) receives where each piece went (common.h, TG_EMIT_NOWHERE). */
 int tg_emit_aggregate_shared(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,
                              tg_emit_files *out, size_t *pos, tg_err *err);
+/* Where the registry's server.json goes, under generated/. */
+#define TG_EMIT_SERVER_JSON "mcp/server.json"
 /* "skill/<repo name>/references/<tool>.md" (heap): where a tool's reference page goes. */
 char *tg_emit_reference_path(const tg_project_info *repo, const char *tool);
 

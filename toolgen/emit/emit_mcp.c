@@ -11,7 +11,7 @@
 #include "base/json.h"
 
 /* The MCP Bundle manifest points at toolgen on PATH; see docs/emit.md, "mcp/manifest.json". */
-#define MCPB_MANIFEST_VERSION "0.3"
+#define MCPB_MANIFEST_VERSION "0.4"
 
 /* ---- the Tool object and the tools list ----------------------------------------------------- */
 

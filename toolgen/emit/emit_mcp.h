@@ -37,7 +37,7 @@ cJSON *tg_emit_call_result_for(const cJSON *output, const tg_emit_artifacts *a);
 cJSON *tg_emit_call_response(const cJSON *output);
 /* {"name", "description"}: a tool as the MCP Bundle manifest lists it. */
 cJSON *tg_emit_mcp_bundle_tool(const tg_manifest *m);
-/* The MCP Bundle manifest (0.3) that runs toolgen serve, as the file's bytes (heap), for tools
+/* The MCP Bundle manifest (0.4) that runs toolgen serve, as the file's bytes (heap), for tools
  * given as fragments sorted by name (their NAME, BUNDLE_TOOL and AUTH_ENV pieces). pos: as for
  * tg_emit_skill_md, the BUNDLE_TOOL pieces' offsets. */
 char *tg_emit_mcp_bundle(const tg_emit_fragment *f, size_t n, const tg_project_info *repo,

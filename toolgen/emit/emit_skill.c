@@ -452,6 +452,18 @@ static void put_request(tg_buf *b, const tg_manifest *m)
     tg_buf_free(&t);
 }
 
+/* "the `code` argument as a Python program": implementation.language names the runtime
+ * whose language it is. */
+static void put_program(tg_buf *b, const tg_manifest *m, const tg_runtime_desc *rt)
+{
+    const char *lang = tg_json_get_string(m->implementation, "language");
+    const tg_runtime_desc *of = tg_runtime_info(tg_runtime_parse(lang));
+    tg_buf_puts(b, "the ");
+    put_code(b, rt->program_arg ? rt->program_arg : "code");
+    tg_buf_printf(b, " argument as a %s program",
+                  of && of->language ? of->language : lang ? lang : "?");
+}
+
 /* How the tool runs, as its runtime's entry says to show it (model/runtime.h), without anything
  * secret (the credential is only named). */
 static void put_runtime(tg_buf *b, const tg_manifest *m)
@@ -470,6 +482,9 @@ static void put_runtime(tg_buf *b, const tg_manifest *m)
         return;
     case TG_RUNTIME_SUMMARY_REQUEST:
         put_request(b, m);
+        return;
+    case TG_RUNTIME_SUMMARY_PROGRAM:
+        put_program(b, m, rt);
         return;
     }
 }

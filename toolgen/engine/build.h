@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
 #include "base/strmap.h"
 #include "base/strvec.h"
 #include "base/util.h"
@@ -94,6 +95,59 @@ typedef struct tg_tool_source {
     char *(*refuse)(const char *marker, const char *name);
 } tg_tool_source;
 
+/*
+ * The facts of the machine a build runs on that results depend on beyond files: interpreter and
+ * package versions, the sandbox's version, the runner files (docs/build.md "When a stage runs").
+ * A stage names the facts in its key (tg_stage_def.env) or reports them while running
+ * (tg_stage_env); the engine asks each fact once per build, serialised, and keeps a hash of its
+ * value (the value itself only for `explain`). The engine knows no fact by name.
+ */
+typedef struct tg_build_env {
+    /* A context for one build of repo (NULL is fine); writable: the build may keep a cache
+     * under .toolgen/ (false for explain and dry runs). */
+    void *(*open)(const tg_repo *repo, bool writable);
+    /* Appends the value of fact name to value ("3.11.2", "absent"): never fails, a fact that
+     * cannot be had is a value too. */
+    void (*fact)(void *ctx, const char *name, tg_buf *value);
+    void (*close)(void *ctx);
+} tg_build_env;
+
+/*
+ * A shared cache of stage results (docs/cache.md): the engine asks it before running a stage
+ * and offers it what a stage produced. The engine knows no server and no protocol: a record is
+ * files (path and bytes) and the engine's text beside them, under a key; the cache may fail in
+ * any way, which only ever costs local work. Called from worker threads concurrently.
+ */
+typedef struct tg_cache_file {
+    char *path; /* relative to the repository root */
+    char *data; /* heap, NUL-terminated, len bytes */
+    size_t len;
+} tg_cache_file;
+
+typedef struct tg_cache_record {
+    tg_cache_file *files;
+    size_t nfiles;
+    char *text; /* the engine's text (heap, NUL-terminated), or NULL */
+} tg_cache_record;
+
+void tg_cache_record_free(tg_cache_record *rec);
+
+typedef enum tg_cache_status {
+    TG_CACHE_HIT = 0,
+    TG_CACHE_MISS,
+    TG_CACHE_WARN, /* a miss to warn about (a rejected blob, the server down): err says */
+} tg_cache_status;
+
+typedef struct tg_build_cache {
+    /* The record under key (kind: "deps" or "result", the engine's two records of a stage). */
+    tg_cache_status (*get)(void *ud, const char *kind, tg_hash key, tg_cache_record *out,
+                           tg_err *err);
+    /* Offers rec under key; returns TG_CACHE_WARN (err) only for something worth a warning. */
+    tg_cache_status (*put)(void *ud, const char *kind, tg_hash key, const tg_cache_record *rec,
+                           tg_err *err);
+    void *ud;
+} tg_build_cache;
+
 typedef struct tg_build_opts {
     /* The repository, opened with its config (tg_repo_open); every file the build reads or
      * writes is relative to its root fd, never to the current directory. */
@@ -102,6 +156,10 @@ typedef struct tg_build_opts {
      * TG_BUILD_MAX_STAGE_KINDS). */
     const tg_stage_def *const *stages;
     const tg_tool_source *tool_source; /* where the tools come from */
+    const tg_build_env *env; /* the environment's facts; NULL: every fact is "unknown" */
+    /* A shared cache of stage results, or NULL. Not asked by a forced build (its caller wants
+     * this run's verdict) nor by a dry run or explain. */
+    const tg_build_cache *cache;
     tg_build_mode mode;
     int jobs;          /* 0: build.jobs of toolgen.yaml, else the CPU count */
     int keep_going;    /* stop starting stages after this many failures; 0 = never stop */
@@ -139,6 +197,7 @@ typedef struct tg_build_stats {
     tg_strv outputs;     /* every output under a shared root (generated/), sorted (full builds) */
     tg_strv summaries;   /* per-tool lines of the stages that ran (tg_stage_summary), sorted */
     int env_failed;      /* stages that could not run in this environment (no sandbox) */
+    int cache_hits;      /* stages whose outputs came from the shared cache (counted in ran) */
     char *generated_dir; /* paths.generated of the build */
     double seconds;
 } tg_build_stats;

@@ -5,7 +5,9 @@
  *   build_run.c     the stage API (stage.h), writing outputs, the scheduler
  *   build_plan.c    tools, graph, keys, planning
  *   build_events.c  events and explanations; build_roots.c  the stages' output folders;
- *   build_parallel.c  the parallel loop                 (leaves: they call nothing above)
+ *   build_cache.c   the shared cache of stage results (called by build_run.c)
+ *   build_parallel.c  the parallel loop; build_env.c  the environment's facts
+ *                                                       (leaves: they call nothing above)
  *
  * Not a public header: everything else uses build.h and stage.h.
  */
@@ -120,6 +122,11 @@ struct engine {
     atomic_uint tmpseq;
     int lockfd;
     bool created_state; /* this build created .toolgen/ */
+    /* the environment's facts (build_env.c): name → value and hash, asked once per build */
+    pthread_mutex_t env_mu;
+    tg_strmap env_memo;
+    void *env_ctx;
+    bool env_opened;
 };
 
 struct tg_stage_run {
@@ -143,6 +150,8 @@ struct tg_stage_run {
     size_t nmaps;
     tg_strv deps;
     tg_strv deps_exist; /* presence-only dependencies */
+    tg_strv envs;       /* environment facts discovered (tg_stage_env) */
+    tg_strv summaries;  /* this run's tg_stage_summary lines (for the shared cache) */
     tg_buf problems, notes;
 };
 
@@ -176,6 +185,17 @@ bool tgb_remove_output(const engine *e, const char *path);
 /* Removes every file directly in dir, then dir itself when rmdir_too and it is empty. */
 void tgb_empty_dir(const engine *e, const char *dir, bool rmdir_too);
 
+/* ---- build_env.c ----------------------------------------------------------------------- */
+
+/* The prefix of the key inputs and recorded dependencies that are environment facts. */
+#define TGB_ENV_PREFIX "env:"
+void tgb_env_init(engine *e);
+void tgb_env_free(engine *e); /* closes the environment's context */
+/* The hash of fact name's value (asked of o->env the first time; thread-safe). */
+tg_hash tgb_env_hash(engine *e, const char *name);
+/* Its value (heap), for explanations. */
+char *tgb_env_value(engine *e, const char *name);
+
 /* ---- build_parallel.c ------------------------------------------------------------------- */
 
 /* fn(ctx, i) for every i < n, on up to nth threads (the caller's included). */
@@ -194,7 +214,7 @@ void tgb_make_graph(engine *e);
 void tgb_free_node(node *n);
 int tgb_prepare_fixed(engine *e, tg_err *err);
 void tgb_compute_key(engine *e, node *n);
-void tgb_explain_key(node *n);
+void tgb_explain_key(engine *e, node *n);
 void tgb_output_list(const node *n, const tg_named_hash **v, size_t *count);
 tg_hash tgb_combine_outputs(const tg_named_hash *v, size_t n);
 const tg_named_hash *tgb_find_named(const tg_named_hash *v, size_t n, const char *name);
@@ -213,7 +233,18 @@ void tgb_nidx_free(named_index *x);
  * questions about its last run share it); NULL without a record. */
 const named_index *tgb_rec_inputs(node *n);
 
+/* ---- build_cache.c ---------------------------------------------------------------------- */
+
+/* Fills r with n's outputs, discovered inputs and summary lines from the shared cache, as if
+ * the stage had run; false (r untouched) on a miss. */
+bool tgb_cache_fetch(engine *e, node *n, tg_stage_run *r);
+/* Offers the shared cache what n's run r produced, as recorded (after commit). */
+void tgb_cache_store(engine *e, node *n, const tg_stage_run *r);
+
 /* ---- build_run.c ------------------------------------------------------------------------ */
+
+/* Hands an output to run r (takes path and data), as tg_stage_output does. */
+void tgb_add_output(tg_stage_run *r, char *path, char *data, size_t len);
 
 bool tgb_should_stop(const engine *e);
 /* Runs every planned stage on tgb_jobs(e) threads; returns when all ran or the build stopped. */

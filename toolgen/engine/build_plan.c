@@ -268,32 +268,26 @@ static void add_fixed(engine *e, char *name, tg_hash h)
     e->fixed[e->nfixed++] = (tg_named_hash){name, h};
 }
 
-/* Config values and toolgen's data files are the same for every stage: hash them once. */
+/*
+ * Config values, toolgen's data files and the environment's facts are the same for every stage:
+ * taken once. A stage's version input is its own version and toolgen's — not the program's
+ * bytes, so two builds of one version (another build directory, another machine) share keys:
+ * a change to what a stage writes bumps its version (docs/build.md "Writing a stage").
+ */
 int tgb_prepare_fixed(engine *e, tg_err *err)
 {
     const char *datadir = tg_datadir();
-    /* The program itself is an input of every stage (as Bazel hashes its tools): a rebuilt
-     * toolgen whose code changed what a stage writes need not have bumped the stage's version.
-     * Through the stat cache this costs one stat. */
-    tg_hash exe_hash = {0, 0};
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        tg_err ignore = {0};
-        exe[n] = '\0';
-        if (tg_statelog_hash_file(e->log, exe, &exe_hash, &ignore) != 1)
-            exe_hash = (tg_hash){0, 0};
-    }
     for (size_t k = 0; k < e->nkinds; k++) {
         const tg_stage_def *d = e->stages[k];
         tg_hasher *vh = tg_hasher_new();
         tg_hasher_str(vh, 'v', d->version);
         tg_hasher_str(vh, 't', TOOLGEN_VERSION);
-        tg_hasher_hash(vh, 'x', exe_hash);
         e->version_hash[k] = tg_hasher_final(vh);
         tg_hasher_free(vh);
         for (const char *const *p = d->config; p && *p; p++)
             add_fixed(e, xasprintf("config:%s", *p), tg_hash_json(tg_config_get(e->cfg, *p)));
+        for (const char *const *p = d->env; p && *p && !kind_off(e, k); p++)
+            add_fixed(e, xasprintf(TGB_ENV_PREFIX "%s", *p), tgb_env_hash(e, *p));
         for (const char *const *p = d->data; p && *p; p++) {
             if (!datadir)
                 return tg_err_set(err,
@@ -363,6 +357,11 @@ void tgb_compute_key(engine *e, node *n)
         const tg_hash *h = fixed_input(e, name);
         add_in(n, name, h ? *h : (tg_hash){0, 0});
     }
+    for (const char *const *p = n->def->env; p && *p; p++) {
+        char *name = xasprintf(TGB_ENV_PREFIX "%s", *p);
+        const tg_hash *h = fixed_input(e, name);
+        add_in(n, name, h ? *h : (tg_hash){0, 0});
+    }
     for (size_t i = 0; i < n->nup; i++)
         add_in(n, xasprintf("stage:%s", n->up[i]->id), n->up[i]->out_hash);
     tg_hasher *h = tg_hasher_new();
@@ -407,8 +406,17 @@ void tgb_nidx_free(named_index *x)
     tg_strmap_free(&x->map);
 }
 
+/* "the environment changed: python-package:pandas is now 2.0.3" (name: "env:<fact>"). */
+static void why_env(engine *e, node *n, const char *name)
+{
+    const char *fact = name + strlen(TGB_ENV_PREFIX);
+    char *v = tgb_env_value(e, fact);
+    tgb_why(n, "the environment changed: %s is now %s", fact, v);
+    free(v);
+}
+
 /* Why the key differs from the recorded one, input by input. */
-void tgb_explain_key(node *n)
+void tgb_explain_key(engine *e, node *n)
 {
     const tg_stage_rec *r = n->rec;
     size_t before = n->why.len;
@@ -423,7 +431,9 @@ void tgb_explain_key(node *n)
             continue;
         const char *what = display_input(cur->name, buf, sizeof buf);
         if (strcmp(cur->name, "version") == 0)
-            tgb_why(n, "the stage's version changed (a different toolgen)");
+            tgb_why(n, "the stage's version or toolgen's changed");
+        else if (old && !strncmp(cur->name, TGB_ENV_PREFIX, strlen(TGB_ENV_PREFIX)))
+            why_env(e, n, cur->name);
         else if (!old)
             tgb_why(n, "new input %s", what);
         else if (strncmp(cur->name, "file:", 5) == 0)
@@ -488,6 +498,14 @@ static bool check_recorded_files(engine *e, node *n, bool parallel)
     bool dirty = false;
     const tg_stage_rec *r = n->rec;
     for (size_t i = 0; i < r->ndep; i++) {
+        if (!strncmp(r->dep[i].name, TGB_ENV_PREFIX, strlen(TGB_ENV_PREFIX))) {
+            const char *fact = r->dep[i].name + strlen(TGB_ENV_PREFIX);
+            if (!tg_hash_eq(tgb_env_hash(e, fact), r->dep[i].hash)) {
+                why_env(e, n, r->dep[i].name);
+                dirty = true;
+            }
+            continue;
+        }
         tg_hash h = {0, 0};
         tg_err err = {0};
         int rc = tg_statelog_hash_file(e->log, r->dep[i].name, &h, &err);
@@ -551,7 +569,7 @@ static void plan_node(engine *e, node *n, bool parallel)
     if (dirty)
         tgb_why(n, "a forced build runs every stage");
     if (n->key_known && !tg_hash_eq(n->key, n->rec->key)) {
-        tgb_explain_key(n);
+        tgb_explain_key(e, n);
         dirty = true;
     }
     if (check_recorded_files(e, n, parallel))

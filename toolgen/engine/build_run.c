@@ -142,6 +142,13 @@ char *tg_stage_read_upstream_file(tg_stage_run *r, const char *stage, const char
     return tg_read_file_at(r->e->root, path, 0, len, err);
 }
 
+static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always);
+
+void tgb_add_output(tg_stage_run *r, char *path, char *data, size_t len)
+{
+    add_output(r, path, data, len, false);
+}
+
 static void add_output(tg_stage_run *r, char *path, char *data, size_t len, bool always)
 {
     if (r->nouts == r->capouts) {
@@ -394,6 +401,7 @@ void tg_stage_summary(tg_stage_run *r, const char *fmt, ...)
     va_start(ap, fmt);
     char *text = format_text(fmt, ap);
     va_end(ap);
+    tg_strv_push(&r->summaries, text);
     pthread_mutex_lock(&r->e->mu);
     tg_strv_push_owned(&r->e->st->summaries, text);
     pthread_mutex_unlock(&r->e->mu);
@@ -402,6 +410,11 @@ void tg_stage_summary(tg_stage_run *r, const char *fmt, ...)
 void tg_stage_dep(tg_stage_run *r, const char *path)
 {
     tg_strv_push(&r->deps, path);
+}
+
+void tg_stage_env(tg_stage_run *r, const char *fact)
+{
+    tg_strv_push(&r->envs, fact);
 }
 
 void tg_stage_problem(tg_stage_run *r, const char *fmt, ...)
@@ -435,6 +448,8 @@ static void run_free(tg_stage_run *r)
     unmap_all(r);
     tg_strv_free(&r->deps);
     tg_strv_free(&r->deps_exist);
+    tg_strv_free(&r->envs);
+    tg_strv_free(&r->summaries);
     tg_buf_free(&r->problems);
     tg_buf_free(&r->notes);
 }
@@ -563,6 +578,47 @@ static void add_restored(engine *e, tg_strv *list, const char *path)
     pthread_mutex_unlock(&e->mu);
 }
 
+/*
+ * The discovered dependencies of a run as recorded: files with their content hash (zero when
+ * missing); presence-only ones with TGB_EXISTS_HASH (a path that is also a content dependency
+ * keeps its content hash); environment facts as "env:<fact>" with their value's hash. Sorted,
+ * unique; names borrowed from r->deps.
+ */
+static tg_named_hash *recorded_deps(engine *e, tg_stage_run *r, size_t *count)
+{
+    tg_strmap content = TG_STRMAP_INIT;
+    for (size_t i = 0; i < r->deps.n; i++)
+        tg_strmap_put(&content, r->deps.v[i], (void *)1);
+    for (size_t i = 0; i < r->deps_exist.n; i++)
+        if (!tg_strmap_get(&content, r->deps_exist.v[i]))
+            tg_strv_push(&r->deps, r->deps_exist.v[i]);
+    for (size_t i = 0; i < r->envs.n; i++) /* facts: "env:<fact>", the value's hash */
+        tg_strv_push_owned(&r->deps, xasprintf(TGB_ENV_PREFIX "%s", r->envs.v[i]));
+    tg_named_hash *deps = xcalloc(r->deps.n + 1, sizeof *deps);
+    tg_strv_sort(&r->deps);
+    size_t ndep = 0;
+    for (size_t i = 0; i < r->deps.n; i++) {
+        if (ndep && strcmp(deps[ndep - 1].name, r->deps.v[i]) == 0)
+            continue;
+        if (!strncmp(r->deps.v[i], TGB_ENV_PREFIX, strlen(TGB_ENV_PREFIX))) {
+            const char *fact = r->deps.v[i] + strlen(TGB_ENV_PREFIX);
+            deps[ndep++] = (tg_named_hash){r->deps.v[i], tgb_env_hash(e, fact)};
+            continue;
+        }
+        tg_hash h = {0, 0};
+        tg_err derr = {0};
+        int hrc = tg_statelog_hash_file(e->log, r->deps.v[i], &h, &derr);
+        if (hrc < 0)
+            h = (tg_hash){0, 1};
+        else if (hrc == 1 && !tg_strmap_get(&content, r->deps.v[i]))
+            h = TGB_EXISTS_HASH;
+        deps[ndep++] = (tg_named_hash){r->deps.v[i], h};
+    }
+    tg_strmap_free(&content);
+    *count = ndep;
+    return deps;
+}
+
 static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
 {
     const tg_stage_rec *rec = n->rec;
@@ -644,30 +700,8 @@ static int commit_outputs(engine *e, node *n, tg_stage_run *r, tg_err *err)
         return -1;
     }
     qsort(outs, nout, sizeof *outs, out_cmp);
-    /* Presence-only dependencies are recorded with TGB_EXISTS_HASH (or zero when missing);
-     * a path that is also a content dependency keeps its content hash. */
-    tg_strmap content = TG_STRMAP_INIT;
-    for (size_t i = 0; i < r->deps.n; i++)
-        tg_strmap_put(&content, r->deps.v[i], (void *)1);
-    for (size_t i = 0; i < r->deps_exist.n; i++)
-        if (!tg_strmap_get(&content, r->deps_exist.v[i]))
-            tg_strv_push(&r->deps, r->deps_exist.v[i]);
-    tg_named_hash *deps = xcalloc(r->deps.n + 1, sizeof *deps);
-    tg_strv_sort(&r->deps);
     size_t ndep = 0;
-    for (size_t i = 0; i < r->deps.n; i++) {
-        if (ndep && strcmp(deps[ndep - 1].name, r->deps.v[i]) == 0)
-            continue;
-        tg_hash h = {0, 0};
-        tg_err derr = {0};
-        int hrc = tg_statelog_hash_file(e->log, r->deps.v[i], &h, &derr);
-        if (hrc < 0)
-            h = (tg_hash){0, 1};
-        else if (hrc == 1 && !tg_strmap_get(&content, r->deps.v[i]))
-            h = TGB_EXISTS_HASH;
-        deps[ndep++] = (tg_named_hash){r->deps.v[i], h};
-    }
-    tg_strmap_free(&content);
+    tg_named_hash *deps = recorded_deps(e, r, &ndep);
     tg_stage_rec nr = {n->id, n->key, n->in, outs, deps, n->nin, nout, ndep};
     rc = tg_statelog_put_stage(e->log, &nr, err);
     free(deps);
@@ -785,7 +819,7 @@ static void process(worker *w, node *n)
             return;
         }
         if (n->rec)
-            tgb_explain_key(n);
+            tgb_explain_key(e, n);
         else
             tgb_why(n, "never built");
     }
@@ -795,7 +829,8 @@ static void process(worker *w, node *n)
 
     tg_stage_run r = {.e = e, .w = w, .n = n};
     tg_err err = {0};
-    int rc = n->def->run(&r, &err);
+    bool hit = tgb_cache_fetch(e, n, &r);
+    int rc = hit ? TG_STAGE_DONE : n->def->run(&r, &err);
     bool env = rc == TG_STAGE_NO_ENVIRONMENT;
     if (rc == 0)
         rc = check_maps(&r, &err);
@@ -803,6 +838,13 @@ static void process(worker *w, node *n)
         rc = commit_outputs(e, n, &r, &err);
     else
         write_always(e, n, &r);
+    if (rc == 0 && !hit)
+        tgb_cache_store(e, n, &r);
+    if (rc == 0 && hit) {
+        pthread_mutex_lock(&e->mu);
+        e->st->cache_hits++;
+        pthread_mutex_unlock(&e->mu);
+    }
     for (size_t i = 0; rc == 0 && i < r.nouts; i++)
         report_output(e, n, &r, i);
     if (env) {

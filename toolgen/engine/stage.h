@@ -11,7 +11,11 @@
  *   - upstream stages  (their outputs; a repository-wide stage sees every tool's)
  *   - config keys      (JSON Pointers into toolgen.yaml; their values are hashed)
  *   - data files       (toolgen's own files, e.g. the manifest schema)
- *   - discovered files (reported while running with tg_stage_dep, like a compiler's depfile)
+ *   - environment facts (env: the interpreters' versions, bubblewrap's, the runner files'
+ *                        hash — asked of the build's environment, tg_build_env in build.h)
+ *   - discovered files (reported while running with tg_stage_dep, like a compiler's depfile),
+ *     and discovered environment facts (tg_stage_env: the version of a package the tool
+ *     declares)
  *
  * and the folders it writes under (roots()): the engine refuses outputs anywhere else, and
  * those folders are what `toolgen clean` empties.
@@ -59,6 +63,9 @@ typedef struct tg_stage_def {
     const char *const *upstream; /* NULL-terminated stage ids, each earlier in the table */
     const char *const *config;   /* NULL-terminated JSON Pointers into toolgen.yaml */
     const char *const *data;     /* NULL-terminated paths relative to toolgen's data dir */
+    /* NULL-terminated names of environment facts (tg_build_env) in the key: a stage that runs
+     * code names what its results depend on beyond the files ("python", "bwrap", ...). */
+    const char *const *env;
     /* Appends the source files of one instance (paths relative to the repository root). The
      * first file of a per-tool stage may be the tool's marker (tg_tool_source.marker): the
      * engine then reuses the hash it took while discovering the tools. */
@@ -157,6 +164,12 @@ const char *tg_stage_map_previous_output(tg_stage_run *r, const char *path, size
                                          tg_err *err);
 /* A file the stage read that is not a declared input. */
 void tg_stage_dep(tg_stage_run *r, const char *path);
+/*
+ * An environment fact the stage found it depends on while running (the version of a package
+ * the tool declares: "python-package:pandas"), like a discovered file: its value is recorded,
+ * and the stage runs again when the build's environment (tg_build_env) says otherwise.
+ */
+void tg_stage_env(tg_stage_run *r, const char *fact);
 /* A file whose presence (not content) the stage depends on: load checks that the code exists,
  * so editing tool.py must not rerun it. */
 void tg_stage_dep_exists(tg_stage_run *r, const char *path);

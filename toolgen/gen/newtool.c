@@ -187,7 +187,7 @@ static int detect_gap(gen_ctx *c, const tg_reading *reading, tg_err *err)
         cJSON *call = cJSON_Parse(g.call);
         char *args = tg_json_print_compact(tg_json_get(call, "arguments"));
         c->res->next = xasprintf("toolgen run %s --input '%s'", g.tool, args);
-        free(args);
+        c->res->arguments = args;
         cJSON_Delete(call);
     } else if (g.tool && g.covered) {
         tg_gen_note(c, "gap: %s covers the reading but overlaps %.2f < %.2f: generating a new "
@@ -364,6 +364,7 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
     }
     tg_llm_client_init(&c.llm, &c.cfg, o->repo->root_fd, o->frozen);
     c.llm.no_cache = o->no_cache;
+    c.llm.remote = o->llm_remote;
     tg_gen_read_validation_config(&c);
     if (c.cfg.provider == TG_LLM_BUILTIN && o->ndata == 0) {
         res->fail = TG_GENF_USAGE;
@@ -388,6 +389,7 @@ void tg_gen_result_release(tg_gen_result *r)
     free(r->tool);
     free(r->summary);
     free(r->next);
+    free(r->arguments);
     tg_builtin_question_release(&r->question);
     memset(r, 0, sizeof *r);
 }

@@ -27,6 +27,7 @@
 #include "base/util.h"
 #include "gen/builtin.h"
 #include "gen/verdict.h"
+#include "llm/llm.h"
 #include "model/repo.h"
 
 /* Builds just tool through the gates, as its files are now. 0 when the build ran, with out
@@ -45,6 +46,7 @@ typedef struct tg_gen_opts {
     int samples;             /* candidates; 1 = no sampling */
     bool frozen;             /* no requests: answers only from the cache */
     bool no_cache;           /* ask the model even when an answer is cached (it is replaced) */
+    const tg_llm_remote *llm_remote; /* a shared cache of answers (llm/llm.h), or NULL */
     tg_gen_validate_fn validate;
     void *validate_ud;
     void (*progress)(void *ud, const char *line); /* one line per step; may be NULL */
@@ -83,6 +85,7 @@ typedef struct tg_gen_result {
     char *tool;          /* the tool's name (REUSE: the existing tool) */
     char *summary;       /* a few lines for humans: steps, iterations, pass@k, gates */
     char *next;          /* the next command to run */
+    char *arguments;     /* REUSE: the exact call's arguments (compact JSON object), else NULL */
     int requests, cache_hits;
     tg_builtin_question question; /* TG_GENF_ASK: the question left open */
 } tg_gen_result;

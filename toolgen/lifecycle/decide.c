@@ -8,7 +8,8 @@
 #include "base/json.h"
 #include "lifecycle/lifecycle_state.h"
 
-static cJSON *feedback_item(const char *reply, tg_fb_decision d, const char *at, const char *by)
+static cJSON *feedback_item(const char *reply, tg_fb_decision d, const char *at, const char *by,
+                            const char *via)
 {
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "reply", reply);
@@ -16,6 +17,8 @@ static cJSON *feedback_item(const char *reply, tg_fb_decision d, const char *at,
     cJSON_AddStringToObject(f, "at", at);
     if (by)
         cJSON_AddStringToObject(f, "by", by);
+    if (via)
+        cJSON_AddStringToObject(f, "via", via);
     return f;
 }
 
@@ -41,8 +44,25 @@ static int check_order(const cJSON *entry, const char *tool, bool decision_stage
     return 0;
 }
 
+int tg_decide_check(const tg_registry *g, const char *tool, bool decision_stage, tg_err *err)
+{
+    cJSON *staging = tg_registry_load(g, TG_REG_STAGING, err);
+    if (!staging)
+        return -1;
+    int rc = check_order(tg_registry_candidate(staging, tool), tool, decision_stage, err);
+    cJSON_Delete(staging);
+    return rc;
+}
+
 int tg_decide(const tg_registry *g, const char *tool, bool decision_stage, const char *reply,
               const char *by, tg_decide_result *res, tg_err *err)
+{
+    return tg_decide_via(g, tool, decision_stage, reply, by, NULL, res, err);
+}
+
+int tg_decide_via(const tg_registry *g, const char *tool, bool decision_stage,
+                  const char *reply, const char *by, const char *via, tg_decide_result *res,
+                  tg_err *err)
 {
     *res = (tg_decide_result){0};
     cJSON *staging = tg_registry_load(g, TG_REG_STAGING, err);
@@ -64,7 +84,7 @@ int tg_decide(const tg_registry *g, const char *tool, bool decision_stage, const
         fb = cJSON_AddObjectToObject(entry, "feedback");
     const char *key = decision_stage ? "decision" : "output";
     cJSON_DeleteItemFromObjectCaseSensitive(fb, key);
-    cJSON_AddItemToObject(fb, key, feedback_item(reply, res->decision, now, by));
+    cJSON_AddItemToObject(fb, key, feedback_item(reply, res->decision, now, by, via));
     if (!decision_stage) /* a new answer to Stage 1 voids an older Stage 2 answer */
         cJSON_DeleteItemFromObjectCaseSensitive(fb, "decision");
     if (res->decision == TG_FB_APPROVED)

@@ -30,5 +30,14 @@ typedef struct tg_decide_result {
  */
 int tg_decide(const tg_registry *g, const char *tool, bool decision_stage, const char *reply,
               const char *by, tg_decide_result *res, tg_err *err);
+/* tg_decide with how the reply reached toolgen, stored as the feedback's "via" (and, for an
+ * approval, the promotion commit's Approved-Via trailer): "mcp-elicitation" when the user
+ * answered the MCP client's form; NULL: not said (the command line). */
+int tg_decide_via(const tg_registry *g, const char *tool, bool decision_stage,
+                  const char *reply, const char *by, const char *via, tg_decide_result *res,
+                  tg_err *err);
+/* 0 when tg_decide would take a reply for that stage now (the tool is STAGED; for Stage 2 its
+ * output was accepted), else -1 with err as tg_decide's: checked before the user is asked. */
+int tg_decide_check(const tg_registry *g, const char *tool, bool decision_stage, tg_err *err);
 
 #endif

@@ -65,19 +65,8 @@ static tg_promote_status can_promote(promo *p, tg_err *err)
         return tg_err_set(err, "%s v%s must be APPROVED to be promoted (current: %s); approve "
                           "it with `toolgen feedback %s --decision \"Approve\"`", tool, ver,
                           tg_lc_name(s), tool), TG_PROMOTE_REFUSED;
-    if (p->existing) {
-        const char *active_ver = str(p->existing, "version");
-        int c = tg_version_cmp(ver, active_ver);
-        if (c < 0)
-            return tg_err_set(err, "%s v%s is older than the active v%s; a promotion never "
-                              "goes back: bump the manifest's version above %s", tool, ver,
-                              active_ver, active_ver), TG_PROMOTE_REFUSED;
-        if (c == 0 && config_bool(p->g, "/promotion/require_version_bump", true))
-            return tg_err_set(err, "%s exists as v%s with a different spec or code; increment "
-                              "the manifest's version (e.g. to a new minor version), build, "
-                              "stage and approve it again", tool, active_ver),
-                   TG_PROMOTE_REFUSED;
-    }
+    if (tg_registry_check_version(p->g, tool, ver, p->existing, err) != 0)
+        return TG_PROMOTE_REFUSED;
     return TG_PROMOTE_DONE;
 }
 
@@ -175,15 +164,15 @@ static int step_copy(promo *p, tg_err *err)
     return rc == 0 ? fault(p, "copy", err) : rc;
 }
 
-static const char *approval_of(const promo *p)
+static const char *approval_of(const cJSON *entry)
 {
-    return str(tg_json_get(tg_json_get(p->entry, "feedback"), "decision"), "reply");
+    return str(tg_json_get(tg_json_get(entry, "feedback"), "decision"), "reply");
 }
 
-static const char *approver_of(const promo *p)
+static const char *approver_of(const cJSON *entry)
 {
     const char *by = tg_json_get_string(
-        tg_json_get(tg_json_get(p->entry, "feedback"), "decision"), "by");
+        tg_json_get(tg_json_get(entry, "feedback"), "decision"), "by");
     return by ? by : "user";
 }
 
@@ -198,8 +187,8 @@ static int step_metadata(promo *p, tg_err *err)
     cJSON_AddStringToObject(t, "code_hash", str(p->entry, "code_hash"));
     cJSON_AddStringToObject(t, "promoted_at", p->now);
     cJSON_AddStringToObject(t, "created_by", str(p->entry, "created_by"));
-    cJSON_AddStringToObject(t, "approved_by", approver_of(p));
-    cJSON_AddStringToObject(t, "approval", approval_of(p));
+    cJSON_AddStringToObject(t, "approved_by", approver_of(p->entry));
+    cJSON_AddStringToObject(t, "approval", approval_of(p->entry));
     cJSON_AddItemToObject(t, "quality_score",
                           cJSON_Duplicate(tg_json_get(p->entry, "quality_score"), 1));
     cJSON_AddItemToObject(t, "quality_tier",
@@ -222,7 +211,7 @@ static int step_log(promo *p, const char *previous, tg_err *err)
     cJSON_AddStringToObject(e, "tool_id", p->tool);
     cJSON_AddStringToObject(e, "version", str(p->entry, "version"));
     cJSON_AddStringToObject(e, "promoted_at", p->now);
-    cJSON_AddStringToObject(e, "approved_by", approver_of(p));
+    cJSON_AddStringToObject(e, "approved_by", approver_of(p->entry));
     cJSON_AddStringToObject(e, "spec_hash", str(p->entry, "spec_hash"));
     cJSON_AddStringToObject(e, "code_hash", str(p->entry, "code_hash"));
     if (previous[0])
@@ -255,26 +244,31 @@ static int step_state(promo *p, const char *commit_note, tg_err *err)
     return rc == 0 ? fault(p, "state", err) : rc;
 }
 
-static char *commit_message(const promo *p)
+char *tg_promote_message(const char *tool, const cJSON *entry, const char *active_dir,
+                         const char *archive_dir)
 {
     char score[64] = "n/a";
-    const cJSON *q = tg_json_get(p->entry, "quality_score");
-    const char *tier = tg_json_get_string(p->entry, "quality_tier");
+    const cJSON *q = tg_json_get(entry, "quality_score");
+    const char *tier = tg_json_get_string(entry, "quality_tier");
     if (cJSON_IsNumber(q))
         snprintf(score, sizeof score, "%.4g%s%s%s", q->valuedouble, tier ? " (" : "",
                  tier ? tier : "", tier ? ")" : "");
     /* a trailer is one line: line breaks of the verbatim reply become spaces */
-    char *approval = xstrdup(approval_of(p));
+    char *approval = xstrdup(approval_of(entry));
     for (char *c = approval; *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    /* how the user's words reached toolgen, when the feedback says (an MCP client's form) */
+    const char *via = tg_json_get_string(
+        tg_json_get(tg_json_get(entry, "feedback"), "decision"), "via");
     char *m = xasprintf("promote %s v%s\n\nThe user approved %s v%s after its staged run; "
                         "snapshot %s/, candidate archived in %s/.\n\n"
                         "Spec-Hash: sha256:%s\nCode-Hash: sha256:%s\nQuality-Score: %s\n"
-                        "Approved-By: %s\nApproval: %s\n",
-                        p->tool, str(p->entry, "version"), p->tool, str(p->entry, "version"),
-                        p->active_dir, p->archive_dir, str(p->entry, "spec_hash"),
-                        str(p->entry, "code_hash"), score, approver_of(p), approval);
+                        "Approved-By: %s\nApproval: %s\n%s%s%s",
+                        tool, str(entry, "version"), tool, str(entry, "version"), active_dir,
+                        archive_dir, str(entry, "spec_hash"), str(entry, "code_hash"), score,
+                        approver_of(entry), approval, via ? "Approved-Via: " : "", via ? via : "",
+                        via ? "\n" : "");
     free(approval);
     return m;
 }
@@ -337,7 +331,7 @@ static char *staging_as_committed(const promo *p, const char *path)
 
 static int apply(promo *p, tg_promote_result *res, tg_err *err)
 {
-    char *msg = commit_message(p);
+    char *msg = tg_promote_message(p->tool, p->entry, p->active_dir, p->archive_dir);
     tg_git_commit_req req = {
         .message = msg,
         .author_name = config_str(p->g, "/promotion/git/author_name"),

@@ -40,4 +40,15 @@ typedef struct tg_promote_result {
 tg_promote_status tg_promote(const tg_registry *g, const char *tool, const char *fail_at,
                              tg_promote_result *res, tg_err *err);
 
+/*
+ * The promotion commit's message for tool, from its staging entry (version, spec_hash,
+ * code_hash, quality_score and quality_tier, feedback.decision's reply and by): the subject
+ * "promote <tool> v<version>", a body naming active_dir/ and archive_dir/, and the trailers
+ * Spec-Hash, Code-Hash, Quality-Score, Approved-By and Approval (and Approved-Via, when the
+ * decision says how the user's words came: "mcp-elicitation") as the last paragraph, one line
+ * each. Caller frees.
+ */
+char *tg_promote_message(const char *tool, const cJSON *entry, const char *active_dir,
+                         const char *archive_dir);
+
 #endif

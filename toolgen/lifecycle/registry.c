@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,6 +226,29 @@ static unsigned long version_part(const char **s)
     if (**s == '.')
         (*s)++;
     return v;
+}
+
+int tg_registry_check_version(const tg_registry *g, const char *tool, const char *version,
+                              const cJSON *active, tg_err *err)
+{
+    const char *aver = tg_json_get_string(active, "version");
+    if (!aver)
+        return 0;
+    int c = tg_version_cmp(version, aver);
+    if (c < 0)
+        return tg_err_set(err, "%s v%s is older than the active v%s; a promotion never goes "
+                          "back: bump the manifest's version above %s", tool, version, aver,
+                          aver);
+    const cJSON *bump = g->repo->have_config
+                            ? tg_config_get(&g->repo->cfg, "/promotion/require_version_bump")
+                            : NULL;
+    if (c > 0 || cJSON_IsFalse(bump))
+        return 0;
+    unsigned major = 0, minor = 0;
+    sscanf(aver, "%u.%u", &major, &minor);
+    return tg_err_set(err, "%s v%s is promoted with another spec or code, and a change needs a "
+                      "new version: increment the manifest's version above %s (e.g. to "
+                      "%u.%u.0), then build and stage it", tool, aver, aver, major, minor + 1);
 }
 
 int tg_version_cmp(const char *a, const char *b)

@@ -74,6 +74,16 @@ int tg_registry_sha256(const tg_registry *g, const char *path, char out[65], tg_
 int tg_version_cmp(const char *a, const char *b);
 
 /*
+ * The version policy between a tool's active entry (NULL: none) and a new spec or code of it at
+ * version: never lower, and higher when promotion.require_version_bump (default true) says a
+ * change needs a new version. 0, or -1 with err saying which version to go to. Staging checks
+ * it, so that a change without a bump is refused before the user reviews it, and promotion
+ * again.
+ */
+int tg_registry_check_version(const tg_registry *g, const char *tool, const char *version,
+                              const cJSON *active, tg_err *err);
+
+/*
  * Checks every snapshot against its recorded hashes: each active tool's spec.json, code file
  * and VERSION, and each staged or approved candidate's spec.json and code. Every mismatch or
  * missing file is appended to problems as "path: what is wrong; the fix". 0 when the check ran

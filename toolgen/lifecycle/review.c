@@ -9,6 +9,7 @@
 #include "lifecycle/review_diff.h"
 #include "model/manifest.h"
 #include "model/paths.h"
+#include "schema/schemaset.h"
 
 const char *tg_tool_change_name(tg_tool_change k)
 {
@@ -139,15 +140,30 @@ static tg_tool_review *add_tool(tg_review *r, const char *name)
     return t;
 }
 
+/* HEAD's manifest against the manifest schema: its first problem (heap), or NULL. */
+static char *schema_problem(const tg_schemaset *ss, const side *s)
+{
+    js_errors errs = {0};
+    char *why = NULL;
+    if (!js_validate(ss->manifest, s->m.doc.root, &errs) && errs.n)
+        why = xasprintf("%s: %s", errs.v[0].instance_location[0] ? errs.v[0].instance_location
+                                                                 : "(root)",
+                        errs.v[0].message);
+    js_errors_free(&errs);
+    return why;
+}
+
 /* Reviews one tool whose folder has a changed file (git diff says which; the others are
  * unchanged and never read). */
-static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
-                       const tg_rev *head, const char *name, tg_review *out, tg_err *err)
+static int review_tool(const tg_repo *repo, const tg_schemaset *ss, tg_gitrev *g,
+                       const tg_rev *base, const tg_rev *head, const char *name,
+                       tg_review *out, tg_err *err)
 {
     char *path = tg_manifest_path(&repo->cfg, name);
     char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
     side a = {.rev = base}, b = {.rev = head};
     tg_changes problems = {0};
+    char *invalid = NULL;
     int rc = 0;
     if (load_side(g, &a, path, &problems, err) < 0 || load_side(g, &b, path, &problems, err) < 0) {
         rc = -1;
@@ -155,6 +171,10 @@ static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
     }
     if (!a.present && !b.present)
         goto done;
+    invalid = b.parsed ? schema_problem(ss, &b) : NULL;
+    if (invalid)
+        tg_changes_add(&problems, TG_CHANGE_POSSIBLY_BREAKING, "manifest", "",
+                       "the manifest breaks its schema (toolgen lint): %s", invalid);
     tg_changes ch = problems;
     problems = (tg_changes){0};
     if (a.parsed && b.parsed)
@@ -164,6 +184,8 @@ static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
         goto done;
     }
     tg_tool_review *t = add_tool(out, name);
+    t->head_invalid = invalid;
+    invalid = NULL;
     t->kind = !a.present ? TG_TOOL_ADDED : !b.present ? TG_TOOL_REMOVED : TG_TOOL_CHANGED;
     t->changes = ch;
     t->head_unparsable = b.present && !b.parsed;
@@ -175,6 +197,7 @@ static int review_tool(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
     read_quality(g, head, name, &t->score_after, &t->tier_after);
     rc = changed_outputs(repo, g, base, head, name, &t->generated, err);
 done:
+    free(invalid);
     tg_changes_free(&problems);
     tg_manifest_free(&a.m);
     tg_manifest_free(&b.m);
@@ -191,6 +214,9 @@ int tg_review_collect(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
     memcpy(out->head_oid, head->oid, sizeof out->head_oid);
     const char *mdir = repo->cfg.manifests_dir ? repo->cfg.manifests_dir : "manifests";
     tg_strv names = TG_STRV_INIT, changed = TG_STRV_INIT;
+    tg_schemaset ss;
+    if (tg_schemaset_open(&ss, err) != 0)
+        return -1;
     int rc = -1;
     if (tg_gitrev_list_dirs(g, base, mdir, &names, err) != 0 ||
         tg_gitrev_list_dirs(g, head, mdir, &names, err) != 0 ||
@@ -216,11 +242,12 @@ int tg_review_collect(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
         }
         if (!touched)
             out->unchanged++;
-        else if (review_tool(repo, g, base, head, names.v[i], out, err) != 0)
+        else if (review_tool(repo, &ss, g, base, head, names.v[i], out, err) != 0)
             goto out;
     }
     rc = 0;
 out:
+    tg_schemaset_close(&ss);
     tg_strv_free(&names);
     tg_strv_free(&changed);
     return rc;
@@ -240,6 +267,7 @@ void tg_review_free(tg_review *r)
         free(t->tier_before);
         free(t->tier_after);
         free(t->verdict);
+        free(t->head_invalid);
     }
     free(r->v);
     free(r->base_label);

@@ -35,6 +35,7 @@ typedef struct tg_tool_review {
     char *status_before, *status_after;
     tg_changes changes;  /* sorted, most severe first */
     bool head_unparsable; /* HEAD's manifest does not parse: no version can be judged */
+    char *head_invalid;   /* HEAD's manifest breaks the manifest schema: the first problem */
     tg_strv generated;   /* emitted files (under paths.generated) that differ */
     double score_before, score_after; /* overall_score of the validation report; < 0: none */
     char *tier_before, *tier_after;
@@ -54,8 +55,9 @@ typedef struct tg_review {
 
 /*
  * Compares the tools of base and head (read through g, never checked out): every tool folder
- * of paths.manifests on either side. A manifest that does not parse is reported as a possibly
- * breaking change naming the error; -1 with err only when a revision cannot be read.
+ * of paths.manifests on either side. A manifest that does not parse, or that breaks the
+ * manifest schema at HEAD, is reported as a possibly breaking change naming the problem; -1
+ * with err only when a revision cannot be read (or toolgen's own schemas cannot be).
  */
 int tg_review_collect(const tg_repo *repo, tg_gitrev *g, const tg_rev *base,
                       const tg_rev *head, tg_review *out, tg_err *err);

@@ -50,15 +50,23 @@ static const char *or_dash(const char *s)
     return s ? s : "-";
 }
 
+/* The scores of the validation reports; a commit holds one only when .toolgen/reports/ is
+ * tracked, which it usually is not: said, rather than shown as if no build had scored it. */
 static void quality_text(const tg_tool_review *t, const char *arrow, tg_buf *b)
 {
     const double s[2] = {t->score_before, t->score_after};
     const char *tier[2] = {t->tier_before, t->tier_after};
+    if (s[0] < 0 && s[1] < 0) {
+        tg_buf_puts(b, "not recorded at either revision (the validation reports in "
+                       ".toolgen/reports/ are not committed; `toolgen diff BASE` shows the "
+                       "working tree's)");
+        return;
+    }
     for (int i = 0; i < 2; i++) {
         if (i)
             tg_buf_puts(b, arrow);
         if (s[i] < 0)
-            tg_buf_puts(b, "no report");
+            tg_buf_puts(b, "not recorded");
         else
             tg_buf_printf(b, "%.2f (%s)", s[i], or_dash(tier[i]));
     }

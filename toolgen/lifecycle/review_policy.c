@@ -139,6 +139,12 @@ static void judge(const tg_review_policy *p, tg_tool_review *t)
 {
     t->need = tg_review_required_bump(p, t);
     t->ok = true;
+    if (t->head_invalid) { /* added or changed: HEAD's manifest must lint either way */
+        t->ok = false;
+        t->verdict = xasprintf("the manifest breaks its schema: %s; fix it first (toolgen lint)",
+                               t->head_invalid);
+        return;
+    }
     if (t->kind != TG_TOOL_CHANGED)
         return;
     const char *va = t->version_before ? t->version_before : "?";

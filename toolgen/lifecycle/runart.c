@@ -47,8 +47,7 @@ int tg_runart_candidate(const tg_registry *g, const tg_manifest *m, char **dir, 
     return rc;
 }
 
-/* The first array of objects among the result's members: the rows a table shows. */
-static const cJSON *first_rows(const cJSON *result)
+const cJSON *tg_runart_rows(const cJSON *result)
 {
     const cJSON *v;
     cJSON_ArrayForEach(v, result)
@@ -59,7 +58,10 @@ static const cJSON *first_rows(const cJSON *result)
 
 static cJSON *rows_processed(const cJSON *result)
 {
-    static const char *const keys[] = {"rows_processed", "total_rows", "row_count", "rows"};
+    /* rows read before rows of the result: rows_in (the built-in generator's tools) is the
+     * input, row_count the groups it came to */
+    static const char *const keys[] = {"rows_processed", "total_rows", "rows_in", "row_count",
+                                       "rows"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const cJSON *v = tg_json_get(result, keys[i]);
         if (cJSON_IsNumber(v))
@@ -101,7 +103,7 @@ cJSON *tg_runart_build(const cJSON *envelope, const tg_manifest *m, const tg_str
     cJSON *fl = cJSON_AddArrayToObject(a, "files");
     for (size_t i = 0; files && i < files->n; i++)
         cJSON_AddItemToArray(fl, cJSON_CreateString(files->v[i]));
-    const cJSON *rows = first_rows(result);
+    const cJSON *rows = tg_runart_rows(result);
     cJSON *sample = cJSON_AddArrayToObject(a, "sample_rows");
     for (int i = 0; rows && i < 5 && i < cJSON_GetArraySize(rows); i++)
         cJSON_AddItemToArray(sample, cJSON_Duplicate(cJSON_GetArrayItem(rows, i), 1));

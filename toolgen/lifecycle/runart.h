@@ -27,6 +27,10 @@ int tg_runart_candidate(const tg_registry *g, const tg_manifest *m, char **dir, 
  */
 cJSON *tg_runart_build(const cJSON *envelope, const tg_manifest *m, const tg_strv *files);
 
+/* The rows a table of the result shows: the first of its members that is an array of objects
+ * (borrowed), or NULL. sample_rows are its first five. */
+const cJSON *tg_runart_rows(const cJSON *result);
+
 /* Writes art as <dir>/run_artifacts.json, atomically. 0 or -1. */
 int tg_runart_store(const tg_registry *g, const char *dir, const cJSON *art, tg_err *err);
 

@@ -174,7 +174,8 @@ static int check_existing(const cJSON *old, const cJSON *fresh, tg_registry_stag
                       old->string);
 }
 
-/* The same spec and code already active: nothing to stage (1), else 0 (-1 with err). */
+/* The same spec and code already active: nothing to stage (1); another one at a version the
+ * policy refuses: -1 with err (said now, not after the user reviewed it); else 0. */
 static int already_active(const tg_registry *g, const char *tool, const cJSON *fresh,
                           tg_registry_stage_result *res, tg_err *err)
 {
@@ -190,6 +191,9 @@ static int already_active(const tg_registry *g, const char *tool, const cJSON *f
         res->already = true;
         snprintf(res->state, sizeof res->state, "PROMOTED");
         snprintf(res->path, sizeof res->path, "%s", tg_json_get_string(a, "path"));
+    } else if (tg_registry_check_version(g, tool, tg_json_get_string(fresh, "version"), a,
+                                         err) != 0) {
+        rc = -1;
     }
     cJSON_Delete(active);
     return rc;

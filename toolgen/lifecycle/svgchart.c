@@ -2,7 +2,9 @@
  * "Presentation"). */
 #include "lifecycle/svgchart.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,7 @@ static const char *const palette[] = {"#4C72B0", "#DD8452", "#55A868", "#C44E52"
                                       "#937860", "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD"};
 #define NPALETTE (sizeof palette / sizeof *palette)
 
-static void push_row(tg_table *t, char **row)
+void tg_table_add_row(tg_table *t, char **row)
 {
     if (t->nrows == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 64;
@@ -81,7 +83,7 @@ int tg_table_from_csv(const char *text, tg_table *t, tg_err *err)
         }
         for (; j < t->cols.n; j++)
             row[j] = xstrdup("");
-        push_row(t, row);
+        tg_table_add_row(t, row);
     }
     return 0;
 }
@@ -103,7 +105,7 @@ int tg_table_from_json(const cJSON *arr, tg_table *t, tg_err *err)
             row[j] = cJSON_IsString(v) ? xstrdup(v->valuestring)
                      : v && !cJSON_IsNull(v) ? tg_json_print_compact(v) : xstrdup("");
         }
-        push_row(t, row);
+        tg_table_add_row(t, row);
     }
     return 0;
 }
@@ -132,6 +134,80 @@ void tg_html_escape(tg_buf *b, const char *s)
         default: tg_buf_putc(b, *s);
         }
     }
+}
+
+static bool parse_number(const char *s, double *v)
+{
+    char *end = NULL;
+    *v = s && *s ? strtod(s, &end) : NAN;
+    return end && end != s && *end == '\0' && isfinite(*v) && !isspace((unsigned char)*s);
+}
+
+bool tg_cell_numeric(const char *s)
+{
+    double v;
+    if (parse_number(s, &v))
+        return true;
+    size_t n = s ? strlen(s) : 0;
+    if (n < 2 || n > 63 || s[n - 1] != '%')
+        return false;
+    char tmp[64];
+    memcpy(tmp, s, n - 1);
+    tmp[n - 1] = '\0';
+    return parse_number(tmp, &v);
+}
+
+void tg_format_cell(const char *s, char *out, size_t n)
+{
+    double v;
+    if (!parse_number(s, &v) || !strpbrk(s, ".eE")) {
+        snprintf(out, n, "%s", s ? s : "");
+        return;
+    }
+    double a = fabs(v);
+    int dec = a > 0 ? 3 - (int)floor(log10(a)) : 0;
+    if (dec < 2 && a < 1e6)
+        dec = 2;
+    dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
+    int len = snprintf(out, n, "%.*f", dec, v);
+    if (len <= 0 || (size_t)len >= n || !strchr(out, '.'))
+        return;
+    while (len > 0 && out[len - 1] == '0')
+        out[--len] = '\0';
+    if (len > 0 && out[len - 1] == '.')
+        out[--len] = '\0';
+    if (strcmp(out, "-0") == 0)
+        snprintf(out, n, "0");
+}
+
+bool tg_table_col_numeric(const tg_table *t, size_t j)
+{
+    bool any = false;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const char *c = t->rows[i][j];
+        if (!*c)
+            continue;
+        if (!tg_cell_numeric(c))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* One cell, its number rounded for reading and its exact text in the title. */
+static void put_cell(tg_buf *b, const char *tag, const char *s, bool numeric)
+{
+    char shown[64];
+    tg_format_cell(s, shown, sizeof shown);
+    tg_buf_printf(b, "<%s%s", tag, numeric ? " class=\"num\"" : "");
+    if (strcmp(shown, s) != 0) {
+        tg_buf_puts(b, " title=\"");
+        tg_html_escape(b, s);
+        tg_buf_putc(b, '"');
+    }
+    tg_buf_putc(b, '>');
+    tg_html_escape(b, shown);
+    tg_buf_printf(b, "</%s>", tag);
 }
 
 static int col_index(const tg_table *t, const char *name)
@@ -164,23 +240,26 @@ static void render_table(tg_buf *b, const cJSON *cfg, const tg_table *t)
     if (n == 0)
         n = t->cols.n < 256 ? t->cols.n : 256;
     double maxrows = tg_json_get_number(cfg, "maxRows", 100);
-    tg_buf_puts(b, "<table class=\"tg-table\"><thead><tr>");
+    bool numeric[256];
+    tg_buf_puts(b, "<div class=\"tg-scroll\"><table class=\"tg-table\"><thead><tr>");
     for (size_t j = 0; j < n; j++) {
-        tg_buf_puts(b, "<th>");
+        numeric[j] = tg_table_col_numeric(t, (size_t)idx[j]);
+        tg_buf_printf(b, "<th%s>", numeric[j] ? " class=\"num\"" : "");
         tg_html_escape(b, t->cols.v[idx[j]]);
         tg_buf_puts(b, "</th>");
     }
     tg_buf_puts(b, "</tr></thead><tbody>\n");
-    for (size_t i = 0; i < t->nrows && (double)i < maxrows; i++) {
+    size_t shown = 0;
+    for (size_t i = 0; i < t->nrows && (double)i < maxrows; i++, shown++) {
         tg_buf_puts(b, "<tr>");
-        for (size_t j = 0; j < n; j++) {
-            tg_buf_puts(b, "<td>");
-            tg_html_escape(b, t->rows[i][idx[j]]);
-            tg_buf_puts(b, "</td>");
-        }
+        for (size_t j = 0; j < n; j++)
+            put_cell(b, "td", t->rows[i][idx[j]], numeric[j]);
         tg_buf_puts(b, "</tr>\n");
     }
-    tg_buf_puts(b, "</tbody></table>\n");
+    tg_buf_puts(b, "</tbody></table></div>\n");
+    if (shown < t->nrows)
+        tg_buf_printf(b, "<p class=\"tg-note\">The first %zu of %zu rows.</p>\n", shown,
+                      t->nrows);
 }
 
 /* The range of column j over the rows (numbers only); false when it holds none. */
@@ -216,8 +295,8 @@ static void svg_open(tg_buf *b, const char *title, bool axes)
 /* y axis labels at the bottom and top of [lo, hi], and the axis titles. */
 static void svg_axes(tg_buf *b, double lo, double hi, const cJSON *cfg)
 {
-    tg_buf_printf(b, "<text x=\"%g\" y=\"%g\" font-size=\"11\" text-anchor=\"end\">%.4g</text>"
-                  "<text x=\"%g\" y=\"%g\" font-size=\"11\" text-anchor=\"end\">%.4g</text>\n",
+    tg_buf_printf(b, "<text x=\"%g\" y=\"%g\" font-size=\"12\" text-anchor=\"end\">%.4g</text>"
+                  "<text x=\"%g\" y=\"%g\" font-size=\"12\" text-anchor=\"end\">%.4g</text>\n",
                   ML - 4, H - MB, lo, ML - 4, MT + 10, hi);
     const char *xl = tg_json_get_string(cfg, "xLabel"), *yl = tg_json_get_string(cfg, "yLabel");
     if (xl) {
@@ -258,9 +337,19 @@ static void render_bar(tg_buf *b, const tg_table *t, int x, int y, const cJSON *
                       top < base ? top : base, slot * 0.8, h, palette[0]);
         tg_html_escape(b, t->rows[i][x]);
         tg_buf_printf(b, ": %.6g</title></rect>\n", v);
+        if (t->nrows <= 12) { /* the value over its bar, as the table shows it */
+            char shown[64];
+            tg_format_cell(t->rows[i][y], shown, sizeof shown);
+            tg_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" "
+                          "text-anchor=\"middle\">", ML + slot * ((double)i + 0.5),
+                          (top < base ? top : base) - 4);
+            tg_html_escape(b, shown);
+            tg_buf_puts(b, "</text>\n");
+        }
         if (t->nrows <= 30) {
-            tg_buf_printf(b, "<text x=\"%.1f\" y=\"%g\" font-size=\"10\" text-anchor=\"middle\">",
-                          ML + slot * ((double)i + 0.5), H - MB + 14);
+            tg_buf_printf(b, "<text x=\"%.1f\" y=\"%g\" font-size=\"%d\" "
+                          "text-anchor=\"middle\">", ML + slot * ((double)i + 0.5), H - MB + 16,
+                          t->nrows <= 12 ? 13 : 10);
             tg_html_escape(b, t->rows[i][x]);
             tg_buf_puts(b, "</text>\n");
         }

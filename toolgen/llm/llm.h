@@ -73,13 +73,26 @@ typedef enum tg_llm_status {
     TG_LLM_CONFIG,     /* the key variable is unset, a bad base_url: err says what to set */
 } tg_llm_status;
 
+/*
+ * A shared cache of answers beside the local one (docs/cache.md "Model answers"), e.g. a
+ * remote cache: asked after a local miss (an unusable answer there is a miss), offered every
+ * usable answer. An entry is the bytes
+ * of a local cache file; one that is not the answer of the key asked is a miss.
+ */
+typedef struct tg_llm_remote {
+    char *(*get)(void *ud, tg_hash key, size_t *len); /* heap entry, or NULL */
+    void (*put)(void *ud, tg_hash key, const char *entry, size_t len);
+    void *ud;
+} tg_llm_remote;
+
 typedef struct tg_llm_client {
     const tg_llm_config *cfg;
+    const tg_llm_remote *remote; /* NULL: none (set after tg_llm_client_init) */
     int root_fd;        /* the repository: the cache lives under it */
     bool frozen;        /* no requests: a cache miss is TG_LLM_FROZEN */
     bool no_cache;      /* ask even when an answer is cached; a usable new answer replaces it */
     int requests;       /* HTTP requests sent (all attempts) */
-    int cache_hits;
+    int cache_hits;     /* local or remote */
     unsigned rng;       /* jitter */
 } tg_llm_client;
 

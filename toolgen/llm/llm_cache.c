@@ -18,6 +18,24 @@ static char *entry_path(const char *dir, tg_hash key)
     return xasprintf("%s/%.2s/%s.json", dir, hex, hex);
 }
 
+int tg_llm_cache_parse(const char *bytes, size_t len, tg_hash key, char **text, char **model)
+{
+    *text = *model = NULL;
+    tg_err err = {0};
+    cJSON *root = tg_json_parse(bytes, len, NULL, NULL, NULL, &err);
+    char hex[TG_HASH_HEX];
+    tg_hash_hex(key, hex);
+    const char *k = root ? tg_json_get_string(root, "key") : NULL;
+    const char *t = root ? tg_json_get_string(root, "text") : NULL;
+    const char *m = root ? tg_json_get_string(root, "model") : NULL;
+    if (t && m && (!k || strcmp(k, hex) == 0)) { /* an entry of another request is no answer */
+        *text = xstrdup(t);
+        *model = xstrdup(m);
+    }
+    cJSON_Delete(root);
+    return *text ? 0 : -1;
+}
+
 int tg_llm_cache_get(int root_fd, const char *dir, tg_hash key, char **text, char **model)
 {
     *text = *model = NULL;
@@ -28,28 +46,16 @@ int tg_llm_cache_get(int root_fd, const char *dir, tg_hash key, char **text, cha
     free(path);
     if (!bytes)
         return -1;
-    cJSON *root = tg_json_parse(bytes, len, NULL, NULL, NULL, &err);
+    int rc = tg_llm_cache_parse(bytes, len, key, text, model);
     free(bytes);
-    const char *t = root ? tg_json_get_string(root, "text") : NULL;
-    const char *m = root ? tg_json_get_string(root, "model") : NULL;
-    if (t && m) {
-        *text = xstrdup(t);
-        *model = xstrdup(m);
-    }
-    cJSON_Delete(root);
-    return *text ? 0 : -1; /* an unreadable entry is a miss: the request is made again */
+    return rc; /* an unreadable entry is a miss: the request is made again */
 }
 
-int tg_llm_cache_put(int root_fd, const char *dir, tg_hash key, const char *canonical,
-                     const char *text, const char *model, tg_err *err)
+char *tg_llm_cache_entry(tg_hash key, const char *canonical, const char *text,
+                         const char *model, size_t *len)
 {
     char hex[TG_HASH_HEX];
     tg_hash_hex(key, hex);
-    char *sub = xasprintf("%s/%.2s", dir, hex);
-    int rc = tg_mkdirs_at(root_fd, sub, err);
-    free(sub);
-    if (rc != 0)
-        return -1;
     tg_buf b = TG_BUF_INIT;
     tg_buf_puts(&b, "{\"key\":");
     tg_buf_json_string(&b, hex);
@@ -60,9 +66,22 @@ int tg_llm_cache_put(int root_fd, const char *dir, tg_hash key, const char *cano
     tg_buf_puts(&b, ",\n\"text\":");
     tg_buf_json_string(&b, text);
     tg_buf_puts(&b, "}\n");
+    *len = b.len;
+    return tg_buf_steal(&b);
+}
+
+int tg_llm_cache_write(int root_fd, const char *dir, tg_hash key, const char *entry, size_t len,
+                       tg_err *err)
+{
+    char hex[TG_HASH_HEX];
+    tg_hash_hex(key, hex);
+    char *sub = xasprintf("%s/%.2s", dir, hex);
+    int rc = tg_mkdirs_at(root_fd, sub, err);
+    free(sub);
+    if (rc != 0)
+        return -1;
     char *path = entry_path(dir, key);
-    rc = tg_write_file_atomic_at(root_fd, path, b.data, b.len, err);
+    rc = tg_write_file_atomic_at(root_fd, path, entry, len, err);
     free(path);
-    tg_buf_free(&b);
     return rc;
 }

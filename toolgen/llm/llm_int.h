@@ -8,7 +8,8 @@
 /* The JSON body of a request to model in the dialect of p (openai or anthropic); heap text. */
 char *tg_llm_body(tg_llm_provider p, const tg_llm_config *cfg, const char *model,
                   const tg_llm_request *rq);
-/* The endpoint URL (heap). */
+/* The endpoint URL (heap): {base_url}/chat/completions, or {base_url}/v1/messages for
+ * Anthropic (without a second /v1 when base_url ends in one). */
 char *tg_llm_endpoint(tg_llm_provider p, const tg_llm_config *cfg);
 /* The request's headers into h (room for TG_LLM_MAX_HEADERS), Content-Type first; returns how
  * many. The key's header only when key is not NULL; a value built around the key is heap in
@@ -21,8 +22,14 @@ char *tg_llm_parse_answer(tg_llm_provider p, const char *body, size_t len, tg_er
 
 /* The cached answer of key (text and model, heap) or -1 when absent or unreadable. */
 int tg_llm_cache_get(int root_fd, const char *dir, tg_hash key, char **text, char **model);
-/* Stores an answer atomically; 0 or -1 with err. */
-int tg_llm_cache_put(int root_fd, const char *dir, tg_hash key, const char *canonical,
-                     const char *text, const char *model, tg_err *err);
+/* The answer of key in an entry's bytes (text and model, heap); -1 when they hold none, or the
+ * answer of another key. */
+int tg_llm_cache_parse(const char *bytes, size_t len, tg_hash key, char **text, char **model);
+/* The bytes of a cache entry (heap, *len): what the local cache file and the remote cache hold. */
+char *tg_llm_cache_entry(tg_hash key, const char *canonical, const char *text,
+                         const char *model, size_t *len);
+/* Stores an entry's bytes atomically as key's; 0 or -1 with err. */
+int tg_llm_cache_write(int root_fd, const char *dir, tg_hash key, const char *entry, size_t len,
+                       tg_err *err);
 
 #endif

@@ -40,8 +40,11 @@ char *tg_llm_body(tg_llm_provider p, const tg_llm_config *cfg, const char *model
 
 char *tg_llm_endpoint(tg_llm_provider p, const tg_llm_config *cfg)
 {
-    if (p == TG_LLM_ANTHROPIC)
-        return xasprintf("%s/v1/messages", cfg->base_url);
+    if (p == TG_LLM_ANTHROPIC) { /* a base_url written the OpenAI way, ".../v1", is the same */
+        size_t n = strlen(cfg->base_url);
+        bool v1 = n >= 3 && strcmp(cfg->base_url + n - 3, "/v1") == 0;
+        return xasprintf("%s%s/messages", cfg->base_url, v1 ? "" : "/v1");
+    }
     return xasprintf("%s/chat/completions", cfg->base_url);
 }
 

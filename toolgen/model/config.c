@@ -143,7 +143,8 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
         get_string(c, "/project/long_description", NULL, &p->long_description, err) != 0 ||
         get_string(c, "/project/license", NULL, &p->license, err) != 0 ||
         get_string(c, "/project/repository", NULL, &p->repository, err) != 0 ||
-        get_string(c, "/project/homepage", NULL, &p->homepage, err) != 0)
+        get_string(c, "/project/homepage", NULL, &p->homepage, err) != 0 ||
+        get_string(c, "/project/registry_name", NULL, &p->registry_name, err) != 0)
         goto fail;
     p->privacy_policies = c->doc.root ? tg_json_pointer_get(c->doc.root, "/project/privacy_policies")
                                       : NULL;
@@ -157,6 +158,11 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
         goto fail;
     }
     c->serve_workflow = cJSON_IsTrue(wf);
+    c->serve_toolsets = c->doc.root ? tg_json_pointer_get(c->doc.root, "/serve/toolsets") : NULL;
+    if (c->serve_toolsets && !string_list(c->serve_toolsets)) {
+        type_error(c, "/serve/toolsets", "a list of toolset names, e.g. [code, calculator]", err);
+        goto fail;
+    }
     if (!kebab(p->name)) {
         type_error(c, "/project/name",
                    "kebab-case (lowercase letters and digits, single '-' between), at most 64 "
@@ -178,7 +184,8 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
     if (p->author)
         cJSON_AddStringToObject(proj, "author", p->author);
     const char *extra[][2] = {{"long_description", p->long_description}, {"license", p->license},
-                              {"repository", p->repository}, {"homepage", p->homepage}};
+                              {"repository", p->repository}, {"homepage", p->homepage},
+                              {"registry_name", p->registry_name}};
     for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
         if (extra[i][1])
             cJSON_AddStringToObject(proj, extra[i][0], extra[i][1]);

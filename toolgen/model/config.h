@@ -23,6 +23,7 @@ typedef struct tg_project_info {
     const char *license;          /* an SPDX identifier, e.g. "MIT" */
     const char *repository;       /* the source repository's URL */
     const char *homepage;         /* a URL */
+    const char *registry_name;    /* the official MCP registry's "namespace/name" (server.json) */
     const cJSON *privacy_policies; /* an array of URLs (in the config's document); NULL: none */
 } tg_project_info;
 
@@ -35,6 +36,8 @@ typedef struct tg_config {
     int jobs;            /* build.jobs; 0 = one per CPU */
     tg_project_info project; /* project.*: identity of the bundle and the skill */
     bool serve_workflow; /* serve.workflow: the lifecycle as MCP tools (docs/mcp.md) */
+    const cJSON *serve_toolsets; /* serve.toolsets: names of built-in toolsets to serve, an
+                                  * array of strings in doc (docs/toolsets.md); NULL: none */
     cJSON *effective;    /* the typed keys above as JSON, defaults included */
 } tg_config;
 

@@ -161,6 +161,31 @@ static char *shown_pointer(const char *ptr)
     return tg_buf_steal(&b);
 }
 
+#define PATTERN_SHOWN_MAX 60 /* a longer pattern (a semantic version's) reads as noise */
+
+/* For a value that breaks a long pattern: the value and what the schema says it must be (the
+ * first sentence of its description), instead of the regular expression. NULL otherwise. */
+static char *pattern_message(const cJSON *schema, const cJSON *value, const js_error *e)
+{
+    size_t n = strlen(e->keyword_location);
+    const char *q = strchr(e->message, '"');
+    if (n < 8 || strcmp(e->keyword_location + n - 8, "/pattern") != 0 || !q ||
+        strlen(q) <= PATTERN_SHOWN_MAX + 2 || !cJSON_IsString(value))
+        return NULL;
+    char *parent = xstrndup(e->keyword_location, n - 8);
+    const char *desc = tg_json_get_string(tg_json_pointer_get(schema, parent), "description");
+    free(parent);
+    if (!desc)
+        return NULL;
+    const char *end = strstr(desc, ". ");
+    tg_buf b = TG_BUF_INIT;
+    tg_buf_puts(&b, "\"");
+    tg_buf_puts(&b, value->valuestring);
+    tg_buf_printf(&b, "\" does not match pattern: the schema asks for %.*s",
+                  end ? (int)(end - desc) : (int)strlen(desc), desc);
+    return tg_buf_steal(&b);
+}
+
 /*
  * Reports schema errors of an instance that sits at `prefix` inside document d. `schema` is the
  * schema's JSON, used only to suggest a known property name for a misspelt one.
@@ -174,11 +199,14 @@ static void report_errors(lint_ctx *c, const tg_doc *d, const char *prefix, cons
         char *shown = shown_pointer(ptr);
         const char *hint = suggest_property(schema, e->message);
         char *tail = hint ? xasprintf("; did you mean \"%s\"?", hint) : xstrdup("");
+        char *said = pattern_message(schema, tg_json_pointer_get(d->root, ptr), e);
+        const char *msg = said ? said : e->message;
         if (what)
-            add_at(c, d, ptr, "%s: %s%s (%s: %s)", ptr[0] ? shown : "(root)", e->message, tail,
+            add_at(c, d, ptr, "%s: %s%s (%s: %s)", ptr[0] ? shown : "(root)", msg, tail,
                    what, e->keyword_location[0] ? e->keyword_location : "(root)");
         else
-            add_at(c, d, ptr, "%s: %s%s", ptr[0] ? shown : "(root)", e->message, tail);
+            add_at(c, d, ptr, "%s: %s%s", ptr[0] ? shown : "(root)", msg, tail);
+        free(said);
         free(tail);
         free(shown);
         free(ptr);
@@ -377,6 +405,19 @@ static void check_templates_at(lint_ctx *c, const tg_manifest *m, const cJSON *n
     tg_buf_free(&ptr);
 }
 
+/* A runtime whose program is an argument (model/runtime.h, program_arg): input_schema must
+ * require it as a string. */
+static void check_program_arg(lint_ctx *c, const tg_manifest *m, const char *arg)
+{
+    const cJSON *prop = tg_json_get(tg_json_get(m->input_schema, "properties"), arg);
+    const char *type = tg_json_get_string(prop, "type");
+    if (!type || strcmp(type, "string") != 0 ||
+        !tg_json_array_has_string(tg_json_get(m->input_schema, "required"), arg))
+        add_at(c, &m->doc, "/input_schema",
+               "/input_schema: runtime %s runs the argument '%s' as its program: declare it as a "
+               "required property of type string", tg_runtime_name(m->runtime), arg);
+}
+
 /* What the runtime's entry says the implementation holds (model/runtime.h). */
 static void check_implementation(lint_ctx *c, const tg_manifest *m)
 {
@@ -390,6 +431,8 @@ static void check_implementation(lint_ctx *c, const tg_manifest *m)
     }
     if (m->reference)
         check_file(c, m, tg_json_get_string(m->reference, "file"), "/reference/file");
+    if (rt && rt->program_arg)
+        check_program_arg(c, m, rt->program_arg);
 }
 
 static void check_path_markers(lint_ctx *c, const tg_manifest *m)

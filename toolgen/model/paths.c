@@ -53,8 +53,8 @@ int tg_tools_list(const tg_repo *repo, tg_strv *names, tg_err *err)
         if (cfg->path)
             return 0; /* toolgen.yaml but no tools yet */
         return tg_err_set(err,
-                          "not a toolgen repository: no toolgen.yaml and no %s/ here; run it at "
-                          "a repository root or pass -C DIR",
+                          "not a toolgen repository: no toolgen.yaml and no %s/ here or in a "
+                          "folder above; run it in a repository or pass -C DIR",
                           cfg->manifests_dir);
     }
     struct dirent *de;

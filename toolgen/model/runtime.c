@@ -24,7 +24,7 @@ static const tg_runtime_desc node = {
     .sandboxed = true,
     .static_skip = "no static check of JavaScript yet (static_check.node in toolgen.yaml is not "
                    "enforced); the sandbox still confines it",
-    .runner_files = (const char *const[]){"runner.js", NULL},
+    .runner_files = (const char *const[]){"runner.js", "runner_channels.js", NULL},
     .summary = TG_RUNTIME_SUMMARY_LANGUAGE,
 };
 
@@ -47,6 +47,18 @@ static const tg_runtime_desc http = {
     .summary = TG_RUNTIME_SUMMARY_REQUEST,
 };
 
+/* Runs the call's `code` argument as a program in implementation.language (docs/code.md). */
+static const tg_runtime_desc code = {
+    .name = "code",
+    .sandboxed = true,
+    .static_skip = "the program is the call's `code` argument, which the sandbox confines; there "
+                   "is no tool code to check",
+    .runner_files = (const char *const[]){"runner_code.py", "runner_code.js", "runner.py",
+                                          "runner_channels.js", NULL},
+    .program_arg = "code",
+    .summary = TG_RUNTIME_SUMMARY_PROGRAM,
+};
+
 /* Indexed by kind. An entry is written before n_kinds grows past it (release), and readers see
  * only the entries below the n_kinds they loaded (acquire). */
 static const tg_runtime_desc *table[TG_RUNTIME_MAX] = {
@@ -54,6 +66,7 @@ static const tg_runtime_desc *table[TG_RUNTIME_MAX] = {
     [TG_RUNTIME_NODE] = &node,
     [TG_RUNTIME_COMMAND] = &command,
     [TG_RUNTIME_HTTP] = &http,
+    [TG_RUNTIME_CODE] = &code,
 };
 static atomic_int n_kinds = TG_RUNTIME_BUILTIN;
 static pthread_mutex_t register_mu = PTHREAD_MUTEX_INITIALIZER; /* one registration at a time */

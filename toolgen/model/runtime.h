@@ -37,6 +37,7 @@ typedef enum tg_runtime {
     TG_RUNTIME_NODE,
     TG_RUNTIME_COMMAND,
     TG_RUNTIME_HTTP,
+    TG_RUNTIME_CODE, /* the program is the call's `code` argument (docs/code.md) */
     TG_RUNTIME_BUILTIN, /* how many kinds are built in; registered ones follow */
     TG_RUNTIME_MAX = 16 /* the table's capacity: kinds stay below it */
 } tg_runtime;
@@ -46,6 +47,9 @@ typedef enum tg_runtime_summary {
     TG_RUNTIME_SUMMARY_LANGUAGE, /* the language and the dependencies: "Python with `pandas`" */
     TG_RUNTIME_SUMMARY_ARGV,     /* the argv template: "the command `wc -l {path}`" */
     TG_RUNTIME_SUMMARY_REQUEST,  /* the request's method and URL: "an HTTP request `GET …`" */
+    /* the program argument in implementation.language: "the `code` argument as a Python
+     * program" */
+    TG_RUNTIME_SUMMARY_PROGRAM,
 } tg_runtime_summary;
 
 typedef struct tg_runtime_desc {
@@ -75,6 +79,9 @@ typedef struct tg_runtime_desc {
     /* toolgen's files under run/runtime/ its calls run with, the runner first (inputs of the
      * test stage); NULL-ended, NULL: none. */
     const char *const *runner_files;
+    /* The input_schema property whose value is the program the call runs (the code runtime's
+     * "code"): lint requires it as a required string property. NULL: the code is the tool's. */
+    const char *program_arg;
     tg_runtime_summary summary;
 } tg_runtime_desc;
 

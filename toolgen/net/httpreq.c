@@ -12,7 +12,74 @@
 #include "net/redact.h"
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_setup(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+/*
+ * Connections (and resolved names) are shared by every request of the process, each handle
+ * still its own: a client that sends thousands of small requests to one server (a remote
+ * cache, docs/cache.md) pays for one TCP connection per thread rather than one per request.
+ * curl checks a kept connection before reusing it and retries on a fresh one when the server
+ * closed it.
+ */
+static CURLSH *share;
+static pthread_mutex_t share_mu[CURL_LOCK_DATA_LAST];
+
+static void share_lock(CURL *h, curl_lock_data d, curl_lock_access a, void *ud)
+{
+    (void)h;
+    (void)a;
+    (void)ud;
+    pthread_mutex_lock(&share_mu[d]);
+}
+
+static void share_unlock(CURL *h, curl_lock_data d, void *ud)
+{
+    (void)h;
+    (void)ud;
+    pthread_mutex_unlock(&share_mu[d]);
+}
+
+/*
+ * Each thread keeps one easy handle (reset before each request): a new handle per request
+ * costs a socket pair and a dozen system calls of set-up, which a client sending thousands of
+ * small requests (a remote cache) pays thousands of times. Freed when the thread ends.
+ */
+static pthread_key_t handle_key;
+
+static void handle_free(void *h)
+{
+    curl_easy_cleanup(h);
+}
+
+static CURL *thread_handle(void)
+{
+    CURL *h = pthread_getspecific(handle_key);
+    if (h) {
+        curl_easy_reset(h);
+        return h;
+    }
+    h = curl_easy_init();
+    if (h && pthread_setspecific(handle_key, h) != 0) {
+        curl_easy_cleanup(h);
+        h = NULL;
+    }
+    return h;
+}
+
+static void curl_setup(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    pthread_key_create(&handle_key, handle_free);
+    for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
+        pthread_mutex_init(&share_mu[i], NULL);
+    share = curl_share_init();
+    if (share && (curl_share_setopt(share, CURLSHOPT_LOCKFUNC, share_lock) != CURLSHE_OK ||
+                  curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, share_unlock) != CURLSHE_OK ||
+                  curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT) != CURLSHE_OK ||
+                  curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS) != CURLSHE_OK)) {
+        curl_share_cleanup(share); /* each request then connects on its own, as before */
+        share = NULL;
+    }
+}
 
 static const char *const method_names[] = {"GET",    "HEAD",  "POST",   "PUT",
                                            "DELETE", "PATCH", "OPTIONS"};
@@ -256,6 +323,8 @@ static void set_transfer(CURL *h, const tg_http_request *rq, struct curl_slist *
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
                      rq->connect_timeout_ms ? rq->connect_timeout_ms : rq->timeout_ms);
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM for timeouts */
+    if (share)
+        curl_easy_setopt(h, CURLOPT_SHARE, share);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     if (rq->max_redirects > 0) {
@@ -285,7 +354,7 @@ tg_http_result tg_http_request_send(const tg_http_request *rq, tg_http_response 
     struct curl_slist *hl = NULL;
     if (header_list(rq, url, &hl, err) != 0)
         return TG_HTTP_ERROR;
-    CURL *h = curl_easy_init();
+    CURL *h = thread_handle();
     if (!h) {
         wipe_free_slist(hl);
         tg_err_set(err, "%s: cannot start an HTTP client", url);
@@ -312,8 +381,9 @@ tg_http_result tg_http_request_send(const tg_http_request *rq, tg_http_response 
         drop_fields(&s);
         free(s.fields);
     }
+    /* the handle forgets the header list: curl_easy_reset before the next request */
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
     wipe_free_slist(hl);
-    curl_easy_cleanup(h);
     return res;
 }
 

@@ -368,6 +368,15 @@ static const reply_rule reply_rules[] = {
      "Invalid {language} syntax (a missing bracket or colon, wrong indentation).",
      {"Fix line {fix_line} of the tool file; `python3 -m py_compile tool.py` or `node --check "
       "tool.js` shows the error without running anything."}},
+    {{0}, {0}, NULL, {"PackageNotAllowed"}, NULL, TG_CLASS_MODULE_NOT_ALLOWED, "{msg}",
+     "The packages the call names are not in the allowlist; the program did not run.",
+     "Only the packages of code.allowed_packages in toolgen.yaml may be named.",
+     {"Name only allowed packages (the message lists them)."}},
+    {{0}, {0}, NULL, {"PackageNotInstalled"}, NULL, TG_CLASS_MODULE_MISSING, "{msg}",
+     "The packages the call names cannot be imported in the sandbox; the program did not run.",
+     "The package is allowed but not installed on this machine; nothing is installed at run "
+     "time.",
+     {"Name only installed packages (the message lists them)."}},
     {{0}, {0}, t_module_not_allowed, {0}, NULL, TG_CLASS_MODULE_NOT_ALLOWED,
      "the tool imports '{module}', which is not allowed: {msg}",
      "Importing module '{module}' failed; it is not in static_check.allowed_imports.",
@@ -511,8 +520,9 @@ static bool rule_matches(const reply_rule *r, const rerr *e, const tg_run_facts 
 }
 
 /* The value of template variable name (n bytes) into out; false for an unknown name. */
-static bool var_value(const tvars *v, const char *name, size_t n, char *out, size_t cap)
+static bool var_value(const void *ctx, const char *name, size_t n, char *out, size_t cap)
 {
+    const tvars *v = ctx;
     const rerr *e = v->e;
     const tg_limits *l = &v->f->limits, *max = &v->f->max;
 #define IS(s) (n == sizeof(s) - 1 && memcmp(name, s, n) == 0)
@@ -578,14 +588,14 @@ static bool var_value(const tvars *v, const char *name, size_t n, char *out, siz
     return true;
 }
 
-/* Expands a template into dst (TG_GUIDANCE_TEXT bytes): {name} becomes var_value(name). */
-static void expand(char *dst, const char *tpl, const tvars *v)
+void tg_guidance_expand(char *dst, size_t cap, const char *tpl, tg_guidance_var value,
+                        const void *ctx)
 {
-    size_t len = 0, cap = TG_GUIDANCE_TEXT;
+    size_t len = 0;
     char val[TG_GUIDANCE_TEXT];
     for (const char *p = tpl; *p && len + 1 < cap;) {
         const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        if (close && var_value(v, p + 1, (size_t)(close - p - 1), val, sizeof val)) {
+        if (close && value(ctx, p + 1, (size_t)(close - p - 1), val, sizeof val)) {
             size_t n = strlen(val);
             if (n > cap - 1 - len)
                 n = cap - 1 - len;
@@ -597,6 +607,12 @@ static void expand(char *dst, const char *tpl, const tvars *v)
         }
     }
     dst[len] = '\0';
+}
+
+/* Expands a template into dst (TG_GUIDANCE_TEXT bytes): {name} becomes var_value(name). */
+static void expand(char *dst, const char *tpl, const tvars *v)
+{
+    tg_guidance_expand(dst, TG_GUIDANCE_TEXT, tpl, var_value, v);
 }
 
 static void classify_reply_error(const tg_run_facts *f, const rerr *e, tg_guidance *g)
@@ -640,7 +656,7 @@ static void classify_refusal(const tg_run_facts *f, tg_guidance *g)
          "An absolute path, '..', or a symlink leading out of the data directories.",
          {"Copy the file into a data directory (data/ by default) and pass its path relative to "
           "the repository root, e.g. data/file.csv.",
-          "Or add its directory to sandbox.data_dirs in toolgen.yaml."}},
+          "Add its directory to sandbox.data_dirs in toolgen.yaml."}},
         {TG_CLASS_PATH_NOT_FOUND,
          "A path argument names a file that does not exist; the tool did not run.",
          "A typo in the path, or the file has not been created yet.",
@@ -694,7 +710,7 @@ static bool classify_killed(const tg_run_facts *f, tg_guidance *g)
         add_fix(g, "%s", reply ? "Return less: aggregate, paginate (a limit argument), or write "
                                  "the bulk to a file in the working directory."
                                : "Remove the print statements; return data in the result instead.");
-        add_fix(g, "Or raise constraints.limits.output_kb (now %ld; the maximum is %ld).",
+        add_fix(g, "Raise constraints.limits.output_kb (now %ld; the maximum is %ld).",
                 l->output_kb, f->max.output_kb);
         return true;
     }
@@ -813,6 +829,13 @@ bool tg_classify(const tg_run_facts *f, tg_guidance *g)
     return true;
 }
 
+void tg_classify_result_schema(const char *message, tg_guidance *g)
+{
+    tg_run_facts f = {.output_schema_message = message};
+    memset(g, 0, sizeof *g);
+    classify_result(&f, false, g);
+}
+
 /* ---- resource analysis ---------------------------------------------------------------------- */
 
 const char *tg_usage_status_name(tg_usage_status s)
@@ -864,6 +887,8 @@ void tg_resources_analyze(const tg_run_facts *f, const tg_guidance *g, tg_resour
     usage_set(&r->cpu, f->cpu_ms, 1000.0 * (double)l->cpu_s, c == TG_CLASS_CPU_LIMIT);
     usage_set(&r->memory, mb(f->max_rss_kb), (double)l->memory_mb, c == TG_CLASS_MEMORY_LIMIT);
     usage_set(&r->wall, f->wall_ms, (double)l->wall_ms, c == TG_CLASS_TIMEOUT && f->killed_by == TG_LIMIT_WALL);
+    usage_set(&r->output, (double)f->output_bytes / 1024.0, (double)l->output_kb,
+              c == TG_CLASS_OUTPUT_LIMIT && f->killed_by == TG_LIMIT_OUTPUT);
     const tg_usage *worst = &r->cpu;
     const char *what = "CPU", *key = "cpu_s";
     if (r->memory.status > worst->status) {
@@ -876,6 +901,11 @@ void tg_resources_analyze(const tg_run_facts *f, const tg_guidance *g, tg_resour
         what = "wall time";
         key = "wall_s";
     }
+    if (r->output.status > worst->status) {
+        worst = &r->output;
+        what = "output";
+        key = "output_kb";
+    }
     r->status = worst->status;
     if (!f->ran) {
         setf(r->recommendation, "The tool did not run; nothing was used.");
@@ -887,6 +917,8 @@ void tg_resources_analyze(const tg_run_facts *f, const tg_guidance *g, tg_resour
         now = l->cpu_s, max = f->max.cpu_s, used = f->cpu_ms / 1000.0;
     } else if (worst == &r->memory) {
         now = l->memory_mb, max = f->max.memory_mb, used = mb(f->max_rss_kb);
+    } else if (worst == &r->output) {
+        now = l->output_kb, max = f->max.output_kb, used = (double)f->output_bytes / 1024.0;
     } else {
         now = l->wall_ms / 1000, max = f->max.wall_ms / 1000, used = f->wall_ms / 1000.0;
     }
@@ -894,8 +926,9 @@ void tg_resources_analyze(const tg_run_facts *f, const tg_guidance *g, tg_resour
         now = 1;
     switch (r->status) {
     case TG_USAGE_EFFICIENT:
-        setf(r->recommendation, "Well within budget (CPU %.0f%%, memory %.0f%%, wall %.0f%%); no "
-                                "change needed.", r->cpu.percent, r->memory.percent, r->wall.percent);
+        setf(r->recommendation, "Well within budget (CPU %.0f%%, memory %.0f%%, wall %.0f%%, "
+                                "output %.0f%%); no change needed.", r->cpu.percent,
+             r->memory.percent, r->wall.percent, r->output.percent);
         break;
     case TG_USAGE_MODERATE:
         setf(r->recommendation, "Within budget; %s is the largest share (%.0f%%). Larger inputs "
@@ -961,6 +994,7 @@ cJSON *tg_resources_json(const tg_resources *r)
     cJSON_AddItemToObject(o, "cpu", usage_json(&r->cpu, "ms"));
     cJSON_AddItemToObject(o, "memory", usage_json(&r->memory, "MiB"));
     cJSON_AddItemToObject(o, "wall", usage_json(&r->wall, "ms"));
+    cJSON_AddItemToObject(o, "output", usage_json(&r->output, "KiB"));
     cJSON_AddStringToObject(o, "status", tg_usage_status_name(r->status));
     cJSON_AddStringToObject(o, "recommendation", r->recommendation);
     return o;

@@ -77,6 +77,7 @@ typedef struct tg_run_facts {
     tg_sandbox_limit killed_by;
     const char *overflow_stream;
     double wall_ms, cpu_ms;     /* cpu = user + sys of the whole tree */
+    long long output_bytes;     /* the larger of stdout and stderr, as produced (output_kb) */
     long max_rss_kb;
     tg_limits limits;           /* of this call */
     tg_limits max;              /* sandbox.max_limits, for recommendations */
@@ -86,7 +87,8 @@ typedef struct tg_run_facts {
     const char *mapped_code;    /* command: exit_codes[exit status], NULL when unmapped */
     const char *result_problem; /* the result is unusable (not JSON, not an object): why */
     const char *output_schema_message; /* the result broke output_schema: first error */
-    const cJSON *allowed_imports;      /* static_check.allowed_imports (optional) */
+    const cJSON *allowed_imports;      /* static_check.allowed_imports for a runtime whose code
+                                        * the static check reads; NULL: not judged */
 } tg_run_facts;
 
 #define TG_GUIDANCE_TEXT 600
@@ -98,13 +100,27 @@ typedef struct tg_guidance {
     char message[TG_GUIDANCE_TEXT];             /* the error message for the caller */
     char what[TG_GUIDANCE_TEXT];                /* what happened */
     char cause[TG_GUIDANCE_TEXT];               /* likely cause */
-    char fix[TG_GUIDANCE_FIXES][TG_GUIDANCE_TEXT]; /* how to fix, most useful first */
+    /* how to fix, most useful first: alternatives, each a sentence of its own (the renderers
+     * put "or" before the second) */
+    char fix[TG_GUIDANCE_FIXES][TG_GUIDANCE_TEXT];
     int n_fix;
     const char *doc;                            /* docs/sandbox.md#... */
 } tg_guidance;
 
+/*
+ * A template's text into dst (cap bytes, NUL-terminated, cut when full): each {name} for which
+ * value(ctx, name, length, out, out_cap) returns true becomes what it wrote into out; anything
+ * else is copied as it is. value's out holds TG_GUIDANCE_TEXT bytes.
+ */
+typedef bool (*tg_guidance_var)(const void *ctx, const char *name, size_t n, char *out, size_t cap);
+void tg_guidance_expand(char *dst, size_t cap, const char *tpl, tg_guidance_var value,
+                        const void *ctx);
+
 /* Classifies a call. Returns false (g->cls = TG_CLASS_NONE) when the call succeeded. */
 bool tg_classify(const tg_run_facts *f, tg_guidance *g);
+/* A result the runtime assembled itself (tg_runtime_ops.report) breaks output_schema at
+ * message (the first error): the runtime and the manifest disagree. */
+void tg_classify_result_schema(const char *message, tg_guidance *g);
 
 typedef enum tg_usage_status {
     TG_USAGE_EFFICIENT, /* < 50 % */
@@ -125,7 +141,8 @@ typedef struct tg_resources {
     tg_usage cpu;    /* ms of CPU vs cpu_s */
     tg_usage memory; /* peak RSS in MiB vs memory_mb (an address-space limit: RSS understates) */
     tg_usage wall;   /* ms vs the wall clock */
-    tg_usage_status status; /* the worst of the three */
+    tg_usage output; /* KiB of the larger of stdout and stderr vs output_kb */
+    tg_usage_status status; /* the worst of the four */
     char recommendation[TG_GUIDANCE_TEXT];
 } tg_resources;
 

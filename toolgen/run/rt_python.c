@@ -6,6 +6,16 @@
 #include "base/json.h"
 #include "run/rt_int.h"
 
+void rt_python_env(tg_strv *env)
+{
+    static const char *const py_env[] = {
+        "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
+        "PYTHONIOENCODING=utf-8", "MPLBACKEND=Agg", "OPENBLAS_NUM_THREADS=1",
+        "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1", "NUMEXPR_MAX_THREADS=1"};
+    for (size_t i = 0; i < sizeof py_env / sizeof *py_env; i++)
+        tg_strv_push(env, py_env[i]);
+}
+
 static tg_call_status py_command(const tg_toolrun_ctx *ctx, const tg_manifest *m,
                                  const cJSON *args, const cJSON *answers, tg_runtime_cmd *c,
                                  tg_err *err)
@@ -23,13 +33,8 @@ static tg_call_status py_command(const tg_toolrun_ctx *ctx, const tg_manifest *m
     tg_strv_push(&c->argv, python);
     tg_strv_push(&c->argv, "-B");
     tg_strv_push(&c->argv, TG_SANDBOX_RUNTIME "/runner.py");
-    static const char *const py_env[] = {
-        "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
-        "PYTHONIOENCODING=utf-8", "PYTHONPATH=" TG_SANDBOX_RUNTIME, "MPLBACKEND=Agg",
-        "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1",
-        "NUMEXPR_MAX_THREADS=1"};
-    for (size_t i = 0; i < sizeof py_env / sizeof *py_env; i++)
-        tg_strv_push(&c->env, py_env[i]);
+    rt_python_env(&c->env);
+    tg_strv_push(&c->env, "PYTHONPATH=" TG_SANDBOX_RUNTIME); /* toolgen_helpers */
     const cJSON *deps = tg_json_get(m->implementation, "dependencies");
     c->cmd.matplotlib_cache = tg_json_array_has_string(deps, "matplotlib") ||
                               tg_json_array_has_string(deps, "seaborn");

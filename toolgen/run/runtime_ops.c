@@ -11,6 +11,7 @@ static _Atomic(const tg_runtime_ops *) table[TG_RUNTIME_MAX] = {
     [TG_RUNTIME_PYTHON] = &rt_python,
     [TG_RUNTIME_NODE] = &rt_node,
     [TG_RUNTIME_COMMAND] = &rt_command,
+    [TG_RUNTIME_CODE] = &rt_code,
 };
 
 const tg_runtime_ops *tg_runtime_ops_of(tg_runtime kind)
@@ -43,5 +44,6 @@ void tg_runtime_cmd_free(tg_runtime_cmd *c)
     free(c->cwd);
     free(c->request);
     free(c->tool_dir);
+    free(c->events);
     *c = (tg_runtime_cmd){0};
 }

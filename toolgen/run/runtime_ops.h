@@ -33,6 +33,7 @@ typedef struct tg_runtime_cmd {
     char *cwd;      /* relative to the work directory; NULL: the work directory */
     char *request;  /* a runner's request (cmd.request) */
     char *tool_dir; /* the tool's folder on the host (cmd.tool_dir); a warm pool keys on it */
+    void *events;   /* the runner's events being read (rt_runner.c), for cmd.reply_watch */
 } tg_runtime_cmd;
 
 /* Frees what c owns (not c); c is zeroed and may be reused. */
@@ -52,9 +53,11 @@ typedef struct tg_runtime_ops {
      * The rest of c for a call of m with args (defaults applied; answers: the tool's earlier
      * questions answered, may be NULL): c->argv, c->env, c->cwd and whatever of c->cmd the
      * runtime needs (a runner's request and reply channel, the tool's folder, the runtime
-     * files). c->cmd's limits, paths and cancel flag are already set; the caller points
-     * c->cmd.argv/env/cwd at the members afterwards. TG_CALL_ENV: something to install is
-     * missing, TG_CALL_UNSUPPORTED: the manifest cannot run as written; err says which.
+     * files). c->cmd's limits, paths and cancel flag are already set; a runtime may lower the
+     * limits from the arguments (the code runtime's `timeout`), and the call's limits are then
+     * c->cmd.limits. The caller points c->cmd.argv/env/cwd at the members afterwards.
+     * TG_CALL_ENV: something to install is missing, TG_CALL_UNSUPPORTED: the manifest cannot
+     * run as written; err says which.
      */
     tg_call_status (*command)(const tg_toolrun_ctx *ctx, const tg_manifest *m, const cJSON *args,
                               const cJSON *answers, tg_runtime_cmd *c, tg_err *err);
@@ -74,9 +77,19 @@ typedef struct tg_runtime_ops {
      */
     void (*warm_argv)(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
                       tg_strv *argv);
+    /*
+     * The result assembled by the runtime itself, after classification and the resource
+     * analysis (the code runtime: the program's streams, files and exit status with its error
+     * guidance, docs/code.md): sets out->result from f (its reply still readable) and out, and
+     * may restate out->guidance in the runtime's own terms (its code and texts; the class
+     * stays). toolrun.c then checks out->result against output_schema. NULL: read_result
+     * produces the result.
+     */
+    void (*report)(const tg_manifest *m, const tg_run_facts *f, tg_call_result *out);
     const tg_runtime_words *words; /* NULL: none */
-    /* The result is the program's stdout and exit status, not a runner's reply: guidance
-     * judges the exit status (implementation.exit_codes). */
+    /* Without a reply error, guidance judges the exit status: a non-zero one is a failure of
+     * the program (a command's stdout and exit status, implementation.exit_codes; a code
+     * runtime's program that exited). */
     bool exit_status;
 } tg_runtime_ops;
 

@@ -118,6 +118,14 @@ void tg_path_args_free(tg_path_args *p);
 #define TG_SANDBOX_RUNTIME "/toolgen"
 #define TG_SANDBOX_WORK "/work"
 
+/* Sees the reply channel grow while a call runs: fn(ctx, data, len) is called from the poll loop
+ * each time bytes arrived, with all of the reply so far (capped as the reply is). A runner's
+ * events travel there before its reply (run/rt_runner.c). fn NULL: not watched. */
+typedef struct tg_reply_watch {
+    void (*fn)(void *ctx, const char *data, size_t len);
+    void *ctx;
+} tg_reply_watch;
+
 typedef struct tg_sandbox_cmd {
     /* argv[0] is an absolute program path; elements starting with "/tool/" or "/toolgen/" are
      * rewritten to the host paths when isolation is none. */
@@ -133,6 +141,7 @@ typedef struct tg_sandbox_cmd {
     const char *request;      /* bytes readable on fd 4 (the runner's request); NULL: no fd 4 */
     size_t request_len;
     bool reply_channel;       /* fd 3 is a pipe whose bytes become tg_sandbox_result.reply */
+    tg_reply_watch reply_watch; /* with reply_channel: who sees the reply as it grows */
     tg_limits limits;
     /* Set (e.g. by a SIGINT handler) to stop the call: the tree is killed and the call returns
      * with TG_LIMIT_CANCEL, its files cleaned up as usual. Checked at least every 200 ms, and

@@ -559,6 +559,8 @@ bool sb_sink_read(sink *k, char *chunk)
         memcpy(s->data + s->len, chunk, take);
         s->len += take;
         s->data[s->len] = '\0';
+        if (k->watch && k->watch->fn)
+            k->watch->fn(k->watch->ctx, s->data, s->len);
     }
     if (take < (size_t)n) {
         s->truncated = true;
@@ -1009,9 +1011,10 @@ static void call_supervise(sb_call *k)
     static const char *const names[3] = {"stdout", "stderr", "reply"};
     int *ends[3] = {&k->p_out[0], &k->p_err[0], &k->p_reply[0]};
     for (int i = 0; i < 3; i++) {
-        k->sinks[i] = (sink){*ends[i], streams[i], cap, names[i]};
+        k->sinks[i] = (sink){*ends[i], streams[i], cap, names[i], NULL};
         *ends[i] = -1;
     }
+    k->sinks[2].watch = &k->cmd->reply_watch;
     k->status_fd = k->p_status[0];
     k->p_status[0] = -1;
     k->deadline = k->start + (double)l->wall_ms;

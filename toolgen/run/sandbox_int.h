@@ -64,6 +64,7 @@ typedef struct sink {
     tg_stream *s;
     size_t cap;
     const char *name;
+    const tg_reply_watch *watch; /* the reply's: told when it grew; NULL for the others */
 } sink;
 
 /*

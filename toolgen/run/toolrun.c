@@ -17,6 +17,7 @@
 #include "base/errcode.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "run/rt_int.h"
 #include "run/toolrun_int.h"
 
 #define VIZ_FILE "visualization_manifest.json"
@@ -44,6 +45,7 @@ int tg_toolrun_env_open(tg_toolrun_env *env, const tg_repo *repo, const cJSON *c
         .sandbox = &env->sandbox,
         .visualization = env->visualization,
         .allowed_imports = tg_json_get(sc, "allowed_imports"),
+        .code = tg_json_get(config, "code"),
     };
     return 0;
 }
@@ -167,7 +169,10 @@ static void finish(const tg_toolrun_ctx *ctx, tg_run_facts *f, tg_call_result *o
 {
     f->limits = out->limits;
     f->max = ctx->sandbox->max;
-    f->allowed_imports = ctx->allowed_imports;
+    /* static_check.allowed_imports judges the imports of code the static check reads (python's);
+     * another runtime's failed import is a module that is not installed */
+    const tg_runtime_desc *rt = tg_runtime_info(tg_runtime_parse(f->runtime));
+    f->allowed_imports = rt && !rt->static_skip ? ctx->allowed_imports : NULL;
     double t0 = tg_now_ms();
     out->ok = !tg_classify(f, &out->guidance);
     tg_resources_analyze(f, out->ok ? NULL : &out->guidance, &out->resources);
@@ -225,15 +230,38 @@ static void explain_ask(const cJSON *ask, tg_guidance *g)
 {
     *g = (tg_guidance){.cls = g->cls, .code = tg_errcode_name(TG_ERR_INVALID_INPUT),
                        .doc = "docs/sandbox.md#asking-for-input"};
+    const cJSON *q = ask->child; /* the first question stands for them all */
+    const char *method = tg_json_get_string(q, "method");
+    const char *message = tg_json_get_string(tg_json_get(q, "params"), "message");
     snprintf(g->message, sizeof g->message, "the tool needs an answer it was not given: %s",
-             tg_json_get_string(ask, "message"));
-    snprintf(g->what, sizeof g->what, "The tool asked for input ('%s') instead of guessing.",
-             tg_json_get_string(ask, "key"));
+             message ? message : strcmp(method, "roots/list") == 0 ? "the client's roots"
+                                                                   : "a model's answer (sampling)");
+    snprintf(g->what, sizeof g->what, "The tool asked for input ('%s'%s) instead of guessing.",
+             tg_json_get_string(q, "key"), q->next ? " and more" : "");
     snprintf(g->cause, sizeof g->cause, "The arguments leave a choice open that the tool will "
                                         "not make on its own.");
     snprintf(g->fix[0], sizeof g->fix[0], "Call it through toolgen serve from an MCP client "
-                                          "that supports elicitation, which asks the user.");
+                                          "that supports %s, which asks the user.",
+             strcmp(method, "elicitation/create") == 0 ? "elicitation"
+             : strcmp(method, "roots/list") == 0       ? "roots"
+                                                       : "sampling");
     g->n_fix = 1;
+}
+
+/* The result a runtime assembles itself (tg_runtime_ops.report), held to output_schema like any
+ * other. */
+static void report(const tg_tool_call *call, const tg_runtime_ops *ops, const tg_run_facts *f,
+                   tg_call_result *out)
+{
+    ops->report(call->m, f, out);
+    js_errors oe = {0};
+    if (out->result && !js_validate(call->output, out->result, &oe)) {
+        char *msg = first_error(&oe);
+        out->ok = false;
+        tg_classify_result_schema(msg, &out->guidance);
+        free(msg);
+    }
+    js_errors_free(&oe);
 }
 
 /* After the sandbox ran: the facts, the result and its checks, the classification. */
@@ -250,6 +278,7 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, const tg_
     f->wall_ms = sb->wall_ms;
     f->cpu_ms = sb->user_ms + sb->sys_ms;
     f->max_rss_kb = sb->max_rss_kb;
+    f->output_bytes = (long long)(sb->out.total > sb->err.total ? sb->out.total : sb->err.total);
     if (sb->err.len)
         f->stderr_tail = sb->err.len > 2000 ? sb->err.data + sb->err.len - 2000 : sb->err.data;
     cJSON *reply = NULL;
@@ -262,12 +291,14 @@ static void judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, const tg_
             f->output_schema_message = schema_msg = first_error(&oe);
         js_errors_free(&oe);
     }
+    out->visualizations = read_visualizations(ctx, sb);
     finish(ctx, f, out);
     if (out->ask)
         explain_ask(out->ask, &out->guidance);
     else if (!out->ok)
         append_stderr_line(sb, &out->guidance);
-    out->visualizations = read_visualizations(ctx, sb);
+    if (ops->report)
+        report(call, ops, f, out);
     cJSON_Delete(reply);
     free(problem);
     free(schema_msg);
@@ -340,6 +371,9 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
     tg_runtime_cmd *c = &p->c;
     c->cmd = (tg_sandbox_cmd){.limits = out->limits, .paths = &p->paths, .cancel = call->cancel};
     tg_call_status st = p->ops->command(ctx, m, out->args, call->answers, c, err);
+    out->limits = c->cmd.limits; /* as the runtime narrowed them from the arguments */
+    if (st == TG_CALL_DONE && c->request)
+        rt_runner_context(c, call); /* a runner's command: the client's facts, its events */
     if (st == TG_CALL_DONE) {
         c->cmd.cwd = c->cwd;
         c->cmd.argv = (const char *const *)c->argv.v;
@@ -407,24 +441,62 @@ static cJSON *limits_json(const tg_limits *l)
 
 static double round1(double x) { return round(x * 10) / 10; }
 
+/* The start of a UTF-8 sequence at or after i (a cut there keeps whole characters). */
+static size_t char_start(const char *s, size_t len, size_t i)
+{
+    while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i++;
+    return i;
+}
+
+char *tg_stream_text(const tg_stream *s, size_t keep, bool *elided)
+{
+    const char *text = s->data ? s->data : "";
+    tg_buf b = TG_BUF_INIT;
+    *elided = keep > 0 && s->len > keep;
+    if (*elided) {
+        size_t head = char_start(text, s->len, keep / 4 * 3);
+        size_t tail = char_start(text, s->len, s->len - keep / 4);
+        tg_buf_append(&b, text, head);
+        tg_buf_printf(&b, "\n[... %zu bytes left out ...]\n", tail - head);
+        tg_buf_append(&b, text + tail, s->len - tail);
+    } else {
+        tg_buf_append(&b, text, s->len);
+    }
+    tg_err e = {0};
+    /* Output cut at the cap may end inside a UTF-8 sequence; JSON needs valid text. */
+    if (tg_utf8_validate(b.data ? b.data : "", b.len, &e) != 0)
+        for (size_t i = 0; i < b.len; i++)
+            if ((unsigned char)b.data[i] >= 0x80)
+                b.data[i] = '?';
+    return tg_buf_steal(&b);
+}
+
 static void add_stream(cJSON *o, const char *name, const tg_stream *s)
 {
-    tg_err e = {0};
-    const char *text = s->data ? s->data : "";
-    /* Output cut at the cap may end inside a UTF-8 sequence; JSON needs valid text. */
-    if (tg_utf8_validate(text, s->len, &e) == 0) {
-        cJSON_AddStringToObject(o, name, text);
-    } else {
-        char *copy = xstrndup(text, s->len);
-        for (char *p = copy; *p; p++)
-            if ((unsigned char)*p >= 0x80)
-                *p = '?';
-        cJSON_AddStringToObject(o, name, copy);
-        free(copy);
-    }
+    bool elided;
+    char *text = tg_stream_text(s, 0, &elided);
+    cJSON_AddStringToObject(o, name, text);
+    free(text);
     char key[40];
     snprintf(key, sizeof key, "%s_truncated", name);
     cJSON_AddBoolToObject(o, key, s->truncated);
+}
+
+cJSON *tg_call_files_json(const tg_sandbox_result *sb)
+{
+    cJSON *files = cJSON_CreateArray();
+    for (size_t i = 0; i < sb->n_files; i++) {
+        const tg_artifact *a = &sb->files[i];
+        cJSON *f = cJSON_CreateObject();
+        const char *base = strrchr(a->path, '/');
+        cJSON_AddStringToObject(f, "filename", base ? base + 1 : a->path);
+        cJSON_AddStringToObject(f, "path", a->path);
+        cJSON_AddStringToObject(f, "type", tg_file_type_name(a->type));
+        cJSON_AddNumberToObject(f, "size", (double)a->size);
+        cJSON_AddItemToArray(files, f);
+    }
+    return files;
 }
 
 cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
@@ -476,17 +548,7 @@ cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
     }
     add_stream(o, "stdout", &r->sb.out);
     add_stream(o, "stderr", &r->sb.err);
-    cJSON *files = cJSON_AddArrayToObject(o, "files");
-    for (size_t i = 0; i < r->sb.n_files; i++) {
-        const tg_artifact *a = &r->sb.files[i];
-        cJSON *f = cJSON_CreateObject();
-        const char *base = strrchr(a->path, '/');
-        cJSON_AddStringToObject(f, "filename", base ? base + 1 : a->path);
-        cJSON_AddStringToObject(f, "path", a->path);
-        cJSON_AddStringToObject(f, "type", tg_file_type_name(a->type));
-        cJSON_AddNumberToObject(f, "size", (double)a->size);
-        cJSON_AddItemToArray(files, f);
-    }
+    cJSON_AddItemToObject(o, "files", tg_call_files_json(&r->sb));
     cJSON_AddBoolToObject(o, "files_truncated", r->sb.files_truncated);
     cJSON_AddItemToObject(o, "visualizations",
                           r->visualizations ? cJSON_Duplicate(r->visualizations, true) : cJSON_CreateNull());

@@ -25,6 +25,7 @@ typedef struct tg_toolrun_ctx {
     const tg_sandbox_config *sandbox;
     const js_schema *visualization; /* schemas/visualization_manifest.schema.json; NULL: unchecked */
     const cJSON *allowed_imports;   /* static_check.allowed_imports; NULL: not judged */
+    const cJSON *code;              /* toolgen.yaml's code section (docs/code.md); NULL: defaults */
 } tg_toolrun_ctx;
 
 /*
@@ -56,7 +57,18 @@ typedef struct tg_tool_call {
      * handed to the runner, where toolgen_helpers.ask(key, ...) returns them; NULL: none.
      * docs/sandbox.md#asking-for-input */
     const cJSON *answers;
+    /* What the tool may know of the client that called it ({"elicitation", "sampling",
+     * "roots": bool, "log_level": the lowest level it wants}), handed to the runner, where
+     * toolgen_helpers.client_can and log read it; NULL: none (a call outside toolgen serve). */
+    const cJSON *client;
+    /* What the tool reports while it runs (toolgen_helpers.log and progress): each event, a
+     * JSON object {"event": "log" | "progress", ...}, from the thread that runs the call.
+     * NULL: the events are not looked at. docs/sandbox.md#the-runner */
+    void (*on_event)(void *ctx, const cJSON *event);
+    void *event_ctx;
 } tg_tool_call;
+
+#define TG_ASK_MAX 16 /* questions a tool may ask at once */
 
 typedef struct tg_call_result {
     bool ok;                 /* result is set and fits output_schema */
@@ -64,9 +76,11 @@ typedef struct tg_call_result {
     cJSON *args;             /* the arguments with input_schema's top-level defaults applied */
     cJSON *result;           /* the tool's result (also when it broke output_schema) */
     cJSON *reply_error;      /* the runner's structured error (type, message, traceback, ...) */
-    cJSON *ask;              /* the tool asked for input it lacks: {key, message, schema}; the
-                              * call is then not ok (an MCP server asks its client and calls
-                              * again with the answer in tg_tool_call.answers) */
+    cJSON *ask;              /* the tool asked for input it lacks: [{key, method, params,
+                              * field?}, ...] (MCP requests for the client: elicitation/create,
+                              * sampling/createMessage, roots/list); the call is then not ok (an
+                              * MCP server asks its client and calls again with the answers in
+                              * tg_tool_call.answers) */
     tg_guidance guidance;    /* when !ok */
     tg_resources resources;
     tg_limits limits;
@@ -114,11 +128,23 @@ void tg_tool_batch_free(tg_tool_batch *b);
  */
 cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m);
 
+/* The files a call wrote: [{filename, path, type, size}], path relative to its work directory
+ * (the envelope's "files"). */
+cJSON *tg_call_files_json(const tg_sandbox_result *sb);
+
 /*
  * Copies the call's files into dir (created), keeping their relative paths; symlinks are never
  * followed. Returns the number copied, or -1 with err.
  */
 int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *err);
+
+/*
+ * A captured stream as valid UTF-8 text (heap; bytes of broken sequences, e.g. where the cap cut
+ * one, become '?'; a NUL ends it). With keep > 0 and more than keep bytes, the first three
+ * quarters and the last quarter of keep around a line "[... N bytes left out ...]"; *elided says
+ * whether that happened.
+ */
+char *tg_stream_text(const tg_stream *s, size_t keep, bool *elided);
 
 /* Applies top-level `default`s of input_schema to a copy of args. */
 cJSON *tg_apply_defaults(const cJSON *input_schema, const cJSON *args);

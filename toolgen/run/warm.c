@@ -513,9 +513,10 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
     static const char *const names[3] = {"stdout", "stderr", "reply"};
     int *ends[3] = {&r.out[0], &r.errp[0], &r.reply[0]};
     for (int i = 0; i < 3; i++) {
-        r.sinks[i] = (sink){*ends[i], streams[i], cap, names[i]};
+        r.sinks[i] = (sink){*ends[i], streams[i], cap, names[i], NULL};
         *ends[i] = -1;
     }
+    r.sinks[2].watch = &call->reply_watch;
     if (!w->broken)
         supervise(&r);
     if (w->broken || !r.done) {

@@ -42,6 +42,7 @@ typedef struct tg_warm_call {
                                  arguments); may be NULL */
     tg_limits limits;         /* at most the limits the warm sandbox was started with */
     const volatile sig_atomic_t *cancel; /* see tg_sandbox_cmd.cancel; may be NULL */
+    tg_reply_watch reply_watch; /* see tg_sandbox_cmd.reply_watch */
 } tg_warm_call;
 
 /*

@@ -464,7 +464,7 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
         tg_warm_call wc = {.request = pc->c.request, .request_len = strlen(pc->c.request),
                            .subdir = "c0", .paths = &pc->paths, .tool = tool ? tool + 1 : "",
                            .links = (const char *const *)links->v, .limits = pc->c.cmd.limits,
-                           .cancel = call->cancel};
+                           .cancel = call->cancel, .reply_watch = pc->c.cmd.reply_watch};
         tg_err e = {0};
         ran = tg_warm_run(pw->w, &wc, &out->sb, &e) == TG_SANDBOX_OK;
         tg_strv_free(links);

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "emit/artifact.h"
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -47,12 +49,37 @@ static void evict(tg_serve_artifacts *a)
     }
 }
 
-int tg_serve_artifacts_keep(tg_serve_artifacts *a, const tg_call_result *r, char **base,
-                            tg_err *err)
+/* 128 random bits as 32 hex digits into out[33]: a file's URI is a capability. */
+static int draw_token(char out[33], tg_err *err)
+{
+    unsigned char rnd[16];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+        return tg_err_set(err, "no random bytes for the URI of a call's files: %s",
+                          strerror(errno));
+    for (size_t i = 0; i < sizeof rnd; i++)
+        snprintf(out + 2 * i, 3, "%02x", rnd[i]);
+    return 0;
+}
+
+bool tg_serve_artifact_listed(const tg_serve_artifact *f, uint64_t client)
+{
+    return client != 0 && f->client == client;
+}
+
+bool tg_serve_artifact_readable(const tg_serve_artifact *f, uint64_t client)
+{
+    return f->client == 0 || f->client == client;
+}
+
+int tg_serve_artifacts_keep(tg_serve_artifacts *a, const tg_call_result *r, uint64_t client,
+                            char **base, tg_err *err)
 {
     *base = NULL;
     if (!r->sb.n_files)
         return 0;
+    char token[33];
+    if (draw_token(token, err) != 0)
+        return -1;
     if (!a->root) {
         const char *tmp = getenv("TMPDIR");
         char *tmpl = xasprintf("%s/toolgen-serve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -72,22 +99,25 @@ int tg_serve_artifacts_keep(tg_serve_artifacts *a, const tg_call_result *r, char
     a->v = xrealloc(a->v, (a->n + r->sb.n_files) * sizeof *a->v);
     for (size_t i = 0; i < r->sb.n_files; i++) {
         const tg_artifact *f = &r->sb.files[i];
+        tg_err bad_name = {0};
         char *file = tg_path_join(dir, f->path);
-        if (access(file, R_OK) != 0) { /* not a regular file: not copied */
+        if (access(file, R_OK) != 0 || /* not a regular file: not copied */
+            tg_utf8_validate(f->path, strlen(f->path), &bad_name) != 0) {
             free(file);
             continue;
         }
         a->v[a->n++] = (tg_serve_artifact){
-            .uri = xasprintf(TG_SERVE_ARTIFACT_PREFIX "%u/%s", call, f->path),
+            .uri = xasprintf(TG_SERVE_ARTIFACT_PREFIX "%s/%s", token, f->path),
             .name = xstrdup(f->path),
             .file = file,
             .mime = tg_emit_artifact_mime(f->path),
             .size = f->size,
             .call = call,
+            .client = client,
         };
     }
     free(dir);
-    *base = xasprintf(TG_SERVE_ARTIFACT_PREFIX "%u/", call);
+    *base = xasprintf(TG_SERVE_ARTIFACT_PREFIX "%s/", token);
     evict(a);
     return 0;
 }

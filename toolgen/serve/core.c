@@ -1,8 +1,10 @@
 /* core.c — the MCP protocol core: message checks, era selection, dispatch (core.h). */
 #include "serve/core.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,16 +14,22 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "serve/clientlog.h"
+#include "serve/content.h"
+#include "serve/declared.h"
 
 const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                 "2024-11-05", NULL};
 
-static const char *const log_levels[] = {"debug",    "info",  "notice", "warning", "error",
-                                         "critical", "alert", "emergency", NULL};
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
 #define META_SERVER "io.modelcontextprotocol/serverInfo"
+
+bool tg_serve_listens(const tg_serve_config *c)
+{
+    return c->list_changed || (c->declared && c->declared->n);
+}
 
 const char *tg_serve_era_name(tg_serve_era e)
 {
@@ -112,7 +120,7 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
     if (era == TG_ERA_LEGACY) {
         cJSON_AddBoolToObject(tools, "listChanged", c->list_changed & TG_CHANGED_TOOLS);
         if (res) {
-            cJSON_AddBoolToObject(res, "subscribe", false);
+            cJSON_AddBoolToObject(res, "subscribe", c->declared && c->declared->n);
             cJSON_AddBoolToObject(res, "listChanged", c->list_changed & TG_CHANGED_RESOURCES);
         }
         cJSON_AddObjectToObject(caps, "logging"); /* logging/setLevel is accepted */
@@ -128,7 +136,21 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
         cJSON_AddBoolToObject(tools, "listChanged", true);
     if (era == TG_ERA_MODERN && res && (c->list_changed & TG_CHANGED_RESOURCES))
         cJSON_AddBoolToObject(res, "listChanged", true);
+    if (era == TG_ERA_MODERN && res && c->declared && c->declared->n) /* resourceSubscriptions */
+        cJSON_AddBoolToObject(res, "subscribe", true);
     return caps;
+}
+
+/* What a client's capabilities say it can be asked (TG_CLIENT_*). */
+static unsigned client_can(const cJSON *caps)
+{
+    static const struct { const char *name; unsigned bit; } kinds[] = {
+        {"elicitation", TG_CLIENT_ELICITS}, {"sampling", TG_CLIENT_SAMPLES}, {"roots", TG_CLIENT_ROOTS}};
+    unsigned can = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, kinds[i].name)))
+            can |= kinds[i].bit;
+    return can;
 }
 
 static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
@@ -149,8 +171,7 @@ static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const
             version = tg_serve_legacy_versions[i];
     s->initialized = true;
     snprintf(s->version, sizeof s->version, "%s", version);
-    s->client_elicits = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(params, "capabilities"), "elicitation"));
+    s->client_can = client_can(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "protocolVersion", version);
     cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_LEGACY));
@@ -175,17 +196,18 @@ static cJSON *do_set_level(tg_serve_session *s, const cJSON *id,
                            const cJSON *params, tg_serve_log *log)
 {
     const char *level = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level"));
-    for (size_t i = 0; level && log_levels[i]; i++)
-        if (strcmp(level, log_levels[i]) == 0) {
-            snprintf(s->log_level, sizeof s->log_level, "%s", level);
-            return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
-        }
+    if (tg_serve_log_level(level) >= 0) {
+        snprintf(s->log_level, sizeof s->log_level, "%s", level);
+        return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
+    }
     return fail(log, id, TG_RPC_INVALID_PARAMS, "logging/setLevel: params.level must be one of "
                                                 "debug, info, notice, warning, error, critical, "
                                                 "alert, emergency");
 }
 
 static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log);
+static cJSON *outcome_reply(const cJSON *id, tg_serve_era era, tg_serve_outcome *o,
+                            tg_serve_log *log);
 static cJSON *do_tools_list(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log);
 
 /* Cursors are opaque to clients; ours is "tg1." and the offset of the page's first tool. */
@@ -228,6 +250,12 @@ static void add_next_cursor(cJSON *r, size_t end, size_t n)
 
 /* ---- tools: the providers (serve/provider.h) ---------------------------------------------- */
 
+/* Who asks: the transport says so for every era; without it, the legacy session. */
+static uint64_t client_of(const tg_serve_session *s, const tg_serve_reqctx *rq)
+{
+    return rq && rq->client ? rq->client : s ? s->client : 0;
+}
+
 /* A request as the providers see it. */
 static tg_serve_rx request_of(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
                               tg_serve_era era, const cJSON *params, const tg_serve_reqctx *rq)
@@ -236,6 +264,20 @@ static tg_serve_rx request_of(const tg_serve_config *c, tg_serve_session *s, con
     if (rq && rq->cancel)
         rx.how.cancel = rq->cancel;
     rx.how.dispatch = rq ? rq->dispatch : NULL;
+    rx.how.client = client_of(s, rq);
+    rx.how.revision = era == TG_ERA_MODERN ? TG_SERVE_MODERN_VERSION
+                      : s && s->initialized ? s->version : NULL;
+    rx.how.slot = rq ? rq->slot : NULL;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (era == TG_ERA_MODERN) { /* what this request says; the era's checks passed */
+        rx.how.client_can = client_can(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS));
+        const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, TG_META_LOG_LEVEL);
+        rx.how.log_level = level ? tg_serve_log_level(level->valuestring) : TG_LOG_OFF;
+    } else {
+        rx.how.client_can = s ? s->client_can : 0;
+        rx.how.log_level = s && s->log_level[0] ? tg_serve_log_level(s->log_level)
+                                                : TG_LOG_LEGACY_DEFAULT;
+    }
     return rx;
 }
 
@@ -305,24 +347,35 @@ static cJSON *resource_json(const char *uri, const char *name, const char *descr
     return o;
 }
 
-/* The generated resources, then the files calls wrote that are still kept. */
+/* The generated resources, then the ones the repository declares, then the files the
+ * client's calls wrote that are still kept. */
 static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                                const cJSON *params, tg_serve_log *log)
+                                const cJSON *params, uint64_t client, tg_serve_log *log)
 {
-    const tg_serve_artifacts *kept = c->call.artifacts;
-    size_t ns = c->resources->n, n = ns + (kept ? kept->n : 0), offset, end;
+    const tg_serve_artifacts *all = c->call.artifacts;
+    const tg_serve_artifact **mine = xcalloc(all ? all->n + 1 : 1, sizeof *mine);
+    size_t n_mine = 0;
+    for (size_t i = 0; all && i < all->n; i++)
+        if (tg_serve_artifact_listed(&all->v[i], client))
+            mine[n_mine++] = &all->v[i];
+    size_t ng = c->resources->n, nd = tg_serve_declared_count(c->declared);
+    size_t ns = ng + nd, n = ns + n_mine, offset, end;
     cJSON *bad = page_of(c, id, params, n, &offset, &end, log);
-    if (bad)
+    if (bad) {
+        free(mine);
         return bad;
+    }
     cJSON *r = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(r, "resources");
     for (size_t i = offset; i < end; i++) {
-        if (i < ns) {
+        if (i < ng) {
             const tg_serve_resource *res = &c->resources->v[i];
             cJSON_AddItemToArray(list, resource_json(res->uri, res->name, res->description,
                                                      res->mime, (long long)strlen(res->text)));
+        } else if (i < ns) {
+            cJSON_AddItemToArray(list, tg_serve_declared_resource(c->declared, i - ng));
         } else {
-            const tg_serve_artifact *f = &kept->v[i - ns];
+            const tg_serve_artifact *f = mine[i - ns];
             char desc[96];
             snprintf(desc, sizeof desc, "A file tool call %u wrote (kept for the last calls only).",
                      f->call);
@@ -330,8 +383,9 @@ static cJSON *do_resources_list(const tg_serve_config *c, const cJSON *id, tg_se
         }
     }
     add_next_cursor(r, end, n);
+    free(mine);
     /* kept files come and go with calls: such a list is stale at once */
-    return result_reply(id, era, r, kept && kept->n ? 0 : c->list_ttl_ms);
+    return result_reply(id, era, r, n_mine ? 0 : c->list_ttl_ms);
 }
 
 /* The contents of a kept file: text for text types in UTF-8, else base64. NULL: unreadable. */
@@ -387,18 +441,79 @@ static cJSON *do_templates_list(const tg_serve_config *c, const cJSON *id, tg_se
                      "A tool's reference page in the Agent Skill; {tool} is its name.", "text/markdown");
         free(uri);
     }
+    tg_serve_declared_list(c->declared, NULL, list);
     return result_reply(id, era, r, c->list_ttl_ms);
 }
 
+/* Resource not found (-32602 in 2026-07-28, -32002 before), with the URI in data as the
+ * revisions advise; why (NULL: none) says why a declared resource cannot be read. */
+static cJSON *not_found(const cJSON *id, tg_serve_era era, const char *uri, const char *why,
+                        tg_serve_log *log)
+{
+    char *msg = xasprintf("Resource not found: %.300s%s%s", uri, why ? ": " : "",
+                          why ? why : tg_str_startswith(uri, TG_SERVE_ARTIFACT_PREFIX)
+                              ? " (the files of older calls are deleted, and a file is read back "
+                                "only by the client whose call wrote it)" : "");
+    cJSON *data = cJSON_CreateObject();
+    cJSON_AddStringToObject(data, "uri", uri);
+    log->rpc_error = era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS : TG_RPC_RESOURCE_NOT_FOUND_LEGACY;
+    cJSON *r = error_with(id, log->rpc_error, msg, data);
+    free(msg);
+    return r;
+}
+
+/* resources/subscribe and resources/unsubscribe of a legacy session: the declared resources
+ * can be watched (serve/declared.h); notifications/resources/updated follow their changes. */
+static cJSON *do_subscribe(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
+                           const cJSON *params, bool on, tg_serve_log *log)
+{
+    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+    if (!uri)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "%s: params.uri (a string) is required",
+                    log->method);
+    cJSON *subs = s->res_subs;
+    int at = -1;
+    for (int i = 0; i < cJSON_GetArraySize(subs); i++)
+        if (strcmp(cJSON_GetArrayItem(subs, i)->valuestring, uri) == 0)
+            at = i;
+    if (!on) {
+        if (at >= 0)
+            cJSON_DeleteItemFromArray(subs, at);
+        return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
+    }
+    if (!c->declared || !tg_serve_declared_has(c->declared, uri))
+        return tg_serve_resources_find(c->resources, uri)
+                   ? fail(log, id, TG_RPC_INVALID_PARAMS, "resources/subscribe: %.300s changes "
+                          "only with the tool set, which notifications/resources/list_changed "
+                          "announces; the resources a repository declares can be subscribed to",
+                          uri)
+                   : not_found(id, TG_ERA_LEGACY, uri, NULL, log);
+    if (at < 0 && (cJSON_GetArraySize(subs) >= TG_SERVE_MAX_RES_SUBS ||
+                   !tg_serve_declared_watch(c->declared, uri)))
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/subscribe: too many subscriptions; "
+                                                    "unsubscribe from some first");
+    if (at < 0) {
+        if (!s->res_subs)
+            s->res_subs = cJSON_CreateArray();
+        cJSON_AddItemToArray(s->res_subs, cJSON_CreateString(uri));
+    }
+    return result_reply(id, TG_ERA_LEGACY, cJSON_CreateObject(), -1);
+}
+
 static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
-                                const cJSON *params, tg_serve_log *log)
+                                const cJSON *params, uint64_t client, tg_serve_log *log)
 {
     const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
     if (!uri)
         return fail(log, id, TG_RPC_INVALID_PARAMS, "resources/read: params.uri (a string) is required");
     const tg_serve_resource *res = tg_serve_resources_find(c->resources, uri);
-    const tg_serve_artifact *f = res ? NULL : tg_serve_artifacts_find(c->call.artifacts, uri);
     cJSON *o = NULL;
+    char why[300] = "";
+    int declared = res ? 0 : tg_serve_declared_read(c->declared, uri, &o, why, sizeof why);
+    const tg_serve_artifact *f = res || declared ? NULL
+                                                 : tg_serve_artifacts_find(c->call.artifacts, uri);
+    if (f && !tg_serve_artifact_readable(f, client))
+        f = NULL; /* another client's: as if it did not exist */
     if (res) {
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "uri", res->uri);
@@ -407,11 +522,8 @@ static cJSON *do_resources_read(const tg_serve_config *c, const cJSON *id, tg_se
     } else if (f) {
         o = artifact_contents(f);
     }
-    if (!o)
-        return fail(log, id, era == TG_ERA_MODERN ? TG_RPC_INVALID_PARAMS
-                                                  : TG_RPC_RESOURCE_NOT_FOUND_LEGACY,
-                    "Resource not found: %.300s%s", uri, tg_str_startswith(uri, TG_SERVE_ARTIFACT_PREFIX)
-                        ? " (the files of older calls are deleted)" : "");
+    if (declared < 0 || !o)
+        return not_found(id, era, uri, declared < 0 ? why : NULL, log);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "contents"), o);
     return result_reply(id, era, r, c->list_ttl_ms);
@@ -434,6 +546,78 @@ static cJSON *do_prompts_list(const tg_serve_config *c, const cJSON *id, tg_serv
     return result_reply(id, era, r, c->list_ttl_ms);
 }
 
+/* The reply an outcome of serve/mrtr.h's parts comes to outside a tool call: a question the
+ * user declined is -32602 (there is no tool result to carry it). */
+static cJSON *asked_reply(const cJSON *id, tg_serve_outcome *o, tg_serve_log *log)
+{
+    if (o->result && o->code) {
+        const char *text = tg_json_get_string(cJSON_GetArrayItem(tg_json_get(o->result, "content"), 0),
+                                              "text");
+        cJSON *r = fail(log, id, TG_RPC_INVALID_PARAMS, "%s", text ? text : "declined");
+        cJSON_Delete(o->result);
+        return r;
+    }
+    return outcome_reply(id, TG_ERA_MODERN, o, log);
+}
+
+/* A copy of a prompt's arguments with the user's answers joined (as text). */
+static cJSON *with_answers(const cJSON *args, const cJSON *answers)
+{
+    cJSON *all = cJSON_IsObject(args) ? cJSON_Duplicate(args, true) : cJSON_CreateObject();
+    for (const cJSON *a = answers ? answers->child : NULL; a; a = a->next) {
+        char *text = cJSON_IsString(a) ? xstrdup(a->valuestring) : tg_json_print_compact(a);
+        if (!cJSON_GetObjectItemCaseSensitive(all, a->string))
+            cJSON_AddStringToObject(all, a->string, text);
+        free(text);
+    }
+    return all;
+}
+
+/* prompts/get of a 2026-07-28 client: the arguments with a question (`ask:`) that the request
+ * does not give are asked of the user (input_required, serve/mrtr.h) and then join the
+ * others. NULL when the prompt asks nothing: the plain prompts/get answers. */
+static cJSON *prompt_asking(const tg_serve_config *c, const cJSON *id, const cJSON *params,
+                            tg_serve_log *log)
+{
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+    const tg_serve_prompt *p = name ? tg_serve_prompts_find(c->prompts, name) : NULL;
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    cJSON *none = NULL;
+    bool asks = false;
+    for (size_t i = 0; p && i < p->n_args; i++)
+        asks = asks || p->args[i].ask;
+    if (!asks || !c->mrtr || (args && !cJSON_IsObject(args)))
+        return NULL;
+    if (!args)
+        args = none = cJSON_CreateObject();
+    char *who = xasprintf("prompt %s", name);
+    tg_serve_outcome o = {0};
+    cJSON *r = NULL, *answers = tg_serve_mrtr_retry_answers(c->mrtr, who, NULL, args, params, &o);
+    cJSON *all = answers ? with_answers(args, answers) : NULL;
+    cJSON *qs = all ? tg_serve_prompt_questions(p, all) : NULL;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (qs)
+        tg_serve_mrtr_need(c->mrtr, who, client_can(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS)),
+                           args, answers, qs, &o);
+    if (!answers || qs) {
+        r = asked_reply(id, &o, log);
+    } else {
+        cJSON *filled = cJSON_Duplicate(params, true);
+        cJSON_ReplaceItemInObjectCaseSensitive(filled, "arguments", cJSON_Duplicate(all, true));
+        char why[512] = "";
+        cJSON *got = tg_serve_prompt_get(c->prompts, filled, why, sizeof why);
+        r = got ? result_reply(id, TG_ERA_MODERN, got, -1)
+                : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
+        cJSON_Delete(filled);
+    }
+    cJSON_Delete(qs);
+    cJSON_Delete(all);
+    cJSON_Delete(answers);
+    cJSON_Delete(none);
+    free(who);
+    return r;
+}
+
 /* prompts/get, completion/complete: the module answers, or says why params do not fit. */
 static cJSON *dispatch_extra(const tg_serve_config *c, const cJSON *id, tg_serve_era era,
                              const char *method, const cJSON *params, tg_serve_log *log)
@@ -442,6 +626,9 @@ static cJSON *dispatch_extra(const tg_serve_config *c, const cJSON *id, tg_serve
     cJSON *r;
     if (c->prompts && strcmp(method, "prompts/list") == 0)
         return do_prompts_list(c, id, era, params, log);
+    if (c->prompts && strcmp(method, "prompts/get") == 0 && era == TG_ERA_MODERN &&
+        (r = prompt_asking(c, id, params, log)))
+        return r;
     if (c->prompts && strcmp(method, "prompts/get") == 0)
         r = tg_serve_prompt_get(c->prompts, params, why, sizeof why);
     else if (c->completion && strcmp(method, "completion/complete") == 0)
@@ -466,9 +653,9 @@ static cJSON *dispatch_common(const tg_serve_config *c, tg_serve_session *s, con
     if (!c->resources)
         return NULL;
     if (strcmp(method, "resources/list") == 0)
-        return do_resources_list(c, id, era, params, log);
+        return do_resources_list(c, id, era, params, client_of(s, rq), log);
     if (strcmp(method, "resources/read") == 0)
-        return do_resources_read(c, id, era, params, log);
+        return do_resources_read(c, id, era, params, client_of(s, rq), log);
     if (strcmp(method, "resources/templates/list") == 0)
         return do_templates_list(c, id, era, params, log);
     return NULL;
@@ -479,9 +666,13 @@ static cJSON *outcome_reply(const cJSON *id, tg_serve_era era, tg_serve_outcome 
                             tg_serve_log *log)
 {
     log->tool_error = o->code;
+    if (o->rpc_error && o->rpc_data) {
+        log->rpc_error = o->rpc_error;
+        return error_with(id, o->rpc_error, o->msg, o->rpc_data);
+    }
     if (o->rpc_error)
         return fail(log, id, o->rpc_error, "%s", o->msg);
-    return o->request ? o->request : result_reply(id, era, o->result, -1);
+    return result_reply(id, era, o->result, -1);
 }
 
 /* The core's checks of a call, the same for every provider: read-only mode admits the tool
@@ -533,11 +724,32 @@ static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve
     o.result = refuse_call(rx, &e, args, &o.code);
     if (!o.result)
         p->call(p->self, rx, &e, args, &o);
+    /* blocks a client's revision does not know (audio, resource_link) are left out */
+    tg_serve_content_fit(cJSON_GetObjectItemCaseSensitive(o.result, "content"), rx->how.revision);
     cJSON_Delete(empty);
     return outcome_reply(rx->id, rx->era, &o, log);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
+
+/* The URIs of a listen filter's resourceSubscriptions that name declared resources, now
+ * watched (serve/declared.h); the others are not honoured. NULL: none. */
+static cJSON *watch_listed(const tg_serve_config *c, const cJSON *params)
+{
+    const cJSON *asked = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "notifications"), "resourceSubscriptions");
+    cJSON *watched = NULL;
+    const cJSON *u;
+    for (u = cJSON_IsArray(asked) ? asked->child : NULL; u; u = u->next) {
+        if (!cJSON_IsString(u) || !c->declared || cJSON_GetArraySize(watched) >= TG_SERVE_MAX_RES_SUBS ||
+            !tg_serve_declared_watch(c->declared, u->valuestring))
+            continue;
+        if (!watched)
+            watched = cJSON_CreateArray();
+        cJSON_AddItemToArray(watched, cJSON_CreateString(u->valuestring));
+    }
+    return watched;
+}
 
 static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
                               const char *method, const cJSON *params, tg_serve_log *log,
@@ -545,11 +757,14 @@ static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, con
 {
     if (strcmp(method, "server/discover") == 0)
         return do_discover(c, id);
-    if (c->list_changed && strcmp(method, "subscriptions/listen") == 0) {
+    if (tg_serve_listens(c) && strcmp(method, "subscriptions/listen") == 0) {
         /* acknowledged now, answered never on stdio: the stream ends when the client cancels;
-         * offered only where lists change (list_changed: stdio) */
+         * offered where lists or declared resources change */
         char why[256];
-        cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, why, sizeof why);
+        cJSON *watched = watch_listed(c, params);
+        cJSON *ack = tg_serve_listen(&s->subs, id, params, c->list_changed, watched, why,
+                                     sizeof why);
+        cJSON_Delete(watched);
         return ack ? ack : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
     }
     cJSON *r = dispatch_common(c, NULL, id, TG_ERA_MODERN, method, params, log, rq);
@@ -574,6 +789,9 @@ static cJSON *dispatch_legacy(const tg_serve_config *c, tg_serve_session *s, con
                     "an earlier version must send initialize first", method);
     if (strcmp(method, "logging/setLevel") == 0)
         return do_set_level(s, id, params, log);
+    if (c->resources && (strcmp(method, "resources/subscribe") == 0 ||
+                         strcmp(method, "resources/unsubscribe") == 0))
+        return do_subscribe(c, s, id, params, method[10] == 's', log);
     cJSON *r = dispatch_common(c, s, id, TG_ERA_LEGACY, method, params, log, rq);
     if (r)
         return r;
@@ -608,6 +826,11 @@ static cJSON *choose_era(const cJSON *id, const cJSON *params, tg_serve_log *log
     if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS)))
         return fail(log, id, TG_RPC_INVALID_PARAMS, "params._meta[\"" META_CAPS "\"] (an object) "
                                                     "is required");
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, TG_META_LOG_LEVEL);
+    if (level && tg_serve_log_level(cJSON_GetStringValue(level)) < 0)
+        return fail(log, id, TG_RPC_INVALID_PARAMS, "params._meta[\"" TG_META_LOG_LEVEL "\"] must "
+                                                    "be one of debug, info, notice, warning, "
+                                                    "error, critical, alert, emergency");
     return NULL;
 }
 
@@ -629,34 +852,18 @@ static void handle_notification(tg_serve_session *s, const char *method, const c
         tg_serve_unlisten(s->subs, cJSON_GetObjectItemCaseSensitive(params, "requestId"));
 }
 
-/* A legacy client's response to a request a call sent it: the provider whose call waits for it
- * goes on (serve/mrtr.h). */
-static cJSON *resume(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
-                     tg_serve_log *log, const tg_serve_reqctx *rq)
+uint64_t tg_serve_new_client(void)
 {
-    tg_serve_rx rx = request_of(c, s, NULL, TG_ERA_LEGACY, NULL, rq);
-    for (size_t i = 0; i < c->n_providers; i++) {
-        const tg_serve_provider *p = &c->providers[i];
-        tg_serve_outcome o = {0};
-        cJSON *call_id = NULL;
-        if (!p->resume || !p->resume(p->self, &rx, msg, &call_id, &o))
-            continue;
-        log->notification = false;
-        snprintf(log->method, sizeof log->method, "tools/call");
-        log->era = TG_ERA_LEGACY;
-        cJSON *r = outcome_reply(call_id, TG_ERA_LEGACY, &o, log);
-        cJSON_Delete(call_id);
-        return r;
-    }
-    return NULL;
+    static atomic_uint_fast64_t next;
+    return (uint64_t)atomic_fetch_add(&next, 1) + 1;
 }
 
 void tg_serve_session_release(tg_serve_session *s)
 {
-    tg_serve_pending_free(s->pending);
-    s->pending = NULL;
     tg_serve_subs_free(s->subs);
     s->subs = NULL;
+    cJSON_Delete(s->res_subs);
+    s->res_subs = NULL;
 }
 
 void tg_serve_pin(const tg_serve_config *c, tg_serve_pinned *p)
@@ -711,8 +918,10 @@ cJSON *tg_serve_handle_in(const tg_serve_config *c, tg_serve_session *s, const c
         snprintf(log->method, sizeof log->method, "%s", method->valuestring);
     if (!method && id && (cJSON_GetObjectItemCaseSensitive(msg, "result") ||
                           cJSON_GetObjectItemCaseSensitive(msg, "error"))) {
-        log->notification = true; /* a response: the answer to a question of a tool, or ignored */
-        return resume(c, s, msg, log, rq);
+        /* a response: a call waiting for it has it from the transport (serve/dispatch.h,
+         * tg_serve_dispatch_answer); any other is ignored */
+        log->notification = true;
+        return NULL;
     }
     bool well_formed = jsonrpc && strcmp(jsonrpc, "2.0") == 0 && cJSON_IsString(method) &&
                        (!params || cJSON_IsObject(params));
@@ -772,4 +981,62 @@ bool tg_serve_cancels(const cJSON *msg, const cJSON *id)
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(msg, "params"), "requestId");
     return rid && cJSON_Compare(rid, id, true);
+}
+
+/* ---- parameters mirrored into headers ------------------------------------------------------- */
+
+/* An x-mcp-header value: an HTTP token (RFC 9110 tchar), at most 64 characters. */
+static bool header_token(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n == 0 || n > 64)
+        return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || strchr("!#$%&'*+-.^_`|~", *s)))
+            return false;
+    return true;
+}
+
+/* The annotated properties under props (reached through properties keys only), path so far. */
+static void annotated(const cJSON *props, cJSON *path, cJSON *out)
+{
+    for (const cJSON *p = cJSON_IsObject(props) ? props->child : NULL; p; p = p->next) {
+        cJSON_AddItemToArray(path, cJSON_CreateString(p->string));
+        const char *header = tg_json_get_string(p, "x-mcp-header");
+        const char *type = tg_json_get_string(p, "type");
+        if (header_token(header) && type && (strcmp(type, "string") == 0 ||
+                                             strcmp(type, "integer") == 0 ||
+                                             strcmp(type, "boolean") == 0)) {
+            cJSON *spec = cJSON_CreateObject();
+            cJSON_AddStringToObject(spec, "header", header);
+            cJSON_AddItemToObject(spec, "path", cJSON_Duplicate(path, true));
+            cJSON_AddItemToArray(out, spec);
+        }
+        annotated(tg_json_get(p, "properties"), path, out);
+        cJSON_DeleteItemFromArray(path, cJSON_GetArraySize(path) - 1);
+    }
+}
+
+cJSON *tg_serve_header_params(const tg_serve_config *c, const char *tool)
+{
+    tg_serve_pinned pin;
+    tg_serve_pin(c, &pin);
+    tg_serve_rx rx = request_of(&pin.c, NULL, NULL, TG_ERA_MODERN, NULL, NULL);
+    tg_serve_entry e;
+    cJSON *out = NULL;
+    for (size_t i = 0; tool && i < pin.c.n_providers && !out; i++) {
+        const tg_serve_provider *p = &pin.c.providers[i];
+        if (p->find(p->self, &rx, tool, &e)) {
+            out = cJSON_CreateArray();
+            cJSON *path = cJSON_CreateArray();
+            annotated(tg_json_get(tg_json_get(e.tool, "inputSchema"), "properties"), path, out);
+            cJSON_Delete(path);
+        }
+    }
+    tg_serve_unpin(&pin);
+    if (out && !cJSON_GetArraySize(out)) {
+        cJSON_Delete(out);
+        out = NULL;
+    }
+    return out;
 }

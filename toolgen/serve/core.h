@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -60,6 +61,7 @@ enum {
     TG_RPC_INVALID_PARAMS = -32602,
     TG_RPC_INTERNAL_ERROR = -32603,
     TG_RPC_UNSUPPORTED_VERSION = -32022,
+    TG_RPC_MISSING_CAPABILITY = -32021, /* MissingRequiredClientCapabilityError (2026-07-28) */
     TG_RPC_RESOURCE_NOT_FOUND_LEGACY = -32002, /* 2026-07-28 uses -32602 instead */
 };
 
@@ -77,13 +79,13 @@ typedef struct tg_serve_config {
     const tg_serve_provider *providers;
     size_t n_providers;
     const tg_serve_resources *resources; /* NULL: no resources capability */
+    struct tg_serve_declared *declared;  /* the resources the repository declares, watched for
+                                          * subscriptions (serve/declared.h); NULL: none */
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
     const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
     unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
                                   * as listChanged and offered by subscriptions/listen */
-    bool legacy_elicit;          /* the transport can send a legacy client a request mid-call
-                                  * and route its response back (stdio; serve/mrtr.h) */
     tg_serve_call call;       /* how tools/call runs a tool */
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
@@ -91,15 +93,23 @@ typedef struct tg_serve_config {
 } tg_serve_config;
 
 typedef struct tg_serve_session {
+    uint64_t client;  /* which client this connection is, for what it may read back (the files
+                       * its calls wrote); 0: none known (a stateless request). The transport
+                       * sets it, from tg_serve_new_client */
     bool initialized; /* initialize was answered */
     char version[16]; /* the legacy revision it negotiated */
     char log_level[16];
-    bool client_elicits;         /* initialize declared the elicitation capability */
-    tg_serve_pending *pending;   /* a call waiting for the client's answer (serve/mrtr.h) */
+    unsigned client_can;         /* TG_CLIENT_* initialize declared (serve/toolcall.h) */
     tg_serve_subs *subs;         /* 2026-07-28 subscriptions/listen streams (serve/notify.h) */
+    cJSON *res_subs;             /* URIs of resources/subscribe, an array; NULL: none */
 } tg_serve_session;
 
-/* Frees what a session holds (a pending call, subscriptions); call it when the connection ends. */
+/* A new client identity for a session: unique within the process, never 0. Thread-safe. */
+uint64_t tg_serve_new_client(void);
+
+#define TG_SERVE_MAX_RES_SUBS 256 /* resources/subscribe per session */
+
+/* Frees what a session holds (its subscriptions); call it when the connection ends. */
 void tg_serve_session_release(tg_serve_session *s);
 
 /* What a transport logs about a message (never its arguments). */
@@ -126,6 +136,10 @@ typedef struct tg_serve_reqctx {
     struct tg_serve_dispatch *dispatch;  /* whose core lock the caller holds: long work inside
                                           * the request lets go of it; NULL: none */
     const volatile sig_atomic_t *cancel; /* the request's own cancel flag; NULL: c->call's */
+    uint64_t client;                     /* who asks (tg_serve_session.client), whatever the
+                                          * era; 0: the session's, if any */
+    struct tg_serve_call_slot *slot;     /* the call in flight the request is (serve/dispatch.h);
+                                          * NULL: not a call */
 } tg_serve_reqctx;
 /* tg_serve_handle with the request's context (rq NULL: none, as tg_serve_handle). */
 cJSON *tg_serve_handle_in(const tg_serve_config *c, tg_serve_session *s, const cJSON *msg,
@@ -162,6 +176,14 @@ const cJSON *tg_serve_progress_token(const cJSON *msg);
 cJSON *tg_serve_progress_notification(const cJSON *token, double progress, const char *message);
 /* true when msg is notifications/cancelled naming the request id. */
 bool tg_serve_cancels(const cJSON *msg, const cJSON *id);
+
+/* The parameters tool's inputSchema marks with x-mcp-header (a string, integer or boolean
+ * property reached through properties keys only, its value an HTTP token): [{header, path:
+ * [keys]}], or NULL when none or no such tool (serve/httpcheck.h checks the headers). */
+cJSON *tg_serve_header_params(const tg_serve_config *c, const char *tool);
+
+/* Whether subscriptions/listen is offered: something can change (a list, declared resources). */
+bool tg_serve_listens(const tg_serve_config *c);
 
 /* The name of an era for logs: "legacy", "2026-07-28" or null-ish "". */
 const char *tg_serve_era_name(tg_serve_era e);

@@ -85,20 +85,11 @@ static tg_hash listing_of(const tg_serve_tools *t)
     return h;
 }
 
-/* The set of source: the working tree's manifests or the registry's snapshots. */
-static int tools_load(tg_serve_tools *t, const tg_repo *repo, tg_serve_source source,
-                      tg_err *err)
-{
-    if (source == TG_SERVE_SOURCE_DEV)
-        return tg_serve_tools_load_dev(t, repo, err);
-    return tg_serve_tools_load_registry(t, repo, source == TG_SERVE_SOURCE_STAGING, err);
-}
-
 
 static int load(tg_serve_tools *t, tg_serve_resources *r, const tg_repo *repo,
                 tg_serve_source source, tg_err *err)
 {
-    if (tools_load(t, repo, source, err) != 0)
+    if (tg_serve_tools_load(t, repo, source, err) != 0)
         return -1;
     if (tg_serve_resources_build(r, t, &repo->cfg.project, err) != 0) {
         tg_serve_tools_free(t);

@@ -1,16 +1,24 @@
 /* dispatch.c — the core lock, the workers, the calls in flight (dispatch.h). */
 #include "serve/dispatch.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "serve/pool.h"
 #include "serve/servelog.h"
 
 #define TICK_MS 50 /* how often the ticker looks at the calls in flight */
+
+/* A request a call sent its client (tg_serve_call_ask) and the response, once it came. */
+typedef struct ask_slot {
+    char id[40];
+    cJSON *response;
+} ask_slot;
 
 /* A call in flight: queued for a worker or running. */
 struct tg_serve_call_slot {
@@ -24,8 +32,11 @@ struct tg_serve_call_slot {
     tg_serve_sink sink;
     volatile sig_atomic_t cancel; /* the sandbox watches it */
     bool by_client;               /* a notifications/cancelled named it */
+    bool tool_reports;            /* its tool reports its own progress: no periodic reports */
     double start, next_tick;
-    int ticks;
+    double sent;                  /* the last progress value sent; -1: none yet */
+    ask_slot *asks;               /* requests sent to the client, waiting for responses */
+    size_t n_asks;
     tg_serve_call_slot *next;
 };
 
@@ -38,6 +49,7 @@ struct tg_serve_dispatch {
     pthread_mutex_t mu;         /* guards everything below */
     pthread_cond_t ended;       /* a call ended */
     pthread_cond_t wake;        /* the ticker should look again (quit) */
+    pthread_cond_t answered;    /* a response to a call's request came */
     tg_serve_call_slot *calls;  /* in flight, ticking */
     atomic_size_t n_calls;      /* in flight, including those ending; changed under mu, read
                                  * without it (a transport asks under its own lock) */
@@ -78,7 +90,7 @@ void tg_serve_unlocked(tg_serve_dispatch *d, void (*fn)(void *ctx), void *ctx)
 cJSON *tg_serve_dispatch_handle(tg_serve_dispatch *d, tg_serve_session *s, const cJSON *msg,
                                 tg_serve_log *log)
 {
-    tg_serve_reqctx rq = {.dispatch = d};
+    tg_serve_reqctx rq = {.dispatch = d, .client = s ? s->client : 0};
     pthread_mutex_lock(&d->core);
     cJSON *reply = tg_serve_handle_in(d->c, s, msg, log, &rq);
     pthread_mutex_unlock(&d->core);
@@ -111,16 +123,45 @@ void tg_serve_dispatch_check(tg_serve_dispatch *d)
  * resets its timeout on progress keeps waiting for a long call. With d->mu held. */
 static void tick(tg_serve_dispatch *d, tg_serve_call_slot *k, double now)
 {
-    if (!k->token || k->cancel || now < k->next_tick)
+    if (!k->token || k->cancel || k->tool_reports || now < k->next_tick)
         return;
     long period = d->o.progress_ms > 0 ? d->o.progress_ms : TG_SERVE_PROGRESS_MS;
     k->next_tick = now + (double)period;
     char text[64];
-    snprintf(text, sizeof text, k->ticks ? "running for %.0f s" : "started",
+    snprintf(text, sizeof text, k->sent >= 0 ? "running for %.0f s" : "started",
              (now - k->start) / 1e3);
-    cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, text);
+    k->sent = k->sent >= 0 ? floor(k->sent) + 1 : 0;
+    cJSON *n = tg_serve_progress_notification(k->token, k->sent, text);
     k->sink.notify(k->sink.ctx, n);
     cJSON_Delete(n);
+}
+
+void tg_serve_call_notify(tg_serve_call_slot *k, const cJSON *msg)
+{
+    if (!k)
+        return;
+    pthread_mutex_lock(&k->d->mu);
+    if (!k->cancel)
+        k->sink.notify(k->sink.ctx, msg);
+    pthread_mutex_unlock(&k->d->mu);
+}
+
+void tg_serve_call_progress(tg_serve_call_slot *k, double progress, double total,
+                            const char *message)
+{
+    if (!k || !k->token || !isfinite(progress))
+        return;
+    pthread_mutex_lock(&k->d->mu);
+    k->tool_reports = true;
+    if (!k->cancel && progress > k->sent) {
+        k->sent = progress;
+        cJSON *n = tg_serve_progress_notification(k->token, progress, message);
+        if (total > 0 && isfinite(total))
+            cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(n, "params"), "total", total);
+        k->sink.notify(k->sink.ctx, n);
+        cJSON_Delete(n);
+    }
+    pthread_mutex_unlock(&k->d->mu);
 }
 
 /* The change check when none ran for check_ms (a transport runs it before each message, or
@@ -179,8 +220,9 @@ static tg_serve_end leave(tg_serve_dispatch *d, tg_serve_call_slot *k, const cJS
     tg_serve_end how = k->by_client                    ? TG_SERVE_CANCELLED
                        : k->cancel || stopping(d)      ? TG_SERVE_STOPPED
                                                        : TG_SERVE_REPLIED;
-    if (how == TG_SERVE_REPLIED && reply && k->token) {
-        cJSON *n = tg_serve_progress_notification(k->token, (double)k->ticks++, "finished");
+    if (how == TG_SERVE_REPLIED && reply && k->token && !k->tool_reports) {
+        k->sent = floor(k->sent) + 1;
+        cJSON *n = tg_serve_progress_notification(k->token, k->sent, "finished");
         k->sink.notify(k->sink.ctx, n);
         cJSON_Delete(n);
     }
@@ -195,7 +237,8 @@ static void call_job(void *arg)
     tg_serve_log lg = {0};
     cJSON *reply = NULL;
     if (!k->cancel) {
-        tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel};
+        tg_serve_reqctx rq = {.dispatch = d, .cancel = &k->cancel,
+                              .client = k->session ? k->session->client : 0, .slot = k};
         pthread_mutex_lock(&d->core);
         reply = tg_serve_handle_in(&k->pin.c, k->session, k->msg, &lg, &rq);
         if (d->o.check_after_call)
@@ -222,10 +265,122 @@ static void call_job(void *arg)
     slot_free(k);
 }
 
+/* ---- requests to the client --------------------------------------------------------------- */
+
+typedef struct ask_wait {
+    tg_serve_call_slot *k;
+    double deadline;
+    bool all;
+} ask_wait;
+
+/* Waits, without the core lock, for every response of w->k's requests (or its stop). */
+static void wait_answers(void *arg)
+{
+    ask_wait *w = arg;
+    tg_serve_dispatch *d = w->k->d;
+    pthread_mutex_lock(&d->mu);
+    for (;;) {
+        w->all = true;
+        for (size_t i = 0; i < w->k->n_asks; i++)
+            w->all = w->all && w->k->asks[i].response;
+        if (w->all || w->k->cancel || stopping(d) || tg_now_ms() >= w->deadline)
+            break;
+        struct timespec until = tg_deadline_ms(200); /* a cancel flag is set without a signal */
+        pthread_cond_timedwait(&d->answered, &d->mu, &until);
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
+int tg_serve_call_ask(tg_serve_call_slot *k, const char *const *methods, const cJSON *const *params,
+                      cJSON **responses, size_t n, long timeout_ms, char *why, size_t why_size)
+{
+    static atomic_ulong counter;
+    if (!k || !k->sink.requests) {
+        snprintf(why, why_size, "this connection cannot carry a request to the client (over "
+                                "HTTP its Accept must take text/event-stream)");
+        return -1;
+    }
+    tg_serve_dispatch *d = k->d;
+    pthread_mutex_lock(&d->mu);
+    k->asks = xcalloc(n + 1, sizeof *k->asks);
+    k->n_asks = n;
+    for (size_t i = 0; i < n && !k->cancel; i++) {
+        snprintf(k->asks[i].id, sizeof k->asks[i].id, "toolgen-ask-%lu",
+                 atomic_fetch_add(&counter, 1) + 1);
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+        cJSON_AddStringToObject(r, "id", k->asks[i].id);
+        cJSON_AddStringToObject(r, "method", methods[i]);
+        cJSON_AddItemToObject(r, "params", cJSON_Duplicate(params[i], true));
+        k->sink.notify(k->sink.ctx, r);
+        cJSON_Delete(r);
+    }
+    pthread_mutex_unlock(&d->mu);
+    ask_wait w = {.k = k, .deadline = tg_now_ms() + (double)timeout_ms};
+    tg_serve_unlocked(d, wait_answers, &w);
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < n; i++)
+        responses[i] = w.all ? k->asks[i].response : (cJSON_Delete(k->asks[i].response), NULL);
+    free(k->asks);
+    k->asks = NULL;
+    k->n_asks = 0;
+    pthread_mutex_unlock(&d->mu);
+    if (!w.all)
+        snprintf(why, why_size, k->cancel ? "the call was cancelled while the client was asked"
+                                          : "the client did not answer within %ld s",
+                 timeout_ms / 1000);
+    return w.all ? 0 : -1;
+}
+
+bool tg_serve_dispatch_answer(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
+{
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "id"));
+    if (!id || cJSON_GetObjectItemCaseSensitive(msg, "method"))
+        return false;
+    bool found = false;
+    pthread_mutex_lock(&d->mu);
+    for (tg_serve_call_slot *k = d->calls; k && !found; k = k->next)
+        for (size_t i = 0; k->session == s && i < k->n_asks && !found; i++)
+            if (!k->asks[i].response && strcmp(k->asks[i].id, id) == 0) {
+                k->asks[i].response = cJSON_Duplicate(msg, true);
+                found = true;
+            }
+    if (found)
+        pthread_cond_broadcast(&d->answered);
+    pthread_mutex_unlock(&d->mu);
+    return found;
+}
+
+/* With d->mu held. */
+static bool busy_id(const tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!id || !cJSON_GetObjectItemCaseSensitive(msg, "method")) /* a response: no request id */
+        return false;
+    for (const tg_serve_call_slot *k = d->calls; k; k = k->next)
+        if (k->session == s && cJSON_GetObjectItemCaseSensitive(k->msg, "method") &&
+            cJSON_Compare(k->id, id, true))
+            return true;
+    return false;
+}
+
+bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
+{
+    pthread_mutex_lock(&d->mu);
+    bool busy = busy_id(d, s, msg);
+    pthread_mutex_unlock(&d->mu);
+    return busy;
+}
+
 tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink)
 {
+    pthread_mutex_lock(&d->mu);
+    bool busy = busy_id(d, s, msg);
+    pthread_mutex_unlock(&d->mu);
+    if (busy)
+        return NULL;
     tg_serve_call_slot *k = xcalloc(1, sizeof *k);
     k->d = d;
     k->msg = msg;
@@ -241,6 +396,7 @@ tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
         pthread_cond_timedwait(&d->ended, &d->mu, &until);
     }
     k->start = k->next_tick = tg_now_ms();
+    k->sent = -1;
     if (d->closing)
         k->cancel = 1;
     k->next = d->calls;
@@ -300,6 +456,7 @@ void tg_serve_dispatch_drain(tg_serve_dispatch *d)
 static void destroy(tg_serve_dispatch *d)
 {
     pthread_cond_destroy(&d->wake);
+    pthread_cond_destroy(&d->answered);
     pthread_cond_destroy(&d->ended);
     pthread_mutex_destroy(&d->mu);
     pthread_mutex_destroy(&d->core);
@@ -317,6 +474,7 @@ tg_serve_dispatch *tg_serve_dispatch_start(const tg_serve_config *c,
     pthread_mutex_init(&d->mu, NULL);
     pthread_cond_init(&d->ended, NULL);
     pthread_cond_init(&d->wake, NULL);
+    pthread_cond_init(&d->answered, NULL);
     d->pool = tg_serve_pool_start(o->workers ? o->workers : TG_SERVE_CONCURRENCY, err);
     if (!d->pool) {
         destroy(d);

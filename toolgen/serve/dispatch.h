@@ -55,6 +55,10 @@ typedef struct tg_serve_sink {
      * leaves the calls in flight after this returns. */
     void (*end)(void *ctx, cJSON *reply, tg_serve_end how, const tg_serve_log *lg);
     void *ctx;
+    /* notify can carry a request to the client (elicitation/create, ...) whose response comes
+     * back through tg_serve_dispatch_answer: stdio, and an HTTP call whose client takes an
+     * event stream */
+    bool requests;
 } tg_serve_sink;
 
 typedef struct tg_serve_dispatch_opts {
@@ -107,16 +111,45 @@ void tg_serve_dispatch_check(tg_serve_dispatch *d);
 typedef struct tg_serve_call_slot tg_serve_call_slot;
 
 /*
- * Submits msg (taken) for a worker: a tools/call with an id, or a client's response that may
- * resume one. It is served with session s (the core's, guarded by the lock) and the tool set
- * current now. token (copied; NULL: none) is the progressToken to report under. owner tells
- * whose notifications/cancelled may name it (a legacy HTTP session; NULL for everyone else).
- * Waits first while queue_max calls are in flight. Returns the call's slot, valid until its
- * sink's end returns.
+ * Submits msg for a worker: a tools/call with an id, or a client's response that may resume
+ * one. It is served with session s (the core's, guarded by the lock) and the tool set current
+ * now. token (copied; NULL: none) is the progressToken to report under. owner tells whose
+ * notifications/cancelled may name it (a legacy HTTP session; NULL for everyone else). Waits
+ * first while queue_max calls are in flight. Returns the call's slot, valid until its sink's
+ * end returns, having taken msg; or NULL, leaving msg to the caller, when a request of s with
+ * the same id is still in flight (tg_serve_dispatch_busy_id): JSON-RPC ids must be unique
+ * among a client's requests in flight, or replies and cancellations could not name one.
  */
 tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink);
+/*
+ * What a call in flight sends its client besides its reply, through its sink, from any thread
+ * while it runs: a notification (a log message, serve/clientlog.h), and progress its tool
+ * reported (toolgen_helpers.progress), sent as notifications/progress for the call's token when
+ * it is above the last progress sent (MCP requires progress to grow; total <= 0: none) — from
+ * the first such report on, the dispatch's own periodic reports stop. k NULL, a call without a
+ * token (for progress), or one being stopped: nothing is sent.
+ */
+void tg_serve_call_notify(tg_serve_call_slot *k, const cJSON *msg);
+void tg_serve_call_progress(tg_serve_call_slot *k, double progress, double total,
+                            const char *message);
+/*
+ * Asks the client of call k n requests at once — methods[i] with params[i] (borrowed), ids
+ * "toolgen-ask-N" — through its sink, and waits without the core lock (which the caller holds,
+ * as a provider's call does) until each has its response, the call is stopped, or timeout_ms
+ * pass; meanwhile the call's progress goes on and a cancellation reaches it. 0 with
+ * responses[i] each a JSON-RPC response message (the caller's: its "result", or the client's
+ * "error"); -1 with why when the sink carries no requests, or the call was stopped or timed
+ * out.
+ */
+int tg_serve_call_ask(tg_serve_call_slot *k, const char *const *methods, const cJSON *const *params,
+                      cJSON **responses, size_t n, long timeout_ms, char *why, size_t why_size);
+/* A client's JSON-RPC response msg: true when it answers a request a call of session s asked
+ * (tg_serve_call_ask), which then goes on; false when it answers none (it is ignored). */
+bool tg_serve_dispatch_answer(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg);
+/* Whether a request of session s with msg's id is in flight (a request: msg has a method). */
+bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg);
 /* Stops one call: it ends TG_SERVE_STOPPED (the client's stream closed). Takes no lock, so a
  * transport may call it under its own. */
 void tg_serve_dispatch_cancel(tg_serve_call_slot *k);

@@ -6,11 +6,13 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,8 +21,10 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "serve/declared.h"
 #include "serve/dispatch.h"
 #include "serve/httpcheck.h"
+#include "serve/replay.h"
 #include "serve/servelog.h"
 #include "serve/stdio.h"
 
@@ -28,12 +32,26 @@
 #define SESSION_HEADER "Mcp-Session-Id"
 #define MAX_STREAMS 128       /* notification streams open at once (GET and subscriptions/listen) */
 #define KEEPALIVE_MS 15000.0  /* an SSE comment on a quiet stream: a gone client shows */
+#define MAX_SESSIONS 1024     /* legacy sessions at once; initialize beyond is refused (503) */
+#define SESSION_IDLE_MS (30 * 60 * 1000.0) /* a session unused this long ends, by default */
+#define SWEEP_MS 10000.0      /* how often ended and idle sessions are freed */
+/* Connections: enough that idle and slow ones (a browser page opens up to 256) cannot take
+ * the server from its clients; one that sends nothing for CONN_IDLE_S is closed. */
+#define MAX_CONNECTIONS 4096u
+#define MAX_PER_IP 1024u
+#define CONN_IDLE_S 30u
 
-/* A legacy-era session. Never freed while serving (a call may still hold it after DELETE):
- * ended ones stay on the list, marked, until the server stops. Guarded by the core lock. */
+/* A legacy-era session. Guarded by the core lock, but holds: every request of the session
+ * holds it while the request lives (a call may outlive a DELETE), so an ended or idle session
+ * is freed only once no request holds it (sessions_sweep). */
 typedef struct session {
     char id[33];
     bool ended;
+    double last_used;   /* tg_now_ms of its last request */
+    atomic_int holds;   /* requests holding it; taken under the core lock, dropped anywhere */
+    cJSON *owed;        /* the notifications it missed without a GET stream open, due with its
+                         * next response that can carry them (an array; NULL: none) */
+    tg_replays replays; /* its event streams' events, for resumption (under replay_mu) */
     tg_serve_session s;
     struct session *next;
 } session;
@@ -46,11 +64,15 @@ typedef struct server {
     tg_serve_dispatch *dp;   /* the core lock, the calls (serve/dispatch.h) */
     struct MHD_Daemon *d;
     session *sessions;
+    size_t n_sessions;
     size_t cap;
     volatile bool stopping;
     pthread_mutex_t streams_mu; /* guards streams and each hreq's in_streams */
     hreq *streams;           /* the open notification streams, each holding a reference */
     size_t n_streams;
+    /* guards the sessions' replays (serve/replay.h) and which request follows a stream; taken
+     * last: with it held, only a follower's mu may be taken */
+    pthread_mutex_t replay_mu;
 } server;
 
 /* One HTTP request. Shared by libmicrohttpd (until the request completes), its call in the
@@ -62,6 +84,8 @@ struct hreq {
     struct MHD_Connection *conn; /* NULL once libmicrohttpd is done with the request */
     tg_buf body;
     bool too_big, started, sse, suspended, done;
+    bool takes_sse;  /* its Accept has text/event-stream: a call may answer on a stream */
+    bool sse_queued; /* the event stream's response was queued */
     bool meta_invalid; /* refused for its _meta (or lack of one): 400, as 2026-07-28 asks */
     bool client_cancelled; /* a notifications/cancelled named it: no reply is sent */
     bool stream;    /* a notification stream: a legacy session's GET, or subscriptions/listen */
@@ -77,6 +101,8 @@ struct hreq {
     tg_serve_call_slot *slot; /* its call while in the dispatch; NULL before and after */
     tg_serve_log lg;
     hreq *stream_next;
+    tg_replay_stream *rp;     /* a legacy session's stream: its events kept for resumption */
+    tg_replay_stream *following; /* a GET that resumed a call's stream: that stream */
 };
 
 static void hreq_unref(hreq *h)
@@ -86,6 +112,13 @@ static void hreq_unref(hreq *h)
     pthread_mutex_unlock(&h->mu);
     if (left)
         return;
+    if (h->rp) {
+        pthread_mutex_lock(&h->sv->replay_mu);
+        tg_replay_release(h->rp);
+        pthread_mutex_unlock(&h->sv->replay_mu);
+    }
+    if (h->sess)
+        atomic_fetch_sub(&h->sess->holds, 1);
     pthread_mutex_destroy(&h->mu);
     tg_buf_free(&h->body);
     tg_buf_free(&h->out);
@@ -130,15 +163,74 @@ static void wake(hreq *h)
     }
 }
 
-/* Appends one SSE event holding msg. With h->mu held. */
+/* Appends one SSE event holding msg. A resumable stream's event gets its id and is kept, and
+ * goes to the request that resumed the stream too (serve/replay.h). With h->mu held. */
 static void push_event(hreq *h, const cJSON *msg)
 {
-    char *s = tg_json_print_compact(msg);
-    tg_buf_puts(&h->out, "event: message\ndata: ");
-    tg_buf_puts(&h->out, s);
-    tg_buf_puts(&h->out, "\n\n");
-    free(s);
+    char *text;
+    if (h->rp) {
+        pthread_mutex_lock(&h->sv->replay_mu);
+        text = tg_replay_event(h->rp, msg);
+        hreq *f = tg_replay_follower(h->rp);
+        if (f) {
+            pthread_mutex_lock(&f->mu);
+            tg_buf_puts(&f->out, text);
+            wake(f);
+            pthread_mutex_unlock(&f->mu);
+        }
+        pthread_mutex_unlock(&h->sv->replay_mu);
+    } else {
+        char *s = tg_json_print_compact(msg);
+        text = xasprintf("event: message\ndata: %s\n\n", s);
+        free(s);
+    }
+    tg_buf_puts(&h->out, text);
+    free(text);
     wake(h);
+}
+
+/* The stream h's call answered on has sent its last event: it ends, also for the request that
+ * resumed it. */
+static void end_replay(hreq *h)
+{
+    if (!h->rp)
+        return;
+    pthread_mutex_lock(&h->sv->replay_mu);
+    tg_replay_end(h->rp);
+    hreq *f = tg_replay_follower(h->rp);
+    if (f) {
+        pthread_mutex_lock(&f->mu);
+        f->done = true;
+        wake(f);
+        pthread_mutex_unlock(&f->mu);
+    }
+    pthread_mutex_unlock(&h->sv->replay_mu);
+}
+
+/* Keeps h's stream's events for resumption: a legacy session's (2026-07-28 streams are not
+ * resumable). call: the stream carries a call's reply. */
+static void make_resumable(hreq *h, bool call)
+{
+    if (!h->sess)
+        return;
+    pthread_mutex_lock(&h->sv->replay_mu);
+    h->rp = tg_replay_open(&h->sess->replays, call);
+    pthread_mutex_unlock(&h->sv->replay_mu);
+}
+
+/* A resumable stream starts with its priming event (an id, empty data), as the legacy
+ * revisions advise. */
+static void prime(hreq *h)
+{
+    if (!h->rp)
+        return;
+    pthread_mutex_lock(&h->mu);
+    pthread_mutex_lock(&h->sv->replay_mu);
+    char *text = tg_replay_event(h->rp, NULL);
+    pthread_mutex_unlock(&h->sv->replay_mu);
+    tg_buf_puts(&h->out, text);
+    free(text);
+    pthread_mutex_unlock(&h->mu);
 }
 
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -175,7 +267,13 @@ static void sse_free(void *cls)
 
 static enum MHD_Result start_sse(hreq *h)
 {
+    /* a stream's events come on their own schedule (progress every progress_ms, keep-alives):
+     * the idle timeout of connections that send nothing must not close it */
+    MHD_set_connection_option(h->conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    pthread_mutex_lock(&h->mu);
     h->refs++; /* the response's */
+    h->sse_queued = true;
+    pthread_mutex_unlock(&h->mu);
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
                                                                h, sse_free);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
@@ -190,12 +288,17 @@ static enum MHD_Result start_sse(hreq *h)
 
 /* ---- calls in the dispatch ----------------------------------------------------------------- */
 
-/* A call's progress, on its event stream (the dispatch's sink). */
+/* A call's progress or log message, on its event stream (the dispatch's sink). A call parked
+ * for a JSON reply turns to an event stream at its first notification when the client takes
+ * one (the parked connection, woken, queues it: answer_parked); else the notification is
+ * dropped, as there is nowhere to send it. */
 static void call_notify(void *ctx, const cJSON *msg)
 {
     hreq *h = ctx;
     pthread_mutex_lock(&h->mu);
-    if (!h->done)
+    if (!h->done && !h->sse && h->takes_sse)
+        h->sse = true;
+    if (!h->done && h->sse)
         push_event(h, msg);
     pthread_mutex_unlock(&h->mu);
 }
@@ -226,6 +329,7 @@ static void call_end(void *ctx, cJSON *reply, tg_serve_end how, const tg_serve_l
     h->done = true;
     wake(h);
     pthread_mutex_unlock(&h->mu);
+    end_replay(h);
     hreq_unref(h);
 }
 
@@ -238,13 +342,36 @@ static bool accepts(struct MHD_Connection *conn, const char *type)
 /* Hands a tools/call to the dispatch: on an SSE stream when it asked for progress and the
  * client takes one, else parked until the reply is ready (answer_parked). The dispatch gets a
  * copy of the message; h keeps its own for the reply's id. */
-static enum MHD_Result start_call(hreq *h)
+static void pay_owed(hreq *h, cJSON *owed);
+
+static enum MHD_Result start_call(hreq *h, cJSON *owed)
 {
+    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
+    if (tg_serve_dispatch_busy_id(h->sv->dp, s, h->msg)) { /* only this thread submits */
+        cJSON *e = tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
+                                        TG_RPC_INVALID_REQUEST,
+                                        "Invalid Request: a request with this id is still in "
+                                        "flight in this session; give each request its own id");
+        enum MHD_Result rc = send_json(h, MHD_HTTP_BAD_REQUEST, e);
+        cJSON_Delete(e);
+        cJSON_Delete(owed);
+        return rc;
+    }
     const cJSON *token = tg_serve_progress_token(h->msg);
     h->started = true;
     h->refs++; /* the call's */
-    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = h};
-    h->sse = token && accepts(h->conn, "text/event-stream");
+    h->takes_sse = accepts(h->conn, "text/event-stream");
+    if (h->takes_sse) { /* whether it answers on a stream is known only later */
+        make_resumable(h, true);
+        prime(h);
+    }
+    if (owed) /* what the session missed goes first, on the call's event stream */
+        pay_owed(h, owed);
+    /* requests to the client go on the call's event stream; their responses come in the
+     * session's later POSTs (a legacy client's: 2026-07-28 clients are never sent one) */
+    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = h,
+                          .requests = h->takes_sse && h->sess};
+    h->sse = h->sse || (token && h->takes_sse);
     enum MHD_Result rc = MHD_YES;
     if (h->sse) {
         rc = start_sse(h);
@@ -254,10 +381,9 @@ static enum MHD_Result start_call(hreq *h)
         MHD_suspend_connection(h->conn);
         pthread_mutex_unlock(&h->mu);
     }
+    /* not refused: its id was checked above, and no other thread submits */
     tg_serve_call_slot *k = tg_serve_dispatch_submit(h->sv->dp, cJSON_Duplicate(h->msg, true),
-                                                     h->sse ? token : NULL,
-                                                     h->sess ? &h->sess->s : &h->scratch, h->sess,
-                                                     &sink);
+                                                     h->sse ? token : NULL, s, h->sess, &sink);
     pthread_mutex_lock(&h->mu);
     if (!h->done)
         h->slot = k; /* valid until call_end, which clears it under h->mu */
@@ -268,6 +394,10 @@ static enum MHD_Result start_call(hreq *h)
 static enum MHD_Result answer_parked(hreq *h)
 {
     pthread_mutex_lock(&h->mu);
+    if (h->sse && !h->sse_queued) { /* a notification turned the call to an event stream */
+        pthread_mutex_unlock(&h->mu);
+        return start_sse(h);
+    }
     if (!h->done) {
         h->suspended = true;
         MHD_suspend_connection(h->conn);
@@ -374,13 +504,56 @@ static void streams_end(server *sv, const session *sess)
     pthread_mutex_unlock(&sv->streams_mu);
 }
 
+/* The notifications a legacy session without a GET stream missed, kept for its next response
+ * (at most OWED_MAX; a list change is owed once). With the core lock and streams_mu held. */
+#define OWED_MAX 64
+static void owe(server *sv, unsigned what)
+{
+    for (session *s = sv->sessions; s; s = s->next) {
+        bool streaming = false;
+        for (hreq *h = sv->streams; h && !streaming; h = h->stream_next)
+            streaming = h->sess == s;
+        if (s->ended || !s->s.initialized || streaming)
+            continue;
+        cJSON *due = tg_serve_changed(NULL, true, what);
+        if ((what & TG_CHANGED_CONTENT) && sv->c->declared) {
+            cJSON *up = tg_serve_updated(NULL, s->s.res_subs, sv->c->declared->changed);
+            while (cJSON_GetArraySize(up))
+                cJSON_AddItemToArray(due, cJSON_DetachItemFromArray(up, 0));
+            cJSON_Delete(up);
+        }
+        if (!s->owed && cJSON_GetArraySize(due))
+            s->owed = cJSON_CreateArray();
+        for (cJSON *n; (n = cJSON_DetachItemFromArray(due, 0));) {
+            bool have = false;
+            const cJSON *o;
+            cJSON_ArrayForEach(o, s->owed)
+                have = have || cJSON_Compare(o, n, true);
+            if (have || cJSON_GetArraySize(s->owed) >= OWED_MAX)
+                cJSON_Delete(n);
+            else
+                cJSON_AddItemToArray(s->owed, n);
+        }
+        cJSON_Delete(due);
+    }
+}
+
 /* Sends each open stream the notifications due when the lists in `what` changed: a legacy
- * session's GET stream the list_changed ones, a subscription those it asked for. */
+ * session's GET stream the list_changed ones, a subscription those it asked for; a legacy
+ * session without a GET stream is owed them (owe). With the core lock held. */
 static void broadcast(server *sv, unsigned what)
 {
     pthread_mutex_lock(&sv->streams_mu);
     for (hreq *h = sv->streams; h; h = h->stream_next) {
         cJSON *all = tg_serve_changed(h->sess ? NULL : h->scratch.subs, h->sess != NULL, what);
+        if ((what & TG_CHANGED_CONTENT) && sv->c->declared) { /* the watched resources' */
+            cJSON *up = tg_serve_updated(h->sess ? NULL : h->scratch.subs,
+                                         h->sess ? h->sess->s.res_subs : NULL,
+                                         sv->c->declared->changed);
+            while (cJSON_GetArraySize(up))
+                cJSON_AddItemToArray(all, cJSON_DetachItemFromArray(up, 0));
+            cJSON_Delete(up);
+        }
         pthread_mutex_lock(&h->mu);
         for (cJSON *n = all->child; n && !h->done; n = n->next) {
             push_event(h, n);
@@ -393,7 +566,36 @@ static void broadcast(server *sv, unsigned what)
         pthread_mutex_unlock(&h->mu);
         cJSON_Delete(all);
     }
+    owe(sv, what);
     pthread_mutex_unlock(&sv->streams_mu);
+}
+
+/* Takes what h's session is owed when h's response can carry it: an event stream the client
+ * accepts. With the core lock held. NULL: nothing. */
+static cJSON *take_owed(hreq *h)
+{
+    if (!h->sess || !h->sess->owed || !accepts(h->conn, "text/event-stream"))
+        return NULL;
+    cJSON *owed = h->sess->owed;
+    h->sess->owed = NULL;
+    return owed;
+}
+
+/* The owed notifications first on h's event stream (which they turn h's response into); each
+ * logged as sent. Takes owed. */
+static void pay_owed(hreq *h, cJSON *owed)
+{
+    pthread_mutex_lock(&h->mu);
+    h->sse = true;
+    for (const cJSON *n = owed ? owed->child : NULL; n; n = n->next) {
+        push_event(h, n);
+        tg_serve_log lg = {.notification = true, .era = TG_ERA_LEGACY};
+        snprintf(lg.method, sizeof lg.method, "%s",
+                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(n, "method")));
+        tg_serve_log_line(h->sv->o->log_fd, &lg, "sent", 0);
+    }
+    pthread_mutex_unlock(&h->mu);
+    cJSON_Delete(owed);
 }
 
 /* A comment on each quiet stream, so that a client that went away is noticed (the write
@@ -419,25 +621,78 @@ static void announce(void *ctx, unsigned what)
 
 /* ---- sessions ------------------------------------------------------------------------------- */
 
-/* With the core lock held. */
+static double idle_ms(const server *sv)
+{
+    return sv->o->session_idle_ms > 0 ? (double)sv->o->session_idle_ms : SESSION_IDLE_MS;
+}
+
+/* h holds s while h lives (hreq_unref lets go): s is not freed under it. With the core lock. */
+static session *hold(hreq *h, session *s)
+{
+    h->sess = s;
+    if (s) {
+        atomic_fetch_add(&s->holds, 1);
+        s->last_used = tg_now_ms();
+    }
+    return s;
+}
+
+/* Frees the sessions that ended, or were not used for their idle time, and that no request
+ * holds. With the core lock held. */
+static void sessions_sweep(server *sv)
+{
+    double now = tg_now_ms();
+    for (session **p = &sv->sessions; *p;) {
+        session *s = *p;
+        if (atomic_load(&s->holds) == 0 && (s->ended || now - s->last_used > idle_ms(sv))) {
+            *p = s->next;
+            sv->n_sessions--;
+            tg_serve_session_release(&s->s);
+            cJSON_Delete(s->owed);
+            pthread_mutex_lock(&sv->replay_mu);
+            tg_replays_free(&s->replays);
+            pthread_mutex_unlock(&sv->replay_mu);
+            free(s);
+        } else {
+            p = &s->next;
+        }
+    }
+}
+
+/* The live session of that id; one idle past its idle time has ended. With the core lock. */
 static session *session_find(server *sv, const char *id)
 {
-    for (session *s = sv->sessions; s; s = s->next)
-        if (!s->ended && strcmp(s->id, id) == 0)
-            return s;
+    double now = tg_now_ms();
+    for (session *s = sv->sessions; s; s = s->next) {
+        if (s->ended || strcmp(s->id, id) != 0)
+            continue;
+        if (now - s->last_used > idle_ms(sv)) {
+            s->ended = true;
+            return NULL;
+        }
+        return s;
+    }
     return NULL;
 }
 
+/* A new session, or NULL when MAX_SESSIONS are live. With the core lock held. */
 static session *session_new(server *sv)
 {
+    if (sv->n_sessions >= MAX_SESSIONS)
+        sessions_sweep(sv);
+    if (sv->n_sessions >= MAX_SESSIONS)
+        return NULL;
     session *s = xcalloc(1, sizeof *s);
     unsigned char rnd[16];
     if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
         memset(rnd, 0, sizeof rnd);
     for (size_t i = 0; i < sizeof rnd; i++)
         snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+    s->s.client = tg_serve_new_client();
+    s->last_used = tg_now_ms();
     s->next = sv->sessions;
     sv->sessions = s;
+    sv->n_sessions++;
     return s;
 }
 
@@ -447,15 +702,18 @@ static bool legacy_session(hreq *h, const char *method, enum MHD_Result *rc)
 {
     const char *id = MHD_lookup_connection_value(h->conn, MHD_HEADER_KIND, SESSION_HEADER);
     if (method && strcmp(method, "initialize") == 0) {
-        h->sess = session_new(h->sv);
-        return true;
+        if (hold(h, session_new(h->sv)))
+            return true;
+        *rc = send_error(h, MHD_HTTP_SERVICE_UNAVAILABLE, TG_RPC_INVALID_REQUEST,
+                         "Service Unavailable: too many sessions are open; end unused ones "
+                         "(DELETE) or retry later");
+        return false;
     }
     if (!id) { /* no session: the core answers ping, and refuses the rest with -32602 */
         h->meta_invalid = true;
         return true;
     }
-    h->sess = session_find(h->sv, id);
-    if (!h->sess) {
+    if (!hold(h, session_find(h->sv, id))) {
         *rc = send_error(h, MHD_HTTP_NOT_FOUND, -32001,
                          "Session not found: it ended or the server restarted; send initialize "
                          "again");
@@ -481,11 +739,16 @@ static const char *header(hreq *h, const char *name)
     return MHD_lookup_connection_value(h->conn, MHD_HEADER_KIND, name);
 }
 
+static const char *header_of(void *ctx, const char *name)
+{
+    return header(ctx, name);
+}
+
 /* The core's answer to h's message. With the core lock held. */
 static cJSON *handle(hreq *h)
 {
-    tg_serve_reqctx rq = {.dispatch = h->sv->dp};
-    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch;
+    tg_serve_session *s = h->sess ? &h->sess->s : &h->scratch; /* scratch: client 0 */
+    tg_serve_reqctx rq = {.dispatch = h->sv->dp, .client = s->client};
     return tg_serve_handle_in(h->sv->c, s, h->msg, &h->lg, &rq);
 }
 
@@ -500,7 +763,18 @@ static enum MHD_Result answer_now(hreq *h)
     unsigned status = tg_http_status_of(reply, h->lg.era);
     if (h->meta_invalid && cJSON_GetObjectItemCaseSensitive(reply, "error"))
         status = MHD_HTTP_BAD_REQUEST;
-    enum MHD_Result rc = reply ? send_json(h, status, reply) : send_json(h, MHD_HTTP_ACCEPTED, NULL);
+    cJSON *owed = reply && status == MHD_HTTP_OK ? take_owed(h) : NULL;
+    enum MHD_Result rc;
+    if (owed) { /* what the session missed, then the reply, on one event stream */
+        pay_owed(h, owed);
+        pthread_mutex_lock(&h->mu);
+        push_event(h, reply);
+        h->done = true;
+        pthread_mutex_unlock(&h->mu);
+        rc = start_sse(h);
+    } else {
+        rc = reply ? send_json(h, status, reply) : send_json(h, MHD_HTTP_ACCEPTED, NULL);
+    }
     cJSON_Delete(reply);
     return rc;
 }
@@ -533,7 +807,7 @@ static bool is_listen(const hreq *h)
     const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "method"));
     return m && strcmp(m, "subscriptions/listen") == 0 && !h->sess && !h->meta_invalid &&
            tg_http_is_modern(h->msg) && cJSON_GetObjectItemCaseSensitive(h->msg, "id") &&
-           h->sv->c->list_changed;
+           tg_serve_listens(h->sv->c);
 }
 
 static bool is_call(const cJSON *msg)
@@ -551,6 +825,13 @@ static bool admit(hreq *h, enum MHD_Result *rc)
     if (tg_http_is_modern(h->msg)) {
         cJSON *bad = tg_http_check_headers(h->msg, version, header(h, "Mcp-Method"),
                                            header(h, "Mcp-Name"));
+        if (!bad && method && strcmp(method, "tools/call") == 0) { /* x-mcp-header parameters */
+            cJSON *specs = tg_serve_header_params(h->sv->c, cJSON_GetStringValue(
+                cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(h->msg, "params"),
+                                                 "name")));
+            bad = specs ? tg_http_check_params(h->msg, specs, header_of, h) : NULL;
+            cJSON_Delete(specs);
+        }
         if (bad) {
             *rc = send_json(h, MHD_HTTP_BAD_REQUEST, bad);
             cJSON_Delete(bad);
@@ -596,17 +877,22 @@ static enum MHD_Result on_post(hreq *h)
     tg_serve_lock(h->sv->dp);
     bool ok = admit(h, &rc);
     bool call = ok && !h->meta_invalid && is_call(h->msg);
+    cJSON *owed = call ? take_owed(h) : NULL;
     if (ok && !call) /* a legacy client's notifications/cancelled, in its own session */
         tg_serve_dispatch_cancel_named(h->sv->dp, h->sess, h->msg);
+    if (ok && !call && h->sess) /* or the response a call of its session waits for */
+        tg_serve_dispatch_answer(h->sv->dp, &h->sess->s, h->msg);
     if (ok && !call)
         rc = is_listen(h) ? open_listen(h) : answer_now(h);
     tg_serve_unlock(h->sv->dp);
     if (!call)
         return rc;
-    if (h->sv->stopping)
+    if (h->sv->stopping) {
+        cJSON_Delete(owed);
         return send_error(h, MHD_HTTP_SERVICE_UNAVAILABLE, TG_RPC_INTERNAL_ERROR,
                           "the server is stopping");
-    return start_call(h);
+    }
+    return start_call(h, owed);
 }
 
 static enum MHD_Result on_delete(hreq *h)
@@ -627,6 +913,30 @@ static enum MHD_Result on_delete(hreq *h)
     return send_json(h, MHD_HTTP_OK, NULL);
 }
 
+/* GET with Last-Event-ID naming an event of a call's stream: the events after it, then the
+ * rest of the stream as the call sends it (h follows the stream; serve/replay.h). Takes after. */
+static enum MHD_Result resume(hreq *h, tg_replay_stream *rp, char *after)
+{
+    pthread_mutex_lock(&h->sv->replay_mu);
+    hreq *old = tg_replay_follower(rp);
+    if (old) { /* a second resumption: the first reader's stream ends */
+        pthread_mutex_lock(&old->mu);
+        old->done = true;
+        wake(old);
+        pthread_mutex_unlock(&old->mu);
+    }
+    tg_replay_set_follower(rp, h);
+    tg_replay_hold(rp);
+    h->following = rp;
+    pthread_mutex_lock(&h->mu);
+    tg_buf_puts(&h->out, after);
+    h->done = tg_replay_ended(rp);
+    pthread_mutex_unlock(&h->mu);
+    pthread_mutex_unlock(&h->sv->replay_mu);
+    free(after);
+    return start_sse(h);
+}
+
 /* GET with a legacy session's id opens its stream of server messages (the list changes);
  * one per session. 2026-07-28 has no GET stream (subscriptions/listen instead): 405 without a
  * session id. */
@@ -645,19 +955,43 @@ static enum MHD_Result on_get(hreq *h)
                           "Not Acceptable: the GET stream is text/event-stream; send it in Accept");
     /* found and added under the core lock, so a DELETE either comes first (404) or ends it */
     enum MHD_Result rc = MHD_YES;
+    const char *last = header(h, "Last-Event-ID");
+    char *after = NULL;
     tg_serve_lock(h->sv->dp);
-    h->sess = session_find(h->sv, id);
-    bool added = h->sess && stream_add(h, &rc);
+    bool added = hold(h, session_find(h->sv, id));
+    tg_replay_stream *rp = NULL;
+    if (added && last) {
+        pthread_mutex_lock(&h->sv->replay_mu);
+        rp = tg_replay_find(&h->sess->replays, last, &after);
+        pthread_mutex_unlock(&h->sv->replay_mu);
+    }
+    bool resume_call = rp && tg_replay_is_call(rp);
+    if (added && !resume_call && !(last && !rp))
+        added = stream_add(h, &rc);
     tg_serve_unlock(h->sv->dp);
     if (!h->sess)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001,
                           "Session not found: it ended or the server restarted; send initialize "
                           "again");
-    if (!added)
+    if (last && !rp)
+        return send_error(h, MHD_HTTP_NOT_FOUND, TG_RPC_INVALID_REQUEST,
+                          "Not Found: no stream of this session has the event named by "
+                          "Last-Event-ID, or its events are no longer kept");
+    if (resume_call)
+        return resume(h, rp, after);
+    if (!added) {
+        free(after);
         return rc;
+    }
+    make_resumable(h, false);
+    prime(h); /* the headers go out at once: with the priming event, or a comment */
     pthread_mutex_lock(&h->mu);
-    push_comment(h, "stream open"); /* the headers go out at once */
+    if (!h->rp)
+        push_comment(h, "stream open");
+    if (after) /* the events the last GET stream sent after the client's last */
+        tg_buf_puts(&h->out, after);
     pthread_mutex_unlock(&h->mu);
+    free(after);
     return start_sse(h);
 }
 
@@ -731,10 +1065,20 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!h)
         return;
     stream_remove(h->sv, h);
+    if (h->following) { /* a resumed stream's reader went away */
+        pthread_mutex_lock(&h->sv->replay_mu);
+        if (tg_replay_follower(h->following) == h)
+            tg_replay_set_follower(h->following, NULL);
+        tg_replay_release(h->following);
+        h->following = NULL;
+        pthread_mutex_unlock(&h->sv->replay_mu);
+    }
     pthread_mutex_lock(&h->mu);
     h->conn = NULL;
-    if (!h->done && h->slot)
-        tg_serve_dispatch_cancel(h->slot); /* the client closed the stream: the call stops */
+    /* the client closed the stream: the call stops — unless it is a legacy session's event
+     * stream, which the client may resume (GET with Last-Event-ID), as its revisions ask */
+    if (!h->done && h->slot && !(h->rp && h->sse))
+        tg_serve_dispatch_cancel(h->slot);
     pthread_mutex_unlock(&h->mu);
     hreq_unref(h);
     *con_cls = NULL;
@@ -759,20 +1103,43 @@ static int resolve(const char *host, unsigned port, struct sockaddr_storage *ss,
     return 0;
 }
 
+/* As many connections as MAX_CONNECTIONS, within the descriptors the process may open (its
+ * soft limit raised to the hard one), keeping a quarter of them for sandboxes and files. */
+static unsigned connection_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 256;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+        if (want > rl.rlim_cur) {
+            struct rlimit raised = {.rlim_cur = want, .rlim_max = rl.rlim_max};
+            if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+                rl.rlim_cur = want;
+        }
+    }
+    rlim_t usable = rl.rlim_cur / 4 * 3;
+    return usable < 64 ? 64 : usable > MAX_CONNECTIONS ? MAX_CONNECTIONS : (unsigned)usable;
+}
+
 static int start(server *sv, tg_err *err)
 {
     const char *host = sv->o->host ? sv->o->host : "127.0.0.1";
     struct sockaddr_storage ss;
     if (resolve(host, sv->o->port, &ss, err) != 0)
         return -1;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
+    /* epoll: thousands of open connections cost the loop nothing while they are quiet */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     if (ss.ss_family == AF_INET6)
         flags |= MHD_USE_IPv6;
+    unsigned limit = connection_limit();
     sv->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, sv,
                              MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, sv,
-                             MHD_OPTION_CONNECTION_LIMIT, 256u,
-                             MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+                             MHD_OPTION_CONNECTION_LIMIT, limit,
+                             MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                             limit < MAX_PER_IP ? limit : MAX_PER_IP,
+                             MHD_OPTION_CONNECTION_TIMEOUT, CONN_IDLE_S,
                              MHD_OPTION_END);
     if (!sv->d)
         return tg_err_set(err, "--http %s:%u: cannot listen there (address in use, or not an "
@@ -799,17 +1166,23 @@ static void stop(server *sv)
         close(listen_fd);
 }
 
-/* Until *stop: a keep-alive on quiet streams (the dispatch sends progress and runs the change
- * checks). */
+/* Until *stop: a keep-alive on quiet streams, ended and idle sessions freed (the dispatch
+ * sends progress and runs the change checks). */
 static void serve_loop(server *sv)
 {
     struct timespec pause = {0, 50 * 1000000L};
-    double next_alive = tg_now_ms() + KEEPALIVE_MS;
+    double next_alive = tg_now_ms() + KEEPALIVE_MS, next_sweep = tg_now_ms() + SWEEP_MS;
     while (!*sv->o->stop) {
         double now = tg_now_ms();
         if (now >= next_alive) {
             keepalive(sv);
             next_alive = now + KEEPALIVE_MS;
+        }
+        if (now >= next_sweep) {
+            tg_serve_lock(sv->dp);
+            sessions_sweep(sv);
+            tg_serve_unlock(sv->dp);
+            next_sweep = now + SWEEP_MS;
         }
         nanosleep(&pause, NULL);
     }
@@ -820,6 +1193,7 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
     server sv = {.c = c, .o = o};
     sv.cap = o->max_message ? o->max_message : TG_SERVE_MAX_MESSAGE;
     pthread_mutex_init(&sv.streams_mu, NULL);
+    pthread_mutex_init(&sv.replay_mu, NULL);
     int rc = -1;
     /* a promotion through the workflow tools changes the tool set: the check after each call
      * reloads and announces it before the reply goes out, so the client's next request sees
@@ -841,9 +1215,12 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
     while (sv.sessions) {
         session *next = sv.sessions->next;
         tg_serve_session_release(&sv.sessions->s);
+        cJSON_Delete(sv.sessions->owed);
+        tg_replays_free(&sv.sessions->replays);
         free(sv.sessions);
         sv.sessions = next;
     }
     pthread_mutex_destroy(&sv.streams_mu);
+    pthread_mutex_destroy(&sv.replay_mu);
     return rc;
 }

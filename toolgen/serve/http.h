@@ -3,22 +3,32 @@
  * eras (docs/mcp.md, "Streamable HTTP"). libmicrohttpd does the HTTP; this file is its only
  * user (docs/architecture.md).
  *
- *   - POST carries one JSON-RPC message. A notification or response gets 202; a request gets
- *     its reply as application/json, or — a tools/call with a progressToken from a client that
- *     accepts it — as a text/event-stream carrying the call's notifications/progress and then
- *     the reply. Closing that stream cancels the call.
+ *   - POST carries one JSON-RPC message. A notification or response gets 202 (a response may
+ *     answer a request a call of the session sent its client); a request gets its reply as
+ *     application/json, or — a tools/call with a progressToken from a client that accepts it,
+ *     or one that sends a notification or a request to its client before its reply — as a
+ *     text/event-stream carrying them and then the reply. Closing a 2026-07-28 call's stream
+ *     cancels the call.
  *   - 2026-07-28 requests (params._meta names the version) are stateless: no session, and the
- *     MCP-Protocol-Version, Mcp-Method and Mcp-Name headers must match the body (400 and
- *     HeaderMismatch -32020 otherwise).
+ *     MCP-Protocol-Version, Mcp-Method and Mcp-Name headers (and the Mcp-Param-* of the tool's
+ *     x-mcp-header parameters) must match the body (400 and HeaderMismatch -32020 otherwise).
  *   - legacy-era clients get a session: initialize's reply carries Mcp-Session-Id, later
- *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it.
+ *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it, and
+ *     so does session_idle_ms without a request; at most 1024 are open at once (initialize
+ *     beyond is refused with 503).
  *     GET with the session's id opens its stream of server messages (one per session): the
- *     list_changed notifications. GET without one is 405.
+ *     list changes and resource updates; a session without one open gets them with its next
+ *     response that can be an event stream. A session's event streams are resumable: their
+ *     events carry ids, and GET with Last-Event-ID replays the rest of the stream it names
+ *     (serve/replay.h), so losing a call's stream does not cancel the call. GET without a
+ *     session is 405.
  *   - a 2026-07-28 subscriptions/listen is answered with an event stream that starts with the
  *     acknowledgement and stays open, carrying the notifications it asked for, until the
  *     client closes it (or the server stops: then the listen request's result ends it).
  *   - Host (when bound to loopback) and Origin are checked against DNS rebinding: 403.
  *   - a body over max_message bytes is refused with 413.
+ *   - up to 4096 connections at once (within the descriptors the process may open), 1024 from
+ *     one address; one that sends nothing for 30 s is closed, but for event streams.
  *
  * Requests other than tools/call are answered on libmicrohttpd's thread; calls go to the
  * dispatch's max_concurrency workers with a queue (serve/dispatch.h), so a slow tool blocks
@@ -52,6 +62,7 @@ typedef struct tg_serve_http {
     unsigned (*check)(void *ctx);
     void *check_ctx;
     long check_ms;                 /* 0: TG_SERVE_IDLE_MS (serve/dispatch.h) */
+    long session_idle_ms;          /* a legacy session unused this long ends; 0: 30 minutes */
     /* called once the socket listens, with the port bound (cli prints it); may be NULL */
     void (*ready)(void *ctx, const char *host, unsigned port);
     void *ready_ctx;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/json.h"
 #include "base/util.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -75,20 +76,25 @@ static int b64_value(int c)
 }
 
 /* The value of a header that may use the "=?base64?...?=" sentinel; heap string, NULL when the
- * encoding is broken. */
+ * encoding is broken: Base64 is decoded strictly (whole 4-character groups, '=' only as the
+ * last one or two), as the revision's test cases require. */
 static char *header_value(const char *h)
 {
     size_t n = strlen(h);
     if (n < 11 || strncmp(h, "=?base64?", 9) != 0 || strcmp(h + n - 2, "?=") != 0)
         return xstrdup(h);
-    char *out = xmalloc(n);
+    const char *b = h + 9;
+    size_t len = n - 11, pad = 0;
+    while (pad < 2 && pad < len && b[len - 1 - pad] == '=')
+        pad++;
+    if (len % 4 != 0)
+        return NULL;
+    char *out = xmalloc(len + 1);
     size_t k = 0;
     unsigned acc = 0;
     int bits = 0;
-    for (size_t i = 9; i < n - 2; i++) {
-        if (h[i] == '=')
-            break;
-        int v = b64_value((unsigned char)h[i]);
+    for (size_t i = 0; i < len - pad; i++) {
+        int v = b64_value((unsigned char)b[i]);
         if (v < 0) {
             free(out);
             return NULL;
@@ -101,7 +107,7 @@ static char *header_value(const char *h)
         }
     }
     out[k] = '\0';
-    if (strlen(out) != k) { /* a NUL inside never matches a body value */
+    if (strlen(out) != k || (acc & ((1u << bits) - 1)) != 0) { /* a NUL, or stray bits */
         free(out);
         return NULL;
     }
@@ -167,6 +173,63 @@ cJSON *tg_http_check_headers(const cJSON *msg, const char *version, const char *
                               "value '%.100s'", name, body_name);
 }
 
+/* A parameter's value as its header carries it: strings as they are, integers in decimal,
+ * booleans as true/false; NULL for another type (not a header's). Heap. */
+static char *param_text(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return xstrdup(v->valuestring);
+    if (cJSON_IsBool(v))
+        return xstrdup(cJSON_IsTrue(v) ? "true" : "false");
+    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble)
+        return xasprintf("%lld", (long long)v->valuedouble);
+    return NULL;
+}
+
+/* A plain header value holds visible ASCII, spaces and tabs only. */
+static bool plain_chars(const char *h)
+{
+    for (const unsigned char *c = (const unsigned char *)h; *c; c++)
+        if ((*c < 0x20 && *c != '\t') || *c > 0x7e)
+            return false;
+    return true;
+}
+
+cJSON *tg_http_check_params(const cJSON *msg, const cJSON *specs,
+                            const char *(*get)(void *ctx, const char *name), void *ctx)
+{
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(msg, "params"), "arguments");
+    const cJSON *spec;
+    cJSON_ArrayForEach(spec, specs) {
+        const char *name = tg_json_get_string(spec, "header");
+        const cJSON *v = args, *key;
+        cJSON_ArrayForEach(key, tg_json_get(spec, "path"))
+            v = cJSON_IsObject(v) ? cJSON_GetObjectItemCaseSensitive(v, key->valuestring) : NULL;
+        char *header = xasprintf("Mcp-Param-%s", name);
+        const char *got = get(ctx, header);
+        char *want = v ? param_text(v) : NULL;
+        char *decoded = got && plain_chars(got) ? header_value(got) : NULL;
+        cJSON *bad = NULL;
+        if (got && !decoded)
+            bad = mismatch(msg, "Header mismatch: %s holds characters a header may not carry, or "
+                                "broken Base64%s", header, "");
+        else if (want && !got)
+            bad = mismatch(msg, "Header mismatch: the %s header is required: the tool's "
+                                "inputSchema marks the parameter with x-mcp-header (%s)", header,
+                           tg_json_get_string(spec, "header"));
+        else if (got && (!want || !same(decoded, want)))
+            bad = mismatch(msg, "Header mismatch: %s header value '%.100s' does not match the "
+                                "body", header, got);
+        free(header);
+        free(want);
+        free(decoded);
+        if (bad)
+            return bad;
+    }
+    return NULL;
+}
+
 unsigned tg_http_status_of(const cJSON *reply, tg_serve_era era)
 {
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(reply, "error");
@@ -178,6 +241,7 @@ unsigned tg_http_status_of(const cJSON *reply, tg_serve_era era)
     case TG_RPC_INVALID_REQUEST:
     case TG_RPC_HEADER_MISMATCH:
     case TG_RPC_UNSUPPORTED_VERSION:
+    case TG_RPC_MISSING_CAPABILITY:
         return 400;
     case TG_RPC_METHOD_NOT_FOUND:
         return era == TG_ERA_MODERN ? 404 : 200;

@@ -37,8 +37,19 @@ bool tg_http_is_modern(const cJSON *msg);
 cJSON *tg_http_check_headers(const cJSON *msg, const char *version, const char *method,
                              const char *name);
 
+/*
+ * The 2026-07-28 Mcp-Param-{Name} checks of a tools/call msg: for each parameter the tool's
+ * inputSchema marks with x-mcp-header (specs: [{header, path: [keys]}], tg_serve_header_params),
+ * the header get(ctx, "Mcp-Param-Name") returns must be present when the arguments hold the value,
+ * carry only what a header may (visible ASCII, spaces, tabs; else Base64 with the "=?base64?...?="
+ * sentinel, decoded strictly), and equal the value (strings as they are, integers in decimal,
+ * booleans true/false). NULL when they do, else a HeaderMismatch (-32020) reply with msg's id.
+ */
+cJSON *tg_http_check_params(const cJSON *msg, const cJSON *specs,
+                            const char *(*get)(void *ctx, const char *name), void *ctx);
+
 /* The HTTP status of reply in era: 200 for results; for errors 400 (parse, invalid request,
- * header mismatch, unsupported version), 404 for an unknown method in 2026-07-28 (as its
+ * header mismatch, unsupported version, a missing client capability), 404 for an unknown method in 2026-07-28 (as its
  * transport asks), 200 otherwise. */
 unsigned tg_http_status_of(const cJSON *reply, tg_serve_era era);
 

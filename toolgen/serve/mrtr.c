@@ -1,4 +1,5 @@
-/* mrtr.c — tools that ask: signed requestState, input_required, elicitation (mrtr.h). */
+/* mrtr.c — tools that ask: signed requestState, input_required, requests to the client
+ * (mrtr.h). */
 #include "serve/mrtr.h"
 
 #include <errno.h>
@@ -13,6 +14,8 @@
 #include "base/json.h"
 #include "base/sha256.h"
 #include "base/strvec.h"
+#include "serve/core.h"
+#include "serve/dispatch.h"
 
 #define STATE_PREFIX "tg1."
 #define STATE_MAX (64u << 10) /* a state longer than this is not one of ours */
@@ -155,66 +158,139 @@ char *tg_serve_mrtr_digest(const cJSON *args)
     return tg_buf_steal(&b);
 }
 
-/* ---- the question ---------------------------------------------------------------------------- */
+/* ---- questions ------------------------------------------------------------------------------- */
 
-/* The elicitation/create params of a question: a form with one field, the answer. Only the
- * keywords of MCP's PrimitiveSchemaDefinition are passed on. */
-static cJSON *elicit_params(const cJSON *ask)
+/* The requests a server may send its client, and the capability each needs. */
+static const struct {
+    const char *method;
+    unsigned can;
+    const char *capability;
+} kinds[] = {
+    {"elicitation/create", TG_CLIENT_ELICITS, "elicitation"},
+    {"sampling/createMessage", TG_CLIENT_SAMPLES, "sampling"},
+    {"roots/list", TG_CLIENT_ROOTS, "roots"},
+};
+
+static size_t kind_of(const cJSON *q)
 {
-    static const char *const keep[] = {"type", "title", "description", "enum", "enumNames",
-                                       "minimum", "maximum", "minLength", "maxLength",
-                                       "format", "default", NULL};
-    const char *key = tg_json_get_string(ask, "key");
+    const char *method = tg_json_get_string(q, "method");
+    for (size_t i = 0; method && i < sizeof kinds / sizeof *kinds; i++)
+        if (strcmp(method, kinds[i].method) == 0)
+            return i;
+    return 0; /* the runner checked the method (run/rt_runner.c) */
+}
+
+/* A copy of the members of o named in keep (an object; missing o: an empty one). */
+static cJSON *kept(const cJSON *o, const char *const *keep)
+{
+    cJSON *r = cJSON_CreateObject();
+    for (const cJSON *k = cJSON_IsObject(o) ? o->child : NULL; k; k = k->next)
+        if (tg_strlist_has(keep, k->string))
+            cJSON_AddItemToObject(r, k->string, cJSON_Duplicate(k, true));
+    return r;
+}
+
+/* A form's schema with the keywords MCP's PrimitiveSchemaDefinition and its enum variants
+ * have (titled and multi-select enums, defaults), each field's members and no others. */
+static cJSON *form_schema(const cJSON *rs)
+{
+    static const char *const field[] = {"type", "title", "description", "enum", "enumNames",
+                                        "oneOf", "anyOf", "items", "minItems", "maxItems",
+                                        "minimum", "maximum", "minLength", "maxLength", "format",
+                                        "default", NULL};
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "type", "object");
+    cJSON *props = cJSON_AddObjectToObject(out, "properties");
+    const cJSON *in = tg_json_get(rs, "properties");
+    for (const cJSON *p = cJSON_IsObject(in) ? in->child : NULL; p; p = p->next)
+        cJSON_AddItemToObject(props, p->string, kept(p, field));
+    const cJSON *req = tg_json_get(rs, "required");
+    cJSON *required = cJSON_AddArrayToObject(out, "required");
+    for (const cJSON *r = cJSON_IsArray(req) ? req->child : NULL; r; r = r->next)
+        if (cJSON_IsString(r) && cJSON_GetObjectItemCaseSensitive(props, r->valuestring))
+            cJSON_AddItemToArray(required, cJSON_CreateString(r->valuestring));
+    return out;
+}
+
+/* The params the client is sent for question q, rebuilt with only what MCP defines. */
+static cJSON *clean_params(const cJSON *q)
+{
+    static const char *const sampling[] = {"messages", "maxTokens", "systemPrompt",
+                                           "temperature", "stopSequences", "modelPreferences",
+                                           NULL};
+    const cJSON *in = tg_json_get(q, "params");
+    size_t kind = kind_of(q);
+    if (kind == 1)
+        return kept(in, sampling);
+    if (kind == 2)
+        return cJSON_CreateObject();
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "mode", "form");
-    cJSON_AddStringToObject(p, "message", tg_json_get_string(ask, "message"));
-    cJSON *rs = cJSON_AddObjectToObject(p, "requestedSchema");
-    cJSON_AddStringToObject(rs, "type", "object");
-    cJSON *field = cJSON_CreateObject();
-    for (const cJSON *k = tg_json_get(ask, "schema")->child; k; k = k->next)
-        if (tg_strlist_has(keep, k->string))
-            cJSON_AddItemToObject(field, k->string, cJSON_Duplicate(k, true));
-    cJSON_AddItemToObject(cJSON_AddObjectToObject(rs, "properties"), key, field);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(rs, "required"), cJSON_CreateString(key));
+    const char *message = tg_json_get_string(in, "message");
+    cJSON_AddStringToObject(p, "message", message ? message : "");
+    cJSON_AddItemToObject(p, "requestedSchema", form_schema(tg_json_get(in, "requestedSchema")));
     return p;
 }
 
-static void tool_error(tg_serve_outcome *out, const tg_serve_tool *tool, const char *message)
+static void tool_error(tg_serve_outcome *out, const js_schema *output, const char *message)
 {
     out->code = tg_errcode_name(TG_ERR_INVALID_INPUT);
-    out->result = tg_serve_error_result(tool->output, out->code, message);
+    out->result = tg_serve_error_result(output, out->code, message);
 }
 
-/* The answer of an ElicitResult for key into answers; false (out filled) when the user said
- * no. A response that is missing or malformed leaves answers as they were: the question is
- * asked again, as MCP advises. */
-static bool take_answer(const cJSON *resp, const char *key, const char *question,
-                        cJSON *answers, const tg_serve_tool *tool, tg_serve_outcome *out)
+/* What the question q asks, for messages. */
+static const char *question_text(const cJSON *q)
 {
-    const char *action = tg_json_get_string(resp, "action");
-    if (action && (strcmp(action, "decline") == 0 || strcmp(action, "cancel") == 0)) {
-        char *m = xasprintf("the user %s the question \"%s\", so %s did not run to the end; "
-                            "call it again with the choice in its arguments, or ask the user",
-                            strcmp(action, "decline") == 0 ? "declined" : "cancelled",
-                            question, tool->m.name);
-        tool_error(out, tool, m);
-        free(m);
+    const char *m = tg_json_get_string(tg_json_get(q, "params"), "message");
+    if (!m)
+        m = tg_json_get_string(q, "question");
+    return m ? m : kind_of(q) == 1 ? "a model's answer (sampling)" : "the client's roots";
+}
+
+/*
+ * The answer in result (the client's ElicitResult, CreateMessageResult or ListRootsResult) to
+ * question q, into answers[key]: an accepted form's content (or its one field), the sampling
+ * result, the list of roots. false with out set when the user declined or cancelled. A result
+ * that is missing or malformed leaves answers as they were: the question is asked again, as
+ * MCP advises.
+ */
+static bool take_answer(const cJSON *q, const cJSON *result, cJSON *answers, const char *name,
+                        const js_schema *output, tg_serve_outcome *out)
+{
+    const char *key = tg_json_get_string(q, "key");
+    size_t kind = kind_of(q);
+    const char *action = tg_json_get_string(result, "action");
+    if (kind == 0 && action && (strcmp(action, "decline") == 0 || strcmp(action, "cancel") == 0)) {
+        char *msg = xasprintf("the user %s the question \"%s\", so %s did not run to the end; "
+                              "call it again with the choice in its arguments, or ask the user",
+                              strcmp(action, "decline") == 0 ? "declined" : "cancelled",
+                              question_text(q), name);
+        tool_error(out, output, msg);
+        free(msg);
         return false;
     }
-    const cJSON *v = tg_json_get(tg_json_get(resp, "content"), key);
-    if (action && strcmp(action, "accept") == 0 && v && !cJSON_GetObjectItemCaseSensitive(answers, key))
+    const cJSON *v = NULL;
+    if (kind == 0 && action && strcmp(action, "accept") == 0) {
+        const char *field = tg_json_get_string(q, "field");
+        v = field ? tg_json_get(tg_json_get(result, "content"), field) : tg_json_get(result, "content");
+    } else if (kind == 1 && cJSON_IsObject(tg_json_get(result, "content"))) {
+        v = result;
+    } else if (kind == 2 && cJSON_IsArray(tg_json_get(result, "roots"))) {
+        v = tg_json_get(result, "roots");
+    }
+    if (v && !cJSON_GetObjectItemCaseSensitive(answers, key))
         cJSON_AddItemToObject(answers, key, cJSON_Duplicate(v, true));
     return true;
 }
 
-/* Runs the call with answers; a question comes back in *ask. */
+/* Runs the call with answers; its questions come back in *ask. */
 static cJSON *run_round(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                         const cJSON *answers, cJSON **ask, tg_serve_outcome *out)
 {
     *ask = NULL;
     cJSON *r = tg_serve_tool_call_answered(how, tool, args, answers, ask, &out->code);
-    if (*ask && cJSON_GetArraySize(answers) >= TG_MRTR_MAX_ROUNDS) {
-        tool_error(out, tool, "the tool asked more questions than a call may (16)");
+    if (*ask && cJSON_GetArraySize(answers) + cJSON_GetArraySize(*ask) > TG_MRTR_MAX_ROUNDS) {
+        tool_error(out, tool->output, "the tool asked more questions than a call may (16)");
         cJSON_Delete(*ask);
         *ask = NULL;
         return out->result;
@@ -222,25 +298,38 @@ static cJSON *run_round(const tg_serve_call *how, const tg_serve_tool *tool, con
     return r;
 }
 
-static void cannot_ask(tg_serve_outcome *out, const tg_serve_tool *tool, const cJSON *ask)
+/* The capabilities questions need that client_can lacks, as ClientCapabilities; NULL: none. */
+static cJSON *missing_capabilities(const cJSON *questions, unsigned client_can)
 {
-    char *m = xasprintf("%s needs an answer the client cannot be asked for (it did not declare "
-                        "the elicitation capability): %s Pass the choice in the arguments if "
-                        "the input schema has it (e.g. '%s').", tool->m.name,
-                        tg_json_get_string(ask, "message"), tg_json_get_string(ask, "key"));
-    tool_error(out, tool, m);
-    free(m);
+    cJSON *missing = NULL;
+    for (const cJSON *q = questions->child; q; q = q->next) {
+        size_t k = kind_of(q);
+        if (client_can & kinds[k].can)
+            continue;
+        if (!missing)
+            missing = cJSON_CreateObject();
+        if (!cJSON_GetObjectItemCaseSensitive(missing, kinds[k].capability))
+            cJSON_AddObjectToObject(missing, kinds[k].capability);
+    }
+    return missing;
+}
+
+/* The capability names of missing, "sampling and roots" (heap). */
+static char *capability_names(const cJSON *missing)
+{
+    tg_buf b = TG_BUF_INIT;
+    for (const cJSON *c = missing->child; c; c = c->next)
+        tg_buf_printf(&b, "%s%s", b.len ? (c->next ? ", " : " and ") : "", c->string);
+    return tg_buf_steal(&b);
 }
 
 /* ---- 2026-07-28 ------------------------------------------------------------------------------ */
 
-/* The answers carried by a retry's requestState (+ inputResponses); NULL with out set. */
-static cJSON *answers_of_retry(const tg_serve_mrtr *m, const tg_serve_tool *tool,
-                               const cJSON *args, const cJSON *params, tg_serve_outcome *out)
+/* The payload of a retry's requestState when it is this server's and this call's; NULL with
+ * out set (-32602) otherwise. */
+static cJSON *open_state(const tg_serve_mrtr *m, const char *name, const cJSON *args,
+                         const cJSON *state, tg_serve_outcome *out)
 {
-    const cJSON *state = cJSON_GetObjectItemCaseSensitive(params, "requestState");
-    if (!state)
-        return cJSON_CreateObject();
     char why[256];
     cJSON *p = cJSON_IsString(state) ? tg_serve_mrtr_open(m, state->valuestring, time(NULL), why,
                                                           sizeof why)
@@ -248,7 +337,7 @@ static cJSON *answers_of_retry(const tg_serve_mrtr *m, const tg_serve_tool *tool
     if (!cJSON_IsString(state))
         snprintf(why, sizeof why, "requestState must be a string");
     char *digest = p ? tg_serve_mrtr_digest(args) : NULL;
-    if (p && (!tg_json_get_string(p, "tool") || strcmp(tg_json_get_string(p, "tool"), tool->m.name) ||
+    if (p && (!tg_json_get_string(p, "tool") || strcmp(tg_json_get_string(p, "tool"), name) ||
               !tg_json_get_string(p, "args") || strcmp(tg_json_get_string(p, "args"), digest))) {
         snprintf(why, sizeof why, "requestState belongs to another call (a different tool or "
                                   "arguments)");
@@ -257,178 +346,181 @@ static cJSON *answers_of_retry(const tg_serve_mrtr *m, const tg_serve_tool *tool
     }
     free(digest);
     if (!p) {
-        out->rpc_error = -32602;
-        snprintf(out->msg, sizeof out->msg, "tools/call: %s; call the tool again without "
-                                            "requestState and inputResponses", why);
-        return NULL;
+        out->rpc_error = TG_RPC_INVALID_PARAMS;
+        snprintf(out->msg, sizeof out->msg, "%s: %s; call again without requestState and "
+                                            "inputResponses", name, why);
     }
+    return p;
+}
+
+cJSON *tg_serve_mrtr_retry_answers(const tg_serve_mrtr *m, const char *name,
+                                   const js_schema *output, const cJSON *args,
+                                   const cJSON *params, tg_serve_outcome *out)
+{
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(params, "requestState");
+    if (!state)
+        return cJSON_CreateObject();
+    cJSON *p = open_state(m, name, args, state, out);
+    if (!p)
+        return NULL;
     cJSON *answers = cJSON_DetachItemFromObject(p, "answers");
     if (!cJSON_IsObject(answers)) {
         cJSON_Delete(answers);
         answers = cJSON_CreateObject();
     }
-    const char *key = tg_json_get_string(p, "pending");
-    const cJSON *resp = key ? tg_json_get(tg_json_get(params, "inputResponses"), key) : NULL;
-    if (resp && !take_answer(resp, key, tg_json_get_string(p, "question"), answers, tool, out)) {
-        cJSON_Delete(answers);
-        answers = NULL;
+    const cJSON *responses = tg_json_get(params, "inputResponses");
+    const cJSON *pending = tg_json_get(p, "pending");
+    for (const cJSON *q = cJSON_IsArray(pending) ? pending->child : NULL; q; q = q->next) {
+        const cJSON *r = tg_json_get(responses, tg_json_get_string(q, "key"));
+        if (r && !take_answer(q, r, answers, name, output, out)) {
+            cJSON_Delete(answers);
+            answers = NULL;
+            break;
+        }
     }
     cJSON_Delete(p);
     return answers;
 }
 
-static cJSON *input_required(const tg_serve_mrtr *m, const tg_serve_tool *tool,
-                             const cJSON *args, cJSON *answers, const cJSON *ask)
+/* What the state keeps of a question: what take_answer and its messages need. */
+static cJSON *pending_of(const cJSON *q)
 {
-    const char *key = tg_json_get_string(ask, "key");
+    static const char *const keep[] = {"key", "method", "field", NULL};
+    cJSON *p = kept(q, keep);
+    const char *m = tg_json_get_string(tg_json_get(q, "params"), "message");
+    if (m)
+        cJSON_AddStringToObject(p, "question", m);
+    return p;
+}
+
+void tg_serve_mrtr_need(const tg_serve_mrtr *m, const char *name, unsigned client_can,
+                        const cJSON *args, const cJSON *answers, const cJSON *questions,
+                        tg_serve_outcome *out)
+{
+    cJSON *missing = missing_capabilities(questions, client_can);
+    if (missing) {
+        char *names = capability_names(missing);
+        out->rpc_error = TG_RPC_MISSING_CAPABILITY;
+        snprintf(out->msg, sizeof out->msg, "%s needs the client's %s, which the request's "
+                                            "clientCapabilities do not declare", name, names);
+        free(names);
+        out->rpc_data = cJSON_CreateObject();
+        cJSON_AddItemToObject(out->rpc_data, "requiredCapabilities", missing);
+        return;
+    }
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "resultType", "input_required");
-    cJSON *req = cJSON_AddObjectToObject(cJSON_AddObjectToObject(r, "inputRequests"), key);
-    cJSON_AddStringToObject(req, "method", "elicitation/create");
-    cJSON_AddItemToObject(req, "params", elicit_params(ask));
+    cJSON *reqs = cJSON_AddObjectToObject(r, "inputRequests");
     cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "tool", tool->m.name);
+    cJSON_AddStringToObject(p, "tool", name);
     char *digest = tg_serve_mrtr_digest(args);
     cJSON_AddStringToObject(p, "args", digest);
     free(digest);
-    cJSON_AddItemReferenceToObject(p, "answers", answers);
-    cJSON_AddStringToObject(p, "pending", key);
-    cJSON_AddStringToObject(p, "question", tg_json_get_string(ask, "message"));
+    cJSON_AddItemToObject(p, "answers", cJSON_Duplicate(answers, true));
+    cJSON *pending = cJSON_AddArrayToObject(p, "pending");
+    for (const cJSON *q = questions->child; q; q = q->next) {
+        cJSON *req = cJSON_AddObjectToObject(reqs, tg_json_get_string(q, "key"));
+        cJSON_AddStringToObject(req, "method", tg_json_get_string(q, "method"));
+        cJSON_AddItemToObject(req, "params", clean_params(q));
+        cJSON_AddItemToArray(pending, pending_of(q));
+    }
     cJSON_AddNumberToObject(p, "exp", (double)(time(NULL) + (m->ttl_s ? m->ttl_s : TG_MRTR_TTL_S)));
     char *state = tg_serve_mrtr_seal(m, p);
     cJSON_AddStringToObject(r, "requestState", state);
     free(state);
     cJSON_Delete(p);
-    return r;
+    out->result = r;
 }
 
 void tg_serve_mrtr_call_modern(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *params,
-                               const cJSON *client_caps, tg_serve_outcome *out)
+                               tg_serve_outcome *out)
 {
     *out = (tg_serve_outcome){0};
-    cJSON *answers = answers_of_retry(m, tool, args, params, out);
+    cJSON *answers = tg_serve_mrtr_retry_answers(m, tool->m.name, tool->output, args, params, out);
     if (!answers)
         return;
     cJSON *ask;
     cJSON *r = run_round(how, tool, args, answers, &ask, out);
-    if (ask) {
-        if (cJSON_GetObjectItemCaseSensitive(client_caps, "elicitation"))
-            out->result = input_required(m, tool, args, answers, ask);
-        else
-            cannot_ask(out, tool, ask);
-        cJSON_Delete(ask);
-    } else {
+    if (ask)
+        tg_serve_mrtr_need(m, tool->m.name, how->client_can, args, answers, ask, out);
+    else
         out->result = r;
-    }
+    cJSON_Delete(ask);
     cJSON_Delete(answers);
 }
 
 /* ---- legacy ---------------------------------------------------------------------------------- */
 
-struct tg_serve_pending {
-    char server_id[32]; /* the id of our elicitation/create request */
-    cJSON *call_id;     /* the tools/call's id */
-    char *tool;
-    cJSON *args, *answers;
-    char *key, *question;
-};
-
-void tg_serve_pending_free(tg_serve_pending *p)
+int tg_serve_mrtr_ask_now(const tg_serve_call *how, const char *name, const js_schema *output,
+                          const cJSON *questions, cJSON *answers, tg_serve_outcome *out)
 {
-    if (!p)
-        return;
-    cJSON_Delete(p->call_id);
-    cJSON_Delete(p->args);
-    cJSON_Delete(p->answers);
-    free(p->tool);
-    free(p->key);
-    free(p->question);
-    free(p);
-}
-
-/* The elicitation/create request that asks the client; the call waits in a new *pending. */
-static cJSON *elicit_request(const tg_serve_tool *tool, const cJSON *args, const cJSON *call_id,
-                             cJSON *answers, const cJSON *ask, tg_serve_pending **pending)
-{
-    /* several connections' calls may ask at once (HTTP): each question gets its own id */
-    static atomic_ulong counter;
-    tg_serve_pending *p = xcalloc(1, sizeof *p);
-    snprintf(p->server_id, sizeof p->server_id, "toolgen-ask-%lu",
-             atomic_fetch_add(&counter, 1) + 1);
-    p->call_id = cJSON_Duplicate(call_id, true);
-    p->tool = xstrdup(tool->m.name);
-    p->args = cJSON_Duplicate(args, true);
-    p->answers = answers;
-    p->key = xstrdup(tg_json_get_string(ask, "key"));
-    p->question = xstrdup(tg_json_get_string(ask, "message"));
-    *pending = p;
-    cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "jsonrpc", "2.0");
-    cJSON_AddStringToObject(r, "id", p->server_id);
-    cJSON_AddStringToObject(r, "method", "elicitation/create");
-    cJSON_AddItemToObject(r, "params", elicit_params(ask));
-    return r;
-}
-
-/* One round of a legacy call: the result, or a question sent as a request. Takes answers. */
-static void legacy_round(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
-                         const cJSON *call_id, cJSON *answers, bool client_elicits,
-                         tg_serve_pending **pending, tg_serve_outcome *out)
-{
-    cJSON *ask;
-    cJSON *r = run_round(how, tool, args, answers, &ask, out);
-    if (!ask) {
-        out->result = r;
-        cJSON_Delete(answers);
-        return;
+    cJSON *missing = missing_capabilities(questions, how->client_can);
+    if (missing) {
+        char *names = capability_names(missing);
+        char *msg = xasprintf("%s needs what the client cannot be asked for (it did not declare "
+                              "the %s capability): %s Pass the choice in the arguments if the "
+                              "input schema has it.", name, names, question_text(questions->child));
+        tool_error(out, output, msg);
+        free(msg);
+        free(names);
+        cJSON_Delete(missing);
+        return -1;
     }
-    if (!client_elicits || *pending) {
-        cannot_ask(out, tool, ask);
-        cJSON_Delete(answers);
-    } else {
-        out->request = elicit_request(tool, args, call_id, answers, ask, pending);
+    size_t n = (size_t)cJSON_GetArraySize(questions), i = 0;
+    const char **methods = xcalloc(n + 1, sizeof *methods);
+    cJSON **params = xcalloc(n + 1, sizeof *params), **responses = xcalloc(n + 1, sizeof *responses);
+    for (const cJSON *q = questions->child; q; q = q->next, i++) {
+        methods[i] = tg_json_get_string(q, "method");
+        params[i] = clean_params(q);
     }
-    cJSON_Delete(ask);
+    char why[256];
+    int rc = tg_serve_call_ask(how->slot, methods, (const cJSON *const *)params, responses, n,
+                               TG_MRTR_WAIT_MS, why, sizeof why);
+    if (rc != 0) {
+        char *msg = xasprintf("%s could not ask the client: %s", name, why);
+        tool_error(out, output, msg);
+        free(msg);
+    }
+    i = 0;
+    for (const cJSON *q = questions->child; q && rc == 0; q = q->next, i++) {
+        const cJSON *result = tg_json_get(responses[i], "result");
+        if (!cJSON_IsObject(result)) { /* the client answered with an error */
+            char *msg = xasprintf("the client could not answer the %s request of %s (it answered "
+                                  "with an error)", methods[i], name);
+            tool_error(out, output, msg);
+            free(msg);
+            rc = -1;
+        } else if (!take_answer(q, result, answers, name, output, out)) {
+            rc = -1;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        cJSON_Delete(params[i]);
+        cJSON_Delete(responses[i]);
+    }
+    free(methods);
+    free(params);
+    free(responses);
+    return rc;
 }
 
-void tg_serve_mrtr_call_legacy(const tg_serve_mrtr *m, const tg_serve_call *how,
-                               const tg_serve_tool *tool, const cJSON *args, const cJSON *id,
-                               bool client_elicits, tg_serve_pending **pending,
-                               tg_serve_outcome *out)
+void tg_serve_mrtr_call_legacy(const tg_serve_call *how, const tg_serve_tool *tool,
+                               const cJSON *args, tg_serve_outcome *out)
 {
-    (void)m;
     *out = (tg_serve_outcome){0};
-    legacy_round(how, tool, args, id, cJSON_CreateObject(), client_elicits, pending, out);
-}
-
-bool tg_serve_mrtr_resume(const tg_serve_mrtr *m, const tg_serve_call *how,
-                          const tg_serve_tools *tools, const cJSON *response,
-                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_outcome *out)
-{
-    (void)m;
-    *out = (tg_serve_outcome){0};
-    tg_serve_pending *p = *pending;
-    const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(response, "id"));
-    if (!p || !rid || strcmp(rid, p->server_id) != 0)
-        return false;
-    *pending = NULL;
-    *reply_id = p->call_id;
-    p->call_id = NULL;
-    const tg_serve_tool *tool = tg_serve_tools_find(tools, p->tool);
-    const cJSON *result = cJSON_GetObjectItemCaseSensitive(response, "result");
-    if (!tool) {
-        out->rpc_error = -32603;
-        snprintf(out->msg, sizeof out->msg, "tools/call: %s is no longer served", p->tool);
-    } else if (!cJSON_IsObject(result)) {
-        /* the client answered our request with an error: it could not ask the user */
-        tool_error(out, tool, "the client could not ask the user (it answered the "
-                              "elicitation/create request with an error)");
-    } else if (take_answer(result, p->key, p->question, p->answers, tool, out)) {
-        cJSON *answers = p->answers;
-        p->answers = NULL;
-        legacy_round(how, tool, p->args, *reply_id, answers, true, pending, out);
+    cJSON *answers = cJSON_CreateObject();
+    for (;;) {
+        cJSON *ask;
+        cJSON *r = run_round(how, tool, args, answers, &ask, out);
+        if (!ask) {
+            out->result = r;
+            break;
+        }
+        int rc = tg_serve_mrtr_ask_now(how, tool->m.name, tool->output, ask, answers, out);
+        cJSON_Delete(ask);
+        if (rc != 0)
+            break;
     }
-    tg_serve_pending_free(p);
-    return true;
+    cJSON_Delete(answers);
 }

@@ -1,26 +1,30 @@
 /*
- * mrtr.h — a tool asks the client for input it lacks (docs/mcp.md#asking-the-user).
+ * mrtr.h — a tool asks the client for what it lacks (docs/mcp.md#asking-the-user): the user's
+ * choice (elicitation/create), an answer of the client's model (sampling/createMessage), the
+ * client's roots (roots/list) — one question or several at once.
  *
- * A tool asks through its runner (toolgen_helpers.ask(key, message, schema) in Python): the call
- * ends with the question instead of a result (tg_call_result.ask, run/toolrun.h), and is run
- * again from the start with every answer so far in tg_tool_call.answers. Re-running is what
- * MCP's Multi Round-Trip Requests ask of a server, and it keeps the server stateless: nothing
- * of a call survives between rounds except what the client carries back.
+ * A tool asks through its runner (toolgen_helpers.ask, sample, roots in Python): the call ends
+ * with its questions instead of a result (tg_call_result.ask, run/toolrun.h), and is run again
+ * from the start with every answer so far in tg_tool_call.answers. What the client is shown is
+ * rebuilt from the tool's question with only what MCP defines for it (a form's fields keep the
+ * keywords of PrimitiveSchemaDefinition and its enum variants).
  *
- *   - 2026-07-28: the tools/call result is an InputRequiredResult (resultType "input_required")
- *     with an elicitation/create form in inputRequests and a requestState: the tool, a SHA-256
- *     digest of the arguments, the answers so far, the pending question's key and an expiry,
- *     signed with HMAC-SHA-256 under a random key drawn when the server starts. The client
- *     retries tools/call with inputResponses and the requestState; a state that was altered,
- *     signed by another server (or an earlier run of this one), expired, or presented with
- *     another tool or other arguments is refused with -32602.
- *   - legacy: the server sends the client an elicitation/create request (when the client
- *     declared the elicitation capability at initialize) and keeps the call pending in the
- *     session; the client's response resumes it, and the final reply goes to the original
- *     tools/call id.
+ *   - 2026-07-28 (Multi Round-Trip Requests): the tools/call result is an InputRequiredResult
+ *     with the questions in inputRequests (by key) and a requestState: the tool, a SHA-256
+ *     digest of the arguments, the answers so far, the pending questions and an expiry, signed
+ *     with HMAC-SHA-256 under a random key drawn when the server starts. The client retries
+ *     tools/call with inputResponses and the requestState; a state that was altered, signed by
+ *     another server (or an earlier run of this one), expired, or presented with another tool
+ *     or other arguments is refused with -32602. A question the client's capabilities do not
+ *     cover is MissingRequiredClientCapabilityError (-32021, data.requiredCapabilities).
+ *   - legacy: the server sends the client the questions as requests on the call's own
+ *     connection (serve/dispatch.h: tg_serve_call_ask) and the call waits for the responses —
+ *     its progress and cancellation going on — then runs again with the answers, until it
+ *     ends. A client without the capability a question needs gets a tool error that says what
+ *     the tool needed.
  *
- * A client that cannot be asked gets a tool error (INVALID_INPUT) that says what the tool
- * needed. Declining or cancelling the question ends the call with a tool error too.
+ * Declining or cancelling a question ends the call with a tool error (INVALID_INPUT), and so
+ * does a client that answers a request with an error.
  */
 #ifndef TG_SERVE_MRTR_H
 #define TG_SERVE_MRTR_H
@@ -37,6 +41,7 @@
 #define TG_MRTR_KEY_LEN 32
 #define TG_MRTR_TTL_S 600      /* a requestState expires 10 minutes after it was issued */
 #define TG_MRTR_MAX_ROUNDS 16  /* questions per call */
+#define TG_MRTR_WAIT_MS (10 * 60 * 1000L) /* how long a legacy call waits for answers */
 
 typedef struct tg_serve_mrtr {
     unsigned char key[TG_MRTR_KEY_LEN]; /* the HMAC key, random per server */
@@ -54,35 +59,39 @@ cJSON *tg_serve_mrtr_open(const tg_serve_mrtr *m, const char *state, time_t now,
 /* Hex SHA-256 of args in canonical form (object keys sorted, no spaces), heap. */
 char *tg_serve_mrtr_digest(const cJSON *args);
 
-/* A legacy call waiting for the client's answer (owned by the session). */
-typedef struct tg_serve_pending tg_serve_pending;
-void tg_serve_pending_free(tg_serve_pending *p);
-
 /*
  * tools/call of tool with args in the 2026-07-28 era: params carry requestState and
- * inputResponses on a retry, client_caps the request's clientCapabilities.
+ * inputResponses on a retry; how->client_can says what the client can be asked.
  */
 void tg_serve_mrtr_call_modern(const tg_serve_mrtr *m, const tg_serve_call *how,
                                const tg_serve_tool *tool, const cJSON *args, const cJSON *params,
-                               const cJSON *client_caps, tg_serve_outcome *out);
-
-/*
- * tools/call in the legacy era: a question becomes an elicitation/create request when
- * client_elicits, and the call waits in *pending (replacing — and answering with an error —
- * none: a second question while one waits is refused as a tool error). id is the call's.
- */
-void tg_serve_mrtr_call_legacy(const tg_serve_mrtr *m, const tg_serve_call *how,
-                               const tg_serve_tool *tool, const cJSON *args, const cJSON *id,
-                               bool client_elicits, tg_serve_pending **pending,
                                tg_serve_outcome *out);
 
 /*
- * A JSON-RPC response from the client: when it answers *pending, the call runs again and out
- * holds its outcome, due to *reply_id (a new copy of the original call's id, the caller's);
- * returns false when the response is not for us.
+ * tools/call in the legacy era: each round's questions go to the client through the call's
+ * connection (how->slot), answered ones make the next round, until the tool returns.
  */
-bool tg_serve_mrtr_resume(const tg_serve_mrtr *m, const tg_serve_call *how,
-                          const tg_serve_tools *tools, const cJSON *response,
-                          tg_serve_pending **pending, cJSON **reply_id, tg_serve_outcome *out);
+void tg_serve_mrtr_call_legacy(const tg_serve_call *how, const tg_serve_tool *tool,
+                               const cJSON *args, tg_serve_outcome *out);
+
+/*
+ * The parts, for callers other than a served tool (the workflow's questions to the user):
+ * questions is an array of {key, method, params, field?} as a runner writes them; name and
+ * output (NULL: none) say whose questions they are, for the state and the tool errors.
+ */
+/* 2026-07-28: the answers a retry's requestState and inputResponses carry ({} on a first
+ * call); NULL with out set (a refused state, or a declined question). */
+cJSON *tg_serve_mrtr_retry_answers(const tg_serve_mrtr *m, const char *name,
+                                   const js_schema *output, const cJSON *args,
+                                   const cJSON *params, tg_serve_outcome *out);
+/* 2026-07-28: the InputRequiredResult asking questions (answers: those so far), or -32021 when
+ * the client cannot be asked them; into out. */
+void tg_serve_mrtr_need(const tg_serve_mrtr *m, const char *name, unsigned client_can,
+                        const cJSON *args, const cJSON *answers, const cJSON *questions,
+                        tg_serve_outcome *out);
+/* legacy: asks the client questions now and adds the answers to answers; 0, or -1 with out
+ * set (the client cannot be asked, said no, or failed to answer). */
+int tg_serve_mrtr_ask_now(const tg_serve_call *how, const char *name, const js_schema *output,
+                          const cJSON *questions, cJSON *answers, tg_serve_outcome *out);
 
 #endif

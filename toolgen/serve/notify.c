@@ -12,6 +12,7 @@
 typedef struct sub {
     cJSON *id;     /* the listen request's id */
     unsigned what; /* TG_CHANGED_* it asked for and we honour */
+    cJSON *uris;   /* its resourceSubscriptions we honour, an array; NULL: none */
 } sub;
 
 struct tg_serve_subs {
@@ -42,7 +43,7 @@ static cJSON *notification(const char *method, const cJSON *sub_id)
 }
 
 cJSON *tg_serve_listen(tg_serve_subs **subs, const cJSON *id, const cJSON *params,
-                       unsigned offered, char *msg, size_t msg_size)
+                       unsigned offered, const cJSON *watched, char *msg, size_t msg_size)
 {
     const cJSON *filter = cJSON_GetObjectItemCaseSensitive(params, "notifications");
     if (!cJSON_IsObject(filter)) {
@@ -72,9 +73,12 @@ cJSON *tg_serve_listen(tg_serve_subs **subs, const cJSON *id, const cJSON *param
             what |= lists[i].bit;
             cJSON_AddBoolToObject(honoured, lists[i].filter, true);
         }
-    /* resourceSubscriptions: resources here change only with the tool set, which
-     * resourcesListChanged covers; not honoured, so left out of the acknowledgement. */
-    s->v[s->n++] = (sub){.id = cJSON_Duplicate(id, true), .what = what};
+    cJSON *uris = NULL;
+    if (cJSON_GetArraySize(watched) > 0) { /* the ones the caller watches (declared resources) */
+        uris = cJSON_Duplicate(watched, true);
+        cJSON_AddItemToObject(honoured, "resourceSubscriptions", cJSON_Duplicate(uris, true));
+    }
+    s->v[s->n++] = (sub){.id = cJSON_Duplicate(id, true), .what = what, .uris = uris};
     return ack;
 }
 
@@ -83,6 +87,7 @@ bool tg_serve_unlisten(tg_serve_subs *subs, const cJSON *id)
     for (size_t i = 0; subs && id && i < subs->n; i++)
         if (cJSON_Compare(subs->v[i].id, id, true)) {
             cJSON_Delete(subs->v[i].id);
+            cJSON_Delete(subs->v[i].uris);
             subs->v[i] = subs->v[--subs->n];
             return true;
         }
@@ -96,8 +101,10 @@ size_t tg_serve_subs_count(const tg_serve_subs *subs)
 
 void tg_serve_subs_free(tg_serve_subs *subs)
 {
-    for (size_t i = 0; subs && i < subs->n; i++)
+    for (size_t i = 0; subs && i < subs->n; i++) {
         cJSON_Delete(subs->v[i].id);
+        cJSON_Delete(subs->v[i].uris);
+    }
     free(subs);
 }
 
@@ -112,6 +119,40 @@ cJSON *tg_serve_changed(const tg_serve_subs *subs, bool legacy_initialized, unsi
         for (size_t i = 0; subs && i < subs->n; i++)
             if (subs->v[i].what & lists[l].bit)
                 cJSON_AddItemToArray(out, notification(lists[l].method, subs->v[i].id));
+    }
+    return out;
+}
+
+static bool lists_uri(const cJSON *uris, const char *uri)
+{
+    const cJSON *u;
+    cJSON_ArrayForEach(u, uris)
+        if (cJSON_IsString(u) && strcmp(u->valuestring, uri) == 0)
+            return true;
+    return false;
+}
+
+/* notifications/resources/updated for uri, tagged with sub_id when it goes to a subscription. */
+static cJSON *updated(const char *uri, const cJSON *sub_id)
+{
+    cJSON *n = notification("notifications/resources/updated", sub_id);
+    cJSON_AddStringToObject(cJSON_GetObjectItem(n, "params"), "uri", uri);
+    return n;
+}
+
+cJSON *tg_serve_updated(const tg_serve_subs *subs, const cJSON *legacy_uris,
+                        const cJSON *changed)
+{
+    cJSON *out = cJSON_CreateArray();
+    const cJSON *c;
+    cJSON_ArrayForEach(c, changed) {
+        if (!cJSON_IsString(c))
+            continue;
+        if (lists_uri(legacy_uris, c->valuestring))
+            cJSON_AddItemToArray(out, updated(c->valuestring, NULL));
+        for (size_t i = 0; subs && i < subs->n; i++)
+            if (lists_uri(subs->v[i].uris, c->valuestring))
+                cJSON_AddItemToArray(out, updated(c->valuestring, subs->v[i].id));
     }
     return out;
 }

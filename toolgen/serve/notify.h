@@ -26,6 +26,7 @@ enum {
     TG_CHANGED_TOOLS = 1,
     TG_CHANGED_RESOURCES = 2,
     TG_CHANGED_PROMPTS = 4,
+    TG_CHANGED_CONTENT = 8, /* watched resources changed (serve/declared.h): their URIs */
 };
 
 #define TG_SERVE_MAX_SUBS 32 /* open subscriptions per connection */
@@ -34,12 +35,13 @@ typedef struct tg_serve_subs tg_serve_subs;
 
 /*
  * subscriptions/listen with request id and params.notifications: the acknowledgement to send,
- * honouring of the filter what `offered` (TG_CHANGED_*) can change. *subs is created on first
- * use. NULL with why in msg (for -32602) when the filter is not an object, the id is in use, or
- * the connection has too many subscriptions.
+ * honouring of the filter what `offered` (TG_CHANGED_*) can change, and of its
+ * resourceSubscriptions the URIs in watched (an array of strings the caller watches; NULL:
+ * none). *subs is created on first use. NULL with why in msg (for -32602) when the filter is
+ * not an object, the id is in use, or the connection has too many subscriptions.
  */
 cJSON *tg_serve_listen(tg_serve_subs **subs, const cJSON *id, const cJSON *params,
-                       unsigned offered, char *msg, size_t msg_size);
+                       unsigned offered, const cJSON *watched, char *msg, size_t msg_size);
 /* Ends the subscription opened by request id (notifications/cancelled); false when none. */
 bool tg_serve_unlisten(tg_serve_subs *subs, const cJSON *id);
 /* Open subscriptions. */
@@ -52,5 +54,12 @@ void tg_serve_subs_free(tg_serve_subs *subs);
  * array (possibly empty).
  */
 cJSON *tg_serve_changed(const tg_serve_subs *subs, bool legacy_initialized, unsigned what);
+/*
+ * The notifications/resources/updated due on a connection when the resources in changed (an
+ * array of URIs) changed: one per URI the legacy session subscribed to (legacy_uris, an array;
+ * may be NULL), then one per subscription that listed it. A new array (possibly empty).
+ */
+cJSON *tg_serve_updated(const tg_serve_subs *subs, const cJSON *legacy_uris,
+                        const cJSON *changed);
 
 #endif

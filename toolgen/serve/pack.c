@@ -12,8 +12,9 @@
 #include "base/json.h"
 #include "base/strvec.h"
 #include "base/zip.h"
-#include "emit/common.h"
-#include "serve/tools.h"
+#include "emit/emit.h"
+#include "lifecycle/registry.h"
+#include "serve/regtools.h"
 
 #define PACK_FILE_MAX ((size_t)512 << 20) /* per file */
 
@@ -94,8 +95,17 @@ static int add_toolgen(packer *p, tg_err *err)
     return rc;
 }
 
-/* The repository's part: what toolgen serve --dev reads, and the data the tools read. */
-static int add_repository(packer *p, const tg_repo *repo, tg_err *err)
+static int add_repo_dir(packer *p, const tg_repo *repo, const char *dir, tg_err *err)
+{
+    char *prefix = tg_path_join("repo", dir);
+    int rc = add_tree(p, repo->root_fd, dir, prefix, err);
+    free(prefix);
+    return rc;
+}
+
+/* The repository's part: its config, prompts and data, and what the bundle's server reads —
+ * the registry's folders or the manifests, by what it serves (pack.h). */
+static int add_repository(packer *p, const tg_repo *repo, const tg_pack_opts *o, tg_err *err)
 {
     size_t len = 0;
     if (repo->cfg.path) {
@@ -105,9 +115,18 @@ static int add_repository(packer *p, const tg_repo *repo, tg_err *err)
         if (rc != 0)
             return -1;
     }
-    char *m = tg_path_join("repo", repo->cfg.manifests_dir);
-    int rc = add_tree(p, repo->root_fd, repo->cfg.manifests_dir, m, err);
-    free(m);
+    int rc = 0;
+    if (o->source == TG_SERVE_SOURCE_DEV || o->workflow)
+        rc = add_repo_dir(p, repo, repo->cfg.manifests_dir, err);
+    if (rc == 0 && (o->source != TG_SERVE_SOURCE_DEV || o->workflow)) {
+        tg_registry g;
+        if (tg_registry_open(&g, repo, err) != 0)
+            return -1;
+        rc = add_repo_dir(p, repo, g.active, err);
+        if (rc == 0 && (o->source == TG_SERVE_SOURCE_STAGING || o->workflow))
+            rc = add_repo_dir(p, repo, g.staging, err);
+        tg_registry_release(&g);
+    }
     if (rc == 0)
         rc = add_tree(p, repo->root_fd, "prompts", "repo/prompts", err);
     const cJSON *dirs = tg_config_get(&repo->cfg, "/sandbox/data_dirs"), *d;
@@ -123,79 +142,140 @@ static int add_repository(packer *p, const tg_repo *repo, tg_err *err)
         size_t n = strlen(dir);
         while (n > 1 && dir[n - 1] == '/')
             dir[--n] = '\0';
-        char *prefix = tg_path_join("repo", dir);
-        rc = add_tree(p, repo->root_fd, dir, prefix, err);
-        free(prefix);
+        rc = add_repo_dir(p, repo, dir, err);
         free(dir);
     }
     return rc;
 }
 
-/* A tool that reaches an external service, or NULL. */
-static const char *external_tool(const tg_repo *repo, char *name, size_t n)
+/* The lifecycle state of a served candidate (regtools marks it in _meta), or NULL. */
+static const char *candidate_state(const tg_serve_tool *tool)
 {
-    tg_serve_tools tools;
-    tg_err err = {0};
-    if (tg_serve_tools_load_dev(&tools, repo, &err) != 0)
-        return NULL;
-    const char *found = NULL;
-    for (size_t i = 0; i < tools.n && !found; i++)
-        if (tg_emit_network(&tools.v[i].m)) {
-            snprintf(name, n, "%s", tools.v[i].m.name);
-            found = name;
-        }
-    tg_serve_tools_free(&tools);
-    return found;
+    const cJSON *lc = tg_json_get(tg_json_get(tool->tool, "_meta"), "dev.toolgen/lifecycle");
+    return tg_json_get_string(lc, "state");
 }
 
-/* generated/mcp/manifest.json, its server section pointing into the bundle. */
-static char *bundle_manifest(const tg_repo *repo, tg_err *err)
+/* A tool that reaches an external service, or NULL. */
+static const char *external_tool(const tg_serve_tools *t)
 {
-    char *path = xasprintf("%s/mcp/manifest.json", repo->cfg.generated_dir);
-    size_t len = 0;
-    char *text = tg_read_file_at(repo->root_fd, path, TG_DOC_MAX_BYTES, &len, err);
-    cJSON *m = text ? tg_json_parse(text, len, NULL, NULL, NULL, err) : NULL;
-    free(text);
-    if (!cJSON_IsObject(m)) {
-        tg_err_set(err, "%s is missing or unreadable: run `toolgen build` first, then pack", path);
-        free(path);
-        cJSON_Delete(m);
-        return NULL;
-    }
-    free(path);
+    for (size_t i = 0; i < t->n; i++)
+        if (tg_emit_network(&t->v[i].m))
+            return t->v[i].m.name;
+    return NULL;
+}
+
+/* The server section: the bundle's own toolgen on the bundle's repository, serving what was
+ * packed, and the workflow only when asked for. */
+static void bundle_server(cJSON *m, const tg_pack_opts *o)
+{
     cJSON *server = cJSON_GetObjectItemCaseSensitive(m, "server");
     cJSON *cfg = cJSON_GetObjectItemCaseSensitive(server, "mcp_config");
     cJSON_ReplaceItemInObject(server, "entry_point", cJSON_CreateString("bin/toolgen"));
     cJSON_ReplaceItemInObject(cfg, "command", cJSON_CreateString("${__dirname}/bin/toolgen"));
     cJSON *args = cJSON_CreateArray();
-    const char *argv[] = {"-C", "${__dirname}/repo", "serve", "--dev"};
+    const char *argv[] = {"-C", "${__dirname}/repo", "serve"};
     for (size_t i = 0; i < sizeof argv / sizeof *argv; i++)
         cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+    if (o->source != TG_SERVE_SOURCE_REGISTRY)
+        cJSON_AddItemToArray(args, cJSON_CreateString(o->source == TG_SERVE_SOURCE_DEV
+                                                          ? "--dev" : "--staging"));
+    if (!o->workflow)
+        cJSON_AddItemToArray(args, cJSON_CreateString("--no-workflow"));
     cJSON_ReplaceItemInObject(cfg, "args", args);
     /* the repository travels in the bundle: no setting for it */
     cJSON *uc = cJSON_GetObjectItemCaseSensitive(m, "user_config");
     cJSON_DeleteItemFromObjectCaseSensitive(uc, "repository");
     if (uc && !uc->child)
         cJSON_DeleteItemFromObjectCaseSensitive(m, "user_config");
+}
+
+/* The MCP Bundle manifest of the tools served, emitted as the build emits
+ * generated/mcp/manifest.json; a candidate's entry says it is one, as its served title does. */
+static char *bundle_manifest(const tg_repo *repo, const tg_pack_opts *o,
+                             const tg_serve_tools *t, tg_err *err)
+{
+    const tg_manifest **ms = xmalloc((t->n ? t->n : 1) * sizeof *ms);
+    for (size_t i = 0; i < t->n; i++)
+        ms[i] = &t->v[i].m;
+    tg_emit_files files = {0};
+    int rc = tg_emit_aggregate(ms, t->n, &repo->cfg.project, &files, err);
+    free(ms);
+    const tg_emit_file *f = rc == 0 ? tg_emit_files_find(&files, "mcp/manifest.json") : NULL;
+    cJSON *m = f ? tg_json_parse(f->data, f->len, NULL, NULL, NULL, err) : NULL;
+    tg_emit_files_free(&files);
+    if (!m)
+        return NULL;
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(m, "tools")) {
+        const tg_serve_tool *tool = tg_serve_tools_find(t, tg_json_get_string(entry, "name"));
+        if (!tool || !candidate_state(tool))
+            continue;
+        const char *title = tg_json_get_string(tool->tool, "title");
+        const char *end = strstr(title, "] "); /* the mark: "[candidate v1.1.0, not approved]" */
+        char *d = xasprintf("%.*s %s", end ? (int)(end - title + 1) : 0, title,
+                            tg_json_get_string(entry, "description"));
+        cJSON_ReplaceItemInObject((cJSON *)entry, "description", cJSON_CreateString(d));
+        free(d);
+    }
+    bundle_server(m, o);
     char *out = tg_json_print(m);
     cJSON_Delete(m);
     return out;
 }
 
-int tg_serve_pack(const tg_repo *repo, int out_dirfd, const char *out, tg_pack_info *info,
-                  tg_err *err)
+/* The tools the bundle's server will serve, named in info; -1 when there is nothing to serve
+ * or they are not fit to ship. */
+static int load_served(const tg_repo *repo, const tg_pack_opts *o, tg_serve_tools *t,
+                       tg_pack_info *info, tg_err *err)
 {
-    char *manifest = bundle_manifest(repo, err);
-    if (!manifest)
-        return -1;
-    char tool[128];
-    if (!repo->cfg.project.privacy_policies && external_tool(repo, tool, sizeof tool)) {
-        free(manifest);
+    if (o->workflow && !repo->cfg.serve_workflow)
         return tg_err_setpos(err, repo->cfg.path ? repo->cfg.path : "toolgen.yaml", 0, 0,
+                             "--workflow: this repository does not turn the workflow on; add "
+                             "`serve: {workflow: true}` first");
+    if (tg_serve_tools_load(t, repo, o->source, err) != 0)
+        return -1;
+    for (size_t i = 0; i < t->n; i++) {
+        const char *state = candidate_state(&t->v[i]);
+        tg_strv_pushf(&info->tools, "%s v%s%s%s%s", t->v[i].m.name, t->v[i].m.version,
+                      state ? " (" : "", state ? state : "", state ? ")" : "");
+    }
+    for (size_t i = 0; i < t->n_skipped; i++)
+        tg_strv_push(&info->skipped, t->skipped[i]);
+    const char *cfg = repo->cfg.path ? repo->cfg.path : "toolgen.yaml";
+    if (t->n == 0 && !o->workflow)
+        return tg_err_set(err, "%s", o->source == TG_SERVE_SOURCE_DEV
+            ? "no manifest lints cleanly: nothing to serve (`toolgen lint` says why)"
+            : "the registry has no promoted tool: a bundle serves the tools the user approved. "
+              "Promote one first (`toolgen status` says what each tool needs), or pack --dev "
+              "to ship the working tree's manifests unreviewed");
+    const char *ext = external_tool(t);
+    if (!repo->cfg.project.privacy_policies && ext)
+        return tg_err_setpos(err, cfg, 0, 0,
                              "%s reaches an external service, and a bundle must then name its "
                              "privacy policy: add project.privacy_policies (a list of URLs)",
-                             tool);
+                             ext);
+    return 0;
+}
+
+void tg_pack_info_release(tg_pack_info *info)
+{
+    tg_strv_free(&info->tools);
+    tg_strv_free(&info->skipped);
+}
+
+int tg_serve_pack(const tg_repo *repo, const tg_pack_opts *opts, int out_dirfd, const char *out,
+                  tg_pack_info *info, tg_err *err)
+{
+    *info = (tg_pack_info){.tools = TG_STRV_INIT, .skipped = TG_STRV_INIT};
+    tg_serve_tools tools = {0}; /* freeing it empty is a no-op */
+    if (load_served(repo, opts, &tools, info, err) != 0) {
+        tg_serve_tools_free(&tools);
+        return -1;
     }
+    char *manifest = bundle_manifest(repo, opts, &tools, err);
+    tg_serve_tools_free(&tools);
+    if (!manifest)
+        return -1;
     packer p = {.files = 0};
     tg_zip_init(&p.zip);
     int rc = add_bytes(&p, "manifest.json", manifest, strlen(manifest), 0644, err);
@@ -203,15 +283,16 @@ int tg_serve_pack(const tg_repo *repo, int out_dirfd, const char *out, tg_pack_i
     if (rc == 0)
         rc = add_toolgen(&p, err);
     if (rc == 0)
-        rc = add_repository(&p, repo, err);
+        rc = add_repository(&p, repo, opts, err);
     size_t len = 0;
     char *bytes = rc == 0 ? tg_zip_finish(&p.zip, &len, err) : NULL;
     tg_zip_free(&p.zip);
     if (!bytes)
         return -1;
     rc = tg_write_file_atomic_at(out_dirfd, out, bytes, len, err);
+    tg_sha256_hex(bytes, len, info->sha256);
     free(bytes);
-    if (rc == 0 && info)
-        *info = (tg_pack_info){.files = p.files, .bytes = len};
+    info->files = p.files;
+    info->bytes = len;
     return rc;
 }

@@ -10,8 +10,11 @@
 #include "base/doc.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "serve/promptparts.h"
 
 #define NAME_MAX_LEN 64
+/* errors at a front-matter node: the helper the parts share (serve/promptparts.h) */
+#define fm_fail tg_serve_fm_fail
 
 /* ---- placeholders --------------------------------------------------------------------------- */
 
@@ -102,22 +105,6 @@ static tg_prompt_complete complete_by_name(const char *name)
     return TG_COMPLETE_NONE;
 }
 
-/* Fails at node's place in the front matter (whose first line is line 2 of the file). */
-static int fm_fail(const char *file, const tg_doc *d, const cJSON *node, tg_err *err,
-                   const char *fmt, ...) TG_PRINTF(5, 6);
-
-static int fm_fail(const char *file, const tg_doc *d, const cJSON *node, tg_err *err,
-                   const char *fmt, ...)
-{
-    tg_pos pos = tg_doc_pos(d, node);
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return tg_err_setpos(err, file, pos.line ? pos.line + 1 : 2, pos.col, "%s", msg);
-}
-
 static bool valid_arg_name(const char *s)
 {
     size_t n = strlen(s);
@@ -160,20 +147,28 @@ static int parse_arg(const char *file, const tg_doc *d, const cJSON *item, tg_se
         return fm_fail(file, d, item, err, "argument '%s' is declared twice", name);
     for (const cJSON *k = item->child; k; k = k->next)
         if (strcmp(k->string, "name") && strcmp(k->string, "description") &&
-            strcmp(k->string, "required") && strcmp(k->string, "complete"))
+            strcmp(k->string, "required") && strcmp(k->string, "complete") &&
+            strcmp(k->string, "ask"))
             return fm_fail(file, d, k, err, "argument '%s': unknown key '%s' (allowed: name, "
-                                            "description, required, complete)", name, k->string);
+                                            "description, required, complete, ask)", name,
+                           k->string);
     const cJSON *desc = tg_json_get(item, "description");
     const cJSON *req = tg_json_get(item, "required");
+    const cJSON *ask = tg_json_get(item, "ask");
     if (desc && !cJSON_IsString(desc))
         return fm_fail(file, d, desc, err, "argument '%s': description must be a string", name);
+    if (ask && (!cJSON_IsString(ask) || !*ask->valuestring || cJSON_IsTrue(req)))
+        return fm_fail(file, d, ask, err, "argument '%s': ask is the question the user is asked "
+                                          "when the argument is not given (a string), for an "
+                                          "argument that is not required", name);
     if (req && !cJSON_IsBool(req))
         return fm_fail(file, d, req, err, "argument '%s': required must be true or false", name);
     tg_serve_prompt_arg *a = &p->args[p->n_args++];
     *a = (tg_serve_prompt_arg){.name = xstrdup(name),
                                .description = desc ? xstrdup(desc->valuestring) : NULL,
                                .required = cJSON_IsTrue(req),
-                               .complete = complete_by_name(name)};
+                               .complete = complete_by_name(name),
+                               .ask = ask ? xstrdup(ask->valuestring) : NULL};
     const cJSON *c = tg_json_get(item, "complete");
     return c ? parse_complete(file, d, c, a, err) : 0;
 }
@@ -217,23 +212,27 @@ static int parse_front_matter(const char *file, const char *fm, size_t len, tg_s
         for (const cJSON *it = args->child; it && rc == 0; it = it->next)
             rc = parse_arg(file, &d, it, p, err);
     }
+    const cJSON *parts = rc == 0 ? tg_json_get(d.root, "messages") : NULL;
+    if (parts)
+        rc = tg_serve_prompt_parts_parse(file, &d, parts, p->name, &p->parts, &p->n_parts, err);
     tg_doc_free(&d);
     return rc;
 }
 
-/* Every placeholder must name a declared argument; without a declaration the placeholders
- * are the arguments, all required. */
-static int check_placeholders(const char *file, int body_line, tg_serve_prompt *p, bool declared,
-                              tg_err *err)
+/* The placeholders of text (which starts on line first_line, 0: unknown) must name declared
+ * arguments; without a declaration the placeholders are the arguments, all required. */
+static int check_text(const char *file, const char *text, int first_line, tg_serve_prompt *p,
+                      bool declared, tg_err *err)
 {
-    const char *s = p->body, *start, *end;
+    const char *s = text, *start, *end;
     char name[NAME_MAX_LEN + 1];
     while (next_placeholder(s, &start, &end, name)) {
         if (!tg_serve_prompt_arg_find(p, name)) {
             if (declared)
-                return tg_err_setpos(err, file, line_of(p->body, start, body_line), 0,
-                                     "placeholder {{%s}} is not one of the declared arguments; "
-                                     "add it to arguments: in the front matter", name);
+                return tg_err_setpos(err, file, first_line ? line_of(text, start, first_line) : 0,
+                                     0, "placeholder {{%s}} is not one of the declared "
+                                        "arguments; add it to arguments: in the front matter",
+                                     name);
             p->args = xrealloc(p->args, (p->n_args + 1) * sizeof *p->args);
             p->args[p->n_args++] = (tg_serve_prompt_arg){
                 .name = xstrdup(name), .required = true, .complete = complete_by_name(name)};
@@ -241,6 +240,16 @@ static int check_placeholders(const char *file, int body_line, tg_serve_prompt *
         s = end;
     }
     return 0;
+}
+
+/* The placeholders of the parts (in order), then of the body. */
+static int check_placeholders(const char *file, int body_line, tg_serve_prompt *p, bool declared,
+                              tg_err *err)
+{
+    for (size_t i = 0; i < p->n_parts; i++)
+        if (p->parts[i].text && check_text(file, p->parts[i].text, 0, p, declared, err) != 0)
+            return -1;
+    return check_text(file, p->body, body_line, p, declared, err);
 }
 
 /* A generator template's "=== user ===" line (docs/generate.md#prompts) parts its system and
@@ -288,8 +297,10 @@ void tg_serve_prompt_release(tg_serve_prompt *p)
     for (size_t i = 0; i < p->n_args; i++) {
         free(p->args[i].name);
         free(p->args[i].description);
+        free(p->args[i].ask);
     }
     free(p->args);
+    tg_serve_prompt_parts_free(p->parts, p->n_parts);
     free(p->name);
     free(p->title);
     free(p->description);
@@ -330,7 +341,10 @@ static void load_one(tg_serve_prompts *ps, tg_strv *skipped, int root_fd, const 
     if (text && tg_serve_prompts_find(ps, name))
         tg_err_setpos(&err, path, 0, 0, "a second template named '%s' (.md and .txt); keep one",
                       name);
-    else if (text && tg_serve_prompt_parse(path, name, text, len, &p, &err) == 0) {
+    else if (text && tg_serve_prompt_parse(path, name, text, len, &p, &err) == 0 &&
+             tg_serve_prompt_parts_read(p.parts, p.n_parts, root_fd, dir, &err) != 0)
+        tg_serve_prompt_release(&p);
+    else if (text && !err.msg[0]) {
         ps->v = xrealloc(ps->v, (ps->n + 1) * sizeof *ps->v);
         ps->v[ps->n++] = p;
         qsort(ps->v, ps->n, sizeof *ps->v, by_name); /* keeps find's bsearch valid */
@@ -450,11 +464,11 @@ static bool check_args(const tg_serve_prompt *p, const cJSON *args, char *msg, s
     return true;
 }
 
-static char *render(const tg_serve_prompt *p, const cJSON *args)
+static char *render(const char *text, const cJSON *args)
 {
     tg_buf b;
-    tg_buf_init(&b, strlen(p->body) + 256);
-    const char *s = p->body, *start, *end;
+    tg_buf_init(&b, strlen(text) + 256);
+    const char *s = text, *start, *end;
     char name[NAME_MAX_LEN + 1];
     while (next_placeholder(s, &start, &end, name)) {
         tg_buf_append(&b, s, (size_t)(start - s));
@@ -464,6 +478,14 @@ static char *render(const tg_serve_prompt *p, const cJSON *args)
     }
     tg_buf_puts(&b, s);
     return tg_buf_steal(&b);
+}
+
+static bool blank(const char *s)
+{
+    for (; *s; s++)
+        if (!isspace((unsigned char)*s))
+            return false;
+    return true;
 }
 
 cJSON *tg_serve_prompt_get(const tg_serve_prompts *ps, const cJSON *params, char *msg,
@@ -485,13 +507,47 @@ cJSON *tg_serve_prompt_get(const tg_serve_prompts *ps, const cJSON *params, char
     cJSON *r = cJSON_CreateObject();
     if (p->description)
         cJSON_AddStringToObject(r, "description", p->description);
+    cJSON *messages = cJSON_AddArrayToObject(r, "messages");
+    for (size_t i = 0; i < p->n_parts; i++) {
+        char *text = p->parts[i].text ? render(p->parts[i].text, args) : NULL;
+        cJSON_AddItemToArray(messages, tg_serve_prompt_part_message(&p->parts[i], text));
+        free(text);
+    }
+    if (p->n_parts && blank(p->body))
+        return r; /* the parts are the whole prompt */
     cJSON *m = cJSON_CreateObject();
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "messages"), m);
+    cJSON_AddItemToArray(messages, m);
     cJSON_AddStringToObject(m, "role", "user");
     cJSON *c = cJSON_AddObjectToObject(m, "content");
     cJSON_AddStringToObject(c, "type", "text");
-    char *text = render(p, args);
+    char *text = render(p->body, args);
     cJSON_AddStringToObject(c, "text", text);
     free(text);
     return r;
+}
+
+cJSON *tg_serve_prompt_questions(const tg_serve_prompt *p, const cJSON *args)
+{
+    cJSON *qs = NULL;
+    for (size_t i = 0; i < p->n_args; i++) {
+        const tg_serve_prompt_arg *a = &p->args[i];
+        if (!a->ask || cJSON_GetObjectItemCaseSensitive(args, a->name))
+            continue;
+        if (!qs)
+            qs = cJSON_CreateArray();
+        cJSON *q = cJSON_CreateObject();
+        cJSON_AddStringToObject(q, "key", a->name);
+        cJSON_AddStringToObject(q, "method", "elicitation/create");
+        cJSON *params = cJSON_AddObjectToObject(q, "params");
+        cJSON_AddStringToObject(params, "message", a->ask);
+        cJSON *rs = cJSON_AddObjectToObject(params, "requestedSchema");
+        cJSON *field = cJSON_AddObjectToObject(cJSON_AddObjectToObject(rs, "properties"), a->name);
+        cJSON_AddStringToObject(field, "type", "string");
+        if (a->description)
+            cJSON_AddStringToObject(field, "description", a->description);
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(rs, "required"), cJSON_CreateString(a->name));
+        cJSON_AddStringToObject(q, "field", a->name);
+        cJSON_AddItemToArray(qs, q);
+    }
+    return qs;
 }

@@ -6,8 +6,10 @@
  * "---" lines with `description`, `title` and `arguments` (a list of {name, description,
  * required, complete}), then the text, in which {{name}} (spaces inside the braces allowed)
  * stands for an argument. The generator's templates part a system and a user message with a
- * line "=== user ===" (gen/prompt.h); served, both become the one user message. Without `arguments` the placeholders are the arguments, all
- * required, in order of first use. A placeholder that is not a declared argument is an error
+ * line "=== user ===" (gen/prompt.h); served, both become the one user message. A front-matter
+ * list `messages:` adds image, audio, embedded-resource and text messages before the text's
+ * (serve/promptparts.h); their files are read when the set loads. Without `arguments` the
+ * placeholders are the arguments, all required, in order of first use. A placeholder that is not a declared argument is an error
  * (the client could never fill it); `{{` not followed by a name and `}}` is left as written.
  *
  * A set is loaded once at start-up and then only read. Templates are sorted by name, the order
@@ -23,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/util.h"
+#include "serve/promptparts.h"
 
 #define TG_SERVE_PROMPTS_DIR "prompts"
 #define TG_SERVE_PROMPT_MAX_BYTES (256u << 10) /* per template file */
@@ -39,6 +42,8 @@ typedef struct tg_serve_prompt_arg {
     char *description; /* NULL: none */
     bool required;
     tg_prompt_complete complete;
+    char *ask;         /* the question a 2026-07-28 client's user is asked when the argument is
+                        * not given (tg_serve_prompt_questions); NULL: none */
 } tg_serve_prompt_arg;
 
 typedef struct tg_serve_prompt {
@@ -48,6 +53,8 @@ typedef struct tg_serve_prompt {
     tg_serve_prompt_arg *args;
     size_t n_args;
     char *body;        /* the text after the front matter */
+    tg_serve_prompt_part *parts; /* messages: before the body's (serve/promptparts.h) */
+    size_t n_parts;
 } tg_serve_prompt;
 
 typedef struct tg_serve_prompts {
@@ -83,12 +90,20 @@ cJSON *tg_serve_prompt_json(const tg_serve_prompt *p);
 
 /*
  * The GetPromptResult of prompts/get with params (name, arguments: an object of strings):
- * {description, messages: [{role: "user", content: {type: "text", text}}]}, every placeholder
+ * {description, messages: [...the parts..., {role: "user", content: {type: "text", text}}]}
+ * (the text's message left out when it is blank and there are parts), every placeholder
  * replaced (an optional argument not given by ""). NULL when params do not fit — no name, an
  * unknown prompt, arguments not an object of strings, an unknown or missing required argument —
  * with why (for a -32602 reply) written to msg.
  */
 cJSON *tg_serve_prompt_get(const tg_serve_prompts *ps, const cJSON *params, char *msg,
                            size_t msg_size);
+
+/*
+ * The questions for the arguments of p with `ask:` that args (an object, may be NULL) does not
+ * give: [{key, method: "elicitation/create", params: {message, requestedSchema}, field}] as
+ * serve/mrtr.h asks them, one form field named after the argument; NULL when none is missing.
+ */
+cJSON *tg_serve_prompt_questions(const tg_serve_prompt *p, const cJSON *args);
 
 #endif

@@ -43,11 +43,11 @@ typedef struct tg_serve_rx {
     tg_serve_call how; /* c->call with this request's cancel flag and dispatch */
 } tg_serve_rx;
 
-/* What a tools/call comes to. Exactly one of result, request, rpc_error is set. */
+/* What a tools/call comes to. Exactly one of result, rpc_error is set. */
 typedef struct tg_serve_outcome {
     cJSON *result;    /* a CallToolResult, or an InputRequiredResult (2026-07-28) */
-    cJSON *request;   /* legacy: a request to send the client instead (elicitation/create) */
     int rpc_error;    /* a JSON-RPC error code, message in msg */
+    cJSON *rpc_data;  /* with rpc_error: the error's data (taken); NULL: none */
     char msg[512];
     const char *code; /* a tool error's code for the log (static); NULL on success */
 } tg_serve_outcome;
@@ -76,11 +76,6 @@ typedef struct tg_serve_provider {
     /* Calls e (found by find in this request) with args (checked, an object); fills *out. */
     void (*call)(void *self, const tg_serve_rx *rx, const tg_serve_entry *e, const cJSON *args,
                  tg_serve_outcome *out);
-    /* A legacy client's JSON-RPC response (to a request a call sent it): true when it resumes
-     * one of this provider's calls, with *out its outcome due to *reply_id (a new copy of the
-     * original call's id, the caller's). NULL: the provider sends clients no requests. */
-    bool (*resume)(void *self, const tg_serve_rx *rx, const cJSON *response, cJSON **reply_id,
-                   tg_serve_outcome *out);
 } tg_serve_provider;
 
 #endif

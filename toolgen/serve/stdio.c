@@ -14,6 +14,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "serve/declared.h"
 #include "serve/servelog.h"
 
 int tg_serve_stdio_claim_stdout(tg_err *err)
@@ -59,6 +60,7 @@ typedef struct inbox {
     pthread_cond_t space; /* the main thread consumed bytes */
     pthread_mutex_t out_mu;
     const tg_serve_stdio *io;
+    const tg_serve_config *c;
     tg_serve_dispatch *d;
     tg_serve_session session; /* guarded by the core lock */
     tg_buf data;          /* bytes read and not yet taken */
@@ -81,8 +83,10 @@ static bool contains(const char *hay, size_t n, const char *needle)
 }
 
 /* Checks the complete pending lines not yet scanned for a notifications/cancelled naming a
- * call in flight: the main thread may be waiting for a free worker, and a queued call must
- * not wait for it to be cancelled. Only lines holding the method name are parsed. With mu held. */
+ * call in flight, and for the client's response to a request a call waits for: the main thread
+ * may be waiting for a free worker, and a queued call must not wait for it to be cancelled,
+ * nor a call for its answer. Only lines holding the method name or one of our request ids are
+ * parsed. With mu held. */
 static void scan_for_cancel(inbox *in)
 {
     if (in->scanned < in->start)
@@ -96,10 +100,14 @@ static void scan_for_cancel(inbox *in)
             return;
         size_t n = (size_t)(nl - line);
         in->scanned += n + 1;
-        if (contains(line, n, "notifications/cancelled")) {
+        bool cancel = contains(line, n, "notifications/cancelled");
+        if (cancel || contains(line, n, "toolgen-ask-")) {
             tg_err err = {0};
             cJSON *msg = tg_json_parse(line, n, NULL, NULL, NULL, &err);
-            tg_serve_dispatch_cancel_named(in->d, NULL, msg);
+            if (cancel)
+                tg_serve_dispatch_cancel_named(in->d, NULL, msg);
+            else
+                tg_serve_dispatch_answer(in->d, &in->session, msg);
             cJSON_Delete(msg);
         }
     }
@@ -205,7 +213,17 @@ static take_status take_locked(inbox *in, size_t cap, tg_buf *line, bool *droppi
             tg_buf_append(line, p, n);
             return TAKE_LINE;
         }
-        if (in->eof) /* a last line without its newline is not a message */
+        if (in->eof && avail && !*dropping) {
+            /* the last line may lack its newline (a file written without one): it is a
+             * message all the same, once, when it fits the cap */
+            in->start = in->data.len;
+            if (avail > cap)
+                return TAKE_TOO_LONG;
+            tg_buf_truncate(line, 0);
+            tg_buf_append(line, p, avail);
+            return TAKE_LINE;
+        }
+        if (in->eof)
             return TAKE_END;
         if (avail > cap) { /* no newline within the cap: drop what came, then up to the newline */
             *dropping = true;
@@ -254,6 +272,13 @@ static void announce(void *ctx, unsigned what)
 {
     inbox *in = ctx;
     cJSON *all = tg_serve_changed(in->session.subs, in->session.initialized, what);
+    if ((what & TG_CHANGED_CONTENT) && in->c->declared) { /* and the watched resources' */
+        cJSON *up = tg_serve_updated(in->session.subs, in->session.res_subs,
+                                     in->c->declared->changed);
+        while (cJSON_GetArraySize(up))
+            cJSON_AddItemToArray(all, cJSON_DetachItemFromArray(up, 0));
+        cJSON_Delete(up);
+    }
     for (cJSON *n = all ? all->child : NULL; n; n = n->next) {
         tg_serve_log lg = {.notification = true};
         snprintf(lg.method, sizeof lg.method, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(n, "method")));
@@ -266,29 +291,35 @@ static void announce(void *ctx, unsigned what)
     cJSON_Delete(all);
 }
 
-/* true for what the workers run: a tools/call with an id, and a response from the client,
- * which may resume a call that asked it a question (serve/mrtr.h); anything else is answered
- * at once, on the main thread. */
+/* true for what the workers run: a tools/call with an id; anything else is answered at once,
+ * on the main thread. */
 static bool is_call(const cJSON *msg)
 {
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
-    const char *m = cJSON_GetStringValue(method);
-    if (!method && cJSON_IsObject(msg) && cJSON_GetObjectItemCaseSensitive(msg, "id"))
-        return cJSON_GetObjectItemCaseSensitive(msg, "result") ||
-               cJSON_GetObjectItemCaseSensitive(msg, "error");
+    const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
     return m && strcmp(m, "tools/call") == 0 && cJSON_GetObjectItemCaseSensitive(msg, "id");
 }
 
 /* Hands msg (owned) to the workers; then a cancellation already waiting in the buffer finds
- * it. */
-static void submit_call(inbox *in, cJSON *msg)
+ * it. NULL, or the error reply when a request with its id is still in flight. */
+static cJSON *submit_call(inbox *in, cJSON *msg, tg_serve_log *lg)
 {
-    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = in};
-    tg_serve_dispatch_submit(in->d, msg, tg_serve_progress_token(msg), &in->session, NULL, &sink);
+    tg_serve_sink sink = {.notify = call_notify, .end = call_end, .ctx = in, .requests = true};
+    if (!tg_serve_dispatch_submit(in->d, msg, tg_serve_progress_token(msg), &in->session, NULL,
+                                  &sink)) {
+        lg->rpc_error = TG_RPC_INVALID_REQUEST;
+        snprintf(lg->method, sizeof lg->method, "tools/call");
+        cJSON *r = tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(msg, "id"),
+                                        TG_RPC_INVALID_REQUEST,
+                                        "Invalid Request: a request with this id is still in "
+                                        "flight; give each request of a session its own id");
+        cJSON_Delete(msg);
+        return r;
+    }
     pthread_mutex_lock(&in->mu);
     in->scanned = in->start;
     scan_for_cancel(in);
     pthread_mutex_unlock(&in->mu);
+    return NULL;
 }
 
 /* Parses and answers one line: a call goes to the workers, anything else is answered here.
@@ -306,11 +337,15 @@ static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
         reply = tg_serve_error_reply(NULL, TG_RPC_PARSE_ERROR, text);
         free(text);
     } else if (is_call(msg)) {
-        submit_call(in, msg);
-        return 0;
+        reply = submit_call(in, msg, &lg);
+        if (!reply)
+            return 0;
+        msg = NULL;
     } else {
-        /* a notifications/cancelled the reader did not see in time */
+        /* a notifications/cancelled the reader did not see in time, or the answer a call waits
+         * for (serve/mrtr.h) */
         tg_serve_dispatch_cancel_named(in->d, NULL, msg);
+        tg_serve_dispatch_answer(in->d, &in->session, msg);
         reply = tg_serve_dispatch_handle(in->d, &in->session, msg, &lg);
     }
     int rc = 0;
@@ -372,7 +407,8 @@ static int serve_loop(inbox *in, tg_err *err)
 
 int tg_serve_stdio_run(const tg_serve_config *c, const tg_serve_stdio *io, tg_err *err)
 {
-    inbox in = {.io = io};
+    inbox in = {.io = io, .c = c};
+    in.session.client = tg_serve_new_client(); /* one client: the process at the other end */
     size_t cap = io->max_message ? io->max_message : TG_SERVE_MAX_MESSAGE;
     size_t workers = io->max_concurrency ? io->max_concurrency : TG_SERVE_CONCURRENCY;
     in.high_water = cap + 65536;

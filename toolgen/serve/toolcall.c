@@ -1,6 +1,8 @@
 /* toolcall.c — one tools/call of a served tool turned into a CallToolResult (toolcall.h). */
 #include "serve/toolcall.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,8 @@
 #include "emit/common.h"
 #include "emit/emit_mcp.h"
 #include "run/guidance.h"
+#include "serve/clientlog.h"
+#include "serve/content.h"
 #include "serve/dispatch.h"
 
 /* ---- calls ---------------------------------------------------------------------------------- */
@@ -134,30 +138,17 @@ cJSON *tg_serve_input_error_result(const js_schema *output, const js_errors *err
     return fit_error(output, input_error(errs));
 }
 
-#define TG_SERVE_IMAGE_MAX (1 << 20) /* larger images are only linked */
-
-/* PNG and JPEG files of this call as image content, so a client can show them at once. */
-static void add_images(const tg_serve_artifacts *a, const char *base, cJSON *result)
+/* Blocks that carry this call's files (serve/content.h): images and audio, and small text
+ * files embedded, so a client can show or read them at once; the resource_link blocks stay. */
+static void add_file_blocks(const tg_serve_artifacts *a, const char *base, cJSON *result)
 {
     cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
     for (size_t i = 0; i < a->n; i++) {
         const tg_serve_artifact *f = &a->v[i];
-        bool image = strcmp(f->mime, "image/png") == 0 || strcmp(f->mime, "image/jpeg") == 0;
-        if (!image || f->size > TG_SERVE_IMAGE_MAX || !tg_str_startswith(f->uri, base))
-            continue;
-        size_t len = 0;
-        tg_err err = {0};
-        char *data = tg_read_file(f->file, TG_SERVE_IMAGE_MAX, &len, &err);
-        if (!data)
-            continue;
-        cJSON *block = cJSON_CreateObject();
-        cJSON_AddStringToObject(block, "type", "image");
-        char *b64 = tg_serve_base64((const unsigned char *)data, len);
-        cJSON_AddStringToObject(block, "data", b64);
-        cJSON_AddStringToObject(block, "mimeType", f->mime);
-        cJSON_AddItemToArray(content, block);
-        free(b64);
-        free(data);
+        cJSON *block = tg_str_startswith(f->uri, base)
+                           ? tg_serve_file_block(f->file, f->uri, f->mime, f->size) : NULL;
+        if (block)
+            cJSON_AddItemToArray(content, block);
     }
 }
 
@@ -166,18 +157,44 @@ static cJSON *success_result(const tg_serve_call *how, const tg_call_result *res
 {
     char *base = NULL;
     tg_err err = {0};
-    if (how->artifacts && tg_serve_artifacts_keep(how->artifacts, res, &base, &err) != 0)
+    if (how->artifacts && tg_serve_artifacts_keep(how->artifacts, res, how->client, &base, &err) != 0)
         base = NULL; /* the result still stands; only its files cannot be read back */
     if (!base)
         return tg_emit_call_result_for(res->result, NULL);
-    const char **paths = xcalloc(res->sb.n_files, sizeof *paths);
-    for (size_t i = 0; i < res->sb.n_files; i++)
-        paths[i] = res->sb.files[i].path;
-    tg_emit_artifacts a = {paths, res->sb.n_files, base};
+    /* the files kept (serve/artifacts.h): a name that is not UTF-8 has no URI */
+    const char **paths = xcalloc(res->sb.n_files + 1, sizeof *paths);
+    size_t n = 0;
+    for (size_t i = 0; i < res->sb.n_files; i++) {
+        tg_err bad = {0};
+        const char *p = res->sb.files[i].path;
+        if (tg_utf8_validate(p, strlen(p), &bad) == 0)
+            paths[n++] = p;
+    }
+    tg_emit_artifacts a = {paths, n, base};
     cJSON *r = tg_emit_call_result_for(res->result, &a);
-    add_images(how->artifacts, base, r);
+    add_file_blocks(how->artifacts, base, r);
     free(paths);
     free(base);
+    return r;
+}
+
+/*
+ * A failed call that still reports a result fitting the tool's output schema — a code tool's
+ * program that failed: its output, error guidance and resource analysis (docs/code.md). The
+ * model gets all of it, as for a success (structuredContent, the files it wrote kept and
+ * linked), marked isError, with the guidance's code and message read first.
+ */
+static cJSON *failed_with_result(const tg_serve_call *how, const tg_call_result *res)
+{
+    cJSON *r = success_result(how, res);
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "isError", cJSON_CreateBool(true));
+    char *text = xasprintf("%s: %s", res->guidance.code ? res->guidance.code : "INTERNAL_ERROR",
+                           res->guidance.message);
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "text");
+    cJSON_AddStringToObject(block, "text", text);
+    cJSON_InsertItemInArray(cJSON_GetObjectItemCaseSensitive(r, "content"), 0, block);
+    free(text);
     return r;
 }
 
@@ -197,17 +214,80 @@ static void run_unlocked(void *arg)
     j->st = j->how->run(j->how->run_ctx, j->call, j->res, j->err);
 }
 
+/* A log message of toolgen's own (logger "toolgen") about a call, when the client wants it. */
+static void log_call(const tg_serve_call *how, int level, const char *fmt, ...) TG_PRINTF(3, 4);
+
+static void log_call(const tg_serve_call *how, int level, const char *fmt, ...)
+{
+    if (!how->slot || level < how->log_level)
+        return;
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    cJSON *data = cJSON_CreateString(text);
+    cJSON *n = tg_serve_log_message(level, "toolgen", data);
+    tg_serve_call_notify(how->slot, n);
+    cJSON_Delete(n);
+    cJSON_Delete(data);
+}
+
+/* What the tool reported while it ran (toolgen_helpers.log, progress): a log message at or
+ * above the client's level (logger: the tool's own, else the tool's name), or its progress. */
+typedef struct events_ctx {
+    const tg_serve_call *how;
+    const char *tool;
+} events_ctx;
+
+static void on_event(void *arg, const cJSON *e)
+{
+    const events_ctx *ec = arg;
+    const char *kind = tg_json_get_string(e, "event");
+    if (strcmp(kind, "progress") == 0) {
+        tg_serve_call_progress(ec->how->slot, tg_json_get_number(e, "progress", -1),
+                               tg_json_get_number(e, "total", 0), tg_json_get_string(e, "message"));
+        return;
+    }
+    int level = tg_serve_log_level(tg_json_get_string(e, "level"));
+    if (strcmp(kind, "log") != 0 || level < 0 || level < ec->how->log_level)
+        return;
+    const char *logger = tg_json_get_string(e, "logger");
+    cJSON *n = tg_serve_log_message(level, logger ? logger : ec->tool, tg_json_get(e, "data"));
+    tg_serve_call_notify(ec->how->slot, n);
+    cJSON_Delete(n);
+}
+
+/* What the tool may know of its client (tg_tool_call.client). */
+static cJSON *client_facts(const tg_serve_call *how)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddBoolToObject(c, "elicitation", how->client_can & TG_CLIENT_ELICITS);
+    cJSON_AddBoolToObject(c, "sampling", how->client_can & TG_CLIENT_SAMPLES);
+    cJSON_AddBoolToObject(c, "roots", how->client_can & TG_CLIENT_ROOTS);
+    const char *level = how->slot ? tg_serve_log_level_name(how->log_level) : NULL;
+    if (level)
+        cJSON_AddStringToObject(c, "log_level", level);
+    return c;
+}
+
 static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, const cJSON *args,
                         const cJSON *answers, cJSON **ask, const char **code)
 {
     /* the core checked args against tool->input: the runner need not do it again */
+    cJSON *client = client_facts(how);
+    events_ctx ec = {.how = how, .tool = tool->m.name};
     tg_tool_call call = {.m = &tool->m, .input = tool->input, .output = tool->output,
                          .args = args, .args_valid = true, .cancel = how->cancel,
-                         .answers = answers};
+                         .answers = answers, .client = client,
+                         .on_event = how->slot ? on_event : NULL, .event_ctx = &ec};
     tg_call_result res = {0};
     tg_err err = {0};
     run_job job = {.how = how, .call = &call, .res = &res, .err = &err};
+    log_call(how, TG_LOG_DEBUG, "%s: running in the sandbox", tool->m.name);
+    double t0 = tg_now_ms();
     tg_serve_unlocked(how->dispatch, run_unlocked, &job);
+    cJSON_Delete(client);
     cJSON *r;
     if (job.st != TG_CALL_DONE) {
         /* No sandbox or interpreter here, or a runtime this version cannot run: the server's
@@ -224,8 +304,16 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
         r = success_result(how, &res);
     } else {
         *code = res.guidance.code ? res.guidance.code : tg_errcode_name(TG_ERR_INTERNAL_ERROR);
-        r = run_error(&res);
+        r = res.result && js_validate(tool->output, res.result, NULL)
+                ? failed_with_result(how, &res)
+                : run_error(&res);
     }
+    if (*code)
+        log_call(how, TG_LOG_WARNING, "%s failed: %s: %.400s", tool->m.name, *code,
+                 job.st != TG_CALL_DONE ? err.msg : res.guidance.message);
+    else
+        log_call(how, TG_LOG_DEBUG, "%s: %s after %.0f ms", tool->m.name,
+                 r ? "finished" : "asked a question", tg_now_ms() - t0);
     tg_call_result_free(&res);
     return r;
 }

@@ -18,6 +18,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -28,6 +29,10 @@
 #include "serve/tools.h"
 
 struct tg_serve_dispatch;
+struct tg_serve_call_slot;
+
+/* What a client can be asked (its capabilities), as tg_serve_call.client_can bits. */
+enum { TG_CLIENT_ELICITS = 1, TG_CLIENT_SAMPLES = 2, TG_CLIENT_ROOTS = 4 };
 
 /* Runs one validated call; the same contract as tg_tool_call_run (run/toolrun.h). */
 typedef tg_call_status (*tg_serve_run_fn)(void *ctx, const tg_tool_call *call,
@@ -51,15 +56,25 @@ typedef struct tg_serve_call {
     bool read_only;                      /* refuse tools that are not read-only (FORBIDDEN) */
     const volatile sig_atomic_t *cancel; /* handed to the runner; may be NULL */
     tg_serve_artifacts *artifacts;       /* keeps the files calls write; NULL: dropped */
+    uint64_t client;                     /* who asked: the files the call writes are theirs
+                                          * (serve/artifacts.h); 0: no one known */
     struct tg_serve_dispatch *dispatch;  /* whose core lock the caller holds and the run lets
                                           * go of (serve/dispatch.h); NULL: none */
+    const char *revision;                /* the client's protocol revision (a legacy one, or
+                                          * "2026-07-28"); NULL: not known */
+    unsigned client_can;                 /* TG_CLIENT_* the client declared */
+    int log_level;                       /* the lowest level of log message the client wants
+                                          * (serve/clientlog.h); TG_LOG_OFF: none */
+    struct tg_serve_call_slot *slot;     /* the call in flight, for its notifications
+                                          * (serve/dispatch.h); NULL: none can be sent */
 } tg_serve_call;
 
 /*
  * The CallToolResult of calling tool with args, an object the caller checked against the
  * tool's inputSchema (the core does, once, for every provider). The files a successful call
  * wrote are kept in how->artifacts (when set): the result gets a resource_link block per file,
- * its summary's links point at them, and PNG/JPEG files up to 1 MiB also come as image blocks.
+ * its summary's links point at them, and images, audio and small text files also come as
+ * image, audio and embedded resource blocks (serve/content.h).
  * *code is set to the error code of a failed call ("INTERNAL_ERROR", "TIMEOUT", ...) or NULL
  * on success; it points to static or tool-owned storage. Never NULL.
  */

@@ -6,20 +6,22 @@
 #include "serve/core.h"
 #include "serve/mrtr.h"
 
-#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+/* The provider's set: its own (a built-in toolset), else the request's pinned served set. */
+static const tg_serve_tools *set_of(void *self, const tg_serve_rx *rx)
+{
+    return self ? (const tg_serve_tools *)self : rx->c->tools;
+}
 
 static void tools_list(void *self, const tg_serve_rx *rx, tg_serve_add_fn add, void *ud)
 {
-    (void)self;
-    const tg_serve_tools *t = rx->c->tools;
+    const tg_serve_tools *t = set_of(self, rx);
     for (size_t i = 0; i < t->n; i++)
         add(ud, t->v[i].m.name, t->v[i].tool);
 }
 
 static bool tools_find(void *self, const tg_serve_rx *rx, const char *name, tg_serve_entry *out)
 {
-    (void)self;
-    const tg_serve_tool *t = tg_serve_tools_find(rx->c->tools, name);
+    const tg_serve_tool *t = tg_serve_tools_find(set_of(self, rx), name);
     if (!t)
         return false;
     *out = (tg_serve_entry){.tool = t->tool, .name = t->m.name, .input = t->input,
@@ -31,29 +33,17 @@ static bool tools_find(void *self, const tg_serve_rx *rx, const char *name, tg_s
 static void tools_call(void *self, const tg_serve_rx *rx, const tg_serve_entry *e,
                        const cJSON *args, tg_serve_outcome *out)
 {
-    (void)self;
+    (void)self; /* the tool found in its set comes in e */
     const tg_serve_config *c = rx->c;
     const tg_serve_tool *tool = e->impl;
     if (!c->mrtr) {
         *out = (tg_serve_outcome){0};
         out->result = tg_serve_tool_call(&rx->how, tool, args, &out->code);
     } else if (rx->era == TG_ERA_MODERN) {
-        tg_serve_mrtr_call_modern(c->mrtr, &rx->how, tool, args, rx->params,
-                                  tg_json_get(tg_json_get(rx->params, "_meta"), META_CAPS), out);
+        tg_serve_mrtr_call_modern(c->mrtr, &rx->how, tool, args, rx->params, out);
     } else {
-        tg_serve_mrtr_call_legacy(c->mrtr, &rx->how, tool, args, rx->id,
-                                  rx->s->client_elicits && c->legacy_elicit, &rx->s->pending,
-                                  out);
+        tg_serve_mrtr_call_legacy(&rx->how, tool, args, out);
     }
-}
-
-static bool tools_resume(void *self, const tg_serve_rx *rx, const cJSON *response,
-                         cJSON **reply_id, tg_serve_outcome *out)
-{
-    (void)self;
-    return rx->c->mrtr && rx->s &&
-           tg_serve_mrtr_resume(rx->c->mrtr, &rx->how, rx->c->tools, response, &rx->s->pending,
-                                reply_id, out);
 }
 
 const tg_serve_provider tg_serve_tools_provider = {
@@ -61,5 +51,12 @@ const tg_serve_provider tg_serve_tools_provider = {
     .list = tools_list,
     .find = tools_find,
     .call = tools_call,
-    .resume = tools_resume,
 };
+
+tg_serve_provider tg_serve_set_provider(const char *name, const tg_serve_tools *set)
+{
+    tg_serve_provider p = tg_serve_tools_provider;
+    p.name = name;
+    p.self = (void *)set; /* only read: the provider's functions take a const view of it */
+    return p;
+}

@@ -14,13 +14,68 @@
 #include "lifecycle/present.h"
 #include "lifecycle/promote.h"
 #include "lifecycle/registry.h"
+#include "lifecycle/reject.h"
 #include "lifecycle/runart.h"
 #include "lifecycle/snapshot.h"
 #include "schema/jsonschema.h"
+#include "serve/approval.h"
 #include "serve/dispatch.h"
 #include "serve/tools_int.h"
 
 /* ---- results ------------------------------------------------------------------------------- */
+
+/* The workflow tool that does what a backquoted CLI command of a lifecycle message does
+ * ("toolgen feedback X --decision ..."), or NULL for a command the agent has no tool for. */
+static const char *mcp_tool_of(const char *cmd)
+{
+    static const struct {
+        const char *sub, *flag, *tool;
+    } map[] = {
+        {"feedback", "--output", "submit_tool_feedback (stage \"output\")"},
+        {"feedback", "--decision", "submit_tool_feedback (stage \"decision\")"},
+        {"promote", NULL, "promote_tool"},
+        {"reject", "--refine", "reject_tool (refine: true)"},
+        {"reject", NULL, "reject_tool"},
+        {"run", NULL, "run_staged_tool"},
+        {"stage", NULL, "generate_tool"},
+        {"build", NULL, "generate_tool"},
+        {"new", NULL, "generate_tool"},
+    };
+    const char *sub = cmd + strlen("toolgen ");
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+        size_t n = strlen(map[i].sub);
+        if (strncmp(sub, map[i].sub, n) == 0 && (sub[n] == ' ' || !sub[n]) &&
+            (!map[i].flag || strstr(sub, map[i].flag)))
+            return map[i].tool;
+    }
+    return NULL;
+}
+
+/* The lifecycle's messages and presentation name CLI commands (`toolgen promote X`); an agent
+ * has the workflow's tools instead, so each such command is said as the tool. Heap string. */
+static char *mcp_words(const char *msg)
+{
+    tg_buf b = TG_BUF_INIT;
+    const char *p = msg;
+    for (;;) {
+        const char *s = strstr(p, "`toolgen ");
+        const char *e = s ? strchr(s + 1, '`') : NULL;
+        if (!e) {
+            tg_buf_puts(&b, p);
+            break;
+        }
+        tg_buf_append(&b, p, (size_t)(s - p));
+        char *cmd = xstrndup(s + 1, (size_t)(e - s - 1));
+        const char *tool = mcp_tool_of(cmd);
+        if (tool)
+            tg_buf_puts(&b, tool);
+        else
+            tg_buf_append(&b, s, (size_t)(e - s + 1));
+        free(cmd);
+        p = e + 1;
+    }
+    return tg_buf_steal(&b);
+}
 
 static cJSON *text_block(const char *text)
 {
@@ -50,8 +105,10 @@ static cJSON *fail(const char **code, const char *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = xvasprintf(fmt, ap);
+    char *said = xvasprintf(fmt, ap);
     va_end(ap);
+    char *msg = mcp_words(said);
+    free(said);
     *code = c;
     cJSON *sc = cJSON_CreateObject();
     cJSON *e = cJSON_AddObjectToObject(sc, "error");
@@ -200,10 +257,12 @@ static cJSON *present_run(const tg_registry *g, const char *dir, const tg_serve_
         goto out;
     }
     const cJSON *entry = tg_registry_candidate(staging, t->m.name);
-    char *md = tg_present_markdown(art, entry);
-    char *text = xasprintf("%s%s\nNext: show this to the user and ask whether the output is "
-                           "correct; pass their reply verbatim to submit_tool_feedback "
-                           "(stage \"output\").", preface ? preface : "", md);
+    char *cli_md = tg_present_markdown(art, entry);
+    char *md = mcp_words(cli_md);
+    free(cli_md);
+    char *text = xasprintf("%s%s\nNext: show this to the user, then call submit_tool_feedback "
+                           "(stage \"output\"): it asks the user whether the output is correct.",
+                           preface ? preface : "", md);
     cJSON *sc = cJSON_CreateObject();
     cJSON_AddStringToObject(sc, "tool", t->m.name);
     cJSON_AddStringToObject(sc, "version", t->m.version);
@@ -274,6 +333,24 @@ static cJSON *staged_run(const tg_serve_workflow *w, const tg_serve_call *how,
 
 /* ---- generate_tool ------------------------------------------------------------------------- */
 
+/* A generated (or refined) and built tool: staged, run on its first example, presented. */
+static cJSON *stage_and_run(const tg_serve_workflow *w, const tg_serve_call *how,
+                            const tg_registry *g, const char *tool, const char *before,
+                            const char **code)
+{
+    tg_registry_stage_result st;
+    tg_err err = {0};
+    if (tg_registry_stage(g, tool, &st, &err) != 0)
+        return fail(code, "STAGE_FAILED", "%s", err.msg);
+    if (!st.already)
+        count(w->repo, TG_MON_STAGED, 0);
+    char *preface = xasprintf("%s%sStaged %s v%s (%s).\n", before ? before : "",
+                              before && *before ? "\n" : "", tool, st.version, st.path);
+    cJSON *r = staged_run(w, how, g, tool, NULL, preface, code);
+    free(preface);
+    return r;
+}
+
 static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
                        const tg_registry *g, const cJSON *args, const char **code)
 {
@@ -291,9 +368,15 @@ static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
         cJSON_AddStringToObject(sc, "outcome", "REUSE");
         cJSON_AddStringToObject(sc, "tool", gen.tool ? gen.tool : "");
         cJSON_AddStringToObject(sc, "summary", gen.summary ? gen.summary : "");
+        cJSON *call = gen.arguments ? cJSON_Parse(gen.arguments) : NULL;
+        if (cJSON_IsObject(call))
+            cJSON_AddItemToObject(sc, "arguments", call);
+        else
+            cJSON_Delete(call);
         char *text = xasprintf("REUSE: the existing tool %s already answers this request; call "
-                               "it instead of generating a new one.\n%s", gen.tool,
-                               gen.summary ? gen.summary : "");
+                               "it instead of generating a new one%s%s.\n%s", gen.tool,
+                               gen.arguments ? ", with the arguments " : "",
+                               gen.arguments ? gen.arguments : "", gen.summary ? gen.summary : "");
         r = result(text, sc, false);
         *code = NULL;
         free(text);
@@ -301,34 +384,28 @@ static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
         r = fail(code, "REJECTED", "no tool passed the quality gates; nothing was staged:\n%s",
                  gen.summary ? gen.summary : "");
     } else {
-        tg_registry_stage_result st;
-        if (tg_registry_stage(g, gen.tool, &st, &err) != 0) {
-            r = fail(code, "STAGE_FAILED", "%s", err.msg);
-        } else {
-            if (!st.already)
-                count(w->repo, TG_MON_STAGED, 0);
-            char *preface = xasprintf("Generated and staged %s v%s (%s).\n%s\n", gen.tool,
-                                      st.version, st.path, gen.summary ? gen.summary : "");
-            r = staged_run(w, how, g, gen.tool, NULL, preface, code);
-            free(preface);
-        }
+        char *before = xasprintf("Generated %s.\n%s", gen.tool, gen.summary ? gen.summary : "");
+        r = stage_and_run(w, how, g, gen.tool, before, code);
+        free(before);
     }
     free(gen.tool);
     free(gen.summary);
+    free(gen.arguments);
     return r;
 }
 
 /* ---- submit_tool_feedback, promote_tool ---------------------------------------------------- */
 
+/* reply: the user's own words, which came through the client's form (serve/approval.h) */
 static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const cJSON *args,
-                       const char **code)
+                       const char *reply, const char **code)
 {
     const char *tool = tg_json_get_string(args, "tool");
     bool decision = strcmp(tg_json_get_string(args, "stage"), "decision") == 0;
-    const char *reply = tg_json_get_string(args, "reply");
     tg_decide_result res;
     tg_err err = {0};
-    if (tg_decide(g, tool, decision, reply, w->user ? w->user : "user", &res, &err) != 0)
+    if (tg_decide_via(g, tool, decision, reply, w->user ? w->user : "user", TG_APPROVAL_VIA,
+                      &res, &err) != 0)
         return fail(code, "REFUSED", "%s", err.msg);
     static const tg_monitor_event ev[] = {TG_MON_OUTPUT_ACCEPTED, TG_MON_OUTPUT_REJECTED,
                                           TG_MON_APPROVED, TG_MON_REJECTED};
@@ -336,10 +413,10 @@ static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const c
         count(w->repo, ev[res.decision], 0);
     const char *next =
         res.decision == TG_FB_OUTPUT_ACCEPTED
-            ? "ask the user whether to save it as a reusable tool (reply Approve or Reject) and "
-              "pass their reply verbatim with stage \"decision\""
+            ? "call submit_tool_feedback with stage \"decision\": the user is asked whether to "
+              "save it as a reusable tool"
         : res.decision == TG_FB_APPROVED ? "promote it with promote_tool"
-        : res.decision == TG_FB_PENDING  ? "ask the user again for a clear answer"
+        : res.decision == TG_FB_PENDING  ? "call submit_tool_feedback again: the user is asked again"
                                          : "ask the user what needs improvement; the tool is "
                                            "not saved";
     cJSON *sc = cJSON_CreateObject();
@@ -347,9 +424,10 @@ static cJSON *feedback(const tg_serve_workflow *w, const tg_registry *g, const c
     cJSON_AddStringToObject(sc, "version", res.version);
     cJSON_AddStringToObject(sc, "decision", tg_fb_name(res.decision));
     cJSON_AddStringToObject(sc, "state", res.state);
+    cJSON_AddStringToObject(sc, "reply", reply);
     cJSON_AddStringToObject(sc, "next", next);
-    char *text = xasprintf("%s v%s: %s (state %s). Next: %s.", tool, res.version,
-                           tg_fb_name(res.decision), res.state, next);
+    char *text = xasprintf("%s v%s: the user answered \"%s\": %s (state %s). Next: %s.", tool,
+                           res.version, reply, tg_fb_name(res.decision), res.state, next);
     cJSON *r = result(text, sc, false);
     free(text);
     *code = NULL;
@@ -390,13 +468,85 @@ static cJSON *promote(const tg_serve_workflow *w, const tg_registry *g, const cJ
     return r;
 }
 
+/* ---- reject_tool --------------------------------------------------------------------------- */
+
+/* Generates the rejected tool again from the notes, then stages, runs and presents it. */
+static cJSON *refine(const tg_serve_workflow *w, const tg_serve_call *how, const tg_registry *g,
+                     const char *tool, const char *notes, const char *rejected,
+                     const char **code)
+{
+    if (!w->refine)
+        return fail(code, "UNAVAILABLE", "%s; refinement is not available in this server",
+                    rejected);
+    tg_serve_generated gen = {0};
+    tg_err err = {0};
+    cJSON *r;
+    if (w->refine(w->generate_ud, w->repo, tool, notes, &gen, &err) != 0) {
+        r = fail(code, "REFINE_FAILED", "%s; it cannot be refined: %s", rejected, err.msg);
+    } else if (!gen.staged) {
+        r = fail(code, "REJECTED", "%s; nothing generated from the notes passed the quality "
+                 "gates, and the rejection stands:\n%s", rejected, gen.summary ? gen.summary : "");
+    } else {
+        char *before = xasprintf("%s\nGenerated %s again from the notes.\n%s", rejected, tool,
+                                 gen.summary ? gen.summary : "");
+        r = stage_and_run(w, how, g, tool, before, code);
+        free(before);
+    }
+    free(gen.tool);
+    free(gen.summary);
+    return r;
+}
+
+static cJSON *reject(const tg_serve_workflow *w, const tg_serve_call *how, const tg_registry *g,
+                     const cJSON *args, const char **code)
+{
+    const char *tool = tg_json_get_string(args, "tool");
+    const char *notes = tg_json_get_string(args, "notes");
+    tg_reject_result res;
+    tg_err err = {0};
+    if (tg_reject(g, tool, notes, &res, &err) != 0) {
+        tg_strv_free(&res.categories);
+        return fail(code, "REFUSED", "%s", err.msg);
+    }
+    (void)tg_monitor_add(w->repo, res.was_rejected ? TG_MON_REASONS : TG_MON_REJECTED, 0,
+                         &res.categories, &err); /* the registry holds the record */
+    tg_buf said = TG_BUF_INIT;
+    tg_buf_printf(&said, "%s v%s: REJECTED with the user's notes, archived in %s (issues:",
+                  tool, res.version, res.archive);
+    cJSON *sc = cJSON_CreateObject(), *issues;
+    cJSON_AddStringToObject(sc, "tool", tool);
+    cJSON_AddStringToObject(sc, "version", res.version);
+    cJSON_AddStringToObject(sc, "state", "REJECTED");
+    cJSON_AddStringToObject(sc, "archive", res.archive);
+    issues = cJSON_AddArrayToObject(sc, "issues");
+    for (size_t i = 0; i < res.categories.n; i++) {
+        tg_buf_printf(&said, " %s", res.categories.v[i]);
+        cJSON_AddItemToArray(issues, cJSON_CreateString(res.categories.v[i]));
+    }
+    tg_buf_puts(&said, ").");
+    tg_strv_free(&res.categories);
+    cJSON *r;
+    if (cJSON_IsTrue(tg_json_get(args, "refine"))) {
+        cJSON_Delete(sc);
+        r = refine(w, how, g, tool, notes, said.data, code);
+    } else {
+        char *text = xasprintf("%s Next: reject_tool with refine true generates it again from "
+                               "notes, or generate_tool takes another request.", said.data);
+        r = result(text, sc, false);
+        *code = NULL;
+        free(text);
+    }
+    tg_buf_free(&said);
+    return r;
+}
+
 /* ---- the provider ------------------------------------------------------------------------- */
 
 /* The CallToolResult of the workflow tool name with args (checked against its inputSchema by
  * the core); how runs tool code. Never NULL. */
 static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how,
-                            const char *name, const cJSON *args, const char **code,
-                            bool *changed)
+                            const char *name, const cJSON *args, const char *reply,
+                            const char **code, bool *changed)
 {
     tg_registry g;
     tg_err err = {0};
@@ -411,7 +561,9 @@ static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how
         r = staged_run(w, how, &g, tg_json_get_string(args, "tool"),
                        tg_json_get(args, "arguments"), NULL, code);
     else if (strcmp(name, "submit_tool_feedback") == 0)
-        r = feedback(w, &g, args, code);
+        r = feedback(w, &g, args, reply, code);
+    else if (strcmp(name, "reject_tool") == 0)
+        r = reject(w, how, &g, args, code);
     else
         r = promote(w, &g, args, code, changed);
     tg_registry_release(&g);
@@ -424,6 +576,7 @@ typedef struct wf_job {
     tg_serve_call how;
     const char *name;
     const cJSON *args;
+    const char *reply; /* submit_tool_feedback: the user's answer */
     const char *code;
     cJSON *result;
     bool changed;
@@ -433,7 +586,7 @@ static void wf_work(void *arg)
 {
     wf_job *j = arg;
     pthread_mutex_lock(&j->w->mu);
-    j->result = workflow_call(j->w, &j->how, j->name, j->args, &j->code, &j->changed);
+    j->result = workflow_call(j->w, &j->how, j->name, j->args, j->reply, &j->code, &j->changed);
     pthread_mutex_unlock(&j->w->mu);
 }
 
@@ -463,15 +616,39 @@ static bool wf_find(void *self, const tg_serve_rx *rx, const char *name, tg_serv
     return false;
 }
 
+/* The user's answer for submit_tool_feedback, asked through the client before the call's work
+ * (with the core lock, as a question waits for it); NULL with *out set when there is none. */
+static char *user_reply(const tg_serve_workflow *w, const tg_serve_rx *rx, const cJSON *args,
+                        tg_serve_outcome *out)
+{
+    tg_registry g;
+    tg_err err = {0};
+    if (tg_registry_open(&g, w->repo, &err) != 0) {
+        out->code = "INTERNAL_ERROR";
+        out->result = tg_serve_error_result(NULL, out->code, err.msg);
+        return NULL;
+    }
+    char *reply = tg_serve_approval_reply(rx, &g, tg_json_get_string(args, "tool"),
+                                          strcmp(tg_json_get_string(args, "stage"), "decision") == 0,
+                                          args, out);
+    tg_registry_release(&g);
+    return reply;
+}
+
 static void wf_call(void *self, const tg_serve_rx *rx, const tg_serve_entry *e,
                     const cJSON *args, tg_serve_outcome *out)
 {
-    wf_job j = {.w = self, .how = rx->how, .name = e->name, .args = args};
+    *out = (tg_serve_outcome){0};
+    char *reply = NULL;
+    if (strcmp(e->name, "submit_tool_feedback") == 0 && !(reply = user_reply(self, rx, args, out)))
+        return;
+    wf_job j = {.w = self, .how = rx->how, .name = e->name, .args = args, .reply = reply};
     j.how.dispatch = NULL; /* the whole call runs unlocked: the tool runs inside take no lock */
     tg_serve_unlocked(rx->how.dispatch, wf_work, &j);
     if (j.changed && j.w->changed) /* under the core lock again, as the change check runs */
         j.w->changed(j.w->changed_ctx);
     *out = (tg_serve_outcome){.result = j.result, .code = j.code};
+    free(reply);
 }
 
 tg_serve_provider tg_serve_workflow_provider(tg_serve_workflow *w)

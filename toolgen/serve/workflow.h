@@ -11,7 +11,11 @@
  *   submit_tool_feedback   Stage 1 (output) or Stage 2 (decision), the user's reply verbatim,
  *                          read with the same strict rules as `toolgen feedback`
  *   promote_tool           APPROVED → PROMOTED, the same git commit as `toolgen promote`
+ *   reject_tool            the candidate archived with the user's notes, as `toolgen reject`;
+ *                          with refine, generated again from them as the next version, staged,
+ *                          run and presented, as `toolgen reject --refine` + stage + run
  *
+ * The lifecycle's messages name CLI commands; the workflow says the MCP tool instead.
  * serve/ cannot see the generator or the build engine (docs/architecture.md): app/ hands in
  * the generation as a callback. Every failure is a tool result with isError and the reason, so
  * the agent can tell the user; nothing here prints.
@@ -41,6 +45,8 @@ typedef struct tg_serve_generated {
     char *summary; /* the pipeline's lines, for the agent */
     bool staged;   /* generated, validated and built: ready for `toolgen stage` */
     bool reused;   /* an existing tool already fits: nothing generated */
+    char *arguments; /* reused: the arguments of the call that answers the request (a compact
+                        JSON object), or NULL */
 } tg_serve_generated;
 
 /*
@@ -52,13 +58,23 @@ typedef int (*tg_serve_generate_fn)(void *ud, const tg_repo *repo, const char *i
                                     const char *const *data, size_t ndata,
                                     tg_serve_generated *out, tg_err *err);
 
-#define TG_SERVE_WORKFLOW_TOOLS 5
+/*
+ * Generates the rejected tool again from the user's notes with the pipeline of `toolgen reject
+ * --refine`, as its next version, and builds it. out as for tg_serve_generate_fn (staged: the
+ * new draft passed and can be staged); -1 with err when the tool cannot be refined.
+ */
+typedef int (*tg_serve_refine_fn)(void *ud, const tg_repo *repo, const char *tool,
+                                  const char *notes, tg_serve_generated *out, tg_err *err);
+
+#define TG_SERVE_WORKFLOW_TOOLS 6
 
 typedef struct tg_serve_workflow {
     const tg_repo *repo;          /* borrowed, opened with its config */
     tg_serve_generate_fn generate; /* NULL: generate_tool answers that it is not available;
                                     * called without the core lock */
     void *generate_ud;
+    tg_serve_refine_fn refine;    /* NULL: reject_tool does not refine; called like generate,
+                                   * with generate_ud */
     void (*changed)(void *ctx);   /* the registry changed (a promotion): re-read the tool set;
                                    * called with the core lock held */
     void *changed_ctx;

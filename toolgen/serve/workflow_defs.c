@@ -1,6 +1,6 @@
 /* workflow_defs.c — the MCP Tool objects of the workflow tools (workflow.h). Their
  * descriptions teach the agent the lifecycle's rules (docs/mcp.md#the-workflow-over-mcp):
- * above all, the user's words reach submit_tool_feedback verbatim. */
+ * above all, the user's words reach submit_tool_feedback only through the client's form. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,9 +21,9 @@ static const char *const defs[] = {
     "contract and code for the data file, validates them through the quality gates in the "
     "sandbox, stages the candidate and runs it once on the data file. Returns the presentation "
     "of that staged run: the output first, then the tool summary, then two questions. Show the "
-    "presentation to the user and ask the first question (is this output correct?); pass the "
-    "answer to submit_tool_feedback with stage \\\"output\\\". A REUSE answer names an existing "
-    "tool that already fits: call that instead.\","
+    "presentation to the user, then call submit_tool_feedback with stage \\\"output\\\": it asks "
+    "the user the first question. A REUSE answer names an existing tool that already fits: "
+    "call that instead, with the arguments it gives.\","
     "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
     "\"required\":[\"intent\",\"data_file\"],\"properties\":{"
     "\"intent\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":2000,"
@@ -37,7 +37,7 @@ static const char *const defs[] = {
     "{\"name\":\"run_staged_tool\",\"title\":\"Run a staged tool\","
     "\"description\":\"Runs a STAGED candidate on the user's input and stores the run for review "
     "(run_artifacts.json). Returns the presentation: the output, the tool summary and the two "
-    "questions. Show it to the user and pass their answer to submit_tool_feedback.\","
+    "questions. Show it to the user, then call submit_tool_feedback, which asks them.\","
     "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
     "\"required\":[\"tool\"],\"properties\":{"
     "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\","
@@ -47,21 +47,20 @@ static const char *const defs[] = {
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,"
     "\"openWorldHint\":false}}",
 
-    "{\"name\":\"submit_tool_feedback\",\"title\":\"Submit the user's feedback\","
-    "\"description\":\"Records the USER's reply about a staged tool. Pass the user's words "
-    "VERBATIM as reply: never paraphrase, summarise, translate or complete them, and never "
-    "answer on the user's behalf — if the user has not answered, ask them. Stage \\\"output\\\" "
-    "answers 'is this output correct?'; stage \\\"decision\\\" answers 'should this be saved as a "
-    "reusable tool?' and is accepted only after an accepted output. The decision is strict: "
-    "only a reply starting with approve/approved and free of but/however/except/although/though "
-    "approves; anything else ('ok', 'yes', 'looks good', silence) rejects the tool.\","
+    "{\"name\":\"submit_tool_feedback\",\"title\":\"Ask the user for their feedback\","
+    "\"description\":\"Asks the USER, through the client's form, one of the two questions about a "
+    "staged tool and records their answer verbatim. The answer comes only from the user's "
+    "form: you cannot answer it, and nothing you pass approves a tool. Stage \\\"output\\\" asks "
+    "'is this output correct?' (show the user the presentation first); stage \\\"decision\\\" "
+    "asks 'should this be saved as a reusable tool?' and is taken only after an accepted "
+    "output. The decision is strict: only a reply starting with approve/approved and free of "
+    "but/however/except/although/though approves; anything else rejects the tool. A client "
+    "that cannot show forms is told the command the user runs instead.\","
     "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
-    "\"required\":[\"tool\",\"stage\",\"reply\"],\"properties\":{"
+    "\"required\":[\"tool\",\"stage\"],\"properties\":{"
     "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"},"
     "\"stage\":{\"enum\":[\"output\",\"decision\"],\"description\":\"output: Stage 1; "
-    "decision: Stage 2.\"},"
-    "\"reply\":{\"type\":\"string\",\"maxLength\":4000,\"description\":\"The user's reply, "
-    "exactly as they wrote it.\"}}},"
+    "decision: Stage 2.\"}}},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,"
     "\"openWorldHint\":false}}",
 
@@ -73,6 +72,22 @@ static const char *const defs[] = {
     "\"required\":[\"tool\"],\"properties\":{"
     "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"}}},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,"
+    "\"openWorldHint\":false}}",
+
+    "{\"name\":\"reject_tool\",\"title\":\"Reject a candidate, and refine it\","
+    "\"description\":\"Rejects a staged candidate (or one the user's decision rejected) with "
+    "the USER's notes on what needs improvement, passed VERBATIM (never write them yourself: ask "
+    "the user), and archives it with them. With refine true it then generates the tool again "
+    "from those notes as its next version, stages it and runs it, and returns the presentation "
+    "as generate_tool does, so the review goes on.\","
+    "\"inputSchema\":{\"type\":\"object\",\"additionalProperties\":false,"
+    "\"required\":[\"tool\",\"notes\"],\"properties\":{"
+    "\"tool\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"},"
+    "\"notes\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":"
+    "\"What needs improvement, in the user's words (wrong column, metric, missing filter, ...).\"},"
+    "\"refine\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Generate it "
+    "again from the notes as the next version.\"}}},"
+    "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false,"
     "\"openWorldHint\":false}}",
 };
 

@@ -1,6 +1,7 @@
 /*
  * stage_aggregate.c — aggregate: every tool's fragment (written by emit) concatenated into the
- * repository-wide files (generated/mcp/, generated/adapters/, generated/skill/; docs/emit.md).
+ * repository-wide files (generated/mcp/, generated/adapters/, generated/skill/; docs/emit.md),
+ * and the registry's server.json, which is the project's alone.
  * It reads no IR and builds no JSON. After an edit it starts from its own previous outputs:
  * the index it wrote when it last made the files anew and the edits listed since
  * (emit/aggindex.h) say where each tool's pieces lie in the previous files. An edit that keeps
@@ -15,6 +16,7 @@
 
 #include "emit/aggindex.h"
 #include "emit/emit.h"
+#include "emit/emit_registry.h"
 #include "stages/stages_int.h"
 
 #define INDEX_PATH TG_OUT_DIR "/aggregate.index"
@@ -351,8 +353,14 @@ static tg_stage_status aggregate_run(tg_stage_run *r, tg_err *err)
     int spliced = splice(r, &pv, texts, f, err);
     if (spliced < 0 || (!spliced && concatenate(r, &pv, texts, f, from_index, err) != 0))
         goto out;
-    if (reference_pages(r, texts, f, err) == 0)
+    if (reference_pages(r, texts, f, err) == 0) {
+        /* the registry's entry depends on the project alone, and costs less than a lookup */
+        const tg_config *cfg = tg_stage_config(r);
+        char *server = tg_emit_registry_server(&cfg->project);
+        tg_stage_output(r, tg_path_join(cfg->generated_dir, TG_EMIT_SERVER_JSON), server,
+                        strlen(server));
         rc = TG_STAGE_DONE;
+    }
 out:
     previous_free(&pv);
     for (size_t i = 0; i < n; i++)
@@ -365,7 +373,7 @@ out:
 
 const tg_stage_def tgs_aggregate = {
     .id = "aggregate",
-    .version = "5",
+    .version = "6",
     .scope = TG_STAGE_REPO,
     .upstream = aggregate_upstream,
     .config = aggregate_config,

@@ -26,13 +26,20 @@ void tgs_warn_isolation(tg_stage_run *r, const char *stage, const tg_sandbox_con
                          stage, tg_stage_tool(r));
 }
 
-void tgs_dep_runtime(tg_stage_run *r, const tg_sandbox_config *sc, const char *file)
+const char *const tgs_env_sandbox[] = {"python", "node", "bwrap", "runners", NULL};
+
+void tgs_env_packages(tg_stage_run *r, const tg_manifest *m)
 {
-    if (!sc->runtime_dir)
-        return;
-    char *p = tg_path_join(sc->runtime_dir, file);
-    tg_stage_dep(r, p);
-    free(p);
+    const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
+    const cJSON *d;
+    cJSON_ArrayForEach(d, tg_json_get(m->implementation, "dependencies"))
+    {
+        if (!rt || !cJSON_IsString(d))
+            continue;
+        char *fact = xasprintf("%s-package:%s", rt->name, d->valuestring);
+        tg_stage_env(r, fact);
+        free(fact);
+    }
 }
 
 /*
@@ -46,7 +53,7 @@ static const char py_stdin_shim[] = "import io, os, runpy, sys\n"
                                     "sys.argv = sys.argv[1:]\n"
                                     "runpy.run_path(path, run_name='__main__')\n";
 
-tg_stage_status tgs_run_script(tg_stage_run *r, const tg_sandbox_config *sc, const char *script,
+tg_stage_status tgs_run_script(const tg_sandbox_config *sc, const char *script,
                                const cJSON *req, cJSON **reply, tg_err *err)
 {
     *reply = NULL;
@@ -58,7 +65,6 @@ tg_stage_status tgs_run_script(tg_stage_run *r, const tg_sandbox_config *sc, con
                    script);
         return TG_STAGE_NO_ENVIRONMENT;
     }
-    tgs_dep_runtime(r, sc, script);
     char *inside = xasprintf(TG_SANDBOX_RUNTIME "/%s", script);
     const char *argv[] = {py, "-I", "-B", "-c", py_stdin_shim, inside, NULL};
     char *text = tg_json_print_compact(req);

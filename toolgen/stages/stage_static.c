@@ -64,7 +64,7 @@ static tg_stage_status static_run(tg_stage_run *r, tg_err *err)
     have_sc = true;
     tgs_warn_isolation(r, "the static stage", &sc);
     req = tg_static_check_request(code, code_path, tg_config_get(tg_stage_config(r), "/static_check"));
-    rc = tgs_run_script(r, &sc, "static_check.py", req, &out, err);
+    rc = tgs_run_script(&sc, "static_check.py", req, &out, err);
     if (rc != TG_STAGE_DONE)
         goto done;
     rc = TG_STAGE_FAILED;
@@ -124,6 +124,7 @@ const tg_stage_def tgs_static = {
     .scope = TG_STAGE_TOOL,
     .upstream = tgs_up_load,
     .config = static_config,
+    .env = tgs_env_sandbox,
     .roots = static_roots,
     .run = static_run,
     .gate = true,

@@ -28,7 +28,8 @@
 #include "schema/jsonschema.h"
 #include "stages/stages_int.h"
 
-static const char *const test_config[] = {"/validation", "/sandbox", "/static_check", NULL};
+static const char *const test_config[] = {"/validation", "/sandbox", "/static_check", "/code",
+                                          NULL};
 static const char *const test_data[] = {"schemas/visualization_manifest.schema.json", NULL};
 static const char *const up_static[] = {"load", "static", NULL};
 
@@ -104,7 +105,24 @@ static void make_outcome(tcase *c)
     o->n_artifacts = res->sb.n_files;
 }
 
-static void judge(tcase *c)
+/*
+ * A copy of a result without the top-level members output_schema marks `x-toolgen-volatile`:
+ * values measured per call (a time, a resource usage) that an example records but cannot
+ * reproduce (docs/manifest.md#examples). Their presence and type are output_schema's to check.
+ */
+static cJSON *without_volatile(const cJSON *output_schema, const cJSON *v)
+{
+    cJSON *copy = cJSON_Duplicate(v, true);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, tg_json_get(output_schema, "properties"))
+    {
+        if (cJSON_IsTrue(tg_json_get(p, "x-toolgen-volatile")) && cJSON_IsObject(copy))
+            cJSON_DeleteItemFromObjectCaseSensitive(copy, p->string);
+    }
+    return copy;
+}
+
+static void judge(tcase *c, const cJSON *output_schema)
 {
     const tg_call_outcome *o = &c->oc;
     if (!c->example) {
@@ -129,7 +147,12 @@ static void judge(tcase *c)
     }
     char *why = NULL;
     tg_match_opts mo = {.tolerance = -1};
-    if (!tg_json_match(c->output, o->result, TG_MATCH_EQUAL, &mo, &why)) {
+    cJSON *want = without_volatile(output_schema, c->output);
+    cJSON *got = without_volatile(output_schema, o->result);
+    bool same = tg_json_match(want, got, TG_MATCH_EQUAL, &mo, &why);
+    cJSON_Delete(want);
+    cJSON_Delete(got);
+    if (!same) {
         c->failure = xasprintf("output: %s", why ? why : "differs from the recorded output");
         free(why);
         return;
@@ -274,7 +297,7 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
         if (!refc)
             rc = TG_STAGE_FAILED;
         else
-            rc = tgs_run_script(r, ctx->sandbox, "code_analysis.py", req, &reply, err);
+            rc = tgs_run_script(ctx->sandbox, "code_analysis.py", req, &reply, err);
         if (rc == TG_STAGE_DONE && tg_code_analysis_read(reply, &ri->ca, err) != 0)
             rc = TG_STAGE_FAILED;
         if (rc == TG_STAGE_DONE) {
@@ -420,8 +443,7 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
         return TG_STAGE_FAILED;
     t->have_env = true;
     tgs_warn_isolation(t->r, "the test stage", &t->env.sandbox);
-    for (size_t i = 0; rt && rt->runner_files && rt->runner_files[i]; i++)
-        tgs_dep_runtime(t->r, &t->env.sandbox, rt->runner_files[i]);
+    tgs_env_packages(t->r, m);
     t->reg = js_registry_new();
     tg_err ignored = {0};
     if (js_registry_add_metaschemas(t->reg, &ignored) != 0)
@@ -466,7 +488,7 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
             break;
         }
         make_outcome(c);
-        judge(c);
+        judge(c, t->m.output_schema);
         tg_error_class cls = c->res.guidance.cls;
         if (cls == TG_CLASS_SIGNATURE_MISMATCH || cls == TG_CLASS_ENTRYPOINT_MISSING)
             t->schema_ok = false; /* docs/metrics.md#gates-and-the-status-transition */
@@ -833,11 +855,12 @@ out:
 
 const tg_stage_def tgs_test = {
     .id = "test",
-    .version = "1",
+    .version = "2",
     .scope = TG_STAGE_TOOL,
     .upstream = up_static,
     .config = test_config,
     .data = test_data,
+    .env = tgs_env_sandbox,
     .roots = test_roots,
     .run = test_run,
     .gate = true,

@@ -6,9 +6,14 @@
 #ifndef TG_STAGES_H
 #define TG_STAGES_H
 
+#include "engine/build.h"
 #include "engine/stage.h"
 
 /* Every stage, each after its upstream stages; NULL-terminated. */
 extern const tg_stage_def *const tg_stages[];
+
+/* The facts of the environment the gate stages name (stage_env.c): python, node, bwrap,
+ * runners, python-package:NAME, node-package:NAME. */
+extern const tg_build_env tgs_env;
 
 #endif

@@ -39,14 +39,20 @@ void tgs_root_generated(const tg_config *cfg, tg_strv *shared);
 char *tgs_code_path(const tg_manifest *m, const char *file);
 /* The warning every run without isolation prints (sandbox.isolation: none). */
 void tgs_warn_isolation(tg_stage_run *r, const char *stage, const tg_sandbox_config *sc);
-/* A toolgen runtime file's host path as a discovered input: editing runner.py reruns. */
-void tgs_dep_runtime(tg_stage_run *r, const tg_sandbox_config *sc, const char *file);
+/*
+ * The environment facts (stage_env.c) in the keys of the stages that run code: the
+ * interpreters, bubblewrap and toolgen's runner files (editing runner.py reruns them).
+ */
+extern const char *const tgs_env_sandbox[];
+/* The versions of the packages m declares (implementation.dependencies), as discovered facts
+ * "<runtime>-package:<name>": upgrading pandas reruns the tests of the tools that use it. */
+void tgs_env_packages(tg_stage_run *r, const tg_manifest *m);
 /*
  * Runs toolgen/run/runtime/<script> with the system Python in the sandbox and parses the JSON
  * object it prints. DONE with *reply set (free with cJSON_Delete); FAILED with err;
  * NO_ENVIRONMENT when there is no usable sandbox or Python.
  */
-tg_stage_status tgs_run_script(tg_stage_run *r, const tg_sandbox_config *sc, const char *script,
+tg_stage_status tgs_run_script(const tg_sandbox_config *sc, const char *script,
                                const cJSON *req, cJSON **reply, tg_err *err);
 
 #endif

@@ -13,8 +13,8 @@
  * result object. toolgen classifies failures from the reply, the exit status, the signal and the
  * resource usage, never from what the tool printed. Not a security boundary: the sandbox is.
  */
-const fs = require('fs');
 const path = require('path');
+const { openChannels, writeReply, clip, mroOf } = require('./runner_channels');
 
 // A copy of the names in toolgen/base/errcode.c (the runner cannot call toolgen's C code from
 // inside the sandbox); tests/unit/test_errcode.c fails when the two differ.
@@ -23,21 +23,7 @@ const CODES = new Set(['INVALID_INPUT', 'NOT_FOUND', 'CONFLICT', 'UNAUTHORIZED',
 const MAX_MESSAGE = 4000;
 const MAX_STACK = 8000;
 
-function clip(text, limit) {
-  text = String(text);
-  return text.length <= limit ? text : `${text.slice(0, limit - 15)} ...[truncated]`;
-}
-
-const request = JSON.parse(fs.readFileSync(4, 'utf8'));
-fs.closeSync(4);
-// Reopen the reply pipe on another descriptor so that fd 3 is not where a tool would look.
-let replyFd = 3;
-try {
-  replyFd = fs.openSync('/proc/self/fd/3', 'w');
-  fs.closeSync(3);
-} catch (e) {
-  replyFd = 3;
-}
+const { request, replyFd } = openChannels();
 
 let replied = false;
 function reply(obj) {
@@ -49,24 +35,12 @@ function reply(obj) {
   } catch (e) {
     data = JSON.stringify(failure('result', 'ResultNotJSON', String(e && e.message)));
   }
-  const buf = Buffer.from(data, 'utf8');
-  let off = 0;
-  while (off < buf.length) off += fs.writeSync(replyFd, buf, off, buf.length - off);
-  fs.closeSync(replyFd);
+  writeReply(replyFd, data);
   process.exit(0);
 }
 
 function failure(phase, type, message, extra) {
   return { ok: false, error: Object.assign({ phase, type, mro: [type], message }, extra || {}) };
-}
-
-function mroOf(e) {
-  const names = [];
-  for (let p = Object.getPrototypeOf(e); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    const name = p.constructor && p.constructor.name;
-    if (name) names.push(name);
-  }
-  return names.length ? names : [typeof e];
 }
 
 function describe(e, phase) {

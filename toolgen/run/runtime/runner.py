@@ -6,8 +6,15 @@ over two inherited file descriptors that the tool's own output never touches:
   fd 4  the request (read once, then closed): {"file", "entrypoint", "args", "input_schema"}
   fd 3  the reply (written once, at the end): {"ok": true, "result": {...}}
         or {"ok": false, "error": {"phase", "type", "mro", "message", ...}}
-        or {"ok": false, "ask": {"key", "message", "schema"}} when the tool asked for input
-        (toolgen_helpers.ask); the request's "answers" hold earlier answers
+        or {"ok": false, "ask": [{"key", "method", "params", "field"?}, ...]} when the tool
+        asked for input (toolgen_helpers.ask, sample, roots: MCP elicitation/create,
+        sampling/createMessage and roots/list requests); the request's "answers" hold the
+        answers so far, by key
+        Before the reply, events the tool reports while it runs (toolgen_helpers.log and
+        progress), one JSON object per line: {"event": "log", "level", "logger", "data"} or
+        {"event": "progress", "progress", "total", "message"}; the reply itself ends with no
+        newline. Events are written only when the request's "client" (toolgen serve's facts
+        about its MCP client) allows them, within its "events_max" bytes.
 
 Whatever the tool prints goes to stdout/stderr and is reported separately. toolgen classifies
 failures from the reply, the exit status, the signal and the resource usage -- never from the
@@ -29,6 +36,42 @@ CODES = frozenset((
 ))
 MAX_MESSAGE = 4000
 MAX_TRACEBACK = 8000
+
+# The events channel of this call: the reply descriptor and the bytes events may still take.
+EVENTS = {"fd": None, "left": 0}
+EVENTS_LOCK = None  # a threading.Lock once events are on (tool threads may log at once)
+
+
+def start_events(reply_fd, request):
+    """Turns the events channel on for this call when toolgen serve allows events."""
+    client = request.get("client")
+    budget = client.get("events_max", 0) if isinstance(client, dict) else 0
+    EVENTS["fd"], EVENTS["left"] = reply_fd, budget if isinstance(budget, int) else 0
+    if EVENTS["left"] > 0:
+        global EVENTS_LOCK
+        import threading
+        EVENTS_LOCK = threading.Lock()
+
+
+def emit_event(event):
+    """Writes one event line on the reply channel; False when it is off or full (the event is
+    dropped: events never cost the call its reply)."""
+    if EVENTS_LOCK is None or EVENTS["fd"] is None:
+        return False
+    try:
+        line = json.dumps(event, ensure_ascii=False, allow_nan=False, default=str)
+    except (TypeError, ValueError):
+        return False
+    data = (line + "\n").encode("utf-8", "replace")  # compact JSON holds no raw newline
+    with EVENTS_LOCK:
+        if len(data) > EVENTS["left"]:
+            EVENTS["left"] = 0
+            return False
+        EVENTS["left"] -= len(data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(EVENTS["fd"], view):]
+    return True
 
 
 def open_channels():
@@ -225,11 +268,12 @@ def main():
         runner_warm.serve(sys.argv[2], sys.modules[__name__], sys.argv[3:])
     request, reply_fd = open_channels()
     TOOL_DIR[0] = os.path.dirname(request["file"])
+    start_events(reply_fd, request)
     write_reply(run(request), reply_fd)
 
 
-def write_reply(reply, reply_fd):
-    """Writes the reply on its descriptor and leaves the process."""
+def write_reply(reply, reply_fd, status=0):
+    """Writes the reply on its descriptor and leaves the process with status."""
     try:
         data = json.dumps(reply, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates (e.g. undecodable file names): escape them
@@ -247,7 +291,7 @@ def write_reply(reply, reply_fd):
         view = view[n:]
     os.close(reply_fd)
     # Leave now: a tool's leftover non-daemon threads must not keep the call open.
-    os._exit(0)
+    os._exit(status)
 
 
 def run(request, preloaded=None, compiled=None):
@@ -298,10 +342,12 @@ def call_loaded(module, request):
                         f"{entry}() does not match input_schema: " + "; ".join(problems),
                         problems=problems)
         phase = "call"
-        if request.get("answers") or "toolgen_helpers" in sys.modules:
-            import toolgen_helpers  # this call's answers only, also in a warm runner
+        if request.get("answers") or request.get("client") or "toolgen_helpers" in sys.modules:
+            import toolgen_helpers  # this call's answers and client only, also when warm
             toolgen_helpers.ANSWERS.clear()
             toolgen_helpers.ANSWERS.update(request.get("answers") or {})
+            toolgen_helpers.CLIENT.clear()
+            toolgen_helpers.CLIENT.update(request.get("client") or {})
         result = fn(**request.get("args", {}))
         if hasattr(result, "__await__"):  # an async entry function
             import asyncio
@@ -322,9 +368,9 @@ def call_loaded(module, request):
 
 
 def exception_reply(exc, phase):
-    question = getattr(exc, "toolgen_ask", None) if phase == "call" else None
-    if isinstance(question, dict) and jsonable(question) is None:
-        return {"ok": False, "ask": question}  # toolgen_helpers.ask: the client answers
+    questions = getattr(exc, "toolgen_ask", None) if phase == "call" else None
+    if isinstance(questions, list) and jsonable(questions) is None:
+        return {"ok": False, "ask": questions}  # toolgen_helpers.ask: the client answers
     if isinstance(exc, MemoryError):
         # Free what the failed call held before formatting anything.
         exc.__traceback__ = None

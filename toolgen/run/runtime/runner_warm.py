@@ -164,6 +164,7 @@ def child(msg, fds, module, runner, compiled):
         resource.setrlimit(what, value)
     # The child starts as a fresh process would: default signal dispositions as set by Python.
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    runner.start_events(reply_fd, request)
     runner.write_reply(runner.run(request, module, compiled), reply_fd)
 
 

@@ -12,11 +12,20 @@ need it.
 import json
 import os
 import re
+import sys
 
 __all__ = [
     "ToolError",
     "InputRequired",
     "ask",
+    "form",
+    "sampling",
+    "roots_list",
+    "sample",
+    "roots",
+    "log",
+    "progress",
+    "client_can",
     "load_csv_data_with_types",
     "detect_column_types",
     "validate_file_and_columns",
@@ -36,29 +45,144 @@ HIGH_CARDINALITY_MIN = 50
 
 # Answers to earlier questions of this call, filled in by the runner (docs/sandbox.md#asking-for-input).
 ANSWERS = {}
+# What toolgen serve says of the MCP client of this call, filled in by the runner: which
+# requests it can answer ("elicitation", "sampling", "roots") and the lowest "log_level" it
+# wants. Empty outside toolgen serve.
+CLIENT = {}
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
+def _emit(event):
+    runner = sys.modules.get("runner")
+    emit = getattr(runner, "emit_event", None)
+    return bool(emit and emit(event))
+
+
+def log(level, data, logger=None):
+    """Sends a log message to the MCP client while the tool runs, e.g.
+    log("info", "read 3 files") or log("warning", {"skipped": 2}, logger="loader").
+
+    level is one of debug, info, notice, warning, error, critical, alert, emergency; data a
+    string or any JSON value; logger names the source (default: the tool). The client gets it
+    only when it asked for that level or a lower one (legacy clients: logging/setLevel, info by
+    default; 2026-07-28 clients: the request's log level, none by default). Outside toolgen
+    serve the message goes to stderr.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if not CLIENT:
+        print(f"[{level}]{' ' + logger + ':' if logger else ''} {data}", file=sys.stderr)
+        return
+    want = CLIENT.get("log_level")
+    if want not in LEVELS or LEVELS.index(level) < LEVELS.index(want):
+        return
+    event = {"event": "log", "level": level, "data": data}
+    if logger is not None:
+        event["logger"] = str(logger)
+    _emit(event)
+
+
+def progress(progress, total=None, message=None):
+    """Reports how far the call is, e.g. progress(3, 10, "3 of 10 files"): the MCP client
+    gets notifications/progress when it asked for progress. progress must grow from one report
+    to the next (a report that does not is dropped); total, when known, is the value progress
+    reaches at the end. Once a tool reports progress, the server's own periodic reports stop.
+    Outside toolgen serve nothing is sent.
+    """
+    if not CLIENT:
+        return
+    event = {"event": "progress", "progress": float(progress)}
+    if total is not None:
+        event["total"] = float(total)
+    if message is not None:
+        event["message"] = str(message)
+    _emit(event)
+
+
+def client_can(what):
+    """Whether the MCP client of this call can answer a request of kind what: "elicitation"
+    (ask), "sampling" (sample) or "roots" (roots). False outside toolgen serve."""
+    return bool(CLIENT.get(what))
 
 
 class InputRequired(BaseException):
-    """Raised by ask() when the answer is not there yet: the runner replies with the question
-    instead of a result. A BaseException, so a tool's `except Exception` does not swallow it."""
+    """Raised by ask() (and sample(), roots()) when an answer is not there yet: the runner
+    replies with the questions instead of a result. A BaseException, so a tool's
+    `except Exception` does not swallow it."""
 
-    def __init__(self, key, message, schema):
-        super().__init__(message)
-        self.toolgen_ask = {"key": key, "message": message, "schema": schema}
+    def __init__(self, questions):
+        super().__init__("; ".join(q.get("params", {}).get("message", q["method"])
+                                   for q in questions))
+        self.toolgen_ask = questions
 
 
-def ask(key, message, schema=None):
+def form(message, properties, required=None):
+    """A form for the user (MCP elicitation): message, and properties {name: JSON Schema} of
+    type string, number, integer, boolean, or array of enum values; required defaults to every
+    property. Its answer is the dict of the user's values. For ask({...})."""
+    return {"method": "elicitation/create",
+            "params": {"mode": "form", "message": str(message),
+                       "requestedSchema": {"type": "object", "properties": properties,
+                                           "required": list(properties) if required is None
+                                           else list(required)}}}
+
+
+def sampling(messages, max_tokens=1000, system_prompt=None, temperature=None,
+             stop_sequences=None, model_preferences=None):
+    """A request for the client's model (MCP sampling): messages are [{"role": "user" or
+    "assistant", "content": {"type": "text", "text": ...}}] or plain strings (user text). Its
+    answer is the client's CreateMessageResult: {"role", "content", "model", "stopReason"}.
+    For ask({...})."""
+    params = {"messages": [{"role": "user", "content": {"type": "text", "text": m}}
+                           if isinstance(m, str) else m for m in messages],
+              "maxTokens": int(max_tokens)}
+    for key, value in (("systemPrompt", system_prompt), ("temperature", temperature),
+                       ("stopSequences", stop_sequences), ("modelPreferences", model_preferences)):
+        if value is not None:
+            params[key] = value
+    return {"method": "sampling/createMessage", "params": params}
+
+
+def roots_list():
+    """A request for the client's roots (MCP roots): its answer is the list of roots, each
+    {"uri": "file://...", "name"?}. For ask({...})."""
+    return {"method": "roots/list", "params": {}}
+
+
+def ask(key, message=None, schema=None):
     """The user's answer to a question the tool cannot decide alone, e.g.
     ask("column", "Which column should be summarised?", {"type": "string", "enum": names}).
 
     key names the answer (letters, digits, _); schema is one JSON Schema of type string,
     number, integer or boolean (default: a string). The first time, the call ends here and the
     MCP client is asked; the call then runs again from the start, and ask() returns the answer.
+
+    Several questions at once: ask({key: form(...) | sampling(...) | roots_list(), ...})
+    returns {key: answer} once every one is answered (the client sees them together).
+
     Only toolgen serve can answer: elsewhere the call fails with INVALID_INPUT.
     """
+    if isinstance(key, dict):
+        missing = [dict(q, key=k) for k, q in key.items() if k not in ANSWERS]
+        if missing:
+            raise InputRequired(missing)
+        return {k: ANSWERS[k] for k in key}
     if key in ANSWERS:
         return ANSWERS[key]
-    raise InputRequired(key, message, schema or {"type": "string"})
+    question = form(message, {key: schema or {"type": "string"}})
+    question["key"], question["field"] = key, key
+    raise InputRequired([question])
+
+
+def sample(messages, max_tokens=1000, key="sample", **options):
+    """The client's model's answer to messages (see sampling()): its CreateMessageResult. key
+    names the answer, so that a tool asking twice asks two different keys."""
+    return ask({key: sampling(messages, max_tokens, **options)})[key]
+
+
+def roots(key="roots"):
+    """The client's roots: a list of {"uri", "name"?}."""
+    return ask({key: roots_list()})[key]
 
 
 class ToolError(Exception):

@@ -99,6 +99,7 @@ def run(action: str, target: str = "") -> dict:
         while True:
             pass
     if action == "sleep":
+        open("sleeping", "w").close()  # the event a test waits for before it signals toolgen
         time.sleep(600)
     if action == "stdout_flood":
         chunk = "x" * (1 << 20)

@@ -1,0 +1,2 @@
+// expect: AggregateError
+Promise.any([]);

@@ -1,0 +1,3 @@
+// expect: AssertionError
+const assert = require('assert');
+assert.strictEqual(1 + 1, 3);

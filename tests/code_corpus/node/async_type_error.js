@@ -1,0 +1,2 @@
+// expect: TypeError
+setTimeout(() => { null.length; }, 10);

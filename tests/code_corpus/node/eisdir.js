@@ -1,0 +1,2 @@
+// expect: EISDIR
+require('fs').readFileSync('.');

@@ -1,0 +1,3 @@
+// expect: ENOENT
+const fs = require('fs');
+console.log(fs.readFileSync('data.csv', 'utf8'));

@@ -1,0 +1,2 @@
+// expect: EROFS
+require('fs').writeFileSync('/usr/out.json', '{}');

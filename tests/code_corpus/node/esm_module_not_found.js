@@ -1,0 +1,3 @@
+// expect: ERR_MODULE_NOT_FOUND
+import axios from 'axios';
+console.log(axios);

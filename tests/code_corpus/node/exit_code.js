@@ -1,0 +1,3 @@
+// expect: NonZeroExit
+console.error('usage: no input');
+process.exit(2);

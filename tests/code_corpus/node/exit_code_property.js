@@ -1,0 +1,2 @@
+// expect: NonZeroExit
+process.exitCode = 3;

@@ -1,0 +1,2 @@
+// expect: NetworkBlocked
+require('http').get('http://example.com/', (r) => r.resume());

@@ -1,0 +1,2 @@
+// expect: SyntaxError
+const data = JSON.parse('<html></html>');

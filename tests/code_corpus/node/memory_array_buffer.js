@@ -1,0 +1,2 @@
+// expect: MemoryError
+const b = new ArrayBuffer(16 * 1024 ** 3);

@@ -1,0 +1,3 @@
+// expect: MemoryError
+let s = 'x';
+while (true) s += s;

@@ -1,0 +1,3 @@
+// expect: MODULE_NOT_FOUND
+const _ = require('lodash');
+console.log(_.sum([1, 2]));

@@ -1,0 +1,2 @@
+// expect: MODULE_NOT_FOUND
+const helper = require('./helper');

@@ -1,0 +1,2 @@
+// expect: success
+try { JSON.parse('{'); } catch (e) { console.log('caught', e.name); }

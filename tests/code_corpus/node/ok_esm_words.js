@@ -1,0 +1,3 @@
+// expect: success
+import { EOL } from 'os';
+process.stdout.write('ERR_MODULE_NOT_FOUND' + EOL);

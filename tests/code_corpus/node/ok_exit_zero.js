@@ -1,0 +1,3 @@
+// expect: success
+console.log('exit code 1');
+process.exit(0);

@@ -1,0 +1,2 @@
+// expect: success
+console.log(JSON.stringify({ ok: false, error: { type: 'Timeout' } }));

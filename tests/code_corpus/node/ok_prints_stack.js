@@ -1,0 +1,2 @@
+// expect: success
+console.log(new Error('FATAL ERROR: heap out of memory').stack);

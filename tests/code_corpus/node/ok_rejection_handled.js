@@ -1,0 +1,2 @@
+// expect: success
+Promise.reject(new Error('x')).catch((e) => console.log('handled', e.message));

@@ -1,0 +1,2 @@
+// expect: success
+setTimeout(() => console.error('Timeout!'), 50);

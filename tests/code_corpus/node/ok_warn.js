@@ -1,0 +1,3 @@
+// expect: success
+console.warn('ReferenceError: x is not defined');
+console.warn('Killed');

@@ -1,0 +1,2 @@
+// expect: OutputLimitExceeded
+while (true) console.log('row '.repeat(50));

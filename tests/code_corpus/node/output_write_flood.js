@@ -1,0 +1,3 @@
+// expect: OutputLimitExceeded
+const s = 'x'.repeat(65536);
+while (true) process.stdout.write(s);

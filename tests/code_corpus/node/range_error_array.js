@@ -1,0 +1,2 @@
+// expect: RangeError
+const a = new Array(-1);

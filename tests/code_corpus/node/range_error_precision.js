@@ -1,0 +1,2 @@
+// expect: RangeError
+console.log((1.5).toFixed(500));

@@ -1,0 +1,3 @@
+// expect: ReferenceError
+// rows came from a previous call
+console.log(rows.length);

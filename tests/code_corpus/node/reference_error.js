@@ -1,0 +1,3 @@
+// expect: ReferenceError
+const total = 1;
+console.log(totl);

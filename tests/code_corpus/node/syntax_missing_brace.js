@@ -1,0 +1,3 @@
+// expect: SyntaxError
+function f() {
+  return 1;

@@ -1,0 +1,3 @@
+// expect: SyntaxError
+def f(x):
+    return x

@@ -1,0 +1,2 @@
+// expect: Error
+throw new Error('no rows to process');

@@ -1,0 +1,2 @@
+// expect: ThrownValue
+throw 'bad state';

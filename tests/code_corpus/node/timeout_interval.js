@@ -1,0 +1,3 @@
+// expect: Timeout
+// args: {"timeout": 1}
+setInterval(() => {}, 100);

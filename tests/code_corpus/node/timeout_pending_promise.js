@@ -1,0 +1,3 @@
+// expect: Timeout
+// args: {"timeout": 1}
+await new Promise((resolve) => setTimeout(resolve, 60000));

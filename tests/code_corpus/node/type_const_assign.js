@@ -1,0 +1,3 @@
+// expect: TypeError
+const limit = 10;
+limit = 20;

@@ -1,0 +1,2 @@
+// expect: TypeError
+require('fs').readFileSync(42.5);

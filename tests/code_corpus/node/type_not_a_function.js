@@ -1,0 +1,3 @@
+// expect: TypeError
+const n = 5;
+n();

@@ -1,0 +1,3 @@
+// expect: TypeError
+const user = undefined;
+console.log(user.name);

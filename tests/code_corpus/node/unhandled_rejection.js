@@ -1,0 +1,3 @@
+// expect: Error
+async function load() { throw new Error('load failed'); }
+load();

@@ -1,0 +1,2 @@
+// expect: URIError
+decodeURIComponent('%');

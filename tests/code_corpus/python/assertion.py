@@ -1,0 +1,3 @@
+# expect: AssertionError
+total = 3
+assert total == 4, 'totals differ'

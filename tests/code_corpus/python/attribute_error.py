@@ -1,0 +1,3 @@
+# expect: AttributeError
+items = [3, 1, 2]
+items.push(4)

@@ -1,0 +1,4 @@
+# expect: ValidationFailed
+class ValidationFailed(Exception):
+    pass
+raise ValidationFailed('row 3 has no id')

@@ -1,0 +1,3 @@
+# expect: NonZeroExit
+import sys
+sys.exit('no input rows')

@@ -1,0 +1,4 @@
+# expect: NonZeroExit
+import sys
+if True:
+    sys.exit(2)

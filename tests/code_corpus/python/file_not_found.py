@@ -1,0 +1,3 @@
+# expect: FileNotFoundError
+with open('data/sales.csv') as f:
+    print(f.read())

@@ -1,0 +1,2 @@
+# expect: ImportError
+from math import square_root

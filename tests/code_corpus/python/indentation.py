@@ -1,0 +1,3 @@
+# expect: IndentationError
+def f():
+return 1

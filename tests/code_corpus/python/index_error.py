@@ -1,0 +1,3 @@
+# expect: IndexError
+rows = [1, 2, 3]
+print(rows[3])

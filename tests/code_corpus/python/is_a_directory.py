@@ -1,0 +1,2 @@
+# expect: IsADirectoryError
+open('.').read()

@@ -1,0 +1,3 @@
+# expect: JSONDecodeError
+import json
+json.loads('<html>not json</html>')

@@ -1,0 +1,3 @@
+# expect: KeyError
+row = {'name': 'Ada', 'age': 36}
+print(row['Name'])

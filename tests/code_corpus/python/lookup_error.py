@@ -1,0 +1,3 @@
+# expect: LookupError
+import codecs
+codecs.lookup('no-such-codec')

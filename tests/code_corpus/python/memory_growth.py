@@ -1,0 +1,4 @@
+# expect: MemoryError
+chunks = []
+while True:
+    chunks.append(bytearray(10 ** 8))

@@ -1,0 +1,2 @@
+# expect: MemoryError
+buf = bytearray(16 * 1024 ** 3)

@@ -1,0 +1,3 @@
+# expect: MemoryError
+import numpy as np
+a = np.ones((60000, 60000))

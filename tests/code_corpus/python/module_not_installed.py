@@ -1,0 +1,3 @@
+# expect: ModuleNotFoundError
+import seaborn as sns
+sns.set_theme()

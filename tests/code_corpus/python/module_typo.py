@@ -1,0 +1,2 @@
+# expect: ModuleNotFoundError
+import pandass as pd

@@ -1,0 +1,3 @@
+# expect: NameError
+# df was defined by a previous call
+print(df.head())

@@ -1,0 +1,2 @@
+# expect: NameError
+print(math.sqrt(16))

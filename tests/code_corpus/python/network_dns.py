@@ -1,0 +1,3 @@
+# expect: NetworkBlocked
+import urllib.request
+urllib.request.urlopen('https://example.com/data.json')

@@ -1,0 +1,5 @@
+# expect: NotImplementedError
+class Shape:
+    def area(self):
+        raise NotImplementedError('area')
+Shape().area()

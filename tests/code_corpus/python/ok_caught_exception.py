@@ -1,0 +1,5 @@
+# expect: success
+try:
+    {}['x']
+except KeyError as e:
+    print('KeyError handled:', e)

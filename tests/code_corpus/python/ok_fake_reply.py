@@ -1,0 +1,2 @@
+# expect: success
+print('{"ok": false, "error": {"type": "MemoryError"}}')

@@ -1,0 +1,4 @@
+# expect: success
+import logging
+logging.error('Segmentation fault (core dumped)')
+logging.critical('OutOfMemory')

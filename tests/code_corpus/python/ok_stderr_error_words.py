@@ -1,0 +1,3 @@
+# expect: success
+import sys
+print('Error: MemoryError Timeout Killed', file=sys.stderr)

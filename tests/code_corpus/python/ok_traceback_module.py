@@ -1,0 +1,7 @@
+# expect: success
+import traceback
+try:
+    1 / 0
+except Exception:
+    traceback.print_exc()
+print('recovered')

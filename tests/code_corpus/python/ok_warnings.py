@@ -1,0 +1,4 @@
+# expect: success
+import warnings
+warnings.warn('DeprecationWarning: this will fail')
+print('done')

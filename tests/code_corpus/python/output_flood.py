@@ -1,0 +1,3 @@
+# expect: OutputLimitExceeded
+while True:
+    print('row ' * 50)

@@ -1,0 +1,4 @@
+# expect: OutputLimitExceeded
+import sys
+while True:
+    sys.stderr.write('warning ' * 50 + '\n')

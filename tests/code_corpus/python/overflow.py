@@ -1,0 +1,3 @@
+# expect: OverflowError
+import math
+print(math.exp(1000))

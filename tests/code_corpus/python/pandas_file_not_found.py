@@ -1,0 +1,3 @@
+# expect: FileNotFoundError
+import pandas as pd
+df = pd.read_csv('input.csv')

@@ -1,0 +1,2 @@
+# expect: OSError
+open('/usr/local/out.txt', 'w').write('x')

@@ -1,0 +1,4 @@
+# expect: RecursionError
+def fact(n):
+    return n * fact(n - 1)
+print(fact(10))

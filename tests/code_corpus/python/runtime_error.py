@@ -1,0 +1,2 @@
+# expect: RuntimeError
+raise RuntimeError('the model did not converge')

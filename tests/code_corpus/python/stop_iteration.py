@@ -1,0 +1,3 @@
+# expect: StopIteration
+it = iter([])
+print(next(it))

@@ -1,0 +1,3 @@
+# expect: SyntaxError
+for i in range(3)
+    print(i)

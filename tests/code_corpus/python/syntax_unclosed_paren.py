@@ -1,0 +1,3 @@
+# expect: SyntaxError
+print((1 + 2)
+x = 3

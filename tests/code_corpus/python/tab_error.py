@@ -1,0 +1,4 @@
+# expect: TabError
+if True:
+	x = 1
+        y = 2

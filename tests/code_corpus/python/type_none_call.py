@@ -1,0 +1,3 @@
+# expect: TypeError
+handler = None
+handler('x')

@@ -1,0 +1,4 @@
+# expect: TypeError
+def area(w, h):
+    return w * h
+print(area(3))

@@ -1,0 +1,5 @@
+# expect: UnboundLocalError
+count = 0
+def bump():
+    count += 1
+bump()

@@ -1,0 +1,2 @@
+# expect: UnicodeDecodeError
+print(b'\xff\xfe\xfa'.decode('utf-8'))

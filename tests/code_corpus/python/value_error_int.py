@@ -1,0 +1,2 @@
+# expect: ValueError
+print(int('3.5 apples'))

@@ -1,0 +1,3 @@
+# expect: ZeroDivisionError
+values = []
+print(sum(values) / len(values))
