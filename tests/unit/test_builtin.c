@@ -110,6 +110,29 @@ static void test_plans(const tg_dataset *ds)
     expect_plan(ds, "how many dinners", "aggregate size() where time == 'Dinner'");
     expect_plan(ds, "average tip where day is not Sat or Sun",
                 "aggregate mean(tip) where day not in ('Sat', 'Sun')");
+    /* "X first" orders and keeps every group; only a superlative alone asks for one */
+    expect_plan(ds, "average tip by day, highest first", "aggregate mean(tip) by day | sort desc");
+    expect_plan(ds, "total tip by day, lowest first", "aggregate sum(tip) by day | sort asc");
+    expect_plan(ds, "mean tip per day with the largest tip last",
+                "aggregate mean(tip) by day | sort asc");
+    /* a pie of a yes/no column is its value shares, not a rate */
+    expect_plan(ds, "pie chart of smoker shares", "value_counts smoker | pie chart");
+    expect_plan(ds, "describe tip by day", "summary tip by day");
+}
+
+static void expect_refused(const tg_dataset *ds, const char *intent, const char *needle);
+
+/* Dated data: a period pooled across another is refused by name, never read as one of them. */
+static void test_periods(void)
+{
+    tg_dataset_column cols[2];
+    tg_dataset ds = prices_schema(cols);
+    expect_plan(&ds, "average price per month", "resample mean(Price) per period M of Date");
+    expect_plan(&ds, "average price across all years", "aggregate mean(Price)");
+    expect_refused(&ds, "average price by month across all years",
+                   "'month' pooled across all years");
+    expect_refused(&ds, "which month had the highest average price across all years",
+                   "'month' pooled across all years");
 }
 
 static void expect_refused(const tg_dataset *ds, const char *intent, const char *needle)
@@ -119,7 +142,9 @@ static void expect_refused(const tg_dataset *ds, const char *intent, const char 
     tg_builtin_status st = tg_builtin_generate(intent, ds, 1, NULL, &t, &err);
     CHECK(st == TG_BUILTIN_REFUSED, "'%s' must be refused (plan %s)", intent, t.plan ? t.plan : "-");
     CHECK_CONTAINS(err.msg, needle);
-    CHECK_CONTAINS(err.msg, "Closest phrasings it supports on data/tips.csv: \"");
+    char *closest = xasprintf("Closest phrasings it supports on %s: \"", ds->path);
+    CHECK_CONTAINS(err.msg, closest);
+    free(closest);
     CHECK_CONTAINS(err.msg, "llm.provider");
     CHECK(t.manifest_yaml == NULL && t.code == NULL, "nothing written for '%s'", intent);
     tg_builtin_tool_release(&t);
@@ -177,6 +202,11 @@ static void test_questions(const tg_dataset *ds)
                     "aggregate mean(bill_length_mm) by day");
     expect_question(ds, "average party size by day", "party size", "size",
                     "aggregate mean(size) by day");
+    /* a superlative of a measure over a text column: how it is computed per group is asked */
+    expect_question(ds, "highest tip day", "aggregate", "mean",
+                    "aggregate mean(tip) by day | sort desc | top 1");
+    /* words before a column's own name that name nothing are no modifier of it */
+    expect_refused(ds, "predict tomorrow's tip", "'predict'");
     /* a request refused for another reason is refused, not asked about */
     expect_refused(ds, "predict the bill by day", "'predict'");
 }
@@ -306,6 +336,7 @@ int main(int argc, char **argv)
     test_plans(&ds);
     test_refusals(&ds);
     test_questions(&ds);
+    test_periods();
     test_hostile_names();
     return tl_finish("builtin");
 }

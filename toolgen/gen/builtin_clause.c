@@ -193,14 +193,48 @@ static void ranked_keys(bp_state *s, bool ranking)
     }
 }
 
-/* "across all years", "over all months": the column is pooled, not a group; the words are read. */
-static void pooled(bp_state *s)
+static const char *period_name(char p)
+{
+    return p == 'D' ? "day" : p == 'W' ? "week" : p == 'M' ? "month" : p == 'Q' ? "quarter"
+                                                                        : "year";
+}
+
+/* Another word than the one at skip naming a period ("by month", "monthly", "which month")? */
+static const bt_tok *other_period(const bt_toks *t, size_t skip)
+{
+    for (size_t j = 0; j < t->n; j++)
+        if (j != skip && !t->v[j].used && t->v[j].kind == BT_WORD && period_of(t->v[j].text))
+            return &t->v[j];
+    return NULL;
+}
+
+/*
+ * "across all years", "over all months": the column is pooled, not a group; the words are read.
+ * A period pooled across another ("by month across all years": the month of the year, the
+ * years pooled) is a grouping the built-in generator does not compute: refused by name rather
+ * than read as either period alone (docs/generate.md#what-it-understands).
+ */
+static int pooled(bp_state *s)
 {
     static const char *const intro[] = {"across", "over", "for", "in", NULL};
     bt_toks *t = s->t;
     for (size_t i = 0; i + 2 < t->n; i++) {
-        if (!bp_in(&t->v[i], intro) || !bp_is(&t->v[i + 1], "all") || t->v[i + 2].kind != BT_COL ||
-            t->v[i + 2].used)
+        if (!bp_in(&t->v[i], intro) || !bp_is(&t->v[i + 1], "all") || t->v[i + 2].used)
+            continue;
+        if (t->v[i + 2].kind == BT_WORD && period_of(t->v[i + 2].text)) {
+            const bt_tok *other = other_period(t, i + 2);
+            if (other && has_date(s->ds)) {
+                const char *in = period_name(period_of(other->text));
+                const char *over = period_name(period_of(t->v[i + 2].text));
+                return tg_err_set(s->err, "'%s' pooled across all %s (each %s of the %s, the "
+                                  "%ss pooled) is not a grouping the built-in generator "
+                                  "computes; 'by %s' alone gives each %s of each %s",
+                                  other->raw, t->v[i + 2].raw, in, over, over, in, in, over);
+            }
+            t->v[i].used = t->v[i + 1].used = t->v[i + 2].used = true;
+            continue;
+        }
+        if (t->v[i + 2].kind != BT_COL)
             continue;
         t->v[i].used = t->v[i + 1].used = true;
         for (size_t j = i + 2; j < t->n && t->v[j].kind == BT_COL && !t->v[j].used; j += 2) {
@@ -210,13 +244,15 @@ static void pooled(bp_state *s)
             t->v[j + 1].used = true;
         }
     }
+    return 0;
 }
 
 int bp_groups(bp_state *s)
 {
     static const char *const group_words[] = {"by", "per", "across", "each", "every", NULL};
     bt_toks *t = s->t;
-    pooled(s);
+    if (pooled(s) != 0)
+        return -1;
     bool ranking = bp_has(s, sort_words);
     for (size_t i = 0; i + 1 < t->n; i++)
         if (bp_is(&t->v[i], "top") || bp_is(&t->v[i], "bottom") ||
@@ -303,6 +339,27 @@ static void agg_words(bp_state *s)
     }
 }
 
+/*
+ * "highest first", "most expensive first", "largest fare last": the direction at i orders the
+ * result and keeps every group — it is no superlative asking for one. 1 (the sort set, the
+ * words used) or 0.
+ */
+static bool order_first(bp_state *s, size_t i, int dir)
+{
+    bt_toks *t = s->t;
+    for (size_t j = i + 1; j < t->n && j <= i + 3; j++) {
+        bt_tok *k = &t->v[j];
+        if (!k->used && (bp_is(k, "first") || bp_is(k, "last"))) {
+            s->p->sort = bp_is(k, "first") ? dir : -dir;
+            k->used = true;
+            return true;
+        }
+        if (k->kind != BT_COL && !(k->kind == BT_WORD && bt_is_filler(k->text)))
+            return false;
+    }
+    return false;
+}
+
 void bp_aggregates(bp_state *s)
 {
     static const char *const up[] = {"highest", "largest", "biggest", "greatest", "most", "top", "first", NULL};
@@ -327,7 +384,9 @@ void bp_aggregates(bp_state *s)
         if (dir) {
             bool topword = bp_is(k, "top") || bp_is(k, "bottom") || bp_is(k, "first");
             k->used = true;
-            if (i + 1 < t->n && t->v[i + 1].kind == BT_NUM && !t->v[i + 1].used) {
+            if (!topword && order_first(s, i, dir)) {
+                /* "most expensive first": an order, every group kept */
+            } else if (i + 1 < t->n && t->v[i + 1].kind == BT_NUM && !t->v[i + 1].used) {
                 s->p->top_k = (long)t->v[i + 1].num; /* "top 5" */
                 t->v[i + 1].used = s->top_word = true;
             } else if (i > 0 && t->v[i - 1].kind == BT_NUM && !t->v[i - 1].used) {

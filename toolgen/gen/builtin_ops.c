@@ -616,6 +616,18 @@ static int choose(bp_state *s)
     return op_aggregate(s);
 }
 
+/* Is a numeric column of the first file named and not used yet? */
+static bool unused_numeric(const bp_state *s)
+{
+    for (size_t i = 0; i < s->t->n; i++) {
+        const bt_tok *k = &s->t->v[i];
+        if (k->kind == BT_COL && !k->used && k->ds == 0 &&
+            (s->ds[0].cols[k->col].type == TG_COL_INT || s->ds[0].cols[k->col].type == TG_COL_FLOAT))
+            return true;
+    }
+    return false;
+}
+
 /* "heaviest species on average", "busiest pickup zone", "countries ranked by life
  * expectancy": with a ranking and an aggregate, the one text column without a role is what is
  * ranked. */
@@ -623,7 +635,10 @@ static void ranked_leftover(bp_state *s)
 {
     bt_plan *p = s->p;
     bool ranks = s->superlative || s->top_word || p->sort;
-    if (!ranks || p->ngroups || (!p->naggs && !s->count_word))
+    /* "heaviest species": a superlative of a measure ranks too; how the measure is computed
+     * per species is asked (settle_aggs) */
+    bool measured = s->superlative && unused_numeric(s);
+    if (!ranks || p->ngroups || (!p->naggs && !s->count_word && !measured))
         return;
     bt_tok *found = NULL;
     for (size_t i = 0; i < s->t->n; i++) {
