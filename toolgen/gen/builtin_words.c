@@ -46,8 +46,9 @@ static const char *const irregular[][2] = {
 static const char *const phrases[][2] = {
     {"std dev", "std"},          {"standard dev", "std"},     {"st dev", "std"},
     {"fuel efficiency", "mpg"},  {"fuel economy", "mpg"},     {"miles per gallon", "mpg"},
-    {"gas mileage", "mpg"},      {"fuel efficient", "mpg"},      {"per cent", "percent"},     {"on average", "average"},
-    {"in total", "total"},       {"compared to", "vs"},       {"compared with", "vs"},
+    {"gas mileage", "mpg"},      {"fuel efficient", "mpg"},   {"per cent", "percent"},
+    {"on average", "average"},   {"in total", "total"},       {"compared to", "vs"},
+    {"compared with", "vs"},
 };
 
 size_t bt_phrase_count(void)
