@@ -75,16 +75,38 @@ expect_err "refused: how to use a model" "llm.provider"
 expect_eq "refused: no sanitizer report" "$(printf '%s\n' "$ERR" | grep -c Sanitizer)" 0
 expect_eq "refused: nothing written" "$(ls "$R/manifests" | tr '\n' ' ')" "group_and_count_by_columns mean_tip_by_day "
 
+# one thing open: asked, never guessed; off a terminal, exit 2 with the answers it accepts, and
+# nothing written; the answer given with --assume settles it
+run "$TG" -C "$R" new "tip by day" --data data/tips.csv
+expect_rc "asked: exit 2" 2
+expect_err "asked: the question" "What should be computed of tip per day"
+expect_err "asked: the answers" "--assume 'aggregate=sum'"
+expect_eq "asked: nothing written" "$(ls "$R/manifests" | tr '\n' ' ')" "group_and_count_by_columns mean_tip_by_day "
+run "$TG" -C "$R" new "tip by day" --data data/tips.csv --assume aggregate=sum
+expect_rc "answered: exit 0" 0
+expect_out "answered: the reading" "reading: sum of tip, grouped by day"
+run "$TG" -C "$R" new "tip by day" --data data/tips.csv --assume aggregate
+expect_rc "answered: --assume without a meaning is a usage error" 2
+# the derived name leaves the filter's values out: a second request of that name gets its own
+run "$TG" -C "$R" new "average tip where total bill is over 20" --data data/tips.csv
+expect_out "names: the first" "STAGED mean_tip_where_total_bill v0.1.0"
+run "$TG" -C "$R" new "average tip where total bill is under 10" --data data/tips.csv
+expect_rc "names: the second: exit 0" 0
+expect_out "names: the second gets a free name" "STAGED mean_tip_where_total_bill_2 v0.1.0"
+expect_eq "names: the first is as it was" "$(grep -c "(df\['total_bill'\] > 20)" "$R/manifests/mean_tip_where_total_bill/tool.py")" 1
+expect_eq "names: the second its own" "$(grep -c "(df\['total_bill'\] < 10)" "$R/manifests/mean_tip_where_total_bill_2/tool.py")" 1
+
 # no data file: the builtin generator needs one
 run "$TG" -C "$R" new "average tip by day"
 expect_rc "no data: exit 2" 2
 expect_err "no data: says so" "the builtin generator needs a data file: add --data FILE"
 
 # REUSE: an existing tool fits, nothing generated
+BEFORE=$(ls "$R/manifests" | tr '\n' ' ')
 run "$TG" -C "$R" new "count the bills per day and time" --data data/tips.csv
 expect_rc "reuse: exit" 0
 expect_out "reuse: REUSE" "REUSE group_and_count_by_columns"
 expect_out "reuse: exact call" "\"group_by_columns\":[\"day\",\"time\"]"
-expect_eq "reuse: nothing written" "$(ls "$R/manifests" | tr '\n' ' ')" "group_and_count_by_columns mean_tip_by_day "
+expect_eq "reuse: nothing written" "$(ls "$R/manifests" | tr '\n' ' ')" "$BEFORE"
 
 finish new_offline

@@ -4,8 +4,10 @@
  */
 #include "gen/newtool.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gen/builtin.h"
 #include "gen/newtool_int.h"
@@ -280,6 +282,42 @@ static int run_llm(gen_ctx *c, tg_err *err)
     return tg_gen_candidates(c, err);
 }
 
+static bool folder_exists(const gen_ctx *c, const char *name)
+{
+    char *dir = tg_path_join(c->repo->cfg.manifests_dir, name);
+    struct stat st;
+    bool found = fstatat(c->repo->root_fd, dir, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    free(dir);
+    return found;
+}
+
+/*
+ * The name derived from the plan leaves out the filters' values ("mean_fare_where_age" for
+ * "age over 50" and "age is missing"): when a tool of that name exists (and was not reused: it
+ * answers another request), t is compiled again as NAME_2, NAME_3, ... — the first free one.
+ */
+static tg_builtin_status free_name(gen_ctx *c, const char *const *answers, size_t n,
+                                   tg_builtin_tool *t, tg_builtin_question *q, tg_err *err)
+{
+    if (!folder_exists(c, t->name))
+        return TG_BUILTIN_OK;
+    char *base = xstrdup(t->name);
+    tg_builtin_status st = TG_BUILTIN_OK;
+    for (int i = 2; i < 100 && st == TG_BUILTIN_OK; i++) {
+        char *name = xasprintf("%.*s_%d", 60, base, i);
+        if (!folder_exists(c, name)) {
+            tg_builtin_tool_release(t);
+            tg_builtin_question_release(q);
+            st = tg_builtin_compile(c->o->intent, c->ds, c->nds, name, answers, n, t, q, err);
+            free(name);
+            break;
+        }
+        free(name);
+    }
+    free(base);
+    return st;
+}
+
 /* The builtin's tool, with the user's answers: those given, then those the ask callback gets
  * (three questions at most). A question left open ends with TG_GENF_ASK. */
 static int compile_builtin(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
@@ -301,6 +339,8 @@ static int compile_builtin(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
         free(answer);
         tg_builtin_question_release(&q);
     }
+    if (st == TG_BUILTIN_OK && !c->o->name)
+        st = free_name(c, (const char *const *)answers.v, answers.n, t, &q, err);
     tg_strv_free(&answers);
     if (st == TG_BUILTIN_OK)
         return 0;
