@@ -160,6 +160,17 @@ check(JSON.stringify(r.structuredContent?.arguments?.group_by) === '["time"]' &&
   JSON.stringify(r.structuredContent?.arguments?.value_columns) === '["total_bill"]',
   'generate_tool: REUSE gives the exact call\'s arguments as data', JSON.stringify(r.structuredContent));
 
+// a request that leaves one thing open: the user is asked through the client's form (the
+// options as a choice), and the tool is generated with their answer
+const asked = shown.length;
+says.push('sum');
+r = await call('generate_tool', { intent: 'size by day', data_file: 'data/tips.csv' });
+check(shown.length === asked + 1 && /What should be computed of size per day/.test(shown[asked] ?? ''),
+  'generate_tool: the open question goes to the user through the form', JSON.stringify(shown.slice(asked)));
+check(!r.isError && r.structuredContent?.tool === 'sum_size_by_day' &&
+  text(r).includes('sum of size, grouped by day'),
+  'generate_tool: generated with the user\'s answer', text(r));
+
 // "looks good" is not an approval: the candidate is rejected and cannot be promoted
 const T2 = 'median_tip_by_time';
 r = await call('generate_tool', { intent: 'median tip by time', data_file: 'data/tips.csv' });
@@ -204,6 +215,17 @@ check(!r.isError && r.structuredContent?.tool === T5, 'a fourth tool is generate
 r = await blind.callTool({ name: 'submit_tool_feedback', arguments: { tool: T5, stage: 'output' } });
 check(r.isError && r.structuredContent?.error?.code === 'REFUSED' &&
   text(r).includes(`toolgen feedback ${T5} --output`), 'no forms: refused, naming the command', text(r));
+// without forms, a question is the result, for the agent to ask the user; their answer goes
+// in assume
+r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'tip by day',
+  data_file: 'data/tips.csv' } }, undefined, { timeout: HANG_MS });
+check(!r.isError && r.structuredContent?.outcome === 'QUESTION' &&
+  r.structuredContent?.about === 'aggregate' && r.structuredContent?.options?.includes('median') &&
+  text(r).includes('"aggregate=median"'), 'no forms: the question is the result', text(r));
+r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'tip by day',
+  data_file: 'data/tips.csv', assume: ['aggregate=median'] } }, undefined, { timeout: HANG_MS });
+check(!r.isError && r.structuredContent?.tool === 'median_tip_by_day',
+  'no forms: the answer in assume settles it', text(r));
 await blind.close();
 
 // a 2026-07-28 client hears of the promotion on its subscriptions/listen stream: a third tool,
@@ -258,6 +280,22 @@ send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta, name:
   arguments: { tool: T3 } } });
 const p3 = await waitFor((m) => m.id === 1);
 check(p3?.result?.isError === false, '2026: promote_tool', JSON.stringify(p3));
+// 2026-07-28: generate_tool's open question is an input_required form; the retry with the
+// person's answer generates the tool
+const gArgs = { intent: 'size by day', data_file: 'data/tips.csv' };
+send({ jsonrpc: '2.0', id: 'q1', method: 'tools/call', params: { _meta: ask,
+  name: 'generate_tool', arguments: gArgs } });
+const q1 = (await waitFor((m) => m.id === 'q1'))?.result;
+const qf = q1?.inputRequests?.aggregate;
+check(q1?.resultType === 'input_required' && qf?.method === 'elicitation/create' &&
+  qf.params.requestedSchema.properties.reply?.enum?.includes('count'),
+  '2026: generate_tool asks the open question through a form', JSON.stringify(q1));
+send({ jsonrpc: '2.0', id: 'q2', method: 'tools/call', params: { _meta: ask,
+  name: 'generate_tool', arguments: gArgs, requestState: q1?.requestState,
+  inputResponses: { aggregate: { action: 'accept', content: { reply: 'count' } } } } });
+const q2 = (await waitFor((m) => m.id === 'q2', HANG_MS))?.result;
+check(q2?.isError === false && q2?.structuredContent?.tool === 'count_size_by_day',
+  '2026: generated with the person\'s answer', JSON.stringify(q2).slice(0, 600));
 const note = await waitFor((m) => m.method === 'notifications/tools/list_changed' &&
   m.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'sub');
 check(note !== undefined, '2026: list_changed on the subscription after the promotion');

@@ -115,6 +115,10 @@ static void test_plans(const tg_dataset *ds)
     expect_plan(ds, "total tip by day, lowest first", "aggregate sum(tip) by day | sort asc");
     expect_plan(ds, "mean tip per day with the largest tip last",
                 "aggregate mean(tip) by day | sort asc");
+    /* a superlative with a group clause is the largest of each group, every group kept;
+     * "which day has the highest tip" ranks the days (asked how, in test_questions) */
+    expect_plan(ds, "biggest tip for each day", "aggregate max(tip) by day");
+    expect_plan(ds, "lowest total bill per sex", "aggregate min(total_bill) by sex");
     /* a pie of a yes/no column is its value shares, not a rate */
     expect_plan(ds, "pie chart of smoker shares", "value_counts smoker | pie chart");
     expect_plan(ds, "describe tip by day", "summary tip by day");
@@ -205,6 +209,16 @@ static void test_questions(const tg_dataset *ds)
     /* a superlative of a measure over a text column: how it is computed per group is asked */
     expect_question(ds, "highest tip day", "aggregate", "mean",
                     "aggregate mean(tip) by day | sort desc | top 1");
+    expect_question(ds, "which day has the highest tip", "aggregate", "max",
+                    "aggregate max(tip) by day | sort desc | top 1");
+    /* "in a single day": each row, or each day's rows together — the data's grain decides */
+    expect_question(ds, "biggest tip in a single day", "in a single day", "rows",
+                    "aggregate max(tip)");
+    expect_question(ds, "maximum tip in a single day", "in a single day", "each",
+                    "aggregate max(tip) by day");
+    /* a direction word is no part of a column's name ("fewest tips": fewest, then tips) */
+    expect_question(ds, "which day had the fewest tips", "aggregate", "count",
+                    "aggregate count(tip) by day | sort asc | top 1");
     /* words before a column's own name that name nothing are no modifier of it */
     expect_refused(ds, "predict tomorrow's tip", "'predict'");
     /* a request refused for another reason is refused, not asked about */

@@ -85,17 +85,32 @@ static bool served(void *ud, const char *tool)
     return found;
 }
 
+/* The generator's question, for the server to ask the user (out owns copies). */
+static void copy_question(const tg_builtin_question *q, tg_serve_generated *out)
+{
+    out->about = xstrdup(q->about);
+    out->question = xstrdup(q->text);
+    out->options = xcalloc(q->noptions + 1, sizeof *out->options);
+    for (size_t i = 0; i < q->noptions; i++)
+        out->options[i] = xstrdup(q->options[i]);
+    out->noptions = q->noptions;
+}
+
 int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
-                          const char *const *data, size_t ndata, tg_serve_generated *out,
-                          tg_err *err)
+                          const char *const *data, size_t ndata, const char *const *assume,
+                          size_t nassume, tg_serve_generated *out, tg_err *err)
 {
     tg_buf lines = TG_BUF_INIT;
     tg_gen_opts g = {.repo = repo, .intent = intent, .data = data, .ndata = ndata,
                      .samples = 1, .progress = collect_step, .progress_ud = &lines,
-                     .reusable = ud ? served : NULL, .reusable_ud = ud};
+                     .reusable = ud ? served : NULL, .reusable_ud = ud,
+                     .assume = assume, .nassume = nassume};
     tg_gen_result r;
     int rc = tg_generate_tool(&g, &r, err);
-    if (rc == 0) {
+    if (rc != 0 && r.fail == TG_GENF_ASK && r.question.text) {
+        copy_question(&r.question, out); /* asked, not failed: nothing was written */
+        rc = 0;
+    } else if (rc == 0) {
         out->reused = r.outcome == TG_GEN_REUSE;
         out->arguments = r.arguments ? xstrdup(r.arguments) : NULL;
         if (r.outcome == TG_GEN_STAGED) {

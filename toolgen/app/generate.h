@@ -40,7 +40,7 @@ int tg_generate_and_stage(const tg_gen_opts *o, tg_gen_result *result, tg_err *e
  * A REUSE names only a tool of ud's set: the agent can call no other.
  */
 int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
-                          const char *const *data, size_t ndata, tg_serve_generated *out,
-                          tg_err *err);
+                          const char *const *data, size_t ndata, const char *const *assume,
+                          size_t nassume, tg_serve_generated *out, tg_err *err);
 
 #endif

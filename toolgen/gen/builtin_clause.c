@@ -178,11 +178,17 @@ static void ranked_keys(bp_state *s, bool ranking)
         bool top = bp_is(&t->v[i], "top") || bp_is(&t->v[i], "bottom") ||
                    (t->v[i].kind == BT_NUM && i > 0 &&
                     (bp_is(&t->v[i - 1], "top") || bp_is(&t->v[i - 1], "bottom")));
-        bool followed = c + 1 < t->n && bp_in(&t->v[c + 1], after);
+        /* "which 3 cylinder counts have": the key's own noun, no count of rows */
+        size_t f = c + 1;
+        bool noun = f < t->n && !t->v[f].used &&
+                    (bp_is(&t->v[f], "count") || bp_is(&t->v[f], "counts"));
+        f += noun;
+        bool followed = f < t->n && bp_in(&t->v[f], after);
         bool asked = bp_in(&t->v[i], which) && (followed || ranking);
         if (asked || (top && followed)) {
             bp_add_col(s->p->groups, &s->p->ngroups, k->col);
-            k->used = true;
+            k->used = s->ranked_key = true;
+            t->v[c + 1].used = t->v[c + 1].used || (noun && followed);
             if (bp_in(&t->v[i], which))
                 t->v[i].used = true;
             if (c == i + 2) { /* "which 3 dropoff zones": how many */
@@ -208,6 +214,47 @@ static const bt_tok *other_period(const bt_toks *t, size_t skip)
     return NULL;
 }
 
+/* "a single", "any one", "one single", "any single" at i: how many words, or 0. */
+static size_t single(const bt_toks *t, size_t i)
+{
+    static const char *const det[] = {"a", "any", "one", NULL};
+    size_t n = 0;
+    if (i < t->n && bp_in(&t->v[i], det))
+        n++;
+    if (i + n < t->n && bp_is(&t->v[i + n], "single"))
+        return n + 1;
+    return n == 1 && i + 1 < t->n && bp_is(&t->v[i], "any") && bp_is(&t->v[i + 1], "one") ? 2 : 0;
+}
+
+/*
+ * "max passengers in a single month" (i..x): each row is one month, or the months are to be
+ * made by grouping — only the data's grain tells, which the request does not give: asked.
+ */
+static int in_single(bp_state *s, size_t i, size_t x)
+{
+    bt_toks *t = s->t;
+    static const char *const options[] = {"rows", "each"};
+    tg_buf about = TG_BUF_INIT;
+    for (size_t j = i; j <= x; j++)
+        tg_buf_printf(&about, "%s%s", j > i ? " " : "", t->v[j].raw);
+    const char *pick = bt_question(s->x, about.data, options, 2, "By '%s', do you mean each row "
+                                   "on its own (rows), or the rows of each %s taken together "
+                                   "(each)?", about.data, t->v[x].raw);
+    tg_buf_free(&about);
+    if (!pick)
+        return tg_err_set(s->err, "'%s' was answered with neither rows nor each", t->v[x].raw);
+    if (strcmp(pick, "each") == 0 && t->v[x].kind == BT_COL)
+        bp_add_col(s->p->groups, &s->p->ngroups, t->v[x].col);
+    else if (strcmp(pick, "each") == 0 && has_date(s->ds))
+        s->p->period = period_of(t->v[x].text);
+    else if (strcmp(pick, "each") == 0)
+        return tg_err_set(s->err, "'%s' names no column and the file has no dates",
+                          t->v[x].raw);
+    for (size_t j = i; j <= x; j++)
+        t->v[j].used = true;
+    return 0;
+}
+
 /*
  * "across all years", "over all months": the column is pooled, not a group; the words are read.
  * A period pooled across another ("by month across all years": the month of the year, the
@@ -219,6 +266,14 @@ static int pooled(bp_state *s)
     static const char *const intro[] = {"across", "over", "for", "in", NULL};
     bt_toks *t = s->t;
     for (size_t i = 0; i + 2 < t->n; i++) {
+        size_t one = single(t, i + 1); /* "in a single month", "in any one year" */
+        if (bp_in(&t->v[i], intro) && one && i + 1 + one < t->n && !t->v[i + 1 + one].used &&
+            (t->v[i + 1 + one].kind == BT_COL ||
+             (t->v[i + 1 + one].kind == BT_WORD && period_of(t->v[i + 1 + one].text)))) {
+            if (in_single(s, i, i + 1 + one) != 0)
+                return -1;
+            continue;
+        }
         if (!bp_in(&t->v[i], intro) || !bp_is(&t->v[i + 1], "all") || t->v[i + 2].used)
             continue;
         if (t->v[i + 2].kind == BT_WORD && period_of(t->v[i + 2].text)) {

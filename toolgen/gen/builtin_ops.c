@@ -176,7 +176,10 @@ static int op_aggregate(bp_state *s)
     p->op = BT_OP_AGGREGATE;
     if (counted_column(s) != 0)
         return -1;
-    if (s->superlative && (p->naggs || s->count_word || p->ngroups)) {
+    if (s->superlative && !p->naggs && !s->count_word && p->ngroups && !s->ranked_key) {
+        /* "biggest petal length for each species": the largest of each group, every group */
+        bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
+    } else if (s->superlative && (p->naggs || s->count_word || p->ngroups)) {
         p->sort = s->sup_dir; /* "which day has the highest average tip" */
         if (!p->top_k)
             p->top_k = 1; /* ranking groups without an aggregate: asked in settle_aggs */
@@ -651,7 +654,7 @@ static void ranked_leftover(bp_state *s)
         found = k;
     }
     if (found) {
-        found->used = true;
+        found->used = s->ranked_key = true;
         bp_add_col(p->groups, &p->ngroups, found->col);
     }
 }

@@ -22,6 +22,8 @@ typedef struct bp_state {
     size_t count_at;     /* where the count word stands */
     bool distinct_word;  /* distinct, unique */
     bool top_word;       /* top / bottom / first N */
+    bool ranked_key;     /* a group key named as the thing ranked ("which day", "heaviest
+                            species"), not by a group clause ("for each species") */
 } bp_state;
 
 bool bp_is(const bt_tok *k, const char *w);

@@ -23,7 +23,7 @@ static const char *const keywords[] = {
     "split", "where", "with", "whose", "when", "if", "only", "among", "for", "on", "in", "within",
     "excluding", "except", "without", "not", "over", "above", "greater", "more", "higher",
     "larger", "exceeds", "exceeding", "exceed", "least", "under", "below", "less", "lower",
-    "smaller", "fewer", "most", "than", "between", "equal", "equals", "is", "are", "was", "were",
+    "smaller", "fewer", "fewest", "most", "than", "between", "equal", "equals", "is", "are", "was", "were",
     "missing", "null", "nan", "na", "empty", "unknown", "blank", "present", "known",
     "non-missing", "nonmissing", "available", "sum", "total", "totals", "average", "averages",
     "avg", "mean", "means", "median", "medians", "min", "minimum", "lowest", "smallest", "max",

@@ -19,7 +19,7 @@
  * table: a domain's jargon belongs in its column names, or in a model's reading. */
 static const char *const synonyms[] = {
     "price", "cost", "fare", "charge", "fee", NULL,
-    "weight", "mass", NULL,
+    "weight", "mass", "weigh", "weighs", "weighed", "weighing", NULL,
     "spending", "spend", "expenditure", "expense", "expenses", NULL,
     "gender", "sex", NULL,
     "tip", "gratuity", NULL,
