@@ -110,6 +110,41 @@ test-deps:
 	@sh build-aux/deps.sh debian test-deps $(TEST_DEB_PKGS) -- $(TEST_DEB_CMDS)
 	@sh build-aux/deps.sh npm test-deps $(NPM_DIR)
 
+# ---- fuzzing: libFuzzer harnesses (tests/fuzz/fuzz_*.c) over toolgen's library built with clang,
+# ASan and UBSan in build/fuzz/. `make fuzz` installs clang and libFuzzer when missing (not
+# `make deps`: the main job does not need them), builds and runs each harness FUZZ_SECONDS.
+FUZZ_TARGETS := yaml json schema rpc feedback intent
+FUZZ_SECONDS ?= 60
+FUZZ_DEB_PKGS := clang libclang-rt-dev
+FUZZ_CC := clang
+FUZZ_BUILD := build/fuzz
+# clang also warns of a conditional empty format and of "NAME=" MACRO in an array: not errors
+FUZZ_WARN := $(WARN) -Wno-format-zero-length -Wno-string-concatenation
+FUZZ_SAN := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJS := $(patsubst toolgen/%.c,$(FUZZ_BUILD)/obj/%.o,$(filter-out toolgen/cli/%,$(SRCS)))
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+$(FUZZ_BUILD)/obj/%.o: toolgen/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -Itoolgen -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/libtoolgen.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $(FUZZ_LIB_OBJS)
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libtoolgen.a
+	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) -Itoolgen -o $@ $< \
+	  $(FUZZ_BUILD)/libtoolgen.a $(LIBS)
+
+fuzz-deps:
+	@sh build-aux/deps.sh debian fuzz-deps $(FUZZ_DEB_PKGS)
+
+fuzz-build: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 install: bin/toolgen
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/toolgen/schemas \
 	  $(DESTDIR)$(PREFIX)/share/toolgen/schemas/meta/draft/2020-12/meta $(DESTDIR)$(PREFIX)/share/man/man1
@@ -132,8 +167,9 @@ install: bin/toolgen
 clean:
 	rm -rf build bin
 
-.PHONY: all test check deps test-deps install clean tests-build golden-update
+.PHONY: all test check deps test-deps install clean tests-build golden-update fuzz fuzz-deps fuzz-build
 
 -include $(OBJS:.o=.d)
+-include $(FUZZ_LIB_OBJS:.o=.d)
 # a unit test's own headers (tests/unit/*.h beside testlib.h) rebuild it too
 -include $(TESTS:=.d)

@@ -1,6 +1,7 @@
 // mcp_peer.mjs PORT N — the peer of bench/mcp.sh: a minimal MCP server written with the official
 // TypeScript SDK (1.x, Streamable HTTP at /mcp, one session per client), serving N tools t0000…
 // whose handler does what toolgen's synthetic tool does, as a subprocess: `cat -- FILE`.
+// mcp_peer.mjs stdio N — the same server over stdio (bench/ping.sh).
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +13,7 @@ const { McpServer } = await sdk('server/mcp.js');
 const { StreamableHTTPServerTransport } = await sdk('server/streamableHttp.js');
 const z = (await import(pathToFileURL(`${npm}/zod/index.js`).href)).z;
 
+const stdio = process.argv[2] === 'stdio';
 const port = Number(process.argv[2]), n = Number(process.argv[3]);
 const cat = (file) => new Promise((resolve, reject) =>
   execFile('cat', ['--', file], (err, out) => (err ? reject(err) : resolve(out))));
@@ -33,6 +35,11 @@ function server() {
   return s;
 }
 
+if (stdio) {
+  const { StdioServerTransport } = await sdk('server/stdio.js');
+  await server().connect(new StdioServerTransport());
+}
+
 const sessions = new Map();
 const http = createServer(async (req, res) => {
   const id = req.headers['mcp-session-id'];
@@ -47,4 +54,4 @@ const http = createServer(async (req, res) => {
   await t.handleRequest(req, res);
 });
 http.keepAliveTimeout = 120000; /* the client reuses its connection between slow steps */
-http.listen(port, '127.0.0.1');
+if (!stdio) http.listen(port, '127.0.0.1');

@@ -116,6 +116,19 @@ run "$TG" -C "$R" check
 expect_rc "check: tampered snapshot fails" 1
 expect_out "check: names the file" "registry/active/tools/$T/tool.py: SHA-256"
 G checkout -q -- registry
+# a file the snapshot does not list (a planted bytecode cache beside the approved code)
+mkdir -p "$R/registry/active/tools/$T/__pycache__"
+printf 'planted' >"$R/registry/active/tools/$T/__pycache__/tool.cpython-311.pyc"
+run "$TG" -C "$R" check
+expect_rc "check: a file the snapshot does not list fails" 1
+expect_out "check: names it" "registry/active/tools/$T/__pycache__: not part of $T's snapshot"
+LIST='{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+run sh -c 'printf "%s\n" "$3" | "$1" -C "$2" serve' - "$TG" "$R" "$LIST"
+expect_not_out "serve: that snapshot is not served" "\"name\":\"$T\""
+expect_err "serve: says why" "__pycache__: not part of"
+rm -r "$R/registry/active/tools/$T/__pycache__"
+run sh -c 'printf "%s\n" "$3" | "$1" -C "$2" serve' - "$TG" "$R" "$LIST"
+expect_out "serve: the clean snapshot is served" "\"name\":\"$T\""
 
 # -- versions: a different spec at the same version, a lower version, a bump. Both are refused
 # when staged, before the user reviews a run that could not be promoted; status says so first.

@@ -122,4 +122,19 @@ expect_rc "outside: lint of a directory outside the working directory" 1
 expect_out "outside: ... confines to that directory" "is a symlink to"
 no_secret "outside: lint of a directory elsewhere"
 
+# A folder name that is not UTF-8 (and holds a newline) is printed escaped, one line per problem.
+U=$TMP/utf8
+mkdir -p "$U/manifests/ok" && cp tests/sandbox/toolgen.yaml "$U/"
+BAD=$(printf 'b\377ad\nx')
+mkdir -p "$U/manifests/$BAD"
+cp tests/sandbox/manifests/paths/tool.manifest.yaml "$U/manifests/$BAD/"
+run sh -c 'cd "$1" && exec "$2" lint' sh "$U" "$TG"
+expect_rc "non-UTF-8 folder: problems" 1
+expect_out "non-UTF-8 folder: named escaped" 'manifests/b\xffad\x0ax/tool.manifest.yaml:3:1: /name:'
+if printf '%s%s' "$OUT" "$ERR" | LC_ALL=C grep -q "$(printf '[\200-\377]')"; then
+    bad "non-UTF-8 folder: raw bytes printed"
+else ok; fi
+expect_eq "non-UTF-8 folder: one line per problem" "$(printf '%s\n' "$OUT" | grep -c '^manifests/')" \
+    "$(printf '%s\n' "$OUT" | wc -l | tr -d ' ')"
+
 finish cli-lint

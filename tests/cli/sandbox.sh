@@ -158,6 +158,14 @@ host_untouched "read /etc/shadow"
 blocked_test "read the host's home" read_home "$HOME"
 host_untouched "read home"
 
+# The sandbox's mounts name no host path: not the checkout's, not TMPDIR's.
+abuse mounts
+expect_rc "mountinfo: call completes" 0
+expect_out "mountinfo: the tool's folder is seen" " /tool"
+expect_not_out "mountinfo: not the checkout's path" "$(pwd)"
+expect_not_out "mountinfo: not TMPDIR" "$TMP"
+host_untouched "mountinfo"
+
 blocked_test "read /proc/1/environ" proc1_environ
 expect_out "/proc/1/environ: the sandbox's own minimal environment" "HOME=/work"
 host_untouched "/proc/1/environ"
@@ -202,12 +210,22 @@ expect_field "stdout flood: truncated" "d['stdout_truncated']" true
 expect_field "stdout flood: exactly 64 KiB kept" "len(d['stdout'])" 65536
 host_untouched "stdout flood"
 
-# the signals come once the tool runs: its "sleeping" file is in the call's work directory
-tool_sleeps() { [ -n "$(find "$TMP/tmp" -name sleeping 2>/dev/null)" ]; }
-sleeps_or_ended() { tool_sleeps || ! kill -0 "$1" 2>/dev/null; }
+# the signals come once the tool runs: it names its process tg_abuse_sleeps, one of toolgen's
+# (process PID's) descendants
+tool_sleeps() {
+    for p in $(pgrep -x tg_abuse_sleeps); do
+        while [ "$p" -gt 1 ]; do
+            [ "$p" = "$1" ] && return 0
+            p=$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null) || break
+            [ -n "$p" ] || break
+        done
+    done
+    return 1
+}
+sleeps_or_ended() { tool_sleeps "$1" || ! kill -0 "$1" 2>/dev/null; }
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >"$TMP/int.out" 2>"$TMP/int.err" &
 INT_PID=$!
-wait_for sleeps_or_ended "$INT_PID" && tool_sleeps || setup_failed "Ctrl-C: the tool did not start"
+wait_for sleeps_or_ended "$INT_PID" && tool_sleeps "$INT_PID" || setup_failed "Ctrl-C: the tool did not start"
 kill -INT "$INT_PID"
 wait "$INT_PID"
 RC=$? OUT=$(cat "$TMP/int.out") ERR=$(cat "$TMP/int.err")
@@ -219,7 +237,7 @@ host_untouched "Ctrl-C during a call"
 # (its owner process is gone; docs/sandbox.md#work-directories).
 (cd "$SB" && exec "$TG" run abuse --arg action=sleep) >/dev/null 2>&1 &
 KILL_PID=$!
-wait_for sleeps_or_ended "$KILL_PID" && tool_sleeps || setup_failed "SIGKILL: the tool did not start"
+wait_for sleeps_or_ended "$KILL_PID" && tool_sleeps "$KILL_PID" || setup_failed "SIGKILL: the tool did not start"
 kill -KILL "$KILL_PID"
 wait "$KILL_PID" 2>/dev/null
 RC=0 OUT=$(ls -A "$TMP/tmp") ERR=""
@@ -232,6 +250,15 @@ expect_rc "file over the limit: the call fails" 1
 expect_field "big file: class" "d['error']['class']" output_limit
 expect_field "big file: at most output_kb on disk" "all(f['size'] <= 65536 for f in d['files'])" true
 host_untouched "big file"
+
+# Deep trees do not escape the disk budget: it is the work tmpfs's size, whatever the depth,
+# and nothing of the call stays on the host (host_untouched: TMPDIR empty, the next call works).
+abuse deep_fill
+expect_rc "140 nested folders filled at depth 135: the call fails" 1
+expect_field "deep fill: class" "d['error']['class']" disk_limit
+expect_field "deep fill: code" "d['error']['code']" INTERNAL_ERROR
+expect_field "deep fill: killed by" "d['killed_by']" disk_limit
+host_untouched "deep fill"
 
 abuse outlive "$MARKER"
 expect_rc "child that outlives the parent: call completes" 0
@@ -342,11 +369,11 @@ expect_field "sig_kwargs_ok: defaults applied" "d['result']['others']" '["b", "c
 run sh -c 'cd "$1" && "$2" run line_count --arg file_path=data/ok.csv' - "$SB" "$TG"
 expect_rc "command tool" 0
 expect_out "command tool: output" "3 data/ok.csv"
-run sh -c 'cd "$1" && "$2" run line_count --json --arg file_path=data' - "$SB" "$TG"
+run sh -c 'cd "$1" && "$2" run command_fails --json --arg what=everything' - "$SB" "$TG"
 expect_rc "command failure: exit" 1
 expect_field "command failure: class" "d['error']['class']" command_failed
 expect_field "command failure: code" "d['error']['code']" UPSTREAM_ERROR
-expect_out "command failure: stderr in the message" "Is a directory"
+expect_out "command failure: stderr in the message" "cannot do everything"
 
 # ---- path arguments -----------------------------------------------------------------------------
 REPO=$TMP/repo
@@ -363,7 +390,20 @@ pathcase() { # NAME PATH RC [SUBSTRING]
 pathcase "inside data/" data/ok.csv 0 '"first_line": "name,value"'
 pathcase "symlink inside data/" data/inner_link.csv 0 '"first_line": "name,value"'
 pathcase "absolute inside data/" "$REPO/data/ok.csv" 0 '"first_line": "name,value"'
-pathcase "data/../data/" data/../data/ok.csv 0 '"first_line": "name,value"'
+# a '..' means something else inside the sandbox (the tool opens the path as given): refused
+pathcase "data/../data/" data/../data/ok.csv 1 '"code": "FORBIDDEN"'
+expect_out "dot-dot: says why" "has a '..' component"
+mkdir -p "$REPO/data/sub"
+pathcase "data/sub/../ok.csv" data/sub/../ok.csv 1 "has a '..' component"
+# one regular file: never the data folder itself (which would show the tool every file in it),
+# never a FIFO (which would hang the call until its wall clock)
+pathcase "the data folder itself" data 1 '"code": "FORBIDDEN"'
+expect_out "the data folder: says why" "is a directory, not a file"
+mkfifo "$REPO/data/pipe"
+chmod 644 "$REPO/data/pipe"
+pathcase "a FIFO in data/" data/pipe 1 '"code": "FORBIDDEN"'
+expect_out "a FIFO: refused before it runs, not stopped by its wall clock" "is a FIFO (named pipe)"
+rm -f "$REPO/data/pipe"
 pathcase "symlink in data/ pointing outside" data/escape.csv 1 '"code": "FORBIDDEN"'
 expect_out "forbidden: names the path" "data/escape.csv"
 expect_out "forbidden: names the allowed directories" "data/ (sandbox.data_dirs)"

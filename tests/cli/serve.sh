@@ -60,6 +60,7 @@ M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelco
     printf '%s\n' '{"jsonrpc":"2.0","id":6,"method":"tools/list"}'
     printf '%s\n' '{"jsonrpc":"2.0","id":7,"method":' 'garbage' '[]'
     printf '{"jsonrpc":"2.0","id":8,"method":"ping","x":"\377"}\n'
+    printf '%s\n' '{"jsonrpc":"2.0","id":"a\ud800","method":"ping"}'
     head -c 3000 /dev/zero | tr '\0' 'x'; printf '\n'
     printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"server/discover\",\"params\":{$M26}}"
     printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"resources/list\",\"params\":{$M26}}"
@@ -71,7 +72,7 @@ expect_rc "serve ends cleanly at the end of stdin" 0
 printf '%s\n' "$OUT" >"$TMP/raw.out"
 validate_log "raw 2026-07-28 session" 2026-07-28 "$TMP/raw.out"
 run grep -c . "$TMP/raw.out"
-expect_eq "one reply per request" "$OUT" 15
+expect_eq "one reply per request" "$OUT" 16
 run cat "$TMP/raw.out"
 expect_out "discover" '"supportedVersions":["2026-07-28"]'
 expect_out "list results are cacheable" '"ttlMs":'
@@ -80,6 +81,7 @@ expect_out "unsupported version" '"code":-32022,"message":"Unsupported protocol 
 expect_out "ping is gone in 2026-07-28" '"id":5,"error":{"code":-32601'
 expect_out "legacy request before initialize" '"id":6,"error":{"code":-32602'
 expect_out "parse error" '"code":-32700'
+expect_out "an id with half a surrogate pair: refused, not changed" 'half of a UTF-16 surrogate pair'
 expect_out "batch" 'batches are not supported'
 expect_out "oversized" 'longer than 2000 bytes'
 expect_out "still serving after all that" '"id":9,"result":{"supportedVersions"'

@@ -149,7 +149,7 @@ if [ "$OUT" -ge 4 ]; then ok; else bad "a log line per call over HTTP (got $OUT)
 run grep -c 'data/x.csv' "$TMP/proto.err"
 expect_eq "the HTTP log holds no arguments" "$OUT" 0
 
-run "$TG" -C "$REPO" serve --dev --http 256.0.0.1:0
+run env TOOLGEN_SERVE_TOKEN=a-token-long-enough-here "$TG" -C "$REPO" serve --dev --http 256.0.0.1:0
 expect_rc "an address that cannot be bound" 3
 expect_err "... is named" "256.0.0.1"
 

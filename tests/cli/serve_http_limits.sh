@@ -118,7 +118,14 @@ c = http.client.HTTPConnection("127.0.0.1", port_b, timeout=HANG)
 c.request("POST", "/mcp", json.dumps(slow), {"Content-Type": "application/json",
           "Accept": "application/json, text/event-stream", "Mcp-Session-Id": sid})
 r = c.getresponse()
-started = b"started" in b"".join(r.readline() for _ in range(3))  # its first event (id, event, data)
+# its first events: the priming one (an id, no data), then the call's first notification
+first = b""
+while b"data: {" not in first:
+    line = r.readline()
+    if not line:
+        break
+    first += line
+started = b"data: {" in first  # the call runs: it is in flight
 st, body, _ = post(dict(slow, params={"name": "slow_tool",
                                       "arguments": {"file_path": "data/x.csv"}}),
                    session=sid, modern=False, to=port_b)

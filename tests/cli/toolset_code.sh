@@ -19,7 +19,11 @@ cp -r toolsets/code/toolgen.yaml toolsets/code/manifests "$TMP/code/"
 chmod -R o+rX "$TMP/code"
 run "$TG" -C "$TMP/code" build
 expect_rc "build: every example and test passes the gates" 0
-expect_out "build: python_execute" "python_execute: 13/13 tests passed"
+expect_out "build: python_execute" "python_execute: 14/14 tests passed"
+expect_out "build: create_session" "create_session: 4/4 tests passed"
+expect_out "build: close_session" "close_session: 2/2 tests passed"
+expect_out "build: list_runtimes" "list_runtimes: 2/2 tests passed"
+expect_out "build: list_available_packages" "list_available_packages: 2/2 tests passed"
 expect_out "build: node_execute" "node_execute: 15/15 tests passed"
 if diff -r "$TMP/code/generated" toolsets/code/generated >"$TMP/diff" 2>&1; then ok; else
     bad "generated/ differs from the committed one (run bin/toolgen -C toolsets/code build): $(head -c 1500 "$TMP/diff")"

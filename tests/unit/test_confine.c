@@ -125,6 +125,14 @@ static void test_root_of(void)
     tg_err e = {0};
     CHECK(tg_confine_repo("manifests/t/../../../secret/shadow", "manifests/t", "tool code", &e) == -1,
           "anchored at the manifest's folder");
+    /* no link on the way: said as it is (a symlink is named only when there is one) */
+    CHECK_CONTAINS(e.msg, "resolves to ");
+    CHECK(!strstr(e.msg, "symlink") && !strstr(e.msg, "link with a copy"),
+          "a plain path is no symlink: %s", e.msg);
+    tg_err_clear(&e);
+    CHECK(tg_confine_repo("linked_dir/../secret/shadow", ".", "tool code", &e) == -1,
+          "a '..' after a linked folder");
+    CHECK_CONTAINS(e.msg, "resolves through a symlink to ");
     CHECK(tg_confine_repo("../secret/shadow", NULL, "manifest", &e) == 0,
           "named outside on purpose: confined to its own folder: %s", e.msg);
 }

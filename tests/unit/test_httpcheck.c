@@ -96,6 +96,24 @@ static void test_headers(void)
     cJSON_Delete(bad);
     CHECK(tg_http_is_modern(read), "a request with the _meta version is 2026-07-28");
     cJSON_Delete(read);
+    /* the tasks extension's methods compare the taskId */
+    for (const char *const *m = (const char *const[]){"tasks/get", "tasks/update", "tasks/cancel",
+                                                       NULL}; *m; m++) {
+        char *text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\",\"params\":{"
+                               "\"taskId\":\"t1\"," META "}}", *m);
+        cJSON *task = parse(text);
+        free(text);
+        bad = tg_http_check_headers(task, "2026-07-28", *m, "t1");
+        CHECK(!bad, "%s: Mcp-Name is the taskId", *m);
+        cJSON_Delete(bad);
+        bad = tg_http_check_headers(task, "2026-07-28", *m, "t2");
+        CHECK(bad, "%s: another taskId is refused", *m);
+        cJSON_Delete(bad);
+        bad = tg_http_check_headers(task, "2026-07-28", *m, NULL);
+        CHECK(bad, "%s: Mcp-Name is required", *m);
+        cJSON_Delete(bad);
+        cJSON_Delete(task);
+    }
     cJSON *legacy = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
     CHECK(!tg_http_is_modern(legacy), "a request without it is legacy");
     cJSON_Delete(legacy);
@@ -260,8 +278,30 @@ static void test_pool(void)
     CHECK(peak == 3, "never more than the bound (%d)", peak);
 }
 
+/* The bearer token: exact, scheme in any case, nothing else; loopback binds. */
+static void test_auth(void)
+{
+    const char *tok = "0123456789abcdef-token";
+    CHECK(tg_http_bearer_ok("Bearer 0123456789abcdef-token", tok), "the token");
+    CHECK(tg_http_bearer_ok("bearer  0123456789abcdef-token", tok), "scheme in any case, spaces");
+    CHECK(!tg_http_bearer_ok("Bearer 0123456789abcdef-tokeN", tok), "one character off");
+    CHECK(!tg_http_bearer_ok("Bearer 0123456789abcdef-toke", tok), "a prefix");
+    CHECK(!tg_http_bearer_ok("Bearer 0123456789abcdef-token2", tok), "longer");
+    CHECK(!tg_http_bearer_ok("Bearer ", tok), "empty");
+    CHECK(!tg_http_bearer_ok("Basic 0123456789abcdef-token", tok), "another scheme");
+    CHECK(!tg_http_bearer_ok("0123456789abcdef-token", tok), "no scheme");
+    CHECK(!tg_http_bearer_ok(NULL, tok), "no header");
+    CHECK(tg_http_bind_is_loopback(NULL) && tg_http_bind_is_loopback("127.0.0.1") &&
+              tg_http_bind_is_loopback("::1") && tg_http_bind_is_loopback("localhost"),
+          "loopback binds");
+    CHECK(!tg_http_bind_is_loopback("0.0.0.0") && !tg_http_bind_is_loopback("::") &&
+              !tg_http_bind_is_loopback("192.168.1.5") && !tg_http_bind_is_loopback("example.org"),
+          "binds others can reach");
+}
+
 int main(void)
 {
+    test_auth();
     test_host_origin();
     test_headers();
     test_params();

@@ -278,6 +278,28 @@ static void check_str(const char *lit, const char *want)
     cJSON_Delete(v);
 }
 
+/* pairs_only: a surrogate escape without its pair is refused, naming it; pairs still decode. */
+static void test_pairs_only(void)
+{
+    const tg_json_limits strict = {.pairs_only = true};
+    static const char *const bad[] = {"\"a\\ud800b\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
+                                      "\"\\ud800\\ud800\\udc00\"", "\"\\uD800\"",
+                                      "{\"id\": \"\\udfff\"}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        tg_err e = {0};
+        cJSON *v = tg_json_parse(bad[i], strlen(bad[i]), NULL, NULL, &strict, &e);
+        CHECK(!v && strstr(e.msg, "surrogate pair"), "refused: %s (%s)", bad[i], e.msg);
+        cJSON_Delete(v);
+    }
+    const char *good = "[\"\\ud83d\\ude00\", \"\\uD83D\\uDE00x\", \"\\u00e9\"]";
+    tg_err e = {0};
+    cJSON *v = tg_json_parse(good, strlen(good), NULL, NULL, &strict, &e);
+    CHECK(v && strcmp(cJSON_GetArrayItem(v, 0)->valuestring, "\xF0\x9F\x98\x80") == 0 &&
+              strcmp(cJSON_GetArrayItem(v, 1)->valuestring, "\xF0\x9F\x98\x80x") == 0,
+          "pairs decode: %s", e.msg);
+    cJSON_Delete(v);
+}
+
 static void test_strings(void)
 {
     check_str("\"\\\" \\\\ \\/ \\b \\f \\n \\r \\t\"", "\" \\ / \b \f \n \r \t");
@@ -372,7 +394,7 @@ static void test_depth(void)
     for (int i = 0; i < 100000; i++)
         tg_buf_putc(&b, '[');
     expect_err_len(b.data, b.len, 1, 513, "nesting deeper than 512 levels");
-    tg_json_limits lim = {8};
+    tg_json_limits lim = {.max_depth = 8};
     v = tg_json_parse("[[[[[[[[[1]]]]]]]]]", 19, NULL, NULL, &lim, &e);
     CHECK(v == NULL && e.col == 9, "custom limit at col %d", e.col);
     CHECK_CONTAINS(e.msg, "deeper than 8 levels");
@@ -601,6 +623,27 @@ static void test_getters(void)
           "cut at a character boundary: %s", q);
 }
 
+/* Names from the file system, made printable: valid UTF-8 stays, the rest is \xNN. */
+static void test_printable(void)
+{
+    static const char *const cases[][2] = {
+        {"plain", "plain"},
+        {"caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac"}, /* é, € */
+        {"b\xff" "ad", "b\\xff" "ad"},                          /* not UTF-8 */
+        {"a\nb\tc", "a\\x0ab\\x09c"},                         /* control characters */
+        {"\xc0\xaf", "\\xc0\\xaf"},                            /* overlong '/' */
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80"},                 /* a surrogate */
+        {"\xe2\x82", "\\xe2\\x82"},                            /* cut short */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *p = tg_utf8_printable(cases[i][0]);
+        tg_err e = {0};
+        CHECK(strcmp(p, cases[i][1]) == 0, "printable %zu: %s", i, p);
+        CHECK(tg_utf8_validate(p, strlen(p), &e) == 0, "printable %zu is UTF-8", i);
+        free(p);
+    }
+}
+
 /* Whatever bytes a string holds, what toolgen prints is valid UTF-8 JSON: a byte that does not
  * start a well-formed sequence becomes \ufffd; well-formed text is written as it is. */
 static void test_print_invalid_utf8(void)
@@ -631,10 +674,12 @@ static void test_print_invalid_utf8(void)
 
 int main(void)
 {
+    test_printable();
     test_valid_kinds();
     test_positions();
     test_numbers();
     test_strings();
+    test_pairs_only();
     test_errors();
     test_depth();
     test_big_objects();

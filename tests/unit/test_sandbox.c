@@ -1,7 +1,10 @@
 /* test_sandbox.c — the sandbox library: config, limits, path checks, calls from threads, and
  * the network namespace (tests/cli/sandbox.sh tries the same escapes through `toolgen run`). */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "base/json.h"
@@ -87,11 +91,12 @@ static char repo[64];
 static void test_paths(void)
 {
     snprintf(repo, sizeof repo, "/tmp/tg-sbtest-%ld", (long)getpid());
-    char cmd[2048];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "mkdir -p %s/data/sub %s/other && echo a > %s/data/ok.csv && echo s > %s/secret && "
-             "ln -s ../secret %s/data/out.csv && ln -s ok.csv %s/data/in.csv && chmod 755 %s",
-             repo, repo, repo, repo, repo, repo, repo);
+             "ln -s ../secret %s/data/out.csv && ln -s ok.csv %s/data/in.csv && chmod 755 %s && "
+             "mkfifo %s/data/pipe && ln -s sub %s/data/sublink",
+             repo, repo, repo, repo, repo, repo, repo, repo, repo);
     SETUP(system(cmd) == 0, "setup");
     tg_sandbox_config c;
     tg_err err = {0};
@@ -101,12 +106,19 @@ static void test_paths(void)
     static const struct {
         const char *value;
         int verdict;
-        const char *inside;
+        const char *inside; /* with TG_PATH_FORBIDDEN: what the message says */
     } cases[] = {
         {"data/ok.csv", TG_PATH_OK, "/work/data/ok.csv"},
         {"./data/ok.csv", TG_PATH_OK, "/work/data/ok.csv"},
         {"data/in.csv", TG_PATH_OK, "/work/data/in.csv"},
-        {"data/sub", TG_PATH_OK, "/work/data/sub"},
+        /* one regular file, never a folder (the data directory itself) or a pipe to hang on */
+        {"data/sub", TG_PATH_FORBIDDEN, "is a directory, not a file"},
+        {"data", TG_PATH_FORBIDDEN, "is a directory, not a file"},
+        {"data/sublink", TG_PATH_FORBIDDEN, "is a directory, not a file"},
+        {"data/pipe", TG_PATH_FORBIDDEN, "is a FIFO (named pipe)"},
+        /* the tool opens the path as given: a '..' would mean something else inside */
+        {"data/sub/../ok.csv", TG_PATH_FORBIDDEN, "has a '..' component"},
+        {"data/sublink/../ok.csv", TG_PATH_FORBIDDEN, "has a '..' component"},
         {"data/out.csv", TG_PATH_FORBIDDEN, NULL},
         {"secret", TG_PATH_FORBIDDEN, NULL},
         {"data/../secret", TG_PATH_FORBIDDEN, NULL},
@@ -130,6 +142,8 @@ static void test_paths(void)
         }
         if (v == TG_PATH_FORBIDDEN)
             CHECK_CONTAINS(err.msg, "data/");
+        if (v == TG_PATH_FORBIDDEN && cases[i].inside) /* here: what the message says */
+            CHECK_CONTAINS(err.msg, cases[i].inside);
         tg_path_args_free(&pa);
         cJSON_Delete(args);
     }
@@ -204,6 +218,21 @@ static void test_threads(const tg_sandbox_config *c)
     }
 }
 
+/* Call directories of this process in tmp_dir. */
+static int call_dirs(const char *tmp_dir)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s%ld-", SB_CALL_PREFIX, (long)getpid());
+    DIR *d = opendir(tmp_dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
 static void test_limits_enforced(const tg_sandbox_config *c)
 {
     tg_sandbox_result r;
@@ -232,10 +261,76 @@ static void test_limits_enforced(const tg_sandbox_config *c)
               strcmp(r.files[1].path, "sub/t.csv") == 0 && r.files[1].type == TG_FILE_CSV &&
               r.files[1].size == 4,
           "artifacts: %zu", r.n_files);
-    char *wd = r.workdir ? xstrdup(r.workdir) : NULL;
+    /* they live in the call's tmpfs (readable through the result), never on the host's disk */
+    CHECK(r.has_work_fd && !r.workdir, "the work directory is the call's tmpfs");
+    struct statfs fs;
+    CHECK(r.has_work_fd && fstatfs(r.work_fd, &fs) == 0 && fs.f_type == TMPFS_MAGIC,
+          "a tmpfs");
+    CHECK(call_dirs(c->tmp_dir) == 0, "nothing of the call in TMPDIR while its result lives");
     tg_sandbox_result_free(&r);
-    CHECK(wd && !tg_is_dir(wd), "work directory removed");
-    free(wd);
+
+    /* the disk budget is the tmpfs's size: writing past it fails, reported as the disk limit */
+    const char *fill[] = {"/bin/sh", "-c", "i=0; while [ $i -lt 200 ]; do mkdir -p d$i/a/b && "
+                                           "head -c 1048576 /dev/zero > d$i/a/b/f || exit 3; "
+                                           "i=$((i+1)); done", NULL};
+    cmd = (tg_sandbox_cmd){.argv = fill, .limits = (tg_limits){5, 256, 20000, 1024, 64, 16}};
+    CHECK(tg_sandbox_run(c, &cmd, &r, &err) == 0, "fill: %s", err.msg);
+    CHECK(r.killed_by == TG_LIMIT_DISK && r.exit_code == 3, "disk limit: killed_by %d, exit %d",
+          r.killed_by, r.exit_code);
+    CHECK(r.files_bytes <= WORK_BUDGET_MIN && r.files_bytes > WORK_BUDGET_MIN / 2,
+          "at most the budget: %lld", r.files_bytes);
+    tg_sandbox_result_free(&r);
+    CHECK(call_dirs(c->tmp_dir) == 0, "nothing of the call left in TMPDIR");
+}
+
+
+/* ---- trees of any depth ---------------------------------------------------------------------- */
+
+/* dir/a/a/.../a (depth levels) with a file of size bytes at level at; returns dir (heap). */
+static char *deep_tree(const char *name, int depth, int at, size_t size)
+{
+    char *dir = xasprintf("/tmp/tg-sbdeep-%ld-%s", (long)getpid(), name);
+    mkdir(dir, 0700);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    for (int i = 0; fd >= 0 && i < depth; i++) {
+        if (i == at) {
+            int f = openat(fd, "payload.bin", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (f >= 0 && ftruncate(f, (off_t)size) != 0)
+                fprintf(stderr, "ftruncate failed\n");
+            if (f >= 0)
+                close(f);
+        }
+        mkdirat(fd, "a", 0700);
+        int sub = openat(fd, "a", O_RDONLY | O_DIRECTORY);
+        close(fd);
+        fd = sub;
+    }
+    if (fd >= 0) {
+        fchmod(fd, 0); /* a tool may leave a directory without permissions */
+        close(fd);
+    }
+    return dir;
+}
+
+static void test_deep_trees(void)
+{
+    /* the budget walk sees a file 135 levels down, and stops early once past its limit */
+    char *dir = deep_tree("bytes", 140, 135, 1 << 20);
+    CHECK(sb_tree_bytes(dir, 0) == 1 << 20, "bytes at depth 135: %lld", sb_tree_bytes(dir, 0));
+    tg_sandbox_result r = {0};
+    sb_collect_files(dir, NULL, 0, &r);
+    CHECK(r.files_bytes == 1 << 20, "listing counts depth 135: %lld", r.files_bytes);
+    CHECK(r.n_files == 1 || r.files_truncated, "the deep file is listed or marked truncated");
+    for (size_t i = 0; i < r.n_files; i++)
+        free(r.files[i].path);
+    free(r.files);
+    CHECK(sb_remove_tree(dir) == 0 && !tg_is_dir(dir), "140 levels removed");
+    free(dir);
+    /* far deeper than any path the kernel resolves at once (PATH_MAX), without recursion */
+    dir = deep_tree("remove", 5000, 4990, 10);
+    CHECK(sb_tree_bytes(dir, 0) == 10, "bytes at depth 4990: %lld", sb_tree_bytes(dir, 0));
+    CHECK(sb_remove_tree(dir) == 0 && !tg_is_dir(dir), "5000 levels removed");
+    free(dir);
 }
 
 /* The sandbox's network is a loopback of its own (docs/sandbox.md): lo is its only interface,
@@ -285,6 +380,7 @@ static void test_network(const tg_sandbox_config *c)
 int main(void)
 {
     test_normalize();
+    test_deep_trees();
     test_limits();
     test_config();
     test_paths();

@@ -2,6 +2,7 @@
  * cold calls do (class, code, result, files, the limit that stopped them), and a call that
  * mutates module globals, writes files, exhausts memory, times out, floods its output, exits or
  * tries to kill the runner leaves nothing the next call sees. Real bubblewrap, real Python. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,16 +222,16 @@ static void test_batch(fixture *fx)
     CHECK(warm[3].sb.n_files == 1 && strcmp(warm[3].sb.files[0].path, "left.txt") == 0,
           "write: its file is listed (%zu)", warm[3].sb.n_files);
     struct stat st;
-    char *left = tg_path_join(warm[3].sb.workdir, "left.txt");
-    CHECK(stat(left, &st) == 0, "write: the file is there after the batch: %s", left);
-    free(left);
-    char *wd = xstrdup(warm[3].sb.workdir);
+    int wd = tg_sandbox_result_open_work(&warm[3].sb);
+    CHECK(wd >= 0 && fstatat(wd, "left.txt", &st, 0) == 0,
+          "write: the file is there after the batch");
     for (size_t i = 0; i < NCALLS; i++) {
         tg_call_result_free(&warm[i]);
         cJSON_Delete(args[i]);
     }
-    CHECK(stat(wd, &st) != 0, "freed: the call's directory is gone");
-    free(wd);
+    CHECK(wd >= 0 && fstatat(wd, "left.txt", &st, 0) != 0, "freed: the call's files are gone");
+    if (wd >= 0)
+        close(wd);
 }
 
 /* A tool that fails to import reports it from every call, exactly as cold calls do. */

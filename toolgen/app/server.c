@@ -7,6 +7,7 @@
 #include "app/refine.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "run/session.h"
 #include "run/toolrun.h"
 #include "run/warmpool.h"
 #include "serve/artifacts.h"
@@ -20,6 +21,7 @@
 #include "serve/notify.h"
 #include "serve/resources.h"
 #include "serve/stdio.h"
+#include "serve/tasks.h"
 #include "serve/toolprov.h"
 #include "serve/workflow.h"
 
@@ -42,6 +44,7 @@ typedef struct server {
     tg_serve_prompts prompts;
     tg_toolrun_env env;           /* the sandbox */
     tg_serve_mrtr mrtr;
+    tg_serve_tasks *tasks;        /* the tasks extension's (serve/tasks.h) */
     tg_serve_declared declared;   /* serve.resources: the repository's own resources */
     tg_warmpool *pool;            /* warm workers, one call each (docs/sandbox.md) */
     tg_serve_artifacts kept;      /* the files calls wrote */
@@ -120,6 +123,13 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
     return st;
 }
 
+/* A client's HTTP session ended: so do its code sessions (docs/code.md#limits-and-expiry). */
+static void client_gone(void *ctx, uint64_t client)
+{
+    server *s = ctx;
+    tg_sessions_end_client(s->env.sessions, client);
+}
+
 /* The warm pool, the workflow, the providers and the core's configuration. */
 static void wire(server *s, const tg_app_serve_opts *o)
 {
@@ -130,6 +140,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .data_dirs = s->env.sandbox.data_dirs, .n_data_dirs = s->env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     s->pool = tg_warmpool_new(&s->env.ctx);
+    s->tasks = tg_serve_tasks_new();
     tg_serve_toolset *first = tg_serve_live_get(&s->watch.live);
     tg_serve_tools_prepare_pool(&first->tools, s->pool);
     tg_serve_toolset_unref(first);
@@ -161,6 +172,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .completion = &s->completion,
         .declared = &s->declared,
         .mrtr = &s->mrtr,
+        .tasks = s->tasks,
         .list_changed = TG_CHANGED_TOOLS | TG_CHANGED_RESOURCES,
         .call = {.run = tg_serve_run_pool, .run_ctx = s->pool, .read_only = o->read_only,
                  .cancel = o->cancel, .artifacts = &s->kept},
@@ -168,6 +180,8 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .list_ttl_ms = 60000,
         .instructions = repo->cfg.serve_workflow ? INSTRUCTIONS WORKFLOW_INSTRUCTIONS
                                                  : INSTRUCTIONS,
+        .client_gone = client_gone,
+        .client_gone_ctx = s,
     };
 }
 
@@ -177,6 +191,7 @@ static unsigned check(void *ctx)
 {
     server *s = ctx;
     unsigned what = tg_serve_devwatch_check(&s->watch);
+    tg_sessions_sweep(s->env.sessions); /* idle code sessions end (docs/code.md#sessions) */
     if (tg_serve_declared_poll(&s->declared))
         what |= TG_CHANGED_CONTENT;
     return what;
@@ -188,6 +203,7 @@ static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
         tg_serve_http h = {.host = o->http_host, .port = o->http_port,
                            .max_message = o->max_message, .max_concurrency = o->max_concurrency,
                            .log_fd = o->log_fd, .allowed_origins = o->allowed_origins,
+                           .token = o->http_token,
                            .stop = o->stop, .progress_ms = o->progress_ms,
                            .session_idle_ms = o->session_idle_ms,
                            .check = check, .check_ctx = s,
@@ -209,6 +225,7 @@ tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o
         wire(s, o);
         if (run_transport(s, o, err) != 0)
             st = TG_APP_SERVE_ENV;
+        tg_serve_tasks_free(s->tasks); /* the transport stopped its dispatch: no run is left */
         tg_serve_artifacts_free(&s->kept);
         tg_serve_workflow_release(&s->wf);
         tg_warmpool_free(s->pool);

@@ -42,6 +42,7 @@ typedef struct tg_app_serve_opts {
     const char *http_host;      /* Streamable HTTP on http_host:http_port; NULL: stdio */
     unsigned http_port;
     const char *const *allowed_origins; /* HTTP: Origins besides loopback; NULL-terminated */
+    const char *http_token;     /* HTTP: the bearer token requests must carry; NULL: none */
     int proto_fd;               /* stdio: the protocol's descriptor (serve/stdio.h) */
     int log_fd;                 /* one JSON line per request; -1: none */
     volatile sig_atomic_t *cancel; /* set by a signal: the calls in flight stop */

@@ -50,6 +50,24 @@ static char *under(const char *base, const char *path)
     return base && path[0] != '/' ? tg_path_join(base, path) : xstrdup(path);
 }
 
+/* Some folder on the way to path (under base) is a symlink: only then does the path "resolve
+ * through a symlink". */
+static bool through_link(const char *base, const char *path)
+{
+    char *full = under(base, path);
+    bool found = false;
+    for (char *p = full + 1; *p && !found; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        struct stat st;
+        found = lstat(full, &st) == 0 && S_ISLNK(st.st_mode);
+        *p = '/';
+    }
+    free(full);
+    return found;
+}
+
 char *tg_confine_root_of(const char *path)
 {
     return tg_confine_root_of_in(NULL, path);
@@ -108,12 +126,16 @@ int tg_confine_in(const char *base, const char *path, const char *const *roots, 
         inside = below(real, root);
     }
     if (!inside) {
-        const char *how = S_ISLNK(lst.st_mode) ? "is a symlink to" : "resolves through a symlink to";
+        bool link = S_ISLNK(lst.st_mode), through = !link && through_link(base, path);
+        const char *how = link ? "is a symlink to" : through ? "resolves through a symlink to"
+                                                            : "resolves to";
         return tg_err_setpos(err, path, 0, 0,
-                             "%s %s, outside %s (%s); toolgen reads no %s from outside it: replace "
-                             "the link with a copy of the file, or make it point inside (see "
+                             "%s %s, outside %s (%s); toolgen reads no %s from outside it: %s (see "
                              "docs/manifest.md#files-outside-the-repository)",
-                             how, real, where, first[0] ? first : nroots ? roots[0] : "?", what);
+                             how, real, where, first[0] ? first : nroots ? roots[0] : "?", what,
+                             link || through ? "replace the link with a copy of the file, or "
+                                               "make it point inside"
+                                             : "name a file inside it (no '..' out of it)");
     }
     struct stat st;
     if (stat(real, &st) == 0 && !S_ISREG(st.st_mode))

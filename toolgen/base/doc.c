@@ -53,7 +53,7 @@ int tg_doc_parse_json(const char *text, size_t len, const char *name, const tg_d
 {
     if (tg_doc_begin(&text, &len, &name, lim, out, err) != 0)
         return -1;
-    tg_json_limits jl = {tg_doc_max_depth(lim)};
+    tg_json_limits jl = {.max_depth = tg_doc_max_depth(lim)};
     tg_posmap *pos = tg_posmap_new();
     cJSON *root = tg_json_parse(text, len, NULL, pos, &jl, err);
     return tg_doc_end(root, pos, name, out, err);

@@ -243,6 +243,32 @@ int tg_utf8_validate(const char *text, size_t len, tg_err *err)
     return 0;
 }
 
+char *tg_utf8_printable(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s, *e = p + strlen(s);
+    size_t n = 0;
+    for (const unsigned char *q = p; q < e; q++)
+        n += *q < 0x20 || *q >= 0x7f ? 4 : 1; /* the most a byte becomes */
+    char *out = xmalloc(n + 1), *o = out;
+    while (p < e) {
+        int len = *p >= 0x80 ? utf8_seq(p, e) : 1;
+        if (*p < 0x20 || *p == 0x7f || len < 0) {
+            static const char hex[] = "0123456789abcdef";
+            *o++ = '\\';
+            *o++ = 'x';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+            p++;
+            continue;
+        }
+        memcpy(o, p, (size_t)len);
+        o += len;
+        p += len;
+    }
+    *o = '\0';
+    return out;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* parser state                                                                                */
 
@@ -263,6 +289,7 @@ typedef struct jp {
     tg_posmap *pos;
     tg_err *err;
     int depth, max_depth;
+    bool pairs_only; /* tg_json_limits.pairs_only */
     bool failed;
     /* incremental position, maintained only when pos != NULL */
     int line;
@@ -538,6 +565,16 @@ static char *parse_string(jp *j, size_t *len_out, cJSON **node)
                     return jfail(j, q,
                                  "\\u0000 (NUL) is not supported in strings: toolgen keeps strings "
                                  "NUL-terminated; remove it or encode the data differently");
+                if (j->pairs_only && cp >= 0xD800 && cp <= 0xDFFF) {
+                    long lo = cp <= 0xDBFF && e - q >= 12 && q[6] == '\\' && q[7] == 'u'
+                                  ? hex4(q + 8) : -1;
+                    if (lo < 0xDC00 || lo > 0xDFFF)
+                        return jfail(j, q, "\\u%04lX is half of a UTF-16 surrogate pair without "
+                                           "its other half: not Unicode text, so it could not "
+                                           "come back as sent; send the pair, or valid text",
+                                     (unsigned long)cp);
+                    q += 6;
+                }
                 q += 6;
             } else if (x == '"' || x == '\\' || x == '/' || x == 'b' || x == 'f' || x == 'n' ||
                        x == 'r' || x == 't') {
@@ -1107,6 +1144,7 @@ cJSON *tg_json_parse(const char *text, size_t len, tg_arena *arena, tg_posmap *p
     j.err = err;
     j.depth = 0;
     j.max_depth = lim && lim->max_depth > 0 ? lim->max_depth : TG_JSON_MAX_DEPTH;
+    j.pairs_only = lim && lim->pairs_only;
     j.failed = false;
     j.line = 1;
     j.line_start = j.colp = j.s;

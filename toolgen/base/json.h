@@ -39,6 +39,9 @@ tg_pos tg_posmap_get(const tg_posmap *m, const cJSON *node);
 
 typedef struct tg_json_limits {
     int max_depth;     /* nesting depth; 0 = TG_JSON_MAX_DEPTH */
+    /* a \uD800..\uDFFF escape without its pair is an error rather than U+FFFD: for text that
+     * must come back as it was sent (a JSON-RPC id), which a UTF-8 string cannot hold */
+    bool pairs_only;
 } tg_json_limits;
 
 /*
@@ -47,7 +50,8 @@ typedef struct tg_json_limits {
  * arena != NULL: nodes live in the arena (no cJSON_Delete; tg_arena_reset frees them) — this is
  * what keeps JSONL validation free of per-instance malloc.
  * pos != NULL: records the line/col of every node (object members: position of the key).
- * Rejects invalid UTF-8, lone surrogate escapes in strings are kept as U+FFFD, duplicate keys are
+ * Rejects invalid UTF-8, lone surrogate escapes in strings are kept as U+FFFD (refused with
+ * lim->pairs_only), duplicate keys are
  * an error, and so are NaN/Infinity, trailing commas, comments and trailing garbage.
  * On error returns NULL with err->line/col/msg set (err->file left as is).
  */
@@ -95,6 +99,9 @@ char *tg_json_print_compact(const cJSON *v);
  * nothing above U+10FFFF). On failure returns -1 with err line/col/msg at the first bad byte
  * (err->file left as is). */
 int tg_utf8_validate(const char *text, size_t len, tg_err *err);
+/* s with every byte that is not part of well-formed UTF-8, and every control character, written
+ * as \xNN: a name from the file system, safe to print or to put in JSON. Heap string. */
+char *tg_utf8_printable(const char *s);
 /* 1-based line and column (in characters) of byte offset off in text[0..len). */
 tg_pos tg_text_pos(const char *text, size_t len, size_t off);
 

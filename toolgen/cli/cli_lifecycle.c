@@ -305,7 +305,7 @@ int cli_check_registry(const tg_repo *repo)
     if (tg_registry_verify(&g, &problems, &err) != 0) {
         code = fail_err("check", TG_EXIT_USAGE, &err);
     } else if (problems.n) {
-        printf("toolgen check: the registry's snapshots differ from their recorded hashes:\n");
+        printf("toolgen check: the registry's snapshots differ from what their metadata records:\n");
         for (size_t i = 0; i < problems.n; i++)
             printf("  %s\n", problems.v[i]);
         code = TG_EXIT_FAIL;

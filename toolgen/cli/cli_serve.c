@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "cli/cli.h"
 #include "model/config.h"
+#include "serve/httpcheck.h"
 #include "serve/stdio.h"
 
 const char tg_usage_serve[] =
@@ -37,7 +38,9 @@ const char tg_usage_serve[] =
     "tool set is read again when its source changes (a promotion; with --dev an edited\n"
     "manifest) and the clients are told: list_changed over stdio or a legacy session's GET\n"
     "stream, subscriptions/listen in 2026-07-28; calls in flight finish with the tools they\n"
-    "started with. docs/mcp.md describes what is supported.\n"
+    "started with. Long calls (a tool whose manifest says task:, a generation, a staged run)\n"
+    "become tasks for 2026-07-28 clients of the tasks extension, which poll, answer and\n"
+    "cancel them (tasks/get, update, cancel). docs/mcp.md describes what is supported.\n"
     "\n"
     "  -C DIR              serve the repository in DIR (default: the current directory)\n"
     "  --staging           also the STAGED and APPROVED candidates of the registry, marked as\n"
@@ -46,7 +49,9 @@ const char tg_usage_serve[] =
     "  --dev               every tool of the working tree's manifests/ that lints cleanly (the\n"
     "                      mode a tool author uses); the others are listed on stderr\n"
     "  --toolset NAME      also serve a built-in toolset of toolgen (docs/toolsets.md), e.g.\n"
-    "                      calculator; repeatable, besides serve.toolsets in toolgen.yaml.\n"
+    "                      calculator, code (python_execute, node_execute and sessions) or\n"
+    "                      files (file_system, on the code toolset's sessions);\n"
+    "                      repeatable, besides serve.toolsets in toolgen.yaml.\n"
     "                      Its tools come before the repository's: one of the same name hides\n"
     "                      the repository's\n"
     "  --read-only         refuse tools that are not read-only with FORBIDDEN (also READ_ONLY=1)\n"
@@ -54,8 +59,10 @@ const char tg_usage_serve[] =
     "                      (serve.workflow); an MCP Bundle runs this unless packed --workflow\n"
     "  --http HOST:PORT    serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
     "                      (e.g. 127.0.0.1:8080; [::1]:8080; port 0 picks a free one). The\n"
-    "                      address is printed on stderr. Bind to 127.0.0.1 unless the server\n"
-    "                      must be reached from elsewhere: there is no authentication\n"
+    "                      address is printed on stderr. Beyond loopback (e.g. 0.0.0.0:8080)\n"
+    "                      serve needs TOOLGEN_SERVE_TOKEN, a secret of 16 characters or more\n"
+    "                      that every request must carry as 'Authorization: Bearer TOKEN';\n"
+    "                      on loopback the token is asked for only when it is set\n"
     "  --allow-origin O    also accept requests whose Origin header is O (exactly, e.g.\n"
     "                      https://app.example.com); loopback origins are always accepted,\n"
     "                      others get 403 (DNS rebinding protection). Repeatable\n"
@@ -248,6 +255,33 @@ static void on_listening(void *ctx, const char *host, unsigned port)
             v6 ? "]" : "", port);
 }
 
+#define TOKEN_ENV "TOOLGEN_SERVE_TOKEN"
+#define TOKEN_MIN 16
+
+/* The bearer token of HTTP serving, from TOOLGEN_SERVE_TOKEN (*token NULL when unset), which is
+ * then taken out of the environment: nothing serve starts inherits it. Required when the
+ * server binds beyond loopback, where any machine can connect (docs/mcp.md#authentication). */
+static int http_token(const char *host, char **token, tg_err *err)
+{
+    const char *v = getenv(TOKEN_ENV);
+    *token = v && *v ? xstrdup(v) : NULL;
+    unsetenv(TOKEN_ENV);
+    if (!*token && !tg_http_bind_is_loopback(host))
+        return tg_err_set(err, "%s is reachable from other machines, and a server there needs "
+                          "a token: set " TOKEN_ENV " to a secret of %d characters or more (e.g. "
+                          "`export " TOKEN_ENV "=$(head -c 24 /dev/urandom | base64)`), which "
+                          "clients send as 'Authorization: Bearer TOKEN'; or bind to "
+                          "127.0.0.1", host, TOKEN_MIN);
+    if (*token && strlen(*token) < TOKEN_MIN) {
+        free(*token);
+        *token = NULL;
+        return tg_err_set(err, TOKEN_ENV " is shorter than %d characters: a token that short "
+                          "can be guessed; use a longer random one (e.g. `head -c 24 "
+                          "/dev/urandom | base64`)", TOKEN_MIN);
+    }
+    return 0;
+}
+
 static int serve(const serve_opts *o, int proto_fd)
 {
     tg_err err = {0};
@@ -263,19 +297,26 @@ static int serve(const serve_opts *o, int proto_fd)
     }
     if (o->no_workflow)
         repo.cfg.serve_workflow = false;
+    char *token = NULL;
+    if (o->http && http_token(o->http_host, &token, &err) != 0) {
+        tg_repo_release(&repo);
+        return cli_fail(TG_EXIT_USAGE, "serve: --http %s: %s", o->http, err.msg);
+    }
     report_ctx rep = {.source = o->source, .transport = o->http ? "Streamable HTTP" : "stdio"};
     tg_app_serve_opts ao = {
         .source = o->source, .read_only = o->read_only, .page_size = o->page_size,
         .max_message = o->max_message, .max_concurrency = o->max_concurrency,
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
         .session_idle_ms = (long)o->session_idle_s * 1000,
-        .http_port = o->http_port, .allowed_origins = o->origins, .proto_fd = proto_fd,
+        .http_port = o->http_port, .allowed_origins = o->origins, .http_token = token,
+        .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
         .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,
         .opened = report_tools, .listening = on_listening, .ud = &rep};
     catch_signals();
     tg_app_serve_status st = tg_app_serve(&repo, &ao, &err);
     tg_repo_release(&repo);
+    free(token);
     if (st == TG_APP_SERVE_OK)
         return TG_EXIT_OK;
     return cli_fail(st == TG_APP_SERVE_CONFIG ? TG_EXIT_USAGE : TG_EXIT_ENV, "serve: %s", err.msg);

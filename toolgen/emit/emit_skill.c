@@ -457,6 +457,11 @@ static void put_request(tg_buf *b, const tg_manifest *m)
 static void put_program(tg_buf *b, const tg_manifest *m, const tg_runtime_desc *rt)
 {
     const char *lang = tg_json_get_string(m->implementation, "language");
+    const char *action = tg_json_get_string(m->implementation, "action");
+    if (action && strcmp(action, "execute") != 0) { /* a session tool or listing, docs/code.md */
+        tg_buf_printf(b, "toolgen's code interpreter (%s)", action);
+        return;
+    }
     const tg_runtime_desc *of = tg_runtime_info(tg_runtime_parse(lang));
     tg_buf_puts(b, "the ");
     put_code(b, rt->program_arg ? rt->program_arg : "code");

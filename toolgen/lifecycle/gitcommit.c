@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -266,6 +267,75 @@ int tg_git_commit_paths(const tg_repo *r, const tg_git_commit_req *req, char out
     git_oid_tostr(out_oid, 41, &oid);
     rc = 0;
 out:
+    session_end(&s);
+    return rc;
+}
+
+int tg_git_head(const tg_repo *r, char out_oid[41], tg_err *err)
+{
+    session s = {0};
+    int rc = session_open(&s, r, err);
+    out_oid[0] = '\0';
+    if (rc == 0 && s.has_head)
+        git_oid_tostr(out_oid, 41, &s.head);
+    session_end(&s);
+    return rc;
+}
+
+int tg_git_index_to_head(const tg_repo *r, const char *const *paths, size_t n, tg_err *err)
+{
+    session s = {0};
+    int rc = session_open(&s, r, err);
+    if (rc == 0)
+        rc = make_indexes(&s, err);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        char *full = xasprintf("%s%s", s.prefix, paths[i]);
+        const git_index_entry *e = git_index_get_bypath(s.scratch, full, 0);
+        git_index_entry copy;
+        if (e) {
+            copy = *e;
+            rc = git_index_add(s.index, &copy) == 0 ? 0 : git_fail(err, paths[i]);
+        } else if (git_index_find(NULL, s.index, full) == 0) {
+            rc = git_index_remove(s.index, full, 0) == 0 ? 0 : git_fail(err, paths[i]);
+        }
+        free(full);
+    }
+    if (rc == 0 && git_index_write(s.index) != 0)
+        rc = git_fail(err, "writing the index");
+    session_end(&s);
+    return rc;
+}
+
+/* Removes DIR/NAME.lock when it is a regular file made at or after since. */
+static void clear_lock(const char *dir, const char *name, const struct timespec *since)
+{
+    char *path = xasprintf("%s%s.lock", dir, name);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        (st.st_mtim.tv_sec > since->tv_sec ||
+         (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec)))
+        unlink(path);
+    free(path);
+}
+
+int tg_git_clear_stale_locks(const tg_repo *r, const struct timespec *since, tg_err *err)
+{
+    session s = {0};
+    int rc = session_open(&s, r, err);
+    if (rc == 0) {
+        const char *gitdir = git_repository_path(s.repo);
+        const char *common = git_repository_commondir(s.repo);
+        clear_lock(gitdir, "index", since);
+        clear_lock(gitdir, "HEAD", since);
+        clear_lock(gitdir, "logs/HEAD", since);
+        clear_lock(common, "packed-refs", since);
+        if (s.branch) {
+            char *log = xasprintf("logs/%s", s.branch);
+            clear_lock(common, s.branch, since);
+            clear_lock(common, log, since);
+            free(log);
+        }
+    }
     session_end(&s);
     return rc;
 }

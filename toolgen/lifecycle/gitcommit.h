@@ -18,8 +18,10 @@
 #define TG_GITCOMMIT_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "base/strvec.h"
+
 #include "base/util.h"
 #include "model/repo.h"
 
@@ -49,6 +51,24 @@ typedef struct tg_git_commit_req {
  */
 int tg_git_commit_paths(const tg_repo *repo, const tg_git_commit_req *req, char out_oid[41],
                         tg_err *err);
+
+/* The commit HEAD points at (40 hex digits; "" on an unborn branch). 0, -1, or -2 outside git. */
+int tg_git_head(const tg_repo *repo, char out_oid[41], tg_err *err);
+/*
+ * Sets the index entries of paths (relative to the root) to HEAD's version — removed where HEAD
+ * has none — as `git reset -- PATHS` does: what finishing a promotion whose commit was made but
+ * whose index was not written needs. 0, -1 with err, or -2 outside git.
+ */
+int tg_git_index_to_head(const tg_repo *repo, const char *const *paths, size_t n, tg_err *err);
+/*
+ * Removes the lock files git leaves when a process is killed while it writes the index, HEAD,
+ * the branch, their reflogs or packed-refs — only those made at or after since (the last write
+ * of the killed change's journal, which git's part of a change follows), which are that change's
+ * own: an older lock belongs to somebody else.
+ * Without this a promotion killed inside git would block every later one ("the index is
+ * locked"). 0, -1 with err, or -2 outside git.
+ */
+int tg_git_clear_stale_locks(const tg_repo *repo, const struct timespec *since, tg_err *err);
 
 typedef struct tg_git_logent {
     char oid[41];

@@ -391,6 +391,10 @@ tg_promote_status tg_promote(const tg_registry *g, const char *tool, const char 
         p.archive_dir = xasprintf("%s/promoted/%s_%s", g->archive, tool, res->version);
         st = check_git(&p, err);
     }
+    char head[41] = "";
+    if (st == TG_PROMOTE_DONE && (tg_git_head(g->repo, head, err) != 0 ||
+                                  tg_regtx_journal(&p.tx, head, err) != 0))
+        st = TG_PROMOTE_FAILED; /* nothing changed yet */
     if (st == TG_PROMOTE_DONE && apply(&p, res, err) != 0) {
         tg_regtx_rollback(&p.tx);
         st = TG_PROMOTE_FAILED;

@@ -3,14 +3,19 @@
 #include "lifecycle/registry.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/doc.h"
 #include "base/json.h"
 #include "base/sha256.h"
+#include "lifecycle/recover.h"
 #include "schema/jsonschema.h"
 
 static const struct {
@@ -52,6 +57,12 @@ int tg_registry_open(tg_registry *g, const tg_repo *repo, tg_err *err)
             tg_registry_release(g);
             return -1;
         }
+    /* a change a killed process left half done is finished or undone before anything reads */
+    if (tg_registry_recover(repo, NULL, err) != 0) {
+        tg_err_prefix(err, "recovering the registry from an interrupted change: ");
+        tg_registry_release(g);
+        return -1;
+    }
     return 0;
 }
 
@@ -310,14 +321,90 @@ static void verify_active(const tg_registry *g, const char *name, const cJSON *t
     free(vp);
 }
 
+/* Entries below the folder dir/sub (fd) that are not regular files or folders: a staged run's
+ * copies are data, never links or devices. Appends one problem per entry. */
+static void check_copies(int fd, const char *rel, const char *owner, int depth, tg_strv *problems)
+{
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        struct stat st;
+        char *p = tg_path_join(rel, e->d_name);
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+            depth < 64) {
+            int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                check_copies(sub, p, owner, depth + 1, problems);
+        } else if (!S_ISREG(st.st_mode)) {
+            tg_strv_pushf(problems, "%s: not a regular file, which a staged run's copies of %s "
+                          "always are; remove it", p, owner);
+        }
+        free(p);
+    }
+    closedir(d);
+}
+
+/*
+ * A snapshot folder holds exactly the files its snapshot lists (docs/lifecycle.md "Registry
+ * layout"): anything else beside the approved code — a __pycache__, a module it would import
+ * first, a link — could run instead of it. A candidate may also hold the staged run's copies
+ * (files/). Appends one problem per entry that does not belong.
+ */
+static void check_listed(const tg_registry *g, const char *owner, const char *dir, bool active,
+                         const char *code, tg_strv *problems)
+{
+    static const char *const active_files[] = {"spec.json", "tests.json", "VERSION", NULL};
+    static const char *const candidate_files[] = {"spec.json", "validation_report.json",
+                                                  "run_artifacts.json", NULL};
+    const char *const *listed = active ? active_files : candidate_files;
+    DIR *d = tg_opendir_at(g->repo->root_fd, dir);
+    if (!d)
+        return; /* a missing folder is reported by the hash checks */
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+            continue;
+        struct stat st;
+        bool stat_ok = fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        bool file = stat_ok && S_ISREG(st.st_mode);
+        if (file && (tg_strlist_has(listed, n) || (code && strcmp(n, code) == 0)))
+            continue;
+        if (!active && stat_ok && S_ISDIR(st.st_mode) && strcmp(n, "files") == 0) {
+            char *rel = tg_path_join(dir, n);
+            int sub = openat(dirfd(d), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                check_copies(sub, rel, owner, 0, problems);
+            free(rel);
+            continue;
+        }
+        tg_strv_pushf(problems, "%s/%s: not part of %s's snapshot, which lists only %s%s%s: "
+                      "a file beside the approved code could run instead of it (a __pycache__, "
+                      "a module it imports); remove it (`rm -r %s/%s`) or restore the folder "
+                      "from git", dir, n, owner, active ? "spec.json, tests.json, VERSION"
+                                                        : "spec.json, validation_report.json, "
+                                                          "run_artifacts.json, files/",
+                      code ? " and " : "", code ? code : "", dir, n);
+    }
+    closedir(d);
+}
+
 bool tg_registry_verify_entry(const tg_registry *g, const char *name, const cJSON *entry,
                               bool active, tg_strv *problems)
 {
     size_t before = problems->n;
+    const char *dir = tg_json_get_string(entry, "path");
+    if (dir)
+        check_listed(g, name, dir, active, tg_json_get_string(entry, "code_file"), problems);
     if (active) {
         verify_active(g, name, entry, problems);
     } else {
-        const char *dir = tg_json_get_string(entry, "path");
         verify_file(g, name, dir, "spec.json", tg_json_get_string(entry, "spec_hash"), problems);
         verify_file(g, name, dir, tg_json_get_string(entry, "code_file"),
                     tg_json_get_string(entry, "code_hash"), problems);

@@ -38,7 +38,8 @@ typedef struct tg_registry {
     char *active, *staging, *archive; /* relative to the root: no "./", no trailing '/' */
 } tg_registry;
 
-/* Reads the registry paths of the repository's config (defaults registry/active, ...). Fails
+/* Reads the registry paths of the repository's config (defaults registry/active, ...), after
+ * finishing or undoing a change a killed process left half done (lifecycle/recover.h). Fails
  * when a path is absolute or climbs out with "..", naming the key. */
 int tg_registry_open(tg_registry *g, const tg_repo *repo, tg_err *err);
 void tg_registry_release(tg_registry *g);
@@ -85,15 +86,19 @@ int tg_registry_check_version(const tg_registry *g, const char *tool, const char
 
 /*
  * Checks every snapshot against its recorded hashes: each active tool's spec.json, code file
- * and VERSION, and each staged or approved candidate's spec.json and code. Every mismatch or
- * missing file is appended to problems as "path: what is wrong; the fix". 0 when the check ran
+ * and VERSION, and each staged or approved candidate's spec.json and code; and that its folder
+ * holds nothing the snapshot does not list (an active tool: spec.json, tests.json, VERSION and
+ * the code file; a candidate: spec.json, the code file, validation_report.json,
+ * run_artifacts.json and files/, the staged run's copies). Every mismatch, missing or extra
+ * file is appended to problems as "path: what is wrong; the fix". 0 when the check ran
  * (problems may be non-empty), -1 with err when a metadata file cannot be read.
  */
 int tg_registry_verify(const tg_registry *g, tg_strv *problems, tg_err *err);
 /*
  * Checks one snapshot against the hashes of its metadata entry (an active tool's entry when
- * active, else a staging entry): spec.json, the code file and, for an active tool, VERSION.
- * Appends each problem as tg_registry_verify does; true when none was found.
+ * active, else a staging entry): spec.json, the code file and, for an active tool, VERSION, and
+ * that its folder holds only those files (tg_registry_verify). Appends each problem as
+ * tg_registry_verify does; true when none was found.
  */
 bool tg_registry_verify_entry(const tg_registry *g, const char *name, const cJSON *entry,
                               bool active, tg_strv *problems);

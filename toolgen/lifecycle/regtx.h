@@ -10,6 +10,14 @@
  *
  * Lifecycle: tg_regtx_init, then writes/removes, then tg_regtx_rollback on failure, and
  * tg_regtx_release in every case (release alone keeps the changes).
+ *
+ * A process killed in the middle cannot roll back from memory, so a transaction can also keep
+ * a journal on disk (tg_regtx_journal): .toolgen/registry.journal holds, written and synced
+ * before each change, what rollback needs (the old bytes, the folders made), and the git HEAD
+ * the transaction started from. It is removed by tg_regtx_release and tg_regtx_rollback, and
+ * locked (flock) while its transaction lives. The next registry command finds a journal whose
+ * lock is free — its process is gone — and finishes or undoes the transaction
+ * (lifecycle/recover.h, docs/reliability.md).
  */
 #ifndef TG_REGTX_H
 #define TG_REGTX_H
@@ -34,9 +42,29 @@ typedef struct tg_regtx {
     tg_regtx_op *ops;
     size_t n, cap;
     tg_strv files; /* every file path written or removed, once each, in order */
+    int jfd;       /* the journal while it is kept (tg_regtx_journal); -1: none */
 } tg_regtx;
 
+#define TG_REGTX_JOURNAL ".toolgen/registry.journal"
+
 void tg_regtx_init(tg_regtx *tx, int root_fd);
+/*
+ * Keeps the journal from now on (call it before the first change). head is the commit the
+ * transaction's own commit will follow ("" for an unborn branch), or "-" when it makes no
+ * commit (recovery then always undoes it). -1 with err when it cannot be written, or when a
+ * journal is there already (another change in progress).
+ */
+int tg_regtx_journal(tg_regtx *tx, const char *head, tg_err *err);
+/* Closes the journal and leaves it on disk: a recovery that could not finish leaves the work to
+ * the next registry command. */
+void tg_regtx_keep_journal(tg_regtx *tx);
+/*
+ * The journal a killed process left: 1 with tx filled (its ops; tx->files the paths) and *head
+ * (heap) — the caller rolls back (tg_regtx_rollback, which removes the journal) or keeps the
+ * changes (tg_regtx_release, which removes it too) —; 0 when there is none or its transaction
+ * still runs; -1 with err when it cannot be read.
+ */
+int tg_regtx_recover_journal(int root_fd, tg_regtx *tx, char **head, tg_err *err);
 /* Writes path (atomically, creating missing parent folders) after keeping its old bytes. */
 int tg_regtx_write(tg_regtx *tx, const char *path, const void *data, size_t len, tg_err *err);
 /* Removes the file path after keeping its bytes; a missing file is not an error. */

@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/confine.h"
+#include "base/json.h"
 #include "base/strvec.h"
 #include "model/manifest.h"
 #include "base/util.h"
@@ -25,9 +26,12 @@ void tg_problems_add(tg_problems *p, const char *file, tg_pos pos, const char *f
     }
     va_list ap;
     va_start(ap, fmt);
-    char *msg = xvasprintf(fmt, ap);
+    char *raw = xvasprintf(fmt, ap);
     va_end(ap);
-    p->v[p->n] = (tg_problem){xstrdup(file), pos.line, pos.col, msg, p->n};
+    /* File and folder names are any bytes: a problem is one printable UTF-8 line. */
+    char *msg = tg_utf8_printable(raw);
+    free(raw);
+    p->v[p->n] = (tg_problem){tg_utf8_printable(file), pos.line, pos.col, msg, p->n};
     p->n++;
 }
 
@@ -431,7 +435,9 @@ static void check_implementation(lint_ctx *c, const tg_manifest *m)
     }
     if (m->reference)
         check_file(c, m, tg_json_get_string(m->reference, "file"), "/reference/file");
-    if (rt && rt->program_arg)
+    /* the code runtime's other actions (create_session, ...) run no program argument */
+    const char *action = tg_json_get_string(m->implementation, "action");
+    if (rt && rt->program_arg && (!action || strcmp(action, "execute") == 0))
         check_program_arg(c, m, rt->program_arg);
 }
 

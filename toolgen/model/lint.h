@@ -13,8 +13,8 @@
 #include "schema/schemaset.h"
 
 typedef struct tg_problem {
-    char *file;
-    int line, col;
+    char *file;     /* both printable: bytes that are not UTF-8, and control characters, are */
+    int line, col;  /* written \xNN (file and folder names are any bytes) */
     char *msg;
     size_t seq; /* insertion order, so sorting keeps equal places in the order found */
 } tg_problem;

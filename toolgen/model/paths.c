@@ -3,7 +3,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/json.h"
 
 char *tg_manifest_path(const tg_config *cfg, const char *tool)
 {
@@ -77,7 +80,11 @@ char *tg_tools_refuse(const char *marker, const char *name)
 {
     if (tg_tool_name_ok(name))
         return NULL;
-    return xasprintf("%s: folder name '%s' is not a valid tool name (^[a-z][a-z0-9_]{0,63}$); "
-                     "name the folder after the tool",
-                     marker, name);
+    /* the name comes from the file system: any bytes, printed escaped */
+    char *m = tg_utf8_printable(marker), *n = tg_utf8_printable(name);
+    char *msg = xasprintf("%s: folder name '%s' is not a valid tool name "
+                          "(^[a-z][a-z0-9_]{0,63}$); name the folder after the tool", m, n);
+    free(m);
+    free(n);
+    return msg;
 }

@@ -54,6 +54,7 @@ static const tg_runtime_desc code = {
     .static_skip = "the program is the call's `code` argument, which the sandbox confines; there "
                    "is no tool code to check",
     .runner_files = (const char *const[]){"runner_code.py", "runner_code.js", "runner.py",
+                                          "runner_session.py", "runner_session.js",
                                           "runner_channels.js", NULL},
     .program_arg = "code",
     .summary = TG_RUNTIME_SUMMARY_PROGRAM,

@@ -108,6 +108,56 @@ static const code_rule rules[] = {
      {"Use an installed package instead: {available}.",
       "Send the program again without {packages}; {stdlib} is always available."},
      {"import csv, statistics", "const fs = require('fs');"}},
+    {{"SESSION_EXPIRED", "SESSION_CLOSED", "SESSION_NOT_FOUND"}, TG_CLASS_NONE, "session",
+     "NOT_FOUND", "docs/code.md#sessions", "{error_type}: {message}",
+     "The session named by session_id is not open; nothing ran.",
+     "Sessions expire after their idle time, end with close_session or the server, and work "
+     "only for the client that created them; their state cannot be revived.",
+     {"Call create_session for a new session, run the setup again (imports, loading data), "
+      "then this program with the new session_id.",
+      "Or leave session_id out: a one-shot program needs no session."},
+     {"import pandas as pd\ndf = pd.read_csv('data.csv')  # the setup, again in the new session",
+      "const fs = require('fs');\nvar rows = JSON.parse(fs.readFileSync('data.json', 'utf8'));"}},
+    {{"SESSION_BUSY"}, TG_CLASS_NONE, "session", "CONFLICT", "docs/code.md#sessions",
+     "{error_type}: {message}", "Another program of this session is still running; this one did "
+     "not run.", "A session runs one program at a time.",
+     {"Wait for the other call's result, then send this program again.",
+      "Or run it without session_id, or in a session of its own."},
+     {NULL, NULL}},
+    {{"SESSION_LIMIT"}, TG_CLASS_NONE, "session", "RATE_LIMITED", "docs/code.md#sessions",
+     "{error_type}: {message}", "No session was started: the server keeps a limited number.",
+     "Every open session holds an interpreter until it is closed or expires.",
+     {"Close a session you no longer need (close_session), then create one again.",
+      "Or run one-shot programs without session_id."},
+     {NULL, NULL}},
+    {{"SESSION_RUNTIME_MISMATCH"}, TG_CLASS_NONE, "session", NULL, "docs/code.md#sessions",
+     "{error_type}: {message}", "The session is of the other language; nothing ran.",
+     "A session keeps one interpreter: Python for python_execute, Node.js for node_execute.",
+     {"Use the tool of the session's language, or create_session with the runtime you need."},
+     {NULL, NULL}},
+    {{"SESSION_START_FAILED"}, TG_CLASS_NONE, "session", "INTERNAL_ERROR",
+     "docs/code.md#sessions", "{error_type}: {message}", "The session could not be started.",
+     "The sandbox or the interpreter failed to start, or could not load the packages in time.",
+     {"Try again with fewer packages, or run one-shot programs without session_id."},
+     {NULL, NULL}},
+    {{"PathOutsideRoots", "SessionRequired", "ReadOnly"}, TG_CLASS_NONE, "files", "FORBIDDEN",
+     "docs/toolsets.md#files", "{error_type}: {message}",
+     "The path is outside what file_system may touch, or read-only there; nothing changed.",
+     "file_system reads and writes a session's working directory and reads the data "
+     "directories; everything else is invisible.",
+     {"Use a path relative to the session's directory (list '.' to see it), without '..'.",
+      "To write, pass the session_id of a session (create_session)."},
+     {NULL, NULL}},
+    {{"FileNotFound"}, TG_CLASS_NONE, "files", "NOT_FOUND", "docs/toolsets.md#files",
+     "{error_type}: {message}", "No such file or folder; nothing changed.",
+     "A misspelt path, or a file another session (or none) wrote.",
+     {"List the folder (action list, path '.') and use a name it shows."},
+     {NULL, NULL}},
+    {{"IsADirectory", "NotADirectory", "BinaryFile"}, TG_CLASS_NONE, "files", NULL,
+     "docs/toolsets.md#files", "{error_type}: {message}", "The action does not fit the path.",
+     "read takes a text file, list a folder; binary files are a program's business.",
+     {"Use the action the message names, or open the file in python_execute."},
+     {NULL, NULL}},
     {{"ImportError"}, TG_CLASS_NONE, NULL, NULL, "docs/code.md#packages", DEFAULT_MESSAGE,
      "An import{line_at} asked a module for a name it does not have.",
      "A misspelt name, or a name another version of the package has.",
@@ -126,10 +176,11 @@ static const code_rule rules[] = {
     {{"NameError", "UnboundLocalError", "ReferenceError"}, TG_CLASS_NONE, NULL, NULL,
      "docs/code.md#names-and-attributes", DEFAULT_MESSAGE,
      "A name was used{line_at} before it was defined.",
-     "A typo, a missing import, or a variable from an earlier call: every call is a fresh "
-     "program.",
+     "A typo, a missing import, or a variable from an earlier call: without session_id every "
+     "call is a fresh program.",
      {"Define or import the name before line {line}, and check its spelling.",
-      "Re-create what earlier calls defined (imports, variables, data): nothing survives a call."},
+      "Re-create what earlier calls defined (imports, variables, data), or keep them: "
+      "create_session, then pass its session_id to every call."},
      {"import math\nradius = 2\nprint(math.pi * radius ** 2)",
       "const radius = 2;\nconsole.log(Math.PI * radius ** 2);"}},
     {{"AttributeError"}, TG_CLASS_NONE, NULL, NULL, "docs/code.md#names-and-attributes", DEFAULT_MESSAGE,
@@ -561,7 +612,12 @@ static void likely_causes(budget b, const cvars *v, cJSON *causes)
     switch (b) {
     case B_CPU:
         if (imports) {
-            snprintf(text, sizeof text, "the first import of %s (0.2-1 s of CPU each)", heavy);
+            /* a session's reply also lists what earlier programs loaded: those cost nothing
+             * now, and these will not cost again (docs/code.md#what-survives) */
+            snprintf(text, sizeof text, "the first import of %s (0.2-1 s of CPU each)%s", heavy,
+                     tg_json_get(f->reply, "cached_imports")
+                         ? "; the session keeps them loaded, so later calls do not pay again"
+                         : "; a session (create_session) would load them once for all calls");
             add_string(causes, text);
         }
         add_string(causes, v->lang == TG_CODE_NODE ? "loops over many items"
@@ -583,7 +639,11 @@ static void likely_causes(budget b, const cvars *v, cJSON *causes)
                                "settles, or a read of stdin (empty) or the network (none)");
         else
             add_string(causes, "computing: the CPU was busy for most of the time (see cpu)");
-        if (imports) {
+        if (imports && tg_json_get(f->reply, "cached_imports")) {
+            snprintf(text, sizeof text, "the first import of %s in this session (later calls "
+                                        "find them loaded)", heavy);
+            add_string(causes, text);
+        } else if (imports) {
             snprintf(text, sizeof text, "the interpreter's start and the import of %s", heavy);
             add_string(causes, text);
         }

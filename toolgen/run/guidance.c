@@ -10,6 +10,7 @@
 #include "base/errcode.h"
 #include "model/manifest.h"
 #include "run/runtime_ops.h"
+#include "run/sandbox.h"
 
 static const struct {
     const char *name, *code, *anchor;
@@ -723,11 +724,16 @@ static bool classify_killed(const tg_run_facts *f, tg_guidance *g)
         return true;
     case TG_LIMIT_DISK:
         set_class(g, TG_CLASS_DISK_LIMIT, NULL);
-        setf(g->message, "the tool wrote too much into its working directory and was stopped");
-        setf(g->what, "The working directory grew past its budget (16 x output_kb, at least "
-                      "100 MiB).");
-        setf(g->cause, "Files written in a loop, or a very large intermediate file.");
+        setf(g->message, "the tool filled its working directory (%lld MiB): writing more failed",
+             tg_sandbox_work_budget(l) >> 20);
+        setf(g->what, "The working directory reached its budget (16 x output_kb, at least "
+                      "100 MiB, and one file or folder per 4 KiB of it); writes past it fail "
+                      "with ENOSPC (No space left on device).");
+        setf(g->cause, "Files written in a loop, a very large intermediate file, or a deep or "
+                       "wide tree of folders.");
         add_fix(g, "Write fewer or smaller files; keep intermediate data in memory.");
+        add_fix(g, "Or raise constraints.limits.output_kb (now %ld; the budget is 16 times it).",
+                l->output_kb);
         return true;
     }
     return false;

@@ -7,6 +7,10 @@
  * and exits with the program's status. After the classification, report() assembles the result:
  * the program's streams (capped), return code, files, visualization manifest and time, with the
  * error guidance and resource analysis of codeguide.h.
+ *
+ * implementation.action picks the tool: `execute` (the default: python_execute, node_execute),
+ * or one of the session tools and listings of rt_code_session.c, which also runs the programs
+ * of a session (the `session_id` argument) in the session's own sandbox.
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,8 +30,22 @@ static const char *const default_python[] = {
     "pandas", "numpy", "scipy", "matplotlib", "seaborn", "plotly", "requests", "beautifulsoup4",
     "scikit-learn", "openpyxl", NULL};
 
-/* The allowlist of lang: toolgen.yaml's code.allowed_packages.<lang>, else the default. */
-static cJSON *allowed_packages(const tg_toolrun_ctx *ctx, tg_code_lang lang)
+tg_code_action rt_code_action(const tg_manifest *m)
+{
+    const char *a = tg_json_get_string(m->implementation, "action");
+    static const char *const names[] = {[RT_CODE_EXECUTE] = "execute",
+                                        [RT_CODE_CREATE_SESSION] = "create_session",
+                                        [RT_CODE_CLOSE_SESSION] = "close_session",
+                                        [RT_CODE_LIST_RUNTIMES] = "list_runtimes",
+                                        [RT_CODE_LIST_PACKAGES] = "list_packages",
+                                        [RT_CODE_FILE_SYSTEM] = "file_system"};
+    for (size_t i = 0; a && i < sizeof names / sizeof *names; i++)
+        if (strcmp(a, names[i]) == 0)
+            return (tg_code_action)i;
+    return RT_CODE_EXECUTE;
+}
+
+cJSON *rt_code_allowed(const tg_toolrun_ctx *ctx, tg_code_lang lang)
 {
     const char *key = lang == TG_CODE_NODE ? "node" : "python";
     const cJSON *list = tg_json_get(tg_json_get(ctx->code, "allowed_packages"), key);
@@ -49,7 +67,7 @@ static char *code_request(const tg_toolrun_ctx *ctx, tg_code_lang lang, const cJ
         if (v)
             cJSON_AddItemToObject(req, keep[i], cJSON_Duplicate(v, true));
     }
-    cJSON_AddItemToObject(req, "allowed", allowed_packages(ctx, lang));
+    cJSON_AddItemToObject(req, "allowed", rt_code_allowed(ctx, lang));
     char *text = tg_json_print_compact(req);
     cJSON_Delete(req);
     return text;
@@ -60,6 +78,12 @@ static tg_call_status code_command(const tg_toolrun_ctx *ctx, const tg_manifest 
                                    tg_err *err)
 {
     (void)answers;
+    tg_code_action action = rt_code_action(m);
+    if (action == RT_CODE_CREATE_SESSION || action == RT_CODE_CLOSE_SESSION)
+        return TG_CALL_DONE; /* answered by rt_code_direct, without a sandbox of its own */
+    if (action == RT_CODE_LIST_RUNTIMES || action == RT_CODE_LIST_PACKAGES ||
+        action == RT_CODE_FILE_SYSTEM)
+        return rt_code_listing_command(ctx, action, args, c, err);
     tg_code_lang lang = tg_code_lang_parse(tg_json_get_string(m->implementation, "language"));
     const char *interp = lang == TG_CODE_NODE ? tg_sandbox_node() : tg_sandbox_python();
     if (!interp) {
@@ -97,8 +121,10 @@ static tg_call_status code_command(const tg_toolrun_ctx *ctx, const tg_manifest 
 static void code_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_facts *f,
                       tg_call_result *out, cJSON **reply, char **problem)
 {
-    (void)m;
-    (void)out;
+    if (rt_code_action(m) != RT_CODE_EXECUTE) { /* a session tool or listing: its result */
+        rt_runner_read(m, sb, f, out, reply, problem);
+        return;
+    }
     (void)problem;
     *reply = rt_runner_parse(sb, &f->reply_garbled);
     f->reply = *reply;
@@ -144,7 +170,8 @@ static void add_visualizations(cJSON *o, const cJSON *viz)
 static bool program_started(const tg_run_facts *f)
 {
     const char *phase = tg_json_get_string(tg_json_get(f->reply, "error"), "phase");
-    return f->ran && !(phase && (strcmp(phase, "packages") == 0 || strcmp(phase, "setup") == 0));
+    return f->ran && !(phase && (strcmp(phase, "packages") == 0 || strcmp(phase, "setup") == 0 ||
+                                 strcmp(phase, "session") == 0));
 }
 
 static void code_report(const tg_manifest *m, const tg_run_facts *f, tg_call_result *out)
@@ -152,6 +179,12 @@ static void code_report(const tg_manifest *m, const tg_run_facts *f, tg_call_res
     tg_code_lang lang = tg_code_lang_parse(tg_json_get_string(m->implementation, "language"));
     tg_limits cap;
     tg_limits_resolve(m->constraints, m->timeout_ms, &f->max, &cap);
+    if (rt_code_action(m) != RT_CODE_EXECUTE) { /* the tool's result as it came; on failure,
+                                                 * the guidance in a program's terms */
+        if (!out->ok)
+            cJSON_Delete(tg_code_guidance(lang, f, &cap, &out->guidance));
+        return;
+    }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "success", out->ok);
     add_stream(o, "stdout", &out->sb.out);
@@ -163,8 +196,11 @@ static void code_report(const tg_manifest *m, const tg_run_facts *f, tg_call_res
     cJSON_AddItemToObject(o, "files", tg_call_files_json(&out->sb));
     add_visualizations(o, out->visualizations);
     cJSON_AddNumberToObject(o, "executionTime", round(out->sb.wall_ms * 10) / 10);
-    if (!out->ok)
-        cJSON_AddItemToObject(o, "error_guidance", tg_code_guidance(lang, f, &cap, &out->guidance));
+    cJSON *guidance = out->ok ? NULL : tg_code_guidance(lang, f, &cap, &out->guidance);
+    if (out->session)
+        rt_code_session_report(o, out->session, f, guidance, &out->guidance);
+    if (guidance)
+        cJSON_AddItemToObject(o, "error_guidance", guidance);
     cJSON_AddItemToObject(o, "resource_analysis", tg_code_resources(lang, f, &out->resources, &cap));
     cJSON_Delete(out->result);
     out->result = o;
@@ -174,5 +210,6 @@ const tg_runtime_ops rt_code = {
     .command = code_command,
     .read_result = code_read,
     .report = code_report,
+    .direct = rt_code_direct,
     .exit_status = true,
 };

@@ -38,4 +38,35 @@ cJSON *rt_runner_parse(const tg_sandbox_result *sb, bool *garbled);
 void rt_runner_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_facts *f,
                     tg_call_result *out, cJSON **reply, char **problem);
 
+/* ---- the code runtime (rt_code.c, rt_code_session.c; docs/code.md) ---- */
+
+#include "run/codeguide.h"
+
+/* implementation.action of a code tool. */
+typedef enum tg_code_action {
+    RT_CODE_EXECUTE = 0, /* the default: the `code` argument is the program */
+    RT_CODE_CREATE_SESSION,
+    RT_CODE_CLOSE_SESSION,
+    RT_CODE_LIST_RUNTIMES,
+    RT_CODE_LIST_PACKAGES,
+    RT_CODE_FILE_SYSTEM, /* the files toolset's file_system (docs/toolsets.md#files) */
+} tg_code_action;
+tg_code_action rt_code_action(const tg_manifest *m);
+/* The allowlist of lang: toolgen.yaml's code.allowed_packages.<lang>, else the default (a new
+ * array). */
+cJSON *rt_code_allowed(const tg_toolrun_ctx *ctx, tg_code_lang lang);
+/* The command of list_runtimes / list_available_packages (runner_code.py describing what the
+ * sandbox has) and of file_system (runner_code.py acting on the data directories; args: the
+ * call's). */
+tg_call_status rt_code_listing_command(const tg_toolrun_ctx *ctx, tg_code_action action,
+                                       const cJSON *args, tg_runtime_cmd *c, tg_err *err);
+/* tg_runtime_ops.direct of the code runtime: a session's program, create_session,
+ * close_session. */
+bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, struct tr_call *p,
+                    tg_call_result *out, tg_call_status *st, tg_err *err);
+/* A session call's part of the result o: "session" from info; when the call restarted the
+ * interpreter, guidance (may be NULL) and g say that its variables are gone. */
+void rt_code_session_report(cJSON *o, const cJSON *info, const tg_run_facts *f, cJSON *guidance,
+                            tg_guidance *g);
+
 #endif

@@ -26,6 +26,8 @@
 #include "model/runtime.h"
 #include "run/toolrun.h"
 
+struct tr_call;
+
 /* The command of one call being assembled for the sandbox, and the strings it borrows. */
 typedef struct tg_runtime_cmd {
     tg_sandbox_cmd cmd; /* argv, env and cwd point into the members below once it is ready */
@@ -86,6 +88,15 @@ typedef struct tg_runtime_ops {
      * produces the result.
      */
     void (*report)(const tg_manifest *m, const tg_run_facts *f, tg_call_result *out);
+    /*
+     * A call the runtime answers without a sandbox of its own, after command (the code
+     * runtime: a program of a session, which runs in the session's sandbox, and the session
+     * tools): returns true when it did, with *st set and, for TG_CALL_DONE, out complete (the
+     * sandbox's result in out->sb judged by tr_judge, run/toolrun_int.h). NULL, or false: the
+     * call runs in the sandbox as usual.
+     */
+    bool (*direct)(const tg_toolrun_ctx *ctx, const tg_tool_call *call, struct tr_call *p,
+                   tg_call_result *out, tg_call_status *st, tg_err *err);
     const tg_runtime_words *words; /* NULL: none */
     /* Without a reply error, guidance judges the exit status: a non-zero one is a failure of
      * the program (a command's stdout and exit status, implementation.exit_codes; a code

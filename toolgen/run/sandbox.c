@@ -298,9 +298,37 @@ static bool within_any(const tg_sandbox_config *c, const char *host, const cJSON
     return false;
 }
 
+/* A ".." component: the host would resolve it, but the sandbox shows the file only at the path
+ * as given (data/sub/../x opens data/sub inside, which is not there). */
+static bool climbs(const char *value)
+{
+    for (const char *s = value; *s;) {
+        size_t n = strcspn(s, "/");
+        if (n == 2 && s[0] == '.' && s[1] == '.')
+            return true;
+        s += n + (s[n] == '/');
+    }
+    return false;
+}
+
+/* What a path argument names when it is not a regular file, or NULL. */
+static const char *not_a_file(mode_t mode)
+{
+    return S_ISREG(mode)    ? NULL
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO (named pipe), which would block the call"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "a device";
+}
+
 static tg_path_verdict check_one(const tg_sandbox_config *c, const char *name, const char *value,
                                  const cJSON *allowed_paths, tg_path_arg *out, tg_err *err)
 {
+    if (climbs(value)) {
+        tg_err_set(err, "%s: path '%s' has a '..' component; pass the file's path without one, "
+                        "e.g. data/file.csv (the tool opens the path as given)", name, value);
+        return TG_PATH_FORBIDDEN;
+    }
     bool absolute = value[0] == '/';
     char *abs = absolute ? xstrdup(value) : tg_path_join(c->root, value);
     bool exists;
@@ -336,6 +364,14 @@ static tg_path_verdict check_one(const tg_sandbox_config *c, const char *name, c
         free(host);
         tg_err_set(err, "%s: file not found: %s", name, value);
         return TG_PATH_NOT_FOUND;
+    }
+    /* One data file is what the tool gets: never a whole folder, never a pipe it would hang on. */
+    const char *what = not_a_file(st.st_mode);
+    if (what) {
+        tg_err_set(err, "%s: '%s' is %s, not a file: a path argument names one regular file in "
+                        "a data directory, e.g. data/file.csv", name, value, what);
+        free(host);
+        return TG_PATH_FORBIDDEN;
     }
     /* As root the tool runs as an unprivileged user (see sandbox_exec.c): it must be able to
      * read what it is given, or bubblewrap cannot even mount it. */

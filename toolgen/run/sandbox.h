@@ -95,15 +95,16 @@ typedef struct tg_path_args {
 typedef enum tg_path_verdict {
     TG_PATH_ERROR = -1,    /* a system error (err set): the check itself failed */
     TG_PATH_OK = 0,
-    TG_PATH_FORBIDDEN = 1, /* outside the data directories / allowed_paths, or unreadable */
+    TG_PATH_FORBIDDEN = 1, /* outside the data directories / allowed_paths, unreadable, not a
+                              regular file, or with a ".." component */
     TG_PATH_NOT_FOUND = 2, /* inside them, but missing */
 } tg_path_verdict;
 
 /*
  * Checks every argument whose input_schema property is marked `x-toolgen-path: read` (direct
- * properties only): resolved on the host relative to the repository root with symlinks
- * followed, it must lie in a data directory and, when allowed_paths (constraints.allowed_paths)
- * is a non-empty array, in one of those too. Returns TG_PATH_OK with out filled, a verdict
+ * properties only): without a ".." component, resolved on the host relative to the repository
+ * root with symlinks followed, it must be a regular file in a data directory and, when
+ * allowed_paths (constraints.allowed_paths) is a non-empty array, in one of those too. Returns TG_PATH_OK with out filled, a verdict
  * with err naming the path and the allowed directories, or TG_PATH_ERROR (err set).
  */
 tg_path_verdict tg_sandbox_check_paths(const tg_sandbox_config *c, const cJSON *input_schema,
@@ -137,6 +138,12 @@ typedef struct tg_sandbox_cmd {
     bool mount_runtime;       /* mount toolgen's runtime files at /toolgen */
     bool matplotlib_cache;    /* provide a prebuilt matplotlib font cache (saves ~1 s per call) */
     const tg_path_args *paths;/* read-only binds into the work directory; may be NULL */
+    const char *const *work_subdirs; /* NULL-ended: folders of /work with a tmpfs (disk budget)
+                                        of their own, a warm sandbox's calls'; may be NULL */
+    bool live_binds;          /* the folders it binds may change while it waits for its call (a
+                                 pool worker): plain binds, whose mountinfo names the host path,
+                                 instead of overlays, which name none but may show a file
+                                 replaced later as it was (docs/sandbox.md#the-holder) */
     const char *cwd;          /* relative to the work directory; NULL: the work directory */
     const char *request;      /* bytes readable on fd 4 (the runner's request); NULL: no fd 4 */
     size_t request_len;
@@ -187,9 +194,13 @@ typedef struct tg_sandbox_result {
     size_t n_files;
     long long files_bytes;
     bool files_truncated;/* more than TG_SANDBOX_MAX_FILES entries: the rest not listed */
-    char *workdir;       /* host path of the work directory (removed by tg_sandbox_result_free
-                            unless keep_workdir was set) */
+    char *workdir;       /* isolation none: host path of the work directory (removed by
+                            tg_sandbox_result_free unless keep_workdir was set); NULL under bwrap */
     bool keep_workdir;
+    int work_fd;         /* with has_work_fd (under bwrap): the work directory, a tmpfs private
+                            to the call that never touches the host's disk; emptied and closed
+                            by tg_sandbox_result_free */
+    bool has_work_fd;
     double wall_ms, user_ms, sys_ms;
     long max_rss_kb;
 } tg_sandbox_result;
@@ -212,6 +223,12 @@ typedef enum tg_sandbox_status {
 tg_sandbox_status tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd,
                                  tg_sandbox_result *res, tg_err *err);
 void tg_sandbox_result_free(tg_sandbox_result *res);
+/* A new descriptor of the call's work directory (to read its files), or -1 (errno set). */
+int tg_sandbox_result_open_work(const tg_sandbox_result *res);
+
+/* The work directory's disk budget in bytes: 16 x output_kb, at least 100 MiB (the size of the
+ * call's tmpfs under bwrap; watched with isolation none). */
+long long tg_sandbox_work_budget(const tg_limits *l);
 
 /* Where a runtime's interpreter is (absolute, under /usr so the sandbox sees it), or NULL. */
 const char *tg_sandbox_python(void);

@@ -1,17 +1,17 @@
 /*
- * sandbox_exec.c — one call: the call directory, the bwrap command line, fork/exec with rlimits,
- * the poll loop (output caps, wall clock, disk budget), reaping, artifacts.
+ * sandbox_exec.c — one call: the call directory, the bwrap command line, the fork (the forked
+ * side is sandbox_child.c), the poll loop (output caps, wall clock, disk budget with isolation
+ * none), reaping, artifacts.
  *
  * As root, the tool must not run as root: RLIMIT_NPROC is not enforced for uid 0 (the kernel
- * exempts INIT_USER), so a fork bomb would be unbounded. The child therefore switches to an
- * unprivileged uid of its own, TG_SANDBOX_UID_BASE + its pid (unique among live processes, so
- * parallel calls never share a process budget), and bwrap builds the user namespace as that
- * user. Files it must mount have to be readable by others; the work directory is chowned to it.
- * bwrap, running as that user, resolves every path it mounts: a path below a directory others
- * cannot search (a checkout in /root, a mktemp -d) is first bind-mounted by the child, still
- * root, into a private mount namespace at a mount point under the call directory, which others
- * can reach (plan_binds; docs/sandbox.md#running-as-root). bwrap's --bind-fd does not help
- * here: it resolves the descriptor back to its path, as the unprivileged user.
+ * exempts INIT_USER), so a fork bomb would be unbounded. bwrap therefore runs as an
+ * unprivileged uid of its own, TG_SANDBOX_UID_BASE + the holder's pid (unique among live
+ * processes, so parallel calls never share a process budget), and builds the user namespace as
+ * that user. What it mounts it finds at the holder's neutral staging places under the call
+ * directory (plan_binds), which others can reach, so the directories above a checkout in /root
+ * or a mktemp -d do not matter; what is mounted must itself be readable by others
+ * (docs/sandbox.md#running-as-root). bwrap's --bind-fd would not help here: it resolves the
+ * descriptor back to its path, as the unprivileged user.
  */
 #define _GNU_SOURCE
 #include "run/sandbox.h"
@@ -30,6 +30,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -122,7 +123,7 @@ static void system_mounts(tg_strv *a)
     }
 }
 
-long long sb_work_budget(const tg_limits *l)
+long long tg_sandbox_work_budget(const tg_limits *l)
 {
     long long b = 16LL * l->output_kb * 1024;
     return b < WORK_BUDGET_MIN ? WORK_BUDGET_MIN : b;
@@ -169,7 +170,7 @@ static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, co
     tg_strv_push(a, "--tmpfs");
     tg_strv_push(a, "/dev/shm");
     tg_strv_push(a, "--size");
-    tg_strv_pushf(a, "%lld", sb_work_budget(&cmd->limits));
+    tg_strv_pushf(a, "%lld", tg_sandbox_work_budget(&cmd->limits));
     tg_strv_push(a, "--tmpfs");
     tg_strv_push(a, "/tmp");
     tg_strv_push(a, "--dir");
@@ -390,6 +391,16 @@ int sb_env_setup_failed(const char *bwrap_msg, tg_err *err)
 
 /* ---- processes ------------------------------------------------------------------------------ */
 
+/* The next process of /proc (its pid as a name), or NULL at the end. */
+static const char *next_pid(DIR *d)
+{
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+            return e->d_name;
+    return NULL;
+}
+
 /* Tasks (processes and threads) of uid: RLIMIT_NPROC counts them all, sandbox or not. */
 static long count_user_tasks(uid_t uid)
 {
@@ -397,15 +408,13 @@ static long count_user_tasks(uid_t uid)
     if (!d)
         return 0;
     long n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
+    const char *name;
+    while ((name = next_pid(d)) != NULL) {
         struct stat st;
-        if (fstatat(dirfd(d), e->d_name, &st, 0) != 0 || st.st_uid != uid)
+        if (fstatat(dirfd(d), name, &st, 0) != 0 || st.st_uid != uid)
             continue;
         char task[300];
-        snprintf(task, sizeof task, "%s/task", e->d_name);
+        snprintf(task, sizeof task, "%s/task", name);
         struct stat ts;
         n += fstatat(dirfd(d), task, &ts, 0) == 0 && ts.st_nlink > 2 ? (long)ts.st_nlink - 2 : 1;
     }
@@ -434,103 +443,33 @@ static void pidfd_kill(int pidfd)
 #endif
 }
 
-typedef struct child_plan {
-    char *const *argv;
-    char *const *envp;
-    int in, out, err, reply, request, status, fonts, exec_err;
-    const char *chdir_to; /* NULL under bwrap (--chdir) */
-    const char *workdir;  /* chowned to the unprivileged uid (drop_root) */
-    struct rlimit cpu, as, fsize, nofile, nproc;
-    char *const *stage_from, *const *stage_to; /* bind mounts into a private namespace */
-    size_t n_stage;
-    bool drop_root;
-    bool no_new_privs;
-    pid_t parent;
-} child_plan;
-
-static void child_fail(int fd, int stage)
+/* The pid of a child of parent (the first found), or 0. Only a kill needs it: bwrap reports
+ * the tool's pid as its own pid namespace numbers it, not as toolgen sees it. */
+static pid_t child_of(pid_t parent)
 {
-    int msg[2] = {stage, errno};
-    ssize_t ignored = write(fd, msg, sizeof msg);
-    (void)ignored;
-    _exit(127);
-}
-
-/* As root, before dropping it: the staged binds, in a mount namespace of this call's own. */
-static int stage_mounts(const child_plan *p)
-{
-    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-        return -1;
-    for (size_t i = 0; i < p->n_stage; i++)
-        if (mount(p->stage_from[i], p->stage_to[i], NULL, MS_BIND | MS_REC, NULL) != 0)
-            return -1;
-    return 0;
-}
-
-/* Runs in the forked child: async-signal-safe calls only (the parent may have threads). */
-static void child_exec(const child_plan *p)
-{
-    setpgid(0, 0);
-    /* Ignored signals and the signal mask survive exec: give the tool the defaults, whatever
-     * the caller's thread had (a CLI ignoring SIGPIPE, a worker blocking SIGINT). */
-    static const int sigs[] = {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGXFSZ,
-                               SIGXCPU, SIGUSR1, SIGUSR2, SIGALRM, SIGTSTP, SIGTTIN, SIGTTOU};
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-        sigaction(sigs[i], &dfl, NULL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    /* Move every source above the targets first, so no dup2 clobbers a later source. */
-    int keep = fcntl(p->exec_err, F_DUPFD_CLOEXEC, 32);
-    if (keep < 0)
-        _exit(127);
-    int src[7] = {p->in, p->out, p->err, p->reply, p->request, p->status, p->fonts};
-    for (int i = 0; i < 7; i++)
-        if (src[i] >= 0 && (src[i] = fcntl(src[i], F_DUPFD_CLOEXEC, 32)) < 0)
-            child_fail(keep, 1);
-    for (int i = 0; i < 7; i++) {
-        if (src[i] >= 0) {
-            if (dup2(src[i], i) < 0)
-                child_fail(keep, 1);
-        } else {
-            close(i);
-        }
-    }
-    if (dup2(keep, FD_FIRST_FREE) < 0)
-        child_fail(keep, 1);
-    keep = FD_FIRST_FREE;
-    fcntl(keep, F_SETFD, FD_CLOEXEC);
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, FD_FIRST_FREE + 1, ~0U, 0) != 0)
-#endif
-        for (int fd = FD_FIRST_FREE + 1; fd < 4096; fd++)
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    pid_t found = 0;
+    const char *name;
+    while (!found && (name = next_pid(d)) != NULL) {
+        char path[300], stat[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
+        if (fd >= 0)
             close(fd);
-    if (setrlimit(RLIMIT_CPU, &p->cpu) != 0 || setrlimit(RLIMIT_AS, &p->as) != 0 ||
-        setrlimit(RLIMIT_FSIZE, &p->fsize) != 0 || setrlimit(RLIMIT_NOFILE, &p->nofile) != 0 ||
-        setrlimit(RLIMIT_NPROC, &p->nproc) != 0 ||
-        setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0}) != 0)
-        child_fail(keep, 2);
-    if (p->n_stage && stage_mounts(p) != 0)
-        child_fail(keep, 6);
-    if (p->drop_root) {
-        uid_t id = TG_SANDBOX_UID_BASE + (uid_t)getpid();
-        if (chown(p->workdir, id, id) != 0 || setgroups(0, NULL) != 0 ||
-            setresgid(id, id, id) != 0 || setresuid(id, id, id) != 0)
-            child_fail(keep, 3);
+        if (n <= 0)
+            continue;
+        stat[n] = '\0';
+        const char *rp = strrchr(stat, ')'); /* after the command name, which may hold spaces */
+        char state;
+        long ppid;
+        if (rp && sscanf(rp + 1, " %c %ld", &state, &ppid) == 2 && ppid == (long)parent)
+            found = (pid_t)strtol(name, NULL, 10);
     }
-    /* After the uid change, which clears it: die with the thread that started the call. */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != p->parent)
-        _exit(127);
-    if (p->no_new_privs)
-        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (p->chdir_to && chdir(p->chdir_to) != 0) /* forked child: its own cwd, before exec */
-        child_fail(keep, 4);
-    execve(p->argv[0], p->argv, p->envp);
-    child_fail(keep, 5);
+    closedir(d);
+    return found;
 }
 
 /* ---- output --------------------------------------------------------------------------------- */
@@ -623,15 +562,16 @@ static int make_call_dir(const tg_sandbox_config *c, bool drop_root, char **call
     }
     *call_dir = tmpl;
     *workdir = tg_path_join(tmpl, "work");
-    char *tmp = tg_path_join(tmpl, "tmp");
+    /* tmp/: isolation none's TMPDIR; e/: the empty second layer of the holder's overlays */
+    char *tmp = tg_path_join(tmpl, "tmp"), *empty = tg_path_join(tmpl, "e");
     int rc = 0;
-    if (mkdir(*workdir, 0700) != 0 || mkdir(tmp, 0700) != 0)
+    if (mkdir(*workdir, 0700) != 0 || mkdir(tmp, 0700) != 0 || mkdir(empty, 0755) != 0)
         rc = tg_err_set(err, "cannot create %s: %s", *workdir, strerror(errno));
-    /* The unprivileged uid must reach work/ (0711 on the call dir); the child, which knows the
-     * uid, makes it the owner of work/ before it drops root. */
+    /* The unprivileged uid must reach work/ and the staged binds (0711 on the call dir). */
     if (rc == 0 && drop_root && chmod(tmpl, 0711) != 0)
         rc = tg_err_set(err, "cannot chmod %s: %s", tmpl, strerror(errno));
     free(tmp);
+    free(empty);
     return rc;
 }
 
@@ -675,8 +615,8 @@ void sb_call_init(sb_call *k, const tg_sandbox_config *c, const tg_sandbox_cmd *
     *k = (sb_call){.c = c, .cmd = cmd, .res = res, .err = err,
                    .isolated = c->isolation == TG_ISOLATION_BWRAP,
                    .p_out = {-1, -1}, .p_err = {-1, -1}, .p_reply = {-1, -1},
-                   .p_status = {-1, -1}, .p_exec = {-1, -1},
-                   .request_fd = -1, .fonts_fd = -1, .null_fd = -1,
+                   .p_status = {-1, -1}, .p_report = {-1, -1},
+                   .request_fd = -1, .fonts_fd = -1, .null_fd = -1, .work_fd = -1,
                    .pidfd = -1, .inner_pidfd = -1, .status_fd = -1};
     for (int i = 0; i < 3; i++)
         k->sinks[i].fd = -1;
@@ -689,36 +629,68 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
-/* Stages one bind: a mount point under the call directory that the child binds host onto. */
-static tg_sandbox_status stage_bind(sb_call *k, const char *host, const char **slot)
+/*
+ * Stages host (a file: its folder) for the holder: bound at s<i> under the call directory, seen
+ * through an overlay at o<i> whose only layer that is, so no mount of the sandbox names a host
+ * path (sandbox_child.c). A folder staged before is reused. Returns what bwrap binds from.
+ */
+static const char *stage_source(sb_call *k, const char *host, bool is_dir)
 {
-    char *binds = tg_path_join(k->call_dir, "binds");
-    char *to = xasprintf("%s/%zu", binds, k->stage_to.n);
-    struct stat st;
-    bool ok = (mkdir(binds, 0711) == 0 || errno == EEXIST) && stat(host, &st) == 0;
-    if (ok && S_ISDIR(st.st_mode)) {
-        ok = mkdir(to, 0755) == 0;
-    } else if (ok) {
-        int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        ok = fd >= 0 && close(fd) == 0;
+    const char *slash = strrchr(host, '/');
+    char *dir = is_dir || !slash ? xstrdup(host)
+                                 : xstrndup(host, slash == host ? 1 : (size_t)(slash - host));
+    size_t i = 0;
+    while (i < k->bind_from.n && strcmp(k->bind_from.v[i], dir) != 0)
+        i++;
+    if (i == k->bind_from.n) {
+        tg_strv_push(&k->bind_from, dir);
+        tg_strv_pushf(&k->bind_at, "s%zu", i);
+        tg_strv_pushf(&k->ovl_at, "o%zu", i);
+        if (k->cmd->live_binds)
+            tg_strv_push(&k->ovl_opts, ""); /* the holder binds s<i> at o<i> */
+        else
+            tg_strv_pushf(&k->ovl_opts, "lowerdir=s%zu:e", i);
+        char *s = tg_path_join(k->call_dir, k->bind_at.v[i]);
+        char *o = tg_path_join(k->call_dir, k->ovl_at.v[i]);
+        mkdir(s, 0755);
+        mkdir(o, 0755);
+        free(s);
+        free(o);
     }
-    if (ok) {
-        tg_strv_push(&k->stage_from, host);
-        tg_strv_push(&k->stage_to, to);
-        *slot = k->stage_to.v[k->stage_to.n - 1];
-    } else {
-        tg_err_set(k->err, "cannot prepare the mount point %s: %s", to, strerror(errno));
-    }
-    free(to);
-    free(binds);
-    return ok ? TG_SANDBOX_OK : TG_SANDBOX_INTERNAL;
+    free(dir);
+    if (is_dir || !slash)
+        tg_strv_pushf(&k->sources, "%s/o%zu", k->call_dir, i);
+    else
+        tg_strv_pushf(&k->sources, "%s/o%zu/%s", k->call_dir, i, slash + 1);
+    return k->sources.v[k->sources.n - 1];
 }
 
 /*
- * Where bwrap takes each bind from. As root, bwrap runs as the call's unprivileged user: a path
- * that user cannot reach because of a directory above it is staged (stage_bind); a path whose
- * own mode keeps others out, or an unreachable TMPDIR, is an error naming it.
+ * As root, bwrap and the tool run as the call's unprivileged uid: what they open through a
+ * staged bind must be readable by others (a file, and the folder it is staged by; a folder
+ * itself), and TMPDIR must be reachable, since the binds are below it. NULL, or the problem
+ * (heap) for an error.
  */
+static char *for_others(const char *host, bool is_dir)
+{
+    struct stat st, dst;
+    if (stat(host, &st) != 0)
+        return NULL; /* bwrap reports a missing path itself */
+    mode_t need = is_dir ? S_IROTH | S_IXOTH : S_IROTH;
+    if ((st.st_mode & need) != need)
+        return xasprintf("%s (mode %04o)", host, (unsigned)(st.st_mode & 07777));
+    if (is_dir)
+        return NULL;
+    char *dir = xstrdup(host), *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    char *bad = stat(dir, &dst) == 0 && !(dst.st_mode & S_IXOTH)
+                    ? xasprintf("%s (mode %04o)", dir, (unsigned)(dst.st_mode & 07777)) : NULL;
+    free(dir);
+    return bad;
+}
+
+/* Where bwrap takes each bind from: every host path staged by the holder (stage_source). */
 static tg_sandbox_status plan_binds(sb_call *k)
 {
     const tg_sandbox_cmd *cmd = k->cmd;
@@ -726,39 +698,48 @@ static tg_sandbox_status plan_binds(sb_call *k)
     k->src = (bind_sources){cmd->tool_dir, k->c->runtime_dir, xcalloc(np + 1, sizeof(char *))};
     for (size_t i = 0; i < np; i++)
         k->src.paths[i] = cmd->paths->v[i].host;
-    if (!k->drop_root)
+    if (!k->isolated)
         return TG_SANDBOX_OK;
-    typedef struct reach {
-        const char *path, *what;
-        const char **slot; /* NULL: cannot be staged */
-    } reach;
-    reach *need = xcalloc(np + 3, sizeof *need);
-    size_t n = 0;
-    need[n++] = (reach){k->c->tmp_dir, "the temporary directory (TMPDIR)", NULL};
-    if (cmd->tool_dir)
-        need[n++] = (reach){cmd->tool_dir, "the tool's folder", &k->src.tool};
-    if (cmd->mount_runtime)
-        need[n++] = (reach){k->c->runtime_dir, "toolgen's runtime files", &k->src.runtime};
-    for (size_t i = 0; i < np; i++)
-        need[n++] = (reach){cmd->paths->v[i].host, cmd->paths->v[i].value, &k->src.paths[i]};
-    tg_sandbox_status st = TG_SANDBOX_OK;
-    for (size_t i = 0; i < n && st == TG_SANDBOX_OK; i++) {
-        bool itself = false;
-        char *bad = unreachable_for_others(need[i].path, need[i].slot != NULL, &itself);
-        if (bad && need[i].slot && !itself) {
-            st = stage_bind(k, need[i].path, need[i].slot);
-        } else if (bad) {
-            tg_err_set(k->err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
-                               "unprivileged user, which cannot read %s: %s is not accessible to "
-                               "other users. Make it readable (chmod o+rx on a directory, o+r on "
-                               "a file) or move it; see docs/sandbox.md#running-as-root",
-                       need[i].what, bad);
-            st = TG_SANDBOX_ENV;
-        }
-        free(bad);
+    bool itself = false;
+    char *bad = k->drop_root ? unreachable_for_others(k->c->tmp_dir, false, &itself) : NULL;
+    const char *what = "the temporary directory (TMPDIR)";
+    if (cmd->tool_dir && !bad) {
+        bad = k->drop_root ? for_others(cmd->tool_dir, true) : NULL;
+        what = "the tool's folder";
+        k->src.tool = stage_source(k, cmd->tool_dir, true);
     }
-    free(need);
-    return st;
+    if (cmd->mount_runtime && !bad) {
+        bad = k->drop_root ? for_others(k->c->runtime_dir, true) : NULL;
+        what = "toolgen's runtime files";
+        k->src.runtime = stage_source(k, k->c->runtime_dir, true);
+    }
+    for (size_t i = 0; i < np && !bad; i++) {
+        const tg_path_arg *a = &cmd->paths->v[i];
+        bad = k->drop_root ? for_others(a->host, a->is_dir) : NULL;
+        what = a->value;
+        k->src.paths[i] = stage_source(k, a->host, a->is_dir);
+    }
+    if (!bad)
+        return TG_SANDBOX_OK;
+    tg_err_set(k->err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
+                       "unprivileged user, which cannot read %s: %s is not accessible to other "
+                       "users. Make it readable (chmod o+rx on a directory, o+r on a file) or "
+                       "move it; see docs/sandbox.md#running-as-root", what, bad);
+    free(bad);
+    return TG_SANDBOX_ENV;
+}
+
+/* The holder's strings (sandbox_child.c): the work tmpfs, its subdirectories, the id maps. */
+static void plan_holder(sb_call *k)
+{
+    const tg_sandbox_cmd *cmd = k->cmd;
+    long long budget = tg_sandbox_work_budget(&cmd->limits);
+    long long inodes = budget / 4096 > WORK_INODES_MIN ? budget / 4096 : WORK_INODES_MIN;
+    k->work_opts = xasprintf("size=%lld,nr_inodes=%lld,mode=0700", budget, inodes);
+    for (size_t i = 0; cmd->work_subdirs && cmd->work_subdirs[i]; i++)
+        tg_strv_pushf(&k->subdir_at, "work/%s", cmd->work_subdirs[i]);
+    k->uid_map = xasprintf("%lu %lu 1", (unsigned long)geteuid(), (unsigned long)geteuid());
+    k->gid_map = xasprintf("%lu %lu 1", (unsigned long)getegid(), (unsigned long)getegid());
 }
 
 /* Checks the environment, makes the call directory and the call's descriptors. */
@@ -781,8 +762,10 @@ tg_sandbox_status sb_call_open(sb_call *k)
     tg_sandbox_status st = plan_binds(k);
     if (st != TG_SANDBOX_OK)
         return st;
+    if (k->isolated)
+        plan_holder(k);
     bool ok = pipe2(k->p_out, O_CLOEXEC) == 0 && pipe2(k->p_err, O_CLOEXEC) == 0 &&
-              pipe2(k->p_exec, O_CLOEXEC) == 0 &&
+              socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, k->p_report) == 0 &&
               (!cmd->reply_channel || pipe2(k->p_reply, O_CLOEXEC) == 0) &&
               (!k->isolated || pipe2(k->p_status, O_CLOEXEC) == 0) &&
               (k->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;
@@ -824,62 +807,104 @@ void sb_call_command(sb_call *k)
     k->chdir_to = cmd->cwd && *cmd->cwd ? tg_path_join(k->workdir, cmd->cwd) : xstrdup(k->workdir);
 }
 
-/* After a failed exec: what the child reported on the exec-error pipe, as the call's error. */
+/* After a failed step: what the child reported on its socket, as the call's error. */
 static tg_sandbox_status spawn_failed(sb_call *k, const int failmsg[2])
 {
     int st;
     waitpid(k->pid, &st, 0);
     static const char *const stage[] = {"", "descriptors", "rlimits",
                                         "switching to an unprivileged user", "chdir", "exec",
-                                        "binding paths into a private mount namespace"};
-    if (failmsg[0] == 5 && k->isolated) {
+                                        "binding paths into the call's mount namespace",
+                                        "creating the call's namespaces",
+                                        "mounting the work directory"};
+    int step = failmsg[0] >= 1 && failmsg[0] <= SB_FAIL_WORK ? failmsg[0] : 0;
+    if (step == SB_FAIL_EXEC && k->isolated) {
         errno = failmsg[1];
         env_missing_bwrap(k->c, k->err);
         return TG_SANDBOX_ENV;
     }
-    if (failmsg[0] == 6) {
-        tg_err_set(k->err, "sandbox unavailable: toolgen runs as root, so tool code runs as an "
-                           "unprivileged user, which cannot traverse to the tool's files; binding "
-                           "them where it can failed (%s: a private mount namespace needs "
-                           "CAP_SYS_ADMIN). Make the path readable by others (chmod o+x on its "
-                           "directories) or move the checkout; see "
-                           "docs/sandbox.md#running-as-root", strerror(failmsg[1]));
+    if (step == SB_FAIL_NAMESPACES || step == SB_FAIL_BINDS || step == SB_FAIL_WORK) {
+        /* what bwrap would have found: the kernel or container does not allow namespaces */
+        char *why = xasprintf("%s: %s (no user namespace)", stage[step], strerror(failmsg[1]));
+        sb_env_setup_failed(why, k->err);
+        free(why);
         return TG_SANDBOX_ENV;
     }
-    tg_err_set(k->err, "cannot start %s: %s: %s", k->argv.v[0],
-               stage[failmsg[0] >= 1 && failmsg[0] <= 6 ? failmsg[0] : 0], strerror(failmsg[1]));
-    return failmsg[0] == 3 ? TG_SANDBOX_ENV : TG_SANDBOX_INTERNAL;
+    tg_err_set(k->err, "cannot start %s: %s: %s", k->argv.v[0], stage[step],
+               strerror(failmsg[1]));
+    return step == SB_FAIL_USER ? TG_SANDBOX_ENV : TG_SANDBOX_INTERNAL;
 }
 
-/* Forks and execs the program with the call's rlimits; waits only until exec succeeded. */
+/* Reads the child's reports until its socket closes (exec succeeded, or it failed): the work
+ * tmpfs and bwrap's pid (the holder), or a failed step. */
+static tg_sandbox_status read_reports(sb_call *k)
+{
+    for (;;) {
+        int msg[2];
+        struct iovec iov = {msg, sizeof msg};
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } u;
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+                            .msg_controllen = sizeof u.buf};
+        ssize_t got = recvmsg(k->p_report[0], &mh, MSG_CMSG_CLOEXEC);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got != (ssize_t)sizeof msg)
+            return TG_SANDBOX_OK; /* EOF: the program runs */
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        int fd = -1;
+        if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+            memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+        if (msg[0] == SB_REPORT_WORK && fd >= 0 && k->work_fd < 0) {
+            k->work_fd = fd;
+        } else if (msg[0] == SB_REPORT_OUTER) {
+            k->outer_pid = (pid_t)msg[1];
+        } else {
+            if (fd >= 0)
+                close(fd);
+            if (msg[0] != SB_REPORT_WORK)
+                return spawn_failed(k, msg);
+        }
+    }
+}
+
+/* Forks the child (sandbox_child.c) with everything it needs; waits only until exec succeeded. */
 tg_sandbox_status sb_call_spawn(sb_call *k)
 {
     const tg_limits *l = &k->cmd->limits;
     rlim_t nproc = (rlim_t)l->processes;
     if (k->isolated)
         nproc += 1; /* bwrap's monitor */
-    /* The kernel counts the user's other tasks too (not for root, which it does not limit). */
+    /* The kernel counts the user's other tasks too (not for root, which it does not limit),
+     * and the holder is one. */
     if (!k->drop_root && geteuid() != 0)
-        nproc += (rlim_t)count_user_tasks(getuid());
-    child_plan plan = {
+        nproc += (rlim_t)count_user_tasks(getuid()) + (k->isolated ? 1 : 0);
+    sb_child_plan plan = {
         .argv = k->argv.v, .envp = k->envp.v,
         .in = k->null_fd, .out = k->p_out[1], .err = k->p_err[1], .reply = k->p_reply[1],
         .request = k->request_fd, .status = k->p_status[1], .fonts = k->fonts_fd,
-        .exec_err = k->p_exec[1],
+        .report = k->p_report[1],
         .chdir_to = k->chdir_to,
-        .workdir = k->workdir,
         .cpu = {(rlim_t)l->cpu_s, (rlim_t)l->cpu_s + 1},
         .as = {(rlim_t)l->memory_mb << 20, (rlim_t)l->memory_mb << 20},
         .fsize = {(rlim_t)l->output_kb << 10, (rlim_t)l->output_kb << 10},
         .nofile = {(rlim_t)l->files, (rlim_t)l->files},
         .nproc = {nproc, nproc},
-        .stage_from = k->stage_from.v, .stage_to = k->stage_to.v, .n_stage = k->stage_to.n,
-        .drop_root = k->drop_root,
         .no_new_privs = !k->isolated, /* bwrap sets it itself */
         .parent = getpid(),
+        .holder = k->isolated,
+        .drop_root = k->drop_root,
+        .uid_map = k->uid_map, .gid_map = k->gid_map,
+        .stage_dir = k->call_dir,
+        .work_at = "work", .work_opts = k->work_opts,
+        .subdir_at = k->subdir_at.v, .n_subdirs = k->subdir_at.n,
+        .bind_from = k->bind_from.v, .bind_at = k->bind_at.v, .ovl_at = k->ovl_at.v,
+        .ovl_opts = k->ovl_opts.v, .n_bind = k->bind_from.n,
     };
     struct statvfs vfs;
-    k->free_at_start = statvfs(k->workdir, &vfs) == 0
+    k->free_at_start = !k->isolated && statvfs(k->workdir, &vfs) == 0
                            ? (long long)vfs.f_bavail * (long long)vfs.f_frsize : -1;
     k->start = tg_now_ms();
     k->pid = fork();
@@ -888,25 +913,33 @@ tg_sandbox_status sb_call_spawn(sb_call *k)
         return TG_SANDBOX_INTERNAL;
     }
     if (k->pid == 0)
-        child_exec(&plan);
+        sb_child_run(&plan);
     k->pidfd = pidfd_open_(k->pid);
-    /* Close the child's ends; then the exec-error pipe reads EOF once exec succeeded. */
+    /* Close the child's ends; then the report socket reads EOF once exec succeeded. */
     close_fd(&k->p_out[1]);
     close_fd(&k->p_err[1]);
-    close_fd(&k->p_exec[1]);
+    close_fd(&k->p_report[1]);
     close_fd(&k->p_reply[1]);
     close_fd(&k->p_status[1]);
-    int failmsg[2];
-    ssize_t got;
-    do
-        got = read(k->p_exec[0], failmsg, sizeof failmsg);
-    while (got < 0 && errno == EINTR);
-    if (got == (ssize_t)sizeof failmsg)
-        return spawn_failed(k, failmsg);
-    return TG_SANDBOX_OK;
+    return read_reports(k);
 }
 
-/* Kills bwrap (or, with isolation none, the tool) and its process group at once. */
+/* A pidfd of the tool (bwrap's child), found only when it is to be killed; false: none. */
+static bool open_tool(sb_call *k)
+{
+    pid_t tool = k->outer_pid > 0 && k->inner_pidfd < 0 ? child_of(k->outer_pid) : 0;
+    if (tool > 0)
+        k->inner_pidfd = pidfd_open_(tool);
+    /* the pid could have been reused between the lookup and the pidfd: check it again */
+    if (tool > 0 && k->inner_pidfd >= 0 && child_of(k->outer_pid) != tool) {
+        close(k->inner_pidfd);
+        k->inner_pidfd = -1;
+    }
+    return k->inner_pidfd >= 0;
+}
+
+/* Kills the holder (or, with isolation none, the tool) and its process group at once: bwrap
+ * goes with it, and every process of the sandbox with bwrap (sandbox_child.c). */
 static void kill_now(sb_call *k)
 {
     kill(-k->pid, SIGKILL);
@@ -918,16 +951,16 @@ static void kill_now(sb_call *k)
 /*
  * Kills the whole tree once. Under bwrap the tool (its namespace's pid 1) goes first: the kernel
  * then kills and reaps everything in the namespace into the tool's usage, bwrap reaps the tool,
- * and wait4 on bwrap reports the CPU time of the whole tree (docs/sandbox.md#resource-analysis)
- * — killing bwrap first would leave only bwrap's own few milliseconds. bwrap itself is killed
- * too if it has not exited KILL_GRACE_MS later.
+ * the holder reaps bwrap, and wait4 on the holder reports the CPU time of the whole tree
+ * (docs/sandbox.md#resource-analysis) — killing bwrap first would leave only bwrap's own few
+ * milliseconds. The holder and bwrap are killed too if they have not exited KILL_GRACE_MS later.
  */
 static void call_kill(sb_call *k)
 {
     if (k->killed)
         return;
     k->killed = true;
-    if (k->isolated && k->inner_pidfd >= 0) {
+    if (k->isolated && k->tool_started && open_tool(k)) {
         pidfd_kill(k->inner_pidfd);
         k->kill_outer_at = tg_now_ms() + KILL_GRACE_MS;
     } else {
@@ -943,7 +976,8 @@ static void call_kill_for(sb_call *k, tg_sandbox_limit why)
     call_kill(k);
 }
 
-/* bwrap's JSON status: the line with "child-pid" gives the tool's pid, for a pidfd. */
+/* bwrap's JSON status: the line with "child-pid" says the tool runs (its pid is the sandbox's
+ * number for it; open_tool finds it when it is to be killed). */
 static void read_status(sb_call *k)
 {
     ssize_t m = read(k->status_fd, k->status + k->status_len, STATUS_MAX - k->status_len);
@@ -953,10 +987,8 @@ static void read_status(sb_call *k)
         k->status_len += (size_t)m;
     k->status[k->status_len] = '\0';
     const char *cp = strstr(k->status, "\"child-pid\"");
-    if (cp && strchr(cp, ':') && k->inner_pidfd < 0) {
-        long inner = strtol(strchr(cp, ':') + 1, NULL, 10);
-        if (inner > 0)
-            k->inner_pidfd = pidfd_open_((pid_t)inner);
+    if (cp && !k->tool_started) {
+        k->tool_started = true;
         if (k->killed)
             kill_now(k);
     }
@@ -975,10 +1007,10 @@ static void check_limits(sb_call *k, double t)
         call_kill_for(k, TG_LIMIT_WALL);
         k->deadline = t + 5000; /* SIGKILL cannot be ignored; this only bounds the loop */
     }
-    if (t >= k->next_disk) {
+    if (!k->isolated && t >= k->next_disk) { /* under bwrap the work tmpfs is the limit */
         k->next_disk = t + 200;
         /* Cheap check first (free space of the file system), the walk only when it moved. */
-        long long budget = sb_work_budget(&k->cmd->limits);
+        long long budget = tg_sandbox_work_budget(&k->cmd->limits);
         struct statvfs vfs;
         if (k->free_at_start >= 0 && statvfs(k->res->workdir, &vfs) == 0 &&
             k->free_at_start - (long long)vfs.f_bavail * (long long)vfs.f_frsize > budget &&
@@ -1125,6 +1157,15 @@ static tg_sandbox_status call_collect(sb_call *k)
             if (tg_str_startswith(cmd->paths->v[i].inside, TG_SANDBOX_WORK "/"))
                 skip[nskip++] = cmd->paths->v[i].inside + strlen(TG_SANDBOX_WORK "/");
     }
+    if (k->isolated) {
+        /* the work tmpfs goes to the result; nothing of it is on the host's disk */
+        sb_collect_work(res, k->work_fd, skip, nskip);
+        res->work_fd = k->work_fd;
+        res->has_work_fd = k->work_fd >= 0;
+        k->work_fd = -1;
+        free(skip);
+        return TG_SANDBOX_OK;
+    }
     sb_collect_files(res->workdir, skip, nskip, res);
     free(skip);
     /* The work directory moves to the result; the rest of the call directory goes now. */
@@ -1141,16 +1182,22 @@ static tg_sandbox_status call_collect(sb_call *k)
 void sb_call_close(sb_call *k)
 {
     int *fds[] = {&k->p_out[0], &k->p_out[1], &k->p_err[0], &k->p_err[1], &k->p_reply[0],
-                  &k->p_reply[1], &k->p_status[0], &k->p_status[1], &k->p_exec[0],
-                  &k->p_exec[1], &k->request_fd, &k->fonts_fd, &k->null_fd, &k->pidfd};
+                  &k->p_reply[1], &k->p_status[0], &k->p_status[1], &k->p_report[0],
+                  &k->p_report[1], &k->request_fd, &k->fonts_fd, &k->null_fd, &k->pidfd,
+                  &k->work_fd};
     for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
         close_fd(fds[i]);
     free(k->fonts);
     free(k->chdir_to);
     tg_strv_free(&k->argv);
     tg_strv_free(&k->envp);
-    tg_strv_free(&k->stage_from);
-    tg_strv_free(&k->stage_to);
+    tg_strv *strvs[] = {&k->bind_from, &k->bind_at, &k->ovl_at, &k->ovl_opts, &k->sources,
+                        &k->subdir_at};
+    for (size_t i = 0; i < sizeof strvs / sizeof *strvs; i++)
+        tg_strv_free(strvs[i]);
+    free(k->work_opts);
+    free(k->uid_map);
+    free(k->gid_map);
     free(k->src.paths);
     if (k->call_dir) {
         sb_remove_tree(k->call_dir);
@@ -1172,8 +1219,10 @@ tg_sandbox_status tg_sandbox_run(const tg_sandbox_config *c, const tg_sandbox_cm
     }
     if (st == TG_SANDBOX_OK) {
         res->isolated = k.isolated;
-        res->workdir = k.workdir;
-        k.workdir = NULL;
+        if (!k.isolated) { /* under bwrap the work directory is the holder's tmpfs */
+            res->workdir = k.workdir;
+            k.workdir = NULL;
+        }
         call_supervise(&k);
         call_reap(&k);
         st = call_collect(&k);
@@ -1195,5 +1244,19 @@ void tg_sandbox_result_free(tg_sandbox_result *res)
     if (res->workdir && !res->keep_workdir)
         sb_remove_tree(res->workdir);
     free(res->workdir);
+    if (res->has_work_fd) {
+        sb_remove_tree_at(res->work_fd); /* frees the tmpfs's memory while its sandbox lives */
+        close(res->work_fd);
+    }
     *res = (tg_sandbox_result){0};
+}
+
+int tg_sandbox_result_open_work(const tg_sandbox_result *res)
+{
+    if (res->has_work_fd)
+        return openat(res->work_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (res->workdir)
+        return open(res->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    errno = ENOENT;
+    return -1;
 }

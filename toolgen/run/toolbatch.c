@@ -25,6 +25,7 @@ struct tg_tool_batch {
     tr_call first;       /* the first runnable call: the warm sandbox's command is built from it */
     tg_strv argv;        /* the warm runner's argv */
     tg_path_args mounts; /* every call's path arguments, where its child sees them */
+    tg_strv subdirs;     /* c0 ... c<n-1>: each call's directory, a tmpfs of its own */
     tg_sandbox_cmd cmd;  /* the warm sandbox's command (borrows the above) */
     size_t warm_runs;
 };
@@ -117,6 +118,9 @@ static void start_warm(tg_tool_batch *b)
     b->cmd.cwd = NULL;
     b->cmd.cancel = NULL;
     b->cmd.paths = &b->mounts;
+    for (size_t i = 0; i < b->n; i++)
+        tg_strv_pushf(&b->subdirs, "c%zu", i);
+    b->cmd.work_subdirs = (const char *const *)b->subdirs.v;
     b->cmd.limits.processes += 1; /* the warm runner itself */
     tg_err e = {0};
     /* A warm sandbox that cannot start is no error: every call then runs cold and reports what a
@@ -205,6 +209,7 @@ void tg_tool_batch_free(tg_tool_batch *b)
     if (b->have_first)
         tr_call_free(&b->first);
     tg_strv_free(&b->argv);
+    tg_strv_free(&b->subdirs);
     tg_path_args_free(&b->mounts);
     free(b);
 }

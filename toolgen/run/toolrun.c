@@ -18,6 +18,7 @@
 #include "base/json.h"
 #include "base/strvec.h"
 #include "run/rt_int.h"
+#include "run/session.h"
 #include "run/toolrun_int.h"
 
 #define VIZ_FILE "visualization_manifest.json"
@@ -41,17 +42,23 @@ int tg_toolrun_env_open(tg_toolrun_env *env, const tg_repo *repo, const cJSON *c
         free(path);
     }
     const cJSON *sc = tg_json_get(config, "static_check");
+    const cJSON *ss = tg_json_get(tg_json_get(config, "code"), "sessions");
+    env->sessions = tg_sessions_new(&env->sandbox, (size_t)tg_json_get_number(ss, "max", 0),
+                                    (size_t)tg_json_get_number(ss, "per_client", 0),
+                                    (long)(tg_json_get_number(ss, "idle_minutes", 0) * 60000.0));
     env->ctx = (tg_toolrun_ctx){
         .sandbox = &env->sandbox,
         .visualization = env->visualization,
         .allowed_imports = tg_json_get(sc, "allowed_imports"),
         .code = tg_json_get(config, "code"),
+        .sessions = env->sessions,
     };
     return 0;
 }
 
 void tg_toolrun_env_close(tg_toolrun_env *env)
 {
+    tg_sessions_free(env->sessions);
     js_schema_free(env->visualization);
     js_registry_free(env->reg);
     tg_doc_free(&env->visualization_doc);
@@ -108,7 +115,7 @@ static cJSON *read_visualizations(const tg_toolrun_ctx *ctx, const tg_sandbox_re
     cJSON *errors = cJSON_CreateArray();
     char *text = NULL;
     int fd = -1;
-    int dfd = open(sb->workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int dfd = tg_sandbox_result_open_work(sb);
     if (dfd >= 0)
         fd = openat(dfd, VIZ_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
@@ -374,6 +381,8 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
     out->limits = c->cmd.limits; /* as the runtime narrowed them from the arguments */
     if (st == TG_CALL_DONE && c->request)
         rt_runner_context(c, call); /* a runner's command: the client's facts, its events */
+    if (st == TG_CALL_DONE && p->ops->direct && p->ops->direct(ctx, call, p, out, &st, err))
+        return st; /* answered without a sandbox of its own (a code session's call) */
     if (st == TG_CALL_DONE) {
         c->cmd.cwd = c->cwd;
         c->cmd.argv = (const char *const *)c->argv.v;
@@ -421,6 +430,7 @@ void tg_call_result_free(tg_call_result *r)
     cJSON_Delete(r->reply_error);
     cJSON_Delete(r->ask);
     cJSON_Delete(r->visualizations);
+    cJSON_Delete(r->session);
     tg_sandbox_result_free(&r->sb);
     *r = (tg_call_result){0};
 }
@@ -567,13 +577,13 @@ cJSON *tg_call_result_json(const tg_call_result *r, const tg_manifest *m)
 
 int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *err)
 {
-    if (!r->sb.workdir)
+    if (!r->sb.workdir && !r->sb.has_work_fd)
         return 0;
     if (tg_mkdirs(dir, err) != 0)
         return -1;
-    int src_dir = open(r->sb.workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int src_dir = tg_sandbox_result_open_work(&r->sb);
     if (src_dir < 0)
-        return tg_err_set(err, "%s: %s", r->sb.workdir, strerror(errno));
+        return tg_err_set(err, "the call's work directory: %s", strerror(errno));
     int copied = 0;
     for (size_t i = 0; i < r->sb.n_files; i++) {
         const char *rel = r->sb.files[i].path;

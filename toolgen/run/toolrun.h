@@ -12,6 +12,7 @@
 #define TG_TOOLRUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -26,6 +27,8 @@ typedef struct tg_toolrun_ctx {
     const js_schema *visualization; /* schemas/visualization_manifest.schema.json; NULL: unchecked */
     const cJSON *allowed_imports;   /* static_check.allowed_imports; NULL: not judged */
     const cJSON *code;              /* toolgen.yaml's code section (docs/code.md); NULL: defaults */
+    struct tg_sessions *sessions;   /* the code runtime's sessions (run/session.h); NULL: none
+                                     * can be made */
 } tg_toolrun_ctx;
 
 /*
@@ -39,6 +42,7 @@ typedef struct tg_toolrun_env {
     js_registry *reg;
     js_schema *visualization;
     tg_doc visualization_doc;
+    struct tg_sessions *sessions; /* code.sessions: every session ends with the env */
     tg_toolrun_ctx ctx;
 } tg_toolrun_env;
 
@@ -66,6 +70,9 @@ typedef struct tg_tool_call {
      * NULL: the events are not looked at. docs/sandbox.md#the-runner */
     void (*on_event)(void *ctx, const cJSON *event);
     void *event_ctx;
+    /* Who calls (serve's client identity, serve/core.h): a code session is usable only by the
+     * client that created it (run/session.h); 0: not known. */
+    uint64_t client_id;
 } tg_tool_call;
 
 #define TG_ASK_MAX 16 /* questions a tool may ask at once */
@@ -86,6 +93,7 @@ typedef struct tg_call_result {
     tg_limits limits;
     tg_sandbox_result sb;    /* exit status, output, files, usage */
     cJSON *visualizations;   /* {"valid": bool, "manifest"?: ..., "errors"?: [...]}, or NULL */
+    cJSON *session;          /* a code session's call: {session_id, restarted, ...}, or NULL */
     double analysis_us;      /* time spent classifying + analysing resources */
 } tg_call_result;
 

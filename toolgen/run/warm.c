@@ -2,7 +2,8 @@
  * warm.c — a warm sandbox (warm.h): one sandbox started like a cold call's (sandbox_exec.c's
  * steps), whose runner talks to toolgen over a socket on fd 4 (runner_warm.py has the protocol).
  * toolgen keeps the parts of supervision that must not be the runner's word: the output caps, the
- * wall clock, the disk budget and cancel are watched here, and the runner is only told to kill.
+ * wall clock and cancel are watched here, and the runner is only told to kill; the disk budget
+ * is each call's own tmpfs, made by the sandbox's holder (work_subdirs).
  */
 #define _GNU_SOURCE
 #include "run/warm.h"
@@ -32,9 +33,10 @@ struct tg_warm {
     int ctl;                /* toolgen's end of the socket */
     char line[LINE_MAX_BYTES + 1];
     size_t line_len;
-    bool preloaded, broken, ready;
+    bool preloaded, broken, ready, restarted;
     long start_wall_ms;
     char *chunk;
+    char work_path[32]; /* /proc/self/fd/N of k.work_fd (tg_warm_workdir) */
 };
 
 static void close_fd(int *fd)
@@ -248,6 +250,19 @@ bool tg_warm_preloaded(const tg_warm *w)
     return w && w->preloaded;
 }
 
+bool tg_warm_restarted(const tg_warm *w)
+{
+    return w && w->restarted;
+}
+
+const char *tg_warm_workdir(tg_warm *w)
+{
+    /* /work is a tmpfs mounted in the sandbox's own namespace, so the host reaches it only
+     * through the descriptor the holder passed back; its /proc link resolves into that mount */
+    snprintf(w->work_path, sizeof w->work_path, "/proc/self/fd/%d", w->k.work_fd);
+    return w->work_path;
+}
+
 void tg_warm_close(tg_warm *w)
 {
     close_fd(&w->ctl);
@@ -283,10 +298,9 @@ typedef struct warm_run {
     tg_sandbox_result *res;
     int out[2], errp[2], reply[2], req;
     sink sinks[3];
-    char *host_dir; /* the call's directory on the host */
     bool kill_sent, done;
     cJSON *status;
-    double start, end, deadline, done_at, next_disk;
+    double start, end, deadline, done_at;
 } warm_run;
 
 /* The call's line for the runner (runner_warm.py). */
@@ -364,12 +378,7 @@ static void check_limits(warm_run *r, double t)
         kill_for(r, TG_LIMIT_CANCEL);
     if (t >= r->deadline)
         kill_for(r, TG_LIMIT_WALL);
-    if (t >= r->next_disk) {
-        r->next_disk = t + 200;
-        long long budget = sb_work_budget(&r->call->limits);
-        if (sb_tree_bytes(r->host_dir, budget) > budget)
-            kill_for(r, TG_LIMIT_DISK);
-    }
+    /* the disk budget is the call's own tmpfs (sandbox_child.c): the kernel enforces it */
 }
 
 /* Until the runner reported the child's end and its streams closed (or 1 s after the end). */
@@ -386,8 +395,10 @@ static void supervise(warm_run *r)
         if (r->w->broken || (r->done && (!open || t - r->done_at > 1000)))
             return;
         double wait = r->done ? 1000 - (t - r->done_at) : r->deadline - t;
-        if (!r->done && wait > r->next_disk - t)
-            wait = r->next_disk - t;
+        if (!r->done && wait > 200)
+            wait = 200; /* cancel is a flag: look at it at least this often */
+        if (!r->done && r->kill_sent && wait < 50)
+            wait = 50; /* told to kill: the runner answers (a session's, after its interrupt) */
         struct pollfd pf[7];
         int n = 0, idx[3];
         for (int i = 0; i < 3; i++)
@@ -439,6 +450,9 @@ static void collect(warm_run *r)
     for (int i = 0; i < 3; i++)
         if (!r->sinks[i].s->data)
             r->sinks[i].s->data = xstrdup("");
+    r->w->restarted = cJSON_IsTrue(tg_json_get(r->status, "restarted"));
+    if (r->call->keep_dir)
+        return;
     const tg_path_args *p = r->call->paths;
     const char **skip = xcalloc(p && p->n ? p->n : 1, sizeof *skip);
     size_t nskip = 0;
@@ -447,20 +461,14 @@ static void collect(warm_run *r)
         if (tg_str_startswith(p->v[i].inside, prefix))
             skip[nskip++] = p->v[i].inside + strlen(prefix);
     free(prefix);
-    sb_collect_files(r->host_dir, skip, nskip, res);
+    /* The call's own tmpfs, opened while the sandbox (and so its mount) lives; the result
+     * keeps it, and empties it when freed. */
+    int fd = openat(r->w->k.work_fd, r->call->subdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                                      O_CLOEXEC);
+    sb_collect_work(res, fd, skip, nskip);
     free(skip);
-    /* The directory moves out of the sandbox's (removed with it) to live as long as res; the
-     * name keeps the call-directory prefix, so a crash leaves nothing the next call keeps. */
-    char *final_work = xasprintf("%s.%s.work", r->w->k.call_dir, r->call->subdir);
-    struct stat st;
-    if (lstat(r->host_dir, &st) != 0)
-        mkdir(r->host_dir, 0700); /* the child never got to make it */
-    if (rename(r->host_dir, final_work) == 0) {
-        res->workdir = final_work;
-    } else {
-        free(final_work);
-        res->workdir = xstrdup(r->host_dir);
-    }
+    res->work_fd = fd;
+    res->has_work_fd = fd >= 0;
 }
 
 static void run_close(warm_run *r)
@@ -470,7 +478,6 @@ static void run_close(warm_run *r)
     for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
         close_fd(fds[i]);
     cJSON_Delete(r->status);
-    free(r->host_dir);
 }
 
 static int open_call(warm_run *r)
@@ -493,7 +500,6 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
                   .reply = {-1, -1}, .req = -1};
     for (int i = 0; i < 3; i++)
         r.sinks[i].fd = -1;
-    r.host_dir = tg_path_join(w->k.workdir, call->subdir);
     if (open_call(&r) != 0) {
         tg_err_set(err, "cannot set up the call's descriptors: %s", strerror(errno));
         run_close(&r);
@@ -501,7 +507,6 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
     }
     r.start = tg_now_ms();
     r.deadline = r.start + (double)call->limits.wall_ms;
-    r.next_disk = r.start + 200;
     if (send_call(&r) != 0)
         w->broken = true;
     close_fd(&r.out[1]);

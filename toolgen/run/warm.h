@@ -43,6 +43,9 @@ typedef struct tg_warm_call {
     tg_limits limits;         /* at most the limits the warm sandbox was started with */
     const volatile sig_atomic_t *cancel; /* see tg_sandbox_cmd.cancel; may be NULL */
     tg_reply_watch reply_watch; /* see tg_sandbox_cmd.reply_watch */
+    bool keep_dir;            /* a session's call (run/session.h): /work/<subdir> stays where it
+                                 is for the next call, and res gets no files and no workdir (the
+                                 caller collects what the call changed) */
 } tg_warm_call;
 
 /*
@@ -83,6 +86,14 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
 
 /* Whether the runner had imported the tool (false: each call imports it again, and fails). */
 bool tg_warm_preloaded(const tg_warm *w);
+
+/* Whether the last call's status line said "restarted" (runner_session.py: the call ended the
+ * session's interpreter, and a new one took its place). */
+bool tg_warm_restarted(const tg_warm *w);
+
+/* A path by which toolgen reaches the warm sandbox's /work, its tmpfs (/proc/self/fd/N of the
+ * descriptor the holder passed back; borrowed, valid until tg_warm_stop). */
+const char *tg_warm_workdir(tg_warm *w);
 
 /* Ends the sandbox (its runner sees EOF and exits) and removes its directories; NULL is fine. */
 void tg_warm_stop(tg_warm *w);

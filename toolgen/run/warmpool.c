@@ -187,8 +187,10 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
         add_mount(&s->mounts, s->roots.v[i], inside);
         free(inside);
     }
+    static const char *const call_dir[] = {"c0", NULL}; /* the one call's, its own tmpfs */
     s->cmd = (tg_sandbox_cmd){
         .argv = (const char *const *)s->argv.v, .env = (const char *const *)s->env.v,
+        .work_subdirs = call_dir, .live_binds = true,
         .tool_link = TG_WARM_TOOL_LINK, .mount_runtime = true,
         .matplotlib_cache = c->cmd.matplotlib_cache, .paths = &s->mounts,
         .limits = c->cmd.limits};

@@ -17,6 +17,9 @@
 #include "serve/clientlog.h"
 #include "serve/content.h"
 #include "serve/declared.h"
+#include "serve/tasks.h"
+
+const tg_json_limits tg_serve_message_limits = {.pairs_only = true};
 
 const char *const tg_serve_legacy_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                 "2024-11-05", NULL};
@@ -138,6 +141,8 @@ static cJSON *capabilities(const tg_serve_config *c, tg_serve_era era)
         cJSON_AddBoolToObject(res, "listChanged", true);
     if (era == TG_ERA_MODERN && res && c->declared && c->declared->n) /* resourceSubscriptions */
         cJSON_AddBoolToObject(res, "subscribe", true);
+    if (era == TG_ERA_MODERN && c->tasks) /* docs/mcp.md#tasks */
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"), TG_TASKS_EXTENSION);
     return caps;
 }
 
@@ -326,8 +331,14 @@ static cJSON *do_tools_list(const tg_serve_rx *rx, const cJSON *params, tg_serve
     }
     cJSON *r = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(r, "tools");
-    for (size_t i = offset; i < end; i++)
-        cJSON_AddItemToArray(tools, cJSON_Duplicate(l.v[i], true));
+    for (size_t i = offset; i < end; i++) {
+        cJSON *t = cJSON_Duplicate(l.v[i], true);
+        /* taskSupport is the 2026-07-28 extension's; the legacy era's own tasks (2025-11-25,
+         * capabilities.tasks) are not offered, so legacy clients are not told of it */
+        if (rx->era == TG_ERA_LEGACY)
+            cJSON_DeleteItemFromObjectCaseSensitive(t, "execution");
+        cJSON_AddItemToArray(tools, t);
+    }
     free(l.v);
     add_next_cursor(r, end, l.n);
     return result_reply(rx->id, rx->era, r, c->list_ttl_ms);
@@ -603,7 +614,9 @@ static cJSON *prompt_asking(const tg_serve_config *c, const cJSON *id, const cJS
         r = asked_reply(id, &o, log);
     } else {
         cJSON *filled = cJSON_Duplicate(params, true);
-        cJSON_ReplaceItemInObjectCaseSensitive(filled, "arguments", cJSON_Duplicate(all, true));
+        /* params may have no arguments to replace (the prompt's are all asked) */
+        cJSON_DeleteItemFromObjectCaseSensitive(filled, "arguments");
+        cJSON_AddItemToObject(filled, "arguments", cJSON_Duplicate(all, true));
         char why[512] = "";
         cJSON *got = tg_serve_prompt_get(c->prompts, filled, why, sizeof why);
         r = got ? result_reply(id, TG_ERA_MODERN, got, -1)
@@ -699,6 +712,39 @@ static cJSON *refuse_call(const tg_serve_rx *rx, const tg_serve_entry *e, const 
     return r;
 }
 
+/*
+ * A 2026-07-28 call of a task-supporting tool (serve/tasks.h): the CreateTaskResult reply of a
+ * task for it, or MissingRequiredClientCapability when the tool needs one and the client did
+ * not declare the extension; NULL when the call runs in the foreground (no task support, a
+ * client without the extension, a task's own run, the first round of a tool that asks first,
+ * or no room for another task).
+ */
+static cJSON *as_task(const tg_serve_rx *rx, const tg_serve_entry *e, const cJSON *params,
+                      tg_serve_log *log)
+{
+    tg_serve_tasks *tasks = rx->c->tasks;
+    int support = tg_serve_task_support(e->tool);
+    if (rx->era != TG_ERA_MODERN || !tasks || !support || tg_serve_tasks_is_run(tasks, rx->id))
+        return NULL;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (!tg_serve_tasks_declared(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS))) {
+        if (support < 2)
+            return NULL;
+        log->rpc_error = TG_RPC_MISSING_CAPABILITY;
+        char *msg = xasprintf("%s runs only as a task: declare the " TG_TASKS_EXTENSION
+                              " extension in the request's client capabilities", e->name);
+        cJSON *r = error_with(rx->id, TG_RPC_MISSING_CAPABILITY, msg,
+                              tg_serve_tasks_required_data());
+        free(msg);
+        return r;
+    }
+    if (!rx->how.dispatch ||
+        (e->task_asks_first && !cJSON_GetObjectItemCaseSensitive(params, "inputResponses")))
+        return NULL;
+    cJSON *created = tg_serve_tasks_start(tasks, rx->how.dispatch, params);
+    return created ? result_reply(rx->id, TG_ERA_MODERN, created, -1) : NULL;
+}
+
 static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve_log *log)
 {
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
@@ -722,6 +768,11 @@ static cJSON *do_tools_call(const tg_serve_rx *rx, const cJSON *params, tg_serve
                                                         "object");
     tg_serve_outcome o = {0};
     o.result = refuse_call(rx, &e, args, &o.code);
+    cJSON *task = o.result ? NULL : as_task(rx, &e, params, log);
+    if (task) {
+        cJSON_Delete(empty);
+        return task;
+    }
     if (!o.result)
         p->call(p->self, rx, &e, args, &o);
     /* blocks a client's revision does not know (audio, resource_link) are left out */
@@ -751,6 +802,27 @@ static cJSON *watch_listed(const tg_serve_config *c, const cJSON *params)
     return watched;
 }
 
+/* tasks/get, tasks/update, tasks/cancel (serve/tasks.h), for a request that declares the
+ * extension; tasks/result and tasks/list, which the extension removed, are not found. */
+static cJSON *do_tasks(const tg_serve_config *c, const cJSON *id, const char *method,
+                       const cJSON *params, tg_serve_log *log, const tg_serve_reqctx *rq)
+{
+    tg_serve_outcome o;
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    bool known = strcmp(method, "tasks/get") == 0 || strcmp(method, "tasks/update") == 0 ||
+                 strcmp(method, "tasks/cancel") == 0;
+    if (!known)
+        return fail(log, id, TG_RPC_METHOD_NOT_FOUND, "Method not found: %.100s", method);
+    if (!tg_serve_tasks_declared(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS))) {
+        log->rpc_error = TG_RPC_MISSING_CAPABILITY;
+        return error_with(id, TG_RPC_MISSING_CAPABILITY,
+                          "tasks: declare the " TG_TASKS_EXTENSION " extension in the request's "
+                          "client capabilities", tg_serve_tasks_required_data());
+    }
+    tg_serve_tasks_request(c->tasks, rq ? rq->dispatch : NULL, method, params, &o);
+    return outcome_reply(id, TG_ERA_MODERN, &o, log);
+}
+
 static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, const cJSON *id,
                               const char *method, const cJSON *params, tg_serve_log *log,
                               const tg_serve_reqctx *rq)
@@ -767,6 +839,8 @@ static cJSON *dispatch_modern(const tg_serve_config *c, tg_serve_session *s, con
         cJSON_Delete(watched);
         return ack ? ack : fail(log, id, TG_RPC_INVALID_PARAMS, "%s", why);
     }
+    if (c->tasks && strncmp(method, "tasks/", 6) == 0)
+        return do_tasks(c, id, method, params, log, rq);
     cJSON *r = dispatch_common(c, NULL, id, TG_ERA_MODERN, method, params, log, rq);
     if (r)
         return r;

@@ -38,6 +38,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/json.h"
+
 #include "serve/complete.h"
 #include "serve/mrtr.h"
 #include "serve/notify.h"
@@ -65,6 +67,10 @@ enum {
     TG_RPC_RESOURCE_NOT_FOUND_LEGACY = -32002, /* 2026-07-28 uses -32602 instead */
 };
 
+/* How the transports parse a JSON-RPC message: a lone surrogate escape is a parse error, since
+ * the reply's id must be the request's, and a UTF-8 string cannot hold one. */
+extern const tg_json_limits tg_serve_message_limits;
+
 #define TG_SERVE_PAGE_SIZE 100 /* tools per tools/list page by default */
 
 typedef struct tg_serve_config {
@@ -84,12 +90,19 @@ typedef struct tg_serve_config {
     const tg_serve_prompts *prompts;     /* NULL: no prompts capability (serve/prompts.h) */
     const tg_serve_completion *completion; /* NULL: no completions capability (serve/complete.h) */
     const tg_serve_mrtr *mrtr;   /* NULL: a tool's question is a tool error (serve/mrtr.h) */
+    struct tg_serve_tasks *tasks; /* the tasks extension's store (serve/tasks.h); NULL: no
+                                   * tasks, every call runs in the foreground */
     unsigned list_changed;       /* TG_CHANGED_* lists that may change while serving, announced
                                   * as listChanged and offered by subscriptions/listen */
     tg_serve_call call;       /* how tools/call runs a tool */
     size_t page_size;         /* tools per tools/list page; 0: TG_SERVE_PAGE_SIZE */
     long list_ttl_ms;         /* ttlMs of 2026-07-28 list results */
     const char *instructions; /* for initialize / server/discover; NULL: none */
+    /* A client's connection ended for good (an HTTP session deleted or idle past its time):
+     * what the server kept for it alone can go (its code sessions, run/session.h). Called
+     * with the core lock held; NULL: nothing to do. */
+    void (*client_gone)(void *ctx, uint64_t client);
+    void *client_gone_ctx;
 } tg_serve_config;
 
 typedef struct tg_serve_session {

@@ -54,10 +54,39 @@ static void hash_folder(tg_hasher *h, const tg_repo *repo, const char *dir, int 
         hash_dir(h, fd, depth);
 }
 
+/* Watches the folders folder_state reads, afresh: folders may have come or gone. */
+static void arm(tg_serve_devwatch *w)
+{
+    tg_fswatch_rearm(&w->fs);
+    const char *dirs[2] = {NULL, NULL};
+    int depth[2] = {3, 1};
+    tg_registry g;
+    tg_err err = {0};
+    bool open = false;
+    if (w->source == TG_SERVE_SOURCE_DEV) {
+        dirs[0] = w->repo->cfg.manifests_dir;
+    } else if ((open = tg_registry_open(&g, w->repo, &err) == 0)) {
+        dirs[0] = g.active;
+        dirs[1] = g.staging;
+    } else {
+        w->fs.missed = true; /* no registry yet: read at every check until there is one */
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!dirs[i])
+            continue;
+        char *abs = tg_path_join(w->repo->path, dirs[i]);
+        tg_fswatch_add_tree(&w->fs, abs, depth[i]);
+        free(abs);
+    }
+    if (open)
+        tg_registry_release(&g);
+}
+
 /* The folders the source reads: the manifests (the folder, each tool's folder, the folders in
  * those), or the registry's active snapshots and the staging metadata. */
-static tg_hash folder_state(const tg_serve_devwatch *w)
+static tg_hash folder_state(tg_serve_devwatch *w)
 {
+    w->scans++;
     tg_hasher *h = tg_hasher_new();
     if (w->source == TG_SERVE_SOURCE_DEV) {
         hash_folder(h, w->repo, w->repo->cfg.manifests_dir, 3);
@@ -102,7 +131,9 @@ int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_serve_s
                            tg_err *err)
 {
     *w = (tg_serve_devwatch){.repo = repo, .source = source};
-    w->state = folder_state(w); /* before reading: a change while loading is seen next time */
+    tg_fswatch_init(&w->fs);
+    arm(w); /* before reading: a change while loading is seen next time */
+    w->state = folder_state(w);
     tg_serve_tools t;
     tg_serve_resources r;
     if (load(&t, &r, repo, source, err) != 0)
@@ -115,6 +146,7 @@ int tg_serve_devwatch_open(tg_serve_devwatch *w, const tg_repo *repo, tg_serve_s
 void tg_serve_devwatch_close(tg_serve_devwatch *w)
 {
     tg_serve_live_destroy(&w->live);
+    tg_fswatch_close(&w->fs);
 }
 
 unsigned tg_serve_devwatch_check(void *ctx)
@@ -124,8 +156,13 @@ unsigned tg_serve_devwatch_check(void *ctx)
         w->force = false;
         return tg_serve_devwatch_reload(w);
     }
+    if (tg_fswatch_changed(&w->fs))
+        arm(w); /* before reading, so that what changes while it reads is seen next time */
+    else if (!w->unsettled)
+        return 0; /* nothing happened: the common case, as cheap as one read() */
     tg_hash now = folder_state(w);
-    if (tg_hash_eq(now, w->state))
+    w->unsettled = !tg_hash_eq(now, w->state);
+    if (!w->unsettled)
         return 0;
     /* Editors and tools write files in steps (truncate, then write): read the set only once
      * the folder looks the same at two checks in a row, never half-written. */
@@ -134,6 +171,7 @@ unsigned tg_serve_devwatch_check(void *ctx)
         return 0;
     }
     w->state = now;
+    w->unsettled = false;
     return tg_serve_devwatch_reload(w);
 }
 

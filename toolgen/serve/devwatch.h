@@ -3,12 +3,15 @@
  * (docs/mcp.md#list-changes): with --dev the working tree's manifests, otherwise the registry
  * (a promotion, `toolgen stage`, a feedback that changes a candidate's state).
  *
- * The check is cheap, meant to run between requests and about once a second while idle: a
- * hash of the names, sizes, modification times and inode numbers of the files in the
- * manifests folder (two levels: each tool's folder and the folders in it), or in the active
- * registry (likewise) and the staging folder (its metadata). Only when that hash
- * moved, and stayed the same at the next check, is the tool set loaded again (lint, schemas, MCP objects) with its resources; the
- * clients are told (serve/notify.h) only when what tools/list shows changed.
+ * The check runs before every request and about once a second while idle, so it costs the same
+ * however many tools there are: inotify watches on the folders the source reads (base/fswatch.h)
+ * say whether anything happened, and only then are they read — a hash of the names, sizes,
+ * modification times and inode numbers of the files in the manifests folder (two levels: each
+ * tool's folder and the folders in it), or in the active registry (likewise) and the staging
+ * folder (its metadata). Only when that hash moved, and stayed the same at the next check, is
+ * the tool set loaded again (lint, schemas, MCP objects) with its resources; the clients are
+ * told (serve/notify.h) only when what tools/list shows changed. Without inotify (or past the
+ * kernel's watch limit) every check reads the folders, as before.
  *
  * The watch owns the live tool set (serve/toolset.h): a reload swaps in a new snapshot, and a
  * request in flight keeps the one it started with. The check and reload are not thread-safe
@@ -19,6 +22,7 @@
 
 #include <stdbool.h>
 
+#include "base/fswatch.h"
 #include "base/hash.h"
 #include "model/repo.h"
 #include "serve/resources.h"
@@ -33,6 +37,9 @@ typedef struct tg_serve_devwatch {
     tg_hash settling;             /* a new state seen once, read when seen again */
     tg_hash listing;              /* of what tools/list shows */
     unsigned reloads;             /* how many times the set was read again */
+    unsigned scans;               /* how many checks read the folders (tests, benchmarks) */
+    tg_fswatch fs;                /* says when the folders are worth reading */
+    bool unsettled;               /* state != what the folders hold: read them again */
     bool force;                   /* read the set at the next check, settled or not */
 } tg_serve_devwatch;
 

@@ -372,9 +372,26 @@ bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, 
     return busy;
 }
 
+static tg_serve_call_slot *enqueue(tg_serve_dispatch *d, cJSON *msg, const cJSON *token,
+                                   tg_serve_session *s, const void *owner,
+                                   const tg_serve_sink *sink, bool wait);
+
 tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink)
+{
+    return enqueue(d, msg, token, s, owner, sink, true);
+}
+
+tg_serve_call_slot *tg_serve_dispatch_spawn(tg_serve_dispatch *d, cJSON *msg,
+                                            const tg_serve_sink *sink)
+{
+    return enqueue(d, msg, NULL, NULL, NULL, sink, false);
+}
+
+static tg_serve_call_slot *enqueue(tg_serve_dispatch *d, cJSON *msg, const cJSON *token,
+                                   tg_serve_session *s, const void *owner,
+                                   const tg_serve_sink *sink, bool wait)
 {
     pthread_mutex_lock(&d->mu);
     bool busy = busy_id(d, s, msg);
@@ -391,7 +408,7 @@ tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
     k->sink = *sink;
     tg_serve_pin(d->c, &k->pin); /* the call keeps the tool set it arrived with */
     pthread_mutex_lock(&d->mu);
-    while (d->o.queue_max && d->n_calls >= d->o.queue_max && !stopping(d)) {
+    while (wait && d->o.queue_max && d->n_calls >= d->o.queue_max && !stopping(d)) {
         struct timespec until = tg_deadline_ms(200);
         pthread_cond_timedwait(&d->ended, &d->mu, &until);
     }

@@ -124,6 +124,14 @@ tg_serve_call_slot *tg_serve_dispatch_submit(tg_serve_dispatch *d, cJSON *msg,
                                              const cJSON *token, tg_serve_session *s,
                                              const void *owner, const tg_serve_sink *sink);
 /*
+ * Submits msg, a tools/call the server runs on its own account (a task's run, serve/tasks.h),
+ * with no session, owner or progress token. Unlike tg_serve_dispatch_submit it never waits for
+ * room: it is called with the core lock held, which the calls it would wait for need. The slot
+ * is valid until the sink's end returns; NULL (msg left to the caller) when its id is in flight.
+ */
+tg_serve_call_slot *tg_serve_dispatch_spawn(tg_serve_dispatch *d, cJSON *msg,
+                                            const tg_serve_sink *sink);
+/*
  * What a call in flight sends its client besides its reply, through its sink, from any thread
  * while it runs: a notification (a log message, serve/clientlog.h), and progress its tool
  * reported (toolgen_helpers.progress), sent as notifications/progress for the call's token when

@@ -140,6 +140,8 @@ static enum MHD_Result send_json(hreq *h, unsigned status, const cJSON *body)
         MHD_add_response_header(r, SESSION_HEADER, h->sess->id);
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "POST, DELETE");
+    if (status == MHD_HTTP_UNAUTHORIZED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"toolgen serve\"");
     enum MHD_Result rc = MHD_queue_response(h->conn, status, r);
     MHD_destroy_response(r);
     return rc;
@@ -647,6 +649,8 @@ static void sessions_sweep(server *sv)
         if (atomic_load(&s->holds) == 0 && (s->ended || now - s->last_used > idle_ms(sv))) {
             *p = s->next;
             sv->n_sessions--;
+            if (sv->c->client_gone && s->s.client)
+                sv->c->client_gone(sv->c->client_gone_ctx, s->s.client);
             tg_serve_session_release(&s->s);
             cJSON_Delete(s->owed);
             pthread_mutex_lock(&sv->replay_mu);
@@ -864,7 +868,8 @@ static enum MHD_Result on_post(hreq *h)
         return send_error(h, MHD_HTTP_CONTENT_TOO_LARGE, TG_RPC_INVALID_REQUEST, text);
     }
     tg_err perr = {0};
-    h->msg = tg_json_parse(h->body.data ? h->body.data : "", h->body.len, NULL, NULL, NULL, &perr);
+    h->msg = tg_json_parse(h->body.data ? h->body.data : "", h->body.len, NULL, NULL,
+                           &tg_serve_message_limits, &perr);
     if (!h->msg) {
         char text[300];
         snprintf(text, sizeof text, "Parse error: line %d, column %d: %.200s", perr.line, perr.col,
@@ -999,10 +1004,7 @@ static enum MHD_Result on_get(hreq *h)
 static bool origin_ok(hreq *h)
 {
     const char *host = header(h, MHD_HTTP_HEADER_HOST);
-    const char *bind = h->sv->o->host ? h->sv->o->host : "127.0.0.1";
-    bool loopback = strcmp(bind, "127.0.0.1") == 0 || strcmp(bind, "::1") == 0 ||
-                    strcmp(bind, "localhost") == 0;
-    if (loopback && !tg_http_host_is_loopback(host))
+    if (tg_http_bind_is_loopback(h->sv->o->host) && !tg_http_host_is_loopback(host))
         return false;
     return tg_http_origin_allowed(header(h, "Origin"), h->sv->o->allowed_origins);
 }
@@ -1016,6 +1018,12 @@ static enum MHD_Result route(hreq *h, const char *url, const char *method)
         return send_error(h, MHD_HTTP_FORBIDDEN, TG_RPC_INVALID_REQUEST,
                           "Forbidden: Host or Origin is not this machine's loopback (DNS "
                           "rebinding protection); start serve with --allow-origin ORIGIN");
+    if (h->sv->o->token &&
+        !tg_http_bearer_ok(header(h, MHD_HTTP_HEADER_AUTHORIZATION), h->sv->o->token))
+        return send_error(h, MHD_HTTP_UNAUTHORIZED, TG_RPC_INVALID_REQUEST,
+                          "Unauthorized: this server takes requests with the header "
+                          "'Authorization: Bearer TOKEN', TOKEN the value of TOOLGEN_SERVE_TOKEN "
+                          "it was started with");
     if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
         return on_post(h);
     if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)

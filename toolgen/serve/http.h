@@ -26,6 +26,8 @@
  *     acknowledgement and stays open, carrying the notifications it asked for, until the
  *     client closes it (or the server stops: then the listen request's result ends it).
  *   - Host (when bound to loopback) and Origin are checked against DNS rebinding: 403.
+ *   - with a token, every request must carry `Authorization: Bearer TOKEN`: 401 otherwise, with
+ *     `WWW-Authenticate: Bearer` (the CLI requires one when binding beyond loopback).
  *   - a body over max_message bytes is refused with 413.
  *   - up to 4096 connections at once (within the descriptors the process may open), 1024 from
  *     one address; one that sends nothing for 30 s is closed, but for event streams.
@@ -53,6 +55,7 @@ typedef struct tg_serve_http {
     long progress_ms;              /* between progress notifications; 0: TG_SERVE_PROGRESS_MS */
     int log_fd;                    /* one JSON line per request; -1: none */
     const char *const *allowed_origins; /* Origins accepted besides loopback; NULL-terminated */
+    const char *token;             /* the bearer token every request must carry; NULL: none */
     volatile sig_atomic_t *stop;   /* set to end serving (required) */
     /* The tool source's change check (serve/devwatch.h), run with the core lock held every
      * check_ms and after each tools/call (so a promotion through the workflow tools is

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "base/json.h"
+#include "base/sha256.h"
 #include "base/util.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -55,6 +56,33 @@ bool tg_http_origin_allowed(const char *origin, const char *const *allowed)
     if (n && rest[n - 1] == '/')
         n--;
     return loopback_hostport(rest, n);
+}
+
+bool tg_http_bind_is_loopback(const char *bind)
+{
+    return !bind || strcmp(bind, "127.0.0.1") == 0 || strcmp(bind, "::1") == 0 ||
+           strcasecmp(bind, "localhost") == 0;
+}
+
+bool tg_http_bearer_ok(const char *authorization, const char *token)
+{
+    if (!authorization || !token || strncasecmp(authorization, "Bearer ", 7) != 0)
+        return false;
+    const char *given = authorization + 7;
+    while (*given == ' ')
+        given++;
+    unsigned char a[TG_SHA256_LEN], b[TG_SHA256_LEN];
+    tg_sha256_ctx s;
+    tg_sha256_init(&s);
+    tg_sha256_update(&s, given, strlen(given));
+    tg_sha256_final(&s, a);
+    tg_sha256_init(&s);
+    tg_sha256_update(&s, token, strlen(token));
+    tg_sha256_final(&s, b);
+    volatile unsigned char diff = 0;
+    for (size_t i = 0; i < TG_SHA256_LEN; i++)
+        diff |= a[i] ^ b[i];
+    return diff == 0;
 }
 
 bool tg_http_is_modern(const cJSON *msg)
@@ -153,10 +181,15 @@ cJSON *tg_http_check_headers(const cJSON *msg, const char *version, const char *
     if (!same(method, body_method))
         return mismatch(msg, "Header mismatch: Mcp-Method header value '%.100s' does not match "
                              "body value '%.100s'", method, body_method);
+    /* the tasks extension routes tasks/get, tasks/update and tasks/cancel by their taskId */
     const char *key = strcmp(body_method, "resources/read") == 0 ? "uri"
                       : strcmp(body_method, "tools/call") == 0 ||
                                 strcmp(body_method, "prompts/get") == 0
                           ? "name"
+                      : strcmp(body_method, "tasks/get") == 0 ||
+                                strcmp(body_method, "tasks/update") == 0 ||
+                                strcmp(body_method, "tasks/cancel") == 0
+                          ? "taskId"
                           : NULL;
     const char *body_name = key ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, key))
                                 : NULL;

@@ -1,6 +1,6 @@
 /*
  * httpcheck.h — the checks of the Streamable HTTP transport that need no socket: Host and
- * Origin against DNS rebinding, the MCP request headers against the body, and the HTTP status of
+ * Origin against DNS rebinding, the bearer token, the MCP request headers against the body, and the HTTP status of
  * a JSON-RPC reply (docs/mcp.md, "Streamable HTTP"). Pure functions over strings and cJSON, so
  * unit tests drive them without a server; serve/http.c calls them for every request.
  */
@@ -23,6 +23,13 @@ bool tg_http_host_is_loopback(const char *host);
  * (http(s)://localhost|127.0.0.1|[::1][:port]), or one of allowed (exact, NULL-terminated; may
  * be NULL). "null" and anything else are refused. */
 bool tg_http_origin_allowed(const char *origin, const char *const *allowed);
+/* true when the address serve binds to (NULL: 127.0.0.1) is this machine's loopback, so that no
+ * other machine can connect: 127.0.0.1, ::1 or localhost. */
+bool tg_http_bind_is_loopback(const char *bind);
+/* true when an Authorization header carries token as `Bearer TOKEN` (the scheme in any case).
+ * The comparison takes the same time wherever the two differ (it compares their SHA-256
+ * digests in constant time), so response times tell an attacker nothing of the token. */
+bool tg_http_bearer_ok(const char *authorization, const char *token);
 
 /* true when msg is a 2026-07-28 request (params._meta names a protocol version). */
 bool tg_http_is_modern(const cJSON *msg);
@@ -30,7 +37,8 @@ bool tg_http_is_modern(const cJSON *msg);
 /*
  * The 2026-07-28 header checks: MCP-Protocol-Version equal to the _meta version, Mcp-Method
  * equal to method, and for tools/call, resources/read and prompts/get Mcp-Name equal to
- * params.name / params.uri (a "=?base64?...?=" value decoded first). Headers may be NULL
+ * params.name / params.uri, for tasks/get, tasks/update and tasks/cancel (the tasks extension,
+ * serve/tasks.h) to params.taskId (a "=?base64?...?=" value decoded first). Headers may be NULL
  * (absent). Returns NULL when they match, else a HeaderMismatch (-32020) error reply naming the
  * header, with msg's id.
  */

@@ -60,6 +60,9 @@ typedef struct tg_serve_entry {
     const js_schema *output;  /* an error result keeps structuredContent only when it fits;
                                * NULL: the tool has no outputSchema */
     bool writes;              /* not read-only: refused when the server is read-only */
+    bool task_asks_first;     /* a task-supporting tool (tool's execution.taskSupport) whose
+                               * questions are asked in the tools/call itself, and whose retry
+                               * with the answers becomes the task (serve/tasks.h) */
     const void *impl;         /* the provider's own */
 } tg_serve_entry;
 

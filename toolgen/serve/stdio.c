@@ -103,7 +103,8 @@ static void scan_for_cancel(inbox *in)
         bool cancel = contains(line, n, "notifications/cancelled");
         if (cancel || contains(line, n, "toolgen-ask-")) {
             tg_err err = {0};
-            cJSON *msg = tg_json_parse(line, n, NULL, NULL, NULL, &err);
+            cJSON *msg =
+                tg_json_parse(line, n, NULL, NULL, &tg_serve_message_limits, &err);
             if (cancel)
                 tg_serve_dispatch_cancel_named(in->d, NULL, msg);
             else
@@ -330,7 +331,8 @@ static int serve_line(inbox *in, const tg_buf *line, tg_err *err)
     tg_serve_log lg = {0};
     tg_err perr = {0};
     cJSON *reply;
-    cJSON *msg = tg_json_parse(line->data, line->len, NULL, NULL, NULL, &perr);
+    cJSON *msg =
+        tg_json_parse(line->data, line->len, NULL, NULL, &tg_serve_message_limits, &perr);
     if (!msg) {
         lg.rpc_error = TG_RPC_PARSE_ERROR;
         char *text = xasprintf("Parse error: line %d, column %d: %s", perr.line, perr.col, perr.msg);

@@ -279,7 +279,7 @@ static cJSON *tool_call(const tg_serve_call *how, const tg_serve_tool *tool, con
     events_ctx ec = {.how = how, .tool = tool->m.name};
     tg_tool_call call = {.m = &tool->m, .input = tool->input, .output = tool->output,
                          .args = args, .args_valid = true, .cancel = how->cancel,
-                         .answers = answers, .client = client,
+                         .answers = answers, .client = client, .client_id = how->client,
                          .on_event = how->slot ? on_event : NULL, .event_ctx = &ec};
     tg_call_result res = {0};
     tg_err err = {0};

@@ -26,6 +26,9 @@ static bool tools_find(void *self, const tg_serve_rx *rx, const char *name, tg_s
         return false;
     *out = (tg_serve_entry){.tool = t->tool, .name = t->m.name, .input = t->input,
                             .output = t->output, .writes = tg_emit_refused_in_read_only(&t->m),
+                            .task_asks_first = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                                cJSON_GetObjectItemCaseSensitive(t->m.doc.root, "task"),
+                                "ask_first")),
                             .impl = t};
     return true;
 }

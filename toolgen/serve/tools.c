@@ -99,6 +99,12 @@ bool tg_serve_tools_add(tg_serve_tools *t, const char *path, tg_manifest *m)
         return false;
     }
     tool->tool = tg_emit_mcp_tool(&tool->m);
+    /* a manifest's task.support is MCP's execution.taskSupport (serve/tasks.h) */
+    const char *support = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(tool->m.doc.root, "task"), "support"));
+    if (support)
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(tool->tool, "execution"), "taskSupport",
+                                support);
     t->n++;
     return true;
 }

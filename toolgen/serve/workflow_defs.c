@@ -38,6 +38,7 @@ static const char *const defs[] = {
     "\"pattern\":\"^[^=]+=.+$\",\"maxLength\":200},"
     "\"description\":\"The user's answers to questions an earlier call returned, as "
     "ABOUT=CHOICE, e.g. \\\"bill=total_bill\\\". Only what the user chose.\"}}},"
+    "\"execution\":{\"taskSupport\":\"optional\"},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,"
     "\"openWorldHint\":false}}",
 
@@ -51,6 +52,7 @@ static const char *const defs[] = {
     "\"description\":\"The staged tool's name.\"},"
     "\"arguments\":{\"type\":\"object\",\"description\":\"The tool's arguments; default: its "
     "first example's.\"}}},"
+    "\"execution\":{\"taskSupport\":\"optional\"},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":true,"
     "\"openWorldHint\":false}}",
 
@@ -94,6 +96,7 @@ static const char *const defs[] = {
     "\"What needs improvement, in the user's words (wrong column, metric, missing filter, ...).\"},"
     "\"refine\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Generate it "
     "again from the notes as the next version.\"}}},"
+    "\"execution\":{\"taskSupport\":\"optional\"},"
     "\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true,\"idempotentHint\":false,"
     "\"openWorldHint\":false}}",
 };

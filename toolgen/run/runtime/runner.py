@@ -262,7 +262,60 @@ def fail(phase, type_, message, **extra):
     return {"ok": False, "error": err}
 
 
+# Code runs from the bytes of its source file, never from a bytecode cache: a __pycache__/*.pyc
+# whose header matches the source (or an unchecked hash-based one) would otherwise run instead of
+# the code that was reviewed and hashed. The tool's folder and toolgen's runtime files are
+# imported through SourceOnlyLoader; nothing is written either.
+SOURCE_ONLY = set()
+
+
+def source_only_loader():
+    """The loader class that compiles each module from its source bytes (made on first use:
+    importlib.machinery is already loaded, this only defines a subclass)."""
+    import importlib.machinery
+
+    class SourceOnlyLoader(importlib.machinery.SourceFileLoader):
+        def get_code(self, fullname):
+            path = self.get_filename(fullname)
+            return self.source_to_code(self.get_data(path), path)
+    return SourceOnlyLoader
+
+
+def source_only(folder):
+    """Imports from folder (a sys.path entry) are of .py sources only, compiled from their bytes:
+    no bytecode cache, no bare .pyc, no extension module."""
+    if not SOURCE_ONLY:
+        import importlib.machinery
+        finder = importlib.machinery.FileFinder.path_hook(
+            (source_only_loader(), importlib.machinery.SOURCE_SUFFIXES))
+
+        def hook(path):
+            if path in SOURCE_ONLY:
+                return finder(path)
+            raise ImportError("not a source-only folder")
+        sys.path_hooks.insert(0, hook)
+    SOURCE_ONLY.add(folder)
+    sys.path_importer_cache.pop(folder, None)
+
+
+def tool_module(file, compiled=None):
+    """A fresh module "tool" for the tool file, executed from its source bytes (or from code
+    compiled ahead from the same bytes: compiled)."""
+    import importlib.util
+    loader = source_only_loader()("tool", file)
+    spec = importlib.util.spec_from_file_location("tool", file, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tool"] = module
+    if compiled is None:
+        loader.exec_module(module)
+    else:  # what exec_module does with the code it compiles from the same bytes
+        exec(compiled, module.__dict__)
+    return module
+
+
 def main():
+    sys.dont_write_bytecode = True
+    source_only(os.path.dirname(os.path.abspath(__file__)))  # toolgen's runtime files
     if len(sys.argv) > 2 and sys.argv[1] == "--warm":
         import runner_warm
         runner_warm.serve(sys.argv[2], sys.modules[__name__], sys.argv[3:])
@@ -300,23 +353,14 @@ def run(request, preloaded=None, compiled=None):
     object a warm runner compiled ahead of time from the file's current bytes (or None)."""
     file, entry = request["file"], request["entrypoint"]
     tool_dir = os.path.dirname(file)
+    source_only(tool_dir)
     if tool_dir not in sys.path:
         sys.path.insert(0, tool_dir)
     phase = "load"
     try:
         if preloaded is not None:
             return call_loaded(preloaded, request)
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("tool", file)
-        if spec is None or spec.loader is None:
-            return fail("load", "ToolFileError", f"cannot load {file} as a Python module")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["tool"] = module
-        code = compiled(file) if compiled is not None else None
-        if code is None:
-            spec.loader.exec_module(module)
-        else:  # what exec_module does with the code it compiles from the same bytes
-            exec(code, module.__dict__)
+        module = tool_module(file, compiled(file) if compiled is not None else None)
         return call_loaded(module, request)
     except BaseException as exc:  # noqa: B902 - everything, SystemExit included, is a reply
         return exception_reply(exc, phase)

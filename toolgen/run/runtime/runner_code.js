@@ -30,8 +30,8 @@ const { openChannels, writeReply, clip, mroOf } = require('./runner_channels');
 const MAX_MESSAGE = 4000;
 const MAX_STACK = 8000;
 
-const { request, replyFd } = openChannels();
-
+let request = null; // the call's request (fd 4), once main() read it
+let replyFd = null;
 let programFile = null; // where the program's frames are (for its line)
 let error = null; // the reply's error, once the program failed
 let available = null; // the allowed packages that resolve, when a failure is about packages
@@ -201,17 +201,34 @@ function runProgram(source) {
 // Blocking writes to the stdout and stderr pipes, as for a terminal: a program that prints in a
 // tight loop then waits for toolgen to read (and meets the output cap) instead of queueing its
 // output in memory until the heap runs out.
-for (const stream of [process.stdout, process.stderr]) {
-  if (stream._handle && typeof stream._handle.setBlocking === 'function') stream._handle.setBlocking(true);
+function blockingStreams() {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream._handle && typeof stream._handle.setBlocking === 'function') stream._handle.setBlocking(true);
+  }
 }
-process.on('exit', replyOnExit);
-const refusal = enterWorkingDir(request.workingDir) ||
-  checkPackages(strings(request.packages), strings(request.allowed));
-if (refusal) {
-  error = refusal;
-  process.exitCode = 1;
-} else {
-  process.on('uncaughtException', uncaught);
-  process.on('unhandledRejection', uncaught);
-  runProgram(typeof request.code === 'string' ? request.code : '');
+
+function main() {
+  ({ request, replyFd } = openChannels());
+  blockingStreams();
+  process.on('exit', replyOnExit);
+  const refusal = enterWorkingDir(request.workingDir) ||
+    checkPackages(strings(request.packages), strings(request.allowed));
+  if (refusal) {
+    error = refusal;
+    process.exitCode = 1;
+  } else {
+    process.on('uncaughtException', uncaught);
+    process.on('unhandledRejection', uncaught);
+    runProgram(typeof request.code === 'string' ? request.code : '');
+  }
+}
+
+if (require.main === module) {
+  main();
+} else { // runner_session.js: a session's interpreter describes its programs the same way
+  module.exports = {
+    blockingStreams, enterWorkingDir, checkPackages, describe, trimStack, strings, availableOf,
+    setProgramFile: (file) => { programFile = file; },
+    takeAvailable: () => { const a = available; available = null; return a; },
+  };
 }

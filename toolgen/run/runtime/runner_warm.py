@@ -86,17 +86,11 @@ def preload(file, runner):
     again and reports the failure itself)."""
     tool_dir = os.path.dirname(file)
     runner.TOOL_DIR[0] = tool_dir
+    runner.source_only(tool_dir)
     if tool_dir not in sys.path:
         sys.path.insert(0, tool_dir)
     try:
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("tool", file)
-        if spec is None or spec.loader is None:
-            return None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["tool"] = module
-        spec.loader.exec_module(module)
-        return module
+        return runner.tool_module(file)
     except BaseException:  # noqa: B902 - reported per call, by the child's own load
         sys.modules.pop("tool", None)
         return None

@@ -99,7 +99,10 @@ def run(action: str, target: str = "") -> dict:
         while True:
             pass
     if action == "sleep":
-        open("sleeping", "w").close()  # the event a test waits for before it signals toolgen
+        # the event a test waits for before it signals toolgen: the process's name, which the
+        # host sees (the call's files are in its own tmpfs, which the host does not)
+        with open("/proc/self/comm", "w") as comm:
+            comm.write("tg_abuse_sleeps")
         time.sleep(600)
     if action == "stdout_flood":
         chunk = "x" * (1 << 20)
@@ -111,6 +114,22 @@ def run(action: str, target: str = "") -> dict:
             for _ in range(64):
                 f.write(b"x" * (1 << 20))
         return escaped(action, "wrote 64 MiB")
+    if action == "mounts":  # where each mount comes from and where it is: what a tool learns
+        with open("/proc/self/mountinfo") as f:
+            seen = [line.split()[3:5] for line in f]
+        return blocked(action, "; ".join(f"{root} {at}" for root, at in seen
+                                         if not at.startswith(("/dev", "/etc"))))
+    if action == "deep_fill":  # 140 nested folders, then files at depth 135 until it fails
+        for depth in range(140):
+            os.mkdir("d")
+            os.chdir("d")
+            if depth == 135:
+                n = 0
+                while True:
+                    with open(f"f{n}", "wb") as f:
+                        f.write(b"x" * (60 << 10))
+                    n += 1
+        return escaped(action, "140 levels")
     if action == "outlive":
         subprocess.Popen(["setsid", "sleep", target or "31.4159"], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
