@@ -46,8 +46,10 @@ TOOL=manifests/average_tip_by_day
 setup happy
 new
 expect_rc "happy: exit" 0
-expect_out "happy: intent" "intent: group_by_and_aggregate (openai/fake-model)"
-expect_out "happy: staged" "STAGED average_tip_by_day: 4/4 tests passed"
+expect_out "happy: intent" "intent: aggregate (openai/fake-model)"
+expect_out "happy: the reading, before anything else" "reading: mean of tip, grouped by day"
+expect_out "happy: passed" "PASSED average_tip_by_day: 4/4 tests passed"
+expect_out "happy: staged, as toolgen stage does" "STAGED average_tip_by_day v0.1.0: registry/staging/candidates/average_tip_by_day_0.1.0 (DRAFT -> STAGED)"
 expect_out "happy: next command" "next: toolgen run average_tip_by_day --arg file_path=data/tips.csv"
 expect_eq "happy: 3 requests" "$(requests)" 3
 expect_eq "happy: status staged" "$(grep -c '^status: staged' "$R/$TOOL/tool.manifest.yaml")" 1
@@ -74,6 +76,17 @@ new
 expect_rc "cached: exit" 0
 expect_out "cached: all from the cache" "llm: 0 requests sent, 3 answers from the cache"
 expect_eq "cached: no request" "$(requests)" "$N"
+run "$TG" -C "$R" status
+expect_eq "cached: new ends in the state it printed" "$(printf '%s\n' "$OUT" | awk '$1 == "average_tip_by_day" { print $2 }')" STAGED
+# --no-cache asks again, and the answers replace the cached ones
+rm -rf "$R/$TOOL"
+new --no-cache
+expect_rc "no-cache: exit" 0
+expect_out "no-cache: asked again" "llm: 3 requests sent, 0 answers from the cache"
+new --no-cache --frozen
+expect_rc "no-cache with frozen: exit 2" 2
+expect_err "no-cache with frozen: says so" "give one of them"
+N=$(requests)
 
 # -- replay answers from the cache only; --frozen the same
 rm -rf "$R/$TOOL"
@@ -184,7 +197,7 @@ setup fallback intent=primary_down
 sed -i 's/^  model: fake-model/  model: fake-model\n  fallback_model: small-model/' "$R/toolgen.yaml"
 new
 expect_rc "fallback: exit" 0
-expect_out "fallback: the fallback answered" "intent: group_by_and_aggregate (openai/small-model)"
+expect_out "fallback: the fallback answered" "intent: aggregate (openai/small-model)"
 expect_eq "fallback: 3 tries, then 1" "$(requests intent)" 4
 expect_eq "fallback: asked for small-model" "$(grep -c '"model": "small-model"' "$LOG")" 1
 
@@ -217,6 +230,11 @@ new
 expect_rc "no code block: exit 1" 1
 expect_err "no code block: says so" "openai/fake-model: the answer to the code prompt has no \`\`\`python code block; it began \"I would compute"
 expect_eq "no code block: nothing written" "$(ls "$R/manifests")" "group_and_count_by_columns"
+# an unusable answer is never cached: the same request asks the model again
+N=$(requests code)
+new
+expect_eq "no code block: not cached, asked again" "$(requests code)" "$((N + 1))"
+expect_out "no code block: the intent and spec came from the cache" "llm: 1 request sent, 2 answers from the cache"
 setup refusal intent=refusal
 new
 expect_rc "refusal: exit 1" 1
@@ -229,7 +247,7 @@ expect_rc "samples: exit" 0
 expect_out "samples: pass@k" "samples: 5 generated, 3 pass: pass@1 0.60 pass@5 1.00 pass@10 n/a"
 expect_eq "samples: 5 code requests" "$(requests code)" 5
 expect_eq "samples: no repair" "$(requests repair)" 0
-expect_out "samples: staged" "STAGED average_tip_by_day: 4/4"
+expect_out "samples: passed" "PASSED average_tip_by_day: 4/4"
 expect_eq "samples: the good code kept" "$(grep -c '.mean()' "$R/$TOOL/tool.py")" 1
 
 # -- with samples, an unusable answer is a failed candidate, not the end
@@ -240,13 +258,33 @@ expect_out "samples, one unusable: said" "candidate 1: unusable answer: openai/f
 expect_out "samples, one unusable: pass@k" "samples: 3 generated, 1 pass: pass@1 0.33 pass@5 n/a pass@10 n/a"
 expect_out "samples, one unusable: staged" "STAGED average_tip_by_day"
 
-# -- gap detection: an existing tool fits, nothing generated
+# -- gap detection: an existing tool covers every part of the model's reading, nothing generated
 setup reuse intent=intent_count
 run "$TG" -C "$R" new "how many bills per day and time" --data data/tips.csv
 expect_rc "reuse: exit" 0
-expect_out "reuse: REUSE" "REUSE group_and_count_by_columns: overlap"
+expect_out "reuse: the reading" "reading: number of rows, grouped by day and time"
+expect_out "reuse: REUSE" "REUSE group_and_count_by_columns: it covers every part of the reading; overlap"
 expect_out "reuse: the exact call" "next: toolgen run group_and_count_by_columns --input '{\"file_path\":\"data/tips.csv\",\"group_by_columns\":[\"day\",\"time\"]}'"
 expect_eq "reuse: only the intent request" "$(requests)" 1
+
+# -- the same reading check for a model's intent: a filter the tool cannot apply is not dropped
+setup reuse_filter intent=intent_filtered
+run "$TG" -C "$R" new "how many bills per day and time for smokers" --data data/tips.csv
+expect_out "reuse, filtered: the reading" "reading: number of rows, grouped by day and time, where smoker == 'Yes'"
+expect_out "reuse, filtered: not reused" "does not cover the reading: it has no filters, the request has smoker == 'Yes'"
+expect_not_out "reuse, filtered: no REUSE" "REUSE"
+# an intent that does not say which columns group: its reading is not known, nothing is reused
+setup reuse_unknown intent=intent_columns_only
+run "$TG" -C "$R" new "how many bills per day and time" --data data/tips.csv
+expect_out "reuse, unknown: said" "reading: not understood: the intent lists columns without saying which are measured and which group"
+expect_not_out "reuse, unknown: no REUSE" "REUSE"
+# what the model could not map is named and refused, never dropped
+setup unclear intent=intent_unclear
+run "$TG" -C "$R" new "average bill by day" --data data/tips.csv
+expect_rc "unclear: exit 2" 2
+expect_err "unclear: names the word" "the model could not map 'bill' of the request to the data"
+expect_eq "unclear: only the intent request" "$(requests)" 1
+expect_eq "unclear: nothing written" "$(ls "$R/manifests")" "group_and_count_by_columns"
 
 # -- Anthropic: /v1/messages with its version header and x-api-key
 setup anthropic

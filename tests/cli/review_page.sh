@@ -64,7 +64,7 @@ expect_eq "a bar chart of the four days" "$(line bars)" 4
 expect_eq "no Markdown source in a <pre>: only the four commands" "$(line pre)" 4
 TEXT=$(line text)
 for s in "Mean of tip per day" "The request, as the tool reads it" "file_path = data/tips.csv" \
-    "group_by = [\"day\"]" "2.735" "3.255" "mean_tip by day" "244 of 244 rows of data/tips.csv used." \
+    "group_by = [\"day\"]" "2.735" "3.255" "mean_tip by day" "244 rows of data/tips.csv read, 244 used." \
     "Rows processed 244" "Limitations" \
     "1. Is this output correct for your current analysis?" \
     "toolgen feedback $T --output \"Yes\"" "toolgen feedback $T --output \"No: ...\"" \

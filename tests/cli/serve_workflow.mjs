@@ -65,6 +65,15 @@ let avail = await call('list_available_tools', {});
 check(!avail.isError && avail.structuredContent.tools.length === 0, 'no promoted tool yet',
   JSON.stringify(avail.structuredContent));
 
+// an existing tool that covers the request but is not served is not offered: the agent could
+// not call it
+let g0 = await call('generate_tool', { intent: 'number of rows per day and time',
+  data_file: 'data/tips.csv' });
+check(g0.structuredContent?.outcome !== 'REUSE' &&
+  text(g0).includes('group_and_count_by_columns') &&
+  text(g0).includes('it is not one of the tools this caller can call'),
+  'generate_tool: no REUSE of a tool that is not served', text(g0));
+
 // generate: staged, run once on the data file, presented
 const gen = await call('generate_tool', { intent: 'average tip by day', data_file: 'data/tips.csv' });
 check(!gen.isError, 'generate_tool', text(gen));
@@ -141,9 +150,30 @@ r = await call('promote_tool', { tool: T });
 check(!r.isError && r.structuredContent?.already === true,
   'promote_tool again: already active, nothing to do (idempotent)', text(r));
 
+// the same reading on other columns: the served tool covers it, REUSE with the exact call
+r = await call('generate_tool', { intent: 'mean total bill for each time', data_file: 'data/tips.csv' });
+check(!r.isError && r.structuredContent?.outcome === 'REUSE' && r.structuredContent?.tool === T &&
+  text(r).includes('reading: mean of total_bill, grouped by time') &&
+  text(r).includes('"value_columns":["total_bill"],"group_by":["time"]'),
+  'generate_tool: REUSE of the served tool, the reading first, the exact call', text(r));
+check(JSON.stringify(r.structuredContent?.arguments?.group_by) === '["time"]' &&
+  JSON.stringify(r.structuredContent?.arguments?.value_columns) === '["total_bill"]',
+  'generate_tool: REUSE gives the exact call\'s arguments as data', JSON.stringify(r.structuredContent));
+
+// a request that leaves one thing open: the user is asked through the client's form (the
+// options as a choice), and the tool is generated with their answer
+const asked = shown.length;
+says.push('sum');
+r = await call('generate_tool', { intent: 'size by day', data_file: 'data/tips.csv' });
+check(shown.length === asked + 1 && /What should be computed of size per day/.test(shown[asked] ?? ''),
+  'generate_tool: the open question goes to the user through the form', JSON.stringify(shown.slice(asked)));
+check(!r.isError && r.structuredContent?.tool === 'sum_size_by_day' &&
+  text(r).includes('sum of size, grouped by day'),
+  'generate_tool: generated with the user\'s answer', text(r));
+
 // "looks good" is not an approval: the candidate is rejected and cannot be promoted
-const T2 = 'mean_tip_by_time';
-r = await call('generate_tool', { intent: 'average tip by time', data_file: 'data/tips.csv' });
+const T2 = 'median_tip_by_time';
+r = await call('generate_tool', { intent: 'median tip by time', data_file: 'data/tips.csv' });
 check(!r.isError && r.structuredContent?.tool === T2, 'a second tool is generated', text(r));
 says.push('yes', 'looks good');
 r = await call('submit_tool_feedback', { tool: T2, stage: 'output' });
@@ -178,21 +208,32 @@ await client.close();
 const blind = new Client({ name: 'workflow-test-noforms', version: '1.0.0' });
 await blind.connect(new StdioClientTransport({ command: TG, args: ['-C', REPO, 'serve'],
   env: { ...process.env }, stderr: 'inherit' }));
-const T5 = 'mean_size_by_day';
-r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'average size by day',
+const T5 = 'median_size_by_day';
+r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'median size by day',
   data_file: 'data/tips.csv' } }, undefined, { timeout: HANG_MS });
 check(!r.isError && r.structuredContent?.tool === T5, 'a fourth tool is generated', text(r));
 r = await blind.callTool({ name: 'submit_tool_feedback', arguments: { tool: T5, stage: 'output' } });
 check(r.isError && r.structuredContent?.error?.code === 'REFUSED' &&
   text(r).includes(`toolgen feedback ${T5} --output`), 'no forms: refused, naming the command', text(r));
+// without forms, a question is the result, for the agent to ask the user; their answer goes
+// in assume
+r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'tip by day',
+  data_file: 'data/tips.csv' } }, undefined, { timeout: HANG_MS });
+check(!r.isError && r.structuredContent?.outcome === 'QUESTION' &&
+  r.structuredContent?.about === 'aggregate' && r.structuredContent?.options?.includes('median') &&
+  text(r).includes('"aggregate=median"'), 'no forms: the question is the result', text(r));
+r = await blind.callTool({ name: 'generate_tool', arguments: { intent: 'tip by day',
+  data_file: 'data/tips.csv', assume: ['aggregate=median'] } }, undefined, { timeout: HANG_MS });
+check(!r.isError && r.structuredContent?.tool === 'median_tip_by_day',
+  'no forms: the answer in assume settles it', text(r));
 await blind.close();
 
 // a 2026-07-28 client hears of the promotion on its subscriptions/listen stream: a third tool,
 // generated and staged on the command line, approved by the person through input_required
 // forms, promoted over MCP
-const T3 = 'mean_total_bill_by_day';
+const T3 = 'max_total_bill_by_day';
 const tg = (...a) => execFileSync(TG, ['-C', REPO, ...a], { stdio: ['ignore', 'pipe', 'pipe'] });
-tg('new', 'average total_bill by day', '--data', 'data/tips.csv');
+tg('new', 'maximum total_bill by day', '--data', 'data/tips.csv');
 tg('build', T3);
 tg('stage', T3);
 const server = spawn(TG, ['-C', REPO, 'serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -239,6 +280,22 @@ send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta, name:
   arguments: { tool: T3 } } });
 const p3 = await waitFor((m) => m.id === 1);
 check(p3?.result?.isError === false, '2026: promote_tool', JSON.stringify(p3));
+// 2026-07-28: generate_tool's open question is an input_required form; the retry with the
+// person's answer generates the tool
+const gArgs = { intent: 'size by day', data_file: 'data/tips.csv' };
+send({ jsonrpc: '2.0', id: 'q1', method: 'tools/call', params: { _meta: ask,
+  name: 'generate_tool', arguments: gArgs } });
+const q1 = (await waitFor((m) => m.id === 'q1'))?.result;
+const qf = q1?.inputRequests?.aggregate;
+check(q1?.resultType === 'input_required' && qf?.method === 'elicitation/create' &&
+  qf.params.requestedSchema.properties.reply?.enum?.includes('count'),
+  '2026: generate_tool asks the open question through a form', JSON.stringify(q1));
+send({ jsonrpc: '2.0', id: 'q2', method: 'tools/call', params: { _meta: ask,
+  name: 'generate_tool', arguments: gArgs, requestState: q1?.requestState,
+  inputResponses: { aggregate: { action: 'accept', content: { reply: 'count' } } } } });
+const q2 = (await waitFor((m) => m.id === 'q2', HANG_MS))?.result;
+check(q2?.isError === false && q2?.structuredContent?.tool === 'count_size_by_day',
+  '2026: generated with the person\'s answer', JSON.stringify(q2).slice(0, 600));
 const note = await waitFor((m) => m.method === 'notifications/tools/list_changed' &&
   m.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'sub');
 check(note !== undefined, '2026: list_changed on the subscription after the promotion');
@@ -253,8 +310,8 @@ check(await new Promise((r) => server.on('close', r)) === 0, '2026: serve ends c
 // over Streamable HTTP, without a restart: a fourth tool, approved on the command line, is
 // promoted through promote_tool by a legacy client, which hears of it on its GET stream; a
 // 2026-07-28 client hears of it on its subscriptions/listen stream; tools/list shows it
-const T4 = 'mean_total_bill_by_time';
-tg('new', 'average total_bill by time', '--data', 'data/tips.csv');
+const T4 = 'min_total_bill_by_time';
+tg('new', 'minimum total_bill by time', '--data', 'data/tips.csv');
 tg('build', T4);
 tg('stage', T4);
 tg('feedback', T4, '--output', 'yes');

@@ -43,7 +43,7 @@ expect_rc "the SDK client's session" 0
 expect_out "the client ran" "client: "
 expect_not_out "the client" "FAIL"
 printf '%s\n' "$OUT" | grep FAIL >&2
-expect_eq "three promotion commits" "$(G log --format=%s -3 | tr "\n" ,)" "promote mean_total_bill_by_time v0.1.0,promote mean_total_bill_by_day v0.1.0,promote mean_tip_by_day v0.1.0,"
+expect_eq "three promotion commits" "$(G log --format=%s -3 | tr "\n" ,)" "promote min_total_bill_by_time v0.1.0,promote max_total_bill_by_day v0.1.0,promote mean_tip_by_day v0.1.0,"
 run G log -3 --format=%B
 expect_out "the approval verbatim" "Approval: Approve"
 expect_out "who approved" "Approved-By: alice"

@@ -93,9 +93,9 @@ def top_groups(col, val, agg, k, desc=True):
     return f
 
 
-def top_rows(col, k, nrows=20):
+def top_rows(col, k):
     def f(r, df):
-        want = df.head(nrows)[col].dropna().sort_values(ascending=False, kind="mergesort").head(k).tolist()
+        want = df[col].dropna().sort_values(ascending=False, kind="mergesort").head(k).tolist()
         return [row[col] for row in r["rows"]] == want
     return f
 
@@ -133,9 +133,9 @@ def corr_matrix(r, df):
         close(row[c], m.loc[row["column"], c]) for row in r["rows"] for c in m.columns)
 
 
-def outliers_iqr(col, nrows=20):
+def outliers_iqr(col):
     def f(r, df):
-        s = df.head(nrows)[col]
+        s = df[col]
         q1, q3 = s.quantile(0.25), s.quantile(0.75)
         mask = (s < q1 - 1.5 * (q3 - q1)) | (s > q3 + 1.5 * (q3 - q1))
         return r["row_count"] == int(mask.sum()) and close(r["details"]["upper"], q3 + 1.5 * (q3 - q1))
@@ -157,32 +157,34 @@ def pivot(val, index, columns):
     return f
 
 
-def resample(date, val, period, agg, nrows=20):
+# Row-sized results: the example returns the first 20 rows (limit 20) of the whole file's result.
+
+def resample(date, val, period, agg):
     def f(r, df):
-        d = df.head(nrows).dropna(subset=[date]).copy()
+        d = df.dropna(subset=[date]).copy()
         d["period"] = pd.to_datetime(d[date]).dt.to_period(period).astype(str)
         if val is None:
             want = d.groupby("period").size().reset_index(name="count")
         else:
             want = d.groupby("period")[val].agg(agg).reset_index(name=f"{agg}_{val}")
-        return rows_equal(r["rows"], want)
+        return r["row_count"] == len(want) and rows_equal(r["rows"], want.head(20))
     return f
 
 
-def moving(date, val, window, nrows=20):
+def moving(date, val, window):
     def f(r, df):
-        d = df.head(nrows)
-        d = d.iloc[pd.to_datetime(d[date]).to_numpy().argsort(kind="mergesort")]
+        d = df.iloc[pd.to_datetime(df[date]).to_numpy().argsort(kind="mergesort")]
         want = d[val].rolling(window).mean().tolist()
-        return all(close(row["moving_average"], w) for row, w in zip(r["rows"], want)) and len(r["rows"]) == len(want)
+        return all(close(row["moving_average"], w) for row, w in zip(r["rows"], want)) and \
+            len(r["rows"]) == 20 and r["row_count"] == len(want)
     return f
 
 
-def series(x, y, nrows=20):
+def series(x, y):
     def f(r, df):
-        d = df.head(nrows).dropna(subset=[x, y])
+        d = df.dropna(subset=[x, y])
         d = d.iloc[pd.to_datetime(d[x]).to_numpy().argsort(kind="mergesort")]
-        return [row[y] for row in r["rows"]] == d[y].tolist()
+        return [row[y] for row in r["rows"]] == d[y].tolist()[:20] and r["row_count"] == len(d)
     return f
 
 
@@ -190,9 +192,9 @@ def filtered(mask, then):
     return lambda r, df: then(r, df[mask(df)])
 
 
-def merge_rows(other, key, nrows=20):
+def merge_rows(other, key):
     def f(r, df):
-        want = df.head(nrows).merge(load(other), on=key, how="inner", suffixes=("", "_other"))
+        want = df.merge(load(other), on=key, how="inner", suffixes=("", "_other"))
         return r["row_count"] == len(want) and r["columns"] == [str(c) for c in want.columns]
     return f
 
@@ -271,7 +273,7 @@ CASES = [
     # car_crashes
     ("c47", "correlation between speeding and alcohol", ["car_crashes.csv"], corr("speeding", "alcohol")),
     ("c48", "scatter plot of alcohol vs speeding", ["car_crashes.csv"],
-     lambda r, df: r["row_count"] == 20 and close(r["details"]["correlation"], df.head(20).speeding.corr(df.head(20).alcohol))),
+     lambda r, df: r["row_count"] == len(df) and close(r["details"]["correlation"], df.speeding.corr(df.alcohol))),
     # two files
     ("c49", "merge the files on day", ["tips.csv", "day_info.csv"], merge_rows("day_info.csv", "day")),
 ]
@@ -284,7 +286,7 @@ REFUSED = [
     ("predict tomorrow's tip", "tips.csv", ["'predict'"]),
     ("train a neural network on the species", "iris.csv", ["'train'"]),
     ("median of species", "iris.csv", ["species holds string values"]),
-    ("tip by day", "tips.csv", ["say what to compute"]),
+    ("tip by day", "tips.csv", ["What should be computed of tip per day: the mean, sum"]),
     ("merge the files on day", "tips.csv", ["merging needs two data files"]),
     ("correlation of tip", "tips.csv", ["correlation needs two columns"]),
 ]

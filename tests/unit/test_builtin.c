@@ -11,6 +11,8 @@
  *   test_builtin --generate REPO NAME INTENT DATA [DATA2]   write manifests/NAME/{tool.py,tool.manifest.yaml}
  *       with the example's output from a real run (gen/gen_example.h), and print the plan,
  *       then the example input
+ *   test_builtin --plan REPO INTENT DATA [DATA2]   print the plan only (nothing written): a quick
+ *       look at how an intent compiles
  * Exit status 2 with the message on stderr when the intent is refused.
  */
 #include <stdio.h>
@@ -22,32 +24,7 @@
 #include "gen/gen_example.h"
 #include "gen/dataset.h"
 #include "testlib.h"
-
-/* ---- a tips-like schema -------------------------------------------------------------------- */
-
-static char *days[] = {"Sun", "Sat", "Thur", "Fri"};
-static char *sexes[] = {"Female", "Male"};
-static char *yesno[] = {"No", "Yes"};
-static char *times[] = {"Dinner", "Lunch"};
-
-static tg_dataset_column col(const char *name, tg_col_type t, char **levels, size_t n)
-{
-    return (tg_dataset_column){.name = (char *)name, .type = t, .levels = levels, .nlevels = n,
-                               .distinct = n ? n : 100, .min = 0, .max = 50};
-}
-
-static tg_dataset tips(tg_dataset_column *cols)
-{
-    cols[0] = col("total_bill", TG_COL_FLOAT, NULL, 0);
-    cols[1] = col("tip", TG_COL_FLOAT, NULL, 0);
-    cols[2] = col("sex", TG_COL_STRING, sexes, 2);
-    cols[3] = col("smoker", TG_COL_STRING, yesno, 2);
-    cols[4] = col("day", TG_COL_STRING, days, 4);
-    cols[5] = col("time", TG_COL_STRING, times, 2);
-    cols[6] = col("size", TG_COL_INT, NULL, 0);
-    cols[7] = col("bill_length_mm", TG_COL_FLOAT, NULL, 0);
-    return (tg_dataset){.path = "data/tips.csv", .rows = 244, .cols = cols, .ncols = 8};
-}
+#include "tips_schema.h"
 
 static char *plan_of(const tg_dataset *ds, const char *intent)
 {
@@ -81,6 +58,15 @@ static void test_same_bytes(const tg_dataset *ds)
     CHECK_CONTAINS(first.manifest_yaml, "intent: \"Mean of tip per day\"");
     CHECK_CONTAINS(first.code, "def run(\n    file_path: str = 'data/tips.csv',\n    value_columns: list = None,\n");
     CHECK_CONTAINS(first.example_input, "\"file_path\": \"data/tips.csv\"");
+    /* no knob that changes the data the answer is computed from */
+    CHECK(!strstr(first.manifest_yaml, "max_rows") && !strstr(first.manifest_yaml, "repeat"),
+          "no test knobs in the contract");
+    CHECK(!strstr(first.code, "max_rows") && !strstr(first.code, "repeat"), "nor in the code");
+    /* the title comes from the call's arguments, what was left out is counted with the reason */
+    CHECK_CONTAINS(first.code, "    title = f\"Mean of {names(value_columns)} per {names(group_by)}\"\n");
+    CHECK_CONTAINS(first.code, "data = keep(df, df[group_by].notna().all(axis=1), "
+                               "f\"{names(group_by)} missing (a group key)\", dropped)");
+    CHECK_CONTAINS(first.manifest_yaml, "rows_dropped:");
     for (size_t i = 1; i < sizeof phrasings / sizeof *phrasings; i++) {
         tg_builtin_tool t;
         CHECK(tg_builtin_generate(phrasings[i], ds, 1, NULL, &t, &err) == TG_BUILTIN_OK,
@@ -124,6 +110,33 @@ static void test_plans(const tg_dataset *ds)
     expect_plan(ds, "how many dinners", "aggregate size() where time == 'Dinner'");
     expect_plan(ds, "average tip where day is not Sat or Sun",
                 "aggregate mean(tip) where day not in ('Sat', 'Sun')");
+    /* "X first" orders and keeps every group; only a superlative alone asks for one */
+    expect_plan(ds, "average tip by day, highest first", "aggregate mean(tip) by day | sort desc");
+    expect_plan(ds, "total tip by day, lowest first", "aggregate sum(tip) by day | sort asc");
+    expect_plan(ds, "mean tip per day with the largest tip last",
+                "aggregate mean(tip) by day | sort asc");
+    /* a superlative with a group clause is the largest of each group, every group kept;
+     * "which day has the highest tip" ranks the days (asked how, in test_questions) */
+    expect_plan(ds, "biggest tip for each day", "aggregate max(tip) by day");
+    expect_plan(ds, "lowest total bill per sex", "aggregate min(total_bill) by sex");
+    /* a pie of a yes/no column is its value shares, not a rate */
+    expect_plan(ds, "pie chart of smoker shares", "value_counts smoker | pie chart");
+    expect_plan(ds, "describe tip by day", "summary tip by day");
+}
+
+static void expect_refused(const tg_dataset *ds, const char *intent, const char *needle);
+
+/* Dated data: a period pooled across another is refused by name, never read as one of them. */
+static void test_periods(void)
+{
+    tg_dataset_column cols[2];
+    tg_dataset ds = prices_schema(cols);
+    expect_plan(&ds, "average price per month", "resample mean(Price) per period M of Date");
+    expect_plan(&ds, "average price across all years", "aggregate mean(Price)");
+    expect_refused(&ds, "average price by month across all years",
+                   "'month' pooled across all years");
+    expect_refused(&ds, "which month had the highest average price across all years",
+                   "'month' pooled across all years");
 }
 
 static void expect_refused(const tg_dataset *ds, const char *intent, const char *needle)
@@ -133,7 +146,9 @@ static void expect_refused(const tg_dataset *ds, const char *intent, const char 
     tg_builtin_status st = tg_builtin_generate(intent, ds, 1, NULL, &t, &err);
     CHECK(st == TG_BUILTIN_REFUSED, "'%s' must be refused (plan %s)", intent, t.plan ? t.plan : "-");
     CHECK_CONTAINS(err.msg, needle);
-    CHECK_CONTAINS(err.msg, "Closest phrasings it supports on data/tips.csv: \"");
+    char *closest = xasprintf("Closest phrasings it supports on %s: \"", ds->path);
+    CHECK_CONTAINS(err.msg, closest);
+    free(closest);
     CHECK_CONTAINS(err.msg, "llm.provider");
     CHECK(t.manifest_yaml == NULL && t.code == NULL, "nothing written for '%s'", intent);
     tg_builtin_tool_release(&t);
@@ -145,7 +160,7 @@ static void test_refusals(const tg_dataset *ds)
     expect_refused(ds, "forecast next year's tips", "'forecast'");
     expect_refused(ds, "colorless green ideas sleep furiously", "is neither a column");
     expect_refused(ds, "mean sex by day", "sex holds string values");
-    expect_refused(ds, "tip by day", "say what to compute");
+    expect_refused(ds, "per day", "say what to compute");
     expect_refused(ds, "", "the intent is empty");
     expect_refused(ds, "merge on day", "merging needs two data files");
     tg_builtin_tool t;
@@ -155,6 +170,59 @@ static void test_refusals(const tg_dataset *ds)
     CHECK_CONTAINS(err.msg, "is not a tool name");
     CHECK(tg_builtin_generate("average tip by day", ds, 0, NULL, &t, &err) == TG_BUILTIN_ERROR,
           "no dataset");
+}
+
+/* A request with one thing open is asked about (about, an option), and the answer settles it. */
+static void expect_question(const tg_dataset *ds, const char *intent, const char *about,
+                            const char *option, const char *plan)
+{
+    tg_builtin_tool t;
+    tg_builtin_question q;
+    tg_err err = {0};
+    tg_builtin_status st = tg_builtin_compile(intent, ds, 1, NULL, NULL, 0, &t, &q, &err);
+    CHECK(st == TG_BUILTIN_ASK, "'%s' must be asked about (status %d: %s)", intent, st, err.msg);
+    CHECK(q.about && strcmp(q.about, about) == 0, "'%s': about '%s', want '%s'", intent,
+          q.about ? q.about : "", about);
+    bool offered = false;
+    for (size_t i = 0; i < q.noptions; i++)
+        offered = offered || strcmp(q.options[i], option) == 0;
+    CHECK(offered, "'%s': option %s offered", intent, option);
+    CHECK(t.manifest_yaml == NULL, "'%s': nothing written while asking", intent);
+    tg_builtin_question_release(&q);
+    char *answer = xasprintf("%s=%s", about, option);
+    const char *assume[] = {answer};
+    st = tg_builtin_compile(intent, ds, 1, NULL, assume, 1, &t, &q, &err);
+    CHECK(st == TG_BUILTIN_OK && strcmp(t.plan, plan) == 0, "'%s' with %s: %s", intent, answer,
+          st == TG_BUILTIN_OK ? t.plan : err.msg);
+    free(answer);
+    tg_builtin_tool_release(&t);
+    tg_builtin_question_release(&q);
+}
+
+static void test_questions(const tg_dataset *ds)
+{
+    expect_question(ds, "tip by day", "aggregate", "sum", "aggregate sum(tip) by day");
+    expect_question(ds, "average bill by day", "bill", "bill_length_mm",
+                    "aggregate mean(bill_length_mm) by day");
+    expect_question(ds, "average party size by day", "party size", "size",
+                    "aggregate mean(size) by day");
+    /* a superlative of a measure over a text column: how it is computed per group is asked */
+    expect_question(ds, "highest tip day", "aggregate", "mean",
+                    "aggregate mean(tip) by day | sort desc | top 1");
+    expect_question(ds, "which day has the highest tip", "aggregate", "max",
+                    "aggregate max(tip) by day | sort desc | top 1");
+    /* "in a single day": each row, or each day's rows together — the data's grain decides */
+    expect_question(ds, "biggest tip in a single day", "in a single day", "rows",
+                    "aggregate max(tip)");
+    expect_question(ds, "maximum tip in a single day", "in a single day", "each",
+                    "aggregate max(tip) by day");
+    /* a direction word is no part of a column's name ("fewest tips": fewest, then tips) */
+    expect_question(ds, "which day had the fewest tips", "aggregate", "count",
+                    "aggregate count(tip) by day | sort asc | top 1");
+    /* words before a column's own name that name nothing are no modifier of it */
+    expect_refused(ds, "predict tomorrow's tip", "'predict'");
+    /* a request refused for another reason is refused, not asked about */
+    expect_refused(ds, "predict the bill by day", "'predict'");
 }
 
 /* ---- test-only entry points -------------------------------------------------------------- */
@@ -231,8 +299,8 @@ static int generate(int argc, char **argv)
 static void test_hostile_names(void)
 {
     static char *levels[] = {"a", "b"};
-    tg_dataset_column cols[2] = {col("x\"\"\"\nimport os\n#", TG_COL_FLOAT, NULL, 0),
-                                 col("g", TG_COL_STRING, levels, 2)};
+    tg_dataset_column cols[2] = {schema_col("x\"\"\"\nimport os\n#", TG_COL_FLOAT, NULL, 0),
+                                 schema_col("g", TG_COL_STRING, levels, 2)};
     tg_dataset ds = {.path = "data/h.csv", .rows = 2, .cols = cols, .ncols = 2};
     tg_builtin_tool t;
     tg_err err = {0};
@@ -245,15 +313,44 @@ static void test_hostile_names(void)
     tg_builtin_tool_release(&t);
 }
 
+/* --plan REPO INTENT DATA...: the plan of each intent (or the refusal), nothing written. */
+static int plan_only(int argc, char **argv)
+{
+    tg_repo repo;
+    tg_err err = {0};
+    if (tg_repo_open(&repo, argv[2], &err) != 0)
+        return fprintf(stderr, "%s\n", err.msg), 1;
+    tg_dataset ds[2] = {0};
+    size_t nds = 0;
+    for (int i = 4; i < argc && nds < 2; i++, nds++)
+        if (tg_dataset_read(&repo, argv[i], &ds[nds], &err) != 0)
+            return fprintf(stderr, "%s\n", err.msg), 1;
+    tg_builtin_tool t;
+    tg_builtin_status st = tg_builtin_generate(argv[3], ds, nds, NULL, &t, &err);
+    if (st == TG_BUILTIN_OK)
+        printf("%s\n", t.plan);
+    else
+        fprintf(stderr, "%s\n", err.msg);
+    tg_builtin_tool_release(&t);
+    for (size_t i = 0; i < nds; i++)
+        tg_dataset_release(&ds[i]);
+    tg_repo_release(&repo);
+    return st == TG_BUILTIN_OK ? 0 : st == TG_BUILTIN_REFUSED ? 2 : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 6 && strcmp(argv[1], "--generate") == 0)
         return generate(argc, argv);
+    if (argc >= 5 && strcmp(argv[1], "--plan") == 0)
+        return plan_only(argc, argv);
     tg_dataset_column cols[8];
-    tg_dataset ds = tips(cols);
+    tg_dataset ds = tips_schema(cols);
     test_same_bytes(&ds);
     test_plans(&ds);
     test_refusals(&ds);
+    test_questions(&ds);
+    test_periods();
     test_hostile_names();
     return tl_finish("builtin");
 }

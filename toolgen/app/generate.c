@@ -6,6 +6,9 @@
 #include "app/remotecache.h"
 #include "app/validate.h"
 #include "base/buf.h"
+#include "lifecycle/monitor.h"
+#include "lifecycle/snapshot.h"
+#include "serve/toolset.h"
 
 int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
 {
@@ -23,23 +26,93 @@ int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
     return rc;
 }
 
+/* The build staging snapshots, then the staging; a line through o->progress. */
+static int stage(const tg_gen_opts *o, tg_gen_result *r, tg_err *err)
+{
+    bool ok = false;
+    char *fails = NULL;
+    int rc = tg_build_tool(o->repo, r->tool, &ok, &fails, err);
+    if (rc == 0 && !ok)
+        rc = tg_err_set(err, "%s passed its gates, but the build after generation failed:\n%s",
+                        r->tool, fails ? fails : "");
+    free(fails);
+    tg_registry g;
+    tg_registry_stage_result st = {0};
+    if (rc == 0 && (rc = tg_registry_open(&g, o->repo, err)) == 0) {
+        rc = tg_registry_stage(&g, r->tool, &st, err);
+        tg_registry_release(&g);
+    }
+    if (rc != 0) {
+        tg_err_prefix(err, "%s was generated and validated but not staged (it stays a DRAFT in "
+                           "manifests/%s/; fix what follows, then `toolgen build %s && toolgen "
+                           "stage %s`)", r->tool, r->tool, r->tool, r->tool);
+        r->outcome = TG_GEN_FAILED;
+        r->fail = TG_GENF_ANSWER;
+        return -1;
+    }
+    tg_err merr = {0};
+    if (!st.already)
+        (void)tg_monitor_add(o->repo, TG_MON_STAGED, 0, NULL, &merr); /* the registry holds it */
+    if (o->progress) {
+        char *line = xasprintf("STAGED %s%s%s: %s (%s)", r->tool, st.version[0] ? " v" : "",
+                               st.version, st.path,
+                               st.already ? "already staged" : "DRAFT -> STAGED");
+        o->progress(o->progress_ud, line);
+        free(line);
+    }
+    return 0;
+}
+
+int tg_generate_and_stage(const tg_gen_opts *o, tg_gen_result *result, tg_err *err)
+{
+    int rc = tg_generate_tool(o, result, err);
+    if (rc != 0 || result->outcome != TG_GEN_STAGED)
+        return rc;
+    return stage(o, result, err);
+}
+
 static void collect_step(void *ud, const char *line)
 {
     tg_buf_printf(ud, "%s\n", line);
 }
 
-int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
-                          const char *const *data, size_t ndata, tg_serve_generated *out,
-                          tg_err *err)
+/* Is tool one of the served set's (ud: a tg_serve_live)? */
+static bool served(void *ud, const char *tool)
 {
-    (void)ud;
+    tg_serve_toolset *set = tg_serve_live_get(ud);
+    bool found = tg_serve_tools_find(&set->tools, tool) != NULL;
+    tg_serve_toolset_unref(set);
+    return found;
+}
+
+/* The generator's question, for the server to ask the user (out owns copies). */
+static void copy_question(const tg_builtin_question *q, tg_serve_generated *out)
+{
+    out->about = xstrdup(q->about);
+    out->question = xstrdup(q->text);
+    out->options = xcalloc(q->noptions + 1, sizeof *out->options);
+    for (size_t i = 0; i < q->noptions; i++)
+        out->options[i] = xstrdup(q->options[i]);
+    out->noptions = q->noptions;
+}
+
+int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
+                          const char *const *data, size_t ndata, const char *const *assume,
+                          size_t nassume, tg_serve_generated *out, tg_err *err)
+{
     tg_buf lines = TG_BUF_INIT;
     tg_gen_opts g = {.repo = repo, .intent = intent, .data = data, .ndata = ndata,
-                     .samples = 1, .progress = collect_step, .progress_ud = &lines};
+                     .samples = 1, .progress = collect_step, .progress_ud = &lines,
+                     .reusable = ud ? served : NULL, .reusable_ud = ud,
+                     .assume = assume, .nassume = nassume};
     tg_gen_result r;
     int rc = tg_generate_tool(&g, &r, err);
-    if (rc == 0) {
+    if (rc != 0 && r.fail == TG_GENF_ASK && r.question.text) {
+        copy_question(&r.question, out); /* asked, not failed: nothing was written */
+        rc = 0;
+    } else if (rc == 0) {
         out->reused = r.outcome == TG_GEN_REUSE;
+        out->arguments = r.arguments ? xstrdup(r.arguments) : NULL;
         if (r.outcome == TG_GEN_STAGED) {
             bool ok = false;
             char *fails = NULL;

@@ -22,13 +22,25 @@
 int tg_generate_tool(const tg_gen_opts *o, tg_gen_result *result, tg_err *err);
 
 /*
- * serve/workflow.h's generate_tool (a tg_serve_generate_fn; ud unused): tg_generate_tool on
+ * `toolgen new`: tg_generate_tool, then, when the tool passed its gates, the build that staging
+ * snapshots and the staging itself (lifecycle/snapshot.h), so that new ends in the state it
+ * prints — STAGED, a candidate in the staging registry that `toolgen status` shows, with the
+ * staged run on the data as the next command. A tool that passed but could not be built or
+ * staged stays in manifests/ as a DRAFT: -1, result->fail TG_GENF_ANSWER, err says why and
+ * what to run.
+ */
+int tg_generate_and_stage(const tg_gen_opts *o, tg_gen_result *result, tg_err *err);
+
+/*
+ * serve/workflow.h's generate_tool (a tg_serve_generate_fn; ud: the server's tg_serve_live
+ * tool set, or NULL): tg_generate_tool on
  * intent and the data files, then, when the tool is STAGED, one more build of it, since
  * generation leaves the manifest newer than the build that validated it and staging snapshots
  * what a build validated. The step lines become out->summary (not the next command: a CLI one).
+ * A REUSE names only a tool of ud's set: the agent can call no other.
  */
 int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
-                          const char *const *data, size_t ndata, tg_serve_generated *out,
-                          tg_err *err);
+                          const char *const *data, size_t ndata, const char *const *assume,
+                          size_t nassume, tg_serve_generated *out, tg_err *err);
 
 #endif

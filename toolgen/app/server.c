@@ -149,6 +149,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
     /* serve.workflow: the lifecycle as tools (docs/mcp.md#the-workflow-over-mcp); a promotion
      * makes the watch read the tool set again at once */
     s->wf = (tg_serve_workflow){.repo = repo, .generate = tg_generate_and_build,
+                                .generate_ud = &s->watch.live, /* REUSE names served tools only */
                                 .refine = tg_refine_and_build,
                                 .changed = tg_serve_devwatch_force, .changed_ctx = &s->watch,
                                 .user = o->user};

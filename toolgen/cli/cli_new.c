@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/generate.h"
 #include "cli/cli.h"
@@ -14,13 +15,15 @@
 
 const char tg_usage_new[] =
     "usage: toolgen new \"INTENT\" [--data FILE]... [--name NAME] [--provider P]\n"
-    "                   [--samples N] [--frozen]\n"
+    "                   [--samples N] [--frozen | --no-cache] [--assume ABOUT=MEANING]...\n"
     "\n"
     "Turns a data-analysis request into a tested tool: reads the data files' schemas, reuses an\n"
     "existing tool when one fits (REUSE, with the exact call), else writes the contract\n"
     "(manifests/NAME/tool.manifest.yaml), the code (tool.py) and tool.lock, validates them\n"
     "through the gates (a build of just that tool) and repairs failing code with the\n"
-    "diagnostics, up to validation.max_repair_iterations times. The tool ends STAGED, or\n"
+    "diagnostics, up to validation.max_repair_iterations times. A tool that passes its gates\n"
+    "is built and staged: it ends STAGED (a candidate in the staging registry, as `toolgen\n"
+    "stage` makes), and the next command runs it on the data; one that does not ends\n"
     "REJECTED (removed from manifests/, kept under .toolgen/gen/NAME/). docs/generate.md.\n"
     "\n"
     "Options:\n"
@@ -30,14 +33,20 @@ const char tg_usage_new[] =
     "  --provider P    builtin, openai, anthropic or replay (default: llm.provider)\n"
     "  --samples N     generate N candidates, report pass@1/5/10, keep the best (default 1)\n"
     "  --frozen        send no request: answers only from the response cache\n"
+    "  --no-cache      ask the model even when the answer is cached (the new answer replaces\n"
+    "                  it); unusable answers are never cached in any case\n"
+    "  --assume A=M    the answer to a question the built-in generator asks instead of\n"
+    "                  guessing (\"bill=total_bill\", \"aggregate=mean\"); repeatable. On a\n"
+    "                  terminal it asks; elsewhere a question ends with exit status 2\n"
     "\n"
     "Exit status: 0 STAGED or REUSE, 1 REJECTED or an unusable answer (or --frozen with an\n"
-    "answer missing), 2 usage or configuration error, 3 the provider or the sandbox is\n"
-    "unavailable.\n";
+    "answer missing), 2 usage or configuration error, a request not understood, or a question\n"
+    "left unanswered, 3 the provider or the sandbox is unavailable.\n";
 
 typedef struct new_opts {
     tg_gen_opts g;
     const char **data;
+    const char **assume;
     tg_repo repo;
 } new_opts;
 
@@ -63,6 +72,7 @@ static int parse_samples(const char *s, int *out)
 static int parse(int argc, char **argv, new_opts *o)
 {
     o->data = xcalloc((size_t)argc + 1, sizeof *o->data);
+    o->assume = xcalloc((size_t)argc + 1, sizeof *o->assume);
     o->g.samples = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -71,6 +81,10 @@ static int parse(int argc, char **argv, new_opts *o)
             return cli_print_usage(tg_usage_new, TG_EXIT_OK) + 100;
         if (strcmp(a, "--frozen") == 0) {
             o->g.frozen = true;
+            continue;
+        }
+        if (strcmp(a, "--no-cache") == 0) {
+            o->g.no_cache = true;
             continue;
         }
         if (a[0] != '-') {
@@ -84,6 +98,11 @@ static int parse(int argc, char **argv, new_opts *o)
         i++;
         if (strcmp(a, "--data") == 0)
             o->data[o->g.ndata++] = v;
+        else if (strcmp(a, "--assume") == 0 && strchr(v, '=') && v[0] != '=')
+            o->assume[o->g.nassume++] = v;
+        else if (strcmp(a, "--assume") == 0)
+            return cli_fail(TG_EXIT_USAGE, "new: --assume needs ABOUT=MEANING, e.g. "
+                                           "--assume 'bill=total_bill'");
         else if (strcmp(a, "--name") == 0)
             o->g.name = v;
         else if (strcmp(a, "--provider") == 0)
@@ -94,11 +113,51 @@ static int parse(int argc, char **argv, new_opts *o)
         } else
             return cli_fail(TG_EXIT_USAGE, "new: unknown option '%s'; see 'toolgen help new'", a);
     }
+    if (o->g.frozen && o->g.no_cache)
+        return cli_fail(TG_EXIT_USAGE, "new: --frozen answers only from the cache and "
+                                       "--no-cache never does: give one of them");
     if (!o->g.intent || !*o->g.intent)
         return cli_fail(TG_EXIT_USAGE, "new: what should the tool do? usage: toolgen new "
                                        "\"average tip by day\" --data data/tips.csv");
     o->g.data = o->data;
+    o->g.assume = o->assume;
     return 0;
+}
+
+/* The generator's question on a terminal: the options numbered, the answer read from stdin. */
+static int ask_terminal(void *ud, const tg_builtin_question *q, char **answer)
+{
+    (void)ud;
+    printf("question: %s\n", q->text);
+    for (size_t i = 0; i < q->noptions; i++)
+        printf("  %zu. %s\n", i + 1, q->options[i]);
+    printf("answer (1-%zu, or nothing to stop): ", q->noptions);
+    fflush(stdout);
+    char line[256];
+    if (!fgets(line, sizeof line, stdin))
+        return -1;
+    line[strcspn(line, "\r\n")] = 0;
+    char *end;
+    long n = strtol(line, &end, 10);
+    if (*line && !*end && n >= 1 && (size_t)n <= q->noptions) {
+        *answer = xstrdup(q->options[n - 1]);
+        return 0;
+    }
+    for (size_t i = 0; *line && i < q->noptions; i++)
+        if (strcmp(line, q->options[i]) == 0) {
+            *answer = xstrdup(line);
+            return 0;
+        }
+    return -1;
+}
+
+/* How to answer a question that ended the command: one --assume per option. */
+static void print_answers(const tg_builtin_question *q)
+{
+    fprintf(stderr, "toolgen: new: answer with one of:");
+    for (size_t i = 0; i < q->noptions; i++)
+        fprintf(stderr, "%s --assume '%s=%s'", i ? "," : "", q->about, q->options[i]);
+    fprintf(stderr, " (on a terminal, toolgen new asks)\n");
 }
 
 static int exit_of(const tg_gen_result *r)
@@ -110,7 +169,7 @@ static int exit_of(const tg_gen_result *r)
     case TG_GEN_REJECTED:
         return TG_EXIT_FAIL;
     default:
-        return r->fail == TG_GENF_USAGE ? TG_EXIT_USAGE
+        return r->fail == TG_GENF_USAGE || r->fail == TG_GENF_ASK ? TG_EXIT_USAGE
              : r->fail == TG_GENF_ENV   ? TG_EXIT_ENV
                                         : TG_EXIT_FAIL;
     }
@@ -122,6 +181,7 @@ int cmd_new(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc != 0) {
         free(o.data);
+        free(o.assume);
         return rc >= 100 ? rc - 100 : rc;
     }
     tg_err err = {0};
@@ -131,15 +191,20 @@ int cmd_new(int argc, char **argv)
         if (o.repo.root_fd > 0)
             tg_repo_release(&o.repo);
         free(o.data);
+        free(o.assume);
         return cli_fail(TG_EXIT_USAGE, "new: %s", msg);
     }
     o.g.repo = &o.repo;
     o.g.progress = cli_print_step;
+    if (isatty(0) && isatty(1))
+        o.g.ask = ask_terminal;
     tg_gen_result r;
-    if (tg_generate_tool(&o.g, &r, &err) != 0) {
+    if (tg_generate_and_stage(&o.g, &r, &err) != 0) {
         char msg[2048];
         tg_err_format(&err, msg, sizeof msg);
         cli_fail(exit_of(&r), "new: %s", msg);
+        if (r.fail == TG_GENF_ASK)
+            print_answers(&r.question);
         if (r.fail == TG_GENF_FROZEN)
             fprintf(stderr, "toolgen: new: --frozen: %s needs generation; run without --frozen "
                             "to ask llm.provider\n", r.tool ? r.tool : "the tool");
@@ -153,5 +218,6 @@ int cmd_new(int argc, char **argv)
     tg_gen_result_release(&r);
     tg_repo_release(&o.repo);
     free(o.data);
+    free(o.assume);
     return rc;
 }

@@ -39,11 +39,45 @@ static tg_builtin_status refuse(const char *intent, const tg_dataset *ds, size_t
     return TG_BUILTIN_REFUSED;
 }
 
-tg_builtin_status tg_builtin_generate(const char *intent, const tg_dataset *datasets,
-                                      size_t ndatasets, const char *name, tg_builtin_tool *out,
-                                      tg_err *err)
+/* lex, resolve, parse: 0 with plan, or -1 with why. */
+static int compile_once(const char *intent, bt_ctx *x, bt_plan *plan, tg_err *why)
 {
-    *out = (tg_builtin_tool){0};
+    bt_toks toks;
+    if (bt_lex(intent, &toks, why) != 0)
+        return -1;
+    bt_resolve(&toks, x);
+    int rc = bt_parse(&toks, x, plan, why);
+    bt_toks_free(&toks);
+    return rc;
+}
+
+/* The plan of intent: the longest reading of its words first; when that read an aggregate
+ * word as the start of a column name ("total bill" → total_bill) and left the request without
+ * a clean reading, the reading with the word as the aggregate ("total" of the bill). */
+static int read_intent(const char *intent, bt_ctx *x, bt_plan *plan, tg_err *why)
+{
+    int rc = compile_once(intent, x, plan, why);
+    if (!x->merged_aggregate || (rc == 0 && !x->q->text))
+        return rc;
+    tg_builtin_question first = *x->q;
+    memset(x->q, 0, sizeof *x->q);
+    bt_ctx split = *x;
+    split.split_aggregates = true;
+    bt_plan plan2;
+    tg_err why2 = {0};
+    if (compile_once(intent, &split, &plan2, &why2) == 0 && !x->q->text) {
+        tg_builtin_question_release(&first);
+        *plan = plan2;
+        return 0;
+    }
+    tg_builtin_question_release(x->q);
+    *x->q = first;
+    return rc;
+}
+
+static tg_builtin_status check_args(const tg_dataset *datasets, size_t ndatasets,
+                                    const char *name, tg_err *err)
+{
     if (!datasets || ndatasets == 0 || ndatasets > 2) {
         tg_err_set(err, "the built-in generator needs one data file (two to merge), got %zu; "
                         "pass --data FILE", ndatasets);
@@ -59,22 +93,53 @@ tg_builtin_status tg_builtin_generate(const char *intent, const tg_dataset *data
                         "at most 64 characters (e.g. mean_tip_by_day)", name);
         return TG_BUILTIN_ERROR;
     }
-    bt_toks toks;
+    return TG_BUILTIN_OK;
+}
+
+tg_builtin_status tg_builtin_compile(const char *intent, const tg_dataset *datasets,
+                                     size_t ndatasets, const char *name,
+                                     const char *const *assume, size_t nassume,
+                                     tg_builtin_tool *out, tg_builtin_question *q, tg_err *err)
+{
+    *out = (tg_builtin_tool){0};
+    memset(q, 0, sizeof *q);
+    tg_builtin_status st = check_args(datasets, ndatasets, name, err);
+    if (st != TG_BUILTIN_OK)
+        return st;
+    bt_ctx x = {.ds = datasets, .nds = ndatasets, .assume = assume, .nassume = nassume, .q = q};
     bt_plan plan;
     tg_err why = {0};
-    if (bt_lex(intent, &toks, &why) != 0)
+    if (read_intent(intent ? intent : "", &x, &plan, &why) != 0) {
+        tg_builtin_question_release(q); /* a request refused elsewhere is not asked about */
         return refuse(intent ? intent : "", datasets, ndatasets, why.msg, err);
-    bt_resolve(&toks, datasets, ndatasets);
-    int rc = bt_parse(&toks, datasets, ndatasets, &plan, &why);
-    bt_toks_free(&toks);
-    if (rc != 0)
-        return refuse(intent, datasets, ndatasets, why.msg, err);
+    }
+    if (q->text) {
+        tg_err_set(err, "%s", q->text);
+        return TG_BUILTIN_ASK;
+    }
     out->name = name ? xstrdup(name) : bt_plan_name(&plan, datasets);
     out->plan = bt_plan_text(&plan, datasets);
     out->code = bt_write_code(&plan, datasets, ndatasets);
     out->manifest_yaml = bt_write_manifest(&plan, datasets, ndatasets, out->name);
     out->example_input = bs_example_input(&plan, datasets);
+    bt_plan_reading(&plan, datasets, &out->reading);
     return TG_BUILTIN_OK;
+}
+
+tg_builtin_status tg_builtin_generate(const char *intent, const tg_dataset *datasets,
+                                      size_t ndatasets, const char *name, tg_builtin_tool *out,
+                                      tg_err *err)
+{
+    tg_builtin_question q;
+    tg_builtin_status st = tg_builtin_compile(intent, datasets, ndatasets, name, NULL, 0, out,
+                                              &q, err);
+    if (st == TG_BUILTIN_ASK) {
+        char *question = xstrdup(err->msg);
+        st = refuse(intent, datasets, ndatasets, question, err);
+        free(question);
+    }
+    tg_builtin_question_release(&q);
+    return st;
 }
 
 int tg_builtin_set_example_output(tg_builtin_tool *t, const char *result_json, tg_err *err)
@@ -108,5 +173,6 @@ void tg_builtin_tool_release(tg_builtin_tool *t)
     free(t->code);
     free(t->plan);
     free(t->example_input);
+    tg_reading_release(&t->reading);
     *t = (tg_builtin_tool){0};
 }

@@ -137,8 +137,7 @@ static void column_checks(tg_buf *b, const bt_plan *pl, const bt_param *ps, size
         tg_buf_printf(&used, wrap, p->name);
         bool numeric_agg = false;
         for (size_t a = 0; a < pl->naggs; a++)
-            numeric_agg = numeric_agg || (pl->aggs[a] != BT_COUNT && pl->aggs[a] != BT_NUNIQUE &&
-                                          pl->aggs[a] != BT_SIZE);
+            numeric_agg = numeric_agg || bt_agg_numeric(pl->aggs[a]);
         bool needs_number = (numeric_agg || pl->naggs == 0) && strcmp(p->name, "group_by") != 0 && strcmp(p->name, "index_column") != 0 &&
                             strcmp(p->name, "columns_column") != 0 && strcmp(p->name, "key_column") != 0 &&
                             strcmp(p->name, "order_column") != 0 && strcmp(p->name, "date_column") != 0 &&
@@ -169,14 +168,15 @@ static void column_checks(tg_buf *b, const bt_plan *pl, const bt_param *ps, size
     tg_buf_free(&numeric);
 }
 
+/* df = keep(df, <the filter's mask>, "does not meet <filter>", dropped) */
 static void filter_line(tg_buf *b, const bt_filter *f, const tg_dataset *ds)
 {
     static const char *const ops[] = {"==", "!=", ">", ">=", "<", "<="};
     tg_buf col = TG_BUF_INIT;
-    tg_buf_puts(&col, "df[");
+    tg_buf_puts(&col, f->year ? "pd.to_datetime(df[" : "df[");
     bt_py_str(&col, ds->cols[f->col].name);
-    tg_buf_puts(&col, "]");
-    tg_buf_printf(b, "    df = df[");
+    tg_buf_puts(&col, f->year ? "]).dt.year" : "]");
+    tg_buf_printf(b, "    df = keep(df, ");
     if (f->cmp == BT_ISNA || f->cmp == BT_NOTNA) {
         tg_buf_printf(b, "%s.%s()", col.data, f->cmp == BT_ISNA ? "isna" : "notna");
     } else if (f->numeric && f->cmp == BT_BETWEEN) {
@@ -186,20 +186,25 @@ static void filter_line(tg_buf *b, const bt_filter *f, const tg_dataset *ds)
         bc_py_num(b, f->hi);
         tg_buf_puts(b, ")");
     } else if (f->numeric) {
-        tg_buf_printf(b, "%s %s ", col.data, ops[f->cmp]);
+        tg_buf_printf(b, "(%s %s ", col.data, ops[f->cmp]);
         bc_py_num(b, f->lo);
+        tg_buf_puts(b, ")");
     } else {
         /* as text, so that True/False and numbers-as-labels compare like the file shows them */
-        tg_buf_printf(b, "%s%s.astype(str).isin([", f->cmp == BT_NE ? "~" : "", col.data);
+        tg_buf_printf(b, "(%s%s.astype(str).isin([", f->cmp == BT_NE ? "~" : "", col.data);
         for (size_t v = 0; v < f->nvals; v++) {
             if (v)
                 tg_buf_puts(b, ", ");
             bt_py_str(b, f->vals[v]);
         }
-        tg_buf_puts(b, "]) & ");
-        tg_buf_printf(b, "%s.notna()", col.data);
+        tg_buf_printf(b, "]) & %s.notna())", col.data);
     }
-    tg_buf_puts(b, "]\n");
+    char *text = bt_filter_text(f, ds), *why = xasprintf("does not meet %s", text);
+    tg_buf_puts(b, ", ");
+    bt_py_str(b, why);
+    tg_buf_puts(b, ", dropped)\n");
+    free(text);
+    free(why);
     tg_buf_free(&col);
 }
 
@@ -229,15 +234,10 @@ static void header(tg_buf *b, const bt_plan *p, const tg_dataset *ds)
     if (p->op == BT_OP_HISTOGRAM)
         tg_buf_printf(b, "import numpy as np%s\n", noqa);
     tg_buf_printf(b, "import pandas as pd%s\n\n", noqa);
-    tg_buf_puts(b, "MAX_ROWS = 1000  # rows returned; row_count says how many the result has\n");
+    tg_buf_puts(b, "MAX_ROWS = 1000  # rows returned at most; row_count says how many the result has\n");
     if (p->chart)
         tg_buf_puts(b, "CHART_FILE = \"chart.png\"\nDATA_FILE = \"chart_data.csv\"\n"
                        "MANIFEST_FILE = \"visualization_manifest.json\"\n");
-    tg_buf_puts(b, "TITLE = ");
-    char *title = bt_plan_sentence(p, ds);
-    bt_py_str(b, title);
-    free(title);
-    tg_buf_putc(b, '\n');
     tg_buf_puts(b, "\n\n");
 }
 
@@ -251,12 +251,20 @@ char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds)
     char *sentence = safe_sentence(p, ds);
     tg_buf_printf(&b, "    \"\"\"%s.\"\"\"\n", sentence);
     free(sentence);
-    tg_buf_puts(&b, "    df = load_csv(file_path, max_rows, repeat)\n");
+    tg_buf_puts(&b, "    df = load_csv(file_path)\n");
     list_defaults(&b, ps, n, ds);
     column_checks(&b, p, ps, n, ds);
-    tg_buf_puts(&b, "    rows_in = len(df)\n");
+    if (p->ratio >= 0) /* the derived quantity is what is aggregated */
+        tg_buf_printf(&b, "    value_columns = [f\"{numerator} %s {denominator}\"]\n",
+                      p->percent ? "as % of" : "per");
+    bc_title(&b, p, ds);
+    tg_buf_puts(&b, "    rows_in = len(df)\n    dropped = []\n");
     for (size_t i = 0; i < p->nfilters; i++)
         filter_line(&b, &p->filters[i], ds);
+    if (p->ratio >= 0)
+        tg_buf_printf(&b, "    df = keep(df, df[denominator] != 0, f\"{denominator} is 0: no ratio\", "
+                          "dropped)\n    df = df.assign(**{value_columns[0]: df[numerator] / "
+                          "df[denominator]%s})\n", p->percent ? " * 100" : "");
     tg_buf_printf(&b, "    if df.empty:\n        raise ValueError(f\"{file_path} has no rows%s "
                       "to compute on\")\n",
                   p->nfilters ? " left after the filters" : "");
@@ -264,7 +272,8 @@ char *bt_write_code(const bt_plan *p, const tg_dataset *ds, size_t nds)
     bc_body(&b, p, ds);
     if (p->chart)
         bc_draw_call(&b, p);
-    tg_buf_puts(&b, "    return finish(file_path, rows_in, len(df), table, details)\n\n\n");
+    tg_buf_puts(&b, "    return finish(file_path, title, rows_in, len(data), dropped, table, "
+                    "details, limit)\n\n\n");
     bc_helpers(&b, p, ds);
     return tg_buf_steal(&b);
 }

@@ -7,10 +7,10 @@
 #include "gen/builtin_code_int.h"
 
 static const char load_py[] =
-    "def load_csv(file_path: str, max_rows: int = None, repeat: int = 1) -> pd.DataFrame:\n"
-    "    \"\"\"Read a CSV file (its first max_rows rows, stacked repeat times), with clear errors.\"\"\"\n"
+    "def load_csv(file_path: str) -> pd.DataFrame:\n"
+    "    \"\"\"Read a CSV file, with clear errors.\"\"\"\n"
     "    try:\n"
-    "        df = pd.read_csv(file_path, nrows=max_rows)\n"
+    "        return pd.read_csv(file_path)\n"
     "    except FileNotFoundError:\n"
     "        raise FileNotFoundError(f\"File not found: {file_path}\") from None\n"
     "    except IsADirectoryError:\n"
@@ -20,10 +20,7 @@ static const char load_py[] =
     "    except pd.errors.ParserError as e:\n"
     "        raise ValueError(f\"{file_path} is not a valid CSV file: {e}\") from None\n"
     "    except UnicodeDecodeError:\n"
-    "        raise ValueError(f\"{file_path} is not UTF-8 text\") from None\n"
-    "    if repeat > 1:\n"
-    "        df = pd.concat([df] * repeat, ignore_index=True)\n"
-    "    return df\n\n\n"
+    "        raise ValueError(f\"{file_path} is not UTF-8 text\") from None\n\n\n"
     "def require_columns(df: pd.DataFrame, columns: list, file_path: str) -> None:\n"
     "    \"\"\"Raise a ValueError naming the missing columns and listing the available ones.\"\"\"\n"
     "    missing = [str(c) for c in columns if c not in df.columns]\n"
@@ -36,7 +33,23 @@ static const char load_py[] =
     "    if bad and len(df):\n"
     "        numeric = [str(c) for c in df.columns if pd.api.types.is_numeric_dtype(df[c])]\n"
     "        raise ValueError(f\"Column(s) of {file_path} are not numeric: {', '.join(bad)}. \"\n"
-    "                         f\"Numeric columns: {', '.join(numeric) or 'none'}\")\n\n\n";
+    "                         f\"Numeric columns: {', '.join(numeric) or 'none'}\")\n\n\n"
+    "def names(columns: list) -> str:\n"
+    "    \"\"\"Column names for a title: a, b and c.\"\"\"\n"
+    "    columns = [str(c) for c in columns]\n"
+    "    return \", \".join(columns[:-1]) + \" and \" + columns[-1] if len(columns) > 1 else \"\".join(columns)\n\n\n"
+    "def keep(df: pd.DataFrame, mask, why: str, dropped: list) -> pd.DataFrame:\n"
+    "    \"\"\"The rows where mask holds; how many others there were, and why, go into dropped.\"\"\"\n"
+    "    n = int(len(df) - mask.sum())\n"
+    "    if n:\n"
+    "        dropped.append({\"rows\": n, \"why\": why})\n"
+    "    return df[mask]\n\n\n"
+    "def skipped(df: pd.DataFrame, columns: list, what: str, dropped: list) -> None:\n"
+    "    \"\"\"Rows missing a value that is computed on: pandas leaves them out of that computation.\"\"\"\n"
+    "    for c in columns:\n"
+    "        n = int(df[c].isna().sum())\n"
+    "        if n:\n"
+    "            dropped.append({\"rows\": n, \"why\": f\"{c} is missing: left out of {what}\"})\n\n\n";
 
 static const char result_py[] =
     "def cell(value):\n"
@@ -55,61 +68,67 @@ static const char result_py[] =
     "    if isinstance(value, (bool, int, float)):\n"
     "        return value\n"
     "    return str(value)\n\n\n"
-    "def finish(file_path: str, rows_in: int, rows_used: int, table: pd.DataFrame, details: dict) -> dict:\n"
-    "    \"\"\"The result: the table as rows (at most MAX_ROWS), its size, and a Markdown summary.\"\"\"\n"
+    "def finish(file_path: str, title: str, rows_in: int, rows_used: int, dropped: list,\n"
+    "           table: pd.DataFrame, details: dict, limit: int) -> dict:\n"
+    "    \"\"\"The result: the table as rows (at most limit), what was read and used, and a summary.\"\"\"\n"
     "    columns = [str(c) for c in table.columns]\n"
+    "    shown = min(limit, MAX_ROWS)\n"
     "    rows = [{c: cell(v) for c, v in zip(columns, record)}\n"
-    "            for record in table.head(MAX_ROWS).itertuples(index=False, name=None)]\n"
+    "            for record in table.head(shown).itertuples(index=False, name=None)]\n"
     "    value = details.pop(\"value\", None)\n"
-    "    if value is None and len(rows) == 1 and len(columns) == 1:\n"
-    "        value = rows[0][columns[0]]\n"
+    "    if value is None and len(table) == 1 and len(columns) == 1:\n"
+    "        value = table.iloc[0, 0]\n"
     "    result = {\n"
     "        \"file_path\": file_path,\n"
+    "        \"title\": title,\n"
     "        \"rows_in\": rows_in,\n"
+    "        \"rows_processed\": rows_in,\n"
     "        \"rows_used\": rows_used,\n"
+    "        \"rows_dropped\": dropped,\n"
     "        \"columns\": columns,\n"
     "        \"rows\": rows,\n"
     "        \"row_count\": len(table),\n"
-    "        \"truncated\": len(table) > MAX_ROWS,\n"
+    "        \"truncated\": len(table) > shown,\n"
     "        \"value\": cell(value),\n"
     "        \"details\": {k: cell(v) for k, v in details.items()},\n"
     "    }\n";
 
 static const char markdown_py[] =
     "def markdown(r: dict) -> str:\n"
-    "    \"\"\"The title, the chart if any, the first 20 rows as a table, and what was read.\"\"\"\n"
-    "    lines = [f\"## {TITLE}\", \"\"]\n"
+    "    \"\"\"The title, the chart if any, the first 20 rows as a table, and what was read and used.\"\"\"\n"
+    "    lines = [f\"## {r['title']}\", \"\"]\n"
     "    if \"chart_file\" in r:\n"
-    "        lines += [f\"![{TITLE}]({r['chart_file']})\", \"\"]\n"
+    "        lines += [f\"![{r['title']}]({r['chart_file']})\", \"\"]\n"
     "    if r[\"columns\"]:\n"
     "        lines.append(\"| \" + \" | \".join(c.replace(\"|\", \"\\\\|\") for c in r[\"columns\"]) + \" |\")\n"
     "        lines.append(\"|\" + \" --- |\" * len(r[\"columns\"]))\n"
     "        for row in r[\"rows\"][:20]:\n"
     "            lines.append(\"| \" + \" | \".join(str(row[c]).replace(\"|\", \"\\\\|\") for c in r[\"columns\"]) + \" |\")\n"
-    "        if r[\"row_count\"] > 20:\n"
-    "            lines += [\"\", f\"{r['row_count'] - 20} more rows are not shown.\"]\n"
-    "    lines += [\"\", f\"{r['rows_used']} of {r['rows_in']} rows of {r['file_path']} used.\"]\n"
+    "        if r[\"row_count\"] > min(20, len(r[\"rows\"])):\n"
+    "            lines += [\"\", f\"{r['row_count'] - min(20, len(r['rows']))} more rows are not shown.\"]\n"
+    "    lines += [\"\", f\"{r['rows_in']} rows of {r['file_path']} read, {r['rows_used']} used.\"]\n"
+    "    lines += [f\"- {d['rows']} rows: {d['why']}\" for d in r[\"rows_dropped\"]]\n"
     "    return \"\\n\".join(lines) + \"\\n\"\n";
 
 static const char draw_head_py[] =
-    "\n\ndef draw(table: pd.DataFrame, x, ys: list) -> None:\n"
+    "\n\ndef draw(table: pd.DataFrame, x, ys: list, title: str) -> None:\n"
     "    \"\"\"The chart (PNG), the plotted table (CSV) and the visualization manifest.\"\"\"\n"
     "    fig, ax = plt.subplots(figsize=(8, 4.5))\n";
 
 static const char draw_tail_py[] =
-    "    ax.set_title(TITLE)\n"
+    "    ax.set_title(title)\n"
     "    fig.tight_layout()\n"
     "    fig.savefig(CHART_FILE, dpi=100, metadata={\"Software\": None})  # no version: stable bytes\n"
     "    plt.close(fig)\n"
     "    table.to_csv(DATA_FILE, index=False)\n"
-    "    outputs = [{\"id\": \"data\", \"type\": \"table\", \"title\": TITLE, \"dataFile\": DATA_FILE,\n"
+    "    outputs = [{\"id\": \"data\", \"type\": \"table\", \"title\": title, \"dataFile\": DATA_FILE,\n"
     "                \"config\": {\"columns\": [str(c) for c in table.columns]}}]\n"
     "    if KIND:\n"
     "        config = {\"xColumn\": str(x), \"yColumn\": [str(y) for y in ys] if len(ys) > 1 else str(ys[0]),\n"
     "                  \"xLabel\": str(x), \"yLabel\": \", \".join(map(str, ys))}\n"
     "        if KIND == \"pie_chart\":\n"
     "            config = {\"labelColumn\": str(x), \"valueColumn\": str(ys[0])}\n"
-    "        outputs.append({\"id\": \"chart\", \"type\": KIND, \"title\": TITLE, \"dataFile\": DATA_FILE,\n"
+    "        outputs.append({\"id\": \"chart\", \"type\": KIND, \"title\": title, \"dataFile\": DATA_FILE,\n"
     "                        \"config\": config})\n"
     "    with open(MANIFEST_FILE, \"w\", encoding=\"utf-8\") as f:\n"
     "        json.dump({\"version\": \"1.0\", \"outputs\": outputs}, f, indent=2)\n"
@@ -169,9 +188,24 @@ static void draw_kind(tg_buf *b, bt_chart c)
     }
 }
 
+static const char rate_py[] =
+    "YES = (\"1\", \"1.0\", \"true\", \"yes\")  # how a yes/no column says yes\n\n\n"
+    "def rate(values: pd.Series) -> float:\n"
+    "    \"\"\"The share (0 to 1) of the values that are yes; missing values are left out.\"\"\"\n"
+    "    v = values.dropna()\n"
+    "    return float(v.astype(str).str.lower().isin(YES).mean()) if len(v) else float(\"nan\")\n\n\n"
+    "def percent(values: pd.Series) -> float:\n"
+    "    \"\"\"The same share as a percentage (0 to 100).\"\"\"\n"
+    "    return rate(values) * 100\n\n\n";
+
 void bc_helpers(tg_buf *b, const bt_plan *p, const tg_dataset *ds)
 {
     (void)ds;
+    for (size_t a = 0; a < p->naggs; a++)
+        if (p->aggs[a] == BT_RATE || p->aggs[a] == BT_PERCENT) {
+            tg_buf_puts(b, rate_py);
+            break;
+        }
     tg_buf_puts(b, load_py);
     tg_buf_puts(b, result_py);
     if (p->chart)

@@ -113,6 +113,34 @@ int bt_lex(const char *intent, bt_toks *out, tg_err *err)
     return 0;
 }
 
+/* Turns tokens i..i+k into one token of kind at i; the rest are dropped. */
+void bt_merge_tokens(bt_toks *t, size_t i, size_t k, bt_kind kind, int d, int col,
+                         const char *text)
+{
+    tg_buf raw = TG_BUF_INIT;
+    for (size_t j = i; j < i + k; j++) {
+        tg_buf_printf(&raw, "%s%s", j > i ? " " : "", t->v[j].raw);
+        if (j > i) {
+            free(t->v[j].text);
+            free(t->v[j].raw);
+        }
+    }
+    free(t->v[i].text);
+    free(t->v[i].raw);
+    t->v[i] = (bt_tok){.kind = kind, .text = xstrdup(text), .raw = tg_buf_steal(&raw), .ds = d,
+                       .col = col};
+    memmove(&t->v[i + 1], &t->v[i + k], (t->n - i - k) * sizeof *t->v);
+    t->n -= k - 1;
+}
+
+void bt_insert_word(bt_toks *t, size_t i, const char *w)
+{
+    push(t, (bt_tok){0});
+    memmove(&t->v[i + 1], &t->v[i], (t->n - 1 - i) * sizeof *t->v);
+    t->v[i] = (bt_tok){.kind = BT_WORD, .text = xstrdup(w), .raw = xstrdup(w), .ds = -1,
+                       .col = -1};
+}
+
 void bt_toks_free(bt_toks *t)
 {
     for (size_t i = 0; i < t->n; i++) {

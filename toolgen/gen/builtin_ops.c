@@ -76,12 +76,44 @@ static int no_groups(bp_state *s, const char *what)
     return 0;
 }
 
+/* Does the request name its rows ("cars", "passengers") without anything else to compute? */
+static bool counts_rows(const bp_state *s)
+{
+    for (size_t i = 0; i < s->t->n; i++)
+        if (s->t->v[i].kind == BT_WORD && !s->t->v[i].used && bt_is_row_noun(s->t->v[i].text))
+            return true;
+    return false;
+}
+
+/* "tip by day": what to compute of the columns is asked, not guessed. */
+static void ask_aggregate(bp_state *s)
+{
+    static const char *const options[] = {"mean", "sum", "median", "min", "max", "count"};
+    static const bt_agg aggs[] = {BT_MEAN, BT_SUM, BT_MEDIAN, BT_MIN, BT_MAX, BT_COUNT};
+    bt_plan *p = s->p;
+    tg_buf cols = TG_BUF_INIT;
+    for (size_t i = 0; i < p->nvalues; i++)
+        tg_buf_printf(&cols, "%s%s", i ? " and " : "", s->ds[0].cols[p->values[i]].name);
+    for (size_t i = 0; i < p->ngroups; i++)
+        tg_buf_printf(&cols, "%s%s", i ? " and " : " per ", s->ds[0].cols[p->groups[i]].name);
+    const char *a = bt_question(s->x, "aggregate", options, 6, "What should be computed of %s: "
+                                "the mean, sum, median, min, max or count?", cols.data);
+    tg_buf_free(&cols);
+    for (size_t i = 0; a && i < 6; i++)
+        if (strcmp(a, options[i]) == 0)
+            bp_add_agg(p, aggs[i]);
+}
+
 /* Aggregates from the words; count with no column counts rows. */
 static int settle_aggs(bp_state *s, const char *what)
 {
     bt_plan *p = s->p;
     if (s->count_word || s->distinct_word)
         bp_add_agg(p, s->distinct_word ? BT_NUNIQUE : p->nvalues ? BT_COUNT : BT_SIZE);
+    if (p->naggs == 0 && p->nvalues)
+        ask_aggregate(s);
+    if (p->naggs == 0 && !p->nvalues && p->ngroups && counts_rows(s))
+        bp_add_agg(p, BT_SIZE); /* "cars per origin": the rows are what is counted */
     if (p->naggs == 0)
         return tg_err_set(s->err, "%s: say what to compute (sum, average, median, minimum, "
                                   "maximum, standard deviation, count or number of distinct "
@@ -93,23 +125,66 @@ static int settle_aggs(bp_state *s, const char *what)
                                       "one of them", what);
         if (a != BT_SIZE && p->nvalues == 0)
             return tg_err_set(s->err, "%s: %s of which column?", what, bt_agg_name(a));
-        if (a != BT_SIZE && a != BT_COUNT && a != BT_NUNIQUE &&
-            need_numeric(s, bt_agg_name(a)) != 0)
+        if (bt_agg_numeric(a) && need_numeric(s, bt_agg_name(a)) != 0)
             return -1;
     }
     return 0;
+}
+
+/* Counting a column counts rows: those where a yes/no column is yes ("how many survived"), or
+ * those of each value of a text column ("species count"); what pandas' count() of the column
+ * would give, its non-missing cells, is not what such a request means. */
+static int counted_column(bp_state *s)
+{
+    bt_plan *p = s->p;
+    if (!s->count_word || s->distinct_word || p->naggs || p->nvalues != 1)
+        return 0;
+    int col = p->values[0];
+    int rc = bp_flag_filter(s, col);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 && s->ds[0].cols[col].type != TG_COL_STRING)
+        return 0;
+    p->nvalues = 0;
+    if (rc == 1)
+        return 0;
+    /* "species count": per value; "how many months": the rows, the distinct values, or per
+     * value — asked */
+    size_t at = 0;
+    while (at < s->t->n && !(s->t->v[at].kind == BT_COL && s->t->v[at].col == col))
+        at++;
+    if (s->count_at > at) {
+        bp_add_col(p->groups, &p->ngroups, col);
+        return 0;
+    }
+    static const char *const options[] = {"each", "rows", "distinct"};
+    const char *pick = bt_question(s->x, s->t->v[at].raw, options, 3, "By '%s', do you mean "
+                                   "the rows per value of %s (each), the number of rows (rows), "
+                                   "or the number of distinct values (distinct)?",
+                                   s->t->v[at].raw, s->ds[0].cols[col].name);
+    if (pick && strcmp(pick, "each") == 0)
+        bp_add_col(p->groups, &p->ngroups, col);
+    else if (pick && strcmp(pick, "distinct") == 0)
+        s->distinct_word = true, p->values[p->nvalues++] = col;
+    return pick ? 0 : tg_err_set(s->err, "'%s' was answered with none of each, rows, distinct",
+                                 s->t->v[at].raw);
 }
 
 static int op_aggregate(bp_state *s)
 {
     bt_plan *p = s->p;
     p->op = BT_OP_AGGREGATE;
-    if (s->superlative && (p->naggs || s->count_word)) {
+    if (counted_column(s) != 0)
+        return -1;
+    if (s->superlative && !p->naggs && !s->count_word && p->ngroups && !s->ranked_key) {
+        /* "biggest petal length for each species": the largest of each group, every group */
+        bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
+    } else if (s->superlative && (p->naggs || s->count_word || p->ngroups)) {
         p->sort = s->sup_dir; /* "which day has the highest average tip" */
         if (!p->top_k)
-            p->top_k = 1;
+            p->top_k = 1; /* ranking groups without an aggregate: asked in settle_aggs */
     } else if (s->superlative) {
-        bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
+        bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN); /* "the highest fare" */
     }
     if (settle_aggs(s, "aggregate") != 0)
         return -1;
@@ -201,9 +276,8 @@ static int op_moving(bp_state *s)
     if (w < 2 || w > 1000)
         return tg_err_set(s->err, "a moving average's window must be 2 to 1000 rows, not %g", w);
     p->window = (long)w;
-    for (size_t i = 0; i < s->ds[0].ncols && p->date_col < 0; i++)
-        if (s->ds[0].cols[i].type == TG_COL_DATE)
-            p->date_col = (int)i;
+    if (p->date_col < 0)
+        p->date_col = bp_date_column(s);
     if (no_groups(s, "a moving average") != 0 || need_values(s, 1, 1, "a moving average") != 0)
         return -1;
     return need_numeric(s, "a moving average");
@@ -231,6 +305,10 @@ static int op_outliers(bp_state *s)
 {
     bt_plan *p = s->p;
     p->op = BT_OP_OUTLIERS;
+    static const char *const method[] = {"z-score", "zscore", "z", "iqr", NULL};
+    for (size_t i = 0; i + 1 < s->t->n; i++) /* "by z-score": how, not a group */
+        if (bp_is(&s->t->v[i], "by") && bp_in(&s->t->v[i + 1], method))
+            s->t->v[i].used = true;
     p->zscore = take(s, (const char *const[]){"z-score", "zscore", "z", "score", "scores", NULL});
     take(s, (const char *const[]){"iqr", NULL});
     p->threshold = p->zscore ? take_number(s, 3) : 1.5;
@@ -239,6 +317,19 @@ static int op_outliers(bp_state *s)
     if (no_groups(s, "outlier detection") != 0 || need_values(s, 1, 1, "outlier detection") != 0)
         return -1;
     return need_numeric(s, "outlier detection");
+}
+
+/* "per column", "in each column": the report is per column already. */
+static int op_missing(bp_state *s)
+{
+    for (size_t i = 0; i + 1 < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (!k->used && bp_in(k, (const char *const[]){"per", "each", "every", "by", NULL}) &&
+            bp_in(&k[1], (const char *const[]){"column", "columns", NULL}))
+            k->used = k[1].used = true;
+    }
+    s->p->op = BT_OP_MISSING;
+    return no_groups(s, "a missing-value report");
 }
 
 static int op_merge(bp_state *s)
@@ -272,6 +363,7 @@ static int op_histogram(bp_state *s)
 {
     bt_plan *p = s->p;
     p->op = BT_OP_HISTOGRAM;
+    take(s, (const char *const[]){"distribution", "frequency", "frequencies", NULL});
     double bins = take_number(s, 10);
     if (bins < 1 || bins > 200)
         return tg_err_set(s->err, "a histogram has 1 to 200 bins, not %g", bins);
@@ -286,14 +378,14 @@ static int op_xy(bp_state *s, bt_op op)
 {
     bt_plan *p = s->p;
     p->op = op;
-    bool versus = take(s, (const char *const[]){"vs", "versus", "against", NULL});
-    take(s, (const char *const[]){"over", "time", NULL});
+    /* "tip vs total_bill", "spending over the years": the y column first */
+    bool versus = take(s, (const char *const[]){"vs", "versus", "against", "over", NULL});
+    take(s, (const char *const[]){"time", NULL});
     if (no_groups(s, op == BT_OP_SCATTER ? "a scatter plot" : "a line chart") != 0)
         return -1;
     if (op == BT_OP_SERIES && p->nvalues == 1) {
-        for (size_t i = 0; i < s->ds[0].ncols && p->date_col < 0; i++)
-            if (s->ds[0].cols[i].type == TG_COL_DATE)
-                p->date_col = (int)i;
+        if (p->date_col < 0)
+            p->date_col = bp_date_column(s);
         if (p->date_col < 0)
             return tg_err_set(s->err, "a line chart needs an x column: name it (\"tip against "
                                       "total_bill\") or use a file with a date column");
@@ -388,13 +480,28 @@ static int unknown_words(bp_state *s)
     return 0;
 }
 
-/* Nothing of the intent may stay unread: columns with no role, stray numbers. */
+/* Grammar words that change nothing when the parser has no use for them ("the tip of each
+ * day", "how many"); any other grammar word left unread carried a part of the request. */
+static const char *const glue[] = {
+    "and", "or", "then", "to", "from", "is", "are", "was", "were", "has", "have", "it", "how",
+    "which", "what", "as", "of", "for", "on", "in", "with", "whose", "when", "if", "only",
+    "among", "than", "row", "rows", "column", "columns", "value", "values", "report", NULL};
+
+/* Nothing of the intent may stay unread: columns with no role, stray numbers, grammar words
+ * whose clause was not understood ("by category" with no column category, "per week" with no
+ * date): dropping them would answer another question. */
 static int leftovers(bp_state *s)
 {
     for (size_t i = 0; i < s->t->n; i++) {
         const bt_tok *k = &s->t->v[i];
         if (k->used)
             continue;
+        if (k->kind == BT_WORD && bt_is_keyword(k->text) && !tg_strlist_has(glue, k->text)) {
+            const bt_tok *next = i + 1 < s->t->n ? &s->t->v[i + 1] : NULL;
+            return tg_err_set(s->err, "'%s%s%s' is not understood where it stands, and leaving it "
+                                      "out would answer another question", k->raw,
+                              next ? " " : "", next ? next->raw : "");
+        }
         if (k->kind == BT_COL)
             return tg_err_set(s->err, "the role of column %s in the request is not clear", k->text);
         if (k->kind == BT_NUM)
@@ -431,22 +538,62 @@ static void collect_values(bp_state *s)
     }
 }
 
+static const char *const rate_words[] = {"rate", "rates", "share", "shares", "percentage",
+                                         "percentages", "percent", "proportion", "proportions",
+                                         "fraction", NULL};
+
+/* "survival rate", "percentage who survived", "share of passengers alone": a rate of the one
+ * yes/no column the request computes on. */
+static bool rate_of_flag(bp_state *s)
+{
+    bt_plan *p = s->p;
+    const char *yes;
+    double one;
+    bool word = false;
+    for (size_t i = 0; i < s->t->n; i++)
+        word = word || (!s->t->v[i].used && bp_in(&s->t->v[i], rate_words));
+    return word && p->nvalues == 1 && !s->count_word && p->chart != BT_PIE && /* pie: shares of values */
+           (p->naggs == 0 || (p->naggs == 1 && p->aggs[0] == BT_MEAN)) &&
+           bp_flag(&s->ds[0].cols[p->values[0]], &yes, &one);
+}
+
+static int op_rate(bp_state *s)
+{
+    bool percent = false;
+    for (size_t i = 0; i < s->t->n; i++)
+        percent = percent || (!s->t->v[i].used &&
+                              bp_in(&s->t->v[i], (const char *const[]){"percentage", "percentages",
+                                                                        "percent", NULL}));
+    take(s, rate_words);
+    s->p->naggs = 0;
+    bp_add_agg(s->p, percent ? BT_PERCENT : BT_RATE);
+    return op_aggregate(s);
+}
+
 static int choose(bp_state *s)
 {
     bt_plan *p = s->p;
+    if (p->ratio >= 0) { /* a derived quantity is aggregated, and nothing else */
+        take(s, rate_words);
+        if (op_aggregate(s) != 0)
+            return -1;
+        return p->nvalues == 1 && p->chart == BT_CHART_NONE
+                   ? 0 : tg_err_set(s->err, "a ratio is aggregated on its own by the built-in "
+                                            "generator (no other column, no chart)");
+    }
     if (take(s, (const char *const[]){"merge", "merged", "join", "joined", "combine", "combined", NULL}))
         return op_merge(s);
     if (take(s, (const char *const[]){"outlier", "outliers", "anomaly", "anomalies", "unusual", "extreme", NULL}))
         return op_outliers(s);
     if (take(s, (const char *const[]){"missing", "null", "nan", "na", "empty", "blank", NULL}))
-        return p->op = BT_OP_MISSING, no_groups(s, "a missing-value report");
+        return op_missing(s);
     if (take(s, (const char *const[]){"correlation", "correlations", "correlate", "correlated",
                                       "corr", "relationship", "related", NULL}) ||
         (p->chart == BT_HEATMAP && p->ngroups == 0))
         return op_correlation(s);
     if (take(s, (const char *const[]){"summary", "summarize", "summarise", "describe",
                                       "statistics", "stats", "overview", "descriptive", NULL}))
-        return p->op = BT_OP_SUMMARY, no_groups(s, "summary statistics");
+        return p->op = BT_OP_SUMMARY, 0; /* per group too: "describe body mass by species" */
     if (take(s, (const char *const[]){"moving", "rolling", NULL}))
         return op_moving(s);
     if (take(s, (const char *const[]){"pivot", NULL}))
@@ -455,6 +602,8 @@ static int choose(bp_state *s)
         return op_histogram(s);
     if (p->chart == BT_SCATTER)
         return op_xy(s, BT_OP_SCATTER);
+    if (rate_of_flag(s))
+        return op_rate(s);
     if (take(s, (const char *const[]){"share", "shares", "percentage", "percentages", "percent",
                                       "proportion", "proportions", "fraction", "distribution",
                                       "frequency", "frequencies", "breakdown", "often", NULL}))
@@ -470,11 +619,52 @@ static int choose(bp_state *s)
     return op_aggregate(s);
 }
 
+/* Is a numeric column of the first file named and not used yet? */
+static bool unused_numeric(const bp_state *s)
+{
+    for (size_t i = 0; i < s->t->n; i++) {
+        const bt_tok *k = &s->t->v[i];
+        if (k->kind == BT_COL && !k->used && k->ds == 0 &&
+            (s->ds[0].cols[k->col].type == TG_COL_INT || s->ds[0].cols[k->col].type == TG_COL_FLOAT))
+            return true;
+    }
+    return false;
+}
+
+/* "heaviest species on average", "busiest pickup zone", "countries ranked by life
+ * expectancy": with a ranking and an aggregate, the one text column without a role is what is
+ * ranked. */
+static void ranked_leftover(bp_state *s)
+{
+    bt_plan *p = s->p;
+    bool ranks = s->superlative || s->top_word || p->sort;
+    /* "heaviest species": a superlative of a measure ranks too; how the measure is computed
+     * per species is asked (settle_aggs) */
+    bool measured = s->superlative && unused_numeric(s);
+    if (!ranks || p->ngroups || (!p->naggs && !s->count_word && !measured))
+        return;
+    bt_tok *found = NULL;
+    for (size_t i = 0; i < s->t->n; i++) {
+        bt_tok *k = &s->t->v[i];
+        if (k->kind != BT_COL || k->used || k->ds != 0 ||
+            s->ds[0].cols[k->col].type != TG_COL_STRING)
+            continue;
+        if (found)
+            return; /* two: which one is not clear */
+        found = k;
+    }
+    if (found) {
+        found->used = s->ranked_key = true;
+        bp_add_col(p->groups, &p->ngroups, found->col);
+    }
+}
+
 int bp_operation(bp_state *s)
 {
     bool asked = false;
     if (unknown_words(s) != 0)
         return -1;
+    ranked_leftover(s);
     s->p->chart = take_chart(s, &asked);
     collect_values(s);
     if (choose(s) != 0 || settle_chart(s, asked) != 0)

@@ -1,8 +1,10 @@
 /*
  * builtin_params.c — the inputs of a generated tool: the file, the columns of the plan by role
  * (defaulting to the ones the intent named, so the tool answers the request when called with no
- * arguments, and works on another file with the same meaning), its numbers, and the two
- * test-size knobs max_rows and repeat (docs/generate.md#what-a-generated-tool-looks-like).
+ * arguments, and works on another file with the same meaning), its numbers, and `limit`, how
+ * many result rows to return (docs/generate.md#what-a-generated-tool-looks-like). Nothing that
+ * changes what is computed without being part of the request: a caller cannot shrink or
+ * inflate the data the answer is computed from.
  * The manifest (builtin_spec.c) and the code (builtin_code.c) are written from this one list.
  */
 #include <string.h>
@@ -51,8 +53,13 @@ static void op_params(const bt_plan *p, bt_param *out, size_t *n)
 {
     switch (p->op) {
     case BT_OP_AGGREGATE:
-        if (!counts_rows(p))
+        if (p->ratio >= 0) {
+            column(out, n, "numerator", p->values[0], "Numeric column divided, row by row.");
+            column(out, n, "denominator", p->ratio, "Numeric column it is divided by (rows where "
+                                                   "it is 0 have no ratio).");
+        } else if (!counts_rows(p)) {
             columns(out, n, "value_columns", p->values, p->nvalues, "Columns to aggregate.");
+        }
         if (p->ngroups)
             columns(out, n, "group_by", p->groups, p->ngroups, "Columns whose values form the groups.");
         if (p->top_k)
@@ -67,6 +74,9 @@ static void op_params(const bt_plan *p, bt_param *out, size_t *n)
         break;
     case BT_OP_SUMMARY: case BT_OP_CORRELATION:
         columns(out, n, "columns", p->values, p->nvalues, "Numeric columns to describe.");
+        if (p->ngroups)
+            columns(out, n, "group_by", p->groups, p->ngroups, "Columns whose values form the "
+                                                               "groups described apart.");
         break;
     case BT_OP_MOVING_AVERAGE:
         column(out, n, "value_column", p->values[0], "Numeric column to average.");
@@ -118,11 +128,7 @@ size_t bt_params(const bt_plan *p, const tg_dataset *ds, size_t nds, bt_param ou
             out[i].file = ds[1].path;
             out[i].ds = 1;
         }
-    bt_param *m = add(out, &n, "max_rows", BT_P_INT, "Read only the first max_rows data rows "
-                                                     "(0 reads none); default: all.");
-    m->min = 0;
-    m->max = 100000000;
-    integer(out, &n, "repeat", 1, 1, 1000, "Stack the rows read this many times before "
-                                           "computing (load tests; 1: as read).");
+    integer(out, &n, "limit", 1000, 1, 1000, "Most result rows to return; row_count says how "
+                                            "many the result has.");
     return n;
 }

@@ -54,7 +54,7 @@ void bp_add_agg(bt_plan *p, bt_agg a)
 }
 
 /* Marks the words of list right before i (skipping fillers) as used. */
-static void use_before(bp_state *s, size_t i, const char *const *list)
+void bp_use_before(bp_state *s, size_t i, const char *const *list)
 {
     while (i > 0) {
         bt_tok *k = &s->t->v[i - 1];
@@ -67,7 +67,7 @@ static void use_before(bp_state *s, size_t i, const char *const *list)
     }
 }
 
-static const char *const filter_intro[] = {"where", "with", "whose", "when", "if", "for", "among",
+const char *const bp_filter_intro[] = {"where", "with", "whose", "when", "if", "for", "among", "by",
                                            "only", "on", "in", "and", "excluding", "except",
                                            "without", "of", NULL};
 static const char *const be[] = {"is", "are", "was", "were", "equals", "equal", "to", NULL};
@@ -76,6 +76,7 @@ static const char *const missing_words[] = {"missing", "null", "nan", "na", "emp
 static const char *const present_words[] = {"present", "known", "non-missing", "nonmissing",
                                             "available", NULL};
 static const char *const neg_words[] = {"not", "except", "excluding", "without", "no", NULL};
+static const char *const versus[] = {"vs", "versus", "against", NULL};
 
 static bt_cmp negate(bt_cmp c)
 {
@@ -92,13 +93,15 @@ static bt_cmp negate(bt_cmp c)
     }
 }
 
-/* A comparison at j (symbol or words): its kind and the index after it; 0 when none. */
-static size_t comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp)
+/* A comparison at j (see builtin_parse_int.h). */
+size_t bp_comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp)
 {
     static const char *const gt[] = {"over", "above", "exceeds", "exceeding", "exceed", "after", NULL};
-    static const char *const gt_than[] = {"greater", "more", "higher", "larger", "bigger", "older", NULL};
+    static const char *const gt_than[] = {"greater", "more", "higher", "larger", "bigger", "older",
+                                          "heavier", "longer", "taller", "costlier", NULL};
     static const char *const lt[] = {"under", "below", "before", NULL};
-    static const char *const lt_than[] = {"less", "lower", "smaller", "fewer", "younger", NULL};
+    static const char *const lt_than[] = {"less", "lower", "smaller", "fewer", "younger", "lighter",
+                                          "shorter", "cheaper", NULL};
     if (j >= t->n)
         return 0;
     const bt_tok *k = &t->v[j];
@@ -121,12 +124,16 @@ static size_t comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp)
         return *cmp = BT_LE, j + 2;
     if (bp_is(k, "between"))
         return *cmp = BT_BETWEEN, j + 1;
+    if (bp_is(k, "since") || bp_is(k, "from"))
+        return *cmp = BT_GE, j + 1;
+    if (bp_is(k, "until") || bp_is(k, "through"))
+        return *cmp = BT_LE, j + 1;
     if (bp_in(k, be) && j + 1 < t->n && t->v[j + 1].kind == BT_NUM)
         return *cmp = BT_EQ, j + 1;
     return 0;
 }
 
-static bt_filter *new_filter(bp_state *s, int col)
+bt_filter *bp_new_filter(bp_state *s, int col)
 {
     if (s->p->nfilters == BT_LIMIT)
         return NULL;
@@ -147,6 +154,8 @@ static int filter_on_column(bp_state *s, size_t i)
     size_t j = i + 1;
     while (j < t->n && bp_in(&t->v[j], be) && !(j + 1 < t->n && t->v[j + 1].kind == BT_NUM))
         j++;
+    if (j < t->n && j == i + 1 && (bp_is(&t->v[j], "count") || bp_is(&t->v[j], "counts")))
+        j++; /* "passenger counts over 400": the column's own noun */
     bool neg = j < t->n && bp_is(&t->v[j], "not");
     j += neg;
     bt_cmp cmp;
@@ -155,7 +164,7 @@ static int filter_on_column(bp_state *s, size_t i)
         cmp = BT_ISNA, after = j + 1;
     } else if (j < t->n && bp_in(&t->v[j], present_words)) {
         cmp = BT_NOTNA, after = j + 1;
-    } else if ((after = comparison_at(t, j, &cmp)) == 0 || after >= t->n ||
+    } else if ((after = bp_comparison_at(t, j, &cmp)) == 0 || after >= t->n ||
                t->v[after].kind != BT_NUM) {
         return 0;
     }
@@ -166,10 +175,12 @@ static int filter_on_column(bp_state *s, size_t i)
     if (cmp != BT_ISNA && cmp != BT_NOTNA && after + 1 < t->n && bp_in(&t->v[after + 1], units))
         return 0;
     const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
+    if (bp_year(&t->v[after]) && bp_year_word(&t->v[j]) && !bt_word_eq(c->name, "year"))
+        return 0; /* "price since 1950", "per country after 2010": a year, read with the number */
     if (cmp != BT_ISNA && cmp != BT_NOTNA && !numeric_col(c))
         return tg_err_set(s->err, "'%s' is compared with a number, but column %s holds %s "
                                   "values", t->v[i].raw, c->name, tg_col_type_name(c->type));
-    bt_filter *f = new_filter(s, t->v[i].col);
+    bt_filter *f = bp_new_filter(s, t->v[i].col);
     if (!f)
         return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
     f->cmp = neg ? negate(cmp) : cmp;
@@ -186,9 +197,11 @@ static int filter_on_column(bp_state *s, size_t i)
             after += 2;
         }
     }
+    if (after < t->n && t->v[after].kind == BT_COL && t->v[after].col == t->v[i].col)
+        after++; /* "body mass over 5000 g": the unit names the column again */
     for (size_t k = i; k < after; k++)
         t->v[k].used = true;
-    use_before(s, i, filter_intro);
+    bp_use_before(s, i, bp_filter_intro);
     return 1;
 }
 
@@ -197,7 +210,7 @@ static int filter_on_values(bp_state *s, size_t i)
 {
     bt_toks *t = s->t;
     int col = t->v[i].col;
-    bt_filter *f = new_filter(s, col);
+    bt_filter *f = bp_new_filter(s, col);
     if (!f)
         return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
     size_t start = i;
@@ -220,16 +233,56 @@ static int filter_on_values(bp_state *s, size_t i)
                     f->vals[f->nvals++] = c->levels[l]; /* the plan outlives the tokens */
             t->v[j].used = true;
             j++;
+        } else if (bp_in(&t->v[j], versus) && j + 1 < t->n && t->v[j + 1].kind == BT_VAL &&
+                   t->v[j + 1].col == col) {
+            t->v[j++].used = true;
+            bp_add_col(s->p->groups, &s->p->ngroups, col); /* "lunch vs dinner": per value */
         } else if ((bp_is(&t->v[j], "or") || bp_is(&t->v[j], "and") || t->v[j].kind == BT_SEP) &&
                    j + 1 < t->n && t->v[j + 1].kind == BT_VAL && t->v[j + 1].col == col) {
             t->v[j++].used = true;
+        } else if (t->v[j].kind == BT_COL && t->v[j].col == col && t->v[j].ds == 0) {
+            t->v[j++].used = true; /* "Dream island", "first class": the value's own column */
         } else {
             break;
         }
     }
     for (size_t k = start; k < i; k++)
         t->v[k].used = true;
-    use_before(s, start, filter_intro);
+    bp_use_before(s, start, bp_filter_intro);
+    return 1;
+}
+
+int bp_flag(const tg_dataset_column *c, const char **val, double *num)
+{
+    if (c->type == TG_COL_INT && c->distinct == 2 && c->min == 0 && c->max == 1) {
+        *num = 1;
+        return 2;
+    }
+    if ((c->type != TG_COL_STRING && c->type != TG_COL_BOOL) || c->nlevels != 2)
+        return 0;
+    for (size_t l = 0; l < c->nlevels; l++)
+        if (strcasecmp(c->levels[l], "yes") == 0 || strcasecmp(c->levels[l], "true") == 0) {
+            *val = c->levels[l];
+            return 1;
+        }
+    return 0;
+}
+
+int bp_flag_filter(bp_state *s, int col)
+{
+    const char *yes = NULL;
+    double one = 0;
+    int kind = bp_flag(&s->ds[0].cols[col], &yes, &one);
+    if (!kind)
+        return 0;
+    bt_filter *f = bp_new_filter(s, col);
+    if (!f)
+        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+    f->cmp = BT_EQ;
+    f->numeric = kind == 2;
+    f->lo = one;
+    if (kind == 1)
+        f->vals[f->nvals++] = yes;
     return 1;
 }
 
@@ -240,20 +293,10 @@ static int filter_on_flag(bp_state *s, size_t i)
     bt_toks *t = s->t;
     if (i == 0 || !bp_in(&t->v[i - 1], intro) || t->v[i].ds != 0)
         return 0;
-    const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
-    const char *yes = NULL;
-    for (size_t l = 0; l < c->nlevels && c->nlevels == 2; l++)
-        if (strcasecmp(c->levels[l], "yes") == 0 || strcasecmp(c->levels[l], "true") == 0)
-            yes = c->levels[l];
-    if (!yes)
-        return 0;
-    bt_filter *f = new_filter(s, t->v[i].col);
-    if (!f)
-        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
-    f->cmp = BT_EQ;
-    f->vals[f->nvals++] = yes;
-    t->v[i].used = t->v[i - 1].used = true;
-    return 1;
+    int rc = bp_flag_filter(s, t->v[i].col);
+    if (rc == 1)
+        t->v[i].used = t->v[i - 1].used = true;
+    return rc;
 }
 
 int bp_filters(bp_state *s)
@@ -263,10 +306,13 @@ int bp_filters(bp_state *s)
         if (k->used || k->ds > 0)
             continue;
         int rc = 0;
-        if (k->kind == BT_COL && (rc = filter_on_column(s, i)) == 0)
+        if (k->kind == BT_COL && (rc = filter_on_column(s, i)) == 0 &&
+            (rc = bp_flag_clause(s, i)) == 0)
             rc = filter_on_flag(s, i);
         else if (k->kind == BT_VAL)
             rc = filter_on_values(s, i);
+        else if (k->kind == BT_NUM)
+            rc = bp_number(s, i);
         if (rc < 0)
             return -1;
     }

@@ -10,6 +10,7 @@
 
 typedef struct bp_state {
     bt_toks *t;
+    bt_ctx *x;           /* the user's answers; the question raised */
     const tg_dataset *ds;
     size_t nds;
     bt_plan *p;
@@ -18,8 +19,11 @@ typedef struct bp_state {
     bool superlative;    /* highest / lowest / most / least seen */
     int sup_dir;         /* its direction: 1 largest, -1 smallest */
     bool count_word;     /* count, number of, how many */
+    size_t count_at;     /* where the count word stands */
     bool distinct_word;  /* distinct, unique */
     bool top_word;       /* top / bottom / first N */
+    bool ranked_key;     /* a group key named as the thing ranked ("which day", "heaviest
+                            species"), not by a group clause ("for each species") */
 } bp_state;
 
 bool bp_is(const bt_tok *k, const char *w);
@@ -31,7 +35,36 @@ void bp_add_col(int *list, size_t *n, int col);
 void bp_add_agg(bt_plan *p, bt_agg a);
 
 int bp_filters(bp_state *s);   /* builtin_parse.c */
+/* The words that introduce a filter ("where", "for", ...); those right before i, fillers
+ * included, are marked used. */
+extern const char *const bp_filter_intro[];
+void bp_use_before(bp_state *s, size_t i, const char *const *list);
+/* A comparison at j (a symbol or words: "over", "at least", "since"): its kind and the index
+ * after it; 0 when none. */
+size_t bp_comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp);
+/* Is tok a number that reads as a year (an integer from 1000 to 2999)? A word that puts one in
+ * time ("since", "before", "in")? */
+bool bp_year(const bt_tok *tok);
+bool bp_year_word(const bt_tok *tok);
+/* The clauses around a number at i that need no column before it (builtin_phrases.c):
+ * "4-cylinder", "6 or more cylinders", "in 2015", "since 2000", "over 50" (its column implied
+ * or asked). 1 read, 0 not such a clause, -1 with err. */
+int bp_number(bp_state *s, size_t i);
+/* A ratio of two columns computed per row (builtin_ratio.c): "tip as a percentage of fare",
+ * "ratio of X to Y", "fare per mile", "tip percentage" (of which column: asked). 0 or -1. */
+int bp_ratio(bp_state *s);
+/* "smokers vs non-smokers", "for non-smokers" at the yes/no column i: 1, 0, -1. */
+int bp_flag_clause(bp_state *s, size_t i);
+/* A new filter on col (NULL when the plan has BT_LIMIT already). */
+bt_filter *bp_new_filter(bp_state *s, int col);
+/* A two-valued column's "yes" (True, Yes, 1): 1 with the text in *val, 2 with the number in
+ * *num, 0 when the column is no such flag. */
+int bp_flag(const tg_dataset_column *c, const char **val, double *num);
+/* The filter col == its "yes": 1 added, 0 when col is no flag, -1 with err (too many filters). */
+int bp_flag_filter(bp_state *s, int col);
 int bp_groups(bp_state *s);    /* builtin_clause.c: group keys, periods, the sort column */
+/* The date column periods and orders follow: the file's one, or asked among several; -1. */
+int bp_date_column(bp_state *s);
 void bp_aggregates(bp_state *s); /* builtin_clause.c: aggregate words, top-k, sort order */
 int bp_operation(bp_state *s); /* builtin_ops.c: the operation, roles, leftovers */
 

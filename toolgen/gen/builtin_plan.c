@@ -13,16 +13,21 @@
 const char *bt_agg_name(bt_agg a)
 {
     static const char *const names[] = {"sum", "mean", "median", "min", "max", "std", "count",
-                                        "nunique", "size"};
-    return a <= BT_SIZE ? names[a] : "size";
+                                        "nunique", "size", "rate", "percent"};
+    return a <= BT_PERCENT ? names[a] : "size";
+}
+
+bool bt_agg_numeric(bt_agg a)
+{
+    return a <= BT_STD;
 }
 
 static const char *agg_words(bt_agg a)
 {
     static const char *const words[] = {"Sum", "Mean", "Median", "Minimum", "Maximum",
                                         "Standard deviation", "Count", "Number of distinct values",
-                                        "Number of rows"};
-    return a <= BT_SIZE ? words[a] : "Number of rows";
+                                        "Number of rows", "Share of yes", "Percentage of yes"};
+    return a <= BT_PERCENT ? words[a] : "Number of rows";
 }
 
 const char *bt_chart_name(bt_chart c)
@@ -53,11 +58,12 @@ char *bt_safe_text(const char *s)
     return out;
 }
 
-int bt_parse(bt_toks *t, const tg_dataset *ds, size_t nds, bt_plan *plan, tg_err *err)
+int bt_parse(bt_toks *t, bt_ctx *x, bt_plan *plan, tg_err *err)
 {
-    *plan = (bt_plan){.date_col = -1, .key = -1, .key2 = -1};
-    bp_state s = {.t = t, .ds = ds, .nds = nds, .p = plan, .err = err, .sort_col = -1};
-    if (bp_filters(&s) != 0 || bp_groups(&s) != 0)
+    const tg_dataset *ds = x->ds;
+    *plan = (bt_plan){.date_col = -1, .key = -1, .key2 = -1, .ratio = -1};
+    bp_state s = {.t = t, .x = x, .ds = ds, .nds = x->nds, .p = plan, .err = err, .sort_col = -1};
+    if (bp_filters(&s) != 0 || bp_ratio(&s) != 0 || bp_groups(&s) != 0)
         return -1;
     bp_aggregates(&s);
     if (bp_operation(&s) != 0)
@@ -73,32 +79,12 @@ int bt_parse(bt_toks *t, const tg_dataset *ds, size_t nds, bt_plan *plan, tg_err
     return 0;
 }
 
-static const char *cmp_text(bt_cmp c)
-{
-    static const char *const t[] = {"==", "!=", ">", ">=", "<", "<=", "between", "is missing",
-                                    "is not missing"};
-    return c <= BT_NOTNA ? t[c] : "==";
-}
-
 static void filters_text(tg_buf *b, const bt_plan *p, const tg_dataset *ds, bool english)
 {
     for (size_t i = 0; i < p->nfilters; i++) {
-        const bt_filter *f = &p->filters[i];
-        tg_buf_printf(b, "%s%s ", i ? " and " : (english ? ", where " : " where "), ds->cols[f->col].name);
-        if (f->cmp == BT_ISNA || f->cmp == BT_NOTNA) {
-            tg_buf_puts(b, cmp_text(f->cmp));
-        } else if (f->numeric && f->cmp == BT_BETWEEN) {
-            tg_buf_printf(b, "between %g and %g", f->lo, f->hi);
-        } else if (f->numeric) {
-            tg_buf_printf(b, "%s %g", cmp_text(f->cmp), f->lo);
-        } else {
-            tg_buf_puts(b, f->nvals > 1 ? (f->cmp == BT_NE ? "not in " : "in ") : cmp_text(f->cmp));
-            tg_buf_puts(b, f->nvals > 1 ? "(" : " ");
-            for (size_t v = 0; v < f->nvals; v++)
-                tg_buf_printf(b, "%s'%s'", v ? ", " : "", f->vals[v]);
-            if (f->nvals > 1)
-                tg_buf_puts(b, ")");
-        }
+        char *f = bt_filter_text(&p->filters[i], ds);
+        tg_buf_printf(b, "%s%s", i ? " and " : (english ? ", where " : " where "), f);
+        free(f);
     }
 }
 
@@ -108,13 +94,24 @@ static void columns_text(tg_buf *b, const int *cols, size_t n, const tg_dataset 
         tg_buf_printf(b, "%s%s", i ? sep : "", ds->cols[cols[i]].name);
 }
 
+/* The columns aggregated: the plan's values, or its per-row ratio ("tip / fare * 100"). */
+static void measured_text(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const char *sep)
+{
+    if (p->ratio >= 0)
+        tg_buf_printf(b, "%s / %s%s", ds->cols[p->values[0]].name, ds->cols[p->ratio].name,
+                      p->percent ? " * 100" : "");
+    else
+        columns_text(b, p->values, p->nvalues, ds, sep);
+}
+
 char *bt_plan_text(const bt_plan *p, const tg_dataset *ds)
 {
     tg_buf b = TG_BUF_INIT;
     tg_buf_puts(&b, bt_op_name(p->op));
     for (size_t a = 0; a < p->naggs; a++) {
         tg_buf_printf(&b, "%s%s(", a ? ", " : " ", bt_agg_name(p->aggs[a]));
-        columns_text(&b, p->values, p->aggs[a] == BT_SIZE ? 0 : p->nvalues, ds, ", ");
+        if (p->aggs[a] != BT_SIZE)
+            measured_text(&b, p, ds, ", ");
         tg_buf_puts(&b, ")");
     }
     if (!p->naggs && p->nvalues) {
@@ -158,7 +155,7 @@ static void aggregate_sentence(tg_buf *b, const bt_plan *p, const tg_dataset *ds
                       a ? (char)tolower((unsigned char)w[0]) : w[0], w + 1);
         if (p->aggs[a] != BT_SIZE) {
             tg_buf_puts(b, p->aggs[a] == BT_NUNIQUE ? " of " : " of ");
-            columns_text(b, p->values, p->nvalues, ds, " and ");
+            measured_text(b, p, ds, " and ");
         }
     }
     if (p->ngroups) {
@@ -190,6 +187,10 @@ char *bt_plan_sentence(const bt_plan *p, const tg_dataset *ds)
     case BT_OP_SUMMARY:
         tg_buf_puts(&b, "Summary statistics of ");
         columns_text(&b, p->values, p->nvalues, ds, ", ");
+        if (p->ngroups) {
+            tg_buf_puts(&b, " per ");
+            columns_text(&b, p->groups, p->ngroups, ds, " and ");
+        }
         break;
     case BT_OP_CORRELATION:
         tg_buf_printf(&b, "%s correlation ", p->spearman ? "Spearman" : "Pearson");
@@ -246,6 +247,10 @@ char *bt_plan_name(const bt_plan *p, const tg_dataset *ds)
     }
     for (size_t i = 0; i < p->nvalues && i < 3; i++)
         snake(&b, ds->cols[p->values[i]].name);
+    if (p->ratio >= 0) {
+        snake(&b, p->percent ? "pct_of" : "per");
+        snake(&b, ds->cols[p->ratio].name);
+    }
     if (p->ngroups)
         snake(&b, "by");
     for (size_t i = 0; i < p->ngroups && i < 3; i++)

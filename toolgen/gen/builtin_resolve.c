@@ -23,7 +23,7 @@ static const char *const keywords[] = {
     "split", "where", "with", "whose", "when", "if", "only", "among", "for", "on", "in", "within",
     "excluding", "except", "without", "not", "over", "above", "greater", "more", "higher",
     "larger", "exceeds", "exceeding", "exceed", "least", "under", "below", "less", "lower",
-    "smaller", "fewer", "most", "than", "between", "equal", "equals", "is", "are", "was", "were",
+    "smaller", "fewer", "fewest", "most", "than", "between", "equal", "equals", "is", "are", "was", "were",
     "missing", "null", "nan", "na", "empty", "unknown", "blank", "present", "known",
     "non-missing", "nonmissing", "available", "sum", "total", "totals", "average", "averages",
     "avg", "mean", "means", "median", "medians", "min", "minimum", "lowest", "smallest", "max",
@@ -44,7 +44,10 @@ static const char *const keywords[] = {
     "visualize", "visualise", "bar", "bars", "line", "scatter", "scatterplot", "histogram",
     "histograms", "hist", "heatmap", "heat", "map", "pie", "vs", "versus", "against", "time",
     "trend", "bins", "value", "values", "and", "or", "then", "to", "from", "no", "has", "have",
-    "row", "rows", "column", "columns", "it", "how", "which", "what", "as", "of", NULL};
+    "row", "rows", "column", "columns", "it", "how", "which", "what", "as", "of", "non", "since",
+    "until", "through", "during", "rate", "rates", "ratio", "before", "after", "older", "younger",
+    "heavier", "lighter", "longer", "shorter", "taller", "cheaper", "costlier", "bigger", "second",
+    "third", "fourth", "fifth", "last", NULL};
 
 static const char *const fillers[] = {
     "the", "a", "an", "me", "show", "give", "list", "find", "get", "compute", "calculate",
@@ -58,7 +61,9 @@ static const char *const fillers[] = {
     "category", "categories", "field", "fields", "variable", "variables", "numeric",
     "numerical", "measure", "measures", "metric", "metrics", "amount", "amounts", "size",
     "frame", "spreadsheet", "sheet", "stat", "info", "information", "done", "typical",
-    "rule", "files", "both", "other", "second", "two", "together", "approach", NULL};
+    "rule", "files", "both", "other", "two", "together", "approach", "ever", "recorded",
+    "collected", "given", "left", "flew", "travelled", "traveled", "paid", "single", "methods",
+    "types", "kinds", "board", "onboard", "aboard", "people", NULL};
 
 static const char *const row_nouns[] = {
     "row", "rows", "record", "records", "entry", "entries", "observation", "observations",
@@ -66,7 +71,8 @@ static const char *const row_nouns[] = {
     "passengers", "passenger", "customers", "customer", "visits", "trips", "trip", "rides",
     "ride", "flowers", "flower", "penguins", "penguin", "cars", "car", "samples", "sample",
     "transactions", "orders", "bills", "bill", "parties", "states", "countries", "times",
-    "occurrences", "datapoints", "points", "things", "tables", "months", "ones", NULL};
+    "occurrences", "datapoints", "points", "things", "tables", "months", "ones", "vehicles",
+    "engines", "models", "cabs", "taxis", "tickets", NULL};
 
 bool bt_is_keyword(const char *w)
 {
@@ -146,11 +152,6 @@ static bool names_column(const char *key, const char *name)
     return hit;
 }
 
-static const char *const weekdays[] = {"monday", "tuesday", "wednesday", "thursday", "friday",
-                                       "saturday", "sunday", NULL};
-static const char *const months[] = {"january", "february", "march", "april", "may", "june",
-                                     "july", "august", "september", "october", "november",
-                                     "december", NULL};
 
 /* Is level one of list, in full or abbreviated to at least 3 letters ("Thur", "Sun", "Jan")? */
 static bool level_in(const char *level, const char *const *list)
@@ -195,9 +196,9 @@ static int concept_column(const char *w, const tg_dataset *ds)
     static const char *const genders[] = {"male", "female", "man", "woman", "m", "f", NULL};
     const char *const *list = NULL;
     if (bt_word_eq(w, "weekday") || bt_word_eq(w, "dow"))
-        list = weekdays;
+        list = bt_weekdays;
     else if (bt_word_eq(w, "month"))
-        list = months;
+        list = bt_months;
     else if (bt_word_eq(w, "gender"))
         list = genders;
     if (!list)
@@ -239,19 +240,36 @@ static char *ngram_key(const bt_toks *t, size_t i, size_t k)
 static const char *const agg_words[] = {"sum", "total", "totals", "mean", "average", "avg",
                                         "median", "min", "max", "count", "number", NULL};
 
-/* Longest run of words i..i+k naming a column of one of the datasets: sets *ds_out, *col_out. */
-static size_t match_column(const bt_toks *t, size_t i, const tg_dataset *ds, size_t nds,
-                           int *ds_out, int *col_out)
+/* "percentage who survived": a relative pronoun, even in a file with a column named who. */
+static bool pronoun(const bt_toks *t, size_t i)
 {
+    static const char *const pronouns[] = {"who", "which", "that", "what", NULL};
+    return tg_strlist_has(pronouns, t->v[i].text) && i > 0 && i + 1 < t->n &&
+           t->v[i + 1].kind == BT_WORD && !bt_is_keyword(t->v[i + 1].text) &&
+           !bt_is_filler(t->v[i + 1].text);
+}
+
+/* Longest run of words i..i+k naming a column of one of the datasets: sets *ds_out, *col_out.
+ * A run starting with an aggregate word ("total bill") is flagged in x, and skipped when x
+ * reads such words as aggregates. */
+static size_t match_column(const bt_toks *t, size_t i, bt_ctx *x, int *ds_out, int *col_out)
+{
+    const tg_dataset *ds = x->ds;
+    if (pronoun(t, i))
+        return 0;
     for (size_t k = 4; k >= 1; k--) {
         char *key = ngram_key(t, i, k);
         if (!key)
             continue;
-        for (size_t d = 0; d < nds; d++) {
+        bool agg_first = tg_strlist_has(agg_words, t->v[i].text);
+        if (agg_first && k > 1 && x->split_aggregates) {
+            free(key);
+            continue;
+        }
+        for (size_t d = 0; d < x->nds; d++) {
             int c = column_named(key, &ds[d]);
             /* "total fare": a column called total is still the aggregate when a column follows */
-            if (c >= 0 && k == 1 && tg_strlist_has(agg_words, t->v[i].text) && i + 1 < t->n &&
-                t->v[i + 1].kind == BT_WORD) {
+            if (c >= 0 && k == 1 && agg_first && i + 1 < t->n && t->v[i + 1].kind == BT_WORD) {
                 char *next = ngram_key(t, i + 1, 1);
                 bool col_follows = column_named(next, &ds[d]) >= 0;
                 free(next);
@@ -260,65 +278,13 @@ static size_t match_column(const bt_toks *t, size_t i, const tg_dataset *ds, siz
             }
             if (c >= 0) {
                 free(key);
+                x->merged_aggregate = x->merged_aggregate || (agg_first && k > 1);
                 *ds_out = (int)d;
                 *col_out = c;
                 return k;
             }
         }
         free(key);
-    }
-    return 0;
-}
-
-/* "dinners" names the value "Dinner": a plural of a word value (4+ letters, no digits). */
-static bool plural_of_value(const char *w, const char *level)
-{
-    size_t n = strlen(level);
-    if (n < 4 || n > 60 || strlen(w) <= n)
-        return false;
-    char lower[64];
-    for (size_t i = 0; i <= n; i++) {
-        if (isdigit((unsigned char)level[i]))
-            return false;
-        lower[i] = (char)tolower((unsigned char)level[i]);
-    }
-    return bt_word_eq(w, lower);
-}
-
-/* Words i..i+k naming a value of a text column ("credit card", "Sun", "Sunday"). */
-static size_t match_value(const bt_toks *t, size_t i, const tg_dataset *ds, size_t nds,
-                          int *ds_out, int *col_out, const char **level)
-{
-    for (size_t k = 3; k >= 1; k--) {
-        if (i + k > t->n)
-            continue;
-        tg_buf b = TG_BUF_INIT;
-        bool words = true;
-        for (size_t j = i; j < i + k; j++) {
-            words = words && t->v[j].kind == BT_WORD;
-            tg_buf_printf(&b, "%s%s", j > i ? " " : "", t->v[j].text);
-        }
-        const char *w = b.data ? b.data : "";
-        bool grammar = k == 1 && (bt_is_keyword(w) || bt_is_filler(w));
-        bool day_or_month = k == 1 && (tg_strlist_has(weekdays, w) || tg_strlist_has(months, w));
-        for (size_t d = 0; words && !grammar && d < nds; d++)
-            for (size_t c = 0; c < ds[d].ncols; c++) {
-                const tg_dataset_column *col = &ds[d].cols[c];
-                if (col->type != TG_COL_STRING && col->type != TG_COL_BOOL)
-                    continue;
-                for (size_t l = 0; l < col->nlevels; l++) {
-                    const char *lv = col->levels[l];
-                    if (strcasecmp(lv, w) == 0 || plural_of_value(w, lv) ||
-                        (day_or_month && strlen(lv) >= 3 && strncasecmp(w, lv, strlen(lv)) == 0)) {
-                        *ds_out = (int)d;
-                        *col_out = (int)c;
-                        *level = lv;
-                        tg_buf_free(&b);
-                        return k;
-                    }
-                }
-            }
-        tg_buf_free(&b);
     }
     return 0;
 }
@@ -352,7 +318,7 @@ static int close_column(const char *word, const tg_dataset *ds)
 }
 
 /* A misspelt operation word ("avrage", "corelation"): the keyword, or NULL. */
-static const char *close_keyword(const char *w)
+const char *bt_close_keyword(const char *w)
 {
     static const char *const words[] = {"average", "median", "maximum", "minimum", "correlation",
                                         "histogram", "percentage", "distribution", "summary",
@@ -362,7 +328,7 @@ static const char *close_keyword(const char *w)
     if (strlen(w) < 5)
         return NULL;
     for (size_t i = 0; words[i]; i++)
-        if (tg_edit_distance(w, words[i]) == 1)
+        if (bt_damerau(w, words[i]) == 1)
             return words[i];
     return NULL;
 }
@@ -379,28 +345,33 @@ static bool is_dataset_stem(const char *w, const tg_dataset *ds, size_t nds)
     return false;
 }
 
-/* Turns tokens i..i+k into one token of kind at i; the rest are dropped. */
-static void merge_tokens(bt_toks *t, size_t i, size_t k, bt_kind kind, int d, int col,
-                         const char *text)
+/* Is the row noun at i counted ("number of bills", "how many passengers", "count the bills")? */
+static bool counted(const bt_toks *t, size_t i)
 {
-    tg_buf raw = TG_BUF_INIT;
-    for (size_t j = i; j < i + k; j++) {
-        tg_buf_printf(&raw, "%s%s", j > i ? " " : "", t->v[j].raw);
-        if (j > i) {
-            free(t->v[j].text);
-            free(t->v[j].raw);
-        }
-    }
-    free(t->v[i].text);
-    free(t->v[i].raw);
-    t->v[i] = (bt_tok){.kind = kind, .text = xstrdup(text), .raw = tg_buf_steal(&raw), .ds = d,
-                       .col = col};
-    memmove(&t->v[i + 1], &t->v[i + k], (t->n - i - k) * sizeof *t->v);
-    t->n -= k - 1;
+    static const char *const count_words[] = {"number", "many", "count", "counts", "most",
+                                              "fewest", "least", NULL};
+    while (i > 0 && (bt_is_filler(t->v[i - 1].text) || strcmp(t->v[i - 1].text, "of") == 0))
+        i--;
+    return i > 0 && t->v[i - 1].kind == BT_WORD && tg_strlist_has(count_words, t->v[i - 1].text);
 }
 
-void bt_resolve(bt_toks *t, const tg_dataset *ds, size_t nds)
+/* In the reading that takes aggregate words as aggregates: "total bill" at i, the aggregate
+ * then the rest of the words that named the column (k, the column), or 0. */
+static size_t aggregate_then_column(const bt_toks *t, size_t i, bt_ctx *x, int *d, int *c)
 {
+    if (!tg_strlist_has(agg_words, t->v[i].text))
+        return 0;
+    x->split_aggregates = false;
+    size_t k = match_column(t, i, x, d, c);
+    x->split_aggregates = true;
+    return k > 1 ? k : 0;
+}
+
+void bt_resolve(bt_toks *t, bt_ctx *x)
+{
+    const tg_dataset *ds = x->ds;
+    size_t nds = x->nds;
+    bt_rewrite(t, x);
     for (size_t i = 0; i < t->n; i++) {
         bt_tok *tok = &t->v[i];
         if (tok->kind != BT_WORD)
@@ -408,22 +379,29 @@ void bt_resolve(bt_toks *t, const tg_dataset *ds, size_t nds)
         int d = -1, c = -1;
         const char *level = NULL;
         size_t k;
-        if ((k = match_column(t, i, ds, nds, &d, &c)) > 0) {
-            merge_tokens(t, i, k, BT_COL, d, c, ds[d].cols[c].name);
-        } else if ((k = match_value(t, i, ds, nds, &d, &c, &level)) > 0) {
-            merge_tokens(t, i, k, BT_VAL, d, c, level);
+        if ((k = match_column(t, i, x, &d, &c)) > 0) {
+            bt_merge_tokens(t, i, k, BT_COL, d, c, ds[d].cols[c].name);
+        } else if ((k = bt_match_value(t, i, x, &d, &c, &level)) > 0) {
+            bt_merge_tokens(t, i, k, BT_VAL, d, c, level);
         } else if ((c = concept_column(tok->text, &ds[0])) >= 0) {
-            merge_tokens(t, i, 1, BT_COL, 0, c, ds[0].cols[c].name);
+            bt_merge_tokens(t, i, 1, BT_COL, 0, c, ds[0].cols[c].name);
+        } else if (x->split_aggregates && (k = aggregate_then_column(t, i, x, &d, &c)) > 0) {
+            bt_merge_tokens(t, i + 1, k - 1, BT_COL, d, c, ds[d].cols[c].name);
+        } else if (bt_is_row_noun(tok->text) && !counted(t, i) &&
+                   (k = bt_loose_column(t, i, x, &d, &c)) > 0) {
+            bt_merge_tokens(t, i, k, BT_COL, d, c, ds[d].cols[c].name); /* "bill and tip" */
         } else if (bt_is_keyword(tok->text) || bt_is_filler(tok->text) ||
                    bt_is_row_noun(tok->text) || is_dataset_stem(tok->text, ds, nds)) {
             continue;
+        } else if ((k = bt_loose_column(t, i, x, &d, &c)) > 0) {
+            bt_merge_tokens(t, i, k, BT_COL, d, c, ds[d].cols[c].name);
         } else {
             for (size_t dd = 0; dd < nds && c < 0; dd++)
                 if ((c = close_column(tok->text, &ds[dd])) >= 0)
                     d = (int)dd;
-            const char *kw = close_keyword(tok->text);
+            const char *kw = bt_close_keyword(tok->text);
             if (c >= 0) {
-                merge_tokens(t, i, 1, BT_COL, d, c, ds[d].cols[c].name);
+                bt_merge_tokens(t, i, 1, BT_COL, d, c, ds[d].cols[c].name);
             } else if (kw) {
                 free(tok->text);
                 tok->text = xstrdup(kw);

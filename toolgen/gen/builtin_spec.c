@@ -51,9 +51,13 @@ static void input_property(tg_buf *b, const bt_param *p, const tg_dataset *ds)
     tg_buf_putc(b, '\n');
 }
 
-static void input_schema(tg_buf *b, const bt_param *ps, size_t n, const tg_dataset *ds)
+static void input_schema(tg_buf *b, const bt_plan *p, const bt_param *ps, size_t n,
+                         const tg_dataset *ds)
 {
-    tg_buf_puts(b, "input_schema:\n  type: object\n  additionalProperties: false\n  properties:\n");
+    char *decl = bt_plan_declaration(p, ds, ps, n);
+    tg_buf_printf(b, "input_schema:\n  type: object\n  additionalProperties: false\n"
+                     "  x-toolgen-reading: %s\n  properties:\n", decl); /* JSON is YAML */
+    free(decl);
     for (size_t i = 0; i < n; i++)
         input_property(b, &ps[i], ds);
     tg_buf_putc(b, '\n');
@@ -63,14 +67,20 @@ static void output_schema(tg_buf *b, const bt_plan *p)
 {
     tg_buf_puts(b,
         "output_schema:\n  type: object\n  additionalProperties: false\n"
-        "  required: [file_path, rows_in, rows_used, columns, rows, row_count, truncated, value, "
-        "details, summary_markdown");
+        "  required: [file_path, title, rows_in, rows_processed, rows_used, rows_dropped, columns, "
+        "rows, row_count, truncated, value, details, summary_markdown");
     tg_buf_puts(b, p->chart ? ", chart_file, data_file, manifest_file]\n" : "]\n");
     tg_buf_puts(b,
         "  properties:\n"
         "    file_path: {type: string, description: \"The file read, as given.\"}\n"
-        "    rows_in: {type: integer, minimum: 0, description: \"Rows read (after max_rows and repeat).\"}\n"
-        "    rows_used: {type: integer, minimum: 0, description: \"Rows left after the plan's filters.\"}\n"
+        "    title: {type: string, description: \"What was computed, from the arguments of this call.\"}\n"
+        "    rows_in: {type: integer, minimum: 0, description: \"Rows read from the file.\"}\n"
+        "    rows_processed: {type: integer, minimum: 0, description: \"Rows read from the file (as rows_in).\"}\n"
+        "    rows_used: {type: integer, minimum: 0, description: \"Rows the computation used: after the plan's filters and without the rows it cannot use (a missing group key, a missing value to rank or plot).\"}\n"
+        "    rows_dropped:\n      type: array\n"
+        "      description: Why rows read were not used, or left out of a computation (a missing value an aggregate skips), with how many.\n"
+        "      items:\n        type: object\n        required: [rows, why]\n        additionalProperties: false\n"
+        "        properties: {rows: {type: integer, minimum: 1}, why: {type: string}}\n"
         "    columns:\n      type: array\n      description: The columns of the result table, in order.\n"
         "      items: {type: string}\n"
         "    rows:\n      type: array\n      description: The result table, one object per row (column name to value; null when missing), at most 1000.\n"
@@ -80,7 +90,7 @@ static void output_schema(tg_buf *b, const bt_plan *p)
         "    value:\n      type: [number, string, boolean, 'null']\n"
         "      description: The single number the request asks for (one aggregate, one correlation), else null.\n"
         "    details: {type: object, description: \"Facts of the computation (bounds, method, window, period), by name.\"}\n"
-        "    summary_markdown: {type: string, description: \"The title, the chart if any, the first 20 rows as a Markdown table, and how many rows were used.\"}\n");
+        "    summary_markdown: {type: string, description: \"The title, the chart if any, the first 20 rows as a Markdown table, how many rows were read and used, and why the others were not.\"}\n");
     if (p->chart)
         tg_buf_puts(b,
             "    chart_file: {const: chart.png, description: \"The chart, PNG, in the working directory.\"}\n"
@@ -117,7 +127,7 @@ char *bt_write_manifest(const bt_plan *p, const tg_dataset *ds, size_t nds, cons
     tg_buf_puts(b, "\nstatus: draft\nrisk: low\ncategory: analytics\nidempotency: idempotent\n"
                    "timeout_ms: 60000\n\n");
     bs_docs(b, p, ds, nds, sentence, plan);
-    input_schema(b, ps, n, ds);
+    input_schema(b, p, ps, n, ds);
     output_schema(b, p);
     tg_buf_puts(b, "error_codes: [INVALID_INPUT, NOT_FOUND, FORBIDDEN, TIMEOUT]\n\n");
     bs_examples_tests(b, p, ds, ps, n);

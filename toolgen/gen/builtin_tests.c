@@ -3,15 +3,18 @@
  * the dataset's schema (docs/generate.md#what-a-generated-tool-looks-like):
  *
  *   normal  the request on the whole file: rows_in is the file's row count
- *   edge    no rows (max_rows 0), one row (max_rows 1, when the plan has no filter), a column
- *           that does not exist, a file that does not exist
- *   stress  the file stacked 20 times (repeat), and for groupings and value counts without a
- *           filter the column with the most distinct values as the key (row_count = distinct)
+ *   edge    a column that does not exist, a text column where a number is computed, a file
+ *           that does not exist, a result cut to one row (limit 1)
+ *   stress  for groupings and value counts without a filter, the column with the most
+ *           distinct values as the key (row_count = distinct)
+ * Every test goes through the tool's public arguments: there is no knob that changes the data
+ * a result is computed from.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strvec.h"
 #include "gen/builtin_spec_int.h"
 
 #define Q(s) tg_buf_json_string(b, (s))
@@ -26,7 +29,7 @@ static const char *what_op_does(const bt_plan *p)
                           : "computes the aggregates over all rows, skipping missing values";
     case BT_OP_TOP_ROWS: return "sorts the rows with a value in sort_column by it and keeps the first top_k";
     case BT_OP_VALUE_COUNTS: return "counts each value of column (missing values left out) and its share of the counted rows, most frequent first (ties by value)";
-    case BT_OP_SUMMARY: return "computes count, mean, standard deviation, minimum, quartiles, median and maximum of each column";
+    case BT_OP_SUMMARY: return "computes count, mean, standard deviation, minimum, quartiles, median and maximum of each column (per group of group_by, when it has one)";
     case BT_OP_CORRELATION: return "computes the correlation coefficient of two columns, or the matrix for more, on the rows where both values are present";
     case BT_OP_MOVING_AVERAGE: return "orders the rows (by order_column when there is one) and computes the mean of value_column over a sliding window of the last window rows (null until the window is full)";
     case BT_OP_RESAMPLE: return "parses date_column as dates, labels each row with its period and computes the aggregate per period, in time order";
@@ -53,9 +56,10 @@ void bs_docs(tg_buf *b, const bt_plan *p, const tg_dataset *ds, size_t nds, cons
     tg_buf_reset(&t);
     tg_buf_puts(b, "\n  when_not_to_use: ");
     Q("For any other computation: another aggregate, grouping or filter is another tool.");
-    tg_buf_printf(&t, "Reads file_path with pandas (its first max_rows rows, stacked repeat times), "
-                      "checks that the columns exist (and are numeric where the plan computes on "
-                      "them), applies the plan's filters, then %s. The plan: %s.",
+    tg_buf_printf(&t, "Reads file_path with pandas, checks that the columns exist (and are numeric "
+                      "where the plan computes on them), applies the plan's filters, then %s; "
+                      "rows it cannot use and values an aggregate skips are counted, with the "
+                      "reason, in rows_dropped. The plan: %s.",
                   what_op_does(p), plan);
     if (p->chart)
         tg_buf_printf(&t, " Draws the result as a %s chart into chart.png, writes the plotted "
@@ -95,7 +99,7 @@ char *bs_example_input(const bt_plan *p, const tg_dataset *ds)
     tg_buf_puts(&b, "{\"file_path\": ");
     tg_buf_json_string(&b, ds[0].path);
     if (row_sized(p))
-        tg_buf_puts(&b, ", \"max_rows\": 20");
+        tg_buf_puts(&b, ", \"limit\": 20");
     tg_buf_puts(&b, "}");
     return tg_buf_steal(&b);
 }
@@ -128,10 +132,6 @@ static int widest_key(const bt_plan *p, const tg_dataset *ds)
 
 static void stress_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const char *artifacts)
 {
-    char extra[64];
-    snprintf(extra, sizeof extra, "repeat: 20");
-    test_head(b, "many_rows", "stress", "The file stacked 20 times.", ds->path, extra);
-    tg_buf_printf(b, "      output_contains: {rows_in: %zu}\n%s", ds->rows * 20, artifacts);
     bool keyed = (p->op == BT_OP_AGGREGATE && p->ngroups == 1 && !p->top_k) ||
                  (p->op == BT_OP_VALUE_COUNTS && !p->top_k);
     int key = widest_key(p, ds);
@@ -144,20 +144,35 @@ static void stress_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, cons
     test_head(b, "high_cardinality", "stress",
               "The column with the most distinct values as the key: one result row per value.",
               ds->path, x.data);
-    tg_buf_printf(b, "      output_contains: {row_count: %zu}\n", ds->cols[key].distinct);
+    tg_buf_printf(b, "      output_contains: {row_count: %zu}\n%s", ds->cols[key].distinct, artifacts);
     tg_buf_free(&x);
 }
 
-static void edge_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const bt_param *ps,
-                       size_t n)
+/* The parameter that must name numeric columns, and a text column of ds to give it; NULL when
+ * the plan has none or the file has no text column. */
+static const bt_param *numeric_param(const bt_plan *p, const tg_dataset *ds, const bt_param *ps,
+                                     size_t n, int *text_col)
 {
-    test_head(b, "no_rows", "edge", "No data rows: an INVALID_INPUT error, not an empty answer.",
-              ds->path, "max_rows: 0");
-    tg_buf_puts(b, "      error: INVALID_INPUT\n      message_contains: [no rows]\n");
-    if (!p->nfilters) {
-        test_head(b, "one_row", "edge", "A single data row.", ds->path, "max_rows: 1");
-        tg_buf_puts(b, "      output_contains: {rows_in: 1, rows_used: 1}\n");
-    }
+    static const char *const numeric[] = {"value_columns", "value_column", "sort_column",
+                                          "y_column", "columns", NULL};
+    bool counting = p->naggs && p->aggs[0] >= BT_COUNT;
+    if (p->op == BT_OP_MISSING || p->op == BT_OP_MERGE || p->op == BT_OP_SERIES || counting)
+        return NULL;
+    *text_col = -1;
+    for (size_t i = 0; i < ds->ncols && *text_col < 0; i++)
+        if (ds->cols[i].type == TG_COL_STRING)
+            *text_col = (int)i;
+    for (size_t i = 0; i < n && *text_col >= 0; i++)
+        if (tg_strlist_has(numeric, ps[i].name) ||
+            (strcmp(ps[i].name, "column") == 0 &&
+             (p->op == BT_OP_OUTLIERS || p->op == BT_OP_HISTOGRAM)))
+            return &ps[i];
+    return NULL;
+}
+
+static void edge_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const bt_param *ps,
+                       size_t n, const char *artifacts)
+{
     for (size_t i = 0; i < n; i++) {
         if (ps[i].type != BT_P_COLUMN && ps[i].type != BT_P_COLUMNS)
             continue;
@@ -170,12 +185,27 @@ static void edge_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const 
                        "Available columns]\n");
         break;
     }
+    int text_col;
+    const bt_param *np = numeric_param(p, ds, ps, n, &text_col);
+    if (np) {
+        tg_buf x = TG_BUF_INIT;
+        tg_buf_printf(&x, "%s: %s", np->name, np->type == BT_P_COLUMNS ? "[" : "");
+        tg_buf_json_string(&x, ds->cols[text_col].name);
+        tg_buf_puts(&x, np->type == BT_P_COLUMNS ? "]" : "");
+        test_head(b, "text_column", "edge", "A text column where a number is computed.",
+                  ds->path, x.data);
+        tg_buf_puts(b, "      error: INVALID_INPUT\n      message_contains: [not numeric]\n");
+        tg_buf_free(&x);
+    }
     const char *slash = strrchr(ds->path, '/');
     char *missing = slash ? xasprintf("%.*s/no_such_file.csv", (int)(slash - ds->path), ds->path)
                           : xstrdup("no_such_file.csv");
     test_head(b, "missing_file", "edge", "A file that does not exist.", missing, NULL);
     tg_buf_puts(b, "      error: NOT_FOUND\n");
     free(missing);
+    test_head(b, "one_result_row", "edge", "The result cut to one row: row_count still tells "
+              "how many there are.", ds->path, "limit: 1");
+    tg_buf_printf(b, "      output_contains: {rows_in: %zu}\n%s", ds->rows, artifacts);
 }
 
 void bs_examples_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const bt_param *ps,
@@ -183,7 +213,8 @@ void bs_examples_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const 
 {
     char *input = bs_example_input(p, ds);
     tg_buf_puts(b, "examples:\n  - name: the_request\n    description: ");
-    Q(row_sized(p) ? "The request on the first 20 rows of the file." : "The request on the whole file.");
+    Q(row_sized(p) ? "The request on the whole file, the first 20 result rows returned."
+                   : "The request on the whole file.");
     tg_buf_printf(b, "\n    input: %s\n" BT_EXAMPLE_PLACEHOLDER "\n", input);
     free(input);
     const char *artifacts = p->chart ? "      artifacts: [chart.png, chart_data.csv, "
@@ -193,7 +224,7 @@ void bs_examples_tests(tg_buf *b, const bt_plan *p, const tg_dataset *ds, const 
     tg_buf_puts(b, "      output_contains: {file_path: ");
     Q(ds->path);
     tg_buf_printf(b, ", rows_in: %zu}\n%s", ds->rows, artifacts);
-    edge_tests(b, p, ds, ps, n);
+    edge_tests(b, p, ds, ps, n, artifacts);
     stress_tests(b, p, ds, artifacts);
     tg_buf_putc(b, '\n');
 }

@@ -9,6 +9,8 @@
  *   constraint_match     1 for a read-only tool when the request has no filter or the tool takes
  *                        one (an input named filter/where/query/condition), else 0;
  *   semantic_similarity  the lexical cosine (gap.h).
+ * A tool that covers the request's reading (gen/cover.h) scores 1 on the first three: its
+ * operation, inputs and output are the request's by construction; only such a tool is reused.
  */
 #include "gen/gap.h"
 
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "base/strvec.h"
+#include "gen/cover.h"
 #include "model/manifest.h"
 #include "model/paths.h"
 
@@ -246,7 +249,7 @@ static char *tool_text(const tg_manifest *m)
 }
 
 static double score_tool(const tg_manifest *m, const tg_gap_intent *in, const tg_dataset *ds,
-                         size_t nds, const tg_gap_weights *w, double parts[5], cJSON *args)
+                         size_t nds, const tg_gap_weights *w, bool covered, double parts[5])
 {
     char *text = tool_text(m);
     const char *want = in->operation ? in->operation : tg_gap_operation(in->text);
@@ -257,11 +260,15 @@ static double score_tool(const tg_manifest *m, const tg_gap_intent *in, const tg
     /* two unclassified operations are not the same operation */
     parts[0] = strcmp(have, want) == 0 && strcmp(want, "other") != 0 ? 1 : 0;
     free(head);
+    cJSON *args = cJSON_CreateObject();
     parts[1] = inputs_score(m, in, ds, nds, args);
+    cJSON_Delete(args);
     bool want_chart = (in->output_format && strcmp(in->output_format, "chart") == 0) ||
                       strstr(want, "chart") || strcmp(want, "histogram") == 0 ||
                       strcmp(want, "heatmap") == 0;
     parts[2] = want_chart == tool_is_chart(m) ? 1 : 0;
+    if (covered) /* the readings' operations, chart and every input agree, by construction */
+        parts[0] = parts[1] = parts[2] = 1;
     parts[3] = constraints_score(m, in);
     parts[4] = tg_gap_similarity(in->text, text);
     free(text);
@@ -269,11 +276,53 @@ static double score_tool(const tg_manifest *m, const tg_gap_intent *in, const tg
            w->constraints * parts[3] + w->semantic * parts[4];
 }
 
+/* One tool against the request: kept in out when it beats what is there (a covering tool
+ * beats any other; then the score). */
+static void consider(const tg_manifest *m, const tg_gap_intent *in, const tg_dataset *ds,
+                     size_t nds, const tg_gap_weights *w, tg_gap_result *out)
+{
+    cJSON *args = cJSON_CreateObject();
+    char *why = NULL;
+    bool covered = in->reading && tg_cover(m->input_schema, in->reading, ds, nds, args, &why);
+    if (covered && in->reusable && !in->reusable(in->reusable_ud, m->name)) {
+        covered = false;
+        why = xstrdup("it is not one of the tools this caller can call");
+    }
+    double parts[5];
+    double s = score_tool(m, in, ds, nds, w, covered, parts);
+    bool better = out->tool == NULL || (covered && !out->covered) ||
+                  (covered == out->covered && s > out->score);
+    if (!better) {
+        cJSON_Delete(args);
+        free(why);
+        return;
+    }
+    free(out->tool);
+    free(out->call);
+    free(out->why);
+    out->tool = xstrdup(m->name);
+    out->score = s;
+    out->covered = covered;
+    out->why = covered ? NULL : why ? why : xstrdup("the request has no reading");
+    if (covered)
+        free(why);
+    memcpy(out->parts, parts, sizeof parts);
+    out->call = NULL;
+    if (covered) {
+        cJSON *call = cJSON_CreateObject();
+        cJSON_AddStringToObject(call, "tool", m->name);
+        cJSON_AddItemToObject(call, "arguments", args);
+        out->call = tg_json_print_compact(call);
+        cJSON_Delete(call);
+    } else {
+        cJSON_Delete(args);
+    }
+}
+
 int tg_gap_find(const tg_repo *repo, const tg_gap_intent *in, const tg_dataset *datasets,
                 size_t ndatasets, const tg_gap_weights *w, tg_gap_result *out, tg_err *err)
 {
     memset(out, 0, sizeof *out);
-    out->score = -1;
     tg_strv names = {0};
     if (tg_tools_list(repo, &names, err) != 0)
         return -1;
@@ -287,31 +336,12 @@ int tg_gap_find(const tg_repo *repo, const tg_gap_intent *in, const tg_dataset *
         if (rc != 0)
             continue;
         tg_manifest_bind(&m);
-        if (m.status != TG_STATUS_REJECTED && m.name) {
-            double parts[5];
-            cJSON *args = cJSON_CreateObject();
-            double s = score_tool(&m, in, datasets, ndatasets, w, parts, args);
-            if (s > out->score) {
-                free(out->tool);
-                free(out->call);
-                out->tool = xstrdup(m.name);
-                out->score = s;
-                memcpy(out->parts, parts, sizeof parts);
-                cJSON *call = cJSON_CreateObject();
-                cJSON_AddStringToObject(call, "tool", m.name);
-                cJSON_AddItemToObject(call, "arguments", args);
-                out->call = tg_json_print_compact(call);
-                cJSON_Delete(call);
-            } else {
-                cJSON_Delete(args);
-            }
-        }
+        if (m.status != TG_STATUS_REJECTED && m.name)
+            consider(&m, in, datasets, ndatasets, w, out);
         tg_manifest_free(&m);
     }
     tg_strv_free(&names);
-    if (out->score < 0)
-        out->score = 0;
-    out->reuse = out->tool && out->score + 1e-9 >= w->threshold;
+    out->reuse = out->tool && out->covered && out->score + 1e-9 >= w->threshold;
     return 0;
 }
 
@@ -319,5 +349,6 @@ void tg_gap_result_release(tg_gap_result *r)
 {
     free(r->tool);
     free(r->call);
+    free(r->why);
     memset(r, 0, sizeof *r);
 }

@@ -8,6 +8,11 @@
  *   overlap = w_op·operation_match + w_in·input_compatibility + w_out·output_format_match
  *           + w_con·constraint_match + w_sem·semantic_similarity
  *
+ * A tool is reused only when it also covers the request's reading, every part of it
+ * (gen/cover.h): then its call is exact, and operation, inputs and output format score 1. A
+ * request whose reading is unknown, or a tool that declares none, is never reused, whatever its
+ * score: the score ranks and explains, the reading decides.
+ *
  * "Semantic similarity" is a lexical cosine, not an embedding: the cosine of the word-count
  * vectors of the request and of the tool's name, title, description, when_to_use and intent,
  * after lowercasing, splitting snake_case, dropping stop words and folding plurals. It is
@@ -24,6 +29,7 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "gen/dataset.h"
+#include "gen/reading.h"
 #include "model/repo.h"
 
 typedef struct tg_gap_weights {
@@ -42,14 +48,21 @@ typedef struct tg_gap_intent {
     const char *const *columns;/* the columns named (may be empty) */
     size_t ncolumns;
     bool has_filters;
+    const tg_reading *reading; /* the request part by part; NULL or not known: nothing is reused */
+    /* which tools a reuse may name (those the caller can call, e.g. the served ones); NULL: all */
+    bool (*reusable)(void *ud, const char *tool);
+    void *reusable_ud;
 } tg_gap_intent;
 
 typedef struct tg_gap_result {
-    bool reuse;           /* best.score >= threshold */
-    char *tool;           /* the best-scoring tool, or NULL when the repository has none */
+    bool reuse;           /* a tool covers the reading and scores >= threshold */
+    char *tool;           /* the covering tool with the best score, else the best-scoring tool,
+                             or NULL when the repository has none */
+    bool covered;         /* tool covers the reading (gen/cover.h) */
+    char *why;            /* !covered: the first part of the reading tool does not cover */
     double score;
     double parts[5];      /* operation, inputs, output_format, constraints, semantic */
-    char *call;           /* the exact call: {"tool": ..., "arguments": {...}} as JSON text */
+    char *call;           /* covered: the exact call, {"tool": ..., "arguments": {...}} as JSON */
 } tg_gap_result;
 
 /* The operation a text speaks of (keyword classes; "other" when none matches). */

@@ -4,9 +4,12 @@
  */
 #include "gen/newtool.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "gen/builtin.h"
 #include "gen/newtool_int.h"
 #include "model/paths.h"
 
@@ -42,7 +45,7 @@ int tg_gen_ask(gen_ctx *c, const tg_prompt *p, const char *const *vars, int samp
         c->res->fail = TG_GENF_USAGE;
         return -1;
     }
-    tg_llm_request rq = {.system = sys, .user = user, .sample = sample};
+    tg_llm_request rq = {.system = sys, .user = user, .sample = sample, .block = lang};
     tg_llm_status st = tg_llm_complete(&c->llm, &rq, reply, err);
     if (st == TG_LLM_OK)
         c->last_prompt_hash = tg_hash_bytes(user, strlen(user));
@@ -151,20 +154,22 @@ static void intent_columns(gen_ctx *c, tg_strv *cols)
                 tg_strv_push(cols, c->ds[d].cols[i].name);
 }
 
-static int detect_gap(gen_ctx *c, tg_err *err)
+static int detect_gap(gen_ctx *c, const tg_reading *reading, tg_err *err)
 {
     tg_gap_weights w;
     tg_gap_weights_from_json(tg_config_get(&c->repo->cfg, "/generation"), &w);
     tg_strv cols = {0};
     intent_columns(c, &cols);
-    const cJSON *filters = c->intent ? tg_json_get(c->intent, "filters") : NULL;
     tg_gap_intent in = {
         .text = c->o->intent,
-        .operation = c->intent ? tg_json_get_string(c->intent, "operation") : NULL,
+        .operation = NULL, /* the score's classes, from the words for both readers */
         .output_format = c->intent ? tg_json_get_string(c->intent, "output_format") : NULL,
         .columns = (const char *const *)cols.v,
         .ncolumns = cols.n,
-        .has_filters = cJSON_GetArraySize(filters) > 0,
+        .has_filters = reading->filters.n > 0 || !reading->known,
+        .reading = reading,
+        .reusable = c->o->reusable,
+        .reusable_ud = c->o->reusable_ud,
     };
     tg_gap_result g;
     int rc = tg_gap_find(c->repo, &in, c->ds, c->nds, &w, &g, err);
@@ -174,23 +179,35 @@ static int detect_gap(gen_ctx *c, tg_err *err)
         return -1;
     }
     if (g.reuse) {
-        tg_gen_note(c, "REUSE %s: overlap %.2f >= %.2f (operation %.0f, inputs %.2f, output %.0f, "
-                    "constraints %.0f, similarity %.2f)", g.tool, g.score, w.threshold, g.parts[0],
-                    g.parts[1], g.parts[2], g.parts[3], g.parts[4]);
+        tg_gen_note(c, "REUSE %s: it covers every part of the reading; overlap %.2f >= %.2f "
+                    "(operation %.0f, inputs %.2f, output %.0f, constraints %.0f, similarity "
+                    "%.2f)", g.tool, g.score, w.threshold, g.parts[0], g.parts[1], g.parts[2],
+                    g.parts[3], g.parts[4]);
         c->res->outcome = TG_GEN_REUSE;
         free(c->res->tool);
         c->res->tool = xstrdup(g.tool);
         cJSON *call = cJSON_Parse(g.call);
         char *args = tg_json_print_compact(tg_json_get(call, "arguments"));
         c->res->next = xasprintf("toolgen run %s --input '%s'", g.tool, args);
-        free(args);
+        c->res->arguments = args;
         cJSON_Delete(call);
+    } else if (g.tool && g.covered) {
+        tg_gen_note(c, "gap: %s covers the reading but overlaps %.2f < %.2f: generating a new "
+                    "one", g.tool, g.score, w.threshold);
     } else if (g.tool) {
-        tg_gen_note(c, "gap: the closest tool, %s, overlaps %.2f < %.2f: generating a new one",
-                    g.tool, g.score, w.threshold);
+        tg_gen_note(c, "gap: the closest tool, %s (overlap %.2f), does not cover the reading: "
+                    "%s; generating a new one", g.tool, g.score, g.why);
     }
     tg_gap_result_release(&g);
     return 0;
+}
+
+/* The reading, shown before anything else is done with it. */
+static void note_reading(gen_ctx *c, const tg_reading *r)
+{
+    char *text = tg_reading_text(r);
+    tg_gen_note(c, "reading: %s", text);
+    free(text);
 }
 
 /* ---- step 3: the contract ------------------------------------------------------------------ */
@@ -231,9 +248,31 @@ static int load_prompts(gen_ctx *c, tg_err *err)
     return 0;
 }
 
+/* What the model's intent leaves open is named, not dropped: the request is refused. */
+static int unclear_parts(gen_ctx *c, tg_err *err)
+{
+    const cJSON *u = cJSON_GetArrayItem(tg_json_get(c->intent, "unclear"), 0);
+    if (!u)
+        return 0;
+    const char *text = cJSON_IsString(u) ? u->valuestring : tg_json_get_string(u, "text");
+    c->res->fail = TG_GENF_USAGE;
+    return tg_err_set(err, "the model could not map '%s' of the request to the data; say what "
+                           "it means (a column or a value of %s) and run again",
+                      text ? text : "?", c->nds ? c->ds[0].path : "the data");
+}
+
 static int run_llm(gen_ctx *c, tg_err *err)
 {
-    if (load_prompts(c, err) != 0 || extract_intent(c, err) != 0 || detect_gap(c, err) != 0)
+    if (load_prompts(c, err) != 0 || extract_intent(c, err) != 0)
+        return -1;
+    tg_reading r;
+    tg_reading_from_intent(c->intent, c->ds, c->nds, &r);
+    note_reading(c, &r);
+    int rc = unclear_parts(c, err);
+    if (rc == 0)
+        rc = detect_gap(c, &r, err);
+    tg_reading_release(&r);
+    if (rc != 0)
         return -1;
     if (c->res->outcome == TG_GEN_REUSE)
         return 0;
@@ -243,11 +282,92 @@ static int run_llm(gen_ctx *c, tg_err *err)
     return tg_gen_candidates(c, err);
 }
 
+static bool folder_exists(const gen_ctx *c, const char *name)
+{
+    char *dir = tg_path_join(c->repo->cfg.manifests_dir, name);
+    struct stat st;
+    bool found = fstatat(c->repo->root_fd, dir, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    free(dir);
+    return found;
+}
+
+/*
+ * The name derived from the plan leaves out the filters' values ("mean_fare_where_age" for
+ * "age over 50" and "age is missing"): when a tool of that name exists (and was not reused: it
+ * answers another request), t is compiled again as NAME_2, NAME_3, ... — the first free one.
+ */
+static tg_builtin_status free_name(gen_ctx *c, const char *const *answers, size_t n,
+                                   tg_builtin_tool *t, tg_builtin_question *q, tg_err *err)
+{
+    if (!folder_exists(c, t->name))
+        return TG_BUILTIN_OK;
+    char *base = xstrdup(t->name);
+    tg_builtin_status st = TG_BUILTIN_OK;
+    for (int i = 2; i < 100 && st == TG_BUILTIN_OK; i++) {
+        char *name = xasprintf("%.*s_%d", 60, base, i);
+        if (!folder_exists(c, name)) {
+            tg_builtin_tool_release(t);
+            tg_builtin_question_release(q);
+            st = tg_builtin_compile(c->o->intent, c->ds, c->nds, name, answers, n, t, q, err);
+            free(name);
+            break;
+        }
+        free(name);
+    }
+    free(base);
+    return st;
+}
+
+/* The builtin's tool, with the user's answers: those given, then those the ask callback gets
+ * (three questions at most). A question left open ends with TG_GENF_ASK. */
+static int compile_builtin(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
+{
+    tg_strv answers = {0};
+    for (size_t i = 0; i < c->o->nassume; i++)
+        tg_strv_push(&answers, c->o->assume[i]);
+    tg_builtin_status st;
+    tg_builtin_question q;
+    for (int asked = 0;; asked++) {
+        st = tg_builtin_compile(c->o->intent, c->ds, c->nds, c->o->name,
+                                (const char *const *)answers.v, answers.n, t, &q, err);
+        char *answer = NULL;
+        if (st != TG_BUILTIN_ASK || asked >= 3 || !c->o->ask ||
+            c->o->ask(c->o->ask_ud, &q, &answer) != 0 || !answer)
+            break;
+        tg_gen_note(c, "answer: '%s' means %s", q.about, answer);
+        tg_strv_pushf(&answers, "%s=%s", q.about, answer);
+        free(answer);
+        tg_builtin_question_release(&q);
+    }
+    if (st == TG_BUILTIN_OK && !c->o->name)
+        st = free_name(c, (const char *const *)answers.v, answers.n, t, &q, err);
+    tg_strv_free(&answers);
+    if (st == TG_BUILTIN_OK)
+        return 0;
+    if (st == TG_BUILTIN_ASK) {
+        c->res->fail = TG_GENF_ASK;
+        c->res->question = q;
+        tg_err_set(err, "the request leaves one thing open: %s Answer it (toolgen new --assume "
+                        "'%s=...'), or say it in the request", q.text, q.about);
+        return -1;
+    }
+    tg_builtin_question_release(&q);
+    c->res->fail = TG_GENF_USAGE;
+    return -1;
+}
+
+/* The builtin compiles the request first: its plan is the reading gap detection checks. */
 static int run_builtin(gen_ctx *c, tg_err *err)
 {
-    if (detect_gap(c, err) != 0)
+    tg_builtin_tool t;
+    if (compile_builtin(c, &t, err) != 0)
         return -1;
-    return c->res->outcome == TG_GEN_REUSE ? 0 : tg_gen_builtin(c, err);
+    note_reading(c, &t.reading);
+    int rc = detect_gap(c, &t.reading, err);
+    if (rc == 0 && c->res->outcome != TG_GEN_REUSE)
+        rc = tg_gen_builtin(c, &t, err);
+    tg_builtin_tool_release(&t);
+    return rc;
 }
 
 static void ctx_free(gen_ctx *c)
@@ -283,6 +403,7 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
         return -1;
     }
     tg_llm_client_init(&c.llm, &c.cfg, o->repo->root_fd, o->frozen);
+    c.llm.no_cache = o->no_cache;
     c.llm.remote = o->llm_remote;
     tg_gen_read_validation_config(&c);
     if (c.cfg.provider == TG_LLM_BUILTIN && o->ndata == 0) {
@@ -308,5 +429,7 @@ void tg_gen_result_release(tg_gen_result *r)
     free(r->tool);
     free(r->summary);
     free(r->next);
+    free(r->arguments);
+    tg_builtin_question_release(&r->question);
     memset(r, 0, sizeof *r);
 }

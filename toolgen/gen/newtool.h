@@ -2,7 +2,9 @@
  * newtool.h — `toolgen new`: from an intent to a validated tool (docs/generate.md#the-pipeline).
  *
  *   1. the datasets' schemas (gen/dataset.h) and, with a model, the intent extracted as JSON;
- *   2. gap detection (gen/gap.h): a good enough existing tool is REUSE, nothing is generated;
+ *   2. the reading of the request, part by part (gen/reading.h: the builtin's plan, or the
+ *      model's intent), shown first; gap detection (gen/gap.h): an existing tool that covers
+ *      every part of it (gen/cover.h) is REUSE, with the exact call, and nothing is generated;
  *   3. the contract: manifests/<name>/tool.manifest.yaml, status draft, intent, provenance;
  *   4. the code: tool.py (N samples with --samples N) and tool.lock;
  *   5. validation through the gates — the caller's validate callback builds just that tool (this
@@ -23,6 +25,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
+#include "gen/builtin.h"
 #include "gen/verdict.h"
 #include "llm/llm.h"
 #include "model/repo.h"
@@ -42,11 +45,22 @@ typedef struct tg_gen_opts {
     const char *provider;    /* NULL: llm.provider */
     int samples;             /* candidates; 1 = no sampling */
     bool frozen;             /* no requests: answers only from the cache */
+    bool no_cache;           /* ask the model even when an answer is cached (it is replaced) */
     const tg_llm_remote *llm_remote; /* a shared cache of answers (llm/llm.h), or NULL */
     tg_gen_validate_fn validate;
     void *validate_ud;
     void (*progress)(void *ud, const char *line); /* one line per step; may be NULL */
     void *progress_ud;
+    /* which existing tools a REUSE may name (e.g. those a server serves); NULL: every tool */
+    bool (*reusable)(void *ud, const char *tool);
+    void *reusable_ud;
+    /* the user's answers to the generator's questions, "ABOUT=MEANING" (`--assume`) */
+    const char *const *assume;
+    size_t nassume;
+    /* asks the user q (a terminal); 0 with *answer (heap: one of q's options) or -1: no answer.
+     * NULL: a question ends the pipeline (TG_GENF_ASK, result->question). */
+    int (*ask)(void *ud, const tg_builtin_question *q, char **answer);
+    void *ask_ud;
 } tg_gen_opts;
 
 typedef enum tg_gen_outcome {
@@ -62,6 +76,7 @@ typedef enum tg_gen_fail {
     TG_GENF_ANSWER,   /* the model's answer is unusable */
     TG_GENF_ENV,      /* the provider is unreachable, the sandbox cannot run */
     TG_GENF_FROZEN,   /* generation needed, requests not allowed */
+    TG_GENF_ASK,      /* one question settles the request: result->question */
 } tg_gen_fail;
 
 typedef struct tg_gen_result {
@@ -70,7 +85,9 @@ typedef struct tg_gen_result {
     char *tool;          /* the tool's name (REUSE: the existing tool) */
     char *summary;       /* a few lines for humans: steps, iterations, pass@k, gates */
     char *next;          /* the next command to run */
+    char *arguments;     /* REUSE: the exact call's arguments (compact JSON object), else NULL */
     int requests, cache_hits;
+    tg_builtin_question question; /* TG_GENF_ASK: the question left open */
 } tg_gen_result;
 
 /* Runs the pipeline. 0 with result filled (any outcome but FAILED), or -1 with result->fail

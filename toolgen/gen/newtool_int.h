@@ -45,7 +45,9 @@ int tg_gen_ask(gen_ctx *c, const tg_prompt *p, const char *const *vars, int samp
 void tg_gen_read_validation_config(gen_ctx *c);
 /* Steps 4-6 with a model: candidates, pass@k, repairs, outcome. */
 int tg_gen_candidates(gen_ctx *c, tg_err *err);
-/* The builtin provider: the offline generator, validated the same way. */
-int tg_gen_builtin(gen_ctx *c, tg_err *err);
+/* The builtin provider: the offline generator's tool t (compiled by the caller), written and
+ * validated the same way. */
+struct tg_builtin_tool;
+int tg_gen_builtin(gen_ctx *c, struct tg_builtin_tool *t, tg_err *err);
 
 #endif

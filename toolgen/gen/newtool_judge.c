@@ -215,8 +215,8 @@ static int finish_staged(gen_ctx *c, const char *draft_manifest, const char *cod
         return -1;
     }
     c->res->outcome = TG_GEN_STAGED;
-    tg_gen_note(c, "STAGED %s: %d/%d tests passed, score %.2f; %s/", c->name, ev->tests_passed,
-                ev->tests_total, ev->overall, c->dir);
+    tg_gen_note(c, "PASSED %s: %d/%d tests passed, score %.2f, every gate; %s/", c->name,
+                ev->tests_passed, ev->tests_total, ev->overall, c->dir);
     c->res->next = c->nds ? xasprintf("toolgen run %s --arg file_path=%s", c->name, c->ds[0].path)
                           : xasprintf("toolgen build -v %s", c->name);
     return 0;
@@ -355,26 +355,20 @@ static int record_example(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
     return rc;
 }
 
-int tg_gen_builtin(gen_ctx *c, tg_err *err)
+int tg_gen_builtin(gen_ctx *c, tg_builtin_tool *t, tg_err *err)
 {
-    tg_builtin_tool t;
-    tg_builtin_status st = tg_builtin_generate(c->o->intent, c->ds, c->nds, c->o->name, &t, err);
-    if (st != TG_BUILTIN_OK) {
-        c->res->fail = TG_GENF_USAGE;
-        return -1;
-    }
-    tg_gen_note(c, "plan: %s (builtin generator)", t.plan);
+    tg_gen_note(c, "plan: %s (builtin generator)", t->plan);
     int rc = -1;
-    c->name = xstrdup(t.name);
-    c->dir = tg_path_join(c->repo->cfg.manifests_dir, t.name);
-    c->res->tool = xstrdup(t.name);
+    c->name = xstrdup(t->name);
+    c->dir = tg_path_join(c->repo->cfg.manifests_dir, t->name);
+    free(c->res->tool);
+    c->res->tool = xstrdup(t->name);
     tg_verdict ev = {0};
-    if (record_example(c, &t, err) == 0 && validate(c, t.manifest_yaml, t.code, &ev, err) == 0) {
+    if (record_example(c, t, err) == 0 && validate(c, t->manifest_yaml, t->code, &ev, err) == 0) {
         note_eval(c, "validation", &ev, NULL);
-        rc = ev.passed ? finish_staged(c, t.manifest_yaml, t.code, NULL, &ev, err)
-                       : finish_rejected(c, t.manifest_yaml, t.code, &ev, err);
+        rc = ev.passed ? finish_staged(c, t->manifest_yaml, t->code, NULL, &ev, err)
+                       : finish_rejected(c, t->manifest_yaml, t->code, &ev, err);
     }
     tg_verdict_release(&ev);
-    tg_builtin_tool_release(&t);
     return rc;
 }

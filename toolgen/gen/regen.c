@@ -182,7 +182,7 @@ static char *ask_code(const tg_repo *repo, tg_llm_client *llm, const char *manif
     char *code = NULL;
     if (user) {
         *rendered = tg_hash_bytes(user, strlen(user));
-        tg_llm_request rq = {.system = sys, .user = user};
+        tg_llm_request rq = {.system = sys, .user = user, .block = "python"};
         if (tg_llm_complete(llm, &rq, r, err) == TG_LLM_OK) {
             code = tg_llm_code_block(r->text, "python");
             if (!code) {

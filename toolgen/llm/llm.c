@@ -147,8 +147,26 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
     return st;
 }
 
-/* The answer from the shared cache (c->remote), kept in the local cache as well; -1: none. */
-static int remote_get(tg_llm_client *c, tg_hash key, char **text, char **model)
+/* Whether text is an answer the caller can use (rq->block): what may be cached. */
+static bool usable(const tg_llm_request *rq, const char *text)
+{
+    if (!rq->block)
+        return true;
+    char *block = tg_llm_code_block(text, rq->block);
+    bool ok = block != NULL;
+    if (ok && strcmp(rq->block, "json") == 0) {
+        cJSON *j = cJSON_Parse(block);
+        ok = cJSON_IsObject(j);
+        cJSON_Delete(j);
+    }
+    free(block);
+    return ok;
+}
+
+/* The usable answer from the shared cache (c->remote), kept in the local cache as well; -1:
+ * none (an unusable one is neither used nor copied). */
+static int remote_get(tg_llm_client *c, const tg_llm_request *rq, tg_hash key, char **text,
+                      char **model)
 {
     size_t len = 0;
     char *entry = c->remote ? c->remote->get(c->remote->ud, key, &len) : NULL;
@@ -156,11 +174,35 @@ static int remote_get(tg_llm_client *c, tg_hash key, char **text, char **model)
         free(entry);
         return -1;
     }
+    if (!usable(rq, *text)) {
+        free(entry);
+        free(*text);
+        free(*model);
+        *text = *model = NULL;
+        return -1;
+    }
     tg_err err = {0}; /* a local copy that cannot be written is asked of the remote again */
     if (tg_llm_cache_write(c->root_fd, c->cfg->cache_dir, key, entry, len, &err) != 0) {
     }
     free(entry);
     return 0;
+}
+
+/* A usable cached answer, local first, then shared: 0 with text and model, or -1. An unusable
+ * one (stored before answers were checked) counts as none: it is asked again. */
+static int cached(tg_llm_client *c, const tg_llm_request *rq, tg_hash key, char **text,
+                  char **model)
+{
+    if (c->no_cache)
+        return -1;
+    if (tg_llm_cache_get(c->root_fd, c->cfg->cache_dir, key, text, model) == 0) {
+        if (usable(rq, *text))
+            return 0;
+        free(*text);
+        free(*model);
+        *text = *model = NULL;
+    }
+    return remote_get(c, rq, key, text, model);
 }
 
 tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm_reply *out,
@@ -174,8 +216,7 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
     }
     char *canon = tg_llm_canonical_request(cfg, rq);
     out->key = tg_hash_bytes(canon, strlen(canon));
-    if (tg_llm_cache_get(c->root_fd, cfg->cache_dir, out->key, &out->text, &out->model) == 0 ||
-        remote_get(c, out->key, &out->text, &out->model) == 0) {
+    if (cached(c, rq, out->key, &out->text, &out->model) == 0) {
         free(canon);
         c->cache_hits++;
         out->cached = true;
@@ -195,11 +236,15 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
         out->response = tg_hash_bytes(out->text, strlen(out->text));
         tg_err cerr = {0};
         size_t len = 0;
-        char *entry = tg_llm_cache_entry(out->key, canon, out->text, out->model, &len);
-        if (tg_llm_cache_write(c->root_fd, cfg->cache_dir, out->key, entry, len, &cerr) != 0) {
+        /* an unusable answer is reported to the caller, never cached: the next run asks again */
+        char *entry = usable(rq, out->text)
+                          ? tg_llm_cache_entry(out->key, canon, out->text, out->model, &len)
+                          : NULL;
+        if (entry &&
+            tg_llm_cache_write(c->root_fd, cfg->cache_dir, out->key, entry, len, &cerr) != 0) {
             *err = cerr;
             st = TG_LLM_UNAVAILABLE;
-        } else if (c->remote) {
+        } else if (entry && c->remote) {
             c->remote->put(c->remote->ud, out->key, entry, len);
         }
         free(entry);

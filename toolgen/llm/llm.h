@@ -8,7 +8,9 @@
  * the provider over net/: OpenAI-compatible /chat/completions or Anthropic /v1/messages, with
  * a timeout, retries with exponential backoff and jitter on 408, 429, 5xx, timeouts and
  * connection errors (honouring Retry-After; net/retry.h), then the fallback model. Only a
- * complete answer is cached. The API key is read from the environment variable
+ * complete, usable answer is cached (the request says what usable means: the code block the
+ * caller reads); an unusable one is returned for the caller to report, and asked again next
+ * time, as is an unusable answer an older cache holds. The API key is read from the environment variable
  * llm.api_key_env at request time and goes into one HTTP header; it never reaches an error
  * message, the cache or a log.
  *
@@ -73,7 +75,8 @@ typedef enum tg_llm_status {
 
 /*
  * A shared cache of answers beside the local one (docs/cache.md "Model answers"), e.g. a
- * remote cache: asked after a local miss, offered every complete answer. An entry is the bytes
+ * remote cache: asked after a local miss (an unusable answer there is a miss), offered every
+ * usable answer. An entry is the bytes
  * of a local cache file; one that is not the answer of the key asked is a miss.
  */
 typedef struct tg_llm_remote {
@@ -87,6 +90,7 @@ typedef struct tg_llm_client {
     const tg_llm_remote *remote; /* NULL: none (set after tg_llm_client_init) */
     int root_fd;        /* the repository: the cache lives under it */
     bool frozen;        /* no requests: a cache miss is TG_LLM_FROZEN */
+    bool no_cache;      /* ask even when an answer is cached; a usable new answer replaces it */
     int requests;       /* HTTP requests sent (all attempts) */
     int cache_hits;     /* local or remote */
     unsigned rng;       /* jitter */
@@ -98,6 +102,8 @@ typedef struct tg_llm_request {
     const char *system;
     const char *user;
     int sample;          /* candidate number (0, 1, ...): distinct samples are distinct keys */
+    const char *block;   /* the fenced block a usable answer holds (python, yaml; json: one that
+                          * parses as an object), or NULL: any complete answer is usable */
 } tg_llm_request;
 
 typedef struct tg_llm_reply {
@@ -109,7 +115,8 @@ typedef struct tg_llm_reply {
     int attempts;        /* requests this answer took (0 when cached) */
 } tg_llm_reply;
 
-/* Answers rq (see above). Fills out on TG_LLM_OK (tg_llm_reply_release); err otherwise. */
+/* Answers rq (see above). Fills out on TG_LLM_OK (tg_llm_reply_release; out->cached false for
+ * an answer that was not usable, hence not stored); err otherwise. */
 tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm_reply *out,
                               tg_err *err);
 void tg_llm_reply_release(tg_llm_reply *r);

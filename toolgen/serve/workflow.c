@@ -19,6 +19,8 @@
 #include "lifecycle/snapshot.h"
 #include "schema/jsonschema.h"
 #include "serve/approval.h"
+#include "serve/core.h"
+#include "serve/mrtr.h"
 #include "serve/dispatch.h"
 #include "serve/tools_int.h"
 
@@ -351,8 +353,91 @@ static cJSON *stage_and_run(const tg_serve_workflow *w, const tg_serve_call *how
     return r;
 }
 
+/* REUSE: the served tool that answers the request, and the exact call's arguments. */
+static cJSON *reused(const tg_serve_generated *gen, const char **code)
+{
+    cJSON *sc = cJSON_CreateObject();
+    cJSON_AddStringToObject(sc, "outcome", "REUSE");
+    cJSON_AddStringToObject(sc, "tool", gen->tool ? gen->tool : "");
+    cJSON_AddStringToObject(sc, "summary", gen->summary ? gen->summary : "");
+    cJSON *call = gen->arguments ? cJSON_Parse(gen->arguments) : NULL;
+    if (cJSON_IsObject(call))
+        cJSON_AddItemToObject(sc, "arguments", call);
+    else
+        cJSON_Delete(call);
+    char *text = xasprintf("REUSE: the existing tool %s already answers this request; call "
+                           "it instead of generating a new one%s%s.\n%s", gen->tool,
+                           gen->arguments ? ", with the arguments " : "",
+                           gen->arguments ? gen->arguments : "", gen->summary ? gen->summary : "");
+    cJSON *r = result(text, sc, false);
+    *code = NULL;
+    free(text);
+    return r;
+}
+
+/* The question the request leaves open, as the client's form shows it: one choice, the
+ * options as its enum (docs/mcp.md#the-workflow-over-mcp). */
+static cJSON *question_form(const tg_serve_generated *gen)
+{
+    cJSON *qs = cJSON_CreateArray();
+    cJSON *q = cJSON_CreateObject();
+    cJSON_AddItemToArray(qs, q);
+    cJSON_AddStringToObject(q, "key", gen->about);
+    cJSON_AddStringToObject(q, "method", "elicitation/create");
+    cJSON *p = cJSON_AddObjectToObject(q, "params");
+    cJSON_AddStringToObject(p, "message", gen->question);
+    cJSON *rs = cJSON_AddObjectToObject(p, "requestedSchema");
+    cJSON *f = cJSON_AddObjectToObject(cJSON_AddObjectToObject(rs, "properties"), "reply");
+    cJSON_AddStringToObject(f, "type", "string");
+    cJSON_AddStringToObject(f, "title", "Your answer");
+    cJSON *e = cJSON_AddArrayToObject(f, "enum");
+    for (size_t i = 0; i < gen->noptions; i++)
+        cJSON_AddItemToArray(e, cJSON_CreateString(gen->options[i]));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(rs, "required"), cJSON_CreateString("reply"));
+    cJSON_AddStringToObject(q, "field", "reply");
+    return qs;
+}
+
+/* The question for an agent whose client cannot show the user a form: it asks the user, then
+ * calls again with their answer in assume. */
+static cJSON *question_result(const tg_serve_generated *gen, const char **code)
+{
+    cJSON *sc = cJSON_CreateObject();
+    cJSON_AddStringToObject(sc, "outcome", "QUESTION");
+    cJSON_AddStringToObject(sc, "about", gen->about);
+    cJSON_AddStringToObject(sc, "question", gen->question);
+    cJSON *o = cJSON_AddArrayToObject(sc, "options");
+    tg_buf opts = TG_BUF_INIT;
+    for (size_t i = 0; i < gen->noptions; i++) {
+        cJSON_AddItemToArray(o, cJSON_CreateString(gen->options[i]));
+        tg_buf_printf(&opts, "%s\"%s=%s\"", i ? ", " : "", gen->about, gen->options[i]);
+    }
+    char *text = xasprintf("QUESTION: %s\nNothing was generated: the request leaves this open. "
+                           "Ask the user, then call generate_tool again with the same intent "
+                           "and data_file and assume: [one of %s].", gen->question, opts.data);
+    cJSON *r = result(text, sc, false);
+    *code = NULL;
+    free(text);
+    tg_buf_free(&opts);
+    return r;
+}
+
+static void generated_release(tg_serve_generated *gen)
+{
+    free(gen->tool);
+    free(gen->summary);
+    free(gen->arguments);
+    free(gen->about);
+    free(gen->question);
+    for (size_t i = 0; i < gen->noptions; i++)
+        free(gen->options[i]);
+    free(gen->options);
+}
+
+/* generate_tool with the user's answers so far; a question left open: its form in *form too. */
 static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
-                       const tg_registry *g, const cJSON *args, const char **code)
+                       const tg_registry *g, const cJSON *args, const tg_strv *assume,
+                       const char **code, cJSON **form)
 {
     if (!w->generate)
         return fail(code, "UNAVAILABLE", "generation is not available in this server");
@@ -361,19 +446,14 @@ static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
     tg_serve_generated gen = {0};
     tg_err err = {0};
     cJSON *r = NULL;
-    if (w->generate(w->generate_ud, w->repo, intent, &data, 1, &gen, &err) != 0) {
+    if (w->generate(w->generate_ud, w->repo, intent, &data, 1, (const char *const *)assume->v,
+                    assume->n, &gen, &err) != 0) {
         r = fail(code, "GENERATION_FAILED", "%s", err.msg);
+    } else if (gen.question) {
+        r = question_result(&gen, code);
+        *form = question_form(&gen);
     } else if (gen.reused) {
-        cJSON *sc = cJSON_CreateObject();
-        cJSON_AddStringToObject(sc, "outcome", "REUSE");
-        cJSON_AddStringToObject(sc, "tool", gen.tool ? gen.tool : "");
-        cJSON_AddStringToObject(sc, "summary", gen.summary ? gen.summary : "");
-        char *text = xasprintf("REUSE: the existing tool %s already answers this request; call "
-                               "it instead of generating a new one.\n%s", gen.tool,
-                               gen.summary ? gen.summary : "");
-        r = result(text, sc, false);
-        *code = NULL;
-        free(text);
+        r = reused(&gen, code);
     } else if (!gen.staged) {
         r = fail(code, "REJECTED", "no tool passed the quality gates; nothing was staged:\n%s",
                  gen.summary ? gen.summary : "");
@@ -382,8 +462,7 @@ static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
         r = stage_and_run(w, how, g, gen.tool, before, code);
         free(before);
     }
-    free(gen.tool);
-    free(gen.summary);
+    generated_release(&gen);
     return r;
 }
 
@@ -539,7 +618,8 @@ static cJSON *reject(const tg_serve_workflow *w, const tg_serve_call *how, const
  * the core); how runs tool code. Never NULL. */
 static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how,
                             const char *name, const cJSON *args, const char *reply,
-                            const char **code, bool *changed)
+                            const tg_strv *assume, const char **code, bool *changed,
+                            cJSON **form)
 {
     tg_registry g;
     tg_err err = {0};
@@ -549,7 +629,7 @@ static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how
     if (strcmp(name, "list_available_tools") == 0)
         r = list_tools(&g, code);
     else if (strcmp(name, "generate_tool") == 0)
-        r = generate(w, how, &g, args, code);
+        r = generate(w, how, &g, args, assume, code, form);
     else if (strcmp(name, "run_staged_tool") == 0)
         r = staged_run(w, how, &g, tg_json_get_string(args, "tool"),
                        tg_json_get(args, "arguments"), NULL, code);
@@ -570,8 +650,10 @@ typedef struct wf_job {
     const char *name;
     const cJSON *args;
     const char *reply; /* submit_tool_feedback: the user's answer */
+    tg_strv assume;    /* generate_tool: the user's answers to the generator's questions */
     const char *code;
     cJSON *result;
+    cJSON *form;       /* generate_tool: the question left open, as a form; NULL: none */
     bool changed;
 } wf_job;
 
@@ -579,7 +661,8 @@ static void wf_work(void *arg)
 {
     wf_job *j = arg;
     pthread_mutex_lock(&j->w->mu);
-    j->result = workflow_call(j->w, &j->how, j->name, j->args, j->reply, &j->code, &j->changed);
+    j->result = workflow_call(j->w, &j->how, j->name, j->args, j->reply, &j->assume, &j->code,
+                              &j->changed, &j->form);
     pthread_mutex_unlock(&j->w->mu);
 }
 
@@ -628,18 +711,79 @@ static char *user_reply(const tg_serve_workflow *w, const tg_serve_rx *rx, const
     return reply;
 }
 
+/* One workflow call's work, without the core lock; j->result and j->code are the outcome. */
+static void run_job(const tg_serve_rx *rx, wf_job *j)
+{
+    j->how.dispatch = NULL; /* the whole call runs unlocked: the tool runs inside take no lock */
+    tg_serve_unlocked(rx->how.dispatch, wf_work, j);
+    if (j->changed && j->w->changed) /* under the core lock again, as the change check runs */
+        j->w->changed(j->w->changed_ctx);
+}
+
+/* The user's answers: the call's assume, then those given through the client's forms. */
+static void assumptions(const cJSON *args, const cJSON *answers, tg_strv *out)
+{
+    const cJSON *a;
+    cJSON_ArrayForEach(a, tg_json_get(args, "assume"))
+        if (cJSON_IsString(a))
+            tg_strv_push(out, a->valuestring);
+    cJSON_ArrayForEach(a, answers)
+        if (cJSON_IsString(a) && a->string)
+            tg_strv_pushf(out, "%s=%s", a->string, a->valuestring);
+}
+
+/*
+ * generate_tool: a question the request leaves open goes to the user through the client's
+ * form (legacy: elicitation/create now; 2026-07-28: input_required, then the retry), and the
+ * generation runs again with the answer — three questions at most. A client that cannot show
+ * a form gets the question as the result (outcome QUESTION), for the agent to ask the user and
+ * call again with assume.
+ */
+static void generate_call(tg_serve_workflow *w, const tg_serve_rx *rx, const cJSON *args,
+                          tg_serve_outcome *out)
+{
+    static const char who[] = "generate_tool";
+    bool elicits = (rx->how.client_can & TG_CLIENT_ELICITS) && rx->c->mrtr;
+    cJSON *answers = elicits && rx->era == TG_ERA_MODERN
+                         ? tg_serve_mrtr_retry_answers(rx->c->mrtr, who, NULL, args, rx->params,
+                                                       out)
+                         : cJSON_CreateObject();
+    for (int round = 0; answers; round++) {
+        wf_job j = {.w = w, .how = rx->how, .name = who, .args = args};
+        assumptions(args, answers, &j.assume);
+        run_job(rx, &j);
+        tg_strv_free(&j.assume);
+        if (!j.form || !elicits || round == 3) {
+            cJSON_Delete(j.form);
+            *out = (tg_serve_outcome){.result = j.result, .code = j.code};
+            break;
+        }
+        cJSON_Delete(j.result);
+        int rc = 0;
+        if (rx->era == TG_ERA_MODERN)
+            tg_serve_mrtr_need(rx->c->mrtr, who, rx->how.client_can, args, answers, j.form, out);
+        else
+            rc = tg_serve_mrtr_ask_now(&rx->how, who, NULL, j.form, answers, out);
+        cJSON_Delete(j.form);
+        if (rx->era == TG_ERA_MODERN || rc != 0)
+            break;
+    }
+    cJSON_Delete(answers);
+}
+
 static void wf_call(void *self, const tg_serve_rx *rx, const tg_serve_entry *e,
                     const cJSON *args, tg_serve_outcome *out)
 {
     *out = (tg_serve_outcome){0};
     char *reply = NULL;
+    if (strcmp(e->name, "generate_tool") == 0) {
+        generate_call(self, rx, args, out);
+        return;
+    }
     if (strcmp(e->name, "submit_tool_feedback") == 0 && !(reply = user_reply(self, rx, args, out)))
         return;
     wf_job j = {.w = self, .how = rx->how, .name = e->name, .args = args, .reply = reply};
-    j.how.dispatch = NULL; /* the whole call runs unlocked: the tool runs inside take no lock */
-    tg_serve_unlocked(rx->how.dispatch, wf_work, &j);
-    if (j.changed && j.w->changed) /* under the core lock again, as the change check runs */
-        j.w->changed(j.w->changed_ctx);
+    run_job(rx, &j);
     *out = (tg_serve_outcome){.result = j.result, .code = j.code};
     free(reply);
 }

@@ -45,15 +45,25 @@ typedef struct tg_serve_generated {
     char *summary; /* the pipeline's lines, for the agent */
     bool staged;   /* generated, validated and built: ready for `toolgen stage` */
     bool reused;   /* an existing tool already fits: nothing generated */
+    char *arguments; /* reused: the arguments of the call that answers the request (a compact
+                        JSON object), or NULL */
+    /* the one question the request leaves open (nothing was generated): what it is about, the
+     * question, the options; question NULL when none */
+    char *about, *question;
+    char **options;
+    size_t noptions;
 } tg_serve_generated;
 
 /*
  * Generates a tool for intent from the data files (paths relative to the root) with the
- * pipeline of `toolgen new`, then builds it so it can be staged. 0 when the pipeline reached an
- * outcome (see out), -1 with err (bad request, the provider or sandbox unavailable).
+ * pipeline of `toolgen new`, then builds it so it can be staged; assume[0..nassume) are the
+ * user's answers to earlier questions ("ABOUT=MEANING", `toolgen new --assume`). 0 when the
+ * pipeline reached an outcome or a question (see out), -1 with err (bad request, the provider
+ * or sandbox unavailable).
  */
 typedef int (*tg_serve_generate_fn)(void *ud, const tg_repo *repo, const char *intent,
                                     const char *const *data, size_t ndata,
+                                    const char *const *assume, size_t nassume,
                                     tg_serve_generated *out, tg_err *err);
 
 /*

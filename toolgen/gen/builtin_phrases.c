@@ -1,0 +1,258 @@
+/*
+ * builtin_phrases.c — filters as analysts say them without naming the column first
+ * (docs/generate.md#what-it-understands): a number attached to a word ("4-cylinder cars",
+ * "6 or more cylinders"), a year ("in 2015", "since 2000", "before 1955": the file's year
+ * column, or the year of its date column), a comparison whose word implies its column ("older
+ * than 60": age) or whose number's unit names it ("over 10 miles": distance), and yes/no
+ * columns named in the negative ("non-smokers") or against each other ("smokers vs
+ * non-smokers": per value). A comparison whose column nothing names is asked about, among the
+ * numeric columns whose range holds the number; never guessed.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strvec.h"
+#include "gen/builtin_parse_int.h"
+
+bool bp_year_word(const bt_tok *tok)
+{
+    static const char *const words[] = {"since", "from", "until", "through", "before", "after",
+                                        "in", "during", NULL};
+    return bp_in(tok, words);
+}
+
+bool bp_year(const bt_tok *tok)
+{
+    return tok->kind == BT_NUM && tok->num == floor(tok->num) && tok->num >= 1000 &&
+           tok->num <= 2999;
+}
+
+static bool numeric(const tg_dataset_column *c)
+{
+    return c->type == TG_COL_INT || c->type == TG_COL_FLOAT;
+}
+
+static int add_filter(bp_state *s, int col, bt_cmp cmp, double num, bool year)
+{
+    bt_filter *f = bp_new_filter(s, col);
+    if (!f)
+        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+    f->cmp = cmp;
+    f->numeric = true;
+    f->lo = num;
+    f->year = year;
+    return 1;
+}
+
+/* The column of ds[0] one of whose name's words is w (loosely), when exactly one; -1. */
+static int column_of_word(const bp_state *s, const char *w, bool want_numeric)
+{
+    int found = -1, n = 0;
+    for (size_t c = 0; c < s->ds[0].ncols; c++) {
+        const tg_dataset_column *col = &s->ds[0].cols[c];
+        if (want_numeric && !numeric(col))
+            continue;
+        tg_strv words = {0};
+        bt_name_words(col->name, &words);
+        bool hit = false;
+        for (size_t i = 0; i < words.n && !hit; i++)
+            hit = bt_word_match(w, words.v[i]) != BT_WM_NONE;
+        tg_strv_free(&words);
+        if (hit)
+            found = (int)c, n++;
+    }
+    return n == 1 ? found : -1;
+}
+
+/* "in 2015": the year column (named year), else the year of the date column; -1 when neither
+ * or several. *year_of_date tells which. */
+static int year_column(const bp_state *s, bool *year_of_date)
+{
+    int c = column_of_word(s, "year", true);
+    *year_of_date = false;
+    if (c >= 0)
+        return c;
+    int date = -1, n = 0;
+    for (size_t i = 0; i < s->ds[0].ncols; i++)
+        if (s->ds[0].cols[i].type == TG_COL_DATE)
+            date = (int)i, n++;
+    *year_of_date = n == 1;
+    return n == 1 ? date : -1;
+}
+
+/* The column a comparison word implies: "older" → age, "heavier" → weight. */
+static int implied_column(const bp_state *s, const bt_tok *word)
+{
+    static const char *const implied[][2] = {
+        {"older", "age"},       {"younger", "age"},     {"heavier", "weight"},
+        {"lighter", "weight"},  {"longer", "length"},   {"shorter", "length"},
+        {"taller", "height"},   {"cheaper", "price"},   {"costlier", "price"},
+    };
+    for (size_t i = 0; word->kind == BT_WORD && i < sizeof implied / sizeof *implied; i++)
+        if (strcmp(word->text, implied[i][0]) == 0)
+            return column_of_word(s, implied[i][1], true);
+    return -1;
+}
+
+/* The numeric columns whose range holds num (yes/no columns left out), for a question. */
+static size_t columns_holding(const bp_state *s, double num, const char **out)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < s->ds[0].ncols && n < BT_LIMIT; c++) {
+        const tg_dataset_column *col = &s->ds[0].cols[c];
+        if (numeric(col) && col->distinct > 2 && num >= col->min && num <= col->max)
+            out[n++] = col->name;
+    }
+    return n;
+}
+
+static int column_index(const bp_state *s, const char *name)
+{
+    for (size_t c = 0; c < s->ds[0].ncols; c++)
+        if (strcmp(s->ds[0].cols[c].name, name) == 0)
+            return (int)c;
+    return -1;
+}
+
+/* "NUM or more" / "NUM or less" after the number at i: the comparison, else 0. */
+static size_t or_more(const bt_toks *t, size_t i, bt_cmp *cmp)
+{
+    static const char *const more[] = {"more", "above", "over", "greater", "higher", NULL};
+    static const char *const less[] = {"less", "fewer", "below", "under", "lower", NULL};
+    if (i + 2 >= t->n || !bp_is(&t->v[i + 1], "or"))
+        return 0;
+    if (bp_in(&t->v[i + 2], more))
+        return *cmp = BT_GE, i + 3;
+    if (bp_in(&t->v[i + 2], less))
+        return *cmp = BT_LE, i + 3;
+    return 0;
+}
+
+/* The comparison right before the number at i (not yet read), and where it starts. */
+static bool comparison_before(const bt_toks *t, size_t i, bt_cmp *cmp, size_t *start)
+{
+    for (size_t back = 1; back <= 2 && back <= i; back++) {
+        size_t j = i - back;
+        if (!t->v[j].used && bp_comparison_at(t, j, cmp) == i) {
+            *start = j;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The column of a comparison at start..i (the number): implied by its word, named by the
+ * unit after the number, a year's, or asked among those whose range holds the number. */
+static int comparison_column(bp_state *s, size_t start, size_t i, bool *year, size_t *unit)
+{
+    bt_toks *t = s->t;
+    *year = false;
+    *unit = 0;
+    int col = implied_column(s, &t->v[start]);
+    if (col >= 0)
+        return col;
+    if (i + 1 < t->n && t->v[i + 1].kind == BT_COL && !t->v[i + 1].used && t->v[i + 1].ds == 0 &&
+        numeric(&s->ds[0].cols[t->v[i + 1].col])) {
+        *unit = 1; /* "over 10 miles" */
+        return t->v[i + 1].col;
+    }
+    if (bp_year(&t->v[i]) && (col = year_column(s, year)) >= 0)
+        return col;
+    const char *options[BT_LIMIT];
+    size_t n = columns_holding(s, t->v[i].num, options);
+    tg_buf about = TG_BUF_INIT;
+    for (size_t j = start; j <= i; j++)
+        tg_buf_printf(&about, "%s%s", j > start ? " " : "", t->v[j].raw);
+    const char *pick = n ? bt_question(s->x, about.data, options, n, "'%s': of which column?",
+                                       about.data)
+                         : NULL;
+    tg_buf_free(&about);
+    return pick ? column_index(s, pick) : -1;
+}
+
+int bp_number(bp_state *s, size_t i)
+{
+    bt_toks *t = s->t;
+    bt_cmp cmp;
+    size_t start, after, unit;
+    bool year = false;
+    if ((after = or_more(t, i, &cmp)) > 0) { /* "6 or more cylinders", "parties of 4 or more" */
+        bool named = after < t->n && t->v[after].kind == BT_COL && t->v[after].ds == 0 &&
+                     numeric(&s->ds[0].cols[t->v[after].col]);
+        int col = named ? t->v[after].col : comparison_column(s, i, i, &year, &unit);
+        if (col < 0)
+            return 0;
+        for (size_t j = i; j < after + named; j++)
+            t->v[j].used = true;
+        bp_use_before(s, i, bp_filter_intro);
+        return add_filter(s, col, cmp, t->v[i].num, false);
+    }
+    if (comparison_before(t, i, &cmp, &start)) { /* "over 50", "older than 60", "since 2000" */
+        int col = comparison_column(s, start, i, &year, &unit);
+        if (col < 0)
+            return 0;
+        for (size_t j = start; j <= i + unit; j++)
+            t->v[j].used = true;
+        bp_use_before(s, start, bp_filter_intro);
+        return add_filter(s, col, cmp, t->v[i].num, year);
+    }
+    if (i > 0 && (bp_is(&t->v[i - 1], "in") || bp_is(&t->v[i - 1], "during")) &&
+        bp_year(&t->v[i])) { /* "in 2015" */
+        int col = year_column(s, &year);
+        if (col < 0)
+            return 0;
+        t->v[i].used = t->v[i - 1].used = true;
+        return add_filter(s, col, BT_EQ, t->v[i].num, year);
+    }
+    const bt_tok *next = i + 1 < t->n ? &t->v[i + 1] : NULL;
+    static const char *const ranking[] = {"top", "bottom", "first", "last", NULL};
+    if (next && next->kind == BT_COL && !next->used && next->ds == 0 &&
+        t->v[i].num == floor(t->v[i].num) && !(i > 0 && bp_in(&t->v[i - 1], ranking))) {
+        const tg_dataset_column *c = &s->ds[0].cols[next->col];
+        if (numeric(c) && c->distinct <= 50 && t->v[i].num >= c->min && t->v[i].num <= c->max) {
+            t->v[i].used = t->v[i + 1].used = true; /* "4-cylinder cars" */
+            return add_filter(s, next->col, BT_EQ, t->v[i].num, false);
+        }
+    }
+    return 0;
+}
+
+int bp_flag_clause(bp_state *s, size_t i)
+{
+    static const char *const versus[] = {"vs", "versus", "against", NULL};
+    bt_toks *t = s->t;
+    int col = t->v[i].col;
+    const char *yes = NULL;
+    double one;
+    if (t->v[i].ds != 0 || !bp_flag(&s->ds[0].cols[col], &yes, &one))
+        return 0;
+    /* "smokers vs non-smokers": a value per group */
+    size_t j = i + 1;
+    if (j + 1 < t->n && bp_in(&t->v[j], versus)) {
+        size_t k = j + 1 + (bp_is(&t->v[j + 1], "non") || bp_is(&t->v[j + 1], "not"));
+        if (k < t->n && t->v[k].kind == BT_COL && t->v[k].col == col) {
+            for (size_t m = i; m <= k; m++)
+                t->v[m].used = true;
+            if (i > 0 && (bp_is(&t->v[i - 1], "non") || bp_is(&t->v[i - 1], "not")))
+                t->v[i - 1].used = true;
+            bp_add_col(s->p->groups, &s->p->ngroups, col);
+            return 1;
+        }
+    }
+    /* "non-smokers", "for non-smokers": the other value */
+    if (i > 0 && bp_is(&t->v[i - 1], "non")) {
+        bt_filter *f = bp_new_filter(s, col);
+        if (!f)
+            return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+        f->cmp = BT_NE;
+        f->numeric = yes == NULL;
+        f->lo = one;
+        if (yes)
+            f->vals[f->nvals++] = yes;
+        t->v[i].used = t->v[i - 1].used = true;
+        bp_use_before(s, i - 1, bp_filter_intro);
+        return 1;
+    }
+    return 0;
+}
