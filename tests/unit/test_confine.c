@@ -137,6 +137,17 @@ static void test_root_of(void)
           "named outside on purpose: confined to its own folder: %s", e.msg);
 }
 
+/* The spelling of a repository file's name: relative, no empty, dot or hidden component. */
+static void test_plain(void)
+{
+    CHECK(tg_path_is_plain("docs/guide.md", 64) && tg_path_is_plain("a", 1), "plain names");
+    static const char *const bad[] = {"", "/etc/passwd", "../x", "a/../b", "a//b", "a/", "./a",
+                                      ".git/config", "a/.hidden"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        CHECK(!tg_path_is_plain(bad[i], 64), "refused: '%s'", bad[i]);
+    CHECK(!tg_path_is_plain("abcdef", 5), "longer than max");
+}
+
 int main(void)
 {
     setup();
@@ -144,6 +155,7 @@ int main(void)
     SETUP(chdir(repo) == 0, "chdir");
     free(repo);
     test_confine();
+    test_plain();
     test_root_of();
     char *cmd = xasprintf("rm -rf '%s'", top);
     SETUP(system(cmd) == 0, "cleanup");

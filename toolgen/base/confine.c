@@ -160,3 +160,18 @@ int tg_confine_repo_in(const char *base, const char *path, const char *anchor, c
     free(root);
     return rc;
 }
+
+bool tg_path_is_plain(const char *s, size_t max)
+{
+    size_t len = strlen(s);
+    if (!len || s[0] == '/' || s[len - 1] == '/' || len > max)
+        return false;
+    for (const char *c = s; *c;) {
+        const char *slash = strchr(c, '/');
+        size_t n = slash ? (size_t)(slash - c) : strlen(c);
+        if (n == 0 || c[0] == '.')
+            return false;
+        c += n + (slash ? 1 : 0);
+    }
+    return true;
+}

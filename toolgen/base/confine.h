@@ -21,6 +21,7 @@
 #ifndef TG_CONFINE_H
 #define TG_CONFINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/util.h"
@@ -54,5 +55,10 @@ int tg_confine_repo(const char *path, const char *anchor, const char *what, tg_e
 /* tg_confine_repo with the repository at base (NULL: cwd). */
 int tg_confine_repo_in(const char *base, const char *path, const char *anchor, const char *what,
                        tg_err *err);
+
+/* A name written in a repository's files for one of its files (a declared resource, a prompt's
+ * part): relative, at most max bytes, no empty, "." or ".." component and no hidden one. Only
+ * the spelling: tg_confine_repo checks where it leads. */
+bool tg_path_is_plain(const char *s, size_t max);
 
 #endif

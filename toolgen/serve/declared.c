@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/confine.h"
 #include "base/json.h"
 #include "base/strvec.h"
 #include "emit/artifact.h"
@@ -44,21 +45,6 @@ static bool variables(const char *s, tg_strv *vars)
         if (vars)
             tg_strv_pushf(vars, "%.*s", (int)(q - p - 1), p + 1);
         p = q;
-    }
-    return true;
-}
-
-/* A file a resource may name: relative, no "..", no empty or hidden component. */
-static bool plain_file(const char *s)
-{
-    if (!*s || s[0] == '/' || strlen(s) > 1024)
-        return false;
-    for (const char *c = s; *c;) {
-        const char *slash = strchr(c, '/');
-        size_t n = slash ? (size_t)(slash - c) : strlen(c);
-        if (n == 0 || c[0] == '.')
-            return false;
-        c += n + (slash ? 1 : 0);
     }
     return true;
 }
@@ -100,7 +86,7 @@ static bool parse_entry(const cJSON *e, tg_serve_declared_res *r, char *why, siz
     const char *u = uri ? uri : tpl;
     if (tg_str_startswith(u, "toolgen:"))
         return snprintf(why, n, "the URI scheme toolgen: is toolgen's own; choose another"), false;
-    if (!plain_file(file) || !variables(file, NULL))
+    if (!tg_path_is_plain(file, 1024) || !variables(file, NULL))
         return snprintf(why, n, "file must be a path inside the repository (relative, without "
                                 "'..' or hidden folders)"), false;
     if (tpl ? !same_variables(tpl, file) : strchr(uri, '{') || strchr(file, '{'))

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/confine.h"
 #include "base/json.h"
 #include "base/strvec.h"
 #include "emit/artifact.h"
@@ -25,21 +26,6 @@ int tg_serve_fm_fail(const char *file, const tg_doc *d, const cJSON *node, tg_er
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return tg_err_setpos(err, file, pos.line ? pos.line + 1 : 2, pos.col, "%s", msg);
-}
-
-/* A file name a part may use: relative, no "..", no empty or hidden component. */
-static bool plain_path(const char *s)
-{
-    if (!*s || s[0] == '/' || strlen(s) > 512)
-        return false;
-    for (const char *c = s; *c;) {
-        const char *slash = strchr(c, '/');
-        size_t n = slash ? (size_t)(slash - c) : strlen(c);
-        if (n == 0 || c[0] == '.')
-            return false;
-        c += n + (slash ? 1 : 0);
-    }
-    return true;
 }
 
 static const char *const kinds[] = {"text", "image", "audio", "resource", NULL};
@@ -80,7 +66,8 @@ static int parse_part(const char *file, const tg_doc *d, const cJSON *item, cons
     if (tg_json_get(item, "role") && (!role || (strcmp(role, "user") && strcmp(role, "assistant"))))
         return tg_serve_fm_fail(file, d, tg_json_get(item, "role"), err,
                                 "messages: role is user or assistant");
-    if (!cJSON_IsString(key) || (kind != TG_PART_TEXT && !plain_path(key->valuestring)))
+    if (!cJSON_IsString(key) ||
+        (kind != TG_PART_TEXT && !tg_path_is_plain(key->valuestring, 512)))
         return tg_serve_fm_fail(file, d, key, err, kind == TG_PART_TEXT
                                     ? "messages: text is a string"
                                     : "messages: %s names a file under the prompts folder "
