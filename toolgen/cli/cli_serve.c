@@ -298,7 +298,9 @@ static int serve(const serve_opts *o, int proto_fd)
     if (o->no_workflow)
         repo.cfg.serve_workflow = false;
     char *token = NULL;
-    if (o->http && http_token(o->http_host, &token, &err) != 0) {
+    if (!o->http)
+        unsetenv(TOKEN_ENV); /* nothing serve starts sees it, whatever the transport */
+    else if (http_token(o->http_host, &token, &err) != 0) {
         tg_repo_release(&repo);
         return cli_fail(TG_EXIT_USAGE, "serve: --http %s: %s", o->http, err.msg);
     }
