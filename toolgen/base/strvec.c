@@ -1,6 +1,7 @@
 /* strvec.c — vector of owned strings, lookups in constant string lists. */
 #include "base/strvec.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +66,22 @@ int tg_strlist_index(const char *const *list, const char *s)
 bool tg_strlist_has(const char *const *list, const char *s)
 {
     return tg_strlist_index(list, s) >= 0;
+}
+
+void tg_strv_push_words(tg_strv *s, const char *text)
+{
+    const char *p = text ? text : "";
+    while (*p) {
+        while (*p && !isalnum((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (isalnum((unsigned char)*p))
+            p++;
+        if (p == start)
+            continue;
+        char *w = xstrndup(start, (size_t)(p - start));
+        for (char *q = w; *q; q++)
+            *q = (char)tolower((unsigned char)*q);
+        tg_strv_push_owned(s, w);
+    }
 }

@@ -34,6 +34,9 @@ void tg_strv_sort_from(tg_strv *s, size_t from);
 void tg_strv_sort(tg_strv *s);
 /* Frees every string and the array; s is empty afterwards. */
 void tg_strv_free(tg_strv *s);
+/* Appends the runs of ASCII letters and digits of text (NULL: none), lowercased, in order:
+ * "Life_Expectancy (years)" gives life, expectancy, years. */
+void tg_strv_push_words(tg_strv *s, const char *text);
 
 /* The index of s in list, a NULL-terminated array of strings, or -1 (also when s is NULL). */
 int tg_strlist_index(const char *const *list, const char *s);

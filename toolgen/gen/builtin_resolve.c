@@ -120,24 +120,14 @@ bool bt_word_eq(const char *a, const char *b)
 static char *squash(const char *s, size_t max_words, bool drop_units)
 {
     tg_strv words = {0};
-    const char *p = s;
-    while (*p) {
-        while (*p && !isalnum((unsigned char)*p))
-            p++;
-        const char *start = p;
-        while (isalnum((unsigned char)*p))
-            p++;
-        if (p > start)
-            tg_strv_push_owned(&words, xstrndup(start, (size_t)(p - start)));
-    }
+    tg_strv_push_words(&words, s);
     size_t n = words.n < max_words ? words.n : max_words;
     /* a trailing unit: bill_length_mm, body_mass_g, Spending_USD */
     while (drop_units && n > 1 && strlen(words.v[n - 1]) <= 3 && isalpha((unsigned char)words.v[n - 1][0]))
         n--;
     tg_buf b = TG_BUF_INIT;
     for (size_t i = 0; i < n; i++)
-        for (const char *c = words.v[i]; *c; c++)
-            tg_buf_putc(&b, (char)tolower((unsigned char)*c));
+        tg_buf_puts(&b, words.v[i]);
     tg_strv_free(&words);
     return tg_buf_steal(&b);
 }

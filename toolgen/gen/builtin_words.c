@@ -143,18 +143,5 @@ bt_wmatch bt_word_match(const char *w, const char *c)
 /* The words of a column name, lowercased ("Life_Expectancy" → life, expectancy). */
 void bt_name_words(const char *name, tg_strv *out)
 {
-    const char *p = name;
-    while (*p) {
-        while (*p && !isalnum((unsigned char)*p))
-            p++;
-        const char *s = p;
-        while (isalnum((unsigned char)*p))
-            p++;
-        if (p > s) {
-            char *w = xstrndup(s, (size_t)(p - s));
-            for (char *q = w; *q; q++)
-                *q = (char)tolower((unsigned char)*q);
-            tg_strv_push_owned(out, w);
-        }
-    }
+    tg_strv_push_words(out, name);
 }

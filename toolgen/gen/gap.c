@@ -53,26 +53,17 @@ static bool is_stop(const char *w)
 /* Lowercase words of text, plurals folded, stop words dropped, sorted. */
 static void words(const char *text, tg_strv *out)
 {
-    const char *p = text ? text : "";
-    while (*p) {
-        while (*p && !isalnum((unsigned char)*p))
-            p++;
-        const char *s = p;
-        while (isalnum((unsigned char)*p))
-            p++;
-        size_t n = (size_t)(p - s);
-        if (!n)
-            continue;
-        char *w = xstrndup(s, n);
-        for (char *q = w; *q; q++)
-            *q = (char)tolower((unsigned char)*q);
+    tg_strv all = TG_STRV_INIT;
+    tg_strv_push_words(&all, text);
+    for (size_t i = 0; i < all.n; i++) {
+        char *w = all.v[i];
+        size_t n = strlen(w);
         if (n > 3 && w[n - 1] == 's' && w[n - 2] != 's')
             w[n - 1] = 0;
-        if (is_stop(w))
-            free(w);
-        else
-            tg_strv_push_owned(out, w);
+        if (!is_stop(w))
+            tg_strv_push(out, w);
     }
+    tg_strv_free(&all);
     tg_strv_sort_from(out, 0);
 }
 
