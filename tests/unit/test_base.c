@@ -181,6 +181,20 @@ static void test_strmap(void)
 
 /* ---- string vector and lists ---------------------------------------------------------------- */
 
+/* Words: runs of letters and digits, lowercased, in order; nothing from NULL or punctuation. */
+static void test_words(void)
+{
+    tg_strv w = TG_STRV_INIT;
+    tg_strv_push_words(&w, "Life_Expectancy (years) 2015-Q3");
+    tg_strv_push_words(&w, NULL);
+    tg_strv_push_words(&w, " -- ");
+    CHECK(w.n == 5 && strcmp(w.v[0], "life") == 0 && strcmp(w.v[1], "expectancy") == 0 &&
+              strcmp(w.v[2], "years") == 0 && strcmp(w.v[3], "2015") == 0 &&
+              strcmp(w.v[4], "q3") == 0,
+          "words: %zu", w.n);
+    tg_strv_free(&w);
+}
+
 static void test_strvec(void)
 {
     tg_strv s = TG_STRV_INIT;
@@ -457,6 +471,7 @@ int main(void)
     test_hash_hex();
     test_strmap();
     test_strvec();
+    test_words();
     test_buf();
     test_atomic_write_threads();
     test_read_file_sizes();
