@@ -44,6 +44,7 @@ int cmd_log(int argc, char **argv);
 /* For `toolgen check`: verifies every registry snapshot against its recorded hashes and prints
  * what differs; TG_EXIT_OK, TG_EXIT_FAIL (a mismatch) or TG_EXIT_USAGE (unreadable metadata). */
 int cli_check_registry(const tg_repo *repo);
+int cmd_init(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 
 extern const char tg_usage_validate[];
@@ -63,6 +64,7 @@ extern const char tg_usage_promote[];
 extern const char tg_usage_reject[];
 extern const char tg_usage_lcstatus[];
 extern const char tg_usage_log[];
+extern const char tg_usage_init[];
 extern const char tg_usage_new[];
 
 /* cli_new.c: prints one pipeline step per line on stdout (a progress callback of app/). */

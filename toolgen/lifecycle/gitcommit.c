@@ -306,6 +306,22 @@ int tg_git_index_to_head(const tg_repo *r, const char *const *paths, size_t n, t
     return rc;
 }
 
+int tg_git_init(const char *dir, bool *created, tg_err *err)
+{
+    git_libgit2_init();
+    git_repository *r = NULL;
+    *created = false;
+    if (git_repository_open_ext(&r, dir, 0, NULL) == 0) {
+        git_repository_free(r);
+        return 0;
+    }
+    if (git_repository_init(&r, dir, 0) != 0)
+        return git_fail(err, "git init");
+    git_repository_free(r);
+    *created = true;
+    return 0;
+}
+
 /* Removes DIR/NAME.lock when it is a regular file made at or after since. */
 static void clear_lock(const char *dir, const char *name, const struct timespec *since)
 {

@@ -17,6 +17,7 @@
 #ifndef TG_GITCOMMIT_H
 #define TG_GITCOMMIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -68,6 +69,9 @@ int tg_git_index_to_head(const tg_repo *repo, const char *const *paths, size_t n
  * Without this a promotion killed inside git would block every later one ("the index is
  * locked"). 0, -1 with err, or -2 outside git.
  */
+/* Makes dir a git repository (`git init`) unless it is inside a git working tree already;
+ * *created says which. 0, or -1 with err. */
+int tg_git_init(const char *dir, bool *created, tg_err *err);
 int tg_git_clear_stale_locks(const tg_repo *repo, const struct timespec *since, tg_err *err);
 
 typedef struct tg_git_logent {
