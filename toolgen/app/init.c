@@ -57,8 +57,11 @@ static const char ci_text[] =
     "          make -C \"$RUNNER_TEMP/toolgen\" deps all\n"
     "          sudo make -C \"$RUNNER_TEMP/toolgen\" install\n"
     "      - run: toolgen check\n"
-    "      - run: toolgen diff --check HEAD~1 HEAD\n"
-    "        if: github.event_name == 'pull_request' || github.event.before != ''\n";
+    "      - name: toolgen diff --check (the last commit's manifest changes)\n"
+    "        run: |\n"
+    "          if git rev-parse -q --verify HEAD~1 >/dev/null; then\n"
+    "            toolgen diff --check HEAD~1 HEAD\n"
+    "          fi\n";
 
 static const char *const keep_dirs[] = {"manifests", "data", "prompts"};
 #define CI_FILE ".github/workflows/toolgen.yml"
