@@ -175,7 +175,8 @@ static int filter_on_column(bp_state *s, size_t i)
     if (cmp != BT_ISNA && cmp != BT_NOTNA && after + 1 < t->n && bp_in(&t->v[after + 1], units))
         return 0;
     const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
-    if (bp_year(&t->v[after]) && bp_year_word(&t->v[j]) && !bt_word_eq(c->name, "year"))
+    if (cmp != BT_ISNA && cmp != BT_NOTNA && bp_year(&t->v[after]) && bp_year_word(&t->v[j]) &&
+        !bt_word_eq(c->name, "year"))
         return 0; /* "price since 1950", "per country after 2010": a year, read with the number */
     if (cmp != BT_ISNA && cmp != BT_NOTNA && !numeric_col(c))
         return tg_err_set(s->err, "'%s' is compared with a number, but column %s holds %s "
