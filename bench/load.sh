@@ -113,6 +113,8 @@ def client(k, n):
                     errors.append(f"client {k} call {i} ({kind}): HTTP {st}: {data[:200]!r}")
             elif kind == "fast" and m.get("result", {}).get("isError"):
                 errors.append(f"client {k} call {i}: fast call failed: {data[:200]!r}")
+            elif kind == "slow" and not (m.get("result", {}).get("isError") and b"TIMEOUT" in data):
+                errors.append(f"client {k} call {i}: not a TIMEOUT: {data[:200]!r}")
             else:
                 outcomes["ok" if kind == "fast" else "timeout" if kind == "slow" else "cancelled"] += 1
     c.close()

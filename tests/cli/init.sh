@@ -55,6 +55,15 @@ expect_rc "init beside an existing .gitignore" 0
 expect_out "says it appended" "appended   /.toolgen/ to .gitignore"
 expect_eq ".gitignore keeps its lines, the last without a newline" "$(cat "$P/tools/.gitignore")" "$(printf 'node_modules/\n*.log\n/.toolgen/')"
 
+# a .gitignore that ignores the state already, in another spelling: left as it is
+G=$TMP/ignored
+mkdir -p "$G"
+printf 'build/\n  .toolgen ' >"$G/.gitignore"
+run "$TG" init "$G"
+expect_rc "init beside a .gitignore that has .toolgen" 0
+expect_not_out "nothing appended" "appended"
+expect_eq ".gitignore unchanged" "$(cat "$G/.gitignore")" "$(printf 'build/\n  .toolgen ')"
+
 # an existing CI job: refused before anything is written
 Q=$TMP/withci
 mkdir -p "$Q/.github/workflows"

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,27 @@ static int write_new(const char *dir, const char *rel, const char *text, tg_init
     return rc;
 }
 
+/* Whether a .gitignore has a line of its own for .toolgen (with or without the slashes,
+ * surrounding spaces ignored). */
+static bool ignores_state(const char *text)
+{
+    static const char *const forms[] = {".toolgen", ".toolgen/", "/.toolgen", "/.toolgen/"};
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *a = line, *b = line + n;
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+            b--;
+        for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
+            if ((size_t)(b - a) == strlen(forms[i]) && strncmp(a, forms[i], (size_t)(b - a)) == 0)
+                return true;
+        line = end ? end + 1 : line + n;
+    }
+    return false;
+}
+
 /* .toolgen/ (the build state and caches) in .gitignore: a new file, or a line appended. */
 static int ignore_state(const char *dir, tg_init_report *out, tg_err *err)
 {
@@ -136,8 +158,7 @@ static int ignore_state(const char *dir, tg_init_report *out, tg_err *err)
     int rc = 0;
     if (!text) {
         rc = write_new(dir, ".gitignore", "/.toolgen/\n", out, err);
-    } else if (!strstr(text, "\n/.toolgen/\n") && !strstr(text, "\n.toolgen/\n") &&
-               strncmp(text, "/.toolgen/\n", 11) != 0 && strncmp(text, ".toolgen/\n", 10) != 0) {
+    } else if (!ignores_state(text)) {
         FILE *f = fopen(p, "a");
         rc = f && fprintf(f, "%s/.toolgen/\n", len && text[len - 1] != '\n' ? "\n" : "") > 0 &&
                      fclose(f) == 0
@@ -150,18 +171,30 @@ static int ignore_state(const char *dir, tg_init_report *out, tg_err *err)
     return rc;
 }
 
+/* A refusal before anything is written: -2 with err, so the caller can tell it from a failed
+ * write. */
+static int refuse(tg_err *err, const char *fmt, ...) TG_PRINTF(2, 3);
+static int refuse(tg_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -2;
+}
+
 int tg_app_init(const char *dir, const char *name, tg_init_report *out, tg_err *err)
 {
     *out = (tg_init_report){.written = TG_STRV_INIT};
     if (name && !tg_init_name_ok(name))
-        return tg_err_set(err, "'%s' is not a project name: use kebab-case, lowercase letters and "
+        return refuse(err, "'%s' is not a project name: use kebab-case, lowercase letters and "
                                "digits with single hyphens between words, at most 64 characters "
                                "(e.g. sales-tools)", name);
     if (exists(dir, "toolgen.yaml"))
-        return tg_err_set(err, "%s/toolgen.yaml exists: %s is a toolgen repository already "
+        return refuse(err, "%s/toolgen.yaml exists: %s is a toolgen repository already "
                                "(toolgen init never overwrites)", dir, dir);
     if (exists(dir, CI_FILE))
-        return tg_err_set(err, "%s/" CI_FILE " exists: toolgen init never overwrites; move it "
+        return refuse(err, "%s/" CI_FILE " exists: toolgen init never overwrites; move it "
                                "aside, or add `toolgen check` to it yourself", dir);
     if (tg_mkdirs(dir, err) != 0)
         return -1;

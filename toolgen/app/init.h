@@ -31,8 +31,9 @@ char *tg_init_default_name(const char *dir);
 bool tg_init_name_ok(const char *name);
 
 /* Makes DIR (created when missing) a toolgen repository named name (NULL: the default name).
- * 0 with out filled (free with tg_init_report_free); -1 with err: refused before anything was
- * written (a bad name, an existing toolgen.yaml or CI job), or a write that failed, named. */
+ * 0 with out filled (free with tg_init_report_free); -2 with err: refused before anything was
+ * written (a bad name, an existing toolgen.yaml or CI job); -1 with err: a write that failed,
+ * named. */
 int tg_app_init(const char *dir, const char *name, tg_init_report *out, tg_err *err);
 void tg_init_report_free(tg_init_report *r);
 

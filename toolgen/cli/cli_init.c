@@ -37,10 +37,10 @@ int cmd_init(int argc, char **argv)
     char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
     tg_init_report r;
     tg_err err = {0};
-    if (tg_app_init(path, name, &r, &err) != 0) {
+    int rc = tg_app_init(path, name, &r, &err);
+    if (rc != 0) {
         free(path);
-        bool usage = strstr(err.msg, "never overwrites") || strstr(err.msg, "not a project name");
-        return cli_fail(usage ? TG_EXIT_USAGE : TG_EXIT_ENV, "init: %s", err.msg);
+        return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV, "init: %s", err.msg);
     }
     printf("toolgen: initialised %s as project %s\n", path, r.name);
     for (size_t i = 0; i < r.written.n; i++)
