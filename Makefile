@@ -11,7 +11,7 @@ PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd 
 # (toolgen build: every example tool tested in the sandbox) and the review page's check run.
 DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
             libgit2-dev libpcre2-dev libmicrohttpd-dev libprotobuf-c-dev python3 python3-yaml python3-pandas python3-numpy \
-            python3-matplotlib bubblewrap chromium
+            python3-matplotlib python3-pyflakes bubblewrap chromium
 # Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
 # nodesource, whose nodejs package conflicts with Debian's npm).
 DEB_CMDS := node:nodejs

@@ -33,6 +33,8 @@ typedef enum tg_llm_provider {
     TG_LLM_OPENAI,      /* any OpenAI-compatible /chat/completions server */
     TG_LLM_ANTHROPIC,   /* /v1/messages */
     TG_LLM_REPLAY,      /* answers only from the cache (llm.replay_of names the dialect) */
+    TG_LLM_SAMPLING,    /* the MCP client's own model (sampling/createMessage), through the
+                         * questions of a served call; tg_llm_complete answers none itself */
 } tg_llm_provider;
 
 typedef struct tg_llm_config {
@@ -59,8 +61,8 @@ typedef struct tg_llm_config {
 int tg_llm_config_from_json(const cJSON *llm, const char *provider_override, tg_llm_config *c,
                             tg_err *err);
 void tg_llm_config_release(tg_llm_config *c);
-/* "builtin", "openai", "anthropic", "replay"; TG_LLM_PARSE_ERROR for others ("offline" is
- * accepted as builtin). */
+/* "builtin", "openai", "anthropic", "replay", "sampling"; TG_LLM_PARSE_ERROR for others
+ * ("offline" is accepted as builtin). */
 #define TG_LLM_PARSE_ERROR (-1)
 int tg_llm_provider_parse(const char *name);
 const char *tg_llm_provider_name(tg_llm_provider p);
@@ -113,6 +115,7 @@ typedef struct tg_llm_reply {
     tg_hash response;    /* hash of text */
     bool cached;
     int attempts;        /* requests this answer took (0 when cached) */
+    int tokens_in, tokens_out; /* what the provider reported for all attempts; -1 when cached */
 } tg_llm_reply;
 
 /* Answers rq (see above). Fills out on TG_LLM_OK (tg_llm_reply_release; out->cached false for

@@ -38,6 +38,7 @@ typedef enum tg_runtime {
     TG_RUNTIME_COMMAND,
     TG_RUNTIME_HTTP,
     TG_RUNTIME_CODE, /* the program is the call's `code` argument (docs/code.md) */
+    TG_RUNTIME_LLM,  /* a prompt sent to a model, its code checked (docs/code-edit.md) */
     TG_RUNTIME_BUILTIN, /* how many kinds are built in; registered ones follow */
     TG_RUNTIME_MAX = 16 /* the table's capacity: kinds stay below it */
 } tg_runtime;
@@ -50,6 +51,8 @@ typedef enum tg_runtime_summary {
     /* the program argument in implementation.language: "the `code` argument as a Python
      * program" */
     TG_RUNTIME_SUMMARY_PROGRAM,
+    /* the prompt template a model answers: "the prompt `prompts/generate_snippet.md`" */
+    TG_RUNTIME_SUMMARY_PROMPT,
 } tg_runtime_summary;
 
 typedef struct tg_runtime_desc {

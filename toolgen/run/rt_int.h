@@ -8,7 +8,7 @@
 #include "base/buf.h"
 #include "run/runtime_ops.h"
 
-extern const tg_runtime_ops rt_python, rt_node, rt_command, rt_code, rt_http;
+extern const tg_runtime_ops rt_python, rt_node, rt_command, rt_code, rt_http, rt_llm;
 
 /* The templates of command and http (docs/manifest.md#templates), rt_command.c: one argument's
  * value as text appended to b (a string as is, a number in its shortest form, true/false,
@@ -76,5 +76,31 @@ bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, struct 
  * interpreter, guidance (may be NULL) and g say that its variables are gone. */
 void rt_code_session_report(cJSON *o, const cJSON *info, const tg_run_facts *f, cJSON *guidance,
                             tg_guidance *g);
+
+/* ---- the llm runtime (rt_llm.c, rt_llm_check.c; docs/code-edit.md) ---- */
+
+/* A prompt template of a tool (tmpl.h's format) and where it was read. */
+typedef struct rt_llm_tmpl {
+    char *path, *system, *user;
+} rt_llm_tmpl;
+/* The template implementation.<member> names: prompts/<name>.md of the tool's repository (the
+ * nearest folder above the tool's with a toolgen.yaml), else of toolgen's data directory. -1
+ * with err naming what is missing. */
+int rt_llm_template(const tg_manifest *m, const char *member, rt_llm_tmpl *t, tg_err *err);
+void rt_llm_template_free(rt_llm_tmpl *t);
+/* value between a begin and an end line that name it and carry a digest of it (heap): data
+ * for the model, which the prompt tells to read as data only. */
+char *rt_llm_fence(const char *name, const char *value);
+/* The canonical name of a language ("py" -> "python"), a lower-cased copy in out for one
+ * toolgen does not know, or NULL when given is not a name (empty, too long, other characters). */
+const char *rt_llm_language(const char *given, char *out, size_t cap);
+/* Whether toolgen has a checker for lang (a canonical name). */
+bool rt_llm_checkable(const char *lang);
+/* The checks of code in lang (check_snippet.py in the sandbox, limits lowered to 20 s of wall
+ * clock): the array of {check, tool, outcome, message?}, or NULL with err when the checker
+ * could not run. context: code the snippet goes with (names it defines), may be NULL. */
+cJSON *rt_llm_check(const tg_toolrun_ctx *ctx, const tg_limits *limits,
+                    const volatile sig_atomic_t *cancel, const char *lang, const char *code,
+                    const char *context, tg_err *err);
 
 #endif

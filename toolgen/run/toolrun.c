@@ -653,3 +653,10 @@ int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *
     close(src_dir);
     return copied;
 }
+
+void tg_model_answer_release(tg_model_answer *a)
+{
+    free(a->text);
+    free(a->model);
+    memset(a, 0, sizeof *a);
+}
