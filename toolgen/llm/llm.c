@@ -21,6 +21,12 @@ void tg_llm_client_init(tg_llm_client *c, const tg_llm_config *cfg, int root_fd,
     c->rng = (unsigned)getpid() ^ (unsigned)(unsigned long long)tg_now_ms();
 }
 
+void tg_llm_client_release(tg_llm_client *c)
+{
+    cJSON_Delete(c->pending);
+    c->pending = NULL;
+}
+
 static tg_llm_provider dialect(const tg_llm_config *cfg)
 {
     return cfg->provider == TG_LLM_REPLAY ? cfg->replay_of : cfg->provider;
@@ -220,11 +226,6 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
         tg_err_set(err, "the builtin provider answers no requests (it is the offline generator)");
         return TG_LLM_CONFIG;
     }
-    if (cfg->provider == TG_LLM_SAMPLING) {
-        tg_err_set(err, "the sampling provider's answers come from the MCP client's model: "
-                        "only a call through `toolgen serve` can ask it");
-        return TG_LLM_CONFIG;
-    }
     char *canon = tg_llm_canonical_request(cfg, rq);
     out->key = tg_hash_bytes(canon, strlen(canon));
     if (cached(c, rq, out->key, &out->text, &out->model) == 0) {
@@ -236,7 +237,9 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
         return TG_LLM_OK;
     }
     tg_llm_status st;
-    if (c->frozen || cfg->provider == TG_LLM_REPLAY) {
+    if (cfg->provider == TG_LLM_SAMPLING) {
+        st = tg_llm_sampled(c, rq, out->key, out, err);
+    } else if (c->frozen || cfg->provider == TG_LLM_REPLAY) {
         tg_err_set(err, "%s: the answer is not in the cache (%s) and %s", 
                    tg_llm_provider_name(cfg->provider), cfg->cache_dir,
                    c->frozen ? "--frozen allows no requests" : "replay sends no requests");

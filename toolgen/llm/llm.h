@@ -73,6 +73,8 @@ typedef enum tg_llm_status {
     TG_LLM_UNAVAILABLE,/* timeouts, connection errors, 429/5xx after the last retry, 4xx */
     TG_LLM_FROZEN,     /* the answer is not cached and requests are not allowed */
     TG_LLM_CONFIG,     /* the key variable is unset, a bad base_url: err says what to set */
+    TG_LLM_SAMPLE,     /* the sampling provider: the client's model must answer first; the
+                        * question is in the client's pending list (tg_llm_client) */
 } tg_llm_status;
 
 /*
@@ -93,12 +95,21 @@ typedef struct tg_llm_client {
     int root_fd;        /* the repository: the cache lives under it */
     bool frozen;        /* no requests: a cache miss is TG_LLM_FROZEN */
     bool no_cache;      /* ask even when an answer is cached; a usable new answer replaces it */
+    /* The sampling provider (docs/code-edit.md#providers): the client's answers so far, by
+     * question key ({key: CreateMessageResult}; borrowed, may be NULL), and the questions an
+     * unanswered request added (a JSON array the client owns; NULL until the first): each
+     * {key, method "sampling/createMessage", params}, for the server to ask its client and
+     * then run the work again with the answers. */
+    const cJSON *sampled;
+    cJSON *pending;
     int requests;       /* HTTP requests sent (all attempts) */
     int cache_hits;     /* local or remote */
     unsigned rng;       /* jitter */
 } tg_llm_client;
 
 void tg_llm_client_init(tg_llm_client *c, const tg_llm_config *cfg, int root_fd, bool frozen);
+/* Frees what the client holds (its pending questions). */
+void tg_llm_client_release(tg_llm_client *c);
 
 typedef struct tg_llm_request {
     const char *system;

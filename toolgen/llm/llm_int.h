@@ -35,4 +35,9 @@ char *tg_llm_cache_entry(tg_hash key, const char *canonical, const char *text,
 int tg_llm_cache_write(int root_fd, const char *dir, tg_hash key, const char *entry, size_t len,
                        tg_err *err);
 
+/* The sampling provider's answer to rq, whose cache key is key: from c->sampled (TG_LLM_OK with
+ * out's text and model), else a question added to c->pending (TG_LLM_SAMPLE, err says so). */
+tg_llm_status tg_llm_sampled(tg_llm_client *c, const tg_llm_request *rq, tg_hash key,
+                             tg_llm_reply *out, tg_err *err);
+
 #endif
