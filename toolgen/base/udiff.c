@@ -38,9 +38,16 @@ static void split(const char *s, lines *l)
     }
 }
 
+/* Whether line i is the last one and has no newline (diff tells "x" from "x\n"). */
+static bool unended(const lines *l, size_t i)
+{
+    return i + 1 == l->n && !l->last_eol;
+}
+
 static bool same(const lines *a, size_t i, const lines *b, size_t j)
 {
-    return a->len[i] == b->len[j] && memcmp(a->at[i], b->at[j], a->len[i]) == 0;
+    return a->len[i] == b->len[j] && memcmp(a->at[i], b->at[j], a->len[i]) == 0 &&
+           unended(a, i) == unended(b, j);
 }
 
 /* The edit script as ops[k] = '=', '-' or '+' in order (heap, *n); from an LCS table when both
@@ -79,7 +86,7 @@ static char *script(const lines *a, const lines *b, size_t *n)
 static void put_line(tg_buf *o, char mark, const lines *l, size_t i)
 {
     tg_buf_printf(o, "%c%.*s\n", mark, (int)l->len[i], l->at[i]);
-    if (i + 1 == l->n && !l->last_eol)
+    if (unended(l, i))
         tg_buf_puts(o, "\\ No newline at end of file\n");
 }
 
