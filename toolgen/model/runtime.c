@@ -66,6 +66,9 @@ static const tg_runtime_desc llm = {
     .network = true,
     .static_skip = "its code is the model's answer, checked by every call",
     .runner_files = (const char *const[]){"check_snippet.py", NULL},
+    .prompts = (const char *const[]){"prompt", "repair_prompt", NULL},
+    .language_arg = "language",
+    .code_member = "code",
     .summary = TG_RUNTIME_SUMMARY_PROMPT,
 };
 

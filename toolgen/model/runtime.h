@@ -85,6 +85,13 @@ typedef struct tg_runtime_desc {
     /* The input_schema property whose value is the program the call runs (the code runtime's
      * "code"): lint requires it as a required string property. NULL: the code is the tool's. */
     const char *program_arg;
+    /* A prompt tool's (the llm runtime's): the implementation members naming a template
+     * prompts/<name>.md of the repository (NULL-ended; lint checks each file exists), the
+     * input_schema string property naming the language of the code, and the implementation
+     * member naming the output_schema property the code goes to. NULL: none. */
+    const char *const *prompts;
+    const char *language_arg;
+    const char *code_member;
     tg_runtime_summary summary;
 } tg_runtime_desc;
 
