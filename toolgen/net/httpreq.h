@@ -142,4 +142,25 @@ void tg_http_mask_secrets(const tg_http_request *rq, char *text);
  * three forms of RFC 9110 5.6.7; a date in the past is 0). -1 when it is neither. */
 double tg_http_retry_after(const char *value, time_t now);
 
+/*
+ * A URL taken apart (tg_url_parse): what a caller that decides where a request may go needs.
+ * Strings are heap, owned by the struct (tg_url_free).
+ */
+typedef struct tg_url {
+    char *url;    /* the absolute URL, normalised by curl (relative references resolved) */
+    char *scheme; /* "http" or "https" (another scheme is refused) */
+    char *host;   /* lower case, without a trailing dot; an IPv6 address in brackets "[::1]" */
+    long port;    /* the URL's port, or the scheme's default (80, 443) */
+    bool explicit_port; /* the URL names its port */
+    bool userinfo;      /* it carries a user name or password ("user:pw@host") */
+} tg_url;
+
+/*
+ * Parses ref, an absolute URL or, with base set, a reference relative to base (a redirect's
+ * Location), into out. -1 with err (naming the redacted text) when it is no URL, has no host,
+ * or its scheme is not http or https; out is then zeroed. Pure: no request is made.
+ */
+int tg_url_parse(const char *base, const char *ref, tg_url *out, tg_err *err);
+void tg_url_free(tg_url *u);
+
 #endif
