@@ -503,6 +503,7 @@ int tg_url_parse(const char *base, const char *ref, tg_url *out, tg_err *err)
         out->userinfo = user || pw;
         free(user);
         free(pw);
+        curl_url_set(u, CURLUPART_FRAGMENT, NULL, 0); /* never sent; not part of what is fetched */
         out->url = url_part(u, CURLUPART_URL, 0);
         for (char *p = out->scheme; p && *p; p++)
             *p = (char)tolower((unsigned char)*p);

@@ -147,7 +147,8 @@ double tg_http_retry_after(const char *value, time_t now);
  * Strings are heap, owned by the struct (tg_url_free).
  */
 typedef struct tg_url {
-    char *url;    /* the absolute URL, normalised by curl (relative references resolved) */
+    char *url;    /* the absolute URL, normalised by curl (relative references resolved), without
+                   * its #fragment */
     char *scheme; /* "http" or "https" (another scheme is refused) */
     char *host;   /* lower case, without a trailing dot; an IPv6 address in brackets "[::1]" */
     long port;    /* the URL's port, or the scheme's default (80, 443) */

@@ -93,9 +93,11 @@ static bool entry_admits(const char *entry, const tg_url *u)
     if (n > 1 && host[n - 1] == '.')
         host[--n] = '\0';
     bool host_ok;
-    if (strncmp(host, "*.", 2) == 0) { /* the subdomains, at any depth; not the name itself */
+    if (strncmp(host, "*.", 2) == 0) { /* the subdomains, at any depth; not the name itself,
+                                         * and never an address (127.0.0.1 ends in ".0.0.1") */
         size_t hn = strlen(u->host), sn = n - 1; /* ".example.com" */
-        host_ok = hn > sn && strcasecmp(u->host + hn - sn, host + 1) == 0;
+        bool address = u->host[0] == '[' || strspn(u->host, "0123456789.") == hn;
+        host_ok = !address && hn > sn && strcasecmp(u->host + hn - sn, host + 1) == 0;
     } else {
         host_ok = strcasecmp(u->host, host) == 0;
     }
