@@ -31,7 +31,7 @@ async function connect(repo, label) {
   const c = new Client({ name: `toolgen-web-${label}-${SDK}`, version: '1.0.0' }, options);
   await c.connect(new StdioClientTransport({ command: TG,
     args: ['-C', repo, 'serve', '--dev', '--toolset', 'web', '--toolset', 'code'],
-    stderr: 'ignore' }));
+    stderr: 'inherit' }));
   return c;
 }
 const fetchUrl = (c, url, more = {}) => c.callTool({ name: 'web_fetch', arguments: { url, ...more } });

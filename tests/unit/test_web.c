@@ -5,6 +5,8 @@
  * (net/ratelimit.h), the allowlist's entry forms against a scripted loopback server
  * (httpfake.h), and the tool's description within its budget.
  */
+#include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "testlib.h"
@@ -154,8 +156,42 @@ static void test_allowlist(const tg_toolrun_ctx *ctx, code_tool *t)
     tg_call_result_free(&r);
 }
 
+/* Every docs/web.md#anchor web_fetch's guidance names (run/codeguide.c) is a heading there
+ * (GitHub's slugs: lower case, blanks to '-', other punctuation dropped). */
+static void test_docs_exist(void)
+{
+    tg_err err = {0};
+    size_t len = 0, n = 0;
+    char *doc = tg_read_file("docs/web.md", 1 << 20, &len, &err);
+    char *src = tg_read_file("toolgen/run/codeguide.c", 1 << 20, &len, &err);
+    SETUP(doc && src, "read: %s", err.msg);
+    for (const char *p = src; (p = strstr(p, "\"docs/web.md#")) != NULL; p++, n++) {
+        char want[64], slug[64];
+        snprintf(want, sizeof want, "%.*s", (int)strcspn(p + 13, "\""), p + 13);
+        bool found = false;
+        for (char *line = doc; line && *line && !found; line = strchr(line, '\n')) {
+            line += *line == '\n';
+            if (line[0] != '#')
+                continue;
+            size_t k = 0;
+            for (const char *c = line + strspn(line, "# "); *c && *c != '\n' && k < 63; c++)
+                if (isalnum((unsigned char)*c) || *c == '-' || *c == '_')
+                    slug[k++] = (char)tolower((unsigned char)*c);
+                else if (*c == ' ')
+                    slug[k++] = '-';
+            slug[k] = '\0';
+            found = strcmp(slug, want) == 0;
+        }
+        CHECK(found, "docs/web.md has a heading for #%s", want);
+    }
+    CHECK(n >= 5, "the guidance names its documents (%zu)", n);
+    free(doc);
+    free(src);
+}
+
 int main(void)
 {
+    test_docs_exist();
     test_html();
     test_url();
     test_ratelimit();
