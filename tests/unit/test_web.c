@@ -149,6 +149,21 @@ static void test_allowlist(const tg_toolrun_ctx *ctx, code_tool *t)
         CHECK(!ok || strcmp(tg_json_get_string(r.result, "text"), "ok") == 0, "the body");
         tg_call_result_free(&r);
     }
+    /* a name that resolves to a loopback address: only when the address is listed too */
+    char lurl[128];
+    snprintf(lurl, sizeof lurl, "http://localhost:%d/x", srv.port);
+    hf_script(&srv, a, 1);
+    tg_call_result lr = {0};
+    fetch(ctx, t, "{\"allow_hosts\": [\"localhost:*\"]}", lurl, &lr);
+    CHECK(!lr.ok && strcmp(lr.guidance.code, "FORBIDDEN") == 0 &&
+              strstr(lr.guidance.message, "resolved to") && hf_count(&srv) == 0,
+          "localhost listed, 127.0.0.1 not: refused before a byte is sent: %s",
+          lr.guidance.message);
+    tg_call_result_free(&lr);
+    hf_script(&srv, a, 1);
+    fetch(ctx, t, "{\"allow_hosts\": [\"localhost:*\", \"127.0.0.1:*\"]}", lurl, &lr);
+    CHECK(lr.ok, "localhost and its address listed: fetched: %s", lr.guidance.message);
+    tg_call_result_free(&lr);
     /* a wildcard admits the subdomains, not the name itself (no network: refused before) */
     tg_call_result r = {0};
     fetch(ctx, t, "{\"allow_hosts\": [\"*.example.com\"]}", "https://example.com/", &r);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <curl/curl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -182,6 +183,8 @@ typedef struct sink {
     size_t nfields, cap;
     size_t head_bytes; /* of the kept headers */
     int head_too_big;
+    int peer_refused; /* check_peer said no */
+    char peer[64];    /* to this address */
     double retry_after;
 } sink;
 
@@ -274,8 +277,25 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
     return *cancel ? 1 : 0;
 }
 
+/* curl's hook between connecting and sending: the caller's check_peer. */
+static int on_prereq(void *ud, char *ip, char *local_ip, int port, int local_port)
+{
+    (void)local_ip, (void)local_port;
+    sink *s = ud;
+    if (s->rq->check_peer(s->rq->check_peer_ud, ip, port))
+        return CURL_PREREQFUNC_OK;
+    s->peer_refused = 1;
+    snprintf(s->peer, sizeof s->peer, "%s", ip);
+    return CURL_PREREQFUNC_ABORT;
+}
+
 static tg_http_result classify(CURLcode rc, const sink *s, const char *url, tg_err *err)
 {
+    if (s->peer_refused) {
+        tg_err_set(err, "%s: the connection to %s was refused (its address is not allowed)",
+                   url, s->peer);
+        return TG_HTTP_ERROR;
+    }
     if (rc == CURLE_ABORTED_BY_CALLBACK && s->rq->cancel && *s->rq->cancel) {
         tg_err_set(err, "%s: cancelled", url);
         return TG_HTTP_CANCELLED;
@@ -351,6 +371,10 @@ static void set_transfer(CURL *h, const tg_http_request *rq, struct curl_slist *
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
     curl_easy_setopt(h, CURLOPT_USERAGENT, rq->user_agent ? rq->user_agent : "toolgen");
+    if (rq->check_peer) {
+        curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, on_prereq);
+        curl_easy_setopt(h, CURLOPT_PREREQDATA, s);
+    }
     if (rq->cancel) {
         curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);

@@ -101,6 +101,12 @@ typedef struct tg_http_request {
      * TG_HTTP_CANCELLED). NULL: it runs to its end or its timeout. A tool call's cancellation
      * (toolgen serve, Ctrl-C) uses it. */
     const volatile sig_atomic_t *cancel;
+    /* Called once the connection is made (or an open one reused), before anything is sent,
+     * with the address connected to ("127.0.0.1", "::1") and its port: false stops the request
+     * there (TG_HTTP_ERROR, "the connection to ADDRESS was refused"). For a caller that decides
+     * where a request may go by where its name resolves (web_fetch, docs/web.md). NULL: any. */
+    bool (*check_peer)(void *ud, const char *ip, long port);
+    void *check_peer_ud;
 } tg_http_request;
 
 typedef struct tg_http_field {

@@ -8,7 +8,8 @@
  *   - the host: every host is refused until web.allow_hosts of the serving repository's
  *     toolgen.yaml lists it (exact names, "*.example.com" for the subdomains, a port after ':'
  *     when it is not the scheme's default, ":*" for any port); loopback addresses and localhost
- *     are hosts like any other, refused unless listed;
+ *     are hosts like any other, refused unless listed, and a name that resolves to a loopback
+ *     or link-local address is fetched only when that address is listed too (peer_allowed);
  *   - redirects are followed by this file, not by curl, so that every hop's host is checked
  *     against the same list (at most web.max_redirects hops); no credentials are ever sent: a
  *     URL with a user name or password is refused, on the first request and on every hop;
@@ -53,6 +54,7 @@ typedef struct fetch {
     const char *type;   /* the refusal's error type, once there is one (static) */
     char *msg;          /* and its message */
     double timeout_ms;  /* the whole fetch's */
+    char peer[80];      /* the address check_peer refused, else empty */
 } fetch;
 
 static int refuse(fetch *x, const char *type, const char *fmt, ...) TG_PRINTF(3, 4);
@@ -128,6 +130,37 @@ static char *entry_for(const tg_url *u)
     return dflt ? xstrdup(u->host) : xasprintf("%s:%ld", u->host, u->port);
 }
 
+/* Whether ip is a loopback, link-local or unspecified address (127.0.0.0/8, ::1, 169.254.0.0/16
+ * — cloud metadata services —, fe80::/10, 0.0.0.0, ::, and IPv4 mapped into IPv6). */
+static bool special_address(const char *ip)
+{
+    if (strncasecmp(ip, "::ffff:", 7) == 0 && strchr(ip + 7, '.'))
+        ip += 7;
+    if (strchr(ip, '.'))
+        return strncmp(ip, "127.", 4) == 0 || strncmp(ip, "169.254.", 8) == 0 ||
+               strcmp(ip, "0.0.0.0") == 0;
+    return strcmp(ip, "::1") == 0 || strcmp(ip, "::") == 0 || strncasecmp(ip, "fe8", 3) == 0 ||
+           strncasecmp(ip, "fe9", 3) == 0 || strncasecmp(ip, "fea", 3) == 0 ||
+           strncasecmp(ip, "feb", 3) == 0;
+}
+
+/* net/'s check_peer: a name that resolved to a loopback or link-local address is fetched only
+ * when that address is listed itself (docs/web.md#allowed-hosts), so that neither localhost nor
+ * a DNS name pointing at 127.0.0.1 or 169.254.169.254 reaches the machine's own services. */
+static bool peer_allowed(void *ud, const char *ip, long port)
+{
+    fetch *x = ud;
+    if (!special_address(ip))
+        return true;
+    char host[80];
+    snprintf(host, sizeof host, strchr(ip, ':') ? "[%s]" : "%s", ip);
+    tg_url addr = {.scheme = x->url.scheme, .host = host, .port = port};
+    if (allowed(x->allow, &addr))
+        return true;
+    snprintf(x->peer, sizeof x->peer, "%s", host);
+    return false;
+}
+
 /* 0 when the hop to u may be made; else the refusal. what: "host" or "redirect". */
 static int check_url(fetch *x, const tg_url *u, const char *from_host)
 {
@@ -170,10 +203,17 @@ static int send_one(fetch *x, double deadline, size_t cap)
     double left = deadline - tg_now_ms();
     tg_http_request rq = {.method = TG_HTTP_GET, .url = x->url.url, .timeout_ms = (long)left,
                           .max_bytes = cap, .keep_headers = keep, .cancel = x->call->cancel,
-                          .user_agent = "toolgen-web-fetch"};
+                          .user_agent = "toolgen-web-fetch", .check_peer = peer_allowed,
+                          .check_peer_ud = x};
     tg_err e = {0};
     tg_http_result r = left < 1 ? TG_HTTP_TIMEOUT : tg_http_request_send(&rq, &x->resp, &e);
     x->have_resp = r == TG_HTTP_OK;
+    if (x->peer[0])
+        return refuse(x, "HostNotAllowed", "%s resolved to %s, a loopback or link-local address, "
+                      "which web_fetch reaches only when the address itself is in "
+                      "web.allow_hosts: add '%s:%ld' to web.allow_hosts in the serving "
+                      "repository's toolgen.yaml to allow it", x->url.host, x->peer, x->peer,
+                      x->url.port);
     switch (r) {
     case TG_HTTP_OK: return 0;
     case TG_HTTP_TIMEOUT:
