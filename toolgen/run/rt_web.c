@@ -70,6 +70,26 @@ static int refuse(fetch *x, const char *type, const char *fmt, ...)
     return -1;
 }
 
+/* Bytes that are not UTF-8 as '?' (from the byte that breaks it on), so that what a server
+ * sent can go into a JSON result or message. */
+static void make_utf8(char *s, size_t len)
+{
+    tg_err e = {0};
+    if (tg_utf8_validate(s, len, &e) == 0)
+        return;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] >= 0x80)
+            s[i] = '?';
+}
+
+static void add_text(cJSON *o, const char *key, const char *value)
+{
+    char *copy = xstrdup(value);
+    make_utf8(copy, strlen(copy));
+    cJSON_AddStringToObject(o, key, copy);
+    free(copy);
+}
+
 /* ---- the allowlist -------------------------------------------------------------------------- */
 
 /* Whether entry (host, "[v6]", "*.suffix", each with an optional ":port" or ":*") admits u. */
@@ -260,7 +280,10 @@ static int fetch_all(fetch *x)
         }
         tg_url_free(&x->url);
         x->url = next;
-        cJSON_AddItemToArray(x->hops, cJSON_CreateString(x->url.url));
+        char *shown = xstrdup(x->url.url);
+        make_utf8(shown, strlen(shown));
+        cJSON_AddItemToArray(x->hops, cJSON_CreateString(shown));
+        free(shown);
         tg_http_response_release(&x->resp);
         x->have_resp = false;
     }
@@ -276,6 +299,7 @@ static void excerpt(tg_buf *b, const char *body, size_t len)
         n--;
     for (size_t i = 0; i < n; i++)
         tg_buf_putc(b, (unsigned char)body[i] < 0x20 ? ' ' : body[i]);
+    make_utf8(b->data, b->len);
     if (n < len)
         tg_buf_puts(b, "...");
 }
@@ -377,7 +401,7 @@ static int as_html(fetch *x, cJSON *res)
         cJSON *l = cJSON_CreateObject();
         cJSON_AddStringToObject(l, "text", d.links[i].text);
         bool ok = tg_url_parse(x->url.url, d.links[i].href, &u, &ue) == 0;
-        cJSON_AddStringToObject(l, "url", ok ? u.url : d.links[i].href); /* absolute */
+        add_text(l, "url", ok ? u.url : d.links[i].href); /* absolute */
         if (ok)
             tg_url_free(&u);
         cJSON_AddItemToArray(links, l);
@@ -491,15 +515,15 @@ static cJSON *result_of(fetch *x, const cJSON *args)
 {
     const char *type = tg_json_get_string(args, "type");
     cJSON *res = cJSON_CreateObject();
-    cJSON_AddStringToObject(res, "url", x->url.url);
+    add_text(res, "url", x->url.url);
     cJSON_AddNumberToObject(res, "status", (double)x->resp.status);
     const char *ctype = tg_http_response_header(&x->resp, "content-type");
     if (ctype)
-        cJSON_AddStringToObject(res, "content_type", ctype);
+        add_text(res, "content_type", ctype);
     cJSON_AddNumberToObject(res, "bytes", (double)x->resp.len);
     cJSON_AddStringToObject(res, "type", type ? type : "text");
     if (cJSON_GetArraySize(x->hops))
-        cJSON_AddItemToObject(res, "redirects", cJSON_Duplicate(x->hops, true));
+        cJSON_AddItemToObject(res, "redirects", cJSON_Duplicate(x->hops, true)); /* add_text'ed */
     int rc;
     if (!type || strcmp(type, "text") == 0)
         rc = as_text(x, res);
