@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 
 const npm = `${process.cwd()}/tests/npm/node_modules`;
-const { TG, REPO, LIMITED, BASE, PORT, SDK } = process.env;
+const { TG, REPO, LIMITED, BASE, PORT, SDK, ESCAPE } = process.env;
 const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
 const [{ Client }, { StdioClientTransport }] = SDK === '2'
   ? await Promise.all([load('@modelcontextprotocol/client/dist/index.mjs'),
@@ -108,6 +108,15 @@ async function files(c) {
           "print(sum(int(x['sales']) for x in rows), json.load(open('rows.json'))['rows'])" } });
   check(!r.isError && sc(r).stdout === '215 [1, 2, 3]\n', 'python_execute in the session reads them',
     JSON.stringify(sc(r)));
+  // a link a program left under the name is replaced, never followed out of the sandbox
+  r = await c.callTool({ name: 'python_execute', arguments: { session_id: id,
+    code: `import os\nos.symlink(${JSON.stringify(ESCAPE)}, 'link.csv')` } });
+  check(!r.isError, 'a program leaves a symbolic link', JSON.stringify(sc(r)));
+  r = await fetchUrl(c, `${BASE}/data.csv`, { type: 'file', session_id: id, filename: 'link.csv' });
+  check(!r.isError && sc(r).path === 'link.csv', 'a file saved over the link', text(r));
+  r = await c.callTool({ name: 'python_execute', arguments: { session_id: id,
+    code: "import os\nprint(os.path.islink('link.csv'), open('link.csv').read().count('\\n'))" } });
+  check(!r.isError && sc(r).stdout === 'False 3\n', 'the link was replaced by the file', JSON.stringify(sc(r)));
   r = await fetchUrl(c, `${BASE}/data.csv`, { type: 'file', session_id: id, filename: '../x.csv' });
   check(r.isError === true && /INVALID_INPUT/.test(text(r)), 'a file name with a path is refused', text(r));
   r = await fetchUrl(c, `${BASE}/data.csv`, { type: 'file', session_id: 'sess_00000000000000000000000000000000' });

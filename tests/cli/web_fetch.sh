@@ -4,7 +4,7 @@
 # HTML fetched from the one host web.allow_hosts lists; every other host, another port, and a
 # redirect to a host not listed refused; the size cap, bad JSON, binary data, a 404 and a
 # redirect loop each a clear error; type file saved into a code session and read there by
-# python_execute; the rate limit. Then without web.allow_hosts every host is refused, and a
+# python_execute (over a link a program left, never followed); the rate limit. Then without web.allow_hosts every host is refused, and a
 # wrong web section stops serve with the key's place.
 . tests/lib.sh
 
@@ -40,10 +40,12 @@ L=$TMP/limited
 repo "$L" "allow_hosts: ['127.0.0.1:$PORT']" "requests_per_minute: 2"
 
 for sdk in 1 2; do
-    run env TG="$TG" REPO="$R" LIMITED="$L" BASE="$BASE" PORT="$PORT" SDK=$sdk node tests/cli/web_fetch.mjs
+    run env TG="$TG" REPO="$R" LIMITED="$L" BASE="$BASE" PORT="$PORT" SDK=$sdk \
+        ESCAPE="$TMP/escaped-$sdk.csv" node tests/cli/web_fetch.mjs
     expect_rc "the official client $sdk.x" 0
     expect_out "the official client $sdk.x ran" "client: "
     printf '%s\n' "$OUT" | grep FAIL >&2
+    [ ! -e "$TMP/escaped-$sdk.csv" ] && ok || bad "a link in the session led the file out of it"
 done
 
 # without web.allow_hosts every host is refused, loopback included
