@@ -34,8 +34,6 @@ void rt_code_answer(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call
     tr_judge(ctx, call, p, out);
 }
 
-#define answer rt_code_answer
-
 cJSON *rt_code_refusal(const char *phase, const char *type, const char *message)
 {
     cJSON *r = cJSON_CreateObject();
@@ -149,7 +147,7 @@ static tg_call_status run_in_session(const tg_toolrun_ctx *ctx, const tg_tool_ca
     if (ss != TG_SESSION_OK) {
         cJSON *r = refusal(tg_session_type(ss), err->msg);
         tg_err_clear(err);
-        answer(ctx, call, p, out, r);
+        rt_code_answer(ctx, call, p, out, r);
         return TG_CALL_DONE;
     }
     if (sbst != TG_SANDBOX_OK)
@@ -232,7 +230,7 @@ static tg_call_status create(const tg_toolrun_ctx *ctx, const tg_tool_call *call
     if (ss != TG_SESSION_OK) {
         cJSON *r = refusal(tg_session_type(ss), err->msg);
         tg_err_clear(err);
-        answer(ctx, call, p, out, r);
+        rt_code_answer(ctx, call, p, out, r);
         return TG_CALL_DONE;
     }
     const cJSON *packages = tg_json_get(out->args, "packages");
@@ -243,14 +241,14 @@ static tg_call_status create(const tg_toolrun_ctx *ctx, const tg_tool_call *call
         if (refused) {
             tg_err ignored = {0};
             tg_session_close(ctx->sessions, id, call->client_id, &ignored);
-            answer(ctx, call, p, out, refused);
+            rt_code_answer(ctx, call, p, out, refused);
             return TG_CALL_DONE;
         }
     }
     cJSON *info = tg_session_info(ctx->sessions, id, call->client_id);
     cJSON_AddItemToObject(info, "preloaded", loaded ? loaded : cJSON_CreateArray());
     cJSON_AddNumberToObject(info, "preload_ms", (double)(long)(ms * 10) / 10);
-    answer(ctx, call, p, out, rt_code_success(info));
+    rt_code_answer(ctx, call, p, out, rt_code_success(info));
     return TG_CALL_DONE;
 }
 
@@ -262,7 +260,7 @@ static tg_call_status close_session(const tg_toolrun_ctx *ctx, const tg_tool_cal
     if (ss == TG_SESSION_BUSY) {
         cJSON *r = refusal(tg_session_type(ss), err->msg);
         tg_err_clear(err);
-        answer(ctx, call, p, out, r);
+        rt_code_answer(ctx, call, p, out, r);
         return TG_CALL_DONE;
     }
     /* closing what is not open is no error (the tool is idempotent): the result says why */
@@ -272,7 +270,7 @@ static tg_call_status close_session(const tg_toolrun_ctx *ctx, const tg_tool_cal
     cJSON_AddStringToObject(res, "message", ss == TG_SESSION_OK ? "closed: its interpreter and "
                                             "files are gone" : err->msg);
     tg_err_clear(err);
-    answer(ctx, call, p, out, rt_code_success(res));
+    rt_code_answer(ctx, call, p, out, rt_code_success(res));
     return TG_CALL_DONE;
 }
 
@@ -298,8 +296,8 @@ bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call
         return true;
     }
     if (!ctx->sessions) {
-        answer(ctx, call, p, out, refusal("SESSION_START_FAILED",
-                                          "sessions are not available in this program"));
+        rt_code_answer(ctx, call, p, out, refusal("SESSION_START_FAILED",
+                                                  "sessions are not available in this program"));
         *st = TG_CALL_DONE;
         return true;
     }

@@ -70,8 +70,8 @@ static int refuse(fetch *x, const char *type, const char *fmt, ...)
     return -1;
 }
 
-/* Bytes that are not UTF-8 as '?' (from the byte that breaks it on), so that what a server
- * sent can go into a JSON result or message. */
+/* Text that is not UTF-8 with each byte above 0x7F as '?', so that what a server sent can go
+ * into a JSON result or message. */
 static void make_utf8(char *s, size_t len)
 {
     tg_err e = {0};
@@ -181,7 +181,8 @@ static bool peer_allowed(void *ud, const char *ip, long port)
     return false;
 }
 
-/* 0 when the hop to u may be made; else the refusal. what: "host" or "redirect". */
+/* 0 when the hop to u may be made; else the refusal. from_host: the host that redirected to
+ * u, NULL for the URL of the call. */
 static int check_url(fetch *x, const tg_url *u, const char *from_host)
 {
     if (u->userinfo)
@@ -241,8 +242,9 @@ static int send_one(fetch *x, double deadline, size_t cap)
                       "timeout_s in toolgen.yaml, or the tool's own limit)", x->url.host,
                       x->timeout_ms / 1000.0);
     case TG_HTTP_TOO_BIG:
-        return refuse(x, "ResponseTooLarge", "the answer of %s is larger than %zu MB "
-                      "(web.max_mb in toolgen.yaml); nothing was kept", x->url.host, cap >> 20);
+        return refuse(x, "ResponseTooLarge", "the answer of %s is larger than %g MB "
+                      "(web.max_mb in toolgen.yaml); nothing was kept", x->url.host,
+                      (double)cap / 1048576.0);
     case TG_HTTP_CANCELLED: return refuse(x, "Cancelled", "the fetch was cancelled");
     case TG_HTTP_CONNECT:
         return refuse(x, "ConnectionFailed", "cannot connect to %s: %s", x->url.host, e.msg);
