@@ -74,6 +74,10 @@ typedef struct tg_toolrun_ctx {
     struct tg_sessions *sessions;   /* the code runtime's sessions (run/session.h); NULL: none
                                      * can be made */
     const tg_model_port *model;     /* what prompt tools ask; NULL: they fail, saying so */
+    const cJSON *web;               /* toolgen.yaml's web section (docs/web.md); NULL: no host
+                                     * is allowed */
+    struct tg_ratelimit *web_rate;  /* web_fetch's requests per minute (net/ratelimit.h);
+                                     * NULL: the default limit, per call site */
 } tg_toolrun_ctx;
 
 /*
@@ -88,6 +92,7 @@ typedef struct tg_toolrun_env {
     js_schema *visualization;
     tg_doc visualization_doc;
     struct tg_sessions *sessions; /* code.sessions: every session ends with the env */
+    struct tg_ratelimit *web_rate; /* web.requests_per_minute, for every call of the env */
     tg_toolrun_ctx ctx;
 } tg_toolrun_env;
 
