@@ -158,6 +158,8 @@ install: bin/toolgen
 	install -m 644 prompts/reference/* $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference/
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
 	install -m 644 $(RUNTIME_FILES) $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
+	install -D -m 644 toolgen/run/runtime/checker/check_snippet.py \
+	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/checker/check_snippet.py
 	@# the built-in toolsets (docs/toolsets.md): each one's toolgen.yaml and manifests/
 	for f in $$(cd toolsets && find . -path '*/.toolgen' -prune -o -path '*/generated' -prune \
 	    -o -type f \( -name toolgen.yaml -o -path './*/manifests/*' \) -print); do \

@@ -146,6 +146,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .data_dirs = s->env.sandbox.data_dirs, .n_data_dirs = s->env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     s->pool = tg_warmpool_new(&s->env.ctx);
+    s->env.ctx.pool = s->pool; /* the snippet checker's calls go through it (docs/code-edit.md) */
     s->tasks = tg_serve_tasks_new();
     tg_serve_toolset *first = tg_serve_live_get(&s->watch.live);
     tg_serve_tools_prepare_pool(&first->tools, s->pool);

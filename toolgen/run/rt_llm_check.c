@@ -1,11 +1,12 @@
 /*
  * rt_llm_check.c — the llm runtime's parts around the model (docs/code-edit.md): the prompt
  * template a tool names, the call's arguments as delimited data, the language's name, and the
- * checks a snippet passes in the sandbox (runtime/check_snippet.py).
+ * checks a snippet passes in the sandbox (runtime/checker/check_snippet.py).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -13,6 +14,7 @@
 #include "base/json.h"
 #include "base/tmpl.h"
 #include "run/rt_int.h"
+#include "run/warmpool.h"
 
 #define PROMPT_MAX_BYTES (256u << 10)
 
@@ -136,61 +138,83 @@ bool rt_llm_checkable(const char *lang)
     return tg_strlist_has(langs, lang);
 }
 
-/* The checker's command: check_snippet.py with the request on fd 4, the reply on fd 3. */
-static void check_command(const tg_toolrun_ctx *ctx, const tg_limits *limits, const char *req,
-                          tg_strv *argv, tg_strv *env, tg_sandbox_cmd *cmd)
+/* The checker as a tool of its own (runtime/checker/check_snippet.py, entry check), so that it
+ * runs through the warm pool like any Python tool: pyflakes imported once per worker. */
+#define CHECKER_MANIFEST                                                                      \
+    "{\"manifest_version\": 1, \"name\": \"check_snippet\", \"version\": \"1.0.0\","         \
+    " \"title\": \"Check a snippet\", \"description\": \"toolgen's snippet checker\","       \
+    " \"input_schema\": {\"type\": \"object\", \"properties\": {\"language\": {\"type\":"       \
+    " \"string\"}, \"code\": {\"type\": \"string\"}, \"context\": {\"type\": \"string\"}}, \"required\": [\"language\", \"code\"]}," \
+    " \"output_schema\": {\"type\": \"object\"},"                                             \
+    " \"constraints\": {\"read_only\": true, \"network\": false,"                          \
+    " \"limits\": {\"cpu_s\": 20, \"memory_mb\": 1024, \"wall_s\": 20, \"output_kb\": 256,"    \
+    " \"files\": 128, \"processes\": 64}},"                                                \
+    " \"implementation\": {\"runtime\": \"python\", \"file\": \"check_snippet.py\","         \
+    " \"entrypoint\": \"check\", \"dependencies\": [\"pyflakes.api\"]}}"
+
+static struct {
+    pthread_once_t once;
+    tg_manifest m;
+    js_registry *reg;
+    js_schema *in, *out;
+    bool ok;
+    tg_err err;
+} checker = {.once = PTHREAD_ONCE_INIT};
+
+static const char *checker_runtime_dir; /* set before the once: the sandbox's runtime files */
+
+static void checker_load(void)
 {
-    (void)ctx;
-    tg_strv_push(argv, tg_sandbox_python());
-    tg_strv_push(argv, "-B");
-    tg_strv_push(argv, TG_SANDBOX_RUNTIME "/check_snippet.py");
-    rt_python_env(env);
-    *cmd = (tg_sandbox_cmd){.argv = (const char *const *)argv->v,
-                            .env = (const char *const *)env->v,
-                            .mount_runtime = true, .request = req,
-                            .request_len = strlen(req), .reply_channel = true,
-                            .limits = *limits};
-    if (cmd->limits.wall_ms > 20000)
-        cmd->limits.wall_ms = 20000;
+    char *path = xasprintf("%s/checker/tool.manifest.yaml", checker_runtime_dir);
+    const char *text = CHECKER_MANIFEST;
+    if (tg_manifest_parse(text, strlen(text), path, "toolgen's snippet checker", &checker.m,
+                          &checker.err) == 0) {
+        tg_manifest_bind(&checker.m);
+        checker.reg = js_registry_new();
+        checker.in = js_compile(checker.reg, checker.m.input_schema, &(js_options){0},
+                                &checker.err);
+        checker.out = js_compile(checker.reg, checker.m.output_schema, &(js_options){0},
+                                 &checker.err);
+        checker.ok = checker.in && checker.out;
+    }
+    free(path);
 }
 
 cJSON *rt_llm_check(const tg_toolrun_ctx *ctx, const tg_limits *limits,
                     const volatile sig_atomic_t *cancel, const char *lang, const char *code,
                     const char *context, tg_err *err)
 {
-    if (!tg_sandbox_python()) {
-        tg_err_set(err, "python3 is not installed (/usr/bin/python3), and the snippet checker "
-                        "runs under it: install it with `sudo apt-get install python3`");
+    (void)limits; /* the checker's own limits apply: it is toolgen's code, not the tool's */
+    if (!ctx->sandbox->runtime_dir) {
+        tg_err_set(err, "toolgen's runtime files are missing, and the snippet checker is one: "
+                        "reinstall toolgen");
         return NULL;
     }
-    cJSON *rq = cJSON_CreateObject();
-    cJSON_AddStringToObject(rq, "language", lang);
-    cJSON_AddStringToObject(rq, "code", code);
-    cJSON_AddStringToObject(rq, "context", context ? context : "");
-    char *req = tg_json_print_compact(rq);
-    cJSON_Delete(rq);
-    tg_strv argv = TG_STRV_INIT, env = TG_STRV_INIT;
-    tg_sandbox_cmd cmd;
-    check_command(ctx, limits, req, &argv, &env, &cmd);
-    cmd.cancel = cancel;
-    tg_sandbox_result sb = {0};
-    cJSON *checks = NULL;
-    if (tg_sandbox_run(ctx->sandbox, &cmd, &sb, err) == TG_SANDBOX_OK) {
-        bool garbled = false;
-        cJSON *reply = rt_runner_parse(&sb, &garbled);
-        checks = cJSON_DetachItemFromObjectCaseSensitive(reply, "checks");
-        if (!cJSON_IsArray(checks)) {
-            cJSON_Delete(checks);
-            checks = NULL;
-            tg_err_set(err, "the snippet checker gave no answer (exit status %d%s): %.300s",
-                       sb.exit_code, sb.killed_by ? ", stopped by a limit" : "",
-                       sb.err.data ? sb.err.data : "");
-        }
-        cJSON_Delete(reply);
-        tg_sandbox_result_free(&sb);
+    checker_runtime_dir = ctx->sandbox->runtime_dir;
+    pthread_once(&checker.once, checker_load);
+    if (!checker.ok) {
+        *err = checker.err;
+        return NULL;
     }
-    tg_strv_free(&argv);
-    tg_strv_free(&env);
-    free(req);
+    cJSON *args = cJSON_CreateObject();
+    cJSON_AddStringToObject(args, "language", lang);
+    cJSON_AddStringToObject(args, "code", code);
+    cJSON_AddStringToObject(args, "context", context ? context : "");
+    tg_tool_call call = {.m = &checker.m, .input = checker.in, .output = checker.out,
+                         .args = args, .args_valid = true, .cancel = cancel};
+    tg_call_result r = {0};
+    tg_call_status st = ctx->pool ? tg_warmpool_call_run(ctx->pool, &call, &r, err)
+                                  : tg_tool_call_run(ctx, &call, &r, err);
+    cJSON *checks = NULL;
+    if (st == TG_CALL_DONE && r.ok)
+        checks = cJSON_DetachItemFromObjectCaseSensitive(r.result, "checks");
+    if (st == TG_CALL_DONE && !cJSON_IsArray(checks))
+        tg_err_set(err, "the snippet checker failed: %s", r.guidance.message);
+    if (!cJSON_IsArray(checks)) {
+        cJSON_Delete(checks);
+        checks = NULL;
+    }
+    tg_call_result_free(&r);
+    cJSON_Delete(args);
     return checks;
 }

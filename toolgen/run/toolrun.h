@@ -74,6 +74,9 @@ typedef struct tg_toolrun_ctx {
     struct tg_sessions *sessions;   /* the code runtime's sessions (run/session.h); NULL: none
                                      * can be made */
     const tg_model_port *model;     /* what prompt tools ask; NULL: they fail, saying so */
+    /* warm workers a runtime may run toolgen's own helper tools through (the llm runtime's
+     * snippet checker); NULL: they run cold. The pool's own calls see it too. */
+    struct tg_warmpool *pool;
     const cJSON *web;               /* toolgen.yaml's web section (docs/web.md); NULL: no host
                                      * is allowed */
     struct tg_ratelimit *web_rate;  /* web_fetch's requests per minute (net/ratelimit.h);

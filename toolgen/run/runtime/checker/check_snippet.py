@@ -1,12 +1,10 @@
 """toolgen's snippet checker: what a prompt tool's code is held to before it is returned
 (docs/code-edit.md#verification).
 
-It runs inside the sandbox as `python3 check_snippet.py` and talks to toolgen over two
-inherited descriptors, as the other runners do:
-
-  fd 4  the request (read once): {"language", "code", "context"}
-  fd 3  the reply (written once): {"ok": true, "checks": [{"check", "tool", "outcome",
-        "message"?}, ...]}
+It is a tool of its own for toolgen's runner: run/rt_llm_check.c calls its entry function
+check(language, code, context) through the warm pool when there is one (a forked child of a
+sandbox that imported pyflakes ahead: docs/sandbox.md#the-warm-pool), else in a cold sandbox,
+and reads {"checks": [{"check", "tool", "outcome", "message"?}, ...]}.
 
 A check is "parse", "lint" or "compile"; its outcome "passed", "failed", "warnings" (lint
 findings that do not make the code wrong) or "unavailable" (the checker is not installed: the
@@ -16,7 +14,6 @@ Nothing here runs the snippet: Python is compiled, never executed; the other che
 parse (`node --check`, `cc -fsyntax-only`, `sh -n`, `tsc --noEmit`).
 """
 
-import json
 import os
 import shutil
 import subprocess
@@ -31,7 +28,7 @@ TIMEOUT_S = 15
 MAX_MESSAGE = 2000
 
 
-def check(name, tool, outcome, message=None):
+def verdict(name, tool, outcome, message=None):
     c = {"check": name, "tool": tool, "outcome": outcome}
     if message:
         c["message"] = message[:MAX_MESSAGE]
@@ -43,14 +40,14 @@ def python_checks(code, context):
         compile(code, "snippet.py", "exec", dont_inherit=True)
     except SyntaxError as e:
         where = "line %s" % e.lineno if e.lineno else "the snippet"
-        return [check("parse", "py_compile", "failed", "%s: %s" % (where, e.msg))]
+        return [verdict("parse", "py_compile", "failed", "%s: %s" % (where, e.msg))]
     except ValueError as e:  # a NUL byte
-        return [check("parse", "py_compile", "failed", str(e))]
-    out = [check("parse", "py_compile", "passed")]
+        return [verdict("parse", "py_compile", "failed", str(e))]
+    out = [verdict("parse", "py_compile", "passed")]
     try:
-        from pyflakes import api, reporter as rep  # Debian: python3-pyflakes
+        from pyflakes import api, reporter as rep  # Debian: python3-pyflakes; the pool has it
     except ImportError:
-        return out + [check("lint", "pyflakes", "unavailable", "pyflakes is not installed")]
+        return out + [verdict("lint", "pyflakes", "unavailable", "pyflakes is not installed")]
     # Names the context defines are not undefined in the snippet: lint both, keep the
     # snippet's findings (the context alone must compile, else the snippet is linted alone).
     prefix = ""
@@ -82,8 +79,8 @@ def python_checks(code, context):
     fatal = [f for f in r.found if f[0] in FATAL or f[0] in ("SyntaxError", "Error")]
     msgs = "; ".join("line %d: %s" % (f[1], f[2]) for f in (fatal or r.found))
     if fatal:
-        return out + [check("lint", "pyflakes", "failed", msgs)]
-    return out + [check("lint", "pyflakes", "warnings" if r.found else "passed", msgs or None)]
+        return out + [verdict("lint", "pyflakes", "failed", msgs)]
+    return out + [verdict("lint", "pyflakes", "warnings" if r.found else "passed", msgs or None)]
 
 
 def run_tool(argv, source, suffix):
@@ -102,9 +99,9 @@ def run_tool(argv, source, suffix):
 def external(name, tool, argv, code, suffix, install):
     exe = shutil.which(argv[0])
     if not exe:
-        return check(name, tool, "unavailable", "%s is not installed (Debian: %s)" % (argv[0], install))
+        return verdict(name, tool, "unavailable", "%s is not installed (Debian: %s)" % (argv[0], install))
     ok, text = run_tool([exe] + argv[1:], code, suffix)
-    return check(name, tool, "passed" if ok else "failed", None if ok else text)
+    return verdict(name, tool, "passed" if ok else "failed", None if ok else text)
 
 
 def is_module(code):
@@ -126,19 +123,12 @@ LANGS = {
 }
 
 
-def main():
-    with os.fdopen(4, "rb") as f:
-        req = json.loads(f.read().decode("utf-8"))
-    lang, code = req.get("language", ""), req.get("code", "")
-    if lang == "python":
-        checks = python_checks(code, req.get("context") or "")
-    elif lang in LANGS:
-        checks = LANGS[lang](code)
+def check(language, code, context=""):
+    """The checks of code in language (a canonical name, rt_llm_language)."""
+    if language == "python":
+        checks = python_checks(code, context or "")
+    elif language in LANGS:
+        checks = LANGS[language](code)
     else:
         checks = []
-    with os.fdopen(3, "w", encoding="utf-8") as out:
-        json.dump({"ok": True, "checks": checks}, out)
-
-
-if __name__ == "__main__":
-    main()
+    return {"checks": checks}
