@@ -179,7 +179,8 @@ BAD_C=$(answer "$(printf '%sc\nint add(int a, int b) { return a + b }\n%s' "$FEN
 GOOD_C=$(answer "$(printf '%sc\nint add(int a, int b) { return a + b; }\n%s' "$FENCE" "$FENCE")")
 SH=$(answer "$(printf '%ssh\nfor f in *.txt; do wc -l "$f"; done\n%s' "$FENCE" "$FENCE")")
 RUST=$(answer "$(printf '%srust\nfn add(a: i32, b: i32) -> i32 { a + b }\n%s' "$FENCE" "$FENCE")")
-setup langs openai "{\"snippet\": [$JS, $BAD_C, $SH, $RUST], \"snippet_repair\": [$GOOD_C]}"
+TS=$(answer "$(printf '%sts\nexport const add = (a: number, b: number): number => a + b;\n%s' "$FENCE" "$FENCE")")
+setup langs openai "{\"snippet\": [$JS, $BAD_C, $SH, $RUST, $TS], \"snippet_repair\": [$GOOD_C]}"
 call "$GEN" '{"prompt": "add two numbers", "language": "JavaScript"}'
 expect_eq "javascript: node --check" "$(jget verification.checks.0.tool) $(jget verification.checks.0.outcome) $(jget verification.language)" "node --check passed javascript"
 call "$GEN" '{"prompt": "add two ints", "language": "c"}'
@@ -193,6 +194,17 @@ case "$(jget verification.note)" in
     "toolgen has no checker for rust"*) ok ;;
     *) bad "unknown language: the note says so" ;;
 esac
+# TypeScript where tsc is installed; elsewhere the code comes back marked unverified, saying why
+call "$GEN" '{"prompt": "add two numbers", "language": "typescript"}'
+if command -v tsc >/dev/null 2>&1; then
+    expect_eq "typescript: tsc" "$(jget verification.checks.0.tool) $(jget verification.verified)" "tsc --noEmit true"
+else
+    expect_eq "typescript without tsc: not claimed checked" "$(jget status) $(jget verification.verified) $(jget verification.checks.0.outcome)" "success false unavailable"
+    case "$(jget verification.note)" in
+        "tsc is not installed (Debian: node-typescript): the code was not checked by it") ok ;;
+        *) bad "typescript without tsc: the note names the package" ;;
+    esac
+fi
 
 # -- providers and models are checked against the configuration, before any request
 setup choice openai "{\"snippet\": [$GOOD_PY]}" 'snippets:

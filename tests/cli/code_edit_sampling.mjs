@@ -5,13 +5,14 @@
 // by the prompt's "Task:" line — snippets for the code-edit tools, the generation test fixture's
 // answers (SCRIPT, tests/newgen/script.py) for generate_tool — on a repository with no model
 // configured (llm.provider sampling). Run by tests/cli/code_edit_sampling.sh with SDK (1 or 2),
-// TG, REPO, SCRIPT and either SERVER_URL (HTTP) or nothing (stdio). A second client offers no
+// TG, REPO, SCRIPT and either SERVER_URL (HTTP) or nothing (stdio); NO_GENERATE=1 leaves
+// generate_tool out. A second client offers no
 // sampling and must be told so. Prints "FAIL NAME: why" lines and "client: N passed, N failed".
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const npm = `${process.cwd()}/tests/npm/node_modules`;
-const { SDK, TG, REPO, SERVER_URL, SCRIPT } = process.env;
+const { SDK, TG, REPO, SERVER_URL, SCRIPT, NO_GENERATE } = process.env;
 const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
 const v1 = SDK === '1';
 const { Client } = v1 ? await load('@modelcontextprotocol/sdk/dist/esm/client/index.js')
@@ -99,7 +100,9 @@ s = r.structuredContent ?? {};
 check(s.status === 'success' && (s.diff ?? '').includes('+def area(w: float, h: float) -> float:'),
       'refactor: the diff', show(s));
 
-// generate_tool with no model configured: the client's model writes the tool
+// generate_tool with llm.provider sampling: the client's model writes the tool (NO_GENERATE: a
+// repository with no llm section at all, whose generate_tool is the built-in generator's)
+if (!NO_GENERATE) {
 sampled.length = 0;
 r = await call(client, 'generate_tool', { intent: 'average tip by day', data_file: 'data/tips.csv' });
 const text = (r.content ?? []).map((c) => c.text ?? '').join('\n');
@@ -107,6 +110,7 @@ check(!r.isError && text.includes('Generated average_tip_by_day'), 'generate_too
 const kinds = sampled.map((x) => x.kind);
 check(['Task: extract the intent', 'Task: write the tool specification', 'Task: implement the tool']
       .every((k) => kinds.includes(k)), 'generate_tool: intent, spec and code asked of the client', show(kinds));
+}
 await client.close();
 
 // a client that offers no sampling is told which providers there are

@@ -11,7 +11,15 @@ if [ ! -x "$NODE_DIR/node" ] || [ ! -d "$NPM/@modelcontextprotocol/client" ] ||
    [ ! -d "$NPM/@modelcontextprotocol/sdk" ]; then
     RC=0 OUT="" ERR=""
     bad "node 22 and the SDK clients are missing from $NPM: run 'make test-deps'"
-    finish cli-code-edit-sampling
+    # no llm section at all: the code-edit tools ask the client's model all the same
+mkdir -p "$TMP/bare/manifests"
+printf 'config_version: 1\n' >"$TMP/bare/toolgen.yaml"
+run env PATH="$NODE_DIR:$PATH" SDK=2 TG="$TG" REPO="$TMP/bare" SERVER_URL= NO_GENERATE=1 \
+    SCRIPT="$TMP/script.json" node tests/cli/code_edit_sampling.mjs
+expect_rc "no model configured at all: the client's model writes the snippets" 0
+printf '%s\n' "$OUT" | grep FAIL >&2
+
+finish cli-code-edit-sampling
     exit 1
 fi
 chmod 755 "$TMP" # the sandbox runs tool code as an unprivileged user when toolgen is root
@@ -66,5 +74,13 @@ for sdk in 1 2; do
         fi
     done
 done
+
+# no llm section at all: the code-edit tools ask the client's model all the same
+mkdir -p "$TMP/bare/manifests"
+printf 'config_version: 1\n' >"$TMP/bare/toolgen.yaml"
+run env PATH="$NODE_DIR:$PATH" SDK=2 TG="$TG" REPO="$TMP/bare" SERVER_URL= NO_GENERATE=1 \
+    SCRIPT="$TMP/script.json" node tests/cli/code_edit_sampling.mjs
+expect_rc "no model configured at all: the client's model writes the snippets" 0
+printf '%s\n' "$OUT" | grep FAIL >&2
 
 finish cli-code-edit-sampling
