@@ -91,6 +91,32 @@ async function listings(c, label) {
     `${label}: a package outside the allowlist is refused, naming what is there`, text(r));
 }
 
+/** A one-shot pandas + matplotlib program's CSV, PNG, SVG and visualization manifest come back:
+ * the images as image content, the small text files embedded, every file listed. */
+async function charts(c, label) {
+  const code = [
+    'import json, pandas as pd, matplotlib.pyplot as plt',
+    "df = pd.DataFrame({'month': ['Jan', 'Feb', 'Mar'], 'revenue': [10, 12, 15]})",
+    "df.to_csv('revenue.csv', index=False)",
+    "df.plot.bar(x='month', y='revenue'); plt.savefig('chart.png'); plt.savefig('chart.svg')",
+    "json.dump({'version': '1.0', 'outputs': [{'id': 't', 'type': 'table', 'dataFile': 'revenue.csv'}]},",
+    "          open('visualization_manifest.json', 'w'))"].join('\n');
+  const r = await c.callTool({ name: 'python_execute', arguments: { code, packages: ['pandas', 'matplotlib'] } },
+    undefined, { timeout: HANG_MS });
+  const files = (sc(r).files ?? []).map((f) => f.filename).sort();
+  check(!r.isError && ['chart.png', 'chart.svg', 'revenue.csv', 'visualization_manifest.json']
+    .every((f) => files.includes(f)), `${label}: every file listed`, JSON.stringify(sc(r)).slice(0, 600));
+  const blocks = r.content ?? [];
+  check(blocks.some((b) => b.type === 'image' && b.mimeType === 'image/png'), `${label}: the PNG as an image`);
+  check(blocks.some((b) => b.type === 'image' && b.mimeType === 'image/svg+xml' &&
+    Buffer.from(b.data, 'base64').toString().includes('<svg')), `${label}: the SVG as an image`);
+  check(blocks.some((b) => b.type === 'resource' && b.resource?.text?.startsWith('month,revenue')),
+    `${label}: the CSV embedded`, JSON.stringify(blocks.map((b) => b.type)));
+  check((sc(r).visualizations?.outputs ?? sc(r).visualizations?.manifest?.outputs ?? []).length === 1 ||
+    JSON.stringify(sc(r).visualizations ?? {}).includes('revenue.csv'), `${label}: the visualization manifest`,
+    JSON.stringify(sc(r).visualizations ?? null));
+}
+
 /** Another (identified) client cannot use or close a session. */
 async function otherClient() {
   const a = new C1.Client({ name: 'session-owner', version: '1.0.0' });
@@ -146,10 +172,12 @@ async function expiry() {
 try {
   const one = await legacy('sessions-1x');
   await lifecycle(one, '1.x');
+  await charts(one, '1.x');
   await one.close();
   const two = await modern('sessions-2x');
   await lifecycle(two, '2.x');
   await listings(two, '2.x');
+  await charts(two, '2.x');
   await two.close();
   await otherClient();
   await expiry();

@@ -12,7 +12,8 @@
 
 const char *tg_serve_content_kind(const char *mime)
 {
-    static const char *const images[] = {"image/png", "image/jpeg", "image/gif", "image/webp"};
+    static const char *const images[] = {"image/png", "image/jpeg", "image/gif", "image/webp",
+                                         "image/svg+xml"};
     for (size_t i = 0; i < sizeof images / sizeof *images; i++)
         if (strcmp(mime, images[i]) == 0)
             return "image";
