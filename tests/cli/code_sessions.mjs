@@ -112,6 +112,13 @@ async function charts(c, label) {
     Buffer.from(b.data, 'base64').toString().includes('<svg')), `${label}: the SVG as an image`);
   check(blocks.some((b) => b.type === 'resource' && b.resource?.text?.startsWith('month,revenue')),
     `${label}: the CSV embedded`, JSON.stringify(blocks.map((b) => b.type)));
+  const d = await c.callTool({ name: 'python_execute', arguments: {
+    code: "import pandas as pd\nprint(int(pd.read_csv('data/sales.csv').sales.sum()))\nopen('data/x', 'w')" } },
+    undefined, { timeout: HANG_MS });
+  check(sc(d).stdout === '215\n' && /Read-only file system/.test(sc(d).stderr ?? '') &&
+    !(sc(d).files ?? []).some((f) => f.path.startsWith('data/')),
+    `${label}: a one-shot program reads the data directories, read-only, and they are not its files`,
+    JSON.stringify(sc(d)).slice(0, 600));
   check((sc(r).visualizations?.outputs ?? sc(r).visualizations?.manifest?.outputs ?? []).length === 1 ||
     JSON.stringify(sc(r).visualizations ?? {}).includes('revenue.csv'), `${label}: the visualization manifest`,
     JSON.stringify(sc(r).visualizations ?? null));

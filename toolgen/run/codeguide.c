@@ -351,7 +351,8 @@ static const code_rule rules[] = {
      {"Run it again if the result is still needed."}, {NULL, NULL}},
     {{0}, TG_CLASS_FILE_NOT_FOUND, NULL, NULL, "docs/code.md#files", DEFAULT_MESSAGE,
      "The program opened {filename}{line_at}, which does not exist in the sandbox.",
-     "Each call starts in an empty working directory; the host's files are not visible.",
+     "A call sees its working directory and the repository's data directories (read-only, "
+     "under their own names: data/x.csv), no other host files.",
      {"Create the file earlier in the same program, or fetch its content first (web_fetch).",
       "List what exists: print(os.listdir('.')) / console.log(fs.readdirSync('.'))."},
      {"import os\nprint(os.listdir('.'))", "console.log(require('fs').readdirSync('.'));"}},

@@ -102,9 +102,10 @@ static tg_call_status session_command(tg_code_lang lang, const tg_limits *limits
     return TG_CALL_DONE;
 }
 
-/* The repository's data directories, read-only at /work/s/<dir> in a session's sandbox, so that
- * its programs (and file_system) read data/x.csv as a path relative to where they run. */
-static void data_mounts(const tg_sandbox_config *c, tg_path_args *out)
+/* The repository's data directories, read-only at <base>/<dir> (a session's /work/s, a one-shot
+ * program's /work), so that programs (and file_system) read data/x.csv as a path relative to
+ * where they run. */
+static void data_mounts(const tg_sandbox_config *c, const char *base, tg_path_args *out)
 {
     out->v = xcalloc(c->n_data_dirs ? c->n_data_dirs : 1, sizeof *out->v);
     for (size_t i = 0; i < c->n_data_dirs; i++) {
@@ -119,7 +120,7 @@ static void data_mounts(const tg_sandbox_config *c, tg_path_args *out)
         if (host && tg_is_dir(host))
             out->v[out->n++] = (tg_path_arg){.name = xstrdup("data_dir"), .value = xstrdup(rel),
                                              .host = host,
-                                             .inside = xasprintf(TG_SANDBOX_WORK "/s/%s", rel),
+                                             .inside = xasprintf("%s/%s", base, rel),
                                              .is_dir = true};
         else
             free(host);
@@ -216,7 +217,7 @@ static tg_call_status create(const tg_toolrun_ctx *ctx, const tg_tool_call *call
     tg_runtime_cmd sc = {0};
     tg_path_args data = {0};
     tg_call_status st = session_command(lang, &out->limits, &sc, err);
-    data_mounts(ctx->sandbox, &data);
+    data_mounts(ctx->sandbox, TG_SANDBOX_WORK "/s", &data);
     sc.cmd.paths = &data;
     char id[TG_SESSION_ID_MAX];
     tg_sandbox_status sbst = TG_SANDBOX_OK;
@@ -284,8 +285,11 @@ bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call
     }
     if (a == RT_CODE_LIST_RUNTIMES || a == RT_CODE_LIST_PACKAGES)
         return false;
-    if (a == RT_CODE_FILE_SYSTEM && !tg_json_get_string(out->args, "session_id")) {
-        data_mounts(ctx->sandbox, &p->paths); /* a one-off sandbox sees the data, read-only */
+    if ((a == RT_CODE_FILE_SYSTEM || a == RT_CODE_EXECUTE) &&
+        !tg_json_get_string(out->args, "session_id") && !p->paths.n) {
+        /* a one-off sandbox sees the data, read-only, as a session does */
+        data_mounts(ctx->sandbox, a == RT_CODE_EXECUTE ? TG_SANDBOX_WORK : TG_SANDBOX_WORK "/s",
+                    &p->paths);
         return false;
     }
     if (a == RT_CODE_EXECUTE || a == RT_CODE_FILE_SYSTEM) {
