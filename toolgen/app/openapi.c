@@ -143,6 +143,15 @@ static bool excluded(const oa_run *r, const oa_op *op)
     return false;
 }
 
+static const char *upper(const char *m, char buf[8])
+{
+    size_t i = 0;
+    for (; m[i] && i < 7; i++)
+        buf[i] = (char)toupper((unsigned char)m[i]);
+    buf[i] = '\0';
+    return buf;
+}
+
 static void ops_free(oa_op *ops, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -191,10 +200,11 @@ static oa_op *list_ops(oa_run *r, const tg_openapi_opts *o, tg_openapi_report *r
     const cJSON *item;
     cJSON_ArrayForEach(item, tg_json_get(r->root, "paths"))
     {
+        char up[8];
         for (const char *const *m = other_methods; *m; m++)
             if (tg_json_get(item, *m))
-                tg_strv_pushf(&rep->skipped, "%s %s: the http runtime does not send %s", *m,
-                              item->string, *m);
+                tg_strv_pushf(&rep->skipped, "%s %s: the http runtime does not send %s",
+                              upper(*m, up), item->string, up);
         for (const char *const *m = methods; *m; m++) {
             const cJSON *op = tg_json_get(item, *m);
             if (!op)
@@ -206,7 +216,7 @@ static oa_op *list_ops(oa_run *r, const tg_openapi_opts *o, tg_openapi_report *r
             oa_op cur = {.path = item->string, .method = *m, .op = op, .item = item,
                          .where = tg_buf_steal(&w)};
             if (excluded(r, &cur) || (o->read_only && strcmp(*m, "get") != 0)) {
-                tg_strv_pushf(&rep->skipped, "%s %s: %s", *m, item->string,
+                tg_strv_pushf(&rep->skipped, "%s %s: %s", upper(*m, up), item->string,
                               excluded(r, &cur) ? "excluded by x-toolgen / x-mcp"
                                                 : "not a read (--read-only)");
                 free(cur.where);
@@ -239,11 +249,9 @@ static char *manifest_text(const oa_run *r, const oa_op *op, const cJSON *m)
 {
     tg_buf b = TG_BUF_INIT;
     const char *id = tg_json_get_string(op->op, "operationId");
-    char up[8] = {0};
-    for (size_t i = 0; op->method[i] && i < 7; i++)
-        up[i] = (char)toupper((unsigned char)op->method[i]);
-    tg_buf_printf(&b, "# Drafted by `toolgen init --from-openapi` from %s: %s %s", r->source, up,
-                  op->path);
+    char up[8];
+    tg_buf_printf(&b, "# Drafted by `toolgen init --from-openapi` from %s: %s %s", r->source,
+                  upper(op->method, up), op->path);
     if (id)
         tg_buf_printf(&b, " (operationId %s)", id);
     tg_buf_puts(&b, ".\n# Review it, then move it past draft; while its status is draft, re-running "
@@ -259,7 +267,7 @@ typedef struct change_list {
 static void note_change(void *ctx, const char *key, const cJSON *before, const cJSON *after)
 {
     change_list *c = ctx;
-    tg_buf_printf(&c->b, "%s%s%s", c->b.len ? ", " : "", key,
+    tg_buf_printf(&c->b, "%s%s%s", c->b.len ? ", " : "changed ", key,
                   !before ? " (added)" : !after ? " (removed)" : "");
 }
 
@@ -290,7 +298,7 @@ static int write_one(const tg_openapi_opts *o, const drafted *d, tg_openapi_repo
         } else {
             change_list c = {TG_BUF_INIT};
             tg_json_diff_members(old.root, d->manifest, note_change, &c);
-            tg_strv_pushf(&rep->updated, "%s: %s", d->name, c.b.len ? c.b.data : "comments");
+            tg_strv_pushf(&rep->updated, "%s: %s", d->name, c.b.len ? c.b.data : "changed comments");
             tg_buf_free(&c.b);
             rc = o->dry_run ? 0 : tg_write_file_atomic(file, d->text, strlen(d->text), err);
         }
@@ -354,7 +362,9 @@ static drafted *draft_all(oa_run *r, const oa_op *ops, size_t n, tg_openapi_repo
         char *skip = NULL;
         cJSON *m = oa_draft(r, &ops[i], &skip);
         if (!m && skip) {
-            tg_strv_pushf(&rep->skipped, "%s %s: %s", ops[i].method, ops[i].path, skip);
+            char up[8];
+            tg_strv_pushf(&rep->skipped, "%s %s: %s", upper(ops[i].method, up), ops[i].path,
+                          skip);
             free(skip);
             continue;
         }

@@ -298,7 +298,9 @@ static int add_body(oa_run *r, const oa_op *op, draft *d, char **skip)
         }
     } else if (rb) {
         char *mw = sub(w, "content", -1);
-        char *sw = xasprintf("%s/%s/schema", mw, media->string);
+        char *mt = sub(mw, media->string, -1);
+        char *sw = sub(mt, "schema", -1);
+        free(mt);
         const cJSON *s = tg_json_get(media, "schema");
         cJSON *schema = s ? oa_schema(&r->c, s, sw, OA_IN) : cJSON_CreateObject();
         const char *desc = tg_json_get_string(rb, "description");
@@ -468,7 +470,10 @@ static int build_answer(oa_run *r, const oa_op *op, answer *a)
     int rc = 0;
     if (media) {
         cJSON_AddStringToObject(a->response, "format", "json");
-        char *sw = xasprintf("%s/content/%s/schema", ow, media->string);
+        char *cw = sub(ow, "content", -1), *mw = sub(cw, media->string, -1);
+        char *sw = sub(mw, "schema", -1);
+        free(cw);
+        free(mw);
         const cJSON *s = tg_json_get(media, "schema");
         cJSON *schema = s ? oa_schema(&r->c, s, sw, OA_OUT) : cJSON_CreateObject();
         free(sw);
@@ -476,7 +481,8 @@ static int build_answer(oa_run *r, const oa_op *op, answer *a)
             shape_output(a, schema);
             a->example = given_example(r, media, ow);
             a->returns = xasprintf("%s%sThe service's JSON answer%s.", desc ? desc : "",
-                                   desc ? " " : "", a->wrapped ? " as `result`" : "");
+                                   !desc ? "" : strchr(".!?", desc[strlen(desc) - 1]) ? " " : ". ",
+                                   a->wrapped ? " as `result`" : "");
         } else {
             rc = -1;
         }
@@ -484,7 +490,8 @@ static int build_answer(oa_run *r, const oa_op *op, answer *a)
         cJSON_AddStringToObject(a->response, "format", "text");
         a->schema = text_output("The service's answer as text (empty when it sends none).");
         a->returns = xasprintf("%s%s{text}: the service's answer as text (empty when it sends "
-                               "none).", desc ? desc : "", desc ? " " : "");
+                               "none).", desc ? desc : "",
+                               !desc ? "" : strchr(".!?", desc[strlen(desc) - 1]) ? " " : ". ");
     }
     free(desc);
     free(ow);
@@ -729,10 +736,8 @@ static cJSON *docs_of(oa_run *r, const oa_op *op, const draft *d, const answer *
     for (size_t i = 0; i < parts.n; i++)
         tg_buf_printf(&what, "%s%s", i ? "; " : " with ", parts.v[i]);
     tg_strv_free(&parts);
-    tg_buf_puts(&what, ", and returns the answer. Arguments left out are not sent.");
-    char *desc = text_cut(tg_json_get_string(op->op, "description"), 1200);
-    if (desc)
-        tg_buf_printf(&what, " %s", desc);
+    tg_buf_puts(&what, ", and returns the answer. Arguments left out are not sent; the "
+                       "service's error statuses become the error codes listed.");
     cJSON_AddStringToObject(docs, "what_it_does", what.data);
     cJSON_AddStringToObject(docs, "returns", a->returns);
     cJSON_AddStringToObject(docs, "prerequisites", prereq);
@@ -742,7 +747,6 @@ static cJSON *docs_of(oa_run *r, const oa_op *op, const draft *d, const answer *
             cJSON_AddItemToArray(lim, cJSON_CreateString(d->notes.v[i]));
     }
     tg_buf_free(&what);
-    free(desc);
     free(when);
     free(summary);
     return docs;

@@ -55,11 +55,13 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
     for (size_t i = 0; i < r.warnings.n; i++)
         fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
     if (rc != 0) {
+        char msg[2200];
+        tg_err_format(&err, msg, sizeof msg); /* file:line:col: when the place is known */
         tg_openapi_report_free(&r);
         free(path);
         free(file);
         return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
-                        "init --from-openapi: %s\nNothing was written.", err.msg);
+                        "init --from-openapi: %s\nNothing was written.", msg);
     }
     printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ", r.tools,
            o->file, r.initialised ? " (the folder was made a toolgen repository first)" : "");
