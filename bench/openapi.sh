@@ -47,6 +47,10 @@ if doc is not None:
     per_op = sum(len(json.dumps(v, separators=(",", ":"), ensure_ascii=False)) for v in raw.values())
     comps = len(json.dumps(doc.get("components", {}), separators=(",", ":"), ensure_ascii=False))
     before = len(json.dumps({"tools": slim}, separators=(",", ":"), ensure_ascii=False)) + per_op + comps
+ins = sum(len(json.dumps(t.get("inputSchema"), separators=(",", ":"), ensure_ascii=False)) for t in tools)
+outs = sum(len(json.dumps(t.get("outputSchema"), separators=(",", ":"), ensure_ascii=False)) for t in tools)
+comps_only = len(json.dumps(doc.get("components", {}), separators=(",", ":"), ensure_ascii=False)) if doc else 0
+print(f"{label}: inputSchema ~{ins // 4} tokens, outputSchema ~{outs // 4} tokens in all; the document's components ~{comps_only // 4} tokens")
 print(f"{label}: {len(tools)} tools, longest name {max(map(len, names))}, "
       f"unique {len(set(names)) == len(names)}; tools/list {after} chars = ~{after // 4} tokens "
       f"(~{after // 4 // len(tools)} per tool) after inlining"
