@@ -154,17 +154,17 @@ static cJSON *string_for(const cJSON *s)
 
 static cJSON *number_for(const cJSON *s, bool integer)
 {
-    double v = 1;
     const cJSON *min = tg_json_get(s, "minimum"), *emin = tg_json_get(s, "exclusiveMinimum");
     const cJSON *max = tg_json_get(s, "maximum"), *emax = tg_json_get(s, "exclusiveMaximum");
-    if (cJSON_IsNumber(min))
-        v = min->valuedouble;
-    else if (cJSON_IsNumber(emin))
-        v = emin->valuedouble + 1;
-    if (cJSON_IsNumber(max) && v > max->valuedouble)
-        v = max->valuedouble;
-    if (cJSON_IsNumber(emax) && v >= emax->valuedouble)
-        v = emax->valuedouble - 1;
+    bool has_lo = cJSON_IsNumber(min) || cJSON_IsNumber(emin);
+    bool has_hi = cJSON_IsNumber(max) || cJSON_IsNumber(emax);
+    double lo = cJSON_IsNumber(emin) ? emin->valuedouble : has_lo ? min->valuedouble : 0;
+    double hi = cJSON_IsNumber(emax) ? emax->valuedouble : has_hi ? max->valuedouble : 0;
+    double v = !has_lo ? 1 : cJSON_IsNumber(emin) ? lo + 1 : lo;
+    if (has_hi && (v > hi || (cJSON_IsNumber(emax) && v >= hi)))
+        v = cJSON_IsNumber(emax) ? hi - 1 : hi;
+    if (has_lo && has_hi && (v < lo || (cJSON_IsNumber(emin) && v <= lo)))
+        v = (lo + hi) / 2; /* a narrow open interval */
     return cJSON_CreateNumber(integer ? ceil(v) : v);
 }
 
