@@ -4,7 +4,8 @@
 # lint-clean draft manifests with unique names within the budget, whose build is byte-stable;
 # a drafted Petstore tool calls a stand-in of the service on loopback (tests/cli/petstore_api.py)
 # through `toolgen run`; bad documents are refused, naming the place, with nothing written;
-# re-running updates drafts, says what changed, and leaves a reviewed manifest as it is.
+# re-running updates drafts, says what changed, and leaves a reviewed manifest as it is; a hints
+# file selects, renames and describes operations.
 . tests/lib.sh
 
 PY=/usr/bin/python3
@@ -129,6 +130,40 @@ expect_rc "--name-budget 20" 0
 names_ok "$TMP/b20" 20 && ok || bad "names within a budget of 20"
 run "$TG" -C "$TMP/b20" lint
 expect_rc "short names lint clean" 0
+
+# ---- a hints file: selection, renames, descriptions; unused entries reported ----
+H=$TMP/hinted
+mkdir -p "$H"
+cat >"$H/toolgen.hints.yaml" <<'YAML'
+include:
+  - tag: pets
+  - path: /search*
+  - operation: showOwner
+exclude:
+  - method: POST
+  - tag: nothing
+rename:
+  listPets: pets_list
+  nope: x_y
+descriptions:
+  showOwner: The owner of a pet, by the pet's id.
+YAML
+run "$TG" init --from-openapi "$D/petstore-3.0.yaml" "$H"
+expect_rc "DIR/toolgen.hints.yaml is read" 0
+expect_out "5 tools" "drafted 5 tools"
+expect_out "a rename" "created    pets_list"
+expect_out "an include rule wins over x-toolgen exclude" "created    show_owner"
+expect_out "an exclude rule" "POST /pets: excluded by the hints file"
+expect_out "not included" "GET /owners: not included by the hints file"
+expect_err "an exclude rule that matches nothing is reported" 'exclude rule {"tag":"nothing"} matches no operation'
+expect_err "a rename that matches nothing is reported" "rename entry 'nope' matches no drafted operation"
+grep -q "^description: \"The owner of a pet, by the pet's id.\"$" "$H/manifests/show_owner/tool.manifest.yaml" &&
+    ok || bad "a description from the hints"
+printf 'include:\n  - tags: pets\n' >"$TMP/bad-hints.yaml"
+run "$TG" init --from-openapi "$D/petstore-3.0.yaml" "$TMP/bh" --hints "$TMP/bad-hints.yaml"
+expect_rc "a bad hints file is refused" 2
+expect_err "naming the line and the member" 'bad-hints.yaml:2:5: /include/0/tags: property "tags" is not allowed'
+[ ! -e "$TMP/bh" ] && ok || bad "a bad hints file: nothing written"
 
 # ---- Petstore 3.1 (JSON) ----
 run "$TG" init --from-openapi "$D/petstore-3.1.json" "$TMP/p31"

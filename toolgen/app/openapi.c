@@ -167,13 +167,14 @@ static char *name_of(oa_run *r, const oa_op *op, tg_strv *taken)
     const cJSON *x = tg_json_get(tg_json_get(op->op, "x-toolgen"), "name");
     if (!x && cJSON_IsObject(tg_json_get(op->op, "x-mcp")))
         x = tg_json_get(tg_json_get(op->op, "x-mcp"), "name");
-    if (x) {
-        const char *s = cJSON_IsString(x) ? x->valuestring : "";
+    const char *hinted = oa_hints_lookup(&r->hints, op, "rename");
+    if (x || hinted) {
+        const char *s = hinted ? hinted : cJSON_IsString(x) ? x->valuestring : "";
         size_t n = strlen(s);
         bool ok = n > 0 && n <= (size_t)r->budget && islower((unsigned char)s[0]) &&
                   strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") == n;
         if (!ok || (taken->n && tg_strlist_has((const char *const *)taken->v, s)))
-            return oa_fail(&r->c, op->where, "x-toolgen name '%s' %s", s,
+            return oa_fail(&r->c, op->where, "%s name '%s' %s", hinted ? "the hints file's" : "x-toolgen", s,
                            ok ? "is taken by another operation; choose another"
                               : "must be snake_case (a-z, 0-9, _), start with a letter and fit "
                                 "the name budget");
@@ -215,10 +216,14 @@ static oa_op *list_ops(oa_run *r, const tg_openapi_opts *o, tg_openapi_report *r
             tg_buf_printf(&w, "/%s", *m);
             oa_op cur = {.path = item->string, .method = *m, .op = op, .item = item,
                          .where = tg_buf_steal(&w)};
-            if (excluded(r, &cur) || (o->read_only && strcmp(*m, "get") != 0)) {
-                tg_strv_pushf(&rep->skipped, "%s %s: %s", upper(*m, up), item->string,
-                              excluded(r, &cur) ? "excluded by x-toolgen / x-mcp"
-                                                : "not a read (--read-only)");
+            const char *why = NULL;
+            int hint = oa_hints_select(&r->hints, &cur, &why);
+            if (hint == 0 && excluded(r, &cur))
+                why = "excluded by x-toolgen / x-mcp";
+            else if (hint >= 0 && o->read_only && strcmp(*m, "get") != 0)
+                why = "not a read (--read-only)";
+            if (why) {
+                tg_strv_pushf(&rep->skipped, "%s %s: %s", upper(*m, up), item->string, why);
                 free(cur.where);
                 continue;
             }
@@ -398,6 +403,11 @@ static int setup(oa_run *r, const tg_openapi_opts *o, tg_doc *doc, tg_err *err)
         return tg_err_set(err, "--name-budget %d: choose 16 to 64 characters", r->budget), -2;
     if (check_document(r) != 0)
         return -2;
+    char *hints = o->hints_file ? xstrdup(o->hints_file) : tg_path_join(o->dir, "toolgen.hints.yaml");
+    int hrc = oa_hints_load(&r->hints, hints, o->hints_file != NULL, r->reg, err);
+    free(hints);
+    if (hrc != 0)
+        return -2;
     const cJSON *x = tg_json_get(tg_json_get(r->root, "x-toolgen"), "auth_env");
     const char *title = tg_json_get_string(tg_json_get(r->root, "info"), "title");
     r->auth_env = cJSON_IsString(x) ? xstrdup(x->valuestring) : oa_env_name(title);
@@ -429,6 +439,8 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
                           "and OpenAI cap at 128); leave operations out with x-toolgen: "
                           "{exclude: true} or --read-only",
                           nd, TG_OPENAPI_MANY_TOOLS);
+        if (r.hints.doc.root)
+            oa_hints_unused(&r.hints, &out->warnings);
         if (r.bad_examples)
             tg_strv_pushf(&out->warnings, "%zu drafts have an example that does not fit their "
                                           "schemas (`toolgen lint` names them): fill them in by "
@@ -446,6 +458,7 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
     free(r.base_url);
     free(r.auth_env);
     oa_ctx_free(&r.c);
+    oa_hints_free(&r.hints);
     js_registry_free(r.reg);
     tg_doc_free(&doc);
     return rc;

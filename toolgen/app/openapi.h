@@ -5,8 +5,10 @@
  * Every manifest is drafted in memory first; a bad document (not OpenAPI 3.x, a dangling or
  * refused $ref, no usable server URL, a bad x-toolgen value) fails with err naming the file,
  * line and JSON Pointer and the fix, and nothing is written. DIR is made a toolgen repository
- * first when it is not one (app/init.h). Re-running updates the manifests that are still
- * drafts and never touches one whose status is past draft. Nothing here prints.
+ * first when it is not one (app/init.h). A hints file (toolgen.hints.yaml) selects, renames and
+ * describes operations, over the document's x-toolgen / x-mcp extensions. Re-running updates
+ * the manifests that are still drafts and never touches one whose status is past draft.
+ * Nothing here prints.
  */
 #ifndef TG_APP_OPENAPI_H
 #define TG_APP_OPENAPI_H
@@ -28,6 +30,7 @@ typedef struct tg_openapi_opts {
     bool allow_external_refs; /* follow $refs to files under the document's folder */
     const char *base_url;     /* replaces the document's servers[0].url (NULL: use it) */
     bool dry_run;             /* draft and compare, write nothing */
+    const char *hints_file;   /* NULL: DIR/toolgen.hints.yaml when it exists */
 } tg_openapi_opts;
 
 typedef struct tg_openapi_report {

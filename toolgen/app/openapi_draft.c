@@ -806,8 +806,9 @@ static cJSON *manifest_of(oa_run *r, const oa_op *op, draft *d, answer *a)
     char *title = text_cut(summary ? summary : fallback, 100);
     cJSON_AddStringToObject(m, "title", title ? title : fallback);
     const cJSON *xd = oa_ext(r, op, "description");
-    const char *desc0 = cJSON_IsString(xd) ? xd->valuestring
-                        : tg_json_get_string(op->op, "description");
+    const char *hinted = oa_hints_lookup(&r->hints, op, "descriptions");
+    const char *desc0 = hinted ? hinted : cJSON_IsString(xd) ? xd->valuestring
+                                        : tg_json_get_string(op->op, "description");
     char *desc = text_cut(desc0 ? desc0 : summary, 1024);
     cJSON_AddStringToObject(m, "description", desc ? desc : fallback);
     cJSON_AddStringToObject(m, "status", "draft");

@@ -55,6 +55,14 @@ typedef struct oa_op {
     char *name;          /* the tool name */
 } oa_op;
 
+/* toolgen.hints.yaml (schemas/toolgen.hints.schema.json): the user's selection, names and
+ * descriptions, which win over the document's extensions. */
+typedef struct oa_hints {
+    tg_doc doc;          /* root NULL: no hints file */
+    const cJSON *include, *exclude, *rename, *descriptions;
+    tg_strv used;        /* "include/0", "rename/listPets": the entries that matched */
+} oa_hints;
+
 /* What drafting all operations shares. */
 typedef struct oa_run {
     oa_ctx c;
@@ -64,6 +72,7 @@ typedef struct oa_run {
     char *auth_env;      /* the credential's environment variable */
     int budget;
     js_registry *reg;    /* for checking the examples against the drafted schemas */
+    oa_hints hints;
     size_t bad_examples; /* drafts whose examples do not fit their schemas */
 } oa_run;
 
@@ -73,6 +82,19 @@ cJSON *oa_draft(oa_run *r, const oa_op *op, char **skip);
 /* The first member of the x-toolgen (or x-mcp object) extension named key, looked up on the
  * operation, then its path item, then the document. */
 const cJSON *oa_ext(const oa_run *r, const oa_op *op, const char *key);
+
+/* openapi_hints.c */
+/* Loads and checks the hints file path (NULL or missing: none, 0, unless required). 0, or -1
+ * with err naming the file, line and member. */
+int oa_hints_load(oa_hints *h, const char *path, bool required, js_registry *reg, tg_err *err);
+void oa_hints_free(oa_hints *h);
+/* What the hints say of op: -1 left out (*why says why), 1 included by an include rule (which
+ * wins over the document's x-toolgen / x-mcp exclusion), 0 nothing. */
+int oa_hints_select(oa_hints *h, const oa_op *op, const char **why);
+/* The hints' name / description of op, or NULL. */
+const char *oa_hints_lookup(oa_hints *h, const oa_op *op, const char *map);
+/* A warning for each entry of the hints that matched no operation. */
+void oa_hints_unused(const oa_hints *h, tg_strv *warnings);
 
 /* openapi_ref.c */
 void oa_ctx_free(oa_ctx *c);

@@ -11,7 +11,7 @@
 const char tg_usage_init[] =
     "usage: toolgen init [DIR] [--name NAME]\n"
     "       toolgen init --from-openapi FILE [DIR] [--read-only] [--name-budget N]\n"
-    "                    [--base-url URL] [--allow-external-refs] [--dry-run]\n"
+    "                    [--base-url URL] [--allow-external-refs] [--hints FILE] [--dry-run]\n"
     "\n"
     "Makes DIR (default: the -C folder, else the current one; created when missing) a toolgen\n"
     "repository: toolgen.yaml (the built-in generator: no model, no network), manifests/,\n"
@@ -30,6 +30,8 @@ const char tg_usage_init[] =
     "  --name-budget N        longest tool name, 16..64 (default 48: room for a client's prefix)\n"
     "  --base-url URL         the API's https://HOST[/PATH] instead of the document's servers\n"
     "  --allow-external-refs  follow $refs to files under the document's folder (URLs never)\n"
+    "  --hints FILE           the selection, names and descriptions to apply (default:\n"
+    "                         DIR/toolgen.hints.yaml when it exists; docs/cli.md#hints)\n"
     "  --dry-run              say what would be written, write nothing\n"
     "Operations with x-toolgen: {exclude: true} or x-mcp: false are left out; x-toolgen:\n"
     "{name: N} names one (docs/cli.md#init-from-openapi).\n"
@@ -47,8 +49,10 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
 {
     char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
     char *file = cli_user_path(o->file);
+    char *hints = o->hints_file ? cli_user_path(o->hints_file) : NULL;
     o->dir = path;
     o->file = file;
+    o->hints_file = hints;
     tg_openapi_report r;
     tg_err err = {0};
     int rc = tg_app_init_openapi(o, &r, &err);
@@ -60,6 +64,7 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
         tg_openapi_report_free(&r);
         free(path);
         free(file);
+        free(hints);
         return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
                         "init --from-openapi: %s\nNothing was written.", msg);
     }
@@ -76,6 +81,7 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
     tg_openapi_report_free(&r);
     free(path);
     free(file);
+    free(hints);
     return TG_EXIT_OK;
 }
 
@@ -90,6 +96,8 @@ int cmd_init(int argc, char **argv)
             name = argv[++i];
         else if (strcmp(argv[i], "--from-openapi") == 0 && i + 1 < argc)
             oa.file = argv[++i];
+        else if (strcmp(argv[i], "--hints") == 0 && i + 1 < argc)
+            oa.hints_file = argv[++i];
         else if (strcmp(argv[i], "--base-url") == 0 && i + 1 < argc)
             oa.base_url = argv[++i];
         else if (strcmp(argv[i], "--name-budget") == 0 && i + 1 < argc)
@@ -107,7 +115,7 @@ int cmd_init(int argc, char **argv)
                             tg_usage_init);
     }
     bool oa_opt = oa.base_url || oa.name_budget || oa.read_only || oa.allow_external_refs ||
-                  oa.dry_run;
+                  oa.dry_run || oa.hints_file;
     if (oa.file && name)
         return cli_fail(TG_EXIT_USAGE, "init: --name is for a new repository; with "
                                        "--from-openapi, run `toolgen init --name` first");
