@@ -116,6 +116,10 @@ expect_out "the others are unchanged" "unchanged  create_pets"
 expect_out "the staged manifest is kept" "kept       show_pet_by_id (status staged"
 expect_eq "and not touched" "$(cksum <$M/show_pet_by_id/tool.manifest.yaml)" "$kept"
 grep -q '^title: List the pets$' $L && ok || bad "the draft has the new title"
+printf 'exclude:\n  - operation: findPets\n' >"$TMP/edited/hints.yaml"
+run "$TG" init --from-openapi "$TMP/edited/petstore-3.0.yaml" "$P" --hints "$TMP/edited/hints.yaml"
+expect_out "a draft whose operation is now left out is reported stale" "stale      find_pets_3e9b619b (its operation is gone"
+[ -e $M/find_pets_3e9b619b/tool.manifest.yaml ] && ok || bad "and left as it is"
 
 # ---- --read-only, --name-budget ----
 run "$TG" init --from-openapi "$D/petstore-3.0.yaml" "$TMP/ro" --read-only

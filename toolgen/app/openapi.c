@@ -4,6 +4,7 @@
  * then, when every draft came out, the manifests written.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ void tg_openapi_report_free(tg_openapi_report *r)
     tg_strv_free(&r->unchanged);
     tg_strv_free(&r->kept);
     tg_strv_free(&r->skipped);
+    tg_strv_free(&r->stale);
     tg_strv_free(&r->warnings);
 }
 
@@ -326,6 +328,43 @@ done:
     return rc;
 }
 
+/* The drafts an earlier run made from a document of the same name that this run did not make
+ * (the operation is gone or now left out): reported, never removed (a person may have built on
+ * them). Known by the first line the drafts start with (manifest_text). */
+static void find_stale(const tg_openapi_opts *o, const char *source, const drafted *ds, size_t n,
+                       tg_openapi_report *rep)
+{
+    char *dir = tg_path_join(o->dir, "manifests");
+    DIR *d = opendir(dir);
+    char *mark = xasprintf("# Drafted by `toolgen init --from-openapi` from %s: ", source);
+    tg_strv stale = TG_STRV_INIT;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        bool ours = e->d_name[0] == '.';
+        for (size_t i = 0; i < n && !ours; i++)
+            ours = strcmp(ds[i].name, e->d_name) == 0;
+        if (ours)
+            continue;
+        char *file = xasprintf("%s/%s/tool.manifest.yaml", dir, e->d_name);
+        tg_err ignored = {0};
+        size_t len = 0;
+        char *text = tg_is_file(file) ? tg_read_file(file, TG_DOC_MAX_BYTES, &len, &ignored) : NULL;
+        if (text && strncmp(text, mark, strlen(mark)) == 0)
+            tg_strv_pushf(&stale, "%s (its operation is gone from the document or left out: "
+                                  "left as it is; remove the folder if it is no longer wanted)",
+                          e->d_name);
+        free(text);
+        free(file);
+    }
+    if (d)
+        closedir(d);
+    tg_strv_sort(&stale); /* readdir's order is the file system's */
+    for (size_t i = 0; i < stale.n; i++)
+        tg_strv_push(&rep->stale, stale.v[i]);
+    tg_strv_free(&stale);
+    free(mark);
+    free(dir);
+}
+
 static int write_all(const tg_openapi_opts *o, const drafted *ds, size_t n,
                      tg_openapi_report *rep, tg_err *err)
 {
@@ -449,6 +488,7 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
             tg_strv_pushf(&out->warnings, "%zu recursive or deeply nested $refs were cut (a "
                                           "schema is inlined %d levels into itself)",
                           r.c.cuts, OA_REF_REPEAT);
+        find_stale(o, r.source, ds, nd, out);
         rc = write_all(o, ds, nd, out, err);
     }
     if (ds)

@@ -40,6 +40,7 @@ typedef struct tg_openapi_report {
     tg_strv unchanged; /* drafts that came out the same */
     tg_strv kept;      /* "name (status staged)": past draft, left as they are */
     tg_strv skipped;   /* "METHOD /path: why" for operations not drafted */
+    tg_strv stale;     /* "name (why)": drafts of an earlier run this one did not make */
     tg_strv warnings;  /* anything the user should look at (too many tools, cut $refs, ...) */
     size_t tools;      /* operations drafted (created + updated + unchanged + kept) */
 } tg_openapi_report;

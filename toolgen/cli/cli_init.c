@@ -75,6 +75,7 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
     print_list("unchanged", &r.unchanged);
     print_list("kept", &r.kept);
     print_list("left out", &r.skipped);
+    print_list("stale", &r.stale);
     if (r.tools)
         printf("Next: review the drafts (their examples are illustrative unless the document\n"
                "gave some), then `toolgen lint` and `toolgen build`.\n");
