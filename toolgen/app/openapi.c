@@ -485,9 +485,11 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
                                           "schemas (`toolgen lint` names them): fill them in by "
                                           "hand", r.bad_examples);
         if (r.c.cuts)
-            tg_strv_pushf(&out->warnings, "%zu recursive or deeply nested $refs were cut (a "
-                                          "schema is inlined %d levels into itself)",
-                          r.c.cuts, OA_REF_REPEAT);
+            tg_strv_pushf(&out->warnings, "%zu $refs were cut: recursive (a schema is inlined "
+                                          "%d levels into itself), nested deeper than %d, or "
+                                          "past the size budget (%d schema objects a tool, %d "
+                                          "in all); the cut places accept any value",
+                          r.c.cuts, OA_REF_REPEAT, OA_REF_DEPTH, OA_MAX_NODES, OA_MAX_TOTAL_NODES);
         find_stale(o, r.source, ds, nd, out);
         rc = write_all(o, ds, nd, out, err);
     }

@@ -186,7 +186,7 @@ static cJSON *from_ref(oa_ctx *c, const cJSON *s, const char *ref, const char *w
 {
     if (on_stack(c, ref) >= OA_REF_REPEAT)
         return cut(c, ref, "recursive");
-    if (c->depth == OA_REF_DEPTH || c->nodes > OA_MAX_NODES)
+    if (c->depth == OA_REF_DEPTH || c->nodes > OA_MAX_NODES || c->total > OA_MAX_TOTAL_NODES)
         return cut(c, ref, c->depth == OA_REF_DEPTH ? "deeply nested" : "size budget reached:");
     const cJSON *root;
     const cJSON *t = resolve(c, ref, where, &root);
@@ -383,6 +383,7 @@ cJSON *oa_schema(oa_ctx *c, const cJSON *s, const char *where, enum oa_side side
         return from_ref(c, s, ref->valuestring, where, side);
     }
     c->nodes++;
+    c->total++;
     cJSON *out = cJSON_CreateObject();
     tg_strv dropped = TG_STRV_INIT;
     const cJSON *k;
