@@ -235,6 +235,14 @@ paths: {'/a/{id}': {get: {responses: {'200': {description: x}}}}}" "the path's p
 bad_doc "a bad x-toolgen name" "$HEAD
 paths: {/a: {get: {x-toolgen: {name: Bad-Name}, responses: {'200': {description: x}}}}}" \
     "x-toolgen name 'Bad-Name' must be snake_case"
+bad_doc "a schema that breaks JSON Schema" "$HEAD
+paths: {/a: {get: {parameters: [{name: q, in: query, schema: {type: text}}], responses: {'200': {description: x}}}}}" \
+    "/paths/~1a/get/parameters/0/schema/type: \`type\` must be one of array, boolean"
+bad_doc "a pattern JSON Schema cannot use" "$HEAD
+paths: {/a: {get: {parameters: [{name: q, in: query, schema: {type: string, pattern: '(['}}], responses: {'200': {description: x}}}}}" \
+    "/paths/~1a/get/parameters/0/schema/pattern: \`pattern\` is not a regular expression"
+bad_doc "responses that are not a mapping" "$HEAD
+paths: {/a: {get: {responses: [x]}}}" "/paths/~1a/get/responses: \`responses\` must be a mapping"
 bad_doc "not YAML" "openapi: [" "bad.yaml:"
 
 # an external $ref to a file beside the document, when allowed

@@ -212,12 +212,22 @@ static oa_op *list_ops(oa_run *r, const tg_openapi_opts *o, tg_openapi_report *r
             const cJSON *op = tg_json_get(item, *m);
             if (!op)
                 continue;
+
             tg_buf w = TG_BUF_INIT;
             tg_buf_puts(&w, "/paths/");
             tg_buf_pointer_token(&w, item->string);
             tg_buf_printf(&w, "/%s", *m);
             oa_op cur = {.path = item->string, .method = *m, .op = op, .item = item,
                          .where = tg_buf_steal(&w)};
+            const cJSON *xt = tg_json_get(op, "x-toolgen");
+            if (!cJSON_IsObject(op) || (xt && !cJSON_IsObject(xt))) {
+                oa_fail(&r->c, cur.where, "an operation and its x-toolgen must be mappings");
+                free(cur.where);
+                tg_strv_free(&taken);
+                ops_free(ops, *n);
+                *n = 0;
+                return NULL;
+            }
             const char *why = NULL;
             int hint = oa_hints_select(&r->hints, &cur, &why);
             if (hint == 0 && excluded(r, &cur))
@@ -438,6 +448,7 @@ static int setup(oa_run *r, const tg_openapi_opts *o, tg_doc *doc, tg_err *err)
     r->source = slash ? slash + 1 : o->file;
     r->budget = o->name_budget ? o->name_budget : TG_OPENAPI_NAME_BUDGET;
     r->reg = js_registry_new();
+    r->c.reg = r->reg;
     if (r->budget < 16 || r->budget > 64)
         return tg_err_set(err, "--name-budget %d: choose 16 to 64 characters", r->budget), -2;
     if (check_document(r) != 0)

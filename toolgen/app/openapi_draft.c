@@ -111,12 +111,14 @@ static const cJSON *given_example(oa_run *r, const cJSON *obj, const char *where
 /* The JSON media type of a content map: application/json, else the first *json* one. */
 static const cJSON *json_media(const cJSON *content)
 {
+    if (!cJSON_IsObject(content))
+        return NULL;
     const cJSON *m = tg_json_get(content, "application/json");
-    if (m)
+    if (cJSON_IsObject(m))
         return m;
     cJSON_ArrayForEach(m, content)
     {
-        if (strstr(m->string, "json"))
+        if (cJSON_IsObject(m) && strstr(m->string, "json"))
             return m;
     }
     return NULL;
@@ -460,6 +462,11 @@ static int build_answer(oa_run *r, const oa_op *op, answer *a)
 {
     char *w = sub(op->where, "responses", -1);
     const cJSON *responses = tg_json_get(op->op, "responses");
+    if (responses && !cJSON_IsObject(responses)) {
+        oa_fail(&r->c, w, "`responses` must be a mapping of status codes to responses");
+        free(w);
+        return -1;
+    }
     const cJSON *ok0 = success(responses);
     char *ow = ok0 ? sub(w, ok0->string, -1) : NULL;
     const cJSON *ok = ok0 ? oa_deref(&r->c, ok0, ow) : NULL;
@@ -522,6 +529,8 @@ static cJSON *auth_of(oa_run *r, const oa_op *op, char **prereq, tg_strv *notes)
     bool unsupported = false;
     cJSON_ArrayForEach(req, sec)
     {
+        if (!cJSON_IsObject(req))
+            continue; /* not a security requirement: nothing to send */
         cJSON_ArrayForEach(k, req)
         {
             const cJSON *s = tg_json_get(schemes, k->string);
@@ -653,7 +662,8 @@ static void add_examples(oa_run *r, draft *d, const answer *a, const cJSON *in_s
     tg_strv names = TG_STRV_INIT;
     const cJSON *named;
     int n = 0;
-    const cJSON *named_examples = d->body_prop ? d->body_examples : NULL;
+    const cJSON *named_examples = d->body_prop && cJSON_IsObject(d->body_examples)
+                                      ? d->body_examples : NULL;
     cJSON_ArrayForEach(named, named_examples)
     {
         const cJSON *ne = oa_deref(&r->c, named, "/");
@@ -815,7 +825,9 @@ static cJSON *manifest_of(oa_run *r, const oa_op *op, draft *d, answer *a)
     bool reads = strcmp(op->method, "get") == 0;
     const char *risk = reads ? "low" : strcmp(op->method, "delete") == 0 ? "high" : "medium";
     const cJSON *xrisk = oa_ext(r, op, "risk");
-    if (cJSON_IsString(xrisk))
+    if (cJSON_IsString(xrisk) && (!strcmp(xrisk->valuestring, "low") ||
+                                  !strcmp(xrisk->valuestring, "medium") ||
+                                  !strcmp(xrisk->valuestring, "high")))
         risk = xrisk->valuestring;
     cJSON_AddStringToObject(m, "risk", risk);
     cJSON_AddStringToObject(m, "category", reads ? "read" : "write");

@@ -45,6 +45,7 @@ typedef struct oa_ctx {
     size_t nodes; /* schema objects inlined for the current tool */
     size_t total; /* ... and for all tools so far */
     size_t cuts;  /* references cut, over the whole run */
+    js_registry *reg;  /* for checking patterns (borrowed; NULL: not checked) */
     tg_err *err;
     bool failed;  /* err is set: the callers unwind */
 } oa_ctx;

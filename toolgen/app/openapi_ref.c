@@ -269,6 +269,78 @@ static cJSON *convert_list(oa_ctx *c, const cJSON *l, const char *key, const cha
     return out;
 }
 
+static bool is_count(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble == (double)(long long)v->valuedouble;
+}
+
+static bool all_strings(const cJSON *v, const char *const *allowed)
+{
+    if (!cJSON_IsArray(v) || (allowed && !v->child))
+        return false; /* a list of types needs one at least */
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        if (!cJSON_IsString(e) || (allowed && !tg_strlist_has(allowed, e->valuestring)))
+            return false;
+    }
+    return true;
+}
+
+/* What the value of a kept keyword must be when it is not (the message's fix), else NULL: a
+ * document that breaks JSON Schema is refused here, where its place is known, rather than
+ * drafted into manifests that fail lint. */
+static const char *keyword_problem(const char *key, const cJSON *v)
+{
+    static const char *const types[] = {"array", "boolean", "integer", "null", "number",
+                                        "object", "string", NULL};
+    static const char *const counts[] = {"maxLength", "minLength", "maxItems", "minItems",
+                                         "maxContains", "minContains", "maxProperties",
+                                         "minProperties", NULL};
+    static const char *const numbers[] = {"maximum", "minimum", "exclusiveMaximum",
+                                          "exclusiveMinimum", "multipleOf", NULL};
+    static const char *const strings[] = {"title", "description", "$comment", "format", "pattern",
+                                          "contentEncoding", "contentMediaType", NULL};
+    static const char *const flags[] = {"uniqueItems", "deprecated", "readOnly", "writeOnly", NULL};
+    if (!strcmp(key, "type"))
+        return (cJSON_IsString(v) && tg_strlist_has(types, v->valuestring)) || all_strings(v, types)
+                   ? NULL : "one of array, boolean, integer, null, number, object, string (or a list of them)";
+    if (tg_strlist_has(counts, key))
+        return is_count(v) ? NULL : "a non-negative integer";
+    if (tg_strlist_has(numbers, key))
+        return cJSON_IsNumber(v) && (strcmp(key, "multipleOf") || v->valuedouble > 0) ? NULL : "a number";
+    if (tg_strlist_has(strings, key))
+        return cJSON_IsString(v) ? NULL : "a string";
+    if (tg_strlist_has(flags, key))
+        return cJSON_IsBool(v) ? NULL : "true or false";
+    if (!strcmp(key, "required"))
+        return all_strings(v, NULL) ? NULL : "a list of property names";
+    if (!strcmp(key, "enum") || !strcmp(key, "examples"))
+        return cJSON_IsArray(v) ? NULL : "a list";
+    if (!strcmp(key, "dependentRequired"))
+        return cJSON_IsObject(v) ? NULL : "a mapping of property names to lists";
+    return NULL;
+}
+
+/* Whether pattern is a regular expression toolgen's validator takes (ECMA-262, docs/jsonschema.md);
+ * else c->err names it. */
+static bool pattern_ok(oa_ctx *c, const char *pattern, const char *where)
+{
+    cJSON *probe = cJSON_CreateObject();
+    cJSON_AddStringToObject(probe, "pattern", pattern);
+    tg_err e = {0};
+    js_schema *js = js_compile(c->reg, probe, &(js_options){0}, &e);
+    cJSON_Delete(probe);
+    js_schema_free(js);
+    if (!js) {
+        char *w = sub_where(where, "pattern", NULL);
+        oa_fail(c, w, "`pattern` is not a regular expression JSON Schema can use: %s; fix the "
+                      "document", e.msg);
+        free(w);
+    }
+    return js != NULL;
+}
+
 /* One keyword of a schema object converted onto out (or dropped). */
 static void convert_keyword(oa_ctx *c, const cJSON *k, const char *where, enum oa_side side,
                             cJSON *out, tg_strv *dropped)
@@ -294,7 +366,25 @@ static void convert_keyword(oa_ctx *c, const cJSON *k, const char *where, enum o
         if ((strcmp(key, "exclusiveMinimum") == 0 || strcmp(key, "exclusiveMaximum") == 0) &&
             cJSON_IsBool(k))
             return; /* 3.0's boolean form: fix_bounds below */
+        const char *want = keyword_problem(key, k);
+        if (!want && !strcmp(key, "pattern") && c->reg && !pattern_ok(c, k->valuestring, where))
+            return;
+        if (want) {
+            char *w = sub_where(where, key, NULL);
+            oa_fail(c, w, "`%s` must be %s (JSON Schema 2020-12); fix the document", key, want);
+            free(w);
+            return;
+        }
         v = cJSON_Duplicate(k, true);
+    } else if (tg_strlist_has(one_schema, key) || tg_strlist_has(schema_lists, key) ||
+               tg_strlist_has(schema_maps, key)) {
+        char *w = sub_where(where, key, NULL);
+        oa_fail(c, w, "`%s` must be %s; fix the document", key,
+                tg_strlist_has(schema_lists, key) ? "a list of schemas"
+                : tg_strlist_has(schema_maps, key) ? "a mapping of names to schemas"
+                                                   : "a schema (a mapping, or true / false)");
+        free(w);
+        return;
     }
     if (v && !tg_json_get(out, key))
         cJSON_AddItemToObject(out, key, v);
