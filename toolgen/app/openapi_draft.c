@@ -187,6 +187,15 @@ static int add_param(oa_run *r, draft *d, const cJSON *p, const char *where)
     bool req = strcmp(in, "path") == 0 || cJSON_IsTrue(tg_json_get(p, "required"));
     if (req)
         cJSON_AddItemToArray(d->required, cJSON_CreateString(id));
+    const cJSON *ty = tg_json_get(schema, "type");
+    bool structured = (cJSON_IsString(ty) && (!strcmp(ty->valuestring, "array") ||
+                                             !strcmp(ty->valuestring, "object"))) ||
+                      tg_json_array_has_string(ty, "array") || tg_json_array_has_string(ty, "object");
+    if (structured && strcmp(in, "path") != 0)
+        tg_strv_pushf(&d->notes, "The %s parameter %s is a list or an object: the http runtime "
+                                 "sends it as JSON text (e.g. [\"a\",\"b\"]), not in the form "
+                                 "OpenAPI's `style` describes (repeated or comma-separated); check "
+                                 "what the service accepts.", in, name);
     char *tmpl = xasprintf("{%s}", id);
     if (strcmp(in, "query") == 0) {
         cJSON_AddStringToObject(d->query, name, tmpl);
