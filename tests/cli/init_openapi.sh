@@ -61,6 +61,8 @@ grep -q 'exclusiveMinimum: 0' $M/create_pets/tool.manifest.yaml && ! grep -q 'di
     ok || bad "3.0 keywords converted (exclusiveMinimum) or dropped (discriminator, xml, nullable)"
 expect_eq "named request examples become examples and tests" \
     "$(grep -c '^  - name: \(cat\|dog\)$' $M/create_pets/tool.manifest.yaml)" 4
+grep -q 'when_not_to_use: "The API marks this operation deprecated' $M/find_pets/tool.manifest.yaml && ok ||
+    bad "a deprecated operation says so"
 grep -q '^  - name: illustrative$' $M/find_pets/tool.manifest.yaml && ok ||
     bad "without a document example, an illustrative one made from the schema"
 grep -q 'X-Request-ID: "{X_Request_ID}"' $L && ok || bad "a header parameter is mapped to an identifier"

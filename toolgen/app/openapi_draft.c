@@ -737,6 +737,9 @@ static cJSON *docs_of(oa_run *r, const oa_op *op, const draft *d, const answer *
                          : xasprintf("To call %s %s of %s.", upper(op->method), op->path,
                                      api ? api : "the API");
     cJSON_AddStringToObject(docs, "when_to_use", when);
+    if (cJSON_IsTrue(tg_json_get(op->op, "deprecated")))
+        cJSON_AddStringToObject(docs, "when_not_to_use", "The API marks this operation deprecated: "
+                                                         "prefer its replacement when there is one.");
     tg_buf what = TG_BUF_INIT;
     tg_buf_printf(&what, "Sends %s %s", upper(op->method), d->url.data);
     tg_strv parts = TG_STRV_INIT;
