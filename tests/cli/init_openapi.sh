@@ -118,6 +118,11 @@ expect_out "the others are unchanged" "unchanged  create_pets"
 expect_out "the staged manifest is kept" "kept       show_pet_by_id (status staged"
 expect_eq "and not touched" "$(cksum <$M/show_pet_by_id/tool.manifest.yaml)" "$kept"
 grep -q '^title: List the pets$' $L && ok || bad "the draft has the new title"
+sed '1d' $M/remove_pet/tool.manifest.yaml >"$TMP/s" && cat "$TMP/s" >$M/remove_pet/tool.manifest.yaml
+mine=$(cksum <$M/remove_pet/tool.manifest.yaml)
+run "$TG" init --from-openapi "$TMP/edited/petstore-3.0.yaml" "$P"
+expect_out "a draft not made by init --from-openapi is kept" "kept       remove_pet (a draft not made by init --from-openapi"
+expect_eq "and not touched" "$(cksum <$M/remove_pet/tool.manifest.yaml)" "$mine"
 printf 'exclude:\n  - operation: findPets\n' >"$TMP/edited/hints.yaml"
 run "$TG" init --from-openapi "$TMP/edited/petstore-3.0.yaml" "$P" --hints "$TMP/edited/hints.yaml"
 expect_out "a draft whose operation is now left out is reported stale" "stale      find_pets_3e9b619b (its operation is gone"

@@ -14,6 +14,9 @@
 #include "base/buf.h"
 #include "base/yamlout.h"
 
+/* The first words of every manifest drafted here: how a re-run knows the drafts it may rewrite. */
+#define DRAFT_MARK "# Drafted by `toolgen init --from-openapi`"
+
 /* The methods the http runtime sends, in the order operations are listed. */
 static const char *const methods[] = {"get", "put", "post", "delete", "patch", NULL};
 /* OpenAPI's other operations: reported, not drafted. */
@@ -267,7 +270,7 @@ static char *manifest_text(const oa_run *r, const oa_op *op, const cJSON *m)
     tg_buf b = TG_BUF_INIT;
     const char *id = tg_json_get_string(op->op, "operationId");
     char up[8];
-    tg_buf_printf(&b, "# Drafted by `toolgen init --from-openapi` from %s: %s %s", r->source,
+    tg_buf_printf(&b, DRAFT_MARK " from %s: %s %s", r->source,
                   upper(op->method, up), op->path);
     if (id)
         tg_buf_printf(&b, " (operationId %s)", id);
@@ -306,11 +309,16 @@ static int write_one(const tg_openapi_opts *o, const drafted *d, tg_openapi_repo
             goto done;
         }
         status = tg_json_get_string(old.root, "status");
+        text = tg_read_file(file, TG_DOC_MAX_BYTES, &len, &e);
         if (!status || strcmp(status, "draft") != 0) {
             tg_strv_pushf(&rep->kept, "%s (status %s: reviewed manifests are left as they are)",
                           d->name, status ? status : "missing");
-        } else if ((text = tg_read_file(file, TG_DOC_MAX_BYTES, &len, &e)) &&
-                   strcmp(text, d->text) == 0) {
+        } else if (!text || strncmp(text, DRAFT_MARK, strlen(DRAFT_MARK)) != 0) {
+            /* a draft of a person, of `toolgen new` or another source: not ours to rewrite */
+            tg_strv_pushf(&rep->kept, "%s (a draft not made by init --from-openapi: left as it "
+                                      "is; rename the operation with x-toolgen or the hints file)",
+                          d->name);
+        } else if (strcmp(text, d->text) == 0) {
             tg_strv_push(&rep->unchanged, d->name);
         } else {
             change_list c = {TG_BUF_INIT};
@@ -346,7 +354,7 @@ static void find_stale(const tg_openapi_opts *o, const char *source, const draft
 {
     char *dir = tg_path_join(o->dir, "manifests");
     DIR *d = opendir(dir);
-    char *mark = xasprintf("# Drafted by `toolgen init --from-openapi` from %s: ", source);
+    char *mark = xasprintf(DRAFT_MARK " from %s: ", source);
     tg_strv stale = TG_STRV_INIT;
     for (struct dirent *e; d && (e = readdir(d));) {
         bool ours = e->d_name[0] == '.';
