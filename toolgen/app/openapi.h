@@ -7,7 +7,7 @@
  * line and JSON Pointer and the fix, and nothing is written. DIR is made a toolgen repository
  * first when it is not one (app/init.h). A hints file (toolgen.hints.yaml) selects, renames and
  * describes operations, over the document's x-toolgen / x-mcp extensions. Re-running updates
- * the manifests that are still drafts and never touches one whose status is past draft.
+ * the drafts it made and never touches one whose status is past draft or that it did not make.
  * Nothing here prints.
  */
 #ifndef TG_APP_OPENAPI_H

@@ -25,7 +25,7 @@ const char tg_usage_init[] =
     "http runtime per operation, manifests/NAME/tool.manifest.yaml, DIR made a repository\n"
     "first when it is not one. Local $refs are inlined (a recursive schema is cut 2 levels\n"
     "deep); a bad document is refused, naming the place, and nothing is written. Re-running\n"
-    "updates the manifests that are still drafts, never one past draft, and says what changed.\n"
+    "updates the drafts it made, never a manifest past draft, and says what changed.\n"
     "  --read-only            only GET operations (the others are listed as left out)\n"
     "  --name-budget N        longest tool name, 16..64 (default 48: room for a client's prefix)\n"
     "  --base-url URL         the API's https://HOST[/PATH] instead of the document's servers\n"
