@@ -1,13 +1,17 @@
-/* cli_init.c — `toolgen init [DIR] [--name NAME]`: a new repository (app/init.h). */
+/* cli_init.c — `toolgen init [DIR] [--name NAME]`: a new repository (app/init.h); with
+ * --from-openapi FILE, draft manifests from an OpenAPI document (app/openapi.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/init.h"
+#include "app/openapi.h"
 #include "cli/cli.h"
 
 const char tg_usage_init[] =
     "usage: toolgen init [DIR] [--name NAME]\n"
+    "       toolgen init --from-openapi FILE [DIR] [--read-only] [--name-budget N]\n"
+    "                    [--base-url URL] [--allow-external-refs] [--hints FILE] [--dry-run]\n"
     "\n"
     "Makes DIR (default: the -C folder, else the current one; created when missing) a toolgen\n"
     "repository: toolgen.yaml (the built-in generator: no model, no network), manifests/,\n"
@@ -17,23 +21,110 @@ const char tg_usage_init[] =
     "existing is an error, and nothing is written (init never overwrites).\n"
     "  --name NAME   project.name, kebab-case (default: DIR's name in kebab-case)\n"
     "\n"
-    "Exit status: 0 done, 2 usage error or DIR is a toolgen repository already, 3 a file or\n"
-    "git could not be written.\n";
+    "With --from-openapi FILE (OpenAPI 3.0 or 3.1, YAML or JSON): one draft manifest of the\n"
+    "http runtime per operation, manifests/NAME/tool.manifest.yaml, DIR made a repository\n"
+    "first when it is not one. Local $refs are inlined (a recursive schema is cut 2 levels\n"
+    "deep); a bad document is refused, naming the place, and nothing is written. Re-running\n"
+    "updates the drafts it made, never a manifest past draft, and says what changed.\n"
+    "  --read-only            only GET operations (the others are listed as left out)\n"
+    "  --name-budget N        longest tool name, 16..64 (default 48: room for a client's prefix)\n"
+    "  --base-url URL         the API's https://HOST[/PATH] instead of the document's servers\n"
+    "  --allow-external-refs  follow $refs to files under the document's folder (URLs never)\n"
+    "  --hints FILE           the selection, names and descriptions to apply (default:\n"
+    "                         DIR/toolgen.hints.yaml when it exists; docs/cli.md#hints)\n"
+    "  --dry-run              say what would be written, write nothing\n"
+    "Operations with x-toolgen: {exclude: true} or x-mcp: false are left out; x-toolgen:\n"
+    "{name: N} names one (docs/cli.md#init-from-openapi).\n"
+    "\n"
+    "Exit status: 0 done, 2 usage error, a refused document, or DIR is a toolgen repository\n"
+    "already, 3 a file or git could not be written.\n";
+
+static void print_list(const char *label, const tg_strv *v)
+{
+    for (size_t i = 0; i < v->n; i++)
+        printf("  %-10s %s\n", label, v->v[i]);
+}
+
+static int init_openapi(const char *dir, tg_openapi_opts *o)
+{
+    char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
+    char *file = cli_user_path(o->file);
+    char *hints = o->hints_file ? cli_user_path(o->hints_file) : NULL;
+    o->dir = path;
+    o->file = file;
+    o->hints_file = hints;
+    tg_openapi_report r;
+    tg_err err = {0};
+    int rc = tg_app_init_openapi(o, &r, &err);
+    for (size_t i = 0; i < r.warnings.n; i++)
+        fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
+    if (rc != 0) {
+        char msg[2200];
+        tg_err_format(&err, msg, sizeof msg); /* file:line:col: when the place is known */
+        tg_openapi_report_free(&r);
+        free(path);
+        free(file);
+        free(hints);
+        return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
+                        "init --from-openapi: %s\nNothing was written.", msg);
+    }
+    printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ", r.tools,
+           o->file, r.initialised ? " (the folder was made a toolgen repository first)" : "");
+    print_list("created", &r.created);
+    print_list("updated", &r.updated);
+    print_list("unchanged", &r.unchanged);
+    print_list("kept", &r.kept);
+    print_list("left out", &r.skipped);
+    print_list("stale", &r.stale);
+    if (r.tools)
+        printf("Next: review the drafts (their examples are illustrative unless the document\n"
+               "gave some), then `toolgen lint` and `toolgen build`.\n");
+    tg_openapi_report_free(&r);
+    free(path);
+    free(file);
+    free(hints);
+    return TG_EXIT_OK;
+}
 
 int cmd_init(int argc, char **argv)
 {
     const char *dir = NULL, *name = NULL;
+    tg_openapi_opts oa = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return cli_print_usage(tg_usage_init, TG_EXIT_OK);
         if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
             name = argv[++i];
+        else if (strcmp(argv[i], "--from-openapi") == 0 && i + 1 < argc)
+            oa.file = argv[++i];
+        else if (strcmp(argv[i], "--hints") == 0 && i + 1 < argc)
+            oa.hints_file = argv[++i];
+        else if (strcmp(argv[i], "--base-url") == 0 && i + 1 < argc)
+            oa.base_url = argv[++i];
+        else if (strcmp(argv[i], "--name-budget") == 0 && i + 1 < argc)
+            oa.name_budget = atoi(argv[++i]) ? atoi(argv[i]) : -1;
+        else if (strcmp(argv[i], "--read-only") == 0)
+            oa.read_only = true;
+        else if (strcmp(argv[i], "--allow-external-refs") == 0)
+            oa.allow_external_refs = true;
+        else if (strcmp(argv[i], "--dry-run") == 0)
+            oa.dry_run = true;
         else if (argv[i][0] && argv[i][0] != '-' && !dir)
             dir = argv[i];
         else
             return cli_fail(TG_EXIT_USAGE, "init: unexpected argument '%s'\n%s", argv[i],
                             tg_usage_init);
     }
+    bool oa_opt = oa.base_url || oa.name_budget || oa.read_only || oa.allow_external_refs ||
+                  oa.dry_run || oa.hints_file;
+    if (oa.file && name)
+        return cli_fail(TG_EXIT_USAGE, "init: --name is for a new repository; with "
+                                       "--from-openapi, run `toolgen init --name` first");
+    if (!oa.file && oa_opt)
+        return cli_fail(TG_EXIT_USAGE, "init: that option goes with --from-openapi FILE\n%s",
+                        tg_usage_init);
+    if (oa.file)
+        return init_openapi(dir, &oa);
     char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
     tg_init_report r;
     tg_err err = {0};

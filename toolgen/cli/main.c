@@ -23,7 +23,7 @@ static const tg_command commands[] = {
     {"feedback", cmd_feedback, "record the user's reply to a staged tool (output, then decision)",
      tg_usage_feedback},
     {"graph", cmd_graph, "print the stage graph in Graphviz dot", tg_usage_graph},
-    {"init", cmd_init, "make a folder a new toolgen repository (config, folders, CI job, git)",
+    {"init", cmd_init, "make a folder a new toolgen repository; --from-openapi FILE: draft its tools",
      tg_usage_init},
     {"lint", cmd_lint, "check manifests and toolgen.yaml; print every problem as file:line:col",
      tg_usage_lint},

@@ -426,11 +426,15 @@ static void read_body(const tg_manifest *m, const tg_http_response *resp, tg_run
     } else {
         cJSON *doc = tg_json_parse(resp->body, resp->len, NULL, NULL, NULL, &perr);
         const char *ptr = tg_json_get_string(spec, "pointer");
+        const char *wrap = tg_json_get_string(spec, "wrap");
         const cJSON *part = doc ? tg_json_pointer_get(doc, ptr ? ptr : "") : NULL;
         if (!doc)
             c->problem = xasprintf("the service's answer is not JSON: %d:%d: %s", perr.line,
                                    perr.col, perr.msg);
-        else if (!cJSON_IsObject(part))
+        else if (wrap && part) { /* an array or a scalar answer: the result is {wrap: it} */
+            out->result = cJSON_CreateObject();
+            cJSON_AddItemToObject(out->result, wrap, cJSON_Duplicate(part, true));
+        } else if (!cJSON_IsObject(part))
             c->problem = xasprintf("the service's answer has no object at %s "
                                    "(implementation.response.pointer)", ptr ? ptr : "its root");
         else
