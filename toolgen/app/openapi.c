@@ -260,10 +260,7 @@ static oa_op *list_ops(oa_run *r, const tg_openapi_opts *o, tg_openapi_report *r
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
-typedef struct drafted {
-    char *name, *text;
-    cJSON *manifest;
-} drafted;
+typedef oa_drafted drafted;
 
 static char *manifest_text(const oa_run *r, const oa_op *op, const cJSON *m)
 {
@@ -292,8 +289,7 @@ static void note_change(void *ctx, const char *key, const cJSON *before, const c
 }
 
 /* One drafted manifest onto disk per the rules of re-running (openapi.h). */
-static int write_one(const tg_openapi_opts *o, const drafted *d, tg_openapi_report *rep,
-                     tg_err *err)
+static int write_one(const oa_sink *o, const drafted *d, tg_openapi_report *rep, tg_err *err)
 {
     char *rel = xasprintf("manifests/%s/tool.manifest.yaml", d->name);
     char *file = tg_path_join(o->dir, rel);
@@ -313,11 +309,10 @@ static int write_one(const tg_openapi_opts *o, const drafted *d, tg_openapi_repo
         if (!status || strcmp(status, "draft") != 0) {
             tg_strv_pushf(&rep->kept, "%s (status %s: reviewed manifests are left as they are)",
                           d->name, status ? status : "missing");
-        } else if (!text || strncmp(text, DRAFT_MARK, strlen(DRAFT_MARK)) != 0) {
+        } else if (!text || strncmp(text, o->mark, strlen(o->mark)) != 0) {
             /* a draft of a person, of `toolgen new` or another source: not ours to rewrite */
-            tg_strv_pushf(&rep->kept, "%s (a draft not made by init --from-openapi: left as it "
-                                      "is; rename the operation with x-toolgen or the hints file)",
-                          d->name);
+            tg_strv_pushf(&rep->kept, "%s (a draft not made by init %s: left as it is; %s)",
+                          d->name, o->option, o->rename_hint);
         } else if (strcmp(text, d->text) == 0) {
             tg_strv_push(&rep->unchanged, d->name);
         } else {
@@ -349,12 +344,12 @@ done:
 /* The drafts an earlier run made from a document of the same name that this run did not make
  * (the operation is gone or now left out): reported, never removed (a person may have built on
  * them). Known by the first line the drafts start with (manifest_text). */
-static void find_stale(const tg_openapi_opts *o, const char *source, const drafted *ds, size_t n,
+static void find_stale(const oa_sink *o, const char *source, const drafted *ds, size_t n,
                        tg_openapi_report *rep)
 {
     char *dir = tg_path_join(o->dir, "manifests");
     DIR *d = opendir(dir);
-    char *mark = xasprintf(DRAFT_MARK " from %s: ", source);
+    char *mark = xasprintf("%s from %s: ", o->mark, source);
     tg_strv stale = TG_STRV_INIT;
     for (struct dirent *e; d && (e = readdir(d));) {
         bool ours = e->d_name[0] == '.';
@@ -367,9 +362,8 @@ static void find_stale(const tg_openapi_opts *o, const char *source, const draft
         size_t len = 0;
         char *text = tg_is_file(file) ? tg_read_file(file, TG_DOC_MAX_BYTES, &len, &ignored) : NULL;
         if (text && strncmp(text, mark, strlen(mark)) == 0)
-            tg_strv_pushf(&stale, "%s (its operation is gone from the document or left out: "
-                                  "left as it is; remove the folder if it is no longer wanted)",
-                          e->d_name);
+            tg_strv_pushf(&stale, "%s (%s: left as it is; remove the folder if it is no longer "
+                                  "wanted)", e->d_name, o->gone);
         free(text);
         free(file);
     }
@@ -383,9 +377,10 @@ static void find_stale(const tg_openapi_opts *o, const char *source, const draft
     free(dir);
 }
 
-static int write_all(const tg_openapi_opts *o, const drafted *ds, size_t n,
-                     tg_openapi_report *rep, tg_err *err)
+int oa_write_drafts(const oa_sink *o, const char *source, const oa_drafted *ds, size_t n,
+                    tg_openapi_report *rep, tg_err *err)
 {
+    find_stale(o, source, ds, n, rep);
     char *cfg = tg_path_join(o->dir, "toolgen.yaml");
     bool init = !tg_is_file(cfg);
     free(cfg);
@@ -509,8 +504,11 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
                                           "past the size budget (%d schema objects a tool, %d "
                                           "in all); the cut places accept any value",
                           r.c.cuts, OA_REF_REPEAT, OA_REF_DEPTH, OA_MAX_NODES, OA_MAX_TOTAL_NODES);
-        find_stale(o, r.source, ds, nd, out);
-        rc = write_all(o, ds, nd, out, err);
+        oa_sink sink = {.dir = o->dir, .dry_run = o->dry_run, .mark = DRAFT_MARK,
+                        .option = "--from-openapi",
+                        .rename_hint = "rename the operation with x-toolgen or the hints file",
+                        .gone = "its operation is gone from the document or left out"};
+        rc = oa_write_drafts(&sink, r.source, ds, nd, out, err);
     }
     if (ds)
         drafted_free(ds, nd);

@@ -1,9 +1,11 @@
 /* cli_init.c — `toolgen init [DIR] [--name NAME]`: a new repository (app/init.h); with
- * --from-openapi FILE, draft manifests from an OpenAPI document (app/openapi.h). */
+ * --from-openapi FILE, draft manifests from an OpenAPI document (app/openapi.h); with
+ * --from-cli CMD, from a program's --help (app/fromcli.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/fromcli.h"
 #include "app/init.h"
 #include "app/openapi.h"
 #include "cli/cli.h"
@@ -12,6 +14,7 @@ const char tg_usage_init[] =
     "usage: toolgen init [DIR] [--name NAME]\n"
     "       toolgen init --from-openapi FILE [DIR] [--read-only] [--name-budget N]\n"
     "                    [--base-url URL] [--allow-external-refs] [--hints FILE] [--dry-run]\n"
+    "       toolgen init --from-cli CMD [DIR] [--name-budget N] [--dry-run]\n"
     "\n"
     "Makes DIR (default: the -C folder, else the current one; created when missing) a toolgen\n"
     "repository: toolgen.yaml (the built-in generator: no model, no network), manifests/,\n"
@@ -36,6 +39,15 @@ const char tg_usage_init[] =
     "Operations with x-toolgen: {exclude: true} or x-mcp: false are left out; x-toolgen:\n"
     "{name: N} names one (docs/cli.md#init-from-openapi).\n"
     "\n"
+    "With --from-cli CMD (one program: a name on PATH or an absolute path, no arguments, no\n"
+    "shell): runs `CMD --help` and each subcommand's `CMD SUB --help` in the sandbox and drafts\n"
+    "one manifest of the command runtime per subcommand (or one for CMD). Options become typed\n"
+    "properties, every value one argument after its flag; positionals keep their order; there\n"
+    "is no free-form argv property. Options naming config or output files or running programs\n"
+    "(--config, --output, --exec, ...) are left out and listed in docs.limitations. A program\n"
+    "not found, not executable or whose --help fails is refused, and nothing is written. Re-runs\n"
+    "behave as with --from-openapi (docs/cli.md#init-from-cli).\n"
+    "\n"
     "Exit status: 0 done, 2 usage error, a refused document, or DIR is a toolgen repository\n"
     "already, 3 a file or git could not be written.\n";
 
@@ -43,6 +55,42 @@ static void print_list(const char *label, const tg_strv *v)
 {
     for (size_t i = 0; i < v->n; i++)
         printf("  %-10s %s\n", label, v->v[i]);
+}
+
+static void print_drafts(const tg_openapi_report *r, bool dry_run, const char *from)
+{
+    printf("toolgen: %s%zu tools from %s%s\n", dry_run ? "would draft " : "drafted ", r->tools,
+           from, r->initialised ? " (the folder was made a toolgen repository first)" : "");
+    print_list("created", &r->created);
+    print_list("updated", &r->updated);
+    print_list("unchanged", &r->unchanged);
+    print_list("kept", &r->kept);
+    print_list("left out", &r->skipped);
+    print_list("stale", &r->stale);
+}
+
+static int init_fromcli(const char *dir, tg_fromcli_opts *o)
+{
+    char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
+    o->dir = path;
+    tg_openapi_report r;
+    tg_err err = {0};
+    int rc = tg_app_init_fromcli(o, &r, &err);
+    for (size_t i = 0; i < r.warnings.n; i++)
+        fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
+    if (rc != 0) {
+        tg_openapi_report_free(&r);
+        free(path);
+        return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
+                        "init --from-cli: %s\nNothing was written.", err.msg);
+    }
+    print_drafts(&r, o->dry_run, o->cmd);
+    if (r.tools)
+        printf("Next: review the drafts (types, defaults and the example, which has placeholder\n"
+               "values), then `toolgen lint` and `toolgen build`.\n");
+    tg_openapi_report_free(&r);
+    free(path);
+    return TG_EXIT_OK;
 }
 
 static int init_openapi(const char *dir, tg_openapi_opts *o)
@@ -68,14 +116,7 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
         return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
                         "init --from-openapi: %s\nNothing was written.", msg);
     }
-    printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ", r.tools,
-           o->file, r.initialised ? " (the folder was made a toolgen repository first)" : "");
-    print_list("created", &r.created);
-    print_list("updated", &r.updated);
-    print_list("unchanged", &r.unchanged);
-    print_list("kept", &r.kept);
-    print_list("left out", &r.skipped);
-    print_list("stale", &r.stale);
+    print_drafts(&r, o->dry_run, o->file);
     if (r.tools)
         printf("Next: review the drafts (their examples are illustrative unless the document\n"
                "gave some), then `toolgen lint` and `toolgen build`.\n");
@@ -90,6 +131,7 @@ int cmd_init(int argc, char **argv)
 {
     const char *dir = NULL, *name = NULL;
     tg_openapi_opts oa = {0};
+    tg_fromcli_opts fc = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return cli_print_usage(tg_usage_init, TG_EXIT_OK);
@@ -97,6 +139,8 @@ int cmd_init(int argc, char **argv)
             name = argv[++i];
         else if (strcmp(argv[i], "--from-openapi") == 0 && i + 1 < argc)
             oa.file = argv[++i];
+        else if (strcmp(argv[i], "--from-cli") == 0 && i + 1 < argc)
+            fc.cmd = argv[++i];
         else if (strcmp(argv[i], "--hints") == 0 && i + 1 < argc)
             oa.hints_file = argv[++i];
         else if (strcmp(argv[i], "--base-url") == 0 && i + 1 < argc)
@@ -117,6 +161,15 @@ int cmd_init(int argc, char **argv)
     }
     bool oa_opt = oa.base_url || oa.name_budget || oa.read_only || oa.allow_external_refs ||
                   oa.dry_run || oa.hints_file;
+    if (fc.cmd) {
+        if (oa.file || name || oa.base_url || oa.read_only || oa.allow_external_refs ||
+            oa.hints_file)
+            return cli_fail(TG_EXIT_USAGE, "init: --from-cli takes only [DIR], --name-budget N "
+                                           "and --dry-run\n%s", tg_usage_init);
+        fc.name_budget = oa.name_budget;
+        fc.dry_run = oa.dry_run;
+        return init_fromcli(dir, &fc);
+    }
     if (oa.file && name)
         return cli_fail(TG_EXIT_USAGE, "init: --name is for a new repository; with "
                                        "--from-openapi, run `toolgen init --name` first");

@@ -433,7 +433,10 @@ static void put_argv(tg_buf *b, const tg_manifest *m)
     cJSON_ArrayForEach(e, tg_json_get(m->implementation, "argv"))
     {
         sep(&t, " ");
-        tg_buf_puts(&t, cJSON_IsString(e) ? e->valuestring : "?");
+        if (cJSON_IsObject(e)) /* a switch (docs/manifest.md#command) */
+            tg_buf_printf(&t, "[%s]", tg_json_get_string(e, "arg") ? tg_json_get_string(e, "arg") : "?");
+        else
+            tg_buf_puts(&t, cJSON_IsString(e) ? e->valuestring : "?");
     }
     tg_buf_puts(b, "the command ");
     put_code(b, t.data);

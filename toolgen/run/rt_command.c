@@ -127,6 +127,13 @@ static tg_call_status cmd_command(const tg_toolrun_ctx *ctx, const tg_manifest *
     }
     tg_strv_push_owned(argv, prog);
     for (e = tpl->child->next; e; e = e->next) {
+        if (cJSON_IsObject(e)) { /* a switch {when, arg}: arg only when the boolean is true */
+            const char *flag = tg_json_get_string(e, "arg");
+            const char *when = tg_json_get_string(e, "when");
+            if (flag && when && cJSON_IsTrue(tg_json_get(args, when)))
+                tg_strv_push(argv, flag);
+            continue;
+        }
         if (!cJSON_IsString(e))
             continue;
         char *name = whole_placeholder(e->valuestring);
