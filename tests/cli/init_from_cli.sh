@@ -139,6 +139,13 @@ run "$TG" -C "$A" run argecho --input '{"pattern": "p", "format": "--exec=sh"}'
 [ "$RC" -ne 0 ] && ok || bad "argecho: a value outside the enum is refused"
 run "$TG" -C "$A" build
 expect_rc "argecho: build (its example recorded at init passes)" 0
+# lint: a switch must name a boolean property
+cp $E "$TMP/keep.yaml"
+sed -i 's/^    - when: verbose$/    - when: count/' $E
+run "$TG" -C "$A" lint
+expect_rc "lint: a switch naming a non-boolean is an error" 1
+expect_out "... named" "the switch's 'count' must be a boolean property"
+cp "$TMP/keep.yaml" $E
 
 # re-running: unchanged; a reviewed manifest is kept
 run "$TG" init --from-cli "$PROG" "$A"
@@ -173,5 +180,10 @@ run "$TG" init --from-cli "$TMP/nohelp" "$TMP/other"
 expect_rc "bwrap does not show a program outside /usr: refused" 2
 expect_err "... saying where programs must be" "is not where the sandbox sees programs"
 [ ! -e "$TMP/other" ] && ok || bad "outside the sandbox: nothing written"
+
+run "$TG" init --help
+expect_out "init --help names --from-cli" "toolgen init --from-cli CMD [DIR]"
+grep -q '^### Init from CLI$' docs/cli.md && grep -q 'from\\-cli' docs/toolgen.1 && ok ||
+    bad "documented in docs/cli.md and the man page"
 
 finish init_from_cli

@@ -453,9 +453,30 @@ static void check_prompt_tool(lint_ctx *c, const tg_manifest *m, const tg_runtim
                rt->code_member, out);
 }
 
+/* A command argv's switches ({when, arg}: docs/manifest.md#command) name boolean properties. */
+static void check_switches(lint_ctx *c, const tg_manifest *m)
+{
+    int i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, tg_json_get(m->implementation, "argv"))
+    {
+        const char *when = cJSON_IsObject(e) ? tg_json_get_string(e, "when") : NULL;
+        const cJSON *prop = when ? tg_json_get(tg_json_get(m->input_schema, "properties"), when) : NULL;
+        const char *type = tg_json_get_string(prop, "type");
+        if (when && (!type || strcmp(type, "boolean") != 0)) {
+            char *pointer = xasprintf("/implementation/argv/%d/when", i);
+            add_at(c, &m->doc, pointer, "%s: the switch's '%s' must be a boolean property of "
+                                        "input_schema", pointer, when);
+            free(pointer);
+        }
+        i++;
+    }
+}
+
 /* What the runtime's entry says the implementation holds (model/runtime.h). */
 static void check_implementation(lint_ctx *c, const tg_manifest *m)
 {
+    check_switches(c, m);
     const tg_runtime_desc *rt = tg_runtime_info(m->runtime);
     if (rt && rt->code_file)
         check_file(c, m, m->impl_file, "/implementation/file");
