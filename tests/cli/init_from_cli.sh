@@ -82,6 +82,42 @@ cat $G/manifests/*/tool.manifest.yaml | grep -q '^        - or$' && bad "git: an
 run "$TG" -C "$G" lint
 expect_rc "git: lint clean" 0
 stable "$G" git
+run "$TG" init --from-cli git "$G" --dry-run
+expect_out "git: a dry re-run changes nothing" "would draft"
+expect_out "... each unchanged" "unchanged  git_clone"
+expect_not_out "... nothing updated" "updated "
+
+# a hints file selects subcommands, renames and describes them
+H=$TMP/hinted
+mkdir -p "$H"
+cat >"$H/toolgen.hints.yaml" <<'EOF'
+include:
+  - subcommand: log
+  - subcommand: sh*
+  - subcommand: stat*
+exclude:
+  - subcommand: show
+  - subcommand: nosuchcommand
+rename:
+  log: git_history
+descriptions:
+  status: Which files changed in the working tree.
+EOF
+run "$TG" init --from-cli git "$H" --name-budget 20
+expect_rc "hints: drafted" 0
+expect_eq "hints: only the included subcommands, less the excluded" \
+    "$(ls "$H/manifests" | grep -v gitkeep | tr '\n' ' ')" "git_history git_status "
+expect_out "hints: an excluded subcommand is listed" "git show: excluded by the hints file"
+expect_out "hints: one not included is listed" "git clone: not included by the hints file"
+expect_err "hints: a rule matching nothing is a warning" 'exclude rule {"subcommand":"nosuchcommand"} matches no'
+grep -q '^description: Which files changed in the working tree.$' "$H/manifests/git_status/tool.manifest.yaml" &&
+    ok || bad "hints: the description replaces the listing's"
+printf 'rename:\n  log: a_name_longer_than_twenty\n' >"$H/toolgen.hints.yaml"
+rm -rf "$H/manifests/git_history" "$H/manifests/git_status"
+run "$TG" init --from-cli git "$H" --name-budget 20
+expect_rc "hints: a rename over the budget is refused" 2
+expect_err "... saying so" "is longer than the name budget"
+[ -z "$(ls "$H/manifests" | grep -v gitkeep)" ] && ok || bad "hints: refused, nothing written"
 
 # ---- curl: no subcommands, many options ----
 U=$TMP/curl

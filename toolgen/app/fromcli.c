@@ -86,6 +86,8 @@ typedef struct fc_run {
     const char *base; /* its base name */
     int budget;
     tg_strv failed; /* "name (exit status N)": drafts whose example did not run */
+    oa_hints hints; /* toolgen.hints.yaml (doc.root NULL: none) */
+    js_registry *reg;
     tg_err *err;
 } fc_run;
 
@@ -146,16 +148,6 @@ static int setup_sandbox(fc_run *r, const char *dir, tg_err *err)
     free(cfg);
     tg_doc_free(&doc);
     return rc;
-}
-
-static void drafts_free(oa_drafted *ds, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(ds[i].name);
-        free(ds[i].text);
-        cJSON_Delete(ds[i].manifest);
-    }
-    free(ds);
 }
 
 static char *manifest_text(const fc_run *r, const char *sub, const cJSON *m)
@@ -256,6 +248,37 @@ static char *sub_help(fc_run *r, const char *sub, char **why, bool *fatal)
     return run_help(r, argv, why, fatal);
 }
 
+/* What the hints file says of sub: -1 left out (reported in rep), 0 drafted, with src->name and
+ * src->description from its rename and descriptions; -2 with err: a rename that is taken or
+ * longer than the name budget. */
+static int apply_hints(fc_run *r, const char *sub, fc_source *src, const tg_strv *taken,
+                       tg_openapi_report *rep)
+{
+    if (!sub || !r->hints.doc.root)
+        return 0;
+    cJSON *id = cJSON_CreateObject(); /* a subcommand is named as an operation is */
+    cJSON_AddStringToObject(id, "operationId", sub);
+    oa_op op = {.path = "", .method = "", .op = id, .sub = sub};
+    const char *why = NULL;
+    int rc = 0;
+    if (oa_hints_select(&r->hints, &op, &why) < 0) {
+        tg_strv_pushf(&rep->skipped, "%s %s: %s", r->base, sub, why);
+        rc = -1;
+    } else {
+        src->name = oa_hints_lookup(&r->hints, &op, "rename");
+        src->description = oa_hints_lookup(&r->hints, &op, "descriptions");
+        if (src->name && (strlen(src->name) > (size_t)r->budget ||
+                          (taken->n && tg_strlist_has((const char *const *)taken->v, src->name))))
+            rc = (tg_err_set(r->err, "the hints file's name '%s' for %s %s %s", src->name,
+                             r->base, sub, strlen(src->name) > (size_t)r->budget
+                                               ? "is longer than the name budget"
+                                               : "is taken by another tool; choose another"),
+                  -2);
+    }
+    cJSON_Delete(id);
+    return rc;
+}
+
 /* Drafts the program's tools into *ds: one per subcommand, or one for the program. */
 static int draft_all(fc_run *r, const char *top, oa_drafted **ds, size_t *nd,
                      tg_openapi_report *rep)
@@ -271,6 +294,15 @@ static int draft_all(fc_run *r, const char *top, oa_drafted **ds, size_t *nd,
         const char *sub = h.subs.n ? h.subs.v[i] : NULL;
         char *why = NULL, *text = NULL;
         bool fatal = false;
+        fc_source src = {.prog = r->prog, .base = r->base, .sub = sub,
+                         .listed = sub ? h.sub_desc.v[i] : NULL, .budget = r->budget};
+        int hint = apply_hints(r, sub, &src, &taken, rep);
+        if (hint == -2) {
+            rc = -2;
+            break;
+        }
+        if (hint < 0)
+            continue;
         if (sub) {
             text = sub_help(r, sub, &why, &fatal);
             if (fatal) {
@@ -285,8 +317,6 @@ static int draft_all(fc_run *r, const char *top, oa_drafted **ds, size_t *nd,
         }
         fc_help sh;
         fc_help_parse(&sh, sub ? text : top, r->base, sub);
-        fc_source src = {.prog = r->prog, .base = r->base, .sub = sub,
-                         .listed = sub ? h.sub_desc.v[i] : NULL, .budget = r->budget};
         cJSON *m = fc_draft(&src, &sh, &taken);
         rc = record_example(r, m);
         (*ds)[*nd].name = xstrdup(tg_json_get_string(m, "name"));
@@ -295,8 +325,8 @@ static int draft_all(fc_run *r, const char *top, oa_drafted **ds, size_t *nd,
         fc_help_free(&sh);
         free(text);
     }
-    if (rc != 0)
-        rc = -3;
+    if (r->hints.doc.root && h.subs.n)
+        oa_hints_unused(&r->hints, &rep->warnings);
     if (r->failed.n) {
         tg_buf b = TG_BUF_INIT;
         for (size_t i = 0; i < r->failed.n; i++)
@@ -325,6 +355,12 @@ static int check_and_help(fc_run *r, const tg_fromcli_opts *o, char **top, tg_er
         return -2;
     r->base = strrchr(r->prog, '/') + 1;
     if (setup_sandbox(r, o->dir, err) != 0)
+        return -2;
+    r->reg = js_registry_new();
+    char *hints = o->hints_file ? xstrdup(o->hints_file) : tg_path_join(o->dir, "toolgen.hints.yaml");
+    int hrc = oa_hints_load(&r->hints, hints, o->hints_file != NULL, r->reg, err);
+    free(hints);
+    if (hrc != 0)
         return -2;
     if (!visible_in_sandbox(&r->sc, r->prog))
         return tg_err_set(err, "%s is not where the sandbox sees programs (/usr, /bin, /sbin); "
@@ -366,10 +402,13 @@ int tg_app_init_fromcli(const tg_fromcli_opts *o, tg_openapi_report *out, tg_err
                         .gone = "its subcommand is gone from the program's --help"};
         rc = oa_write_drafts(&sink, r.base, ds, nd, out, err);
     }
-    drafts_free(ds, nd);
+    oa_drafted_free(ds, nd);
     free(top);
     free(r.prog);
     tg_strv_free(&r.failed);
+    oa_hints_free(&r.hints);
+    if (r.reg)
+        js_registry_free(r.reg);
     if (r.have_sc)
         tg_sandbox_config_free(&r.sc);
     return rc;

@@ -27,6 +27,8 @@ typedef struct tg_fromcli_opts {
     const char *dir;  /* the repository (created / initialised when needed) */
     int name_budget;  /* longest tool name; 0: TG_OPENAPI_NAME_BUDGET (16..64) */
     bool dry_run;     /* draft and compare, write nothing */
+    const char *hints_file; /* NULL: DIR/toolgen.hints.yaml when it exists (docs/cli.md#hints:
+                               subcommand rules, rename, descriptions) */
 } tg_fromcli_opts;
 
 /* 0 with out filled (tg_openapi_report: skipped lists subcommands not drafted; free it with

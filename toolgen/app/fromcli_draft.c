@@ -419,8 +419,11 @@ cJSON *fc_draft(const fc_source *s, const fc_help *h, tg_strv *taken)
         cJSON_Delete(b.example);
         b.example = from_help;
     }
-    char *name = tool_name(s, taken);
-    const char *what = s->listed ? s->listed : h->summary ? h->summary : NULL;
+    char *name = s->name ? xstrdup(s->name) : tool_name(s, taken);
+    if (s->name)
+        tg_strv_push(taken, s->name);
+    const char *what = s->description ? s->description : s->listed ? s->listed
+                                                       : h->summary ? h->summary : NULL;
     char *title = xasprintf("%s%s%s", s->base, s->sub ? " " : "", s->sub ? s->sub : "");
     char *fallback = xasprintf("Runs `%s`.", title);
     cJSON *m = cJSON_CreateObject();

@@ -57,6 +57,8 @@ typedef struct fc_source {
     const char *sub;    /* the subcommand, or NULL */
     const char *listed; /* the subcommand's line in the program's listing, or NULL */
     int budget;         /* longest tool name */
+    const char *name;   /* the hints file's name for it (checked), or NULL */
+    const char *description; /* the hints file's description, or NULL */
 } fc_source;
 
 /* fromcli_draft.c: the draft manifest of s read as h (a new object; never fails). Its name is

@@ -399,7 +399,7 @@ int oa_write_drafts(const oa_sink *o, const char *source, const oa_drafted *ds, 
 
 /* ---- the command ------------------------------------------------------------------------------ */
 
-static void drafted_free(drafted *ds, size_t n)
+void oa_drafted_free(oa_drafted *ds, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(ds[i].name);
@@ -426,7 +426,7 @@ static drafted *draft_all(oa_run *r, const oa_op *ops, size_t n, tg_openapi_repo
             continue;
         }
         if (!m) {
-            drafted_free(ds, *nd);
+            oa_drafted_free(ds, *nd);
             *nd = 0;
             return NULL;
         }
@@ -511,7 +511,7 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
         rc = oa_write_drafts(&sink, r.source, ds, nd, out, err);
     }
     if (ds)
-        drafted_free(ds, nd);
+        oa_drafted_free(ds, nd);
     if (ops)
         ops_free(ops, nops);
     free(r.base_url);

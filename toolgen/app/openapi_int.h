@@ -58,6 +58,7 @@ typedef struct oa_op {
     const cJSON *op, *item;
     char *where;         /* its JSON Pointer, "/paths/~1pets~1{petId}/get" */
     char *name;          /* the tool name */
+    const char *sub;     /* init --from-cli: the subcommand (op holds its operationId); else NULL */
 } oa_op;
 
 /* toolgen.hints.yaml (schemas/toolgen.hints.schema.json): the user's selection, names and
@@ -125,6 +126,8 @@ typedef struct oa_sink {
  * is made a repository first when it has none. 0, or -1 with err when a write failed. */
 int oa_write_drafts(const oa_sink *o, const char *source, const oa_drafted *ds, size_t n,
                     tg_openapi_report *rep, tg_err *err);
+/* Frees the n drafts of ds and ds itself (NULL: nothing). */
+void oa_drafted_free(oa_drafted *ds, size_t n);
 
 /* openapi_ref.c */
 void oa_ctx_free(oa_ctx *c);

@@ -14,7 +14,7 @@ const char tg_usage_init[] =
     "usage: toolgen init [DIR] [--name NAME]\n"
     "       toolgen init --from-openapi FILE [DIR] [--read-only] [--name-budget N]\n"
     "                    [--base-url URL] [--allow-external-refs] [--hints FILE] [--dry-run]\n"
-    "       toolgen init --from-cli CMD [DIR] [--name-budget N] [--dry-run]\n"
+    "       toolgen init --from-cli CMD [DIR] [--name-budget N] [--hints FILE] [--dry-run]\n"
     "\n"
     "Makes DIR (default: the -C folder, else the current one; created when missing) a toolgen\n"
     "repository: toolgen.yaml (the built-in generator: no model, no network), manifests/,\n"
@@ -46,7 +46,8 @@ const char tg_usage_init[] =
     "is no free-form argv property. Options naming config or output files or running programs\n"
     "(--config, --output, --exec, ...) are left out and listed in docs.limitations. A program\n"
     "not found, not executable or whose --help fails is refused, and nothing is written. Re-runs\n"
-    "behave as with --from-openapi (docs/cli.md#init-from-cli).\n"
+    "behave as with --from-openapi; the hints file selects subcommands ({subcommand: PATTERN}),\n"
+    "renames and describes them (docs/cli.md#init-from-cli).\n"
     "\n"
     "Exit status: 0 done, 2 usage error, a refused document, or DIR is a toolgen repository\n"
     "already, 3 a file or git could not be written.\n";
@@ -72,17 +73,22 @@ static void print_drafts(const tg_openapi_report *r, bool dry_run, const char *f
 static int init_fromcli(const char *dir, tg_fromcli_opts *o)
 {
     char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
+    char *hints = o->hints_file ? cli_user_path(o->hints_file) : NULL;
     o->dir = path;
+    o->hints_file = hints;
     tg_openapi_report r;
     tg_err err = {0};
     int rc = tg_app_init_fromcli(o, &r, &err);
     for (size_t i = 0; i < r.warnings.n; i++)
         fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
     if (rc != 0) {
+        char msg[2200];
+        tg_err_format(&err, msg, sizeof msg); /* a hints file's file:line:col: */
         tg_openapi_report_free(&r);
         free(path);
+        free(hints);
         return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
-                        "init --from-cli: %s\nNothing was written.", err.msg);
+                        "init --from-cli: %s\nNothing was written.", msg);
     }
     print_drafts(&r, o->dry_run, o->cmd);
     if (r.tools)
@@ -90,6 +96,7 @@ static int init_fromcli(const char *dir, tg_fromcli_opts *o)
                "values), then `toolgen lint` and `toolgen build`.\n");
     tg_openapi_report_free(&r);
     free(path);
+    free(hints);
     return TG_EXIT_OK;
 }
 
@@ -162,12 +169,12 @@ int cmd_init(int argc, char **argv)
     bool oa_opt = oa.base_url || oa.name_budget || oa.read_only || oa.allow_external_refs ||
                   oa.dry_run || oa.hints_file;
     if (fc.cmd) {
-        if (oa.file || name || oa.base_url || oa.read_only || oa.allow_external_refs ||
-            oa.hints_file)
-            return cli_fail(TG_EXIT_USAGE, "init: --from-cli takes only [DIR], --name-budget N "
-                                           "and --dry-run\n%s", tg_usage_init);
+        if (oa.file || name || oa.base_url || oa.read_only || oa.allow_external_refs)
+            return cli_fail(TG_EXIT_USAGE, "init: --from-cli takes only [DIR], --name-budget N, "
+                                           "--hints FILE and --dry-run\n%s", tg_usage_init);
         fc.name_budget = oa.name_budget;
         fc.dry_run = oa.dry_run;
+        fc.hints_file = oa.hints_file;
         return init_fromcli(dir, &fc);
     }
     if (oa.file && name)
