@@ -92,12 +92,12 @@ H=$TMP/hinted
 mkdir -p "$H"
 cat >"$H/toolgen.hints.yaml" <<'EOF'
 include:
-  - subcommand: log
-  - subcommand: sh*
-  - subcommand: stat*
+  - operation: log
+  - path: sh*
+  - path: stat*
 exclude:
-  - subcommand: show
-  - subcommand: nosuchcommand
+  - operation: show
+  - operation: nosuchcommand
 rename:
   log: git_history
 descriptions:
@@ -109,7 +109,7 @@ expect_eq "hints: only the included subcommands, less the excluded" \
     "$(ls "$H/manifests" | grep -v gitkeep | tr '\n' ' ')" "git_history git_status "
 expect_out "hints: an excluded subcommand is listed" "git show: excluded by the hints file"
 expect_out "hints: one not included is listed" "git clone: not included by the hints file"
-expect_err "hints: a rule matching nothing is a warning" 'exclude rule {"subcommand":"nosuchcommand"} matches no'
+expect_err "hints: a rule matching nothing is a warning" 'exclude rule {"operation":"nosuchcommand"} matches no'
 grep -q '^description: Which files changed in the working tree.$' "$H/manifests/git_status/tool.manifest.yaml" &&
     ok || bad "hints: the description replaces the listing's"
 printf 'rename:\n  log: a_name_longer_than_twenty\n' >"$H/toolgen.hints.yaml"

@@ -256,9 +256,10 @@ static int apply_hints(fc_run *r, const char *sub, fc_source *src, const tg_strv
 {
     if (!sub || !r->hints.doc.root)
         return 0;
-    cJSON *id = cJSON_CreateObject(); /* a subcommand is named as an operation is */
+    /* a subcommand's name is its operation and its path, as a function's is (frompython.c) */
+    cJSON *id = cJSON_CreateObject();
     cJSON_AddStringToObject(id, "operationId", sub);
-    oa_op op = {.path = "", .method = "", .op = id, .sub = sub};
+    oa_op op = {.path = sub, .method = "", .op = id};
     const char *why = NULL;
     int rc = 0;
     if (oa_hints_select(&r->hints, &op, &why) < 0) {

@@ -89,9 +89,6 @@ static bool rule_matches(const cJSON *rule, const oa_op *op)
 {
     const char *tag = tg_json_get_string(rule, "tag"), *path = tg_json_get_string(rule, "path");
     const char *opn = tg_json_get_string(rule, "operation"), *m = tg_json_get_string(rule, "method");
-    const char *sub = tg_json_get_string(rule, "subcommand");
-    if (sub && (!op->sub || fnmatch(sub, op->sub, 0) != 0))
-        return false;
     if (tag && !tg_json_array_has_string(tg_json_get(op->op, "tags"), tag))
         return false;
     if (path && fnmatch(path, op->path, 0) != 0)

@@ -58,7 +58,6 @@ typedef struct oa_op {
     const cJSON *op, *item;
     char *where;         /* its JSON Pointer, "/paths/~1pets~1{petId}/get" */
     char *name;          /* the tool name */
-    const char *sub;     /* init --from-cli: the subcommand (op holds its operationId); else NULL */
 } oa_op;
 
 /* toolgen.hints.yaml (schemas/toolgen.hints.schema.json): the user's selection, names and

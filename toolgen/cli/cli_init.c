@@ -46,8 +46,9 @@ const char tg_usage_init[] =
     "is no free-form argv property. Options naming config or output files or running programs\n"
     "(--config, --output, --exec, ...) are left out and listed in docs.limitations. A program\n"
     "not found, not executable or whose --help fails is refused, and nothing is written. Re-runs\n"
-    "behave as with --from-openapi; the hints file selects subcommands ({subcommand: PATTERN}),\n"
-    "renames and describes them (docs/cli.md#init-from-cli).\n"
+    "behave as with --from-openapi; the hints file selects, renames and describes subcommands\n"
+    "as it does operations (a subcommand's name is its operation and path;\n"
+    "docs/cli.md#init-from-cli).\n"
     "\n"
     "Exit status: 0 done, 2 usage error, a refused document, or DIR is a toolgen repository\n"
     "already, 3 a file or git could not be written.\n";
