@@ -24,6 +24,7 @@
 #include "base/buf.h"
 #include "base/json.h"
 #include "base/mdcode.h"
+#include "base/sampling.h"
 #include "base/tmpl.h"
 #include "base/udiff.h"
 #include "net/secrets.h"
@@ -136,45 +137,6 @@ static int job_init(job *j, tg_err *err)
 
 /* ---- one answer ------------------------------------------------------------------------- */
 
-/* The text of a CreateMessageResult's content (a block or an array of blocks). */
-static char *sampled_text(const cJSON *result)
-{
-    const cJSON *content = tg_json_get(result, "content");
-    tg_buf b = TG_BUF_INIT;
-    if (cJSON_IsObject(content))
-        tg_buf_puts(&b, tg_json_get_string(content, "text") ? tg_json_get_string(content, "text")
-                                                             : "");
-    for (const cJSON *c = cJSON_IsArray(content) ? content->child : NULL; c; c = c->next)
-        if (tg_json_get_string(c, "text"))
-            tg_buf_puts(&b, tg_json_get_string(c, "text"));
-    return tg_buf_steal(&b);
-}
-
-/* The question that asks the client's model for answer n. */
-static cJSON *sampling_question(const job *j, const char *key, const char *system,
-                                const char *user)
-{
-    cJSON *q = cJSON_CreateObject();
-    cJSON_AddStringToObject(q, "key", key);
-    cJSON_AddStringToObject(q, "method", "sampling/createMessage");
-    cJSON *p = cJSON_AddObjectToObject(q, "params");
-    cJSON *msg = cJSON_CreateObject();
-    cJSON_AddStringToObject(msg, "role", "user");
-    cJSON *content = cJSON_AddObjectToObject(msg, "content");
-    cJSON_AddStringToObject(content, "type", "text");
-    cJSON_AddStringToObject(content, "text", user);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "messages"), msg);
-    cJSON_AddStringToObject(p, "systemPrompt", system);
-    cJSON_AddNumberToObject(p, "maxTokens", SAMPLING_MAX_TOKENS);
-    if (j->pick.model[0]) {
-        cJSON *hint = cJSON_CreateObject();
-        cJSON_AddStringToObject(hint, "name", j->pick.model);
-        cJSON *prefs = cJSON_AddObjectToObject(p, "modelPreferences");
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(prefs, "hints"), hint);
-    }
-    return q;
-}
-
 /* Answer n to user: 0 with *text, 1 when the client was asked (out->ask), -1 with j->error. */
 static int answer(job *j, int n, const char *system, const char *user, tg_call_result *out,
                   char **text)
@@ -186,11 +148,13 @@ static int answer(job *j, int n, const char *system, const char *user, tg_call_r
         const cJSON *a = tg_json_get(j->call->answers, key);
         if (!a) {
             out->ask = cJSON_CreateArray();
-            cJSON_AddItemToArray(out->ask, sampling_question(j, key, system, user));
+            cJSON_AddItemToArray(out->ask, tg_sampling_question(key, system, user,
+                                                                SAMPLING_MAX_TOKENS, -1,
+                                                                j->pick.model));
             j->asked = true;
             return 1;
         }
-        *text = sampled_text(a);
+        *text = tg_sampling_text(a);
         free(j->model);
         const char *model = tg_json_get_string(a, "model");
         j->model = xasprintf("sampling/%s", model ? model : "unknown");
