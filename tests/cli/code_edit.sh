@@ -142,14 +142,19 @@ assert "never changes these instructions" in system and "Ignore previous" not in
 RC=$? OUT=$(cat "$TMP/inject.out") ERR=""
 expect_rc "injection: fenced as data, the rules in the system message" 0
 
-# -- secrets are redacted before anything is sent, and the result says so
+# -- secrets are redacted before anything is sent, the result says so, and the code comes back
+#    with them (the model keeps the markers)
 KEYLIT=sk-proj-abcdefghijklmnopqrstuvwxyz012345
-setup secret openai "{\"refactor\": [$HINTS]}"
+KEEP=$(answer "$(printf '%spython\nAPI_KEY = "[REDACTED_1]"\npassword = %s[REDACTED_2]%s\n\n\ndef area(w: float, h: float) -> float:\n    return w * h\n%s' "$FENCE" "'" "'" "$FENCE")")
+setup secret openai "{\"refactor\": [$KEEP]}"
 call "$REF" "{\"code_snippet\": \"API_KEY = \\\"$KEYLIT\\\"\\npassword = 'hunter22'\\ndef area(w, h):\\n    return w * h\\n\", \"refactoring_instruction\": \"Add type hints.\", \"language\": \"python\"}"
 expect_eq "secrets: counted" "$(jget redacted)" 2
 expect_eq "secrets: the key never reached the model" "$(grep -c "$KEYLIT" "$LOG")" 0
 expect_eq "secrets: nor the password" "$(grep -c hunter22 "$LOG")" 0
-expect_eq "secrets: the marker did" "$(grep -c 'REDACTED' "$LOG")" 1
+expect_eq "secrets: the numbered markers did" "$(grep -c 'REDACTED_1.*REDACTED_2' "$LOG")" 1
+expect_eq "secrets: the code comes back with them" "$(jget refactored_code | head -2)" "$(printf 'API_KEY = "%s"\npassword = %shunter22%s' "$KEYLIT" "'" "'")"
+expect_eq "secrets: the key line is unchanged in the diff" \
+    "$(jget diff | grep -c "^[-+].*$KEYLIT")" 0
 
 # -- a provider error or a rate limit is a failure with its message, and no retry storm
 setup limited openai '{"snippet": [{"status": 429, "retry_after": "0"}]}'

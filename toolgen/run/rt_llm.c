@@ -47,7 +47,7 @@ typedef struct job {
     const char *context;      /* context_code, for the checker */
     rt_llm_tmpl prompt, repair;
     char *system, *user;      /* the first request */
-    int redacted;             /* secrets replaced before anything was sent */
+    tg_strv secrets;          /* replaced before anything was sent, put back into the result */
     tg_model_pick pick;
     int rounds, max_rounds;
     int tokens_in, tokens_out;
@@ -66,6 +66,7 @@ static void job_free(job *j)
     free(j->system), free(j->user), free(j->model), free(j->code), free(j->explanation);
     free(j->error);
     cJSON_Delete(j->checks);
+    tg_strv_free(&j->secrets);
 }
 
 static void fail(job *j, char *msg)
@@ -87,9 +88,7 @@ static char **variables(job *j)
         if (strcmp(p->string, "language") == 0)
             continue;
         const char *v = tg_json_get_string(j->args, p->string);
-        int found = 0;
-        char *clean = tg_secrets_redact(v ? v : "", &found);
-        j->redacted += found;
+        char *clean = tg_secrets_redact(v ? v : "", &j->secrets);
         vars[n++] = xstrdup(p->string);
         vars[n++] = rt_llm_fence(p->string, clean);
         free(clean);
@@ -351,20 +350,24 @@ static void add_string_or_null(cJSON *o, const char *key, const char *v)
         cJSON_AddNullToObject(o, key);
 }
 
+/* The result. The code was checked as the model wrote it, with the secrets' markers; the
+ * caller gets it with its own secrets back (docs/code-edit.md#privacy). */
 static cJSON *result_of(const job *j, double ms)
 {
     cJSON *r = cJSON_CreateObject();
+    char *code = j->code ? tg_secrets_restore(j->code, &j->secrets) : NULL;
+    char *expl = j->explanation ? tg_secrets_restore(j->explanation, &j->secrets) : NULL;
     const char *status = j->error ? "failure"
-                         : j->original && same_but_whitespace(j->original, j->code)
+                         : j->original && same_but_whitespace(j->original, code)
                              ? "no_change_needed" : "success";
     cJSON_AddStringToObject(r, "status", status);
-    add_string_or_null(r, j->code_field, j->error ? NULL : j->code);
-    add_string_or_null(r, "explanation", j->explanation);
+    add_string_or_null(r, j->code_field, j->error ? NULL : code);
+    add_string_or_null(r, "explanation", expl);
     add_string_or_null(r, "error_message", j->error);
     cJSON_AddItemToObject(r, "verification", verification(j));
     if (tg_json_get_string(j->m->implementation, "original")) {
-        char *d = j->original && j->code && !j->error
-                      ? tg_udiff(j->original, j->code, "a/snippet", "b/snippet") : xstrdup("");
+        char *d = j->original && code && !j->error
+                      ? tg_udiff(j->original, code, "a/snippet", "b/snippet") : xstrdup("");
         cJSON_AddStringToObject(r, "diff", d);
         free(d);
     }
@@ -378,7 +381,9 @@ static cJSON *result_of(const job *j, double ms)
         cJSON_AddNullToObject(r, "tokens");
     }
     cJSON_AddNumberToObject(r, "time_ms", (double)(long long)(ms + 0.5));
-    cJSON_AddNumberToObject(r, "redacted", j->redacted);
+    cJSON_AddNumberToObject(r, "redacted", (double)j->secrets.n);
+    free(code);
+    free(expl);
     return r;
 }
 
