@@ -108,14 +108,19 @@ def is_module(code):
     return any(line.lstrip().startswith(("import ", "export ")) for line in code.splitlines())
 
 
+C_ERRORS = ["-Werror=implicit-function-declaration", "-Werror=implicit-int",
+            "-Werror=int-conversion", "-Werror=incompatible-pointer-types"]
+
 LANGS = {
     "javascript": lambda c: [external("parse", "node --check", ["node", "--check"], c,
                                       ".mjs" if is_module(c) else ".js", "nodejs")],
     "typescript": lambda c: [external("compile", "tsc --noEmit",
                                       ["tsc", "--noEmit", "--skipLibCheck", "--target", "es2020"],
                                       c, ".ts", "node-typescript")],
-    "c": lambda c: [external("compile", "cc -fsyntax-only", ["cc", "-fsyntax-only", "-x", "c"],
-                             c, ".c", "gcc")],
+    # What C99 forbids and GCC 14 and Clang 16 reject, older compilers only warn of: a call of
+    # an undeclared function is an error here whichever cc is installed.
+    "c": lambda c: [external("compile", "cc -fsyntax-only", ["cc", "-fsyntax-only"] + C_ERRORS
+                             + ["-x", "c"], c, ".c", "gcc")],
     "cpp": lambda c: [external("compile", "c++ -fsyntax-only",
                                ["c++", "-fsyntax-only", "-x", "c++"], c, ".cpp", "g++")],
     "shell": lambda c: [external("parse", "sh -n", ["sh", "-n"], c, ".sh", "dash")],
