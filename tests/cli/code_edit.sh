@@ -206,6 +206,17 @@ else
     esac
 fi
 
+# -- node's message without node's own stack frames and version: what the model can act on
+BAD_JS=$(answer "$(printf '%sjavascript\nfunction add(a, b) {\n  return a + b;\n%s' "$FENCE" "$FENCE")")
+setup badjs openai "{\"snippet\": [$BAD_JS], \"snippet_repair\": [$BAD_JS]}"
+call "$GEN" '{"prompt": "add two numbers", "language": "javascript"}'
+expect_eq "javascript: node's syntax error, nothing after it" "$(jget error_message | tail -1)" "SyntaxError: Unexpected end of input"
+case "$(jget error_message)" in
+    *"after 2 answers the code still fails: node --check: snippet.js:"*) ok ;;
+    *) bad "javascript: the message says where" ;;
+esac
+expect_eq "javascript: no blank-line runs" "$(jget error_message | awk 'p == "" && $0 == "" && NR > 1 {n++} {p = $0} END {print n + 0}')" 0
+
 # -- C: a call of an undeclared function is an error, as C99 (and GCC 14, Clang 16) say, even
 #    where the installed cc only warns of it
 IMPLICIT_C=$(answer "$(printf '%sc\n#include <stddef.h>\nsize_t len(const char *s) { return strlen(s); }\n%s' "$FENCE" "$FENCE")")

@@ -101,7 +101,19 @@ def external(name, tool, argv, code, suffix, install):
     if not exe:
         return verdict(name, tool, "unavailable", "%s is not installed (Debian: %s)" % (argv[0], install))
     ok, text = run_tool([exe] + argv[1:], code, suffix)
-    return verdict(name, tool, "passed" if ok else "failed", None if ok else text)
+    return verdict(name, tool, "passed" if ok else "failed", None if ok else tidy(text))
+
+
+def tidy(text):
+    """The checker's message without what tells the model nothing: node's own stack frames and
+    version line, and runs of blank lines."""
+    lines = [l for l in text.splitlines()
+             if not l.startswith("    at ") and not l.startswith("Node.js v")]
+    out = []
+    for l in lines:
+        if l.strip() or (out and out[-1].strip()):
+            out.append(l)
+    return "\n".join(out).strip()
 
 
 def is_module(code):
