@@ -161,7 +161,7 @@ static int answer(job *j, int n, const char *system, const char *user, tg_call_r
     }
     tg_model_answer ma = {0};
     tg_err e = {0};
-    if (j->ctx->model->complete(j->ctx->model->ud, &j->pick, system, user, j->lang, &ma,
+    if (j->ctx->model->complete(j->ctx->model->ud, &j->pick, system, user, &ma,
                                 &e) != 0) {
         fail(j, xasprintf("the model provider failed: %s", e.msg));
         return -1;
