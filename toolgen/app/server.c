@@ -103,7 +103,9 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         st = TG_APP_SERVE_CONFIG;
     else if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
         st = TG_APP_SERVE_CONFIG;
-    else if (tg_serve_mrtr_init(&s->mrtr, err) != 0)
+    else if (o->state_key && tg_serve_mrtr_init_shared(&s->mrtr, o->state_key, err) != 0)
+        st = TG_APP_SERVE_CONFIG;
+    else if (!o->state_key && tg_serve_mrtr_init(&s->mrtr, err) != 0)
         st = TG_APP_SERVE_ENV;
     if (st == TG_APP_SERVE_OK && o->opened) {
         tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);

@@ -43,6 +43,9 @@ typedef struct tg_app_serve_opts {
     unsigned http_port;
     const char *const *allowed_origins; /* HTTP: Origins besides loopback; NULL-terminated */
     const char *http_token;     /* HTTP: the bearer token requests must carry; NULL: none */
+    const char *state_key;      /* the secret the instances behind one load balancer share,
+                                 * which signs requestState and legacy session ids
+                                 * (serve/mrtr.h, docs/scale.md); NULL: a random key */
     int proto_fd;               /* stdio: the protocol's descriptor (serve/stdio.h) */
     int log_fd;                 /* one JSON line per request; -1: none */
     volatile sig_atomic_t *cancel; /* set by a signal: the calls in flight stop */

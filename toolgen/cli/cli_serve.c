@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "model/config.h"
 #include "serve/httpcheck.h"
+#include "serve/mrtr.h"
 #include "serve/stdio.h"
 
 const char tg_usage_serve[] =
@@ -63,6 +64,10 @@ const char tg_usage_serve[] =
     "                      serve needs TOOLGEN_SERVE_TOKEN, a secret of 16 characters or more\n"
     "                      that every request must carry as 'Authorization: Bearer TOKEN';\n"
     "                      on loopback the token is asked for only when it is set\n"
+    "                      Several instances behind a load balancer share one secret,\n"
+    "                      TOOLGEN_SERVE_STATE_KEY (32 characters or more), with which any of\n"
+    "                      them continues an input_required call or a legacy session\n"
+    "                      (docs/scale.md)\n"
     "  --allow-origin O    also accept requests whose Origin header is O (exactly, e.g.\n"
     "                      https://app.example.com); loopback origins are always accepted,\n"
     "                      others get 403 (DNS rebinding protection). Repeatable\n"
@@ -282,6 +287,27 @@ static int http_token(const char *host, char **token, tg_err *err)
     return 0;
 }
 
+#define STATE_KEY_ENV "TOOLGEN_SERVE_STATE_KEY"
+
+/* The secret several instances behind a load balancer share (docs/scale.md), from
+ * TOOLGEN_SERVE_STATE_KEY (*key NULL when unset), which is then taken out of the environment as
+ * the token is: no tool serve runs may read it, or it could forge what the key signs. */
+static int state_key(char **key, tg_err *err)
+{
+    const char *v = getenv(STATE_KEY_ENV);
+    *key = v && *v ? xstrdup(v) : NULL;
+    unsetenv(STATE_KEY_ENV);
+    tg_serve_mrtr check;
+    tg_err why = {0};
+    if (*key && tg_serve_mrtr_init_shared(&check, *key, &why) != 0) {
+        free(*key);
+        *key = NULL;
+        return tg_err_set(err, STATE_KEY_ENV " is not a usable key: %s; give every instance "
+                          "the same value (docs/scale.md)", why.msg);
+    }
+    return 0;
+}
+
 static int serve(const serve_opts *o, int proto_fd)
 {
     tg_err err = {0};
@@ -297,11 +323,16 @@ static int serve(const serve_opts *o, int proto_fd)
     }
     if (o->no_workflow)
         repo.cfg.serve_workflow = false;
-    char *token = NULL;
+    char *token = NULL, *key = NULL;
+    if (state_key(&key, &err) != 0) {
+        tg_repo_release(&repo);
+        return cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+    }
     if (!o->http)
         unsetenv(TOKEN_ENV); /* nothing serve starts sees it, whatever the transport */
     else if (http_token(o->http_host, &token, &err) != 0) {
         tg_repo_release(&repo);
+        free(key);
         return cli_fail(TG_EXIT_USAGE, "serve: --http %s: %s", o->http, err.msg);
     }
     report_ctx rep = {.source = o->source, .transport = o->http ? "Streamable HTTP" : "stdio"};
@@ -311,6 +342,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
         .session_idle_ms = (long)o->session_idle_s * 1000,
         .http_port = o->http_port, .allowed_origins = o->origins, .http_token = token,
+        .state_key = key,
         .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
         .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,
@@ -319,6 +351,7 @@ static int serve(const serve_opts *o, int proto_fd)
     tg_app_serve_status st = tg_app_serve(&repo, &ao, &err);
     tg_repo_release(&repo);
     free(token);
+    free(key);
     if (st == TG_APP_SERVE_OK)
         return TG_EXIT_OK;
     return cli_fail(st == TG_APP_SERVE_CONFIG ? TG_EXIT_USAGE : TG_EXIT_ENV, "serve: %s", err.msg);

@@ -35,6 +35,8 @@
 #define MAX_SESSIONS 1024     /* legacy sessions at once; initialize beyond is refused (503) */
 #define SESSION_IDLE_MS (30 * 60 * 1000.0) /* a session unused this long ends, by default */
 #define SWEEP_MS 10000.0      /* how often ended and idle sessions are freed */
+#define SESSION_DOMAIN "session" /* what a session id's signature is for (serve/mrtr.h) */
+#define TOMBS 1024            /* sessions ended by DELETE, remembered so that their id is 404 */
 /* Connections: enough that idle and slow ones (a browser page opens up to 256) cannot take
  * the server from its clients; one that sends nothing for CONN_IDLE_S is closed. */
 #define MAX_CONNECTIONS 4096u
@@ -45,7 +47,7 @@
  * holds it while the request lives (a call may outlive a DELETE), so an ended or idle session
  * is freed only once no request holds it (sessions_sweep). */
 typedef struct session {
-    char id[33];
+    char *id;           /* heap; NULL until initialize succeeded (session_issue) */
     bool ended;
     double last_used;   /* tg_now_ms of its last request */
     atomic_int holds;   /* requests holding it; taken under the core lock, dropped anywhere */
@@ -73,6 +75,10 @@ typedef struct server {
     /* guards the sessions' replays (serve/replay.h) and which request follows a stream; taken
      * last: with it held, only a follower's mu may be taken */
     pthread_mutex_t replay_mu;
+    /* the ids of sessions DELETE ended (a ring; under the core lock): with a shared state key
+     * an id that verifies is otherwise continued here (docs/scale.md) */
+    char *tombs[TOMBS];
+    size_t next_tomb;
 } server;
 
 /* One HTTP request. Shared by libmicrohttpd (until the request completes), its call in the
@@ -656,6 +662,7 @@ static void sessions_sweep(server *sv)
             pthread_mutex_lock(&sv->replay_mu);
             tg_replays_free(&s->replays);
             pthread_mutex_unlock(&sv->replay_mu);
+            free(s->id);
             free(s);
         } else {
             p = &s->next;
@@ -668,7 +675,7 @@ static session *session_find(server *sv, const char *id)
 {
     double now = tg_now_ms();
     for (session *s = sv->sessions; s; s = s->next) {
-        if (s->ended || strcmp(s->id, id) != 0)
+        if (s->ended || !s->id || strcmp(s->id, id) != 0)
             continue;
         if (now - s->last_used > idle_ms(sv)) {
             s->ended = true;
@@ -687,16 +694,84 @@ static session *session_new(server *sv)
     if (sv->n_sessions >= MAX_SESSIONS)
         return NULL;
     session *s = xcalloc(1, sizeof *s);
-    unsigned char rnd[16];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
-        memset(rnd, 0, sizeof rnd);
-    for (size_t i = 0; i < sizeof rnd; i++)
-        snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
     s->s.client = tg_serve_new_client();
     s->last_used = tg_now_ms();
     s->next = sv->sessions;
     sv->sessions = s;
     sv->n_sessions++;
+    return s;
+}
+
+/* 32 random hex digits (heap). */
+static char *random_hex(void)
+{
+    unsigned char rnd[16];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
+        memset(rnd, 0, sizeof rnd);
+    char *hex = xmalloc(2 * sizeof rnd + 1);
+    for (size_t i = 0; i < sizeof rnd; i++)
+        snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
+    return hex;
+}
+
+/* Gives s, just initialized, its id: a random nonce and what the core needs to continue the
+ * session (tg_serve_session_state), signed with the state key, so that another instance
+ * holding the same key continues it (docs/scale.md); without a key, the nonce alone. */
+static void session_issue(server *sv, session *s)
+{
+    char *nonce = random_hex();
+    if (!sv->c->mrtr) {
+        s->id = nonce;
+        return;
+    }
+    cJSON *st = tg_serve_session_state(&s->s);
+    cJSON_AddStringToObject(st, "n", nonce);
+    s->id = tg_serve_mrtr_sign_hex(sv->c->mrtr, SESSION_DOMAIN, st);
+    cJSON_Delete(st);
+    free(nonce);
+}
+
+static bool tombstoned(const server *sv, const char *id)
+{
+    for (size_t i = 0; i < TOMBS; i++)
+        if (sv->tombs[i] && strcmp(sv->tombs[i], id) == 0)
+            return true;
+    return false;
+}
+
+static void bury(server *sv, const char *id)
+{
+    free(sv->tombs[sv->next_tomb]);
+    sv->tombs[sv->next_tomb] = xstrdup(id);
+    sv->next_tomb = (sv->next_tomb + 1) % TOMBS;
+}
+
+/* The state an id carries when another instance sharing the state key issued it (or this one,
+ * before it let go of the session's state here); NULL otherwise, and always without a shared
+ * key, where an id not found is one that ended. */
+static cJSON *foreign_state(const server *sv, const char *id)
+{
+    if (!sv->c->mrtr || !sv->c->mrtr->shared || tombstoned(sv, id))
+        return NULL;
+    return tg_serve_mrtr_open_hex(sv->c->mrtr, SESSION_DOMAIN, id);
+}
+
+/* The session of id: the one here, or one rebuilt from the state its id carries (a session
+ * an instance behind the same load balancer started; docs/scale.md). With the core lock. */
+static session *session_get(server *sv, const char *id)
+{
+    session *s = session_find(sv, id);
+    cJSON *st = s ? NULL : foreign_state(sv, id);
+    if (!st)
+        return s;
+    s = session_new(sv);
+    if (s && tg_serve_session_restore(&s->s, st)) {
+        s->id = xstrdup(id);
+    } else if (s) {
+        s->ended = true; /* a state this server cannot continue: 404, as an unknown id */
+        s = NULL;
+    }
+    cJSON_Delete(st);
     return s;
 }
 
@@ -717,7 +792,7 @@ static bool legacy_session(hreq *h, const char *method, enum MHD_Result *rc)
         h->meta_invalid = true;
         return true;
     }
-    if (!hold(h, session_find(h->sv, id))) {
+    if (!hold(h, session_get(h->sv, id))) {
         *rc = send_error(h, MHD_HTTP_NOT_FOUND, -32001,
                          "Session not found: it ended or the server restarted; send initialize "
                          "again");
@@ -763,6 +838,8 @@ static enum MHD_Result answer_now(hreq *h)
     cJSON *reply = handle(h);
     if (h->sess && !h->sess->s.initialized)
         h->sess->ended = true; /* initialize failed: no session */
+    else if (h->sess && !h->sess->id)
+        session_issue(h->sv, h->sess);
     tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, tg_now_ms() - t0);
     unsigned status = tg_http_status_of(reply, h->lg.era);
     if (h->meta_invalid && cJSON_GetObjectItemCaseSensitive(reply, "error"))
@@ -911,7 +988,14 @@ static enum MHD_Result on_delete(hreq *h)
     session *s = session_find(h->sv, id);
     if (s)
         s->ended = true;
+    /* another instance's session, or one whose state here was let go of, ends here too */
+    cJSON *st = foreign_state(h->sv, id);
+    if (s || st)
+        bury(h->sv, id);
     tg_serve_unlock(h->sv->dp);
+    cJSON_Delete(st);
+    if (!s && st)
+        return send_json(h, MHD_HTTP_OK, NULL);
     if (!s)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
     streams_end(h->sv, s);
@@ -963,7 +1047,7 @@ static enum MHD_Result on_get(hreq *h)
     const char *last = header(h, "Last-Event-ID");
     char *after = NULL;
     tg_serve_lock(h->sv->dp);
-    bool added = hold(h, session_find(h->sv, id));
+    bool added = hold(h, session_get(h->sv, id));
     tg_replay_stream *rp = NULL;
     if (added && last) {
         pthread_mutex_lock(&h->sv->replay_mu);
@@ -1225,9 +1309,12 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
         tg_serve_session_release(&sv.sessions->s);
         cJSON_Delete(sv.sessions->owed);
         tg_replays_free(&sv.sessions->replays);
+        free(sv.sessions->id);
         free(sv.sessions);
         sv.sessions = next;
     }
+    for (size_t i = 0; i < TOMBS; i++)
+        free(sv.tombs[i]);
     pthread_mutex_destroy(&sv.streams_mu);
     pthread_mutex_destroy(&sv.replay_mu);
     return rc;
