@@ -944,6 +944,8 @@ cJSON *tg_serve_session_state(const tg_serve_session *s)
     cJSON_AddNumberToObject(st, "c", s->client_can);
     cJSON_AddStringToObject(st, "cn", s->client_name);
     cJSON_AddStringToObject(st, "cv", s->client_version);
+    if (s->log_level[0])
+        cJSON_AddStringToObject(st, "l", s->log_level);
     return st;
 }
 
@@ -962,6 +964,9 @@ bool tg_serve_session_restore(tg_serve_session *s, const cJSON *state)
     const char *cn = tg_json_get_string(state, "cn"), *cv = tg_json_get_string(state, "cv");
     snprintf(s->client_name, sizeof s->client_name, "%s", cn ? cn : "");
     snprintf(s->client_version, sizeof s->client_version, "%s", cv ? cv : "");
+    const char *level = tg_json_get_string(state, "l");
+    snprintf(s->log_level, sizeof s->log_level, "%s",
+             level && tg_serve_log_level(level) >= 0 ? level : "");
     return true;
 }
 

@@ -121,7 +121,8 @@ typedef struct tg_serve_session {
 
 /*
  * What any server needs to continue an initialized legacy session it has not seen before
- * (docs/scale.md): the negotiated version, the client's capabilities and info, as a JSON
+ * (docs/scale.md): the negotiated version, the client's capabilities and info and the log
+ * level logging/setLevel set, as a JSON
  * object (caller owns). A transport signs it into the session's id; restore sets those members
  * of a fresh session (initialized) and returns false, leaving it as it was, when state is not
  * one (a version this server does not speak).

@@ -36,7 +36,7 @@
 #define SESSION_IDLE_MS (30 * 60 * 1000.0) /* a session unused this long ends, by default */
 #define SWEEP_MS 10000.0      /* how often ended and idle sessions are freed */
 #define SESSION_DOMAIN "session" /* what a session id's signature is for (serve/mrtr.h) */
-#define TOMBS 1024            /* sessions ended by DELETE, remembered so that their id is 404 */
+#define TOMBS 1024            /* sessions ended by DELETE, remembered so that they stay 404 */
 /* Connections: enough that idle and slow ones (a browser page opens up to 256) cannot take
  * the server from its clients; one that sends nothing for CONN_IDLE_S is closed. */
 #define MAX_CONNECTIONS 4096u
@@ -48,6 +48,9 @@
  * is freed only once no request holds it (sessions_sweep). */
 typedef struct session {
     char *id;           /* heap; NULL until initialize succeeded (session_issue) */
+    char nonce[33];     /* what names the session whatever id it is presented with: its
+                         * random part (an id reissued for a new log level keeps it) */
+    unsigned level_seq; /* how many times logging/setLevel reissued the id */
     bool ended;
     double last_used;   /* tg_now_ms of its last request */
     atomic_int holds;   /* requests holding it; taken under the core lock, dropped anywhere */
@@ -670,12 +673,12 @@ static void sessions_sweep(server *sv)
     }
 }
 
-/* The live session of that id; one idle past its idle time has ended. With the core lock. */
-static session *session_find(server *sv, const char *id)
+/* The live session of that nonce; one idle past its idle time has ended. With the core lock. */
+static session *session_find(server *sv, const char *nonce)
 {
     double now = tg_now_ms();
     for (session *s = sv->sessions; s; s = s->next) {
-        if (s->ended || !s->id || strcmp(s->id, id) != 0)
+        if (s->ended || !s->id || strcmp(s->nonce, nonce) != 0)
             continue;
         if (now - s->last_used > idle_ms(sv)) {
             s->ended = true;
@@ -702,76 +705,117 @@ static session *session_new(server *sv)
     return s;
 }
 
-/* 32 random hex digits (heap). */
-static char *random_hex(void)
+/* 32 random hex digits into out. */
+static void random_hex(char out[33])
 {
     unsigned char rnd[16];
     if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
         memset(rnd, 0, sizeof rnd);
-    char *hex = xmalloc(2 * sizeof rnd + 1);
     for (size_t i = 0; i < sizeof rnd; i++)
-        snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
-    return hex;
+        snprintf(out + 2 * i, 3, "%02x", rnd[i]);
 }
 
-/* Gives s, just initialized, its id: a random nonce and what the core needs to continue the
- * session (tg_serve_session_state), signed with the state key, so that another instance
- * holding the same key continues it (docs/scale.md); without a key, the nonce alone. */
+/*
+ * Gives s, just initialized or given a new log level, its id: its nonce and what the core
+ * needs to continue the session (tg_serve_session_state) with the count of log level changes,
+ * signed with the state key, so that another instance holding the same key continues it
+ * (docs/scale.md); without a key, the nonce alone. With the core lock held.
+ */
 static void session_issue(server *sv, session *s)
 {
-    char *nonce = random_hex();
+    if (!s->nonce[0])
+        random_hex(s->nonce);
+    free(s->id);
     if (!sv->c->mrtr) {
-        s->id = nonce;
+        s->id = xstrdup(s->nonce);
         return;
     }
     cJSON *st = tg_serve_session_state(&s->s);
-    cJSON_AddStringToObject(st, "n", nonce);
+    cJSON_AddStringToObject(st, "n", s->nonce);
+    cJSON_AddNumberToObject(st, "q", s->level_seq);
     s->id = tg_serve_mrtr_sign_hex(sv->c->mrtr, SESSION_DOMAIN, st);
     cJSON_Delete(st);
-    free(nonce);
 }
 
-static bool tombstoned(const server *sv, const char *id)
+static bool tombstoned(const server *sv, const char *nonce)
 {
     for (size_t i = 0; i < TOMBS; i++)
-        if (sv->tombs[i] && strcmp(sv->tombs[i], id) == 0)
+        if (sv->tombs[i] && strcmp(sv->tombs[i], nonce) == 0)
             return true;
     return false;
 }
 
-static void bury(server *sv, const char *id)
+static void bury(server *sv, const char *nonce)
 {
     free(sv->tombs[sv->next_tomb]);
-    sv->tombs[sv->next_tomb] = xstrdup(id);
+    sv->tombs[sv->next_tomb] = xstrdup(nonce);
     sv->next_tomb = (sv->next_tomb + 1) % TOMBS;
 }
 
-/* The state an id carries when another instance sharing the state key issued it (or this one,
- * before it let go of the session's state here); NULL otherwise, and always without a shared
- * key, where an id not found is one that ended. */
-static cJSON *foreign_state(const server *sv, const char *id)
+/* The nonce id names (into nonce) and, with a key, the state it carries (*state, caller
+ * frees); false when id is not a session id this server could have issued. */
+static bool session_key(const server *sv, const char *id, char nonce[33], cJSON **state)
 {
-    if (!sv->c->mrtr || !sv->c->mrtr->shared || tombstoned(sv, id))
-        return NULL;
-    return tg_serve_mrtr_open_hex(sv->c->mrtr, SESSION_DOMAIN, id);
+    *state = NULL;
+    const char *n = id;
+    if (sv->c->mrtr) {
+        *state = tg_serve_mrtr_open_hex(sv->c->mrtr, SESSION_DOMAIN, id);
+        n = tg_json_get_string(*state, "n");
+    }
+    if (!n || strlen(n) != 32) {
+        cJSON_Delete(*state);
+        *state = NULL;
+        return false;
+    }
+    memcpy(nonce, n, 33);
+    return true;
 }
 
-/* The session of id: the one here, or one rebuilt from the state its id carries (a session
- * an instance behind the same load balancer started; docs/scale.md). With the core lock. */
+/* A session id a client presents carries a later log level than s has here (logging/setLevel
+ * answered by another instance): s takes it. */
+static void session_sync(session *s, const cJSON *state)
+{
+    double q = tg_json_get_number(state, "q", 0);
+    tg_serve_session later = {0};
+    if (q > s->level_seq && q < 1e9 && tg_serve_session_restore(&later, state)) {
+        memcpy(s->s.log_level, later.log_level, sizeof later.log_level);
+        s->level_seq = (unsigned)q;
+    }
+}
+
+/* A session rebuilt from the state its id carries, or NULL (full, or a state this server
+ * cannot continue). With the core lock held. */
+static session *session_adopt(server *sv, const char *id, const char *nonce, const cJSON *state)
+{
+    session *s = session_new(sv);
+    if (s && tg_serve_session_restore(&s->s, state)) {
+        s->id = xstrdup(id);
+        memcpy(s->nonce, nonce, sizeof s->nonce);
+        double q = tg_json_get_number(state, "q", 0);
+        s->level_seq = q > 0 && q < 1e9 ? (unsigned)q : 0;
+        return s;
+    }
+    if (s)
+        s->ended = true; /* 404, as an unknown id */
+    return NULL;
+}
+
+/* The session of id: the one here, or — with a key the instances share — one rebuilt from the
+ * state its id carries (a session another instance behind the same load balancer started, or
+ * one whose state here idled away; docs/scale.md). Without a shared key an id not found here
+ * is one that ended. With the core lock held. */
 static session *session_get(server *sv, const char *id)
 {
-    session *s = session_find(sv, id);
-    cJSON *st = s ? NULL : foreign_state(sv, id);
-    if (!st)
-        return s;
-    s = session_new(sv);
-    if (s && tg_serve_session_restore(&s->s, st)) {
-        s->id = xstrdup(id);
-    } else if (s) {
-        s->ended = true; /* a state this server cannot continue: 404, as an unknown id */
-        s = NULL;
-    }
-    cJSON_Delete(st);
+    char nonce[33];
+    cJSON *state;
+    if (!session_key(sv, id, nonce, &state))
+        return NULL;
+    session *s = session_find(sv, nonce);
+    if (s && state)
+        session_sync(s, state);
+    else if (!s && state && sv->c->mrtr->shared && !tombstoned(sv, nonce))
+        s = session_adopt(sv, id, nonce, state);
+    cJSON_Delete(state);
     return s;
 }
 
@@ -835,11 +879,18 @@ static cJSON *handle(hreq *h)
 static enum MHD_Result answer_now(hreq *h)
 {
     double t0 = tg_now_ms();
+    char level[sizeof h->sess->s.log_level] = "";
+    if (h->sess)
+        memcpy(level, h->sess->s.log_level, sizeof level);
     cJSON *reply = handle(h);
-    if (h->sess && !h->sess->s.initialized)
+    if (h->sess && !h->sess->s.initialized) {
         h->sess->ended = true; /* initialize failed: no session */
-    else if (h->sess && !h->sess->id)
+    } else if (h->sess && (!h->sess->id || strcmp(level, h->sess->s.log_level) != 0)) {
+        /* a new session's id; a new log level, in a new id the reply carries, which any
+         * instance continues with that level (docs/scale.md#legacy-sessions) */
+        h->sess->level_seq += h->sess->id != NULL;
         session_issue(h->sv, h->sess);
+    }
     tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, tg_now_ms() - t0);
     unsigned status = tg_http_status_of(reply, h->lg.era);
     if (h->meta_invalid && cJSON_GetObjectItemCaseSensitive(reply, "error"))
@@ -985,16 +1036,19 @@ static enum MHD_Result on_delete(hreq *h)
                           "Method Not Allowed: DELETE ends a legacy session and needs its "
                           SESSION_HEADER);
     tg_serve_lock(h->sv->dp);
-    session *s = session_find(h->sv, id);
+    char nonce[33];
+    cJSON *st;
+    bool ours = session_key(h->sv, id, nonce, &st);
+    session *s = ours ? session_find(h->sv, nonce) : NULL;
     if (s)
         s->ended = true;
-    /* another instance's session, or one whose state here was let go of, ends here too */
-    cJSON *st = foreign_state(h->sv, id);
-    if (s || st)
-        bury(h->sv, id);
+    /* another instance's session, or one whose state here idled away, ends here too */
+    bool foreign = !s && st && h->sv->c->mrtr->shared && !tombstoned(h->sv, nonce);
+    if (s || foreign)
+        bury(h->sv, nonce);
     tg_serve_unlock(h->sv->dp);
     cJSON_Delete(st);
-    if (!s && st)
+    if (foreign)
         return send_json(h, MHD_HTTP_OK, NULL);
     if (!s)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
