@@ -111,7 +111,8 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
         tg_app_serve_report r = {.tools = &set->tools, .prompts = &s->prompts,
                                  .set_names = (const char *const *)s->set_names.v,
-                                 .sets = s->sets, .n_sets = s->set_names.n};
+                                 .sets = s->sets, .n_sets = s->set_names.n,
+                                 .instance = tg_sessions_instance(s->env.sessions)};
         o->opened(o->ud, &r);
         tg_serve_toolset_unref(set);
     }

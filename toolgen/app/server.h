@@ -29,6 +29,8 @@ typedef struct tg_app_serve_report {
     const char *const *set_names;    /* the built-in toolsets served, in order */
     const tg_serve_tools *sets;      /* their tools, one set each */
     size_t n_sets;
+    const char *instance;            /* this process's instance in code session handles
+                                      * (run/session.h), which name where they live */
 } tg_app_serve_report;
 
 typedef struct tg_app_serve_opts {

@@ -246,6 +246,9 @@ static void report_tools(void *ud, const tg_app_serve_report *rep)
     for (size_t i = 0; i < rep->n_sets; i++)
         fprintf(stderr, "toolgen: serve: toolset %s: %zu tool%s\n", rep->set_names[i],
                 rep->sets[i].n, rep->sets[i].n == 1 ? "" : "s");
+    if (strcmp(r->transport, "stdio") != 0) /* behind a load balancer, which one this is */
+        fprintf(stderr, "toolgen: serve: instance %s (code session handles name it)\n",
+                rep->instance);
     if (r->source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0 && rep->n_sets == 0)
         fprintf(stderr, "toolgen: serve: the registry has no promoted tool yet; serve the "
                         "working tree's manifests with --dev, or promote one (docs/lifecycle.md)\n");
