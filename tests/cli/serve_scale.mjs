@@ -1,0 +1,88 @@
+// serve_scale.mjs — the official TypeScript SDK 1.x client (legacy era, 2025-11-25) keeps one
+// session working through a round-robin load balancer in front of several `toolgen serve
+// --http` instances (docs/scale.md): its requests land on every instance, each continuing the
+// session from the signed state its id carries; logging/setLevel's reissued id is taken up;
+// its GET stream, on whichever instance, hears of a tool added to the working tree, and the new
+// tool is listed and called.
+// Run from the repository root by tests/cli/serve_scale.sh with SERVER_URL (the balancer), REPO
+// (the served repository), SPARE (a tool folder, c_tool, to copy in) and CALLS. Prints
+// "FAIL NAME: why" lines, "session: ID" and "client: N passed, N failed" last.
+import { cpSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const npm = `${process.cwd()}/tests/npm/node_modules`;
+const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const { Client } = await sdk('client/index.js');
+const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
+const { ToolListChangedNotificationSchema, LoggingMessageNotificationSchema } = await sdk('types.js');
+
+let pass = 0, fail = 0;
+const check = (cond, name, why = '') => {
+  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
+};
+const { SERVER_URL, REPO, SPARE } = process.env;
+const CALLS = Number(process.env.CALLS || 30);
+const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
+const until = (ready, ms = HANG_MS) => new Promise((resolve) => {
+  const started = Date.now();
+  const poll = () => {
+    const v = ready();
+    if (v || Date.now() - started > ms) return resolve(v || undefined);
+    setTimeout(poll, 20);
+  };
+  poll();
+});
+
+let getOpen = false;
+const statuses = [];
+const watchingFetch = async (url, init) => {
+  const res = await fetch(url, init);
+  statuses.push(res.status);
+  if ((init?.method ?? 'GET') === 'GET' && res.status === 200) getOpen = true;
+  return res;
+};
+const client = new Client({ name: 'toolgen-test-scale', version: '1.0.0' });
+let changed = 0;
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; });
+client.setNotificationHandler(LoggingMessageNotificationSchema, () => {});
+const transport = new StreamableHTTPClientTransport(new URL(SERVER_URL), { fetch: watchingFetch });
+
+const calls = async (tool, n, label) => {
+  let good = 0;
+  for (let i = 0; i < n; i++) {
+    const r = await client.callTool({ name: tool, arguments: { file_path: 'data/x.csv' } });
+    if (r.isError === false && r.structuredContent?.text === 'a,b') good++;
+    else console.log(`FAIL ${label} call ${i}: ${JSON.stringify(r).slice(0, 300)}`);
+  }
+  check(good === n, `${label}: ${n} calls of ${tool} in one session`, `${good} succeeded`);
+};
+
+try {
+  await client.connect(transport);
+  const first = transport.sessionId;
+  check(typeof first === 'string' && /^[0-9a-f]+$/.test(first), 'initialize gave a session id', first);
+  console.log(`session: ${first}`);
+  check(await until(() => getOpen), 'the GET stream is open');
+  const before = (await client.listTools()).tools.map((t) => t.name);
+  check(before.includes('a_tool') && !before.includes('c_tool'), 'tools/list in the session',
+    before.join(','));
+  await calls('a_tool', CALLS, 'before setLevel');
+
+  await client.setLoggingLevel('debug');
+  check(transport.sessionId !== first, 'logging/setLevel reissued the session id (with the level)');
+  await calls('a_tool', CALLS, 'after setLevel');
+
+  cpSync(SPARE, `${REPO}/manifests/c_tool`, { recursive: true });
+  check(await until(() => changed > 0), 'list_changed on the GET stream, from whichever instance');
+  const after = (await client.listTools()).tools.map((t) => t.name);
+  check(after.includes('c_tool'), 'tools/list shows c_tool', after.join(','));
+  await calls('c_tool', 6, 'the new tool');
+  check(!statuses.some((s) => s === 404 || s >= 500), 'no 404 (session not found) or 5xx',
+    statuses.join(','));
+} catch (e) {
+  check(false, 'the session', e?.stack ?? String(e));
+} finally {
+  await client.close();
+}
+console.log(`client: ${pass} passed, ${fail} failed`);
+process.exit(fail ? 1 : 0);
