@@ -166,8 +166,9 @@ cJSON *tg_serve_mrtr_open(const tg_serve_mrtr *m, const char *state, time_t now,
     if (!cJSON_IsObject(payload)) {
         cJSON_Delete(payload);
         snprintf(msg, msg_size, "requestState failed verification (altered, or issued by "
-                                "another server — one without this one's "
-                                "TOOLGEN_SERVE_STATE_KEY — or an earlier run of this one)");
+                                "another server or an earlier run of this one; instances "
+                                "behind one load balancer need the same "
+                                "TOOLGEN_SERVE_STATE_KEY)");
         return NULL;
     }
     if (tg_json_get_number(payload, "exp", 0) < (double)now) {
