@@ -6,8 +6,9 @@
 # then through the balancer), and an instance without the key refuses the state; the official
 # SDK 1.x client keeps one legacy session through the balancer — its calls on every instance,
 # its log level carried, its GET stream told of a new tool (serve_scale.mjs); a code session's
-# handle used on another instance is refused naming both; one instance is killed mid-run and
-# the calls, 2026-07-28 and legacy, go on on the other two (proxy_next_upstream).
+# handle used on another instance is refused naming both; no tool sees the key; one instance is
+# killed mid-run and the calls, 2026-07-28 and legacy, go on on the other two
+# (proxy_next_upstream).
 # Every wait is for an event; every process started here is stopped by the trap.
 . tests/lib.sh
 
@@ -28,6 +29,9 @@ mkdir -p "$R/manifests/a_tool" "$R/manifests/count_column" "$R/data" "$TMP/spare
 cp toolgen.yaml "$R/"
 sed 's/@NAME@/a_tool/g' tests/synthetic_tool.yaml >"$R/manifests/a_tool/tool.manifest.yaml"
 sed 's/@NAME@/c_tool/g' tests/synthetic_tool.yaml >"$TMP/spare_c/tool.manifest.yaml"
+mkdir -p "$R/manifests/show_env"
+sed -e 's/@NAME@/show_env/g' -e "s/^  argv: .*/  argv: [sh, -c, env, '{file_path}']/" \
+    tests/synthetic_tool.yaml >"$R/manifests/show_env/tool.manifest.yaml"
 cp tests/testdata/ask_tool/tool.manifest.yaml tests/testdata/ask_tool/tool.py "$R/manifests/count_column/"
 echo 'a,b' >"$R/data/x.csv"
 printf 'a,b\n1,2\n3,\n5,6\n' >"$R/data/c.csv"
@@ -184,6 +188,12 @@ if [ -n "$HANDLE" ]; then
     expect_out "... its own instance closes it" '\"closed\":true'
 fi
 
+# the key is taken out of serve's environment: no tool sees it
+code_call "$PORT_s2" show_env '{"file_path":"data/x.csv"}'
+expect_out "a tool's environment" 'PATH='
+expect_not_out "... has not the state key" "$KEY"
+expect_not_out "... nor its name" "TOOLGEN_SERVE_STATE_KEY"
+
 # ---- one instance killed mid-run --------------------------------------------------------------
 before=$(calls 2026-07-28 s3)
 kill -KILL "$P_s3"
@@ -196,7 +206,15 @@ run $CLIENT "$LB" 20 --legacy
 expect_out "s3 killed: a legacy session's calls go on too" "calls: 20 ok, 0 failed"
 expect_eq "... none reached s3" "$(calls 2026-07-28 s3)" "$before"
 
-run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err"
+# the two left end cleanly (under SANITIZE=1: no leak, no use after free)
+for s in s1 s2; do
+    eval "p=\$P_$s"
+    kill -TERM "$p"
+    wait "$p"
+    RC=$?
+    expect_rc "$s ends cleanly" 0
+done
+run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err" "$TMP/other.err"
 expect_not_out "no sanitizer report" "Sanitizer"
 
 finish cli-serve-scale
