@@ -3,7 +3,9 @@
 // --http` instances (docs/scale.md): its requests land on every instance, each continuing the
 // session from the signed state its id carries; logging/setLevel's reissued id is taken up;
 // its GET stream, on whichever instance, hears of a tool added to the working tree, and the new
-// tool is listed and called.
+// tool is listed and called; a call that asks the user (elicitation/create, two questions) gets
+// its answers though each response may reach another instance than the call's, which hands it
+// on to the call's (--advertise, docs/scale.md#legacy-sessions).
 // Run from the repository root by tests/cli/serve_scale.sh with SERVER_URL (the balancer), REPO
 // (the served repository), SPARE (a tool folder, c_tool, to copy in) and CALLS. Prints
 // "FAIL NAME: why" lines, "session: ID" and "client: N passed, N failed" last.
@@ -14,7 +16,8 @@ const npm = `${process.cwd()}/tests/npm/node_modules`;
 const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
 const { Client } = await sdk('client/index.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
-const { ToolListChangedNotificationSchema, LoggingMessageNotificationSchema } = await sdk('types.js');
+const { ToolListChangedNotificationSchema, LoggingMessageNotificationSchema, ElicitRequestSchema } =
+  await sdk('types.js');
 
 let pass = 0, fail = 0;
 const check = (cond, name, why = '') => {
@@ -41,7 +44,14 @@ const watchingFetch = async (url, init) => {
   if ((init?.method ?? 'GET') === 'GET' && res.status === 200) getOpen = true;
   return res;
 };
-const client = new Client({ name: 'toolgen-test-scale', version: '1.0.0' });
+const client = new Client({ name: 'toolgen-test-scale', version: '1.0.0' },
+  { capabilities: { elicitation: {} } });
+const asked = [];
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  asked.push(req.params.message);
+  const key = Object.keys(req.params.requestedSchema.properties)[0];
+  return { action: 'accept', content: { [key]: key === 'column' ? 'b' : true } };
+});
 let changed = 0;
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; });
 client.setNotificationHandler(LoggingMessageNotificationSchema, () => {});
@@ -71,6 +81,14 @@ try {
   await client.setLoggingLevel('debug');
   check(transport.sessionId !== first, 'logging/setLevel reissued the session id (with the level)');
   await calls('a_tool', CALLS, 'after setLevel');
+
+  for (let i = 0; i < 3; i++) {
+    const before = asked.length;
+    const r = await client.callTool({ name: 'count_column', arguments: { file_path: 'data/c.csv' } });
+    check(asked.length === before + 2, `elicitation ${i}: the user was asked twice`, JSON.stringify(asked));
+    check(r.isError === false && r.structuredContent?.count === 2 && r.structuredContent?.column === 'b',
+      `elicitation ${i}: the call ends with the answers`, JSON.stringify(r).slice(0, 300));
+  }
 
   cpSync(SPARE, `${REPO}/manifests/c_tool`, { recursive: true });
   check(await until(() => changed > 0), 'list_changed on the GET stream, from whichever instance');

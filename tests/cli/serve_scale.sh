@@ -5,7 +5,8 @@
 # its own log); an input_required call continues on another instance at each round (directly,
 # then through the balancer), and an instance without the key refuses the state; the official
 # SDK 1.x client keeps one legacy session through the balancer — its calls on every instance,
-# its log level carried, its GET stream told of a new tool (serve_scale.mjs); a code session's
+# its log level carried, its answers to elicitation handed on to the instance whose call asked,
+# its GET stream told of a new tool (serve_scale.mjs); a code session's
 # handle used on another instance is refused naming both; no tool sees the key; one instance is
 # killed mid-run and the calls, 2026-07-28 and legacy, go on on the other two
 # (proxy_next_upstream).
@@ -165,8 +166,11 @@ for s in s1 s2 s3; do
     n=$(calls legacy $s)
     if [ "$n" -gt 0 ]; then ok; else bad "legacy: instance $s served none of the session's calls"; fi
 done
-expect_eq "legacy: the session's 66 calls, between the three" \
-    $(($(calls legacy s1) + $(calls legacy s2) + $(calls legacy s3))) 66
+expect_eq "legacy: the session's 66 calls and 3 asking ones, between the three" \
+    $(($(calls legacy s1) + $(calls legacy s2) + $(calls legacy s3))) 69
+run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err"
+expect_out "legacy: the answers that reached another instance were handed on" '"status":"forwarded"'
+expect_not_out "... none lost" '"status":"forward_failed"'
 
 # ---- a code session lives on its instance ---------------------------------------------------
 M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'

@@ -45,6 +45,8 @@ typedef struct tg_app_serve_opts {
     unsigned http_port;
     const char *const *allowed_origins; /* HTTP: Origins besides loopback; NULL-terminated */
     const char *http_token;     /* HTTP: the bearer token requests must carry; NULL: none */
+    const char *advertise;      /* HTTP: the URL the other instances reach this one at
+                                 * (serve/http.h); NULL: the bound address's, if not a wildcard */
     const char *state_key;      /* the secret the instances behind one load balancer share,
                                  * which signs requestState and legacy session ids
                                  * (serve/mrtr.h, docs/scale.md); NULL: a random key */

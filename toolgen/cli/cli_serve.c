@@ -19,7 +19,7 @@ const char tg_usage_serve[] =
     "usage: toolgen serve [-C DIR] [--staging | --dev] [--toolset NAME]... [--read-only]\n"
     "                     [--no-workflow] [--http HOST:PORT] [--allow-origin O]\n"
     "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
-    "                     [--progress-ms MS] [--session-idle S]\n"
+    "                     [--progress-ms MS] [--session-idle S] [--advertise URL]\n"
     "\n"
     "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
     "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
@@ -79,6 +79,9 @@ const char tg_usage_serve[] =
     "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
     "  --session-idle S    HTTP: a legacy session that sends no request for S seconds ends\n"
     "                      (default 1800)\n"
+    "  --advertise URL     HTTP behind a load balancer: the URL the other instances reach\n"
+    "                      this one at (default: the --http address, unless 0.0.0.0 or ::),\n"
+    "                      to which they hand a legacy client's answers to this one's calls\n"
     "\n"
 
     "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
@@ -96,6 +99,7 @@ typedef struct serve_opts {
     tg_serve_source source; /* default: the registry's promoted tools */
     size_t page_size, max_message, max_concurrency, progress_ms, session_idle_s;
     const char *http;          /* HOST:PORT; NULL: stdio */
+    const char *advertise;     /* --advertise URL; NULL: the bound address's */
     char http_host[256];
     unsigned http_port;
     const char *origins[MAX_ORIGINS + 1];
@@ -181,6 +185,14 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             if (!parse_size(argv[++i], &o->session_idle_s) || o->session_idle_s > 86400 * 30)
                 return cli_fail(TG_EXIT_USAGE, "serve: --session-idle needs a number of seconds "
                                                "from 1 to 2592000");
+        } else if (strcmp(a, "--advertise") == 0 && next) {
+            o->advertise = argv[++i];
+            if ((!tg_str_startswith(o->advertise, "http://") &&
+                 !tg_str_startswith(o->advertise, "https://")) ||
+                strpbrk(o->advertise, " \t\r\n"))
+                return cli_fail(TG_EXIT_USAGE, "serve: --advertise %s: expected the URL the other "
+                                               "instances reach this one at, e.g. "
+                                               "http://10.0.0.11:8080/mcp", o->advertise);
         } else if (strcmp(a, "--toolset") == 0 && next) {
             if (o->n_toolsets == MAX_TOOLSETS)
                 return cli_fail(TG_EXIT_USAGE, "serve: at most %d --toolset", MAX_TOOLSETS);
@@ -345,7 +357,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
         .session_idle_ms = (long)o->session_idle_s * 1000,
         .http_port = o->http_port, .allowed_origins = o->origins, .http_token = token,
-        .state_key = key,
+        .state_key = key, .advertise = o->advertise,
         .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
         .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,

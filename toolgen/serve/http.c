@@ -37,6 +37,8 @@
 #define SWEEP_MS 10000.0      /* how often ended and idle sessions are freed */
 #define SESSION_DOMAIN "session" /* what a session id's signature is for (serve/mrtr.h) */
 #define TOMBS 1024            /* sessions ended by DELETE, remembered so that they stay 404 */
+#define ASK_DOMAIN "ask"      /* what the signature in the ids of requests to clients is for */
+#define ASK_PREFIX "toolgen-ask-" /* serve/dispatch.h */
 /* Connections: enough that idle and slow ones (a browser page opens up to 256) cannot take
  * the server from its clients; one that sends nothing for CONN_IDLE_S is closed. */
 #define MAX_CONNECTIONS 4096u
@@ -82,6 +84,7 @@ typedef struct server {
      * an id that verifies is otherwise continued here (docs/scale.md) */
     char *tombs[TOMBS];
     size_t next_tomb;
+    char *self_url;          /* where the other instances reach this one; NULL: unknown */
 } server;
 
 /* One HTTP request. Shared by libmicrohttpd (until the request completes), its call in the
@@ -988,6 +991,72 @@ static bool admit(hreq *h, enum MHD_Result *rc)
     return legacy_session(h, method, rc);
 }
 
+/* ---- responses that belong to another instance ---------------------------------------------- */
+
+/* The instance a client's response in h belongs to, when another instance sharing the state
+ * key sent the request it answers (its id names that instance's URL, signed; serve/dispatch.h)
+ * and h was not forwarded already: the URL (heap). NULL otherwise. */
+static char *owner_of(hreq *h)
+{
+    const tg_serve_mrtr *m = h->sv->c->mrtr;
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "id"));
+    const char *dot = id && tg_str_startswith(id, ASK_PREFIX) ? strchr(id, '.') : NULL;
+    if (!dot || !m || !m->shared || !h->sv->o->forward || header(h, TG_SERVE_FORWARDED_HEADER) ||
+        cJSON_GetObjectItemCaseSensitive(h->msg, "method"))
+        return NULL;
+    cJSON *p = tg_serve_mrtr_open_hex(m, ASK_DOMAIN, dot + 1);
+    const char *url = tg_json_get_string(p, "u");
+    char *owner = url && (!h->sv->self_url || strcmp(url, h->sv->self_url) != 0) ? xstrdup(url)
+                                                                                   : NULL;
+    cJSON_Delete(p);
+    return owner;
+}
+
+typedef struct forwarding {
+    const tg_serve_http *o;
+    char *url, *body, *session_id, *version;
+} forwarding;
+
+static void *forward_main(void *arg)
+{
+    forwarding *f = arg;
+    double t0 = tg_now_ms();
+    int rc = f->o->forward(f->o->forward_ctx, f->url, f->body, f->session_id, f->version);
+    tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true};
+    snprintf(lg.method, sizeof lg.method, "(response)");
+    tg_serve_log_line(f->o->log_fd, &lg, rc == 0 ? "forwarded" : "forward_failed",
+                      tg_now_ms() - t0);
+    free(f->url);
+    free(f->body);
+    free(f->session_id);
+    free(f->version);
+    free(f);
+    return NULL;
+}
+
+/* Hands h's message to the instance at url on a thread of its own: libmicrohttpd's thread
+ * serves every connection and must not wait for another server. Takes url. */
+static void forward(hreq *h, char *url)
+{
+    forwarding *f = xcalloc(1, sizeof *f);
+    const char *sid = header(h, SESSION_HEADER), *version = header(h, "MCP-Protocol-Version");
+    *f = (forwarding){.o = h->sv->o, .url = url, .body = tg_json_print_compact(h->msg),
+                      .session_id = sid ? xstrdup(sid) : NULL,
+                      .version = version ? xstrdup(version) : NULL};
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, forward_main, f) != 0) { /* lost, as an unanswered request */
+        free(f->url);
+        free(f->body);
+        free(f->session_id);
+        free(f->version);
+        free(f);
+    }
+    pthread_attr_destroy(&attr);
+}
+
 static enum MHD_Result on_post(hreq *h)
 {
     if (h->too_big) {
@@ -1013,11 +1082,14 @@ static enum MHD_Result on_post(hreq *h)
     cJSON *owed = call ? take_owed(h) : NULL;
     if (ok && !call) /* a legacy client's notifications/cancelled, in its own session */
         tg_serve_dispatch_cancel_named(h->sv->dp, h->sess, h->msg);
-    if (ok && !call && h->sess) /* or the response a call of its session waits for */
-        tg_serve_dispatch_answer(h->sv->dp, &h->sess->s, h->msg);
+    char *owner = NULL; /* or the response a call of its session waits for, here or elsewhere */
+    if (ok && !call && h->sess && !tg_serve_dispatch_answer(h->sv->dp, &h->sess->s, h->msg))
+        owner = owner_of(h);
     if (ok && !call)
         rc = is_listen(h) ? open_listen(h) : answer_now(h);
     tg_serve_unlock(h->sv->dp);
+    if (owner)
+        forward(h, owner);
     if (!call)
         return rc;
     if (h->sv->stopping) {
@@ -1268,6 +1340,28 @@ static unsigned connection_limit(void)
     return usable < 64 ? 64 : usable > MAX_CONNECTIONS ? MAX_CONNECTIONS : (unsigned)usable;
 }
 
+/* Where the other instances behind the load balancer reach this one (tg_serve_http.advertise),
+ * named in the ids of the requests calls send their clients, signed with the shared key, so
+ * that the client's response comes back here from whichever instance it reaches. */
+static void name_self(server *sv, const char *host, unsigned port)
+{
+    const tg_serve_mrtr *m = sv->c->mrtr;
+    bool wildcard = strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0 || !*host;
+    if (sv->o->advertise)
+        sv->self_url = xstrdup(sv->o->advertise);
+    else if (!wildcard)
+        sv->self_url = strchr(host, ':') ? xasprintf("http://[%s]:%u" ENDPOINT, host, port)
+                                         : xasprintf("http://%s:%u" ENDPOINT, host, port);
+    if (!sv->self_url || !m || !m->shared || !sv->o->forward)
+        return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "u", sv->self_url);
+    char *tag = tg_serve_mrtr_sign_hex(m, ASK_DOMAIN, p);
+    tg_serve_dispatch_set_ask_tag(sv->dp, tag);
+    free(tag);
+    cJSON_Delete(p);
+}
+
 static int start(server *sv, tg_err *err)
 {
     const char *host = sv->o->host ? sv->o->host : "127.0.0.1";
@@ -1291,6 +1385,7 @@ static int start(server *sv, tg_err *err)
         return tg_err_set(err, "--http %s:%u: cannot listen there (address in use, or not an "
                                "address of this machine?)", host, sv->o->port);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(sv->d, MHD_DAEMON_INFO_BIND_PORT);
+    name_self(sv, host, info ? info->port : sv->o->port);
     if (sv->o->ready)
         sv->o->ready(sv->o->ready_ctx, host, info ? info->port : sv->o->port);
     return 0;
@@ -1369,6 +1464,7 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
     }
     for (size_t i = 0; i < TOMBS; i++)
         free(sv.tombs[i]);
+    free(sv.self_url);
     pthread_mutex_destroy(&sv.streams_mu);
     pthread_mutex_destroy(&sv.replay_mu);
     return rc;
