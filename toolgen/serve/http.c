@@ -1012,6 +1012,9 @@ static char *owner_of(hreq *h)
     return owner;
 }
 
+#define MAX_FORWARDS 64 /* hand-overs under way at once; a response beyond is dropped (logged) */
+static atomic_int forwards;
+
 typedef struct forwarding {
     const tg_serve_http *o;
     char *url, *body, *session_id, *version;
@@ -1031,6 +1034,7 @@ static void *forward_main(void *arg)
     free(f->session_id);
     free(f->version);
     free(f);
+    atomic_fetch_sub(&forwards, 1);
     return NULL;
 }
 
@@ -1038,6 +1042,14 @@ static void *forward_main(void *arg)
  * serves every connection and must not wait for another server. Takes url. */
 static void forward(hreq *h, char *url)
 {
+    if (atomic_fetch_add(&forwards, 1) >= MAX_FORWARDS) { /* as if the client never answered */
+        atomic_fetch_sub(&forwards, 1);
+        tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true};
+        snprintf(lg.method, sizeof lg.method, "(response)");
+        tg_serve_log_line(h->sv->o->log_fd, &lg, "forward_failed", 0);
+        free(url);
+        return;
+    }
     forwarding *f = xcalloc(1, sizeof *f);
     const char *sid = header(h, SESSION_HEADER), *version = header(h, "MCP-Protocol-Version");
     *f = (forwarding){.o = h->sv->o, .url = url, .body = tg_json_print_compact(h->msg),
@@ -1048,6 +1060,7 @@ static void forward(hreq *h, char *url)
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     if (pthread_create(&t, &attr, forward_main, f) != 0) { /* lost, as an unanswered request */
+        atomic_fetch_sub(&forwards, 1);
         free(f->url);
         free(f->body);
         free(f->session_id);
