@@ -54,7 +54,10 @@ client.setRequestHandler(ElicitRequestSchema, async (req) => {
 });
 let changed = 0;
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed++; });
-client.setNotificationHandler(LoggingMessageNotificationSchema, () => {});
+let debugLogs = 0; // a call's "running in the sandbox" is a debug message (docs/mcp.md#logging)
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+  if (n.params.level === 'debug') debugLogs++;
+});
 const transport = new StreamableHTTPClientTransport(new URL(SERVER_URL), { fetch: watchingFetch });
 
 const calls = async (tool, n, label) => {
@@ -77,10 +80,13 @@ try {
   check(before.includes('a_tool') && !before.includes('c_tool'), 'tools/list in the session',
     before.join(','));
   await calls('a_tool', CALLS, 'before setLevel');
+  check(debugLogs === 0, 'no debug log message before setLevel', String(debugLogs));
 
   await client.setLoggingLevel('debug');
   check(transport.sessionId !== first, 'logging/setLevel reissued the session id (with the level)');
   await calls('a_tool', CALLS, 'after setLevel');
+  check(debugLogs >= CALLS, 'after setLevel every call, on whichever instance, logs at debug',
+    `${debugLogs} debug messages for ${CALLS} calls`);
 
   for (let i = 0; i < 3; i++) {
     const before = asked.length;

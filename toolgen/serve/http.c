@@ -49,7 +49,9 @@
  * holds it while the request lives (a call may outlive a DELETE), so an ended or idle session
  * is freed only once no request holds it (sessions_sweep). */
 typedef struct session {
-    char *id;           /* heap; NULL until initialize succeeded (session_issue) */
+    char *id;           /* heap; NULL until initialize succeeded (session_issue); replaced
+                         * under the core lock on libmicrohttpd's thread, the only one that
+                         * reads it (the replies' header) */
     char nonce[33];     /* what names the session whatever id it is presented with: its
                          * random part (an id reissued for a new log level keeps it) */
     unsigned level_seq; /* how many times logging/setLevel reissued the id */
@@ -775,14 +777,17 @@ static bool session_key(const server *sv, const char *id, char nonce[33], cJSON 
 }
 
 /* A session id a client presents carries a later log level than s has here (logging/setLevel
- * answered by another instance): s takes it. */
-static void session_sync(session *s, const cJSON *state)
+ * answered by another instance): s takes it, and the id, which its replies then carry (a
+ * client that takes up the id of any reply must not be handed back an older one). */
+static void session_sync(session *s, const char *id, const cJSON *state)
 {
     double q = tg_json_get_number(state, "q", 0);
     tg_serve_session later = {0};
     if (q > s->level_seq && q < 1e9 && tg_serve_session_restore(&later, state)) {
         memcpy(s->s.log_level, later.log_level, sizeof later.log_level);
         s->level_seq = (unsigned)q;
+        free(s->id);
+        s->id = xstrdup(id);
     }
 }
 
@@ -815,7 +820,7 @@ static session *session_get(server *sv, const char *id)
         return NULL;
     session *s = session_find(sv, nonce);
     if (s && state)
-        session_sync(s, state);
+        session_sync(s, id, state);
     else if (!s && state && sv->c->mrtr->shared && !tombstoned(sv, nonce))
         s = session_adopt(sv, id, nonce, state);
     cJSON_Delete(state);
