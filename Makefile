@@ -5,13 +5,13 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-PKGS    := yaml-0.1 libcurl libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd libprotobuf-c
+PKGS    := yaml-0.1 libcurl libxml-2.0 libxxhash libcjson libgit2 libpcre2-8 libmicrohttpd libprotobuf-c
 
 # Debian packages `make deps` installs when missing: toolgen's build and what its main job
 # (toolgen build: every example tool tested in the sandbox) and the review page's check run.
-DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxxhash-dev libcjson-dev \
+DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxml2-dev libxxhash-dev libcjson-dev \
             libgit2-dev libpcre2-dev libmicrohttpd-dev libprotobuf-c-dev python3 python3-yaml python3-pandas python3-numpy \
-            python3-matplotlib bubblewrap chromium
+            python3-matplotlib python3-pyflakes bubblewrap chromium
 # Installed only when the command is missing (a machine may have Node.js from elsewhere, e.g.
 # nodesource, whose nodejs package conflicts with Debian's npm).
 DEB_CMDS := node:nodejs
@@ -159,6 +159,8 @@ install: bin/toolgen
 	install -m 644 prompts/reference/* $(DESTDIR)$(PREFIX)/share/toolgen/prompts/reference/
 	install -d $(DESTDIR)$(PREFIX)/share/toolgen/runtime
 	install -m 644 $(RUNTIME_FILES) $(DESTDIR)$(PREFIX)/share/toolgen/runtime/
+	install -D -m 644 toolgen/run/runtime/checker/check_snippet.py \
+	  $(DESTDIR)$(PREFIX)/share/toolgen/runtime/checker/check_snippet.py
 	@# the built-in toolsets (docs/toolsets.md): each one's toolgen.yaml and manifests/
 	for f in $$(cd toolsets && find . -path '*/.toolgen' -prune -o -path '*/generated' -prune \
 	    -o -type f \( -name toolgen.yaml -o -path './*/manifests/*' \) -print); do \

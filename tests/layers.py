@@ -52,6 +52,9 @@ WRAPPERS = {
     # revisions, commits); nothing else of toolgen sees it.
     "git2.h": {"lifecycle/gitstatus.c", "lifecycle/gitrev.c", "lifecycle/gitcommit.c"},
     "curl/curl.h": {"net/httpreq.c"},
+    # libxml2's HTML parser: web_fetch's text of a page (docs/web.md#html)
+    "libxml/HTMLparser.h": {"base/html.c"},
+    "libxml/tree.h": {"base/html.c"},
     "microhttpd.h": {"serve/http.c"},
     # protobuf-c: the REAPI messages protoc-c generated, and the module that uses them
     "protobuf-c/protobuf-c.h": {"cache/reapi.pb-c.h"},

@@ -4,8 +4,8 @@ Anthropic /v1/messages on loopback, answering from a script and recording every 
 
 usage: fake_llm.py SCRIPT.json LOG.jsonl PORTFILE
 
-SCRIPT maps a prompt kind (intent, spec, code, repair; found by the "Task:" line of the user
-message) to a list of answers, used in order (the last one repeats). An answer is an object:
+SCRIPT maps a prompt kind (intent, spec, code, repair, snippet, refactor, snippet_repair; found
+by the "Task:" line of the user message) to a list of answers, used in order (the last one repeats). An answer is an object:
   {"text": "..."}                         200 with the text as the model's answer
   {"status": 429, "retry_after": "1"}    that status (a Retry-After header when given)
   {"raw": "..."}                          200 with exactly this body (malformed JSON)
@@ -31,7 +31,9 @@ SCRIPT, LOG, PORTFILE = sys.argv[1:4]
 counts = {}
 lock = threading.Lock()
 
-KINDS = [("Task: extract the intent", "intent"), ("Task: write the tool specification", "spec"),
+KINDS = [("Task: repair the snippet", "snippet_repair"),
+         ("Task: generate a code snippet", "snippet"), ("Task: refactor a code snippet", "refactor"),
+         ("Task: extract the intent", "intent"), ("Task: write the tool specification", "spec"),
          ("Task: implement the tool", "code"), ("Task: repair", "repair")]
 
 
@@ -48,13 +50,15 @@ def wrap(path, answer):
     if path.endswith("/messages"):
         stop = "max_tokens" if answer.get("truncated") else "end_turn"
         return {"id": "msg_1", "type": "message", "role": "assistant", "model": "fake",
-                "content": [{"type": "text", "text": text}], "stop_reason": stop}
+                "content": [{"type": "text", "text": text}], "stop_reason": stop,
+                "usage": {"input_tokens": 100, "output_tokens": 20}}
     msg = {"role": "assistant", "content": text}
     if "refusal" in answer:
         msg = {"role": "assistant", "content": None, "refusal": answer["refusal"]}
     finish = "length" if answer.get("truncated") else "stop"
     return {"id": "c1", "object": "chat.completion", "model": "fake",
-            "choices": [{"index": 0, "message": msg, "finish_reason": finish}]}
+            "choices": [{"index": 0, "message": msg, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -96,19 +96,22 @@ static void copy_question(const tg_builtin_question *q, tg_serve_generated *out)
     out->noptions = q->noptions;
 }
 
-int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
-                          const char *const *data, size_t ndata, const char *const *assume,
-                          size_t nassume, tg_serve_generated *out, tg_err *err)
+int tg_generate_and_build(void *ud, const tg_repo *repo, const tg_serve_gen_request *rq,
+                          tg_serve_generated *out, tg_err *err)
 {
     tg_buf lines = TG_BUF_INIT;
-    tg_gen_opts g = {.repo = repo, .intent = intent, .data = data, .ndata = ndata,
+    tg_gen_opts g = {.repo = repo, .intent = rq->intent, .data = rq->data, .ndata = rq->ndata,
                      .samples = 1, .progress = collect_step, .progress_ud = &lines,
                      .reusable = ud ? served : NULL, .reusable_ud = ud,
-                     .assume = assume, .nassume = nassume};
+                     .assume = rq->assume, .nassume = rq->nassume, .sampled = rq->sampled};
     tg_gen_result r;
     int rc = tg_generate_tool(&g, &r, err);
     if (rc != 0 && r.fail == TG_GENF_ASK && r.question.text) {
         copy_question(&r.question, out); /* asked, not failed: nothing was written */
+        rc = 0;
+    } else if (rc != 0 && r.fail == TG_GENF_SAMPLE && r.sampling) {
+        out->sampling = r.sampling; /* the client's model answers, then it runs again */
+        r.sampling = NULL;
         rc = 0;
     } else if (rc == 0) {
         out->reused = r.outcome == TG_GEN_REUSE;

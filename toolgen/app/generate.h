@@ -34,13 +34,12 @@ int tg_generate_and_stage(const tg_gen_opts *o, tg_gen_result *result, tg_err *e
 /*
  * serve/workflow.h's generate_tool (a tg_serve_generate_fn; ud: the server's tg_serve_live
  * tool set, or NULL): tg_generate_tool on
- * intent and the data files, then, when the tool is STAGED, one more build of it, since
+ * the request (with the client's model's answers, for llm.provider sampling), then, when the tool is STAGED, one more build of it, since
  * generation leaves the manifest newer than the build that validated it and staging snapshots
  * what a build validated. The step lines become out->summary (not the next command: a CLI one).
  * A REUSE names only a tool of ud's set: the agent can call no other.
  */
-int tg_generate_and_build(void *ud, const tg_repo *repo, const char *intent,
-                          const char *const *data, size_t ndata, const char *const *assume,
-                          size_t nassume, tg_serve_generated *out, tg_err *err);
+int tg_generate_and_build(void *ud, const tg_repo *repo, const tg_serve_gen_request *rq,
+                          tg_serve_generated *out, tg_err *err);
 
 #endif

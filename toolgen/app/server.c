@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/generate.h"
+#include "app/modelport.h"
 #include "app/refine.h"
 #include "base/json.h"
 #include "base/strvec.h"
@@ -45,6 +46,7 @@ typedef struct server {
     tg_serve_devwatch watch;      /* the tool set, read again when its source changes */
     tg_serve_prompts prompts;
     tg_toolrun_env env;           /* the sandbox */
+    tg_app_model_port model;      /* what prompt tools ask (docs/code-edit.md) */
     tg_serve_mrtr mrtr;
     tg_serve_tasks *tasks;        /* the tasks extension's (serve/tasks.h) */
     tg_serve_declared declared;   /* serve.resources: the repository's own resources */
@@ -110,6 +112,10 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         st = TG_APP_SERVE_CONFIG;
     else if (!o->state_key && tg_serve_mrtr_init(&s->mrtr, err) != 0)
         st = TG_APP_SERVE_ENV;
+    if (st == TG_APP_SERVE_OK) {
+        tg_app_model_port_open(&s->model, repo);
+        s->env.ctx.model = &s->model.port;
+    }
     if (st == TG_APP_SERVE_OK && o->opened) {
         tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
         tg_app_serve_report r = {.tools = &set->tools, .prompts = &s->prompts,
@@ -146,6 +152,7 @@ static void wire(server *s, const tg_app_serve_opts *o)
         .data_dirs = s->env.sandbox.data_dirs, .n_data_dirs = s->env.sandbox.n_data_dirs,
         .resource_prefix = TG_SERVE_RESOURCE_PREFIX};
     s->pool = tg_warmpool_new(&s->env.ctx);
+    s->env.ctx.pool = s->pool; /* the snippet checker's calls go through it (docs/code-edit.md) */
     s->tasks = tg_serve_tasks_new();
     tg_serve_toolset *first = tg_serve_live_get(&s->watch.live);
     tg_serve_tools_prepare_pool(&first->tools, s->pool);
@@ -274,6 +281,7 @@ tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o
         free(s->providers);
         close_sets(s);
         tg_toolrun_env_close(&s->env);
+        tg_app_model_port_close(&s->model);
         tg_serve_prompts_free(&s->prompts);
         tg_serve_declared_free(&s->declared);
         tg_serve_devwatch_close(&s->watch);

@@ -169,7 +169,8 @@ static int exit_of(const tg_gen_result *r)
     case TG_GEN_REJECTED:
         return TG_EXIT_FAIL;
     default:
-        return r->fail == TG_GENF_USAGE || r->fail == TG_GENF_ASK ? TG_EXIT_USAGE
+        return r->fail == TG_GENF_USAGE || r->fail == TG_GENF_ASK ||
+                       r->fail == TG_GENF_SAMPLE ? TG_EXIT_USAGE
              : r->fail == TG_GENF_ENV   ? TG_EXIT_ENV
                                         : TG_EXIT_FAIL;
     }
@@ -205,6 +206,10 @@ int cmd_new(int argc, char **argv)
         cli_fail(exit_of(&r), "new: %s", msg);
         if (r.fail == TG_GENF_ASK)
             print_answers(&r.question);
+        if (r.fail == TG_GENF_SAMPLE)
+            fprintf(stderr, "toolgen: new: llm.provider is sampling: only a client of `toolgen "
+                            "serve` can answer (generate_tool); on the command line use "
+                            "--provider openai or anthropic (docs/code-edit.md#providers)\n");
         if (r.fail == TG_GENF_FROZEN)
             fprintf(stderr, "toolgen: new: --frozen: %s needs generation; run without --frozen "
                             "to ask llm.provider\n", r.tool ? r.tool : "the tool");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/modelport.h"
 #include "base/buf.h"
 #include "base/confine.h"
 #include "cli/cli.h"
@@ -387,6 +388,7 @@ int cmd_run(int argc, char **argv)
     tg_toolrun_env env = {0};
     cJSON *args = NULL;
     bool have_env = false;
+    tg_app_model_port mport;
     tg_call_result r = {0};
     cli_staged staged = {0};
 
@@ -420,6 +422,8 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     have_env = true;
+    tg_app_model_port_open(&mport, &repo); /* prompt tools' model (docs/code-edit.md) */
+    env.ctx.model = &mport.port;
     if (env.sandbox.isolation == TG_ISOLATION_NONE)
         fprintf(stderr, "toolgen: warning: sandbox.isolation is none in toolgen.yaml: %s runs "
                         "WITHOUT isolation: only rlimits and the timeout apply, and it can read "
@@ -460,8 +464,10 @@ out:
     js_schema_free(in);
     js_schema_free(outs);
     js_registry_free(reg);
-    if (have_env)
+    if (have_env) {
         tg_toolrun_env_close(&env);
+        tg_app_model_port_close(&mport);
+    }
     tg_manifest_free(&m);
     tg_doc_free(&config);
     free(mpath);

@@ -491,6 +491,13 @@ static void put_runtime(tg_buf *b, const tg_manifest *m)
     case TG_RUNTIME_SUMMARY_PROGRAM:
         put_program(b, m, rt);
         return;
+    case TG_RUNTIME_SUMMARY_PROMPT: /* docs/code-edit.md */
+        tg_buf_puts(b, "the prompt ");
+        tg_buf_printf(b, "`prompts/%s.md` sent to the configured model, the code of its answer "
+                         "checked before it is returned",
+                      tg_json_get_string(m->implementation, "prompt")
+                          ? tg_json_get_string(m->implementation, "prompt") : "?");
+        return;
     }
 }
 

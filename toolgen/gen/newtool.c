@@ -30,6 +30,7 @@ int tg_gen_fail_llm(gen_ctx *c, tg_llm_status st)
     c->res->fail = st == TG_LLM_BAD_ANSWER ? TG_GENF_ANSWER
                  : st == TG_LLM_FROZEN     ? TG_GENF_FROZEN
                  : st == TG_LLM_CONFIG     ? TG_GENF_USAGE
+                 : st == TG_LLM_SAMPLE     ? TG_GENF_SAMPLE
                                            : TG_GENF_ENV;
     return -1;
 }
@@ -386,6 +387,7 @@ static void ctx_free(gen_ctx *c)
     tg_prompt_release(&c->p_code);
     tg_prompt_release(&c->p_repair);
     tg_buf_free(&c->summary);
+    tg_llm_client_release(&c->llm);
     tg_llm_config_release(&c->cfg);
 }
 
@@ -405,6 +407,7 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
     tg_llm_client_init(&c.llm, &c.cfg, o->repo->root_fd, o->frozen);
     c.llm.no_cache = o->no_cache;
     c.llm.remote = o->llm_remote;
+    c.llm.sampled = o->sampled;
     tg_gen_read_validation_config(&c);
     if (c.cfg.provider == TG_LLM_BUILTIN && o->ndata == 0) {
         res->fail = TG_GENF_USAGE;
@@ -419,6 +422,10 @@ int tg_gen_new(const tg_gen_opts *o, tg_gen_result *res, tg_err *err)
         res->outcome = TG_GEN_FAILED;
     res->requests = c.llm.requests;
     res->cache_hits = c.llm.cache_hits;
+    if (rc != 0 && res->fail == TG_GENF_SAMPLE) {
+        res->sampling = c.llm.pending;
+        c.llm.pending = NULL;
+    }
     res->summary = tg_buf_steal(&c.summary);
     ctx_free(&c);
     return rc;
@@ -430,6 +437,7 @@ void tg_gen_result_release(tg_gen_result *r)
     free(r->summary);
     free(r->next);
     free(r->arguments);
+    cJSON_Delete(r->sampling);
     tg_builtin_question_release(&r->question);
     memset(r, 0, sizeof *r);
 }

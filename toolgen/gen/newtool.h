@@ -61,6 +61,9 @@ typedef struct tg_gen_opts {
      * NULL: a question ends the pipeline (TG_GENF_ASK, result->question). */
     int (*ask)(void *ud, const tg_builtin_question *q, char **answer);
     void *ask_ud;
+    /* the client's model's answers so far (llm.provider sampling; tg_llm_client.sampled), or
+     * NULL */
+    const cJSON *sampled;
 } tg_gen_opts;
 
 typedef enum tg_gen_outcome {
@@ -77,6 +80,8 @@ typedef enum tg_gen_fail {
     TG_GENF_ENV,      /* the provider is unreachable, the sandbox cannot run */
     TG_GENF_FROZEN,   /* generation needed, requests not allowed */
     TG_GENF_ASK,      /* one question settles the request: result->question */
+    TG_GENF_SAMPLE,   /* llm.provider sampling: the client's model must answer first
+                       * (result->sampling); run again with its answers in opts.sampled */
 } tg_gen_fail;
 
 typedef struct tg_gen_result {
@@ -88,6 +93,8 @@ typedef struct tg_gen_result {
     char *arguments;     /* REUSE: the exact call's arguments (compact JSON object), else NULL */
     int requests, cache_hits;
     tg_builtin_question question; /* TG_GENF_ASK: the question left open */
+    cJSON *sampling;     /* TG_GENF_SAMPLE: the requests for the client's model, as questions
+                          * (tg_llm_client.pending) */
 } tg_gen_result;
 
 /* Runs the pipeline. 0 with result filled (any outcome but FAILED), or -1 with result->fail

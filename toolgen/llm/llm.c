@@ -21,6 +21,12 @@ void tg_llm_client_init(tg_llm_client *c, const tg_llm_config *cfg, int root_fd,
     c->rng = (unsigned)getpid() ^ (unsigned)(unsigned long long)tg_now_ms();
 }
 
+void tg_llm_client_release(tg_llm_client *c)
+{
+    cJSON_Delete(c->pending);
+    c->pending = NULL;
+}
+
 static tg_llm_provider dialect(const tg_llm_config *cfg)
 {
     return cfg->provider == TG_LLM_REPLAY ? cfg->replay_of : cfg->provider;
@@ -47,7 +53,7 @@ char *tg_llm_canonical_request(const tg_llm_config *cfg, const tg_llm_request *r
 /* One model, every retry (net/retry.h, configured from llm.*). TG_LLM_OK with *text, or an
  * error status with err. */
 static tg_llm_status ask_model(tg_llm_client *c, const tg_http_request *rq, const char *url,
-                               int *attempts, char **text, tg_err *err)
+                               int *attempts, char **text, int tokens[2], tg_err *err)
 {
     const tg_llm_config *cfg = c->cfg;
     tg_llm_provider p = dialect(cfg);
@@ -64,7 +70,7 @@ static tg_llm_status ask_model(tg_llm_client *c, const tg_http_request *rq, cons
         r.len = strlen(r.body);
     }
     if (hr == TG_HTTP_OK && r.status >= 200 && r.status < 300) {
-        *text = tg_llm_parse_answer(p, r.body, r.len, err);
+        *text = tg_llm_parse_answer(p, r.body, r.len, tokens, err);
         tg_http_response_release(&r);
         return *text ? TG_LLM_OK : TG_LLM_BAD_ANSWER;
     }
@@ -119,13 +125,19 @@ static tg_llm_status ask_provider(tg_llm_client *c, const tg_llm_request *rq, tg
                            .repeatable = true};
     hrq.nheaders = tg_llm_headers(cfg->provider, key, headers, &auth);
     const char *models[2] = {cfg->model, cfg->fallback_model};
+    out->tokens_in = out->tokens_out = -1; /* until an answer reports its usage */
     char *text = NULL;
     for (int m = 0; m < 2 && models[m]; m++) {
         char *body = tg_llm_body(cfg->provider, cfg, models[m], rq);
         hrq.body = body;
         hrq.body_len = strlen(body);
         tg_err merr = {0};
-        st = ask_model(c, &hrq, url, &out->attempts, &text, &merr);
+        int tokens[2] = {-1, -1};
+        st = ask_model(c, &hrq, url, &out->attempts, &text, tokens, &merr);
+        if (tokens[0] >= 0 && tokens[1] >= 0) { /* every attempt's answer is paid for */
+            out->tokens_in = (out->tokens_in > 0 ? out->tokens_in : 0) + tokens[0];
+            out->tokens_out = (out->tokens_out > 0 ? out->tokens_out : 0) + tokens[1];
+        }
         free(body);
         if (st == TG_LLM_OK) {
             out->model = xasprintf("%s/%s", tg_llm_provider_name(cfg->provider), models[m]);
@@ -220,11 +232,14 @@ tg_llm_status tg_llm_complete(tg_llm_client *c, const tg_llm_request *rq, tg_llm
         free(canon);
         c->cache_hits++;
         out->cached = true;
+        out->tokens_in = out->tokens_out = -1; /* paid for when it was asked */
         out->response = tg_hash_bytes(out->text, strlen(out->text));
         return TG_LLM_OK;
     }
     tg_llm_status st;
-    if (c->frozen || cfg->provider == TG_LLM_REPLAY) {
+    if (cfg->provider == TG_LLM_SAMPLING) {
+        st = tg_llm_sampled(c, rq, out->key, out, err);
+    } else if (c->frozen || cfg->provider == TG_LLM_REPLAY) {
         tg_err_set(err, "%s: the answer is not in the cache (%s) and %s", 
                    tg_llm_provider_name(cfg->provider), cfg->cache_dir,
                    c->frozen ? "--frozen allows no requests" : "replay sends no requests");

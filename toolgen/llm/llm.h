@@ -33,6 +33,8 @@ typedef enum tg_llm_provider {
     TG_LLM_OPENAI,      /* any OpenAI-compatible /chat/completions server */
     TG_LLM_ANTHROPIC,   /* /v1/messages */
     TG_LLM_REPLAY,      /* answers only from the cache (llm.replay_of names the dialect) */
+    TG_LLM_SAMPLING,    /* the MCP client's own model (sampling/createMessage), through the
+                         * questions of a served call; tg_llm_complete answers none itself */
 } tg_llm_provider;
 
 typedef struct tg_llm_config {
@@ -59,8 +61,8 @@ typedef struct tg_llm_config {
 int tg_llm_config_from_json(const cJSON *llm, const char *provider_override, tg_llm_config *c,
                             tg_err *err);
 void tg_llm_config_release(tg_llm_config *c);
-/* "builtin", "openai", "anthropic", "replay"; TG_LLM_PARSE_ERROR for others ("offline" is
- * accepted as builtin). */
+/* "builtin", "openai", "anthropic", "replay", "sampling"; TG_LLM_PARSE_ERROR for others
+ * ("offline" is accepted as builtin). */
 #define TG_LLM_PARSE_ERROR (-1)
 int tg_llm_provider_parse(const char *name);
 const char *tg_llm_provider_name(tg_llm_provider p);
@@ -71,6 +73,8 @@ typedef enum tg_llm_status {
     TG_LLM_UNAVAILABLE,/* timeouts, connection errors, 429/5xx after the last retry, 4xx */
     TG_LLM_FROZEN,     /* the answer is not cached and requests are not allowed */
     TG_LLM_CONFIG,     /* the key variable is unset, a bad base_url: err says what to set */
+    TG_LLM_SAMPLE,     /* the sampling provider: the client's model must answer first; the
+                        * question is in the client's pending list (tg_llm_client) */
 } tg_llm_status;
 
 /*
@@ -91,12 +95,21 @@ typedef struct tg_llm_client {
     int root_fd;        /* the repository: the cache lives under it */
     bool frozen;        /* no requests: a cache miss is TG_LLM_FROZEN */
     bool no_cache;      /* ask even when an answer is cached; a usable new answer replaces it */
+    /* The sampling provider (docs/code-edit.md#providers): the client's answers so far, by
+     * question key ({key: CreateMessageResult}; borrowed, may be NULL), and the questions an
+     * unanswered request added (a JSON array the client owns; NULL until the first): each
+     * {key, method "sampling/createMessage", params}, for the server to ask its client and
+     * then run the work again with the answers. */
+    const cJSON *sampled;
+    cJSON *pending;
     int requests;       /* HTTP requests sent (all attempts) */
     int cache_hits;     /* local or remote */
     unsigned rng;       /* jitter */
 } tg_llm_client;
 
 void tg_llm_client_init(tg_llm_client *c, const tg_llm_config *cfg, int root_fd, bool frozen);
+/* Frees what the client holds (its pending questions). */
+void tg_llm_client_release(tg_llm_client *c);
 
 typedef struct tg_llm_request {
     const char *system;
@@ -113,6 +126,7 @@ typedef struct tg_llm_reply {
     tg_hash response;    /* hash of text */
     bool cached;
     int attempts;        /* requests this answer took (0 when cached) */
+    int tokens_in, tokens_out; /* what the provider reported for all attempts; -1 when cached */
 } tg_llm_reply;
 
 /* Answers rq (see above). Fills out on TG_LLM_OK (tg_llm_reply_release; out->cached false for

@@ -16,6 +16,8 @@ int tg_llm_provider_parse(const char *name)
         return TG_LLM_ANTHROPIC;
     if (strcmp(name, "replay") == 0)
         return TG_LLM_REPLAY;
+    if (strcmp(name, "sampling") == 0)
+        return TG_LLM_SAMPLING;
     return TG_LLM_PARSE_ERROR;
 }
 
@@ -25,6 +27,7 @@ const char *tg_llm_provider_name(tg_llm_provider p)
     case TG_LLM_OPENAI: return "openai";
     case TG_LLM_ANTHROPIC: return "anthropic";
     case TG_LLM_REPLAY: return "replay";
+    case TG_LLM_SAMPLING: return "sampling";
     default: return "builtin";
     }
 }
@@ -68,8 +71,9 @@ int tg_llm_config_from_json(const cJSON *llm, const char *provider_override, tg_
                                           : (llm ? tg_json_get_string(llm, "provider") : NULL);
     int p = pname ? tg_llm_provider_parse(pname) : TG_LLM_BUILTIN;
     if (p == TG_LLM_PARSE_ERROR)
-        return tg_err_set(err, "unknown LLM provider '%s': use builtin, openai, anthropic or "
-                               "replay (llm.provider in toolgen.yaml, or --provider)", pname);
+        return tg_err_set(err, "unknown LLM provider '%s': use builtin, openai, anthropic, "
+                               "replay or sampling (llm.provider in toolgen.yaml, or "
+                               "--provider)", pname);
     c->provider = (tg_llm_provider)p;
     const char *rname = llm ? tg_json_get_string(llm, "replay_of") : NULL;
     int r = rname ? tg_llm_provider_parse(rname) : TG_LLM_OPENAI;
@@ -91,7 +95,7 @@ int tg_llm_config_from_json(const cJSON *llm, const char *provider_override, tg_
     c->retry_base_ms = opt_int(llm, "retry_base_ms", 1000);
     c->retry_max_ms = opt_int(llm, "retry_max_ms", 30000);
     dialect_defaults(c);
-    if (c->provider != TG_LLM_BUILTIN && !c->model) {
+    if (c->provider != TG_LLM_BUILTIN && c->provider != TG_LLM_SAMPLING && !c->model) {
         tg_llm_config_release(c);
         return tg_err_set(err, "llm.model is not set: the %s provider needs a model name "
                                "(toolgen.yaml, llm.model, e.g. gpt-4o)", pname);

@@ -134,7 +134,22 @@ static char *anthropic_text(const cJSON *root, const char *name, tg_err *err)
     return tg_buf_steal(&b);
 }
 
-char *tg_llm_parse_answer(tg_llm_provider p, const char *body, size_t len, tg_err *err)
+/* usage's token counts: prompt_tokens / completion_tokens (OpenAI), input_tokens /
+ * output_tokens (Anthropic); -1 each when the answer reports none. */
+static void usage_of(const cJSON *root, int tokens[2])
+{
+    const cJSON *u = tg_json_get(root, "usage");
+    const cJSON *in = tg_json_get(u, "prompt_tokens"), *out = tg_json_get(u, "completion_tokens");
+    if (!in && !out) {
+        in = tg_json_get(u, "input_tokens");
+        out = tg_json_get(u, "output_tokens");
+    }
+    tokens[0] = cJSON_IsNumber(in) && in->valuedouble >= 0 ? (int)in->valuedouble : -1;
+    tokens[1] = cJSON_IsNumber(out) && out->valuedouble >= 0 ? (int)out->valuedouble : -1;
+}
+
+char *tg_llm_parse_answer(tg_llm_provider p, const char *body, size_t len, int tokens[2],
+                          tg_err *err)
 {
     const char *name = tg_llm_provider_name(p);
     tg_err perr = {0};
@@ -149,6 +164,7 @@ char *tg_llm_parse_answer(tg_llm_provider p, const char *body, size_t len, tg_er
     }
     char *text = p == TG_LLM_ANTHROPIC ? anthropic_text(root, name, err)
                                        : openai_text(root, name, err);
+    usage_of(root, tokens);
     cJSON_Delete(root);
     if (text && !*text) {
         free(text);

@@ -1,6 +1,7 @@
 /* config.c — typed toolgen.yaml. */
 #include "model/config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@ static int type_error(const tg_config *c, const char *pointer, const char *what,
                          pointer, what);
 }
 
-/* A string at pointer, the fallback when absent; -1 when present with another type. */
+/* Whether v is a list of non-empty strings. */
 static bool string_list(const cJSON *v)
 {
     if (!cJSON_IsArray(v))
@@ -26,6 +27,91 @@ static bool string_list(const cJSON *v)
     return true;
 }
 
+/* An entry of web.allow_hosts: a host name or address ("*." before a name: its subdomains;
+ * "[v6]"), with an optional ":PORT" or ":*" — never a URL (docs/web.md#allowed-hosts). */
+static bool host_entry(const char *s)
+{
+    const char *p = s;
+    if (strncmp(p, "*.", 2) == 0)
+        p += 2;
+    size_t n;
+    if (*p == '[') {
+        n = strspn(p + 1, "0123456789abcdefABCDEF:.");
+        if (n == 0 || p[1 + n] != ']')
+            return false;
+        p += n + 2;
+    } else {
+        n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
+        if (n == 0 || p[0] == '.' || p[0] == '-' || strstr(p, "..") != NULL)
+            return false;
+        p += n;
+    }
+    if (*p == ':' && strcmp(p + 1, "*") == 0)
+        return true;
+    if (*p == ':') {
+        n = strspn(p + 1, "0123456789");
+        return n >= 1 && n <= 5 && p[1 + n] == '\0' && atol(p + 1) <= 65535;
+    }
+    return *p == '\0' && strlen(s) <= 260;
+}
+
+/* toolgen.yaml's web section (web_fetch's allowlist and limits, docs/web.md): checked when the
+ * repository is opened, so that a server never starts with an allowlist it misreads. */
+static int check_web(const tg_config *c, tg_err *err)
+{
+    const cJSON *web = c->doc.root ? tg_json_get(c->doc.root, "web") : NULL;
+    if (!web)
+        return 0;
+    if (!cJSON_IsObject(web))
+        return type_error(c, "/web", "a mapping (allow_hosts, max_mb, requests_per_minute, "
+                                     "timeout_s, max_redirects)", err);
+    static const struct {
+        const char *key;
+        double min, max;
+        bool integer, min_open;
+    } nums[] = {{"max_mb", 0, 1024, false, true},
+                {"requests_per_minute", 1, 100000, true, false},
+                {"timeout_s", 0, 600, false, true},
+                {"max_redirects", 0, 20, true, false}};
+    const cJSON *v;
+    cJSON_ArrayForEach(v, web)
+    {
+        char ptr[64];
+        snprintf(ptr, sizeof ptr, "/web/%s", v->string);
+        if (strcmp(v->string, "allow_hosts") == 0) {
+            if (!cJSON_IsArray(v))
+                return type_error(c, ptr, "a list of host names, e.g. [api.example.com, "
+                                          "'127.0.0.1:8080']", err);
+            int i = 0;
+            for (const cJSON *h = v->child; h; h = h->next, i++) {
+                snprintf(ptr, sizeof ptr, "/web/allow_hosts/%d", i);
+                if (!cJSON_IsString(h) || !host_entry(h->valuestring))
+                    return type_error(c, ptr, "a host name or address, *.example.com for "
+                                              "subdomains, with :PORT or :* when not the "
+                                              "default port; not a URL", err);
+            }
+            continue;
+        }
+        size_t k = 0;
+        while (k < sizeof nums / sizeof *nums && strcmp(nums[k].key, v->string) != 0)
+            k++;
+        if (k == sizeof nums / sizeof *nums)
+            return type_error(c, ptr, "not a key of web (allow_hosts, max_mb, "
+                                      "requests_per_minute, timeout_s, max_redirects)", err);
+        double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+        if (!cJSON_IsNumber(v) || d > nums[k].max || d < nums[k].min ||
+            (nums[k].min_open && d <= nums[k].min) || (nums[k].integer && d != (double)(long)d)) {
+            char what[96];
+            snprintf(what, sizeof what, "a%s number %s %g and at most %g",
+                     nums[k].integer ? "n integer" : "", nums[k].min_open ? "above" : "from",
+                     nums[k].min, nums[k].max);
+            return type_error(c, ptr, what, err);
+        }
+    }
+    return 0;
+}
+
+/* A string at pointer, the fallback when absent; -1 when present with another type. */
 static int get_string(const tg_config *c, const char *pointer, const char *fallback,
                       const char **out, tg_err *err)
 {
@@ -163,6 +249,8 @@ int tg_config_load(tg_config *c, int root_fd, const char *root, tg_err *err)
         type_error(c, "/serve/toolsets", "a list of toolset names, e.g. [code, calculator]", err);
         goto fail;
     }
+    if (check_web(c, err) != 0)
+        goto fail;
     if (!kebab(p->name)) {
         type_error(c, "/project/name",
                    "kebab-case (lowercase letters and digits, single '-' between), at most 64 "

@@ -422,6 +422,37 @@ static void check_program_arg(lint_ctx *c, const tg_manifest *m, const char *arg
                "required property of type string", tg_runtime_name(m->runtime), arg);
 }
 
+/* A prompt tool (model/runtime.h, prompts): its templates exist in the repository's prompts/
+ * (the run reads them there, or from toolgen's own), the language is a string argument, and
+ * the code goes to a property output_schema declares. */
+static void check_prompt_tool(lint_ctx *c, const tg_manifest *m, const tg_runtime_desc *rt)
+{
+    for (size_t i = 0; rt->prompts[i]; i++) {
+        const char *name = tg_json_get_string(m->implementation, rt->prompts[i]);
+        char *rel = xasprintf("prompts/%s.md", name ? name : "");
+        char *own = tg_datadir() ? xasprintf("%s/%s", tg_datadir(), rel) : NULL;
+        if (name && !tg_is_file_at(c->repo->root_fd, rel) && !(own && tg_is_file(own))) {
+            char *pointer = xasprintf("/implementation/%s", rt->prompts[i]);
+            add_at(c, &m->doc, pointer, "%s: %s does not exist: write the template there "
+                                        "(docs/code-edit.md#the-llm-runtime)", pointer, rel);
+            free(pointer);
+        }
+        free(rel);
+        free(own);
+    }
+    const cJSON *lang = tg_json_get(tg_json_get(m->input_schema, "properties"), rt->language_arg);
+    const char *type = tg_json_get_string(lang, "type");
+    if (!type || strcmp(type, "string") != 0)
+        add_at(c, &m->doc, "/input_schema",
+               "/input_schema: runtime %s checks the code in the language the argument '%s' "
+               "names: declare it as a property of type string", rt->name, rt->language_arg);
+    const char *out = tg_json_get_string(m->implementation, rt->code_member);
+    if (out && !tg_json_get(tg_json_get(m->output_schema, "properties"), out))
+        add_at(c, &m->doc, "/implementation/code",
+               "/implementation/%s: output_schema has no property '%s' for the code",
+               rt->code_member, out);
+}
+
 /* What the runtime's entry says the implementation holds (model/runtime.h). */
 static void check_implementation(lint_ctx *c, const tg_manifest *m)
 {
@@ -439,6 +470,8 @@ static void check_implementation(lint_ctx *c, const tg_manifest *m)
     const char *action = tg_json_get_string(m->implementation, "action");
     if (rt && rt->program_arg && (!action || strcmp(action, "execute") == 0))
         check_program_arg(c, m, rt->program_arg);
+    if (rt && rt->prompts)
+        check_prompt_tool(c, m, rt);
 }
 
 static void check_path_markers(lint_ctx *c, const tg_manifest *m)

@@ -58,6 +58,21 @@ static const tg_runtime_desc code = {
     .summary = TG_RUNTIME_SUMMARY_PROGRAM,
 };
 
+/* A prompt template sent to a model; the code of its answer is checked in the sandbox before
+ * it is returned (docs/code-edit.md). Not sandboxed as a whole: the model is remote, so the
+ * build's test stage does not call it. */
+static const tg_runtime_desc llm = {
+    .name = "llm",
+    .network = true,
+    .static_skip = "its code is the model's answer, checked by every call",
+    .runner_files = (const char *const[]){"checker/check_snippet.py", "runner.py",
+                                          "runner_warm.py", "toolgen_helpers.py", NULL},
+    .prompts = (const char *const[]){"prompt", "repair_prompt", NULL},
+    .language_arg = "language",
+    .code_member = "code",
+    .summary = TG_RUNTIME_SUMMARY_PROMPT,
+};
+
 /* Indexed by kind. An entry is written before n_kinds grows past it (release), and readers see
  * only the entries below the n_kinds they loaded (acquire). */
 static const tg_runtime_desc *table[TG_RUNTIME_MAX] = {
@@ -66,6 +81,7 @@ static const tg_runtime_desc *table[TG_RUNTIME_MAX] = {
     [TG_RUNTIME_COMMAND] = &command,
     [TG_RUNTIME_HTTP] = &http,
     [TG_RUNTIME_CODE] = &code,
+    [TG_RUNTIME_LLM] = &llm,
 };
 static atomic_int n_kinds = TG_RUNTIME_BUILTIN;
 static pthread_mutex_t register_mu = PTHREAD_MUTEX_INITIALIZER; /* one registration at a time */

@@ -38,6 +38,7 @@ typedef enum tg_runtime {
     TG_RUNTIME_COMMAND,
     TG_RUNTIME_HTTP,
     TG_RUNTIME_CODE, /* the program is the call's `code` argument (docs/code.md) */
+    TG_RUNTIME_LLM,  /* a prompt sent to a model, its code checked (docs/code-edit.md) */
     TG_RUNTIME_BUILTIN, /* how many kinds are built in; registered ones follow */
     TG_RUNTIME_MAX = 16 /* the table's capacity: kinds stay below it */
 } tg_runtime;
@@ -50,6 +51,8 @@ typedef enum tg_runtime_summary {
     /* the program argument in implementation.language: "the `code` argument as a Python
      * program" */
     TG_RUNTIME_SUMMARY_PROGRAM,
+    /* the prompt template a model answers: "the prompt `prompts/generate_snippet.md`" */
+    TG_RUNTIME_SUMMARY_PROMPT,
 } tg_runtime_summary;
 
 typedef struct tg_runtime_desc {
@@ -82,6 +85,13 @@ typedef struct tg_runtime_desc {
     /* The input_schema property whose value is the program the call runs (the code runtime's
      * "code"): lint requires it as a required string property. NULL: the code is the tool's. */
     const char *program_arg;
+    /* A prompt tool's (the llm runtime's): the implementation members naming a template
+     * prompts/<name>.md of the repository (NULL-ended; lint checks each file exists), the
+     * input_schema string property naming the language of the code, and the implementation
+     * member naming the output_schema property the code goes to. NULL: none. */
+    const char *const *prompts;
+    const char *language_arg;
+    const char *code_member;
     tg_runtime_summary summary;
 } tg_runtime_desc;
 

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <curl/curl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -182,6 +183,8 @@ typedef struct sink {
     size_t nfields, cap;
     size_t head_bytes; /* of the kept headers */
     int head_too_big;
+    int peer_refused; /* check_peer said no */
+    char peer[64];    /* to this address */
     double retry_after;
 } sink;
 
@@ -274,8 +277,25 @@ static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_
     return *cancel ? 1 : 0;
 }
 
+/* curl's hook between connecting and sending: the caller's check_peer. */
+static int on_prereq(void *ud, char *ip, char *local_ip, int port, int local_port)
+{
+    (void)local_ip, (void)local_port;
+    sink *s = ud;
+    if (s->rq->check_peer(s->rq->check_peer_ud, ip, port))
+        return CURL_PREREQFUNC_OK;
+    s->peer_refused = 1;
+    snprintf(s->peer, sizeof s->peer, "%s", ip);
+    return CURL_PREREQFUNC_ABORT;
+}
+
 static tg_http_result classify(CURLcode rc, const sink *s, const char *url, tg_err *err)
 {
+    if (s->peer_refused) {
+        tg_err_set(err, "%s: the connection to %s was refused (its address is not allowed)",
+                   url, s->peer);
+        return TG_HTTP_ERROR;
+    }
     if (rc == CURLE_ABORTED_BY_CALLBACK && s->rq->cancel && *s->rq->cancel) {
         tg_err_set(err, "%s: cancelled", url);
         return TG_HTTP_CANCELLED;
@@ -351,6 +371,10 @@ static void set_transfer(CURL *h, const tg_http_request *rq, struct curl_slist *
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, s);
     curl_easy_setopt(h, CURLOPT_USERAGENT, rq->user_agent ? rq->user_agent : "toolgen");
+    if (rq->check_peer) {
+        curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, on_prereq);
+        curl_easy_setopt(h, CURLOPT_PREREQDATA, s);
+    }
     if (rq->cancel) {
         curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
@@ -462,4 +486,71 @@ double tg_http_retry_after(const char *value, time_t now)
     if (t == -1)
         return -1;
     return t > now ? (double)(t - now) : 0;
+}
+
+/* ---- URLs (curl's URL parser: the one the requests themselves use) ------------------------- */
+
+static char *url_part(CURLU *u, CURLUPart part, unsigned flags)
+{
+    char *v = NULL;
+    if (curl_url_get(u, part, &v, flags) != CURLUE_OK)
+        return NULL;
+    char *copy = xstrdup(v);
+    curl_free(v);
+    return copy;
+}
+
+int tg_url_parse(const char *base, const char *ref, tg_url *out, tg_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char shown[512];
+    tg_url_redact(ref ? ref : "", shown, sizeof shown);
+    CURLU *u = curl_url();
+    if (!u)
+        return tg_err_set(err, "cannot parse URLs: out of memory");
+    int rc = 0;
+    if (base && curl_url_set(u, CURLUPART_URL, base, 0) != CURLUE_OK)
+        rc = tg_err_set(err, "'%s' is not a URL", shown);
+    else if (!ref || !*ref || strpbrk(ref, " \t\r\n") ||
+             curl_url_set(u, CURLUPART_URL, ref, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+        rc = tg_err_set(err, "'%s' is not a URL: write it as https://host/path", shown);
+    if (rc == 0) {
+        out->scheme = url_part(u, CURLUPART_SCHEME, 0);
+        out->host = url_part(u, CURLUPART_HOST, 0);
+        char *port = url_part(u, CURLUPART_PORT, 0);
+        char *dport = url_part(u, CURLUPART_PORT, CURLU_DEFAULT_PORT);
+        out->explicit_port = port != NULL;
+        out->port = dport ? strtol(dport, NULL, 10) : 0;
+        free(port);
+        free(dport);
+        char *user = url_part(u, CURLUPART_USER, 0), *pw = url_part(u, CURLUPART_PASSWORD, 0);
+        out->userinfo = user || pw;
+        free(user);
+        free(pw);
+        curl_url_set(u, CURLUPART_FRAGMENT, NULL, 0); /* never sent; not part of what is fetched */
+        out->url = url_part(u, CURLUPART_URL, 0);
+        for (char *p = out->scheme; p && *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        for (char *p = out->host; p && *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        size_t n = out->host ? strlen(out->host) : 0;
+        if (n > 1 && out->host[n - 1] == '.')
+            out->host[n - 1] = '\0';
+        if (!out->scheme || (strcmp(out->scheme, "http") != 0 && strcmp(out->scheme, "https") != 0))
+            rc = tg_err_set(err, "'%s': only http:// and https:// URLs can be fetched", shown);
+        else if (!out->host || !*out->host || !out->url)
+            rc = tg_err_set(err, "'%s' names no host", shown);
+    }
+    curl_url_cleanup(u);
+    if (rc != 0)
+        tg_url_free(out);
+    return rc;
+}
+
+void tg_url_free(tg_url *u)
+{
+    free(u->url);
+    free(u->scheme);
+    free(u->host);
+    memset(u, 0, sizeof *u);
 }

@@ -101,6 +101,12 @@ typedef struct tg_http_request {
      * TG_HTTP_CANCELLED). NULL: it runs to its end or its timeout. A tool call's cancellation
      * (toolgen serve, Ctrl-C) uses it. */
     const volatile sig_atomic_t *cancel;
+    /* Called once the connection is made (or an open one reused), before anything is sent,
+     * with the address connected to ("127.0.0.1", "::1") and its port: false stops the request
+     * there (TG_HTTP_ERROR, "the connection to ADDRESS was refused"). For a caller that decides
+     * where a request may go by where its name resolves (web_fetch, docs/web.md). NULL: any. */
+    bool (*check_peer)(void *ud, const char *ip, long port);
+    void *check_peer_ud;
 } tg_http_request;
 
 typedef struct tg_http_field {
@@ -141,5 +147,27 @@ void tg_http_mask_secrets(const tg_http_request *rq, char *text);
 /* A Retry-After value in seconds from now: delta-seconds ("120") or an HTTP-date (any of the
  * three forms of RFC 9110 5.6.7; a date in the past is 0). -1 when it is neither. */
 double tg_http_retry_after(const char *value, time_t now);
+
+/*
+ * A URL taken apart (tg_url_parse): what a caller that decides where a request may go needs.
+ * Strings are heap, owned by the struct (tg_url_free).
+ */
+typedef struct tg_url {
+    char *url;    /* the absolute URL, normalised by curl (relative references resolved), without
+                   * its #fragment */
+    char *scheme; /* "http" or "https" (another scheme is refused) */
+    char *host;   /* lower case, without a trailing dot; an IPv6 address in brackets "[::1]" */
+    long port;    /* the URL's port, or the scheme's default (80, 443) */
+    bool explicit_port; /* the URL names its port */
+    bool userinfo;      /* it carries a user name or password ("user:pw@host") */
+} tg_url;
+
+/*
+ * Parses ref, an absolute URL or, with base set, a reference relative to base (a redirect's
+ * Location), into out. -1 with err (naming the redacted text) when it is no URL, has no host,
+ * or its scheme is not http or https; out is then zeroed. Pure: no request is made.
+ */
+int tg_url_parse(const char *base, const char *ref, tg_url *out, tg_err *err);
+void tg_url_free(tg_url *u);
 
 #endif

@@ -38,7 +38,8 @@ tg_code_action rt_code_action(const tg_manifest *m)
                                         [RT_CODE_CLOSE_SESSION] = "close_session",
                                         [RT_CODE_LIST_RUNTIMES] = "list_runtimes",
                                         [RT_CODE_LIST_PACKAGES] = "list_packages",
-                                        [RT_CODE_FILE_SYSTEM] = "file_system"};
+                                        [RT_CODE_FILE_SYSTEM] = "file_system",
+                                        [RT_CODE_WEB_FETCH] = "web_fetch"};
     for (size_t i = 0; a && i < sizeof names / sizeof *names; i++)
         if (strcmp(a, names[i]) == 0)
             return (tg_code_action)i;
@@ -79,7 +80,8 @@ static tg_call_status code_command(const tg_toolrun_ctx *ctx, const tg_manifest 
 {
     (void)answers;
     tg_code_action action = rt_code_action(m);
-    if (action == RT_CODE_CREATE_SESSION || action == RT_CODE_CLOSE_SESSION)
+    if (action == RT_CODE_CREATE_SESSION || action == RT_CODE_CLOSE_SESSION ||
+        action == RT_CODE_WEB_FETCH)
         return TG_CALL_DONE; /* answered by rt_code_direct, without a sandbox of its own */
     if (action == RT_CODE_LIST_RUNTIMES || action == RT_CODE_LIST_PACKAGES ||
         action == RT_CODE_FILE_SYSTEM)

@@ -19,9 +19,8 @@
 #include "run/session.h"
 #include "run/toolrun_int.h"
 
-/* Fills out->sb as a run that printed nothing and replied reply (taken), and judges it. */
-static void answer(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call *p,
-                   tg_call_result *out, cJSON *reply)
+void rt_code_answer(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call *p,
+                    tg_call_result *out, cJSON *reply)
 {
     tg_sandbox_result *sb = &out->sb;
     bool ok = cJSON_IsTrue(tg_json_get(reply, "ok"));
@@ -35,12 +34,12 @@ static void answer(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call 
     tr_judge(ctx, call, p, out);
 }
 
-static cJSON *refusal(const char *type, const char *message)
+cJSON *rt_code_refusal(const char *phase, const char *type, const char *message)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddBoolToObject(r, "ok", false);
     cJSON *e = cJSON_AddObjectToObject(r, "error");
-    cJSON_AddStringToObject(e, "phase", "session");
+    cJSON_AddStringToObject(e, "phase", phase);
     cJSON_AddStringToObject(e, "type", type);
     cJSON *mro = cJSON_AddArrayToObject(e, "mro");
     cJSON_AddItemToArray(mro, cJSON_CreateString(type));
@@ -48,7 +47,12 @@ static cJSON *refusal(const char *type, const char *message)
     return r;
 }
 
-static cJSON *success(cJSON *result)
+static cJSON *refusal(const char *type, const char *message)
+{
+    return rt_code_refusal("session", type, message);
+}
+
+cJSON *rt_code_success(cJSON *result)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddBoolToObject(r, "ok", true);
@@ -143,7 +147,7 @@ static tg_call_status run_in_session(const tg_toolrun_ctx *ctx, const tg_tool_ca
     if (ss != TG_SESSION_OK) {
         cJSON *r = refusal(tg_session_type(ss), err->msg);
         tg_err_clear(err);
-        answer(ctx, call, p, out, r);
+        rt_code_answer(ctx, call, p, out, r);
         return TG_CALL_DONE;
     }
     if (sbst != TG_SANDBOX_OK)
@@ -226,7 +230,7 @@ static tg_call_status create(const tg_toolrun_ctx *ctx, const tg_tool_call *call
     if (ss != TG_SESSION_OK) {
         cJSON *r = refusal(tg_session_type(ss), err->msg);
         tg_err_clear(err);
-        answer(ctx, call, p, out, r);
+        rt_code_answer(ctx, call, p, out, r);
         return TG_CALL_DONE;
     }
     const cJSON *packages = tg_json_get(out->args, "packages");
@@ -237,14 +241,14 @@ static tg_call_status create(const tg_toolrun_ctx *ctx, const tg_tool_call *call
         if (refused) {
             tg_err ignored = {0};
             tg_session_close(ctx->sessions, id, call->client_id, &ignored);
-            answer(ctx, call, p, out, refused);
+            rt_code_answer(ctx, call, p, out, refused);
             return TG_CALL_DONE;
         }
     }
     cJSON *info = tg_session_info(ctx->sessions, id, call->client_id);
     cJSON_AddItemToObject(info, "preloaded", loaded ? loaded : cJSON_CreateArray());
     cJSON_AddNumberToObject(info, "preload_ms", (double)(long)(ms * 10) / 10);
-    answer(ctx, call, p, out, success(info));
+    rt_code_answer(ctx, call, p, out, rt_code_success(info));
     return TG_CALL_DONE;
 }
 
@@ -256,7 +260,7 @@ static tg_call_status close_session(const tg_toolrun_ctx *ctx, const tg_tool_cal
     if (ss == TG_SESSION_BUSY) {
         cJSON *r = refusal(tg_session_type(ss), err->msg);
         tg_err_clear(err);
-        answer(ctx, call, p, out, r);
+        rt_code_answer(ctx, call, p, out, r);
         return TG_CALL_DONE;
     }
     /* closing what is not open is no error (the tool is idempotent): the result says why */
@@ -266,7 +270,7 @@ static tg_call_status close_session(const tg_toolrun_ctx *ctx, const tg_tool_cal
     cJSON_AddStringToObject(res, "message", ss == TG_SESSION_OK ? "closed: its interpreter and "
                                             "files are gone" : err->msg);
     tg_err_clear(err);
-    answer(ctx, call, p, out, success(res));
+    rt_code_answer(ctx, call, p, out, rt_code_success(res));
     return TG_CALL_DONE;
 }
 
@@ -274,6 +278,10 @@ bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call
                     tg_call_result *out, tg_call_status *st, tg_err *err)
 {
     tg_code_action a = rt_code_action(call->m);
+    if (a == RT_CODE_WEB_FETCH) {
+        *st = rt_web_fetch(ctx, call, p, out, err);
+        return true;
+    }
     if (a == RT_CODE_LIST_RUNTIMES || a == RT_CODE_LIST_PACKAGES)
         return false;
     if (a == RT_CODE_FILE_SYSTEM && !tg_json_get_string(out->args, "session_id")) {
@@ -288,8 +296,8 @@ bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call
         return true;
     }
     if (!ctx->sessions) {
-        answer(ctx, call, p, out, refusal("SESSION_START_FAILED",
-                                          "sessions are not available in this program"));
+        rt_code_answer(ctx, call, p, out, refusal("SESSION_START_FAILED",
+                                                  "sessions are not available in this program"));
         *st = TG_CALL_DONE;
         return true;
     }

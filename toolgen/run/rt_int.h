@@ -8,7 +8,7 @@
 #include "base/buf.h"
 #include "run/runtime_ops.h"
 
-extern const tg_runtime_ops rt_python, rt_node, rt_command, rt_code, rt_http;
+extern const tg_runtime_ops rt_python, rt_node, rt_command, rt_code, rt_http, rt_llm;
 
 /* The templates of command and http (docs/manifest.md#templates), rt_command.c: one argument's
  * value as text appended to b (a string as is, a number in its shortest form, true/false,
@@ -58,6 +58,7 @@ typedef enum tg_code_action {
     RT_CODE_LIST_RUNTIMES,
     RT_CODE_LIST_PACKAGES,
     RT_CODE_FILE_SYSTEM, /* the files toolset's file_system (docs/toolsets.md#files) */
+    RT_CODE_WEB_FETCH,   /* the web toolset's web_fetch (rt_web.c, docs/web.md) */
 } tg_code_action;
 tg_code_action rt_code_action(const tg_manifest *m);
 /* The allowlist of lang: toolgen.yaml's code.allowed_packages.<lang>, else the default (a new
@@ -72,9 +73,55 @@ tg_call_status rt_code_listing_command(const tg_toolrun_ctx *ctx, tg_code_action
  * close_session. */
 bool rt_code_direct(const tg_toolrun_ctx *ctx, const tg_tool_call *call, struct tr_call *p,
                     tg_call_result *out, tg_call_status *st, tg_err *err);
+/*
+ * What a code tool answers without a program, answered as a runner would: out->sb as a run that
+ * printed nothing and replied reply (taken), judged by tr_judge like any call, so that a
+ * refusal gets the classification, error code and guidance of codeguide.c. The replies:
+ * rt_code_success {"ok": true, "result": result (taken)}; rt_code_refusal {"ok": false,
+ * "error": {phase, type, mro, message}} (codeguide.c's rules match on phase and type).
+ */
+void rt_code_answer(const tg_toolrun_ctx *ctx, const tg_tool_call *call, struct tr_call *p,
+                    tg_call_result *out, cJSON *reply);
+cJSON *rt_code_success(cJSON *result);
+cJSON *rt_code_refusal(const char *phase, const char *type, const char *message);
+/* toolgen.yaml's web section's defaults (schemas/toolgen.config.schema.json, docs/web.md). */
+#define TG_WEB_PER_MINUTE_DEFAULT 60
+#define TG_WEB_MAX_MB_DEFAULT 50
+#define TG_WEB_TIMEOUT_S_DEFAULT 30
+#define TG_WEB_MAX_REDIRECTS_DEFAULT 5
+/* web_fetch (rt_web.c): the request made by toolgen itself through net/, checked against
+ * toolgen.yaml's web section (ctx->web), answered with rt_code_answer. */
+tg_call_status rt_web_fetch(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
+                            struct tr_call *p, tg_call_result *out, tg_err *err);
 /* A session call's part of the result o: "session" from info; when the call restarted the
  * interpreter, guidance (may be NULL) and g say that its variables are gone. */
 void rt_code_session_report(cJSON *o, const cJSON *info, const tg_run_facts *f, cJSON *guidance,
                             tg_guidance *g);
+
+/* ---- the llm runtime (rt_llm.c, rt_llm_check.c; docs/code-edit.md) ---- */
+
+/* A prompt template of a tool (tmpl.h's format) and where it was read. */
+typedef struct rt_llm_tmpl {
+    char *path, *system, *user;
+} rt_llm_tmpl;
+/* The template implementation.<member> names: prompts/<name>.md of the tool's repository (the
+ * nearest folder above the tool's with a toolgen.yaml), else of toolgen's data directory. -1
+ * with err naming what is missing. */
+int rt_llm_template(const tg_manifest *m, const char *member, rt_llm_tmpl *t, tg_err *err);
+void rt_llm_template_free(rt_llm_tmpl *t);
+/* value between a begin and an end line that name it and carry a digest of it (heap): data
+ * for the model, which the prompt tells to read as data only. */
+char *rt_llm_fence(const char *name, const char *value);
+/* The canonical name of a language ("py" -> "python"), a lower-cased copy in out for one
+ * toolgen does not know, or NULL when given is not a name (empty, too long, other characters). */
+const char *rt_llm_language(const char *given, char *out, size_t cap);
+/* Whether toolgen has a checker for lang (a canonical name). */
+bool rt_llm_checkable(const char *lang);
+/* The checks of code in lang (check_snippet.py in the sandbox, limits lowered to 20 s of wall
+ * clock): the array of {check, tool, outcome, message?}, or NULL with err when the checker
+ * could not run. context: code the snippet goes with (names it defines), may be NULL. */
+cJSON *rt_llm_check(const tg_toolrun_ctx *ctx, const tg_limits *limits,
+                    const volatile sig_atomic_t *cancel, const char *lang, const char *code,
+                    const char *context, tg_err *err);
 
 #endif

@@ -13,6 +13,7 @@ static _Atomic(const tg_runtime_ops *) table[TG_RUNTIME_MAX] = {
     [TG_RUNTIME_COMMAND] = &rt_command,
     [TG_RUNTIME_CODE] = &rt_code,
     [TG_RUNTIME_HTTP] = &rt_http,
+    [TG_RUNTIME_LLM] = &rt_llm,
 };
 
 const tg_runtime_ops *tg_runtime_ops_of(tg_runtime kind)

@@ -566,6 +566,114 @@ tg_session_status tg_session_run(tg_sessions *s, const char *id, uint64_t client
     return TG_SESSION_OK;
 }
 
+/* ---- files put by toolgen ------------------------------------------------------------------- */
+
+/* The session directory's descriptor below the work tmpfs at work (made, owned like work,
+ * when no program ran yet), never through a link. -1 with err. */
+static int session_dirfd(const char *work, tg_err *err)
+{
+    int wfd = open(work, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat st;
+    if (wfd < 0 || fstat(wfd, &st) != 0) {
+        if (wfd >= 0)
+            close(wfd);
+        tg_err_set(err, "the session's working directory is gone: %s", strerror(errno));
+        return -1;
+    }
+    if (mkdirat(wfd, SESSION_DIR, 0700) == 0 && geteuid() == 0)
+        (void)fchownat(wfd, SESSION_DIR, st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW);
+    int dfd = openat(wfd, SESSION_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        tg_err_set(err, "cannot open the session's working directory: %s", strerror(errno));
+    close(wfd);
+    return dfd;
+}
+
+/* Writes data into a new file of dfd and renames it to name; 0, or -1 with err. */
+static int write_into(int dfd, const char *name, const void *data, size_t len, tg_err *err)
+{
+    struct stat st;
+    if (fstat(dfd, &st) != 0)
+        return tg_err_set(err, "cannot read the session's directory: %s", strerror(errno));
+    char tmp[64];
+    int fd = -1;
+    for (int i = 0; i < 100 && fd < 0; i++) {
+        snprintf(tmp, sizeof tmp, ".toolgen-put-%d-%d", (int)getpid(), i);
+        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0)
+        return tg_err_set(err, "cannot create a file in the session's directory: %s",
+                          strerror(errno));
+    const char *p = data;
+    size_t left = len;
+    int rc = 0;
+    while (left && rc == 0) {
+        ssize_t n = write(fd, p, left);
+        if (n > 0) {
+            p += n;
+            left -= (size_t)n;
+        } else if (n < 0 && errno != EINTR) {
+            rc = tg_err_set(err, "writing %s into the session's directory failed: %s%s", name,
+                            strerror(errno), errno == ENOSPC ? " (its disk budget is used up: "
+                            "delete files there, or start a new session)" : "");
+        }
+    }
+    if (geteuid() == 0)
+        (void)fchown(fd, st.st_uid, st.st_gid); /* its programs run as the directory's owner */
+    if (close(fd) != 0 && rc == 0)
+        rc = tg_err_set(err, "writing %s failed: %s", name, strerror(errno));
+    /* rename replaces a link of that name, never follows it */
+    if (rc == 0 && renameat(dfd, tmp, dfd, name) != 0)
+        rc = tg_err_set(err, "cannot save %s in the session's directory: %s%s", name,
+                        strerror(errno), errno == EISDIR || errno == ENOTEMPTY
+                                             ? " (a folder has that name: choose another)" : "");
+    if (rc != 0)
+        unlinkat(dfd, tmp, 0);
+    return rc;
+}
+
+tg_session_status tg_session_put_file(tg_sessions *s, const char *id, uint64_t client,
+                                      const char *name, const void *data, size_t len,
+                                      tg_err *err)
+{
+    tg_sessions_sweep(s);
+    tg_session_status st;
+    pthread_mutex_lock(&s->mu);
+    sess *x = lookup(s, id, client, &st, err);
+    if (x && x->busy) {
+        tg_err_set(err, "session %s is running a program: wait for its result, then fetch "
+                        "again", id);
+        st = TG_SESSION_BUSY;
+    }
+    bool mount_point = false;
+    for (size_t i = 0; x && name && i < x->skip.n; i++) {
+        size_t n = strcspn(x->skip.v[i], "/");
+        mount_point |= strlen(name) == n && strncmp(name, x->skip.v[i], n) == 0;
+    }
+    if (st == TG_SESSION_OK && data && (mount_point || !name || !*name || strchr(name, '/') ||
+                                        strcmp(name, ".") == 0 || strcmp(name, "..") == 0)) {
+        tg_err_set(err, "'%s' cannot be a file of the session: %s", name ? name : "",
+                   mount_point ? "a data directory has that name" : "give one file name");
+        st = TG_SESSION_LANG;
+    }
+    if (st == TG_SESSION_OK && data)
+        x->busy = true;
+    pthread_mutex_unlock(&s->mu);
+    if (st != TG_SESSION_OK || !data)
+        return st;
+    int dfd = session_dirfd(tg_warm_workdir(x->w), err);
+    int rc = dfd < 0 ? -1 : write_into(dfd, name, data, len, err);
+    if (dfd >= 0)
+        close(dfd);
+    pthread_mutex_lock(&s->mu);
+    x->busy = false;
+    x->last = tg_now_ms();
+    pthread_mutex_unlock(&s->mu);
+    return rc == 0 ? TG_SESSION_OK : TG_SESSION_START;
+}
+
 const char *tg_session_code(tg_session_status st)
 {
     switch (st) {

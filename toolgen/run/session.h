@@ -95,6 +95,21 @@ tg_session_status tg_session_run(tg_sessions *s, const char *id, uint64_t client
                                  tg_sandbox_result *res, bool *restarted,
                                  tg_sandbox_status *sb_status, tg_err *err);
 
+/*
+ * Saves data (len bytes) as the file `name` in session id's working directory (where its
+ * programs run: open(name) reads it), replacing a file of that name; data NULL only checks
+ * that client may use the session. name is one file name: no '/', not "." or "..", not a data
+ * directory's mount point. The file is written by toolgen itself (web_fetch's `file` format,
+ * docs/web.md#file), atomically (a temporary file renamed), owned by the sandbox's user, and
+ * never through a symbolic link a program left there. One call of the session at a time, as
+ * tg_session_run (TG_SESSION_BUSY). TG_SESSION_OK, or why not (err): TG_SESSION_LANG for a
+ * name that is not one file name, TG_SESSION_START when the write itself failed (the disk
+ * budget of the session's directory, ENOSPC).
+ */
+tg_session_status tg_session_put_file(tg_sessions *s, const char *id, uint64_t client,
+                                      const char *name, const void *data, size_t len,
+                                      tg_err *err);
+
 /* Ends every session of client (not 0) that is not running a program (one that is expires
  * later); a later call with one of their handles is told that its client went away. Returns
  * how many ended. */

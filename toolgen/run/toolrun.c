@@ -17,6 +17,7 @@
 #include "base/errcode.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "net/ratelimit.h"
 #include "run/rt_int.h"
 #include "run/session.h"
 #include "run/toolrun_int.h"
@@ -46,12 +47,18 @@ int tg_toolrun_env_open(tg_toolrun_env *env, const tg_repo *repo, const cJSON *c
     env->sessions = tg_sessions_new(&env->sandbox, (size_t)tg_json_get_number(ss, "max", 0),
                                     (size_t)tg_json_get_number(ss, "per_client", 0),
                                     (long)(tg_json_get_number(ss, "idle_minutes", 0) * 60000.0));
+    /* one limit for the whole program (a server: all its clients), docs/web.md#limits */
+    const cJSON *web = tg_json_get(config, "web");
+    env->web_rate = tg_ratelimit_new((int)tg_json_get_number(web, "requests_per_minute",
+                                                             TG_WEB_PER_MINUTE_DEFAULT), 60000.0);
     env->ctx = (tg_toolrun_ctx){
         .sandbox = &env->sandbox,
         .visualization = env->visualization,
         .allowed_imports = tg_json_get(sc, "allowed_imports"),
         .code = tg_json_get(config, "code"),
         .sessions = env->sessions,
+        .web = web,
+        .web_rate = env->web_rate,
     };
     return 0;
 }
@@ -59,6 +66,7 @@ int tg_toolrun_env_open(tg_toolrun_env *env, const tg_repo *repo, const cJSON *c
 void tg_toolrun_env_close(tg_toolrun_env *env)
 {
     tg_sessions_free(env->sessions);
+    tg_ratelimit_free(env->web_rate);
     js_schema_free(env->visualization);
     js_registry_free(env->reg);
     tg_doc_free(&env->visualization_doc);
@@ -652,4 +660,11 @@ int tg_call_result_copy_files(const tg_call_result *r, const char *dir, tg_err *
     }
     close(src_dir);
     return copied;
+}
+
+void tg_model_answer_release(tg_model_answer *a)
+{
+    free(a->text);
+    free(a->model);
+    memset(a, 0, sizeof *a);
 }

@@ -22,6 +22,50 @@
 #include "model/manifest.h"
 #include "run/sandbox.h"
 
+/*
+ * The model a prompt tool (the llm runtime, docs/code-edit.md) sends its prompt to. run/ knows
+ * no provider: the program that runs calls provides the port (app/modelport.h wires the
+ * repository's llm configuration). The port is shared by threads: both functions may run in
+ * several at once.
+ */
+typedef enum tg_model_route {
+    TG_MODEL_HOSTED = 0, /* complete() asks a provider toolgen is configured for */
+    TG_MODEL_CLIENT,     /* the calling MCP client's own model answers (sampling/createMessage) */
+} tg_model_route;
+
+typedef struct tg_model_pick {
+    tg_model_route route;
+    char provider[32];   /* "openai", "anthropic", "replay", "sampling" */
+    char model[128];     /* the model asked for; "" with the client route: the client's choice */
+} tg_model_pick;
+
+typedef struct tg_model_answer {
+    char *text;          /* heap */
+    char *model;         /* who answered, "provider/model" (heap) */
+    int tokens_in, tokens_out; /* -1: not reported (a cached answer) */
+    bool cached;
+} tg_model_answer;
+
+typedef struct tg_model_port {
+    /*
+     * The route of a call that asks for provider and model (NULL or "": the configured ones);
+     * client_samples: the client offers sampling. -1 with err, a sentence for the caller, when
+     * the request names a provider or model that is not configured (err names those that
+     * are), when the provider writes no free-form code (the built-in generator), or when the
+     * configuration keeps code away from it (snippets.allow_external).
+     */
+    int (*resolve)(void *ud, const char *provider, const char *model, bool client_samples,
+                   tg_model_pick *pick, tg_err *err);
+    /* One answer on the hosted route of pick; lang: the fenced block a usable answer holds.
+     * 0 with a (tg_model_answer_release), -1 with err (the provider's message, no secret). */
+    int (*complete)(void *ud, const tg_model_pick *pick, const char *system, const char *user,
+                    const char *lang, tg_model_answer *a, tg_err *err);
+    void *ud;
+    int max_rounds; /* answers a call may ask for, the first and its repairs (1..5) */
+} tg_model_port;
+
+void tg_model_answer_release(tg_model_answer *a);
+
 typedef struct tg_toolrun_ctx {
     const tg_sandbox_config *sandbox;
     const js_schema *visualization; /* schemas/visualization_manifest.schema.json; NULL: unchecked */
@@ -29,6 +73,14 @@ typedef struct tg_toolrun_ctx {
     const cJSON *code;              /* toolgen.yaml's code section (docs/code.md); NULL: defaults */
     struct tg_sessions *sessions;   /* the code runtime's sessions (run/session.h); NULL: none
                                      * can be made */
+    const tg_model_port *model;     /* what prompt tools ask; NULL: they fail, saying so */
+    /* warm workers a runtime may run toolgen's own helper tools through (the llm runtime's
+     * snippet checker); NULL: they run cold. The pool's own calls see it too. */
+    struct tg_warmpool *pool;
+    const cJSON *web;               /* toolgen.yaml's web section (docs/web.md); NULL: no host
+                                     * is allowed */
+    struct tg_ratelimit *web_rate;  /* web_fetch's requests per minute (net/ratelimit.h);
+                                     * NULL: the default limit, per call site */
 } tg_toolrun_ctx;
 
 /*
@@ -43,6 +95,7 @@ typedef struct tg_toolrun_env {
     js_schema *visualization;
     tg_doc visualization_doc;
     struct tg_sessions *sessions; /* code.sessions: every session ends with the env */
+    struct tg_ratelimit *web_rate; /* web.requests_per_minute, for every call of the env */
     tg_toolrun_ctx ctx;
 } tg_toolrun_env;
 

@@ -432,12 +432,15 @@ static void generated_release(tg_serve_generated *gen)
     for (size_t i = 0; i < gen->noptions; i++)
         free(gen->options[i]);
     free(gen->options);
+    cJSON_Delete(gen->sampling);
 }
 
-/* generate_tool with the user's answers so far; a question left open: its form in *form too. */
+/* generate_tool with the user's answers so far (assume) and the client's model's (sampled);
+ * what the client must be asked next in *form too: the form of a question left open, or the
+ * requests for its model. */
 static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
                        const tg_registry *g, const cJSON *args, const tg_strv *assume,
-                       const char **code, cJSON **form)
+                       const cJSON *sampled, const char **code, cJSON **form)
 {
     if (!w->generate)
         return fail(code, "UNAVAILABLE", "generation is not available in this server");
@@ -446,9 +449,17 @@ static cJSON *generate(const tg_serve_workflow *w, const tg_serve_call *how,
     tg_serve_generated gen = {0};
     tg_err err = {0};
     cJSON *r = NULL;
-    if (w->generate(w->generate_ud, w->repo, intent, &data, 1, (const char *const *)assume->v,
-                    assume->n, &gen, &err) != 0) {
+    tg_serve_gen_request rq = {.intent = intent, .data = &data, .ndata = 1,
+                               .assume = (const char *const *)assume->v, .nassume = assume->n,
+                               .sampled = sampled};
+    if (w->generate(w->generate_ud, w->repo, &rq, &gen, &err) != 0) {
         r = fail(code, "GENERATION_FAILED", "%s", err.msg);
+    } else if (gen.sampling) { /* the result when the client cannot be asked */
+        r = fail(code, "UNAVAILABLE", "llm.provider is sampling, so the client's own model "
+                 "writes the tool, and this client offers no sampling: connect one that does, "
+                 "or set llm.provider to openai or anthropic (docs/code-edit.md#providers)");
+        *form = gen.sampling;
+        gen.sampling = NULL;
     } else if (gen.question) {
         r = question_result(&gen, code);
         *form = question_form(&gen);
@@ -618,8 +629,8 @@ static cJSON *reject(const tg_serve_workflow *w, const tg_serve_call *how, const
  * the core); how runs tool code. Never NULL. */
 static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how,
                             const char *name, const cJSON *args, const char *reply,
-                            const tg_strv *assume, const char **code, bool *changed,
-                            cJSON **form)
+                            const tg_strv *assume, const cJSON *sampled, const char **code,
+                            bool *changed, cJSON **form)
 {
     tg_registry g;
     tg_err err = {0};
@@ -629,7 +640,7 @@ static cJSON *workflow_call(const tg_serve_workflow *w, const tg_serve_call *how
     if (strcmp(name, "list_available_tools") == 0)
         r = list_tools(&g, code);
     else if (strcmp(name, "generate_tool") == 0)
-        r = generate(w, how, &g, args, assume, code, form);
+        r = generate(w, how, &g, args, assume, sampled, code, form);
     else if (strcmp(name, "run_staged_tool") == 0)
         r = staged_run(w, how, &g, tg_json_get_string(args, "tool"),
                        tg_json_get(args, "arguments"), NULL, code);
@@ -651,9 +662,11 @@ typedef struct wf_job {
     const cJSON *args;
     const char *reply; /* submit_tool_feedback: the user's answer */
     tg_strv assume;    /* generate_tool: the user's answers to the generator's questions */
+    const cJSON *sampled; /* generate_tool: the client's model's answers so far */
     const char *code;
     cJSON *result;
-    cJSON *form;       /* generate_tool: the question left open, as a form; NULL: none */
+    cJSON *form;       /* generate_tool: what to ask the client next (the question left open
+                        * as a form, or requests for its model); NULL: nothing */
     bool changed;
 } wf_job;
 
@@ -661,8 +674,8 @@ static void wf_work(void *arg)
 {
     wf_job *j = arg;
     pthread_mutex_lock(&j->w->mu);
-    j->result = workflow_call(j->w, &j->how, j->name, j->args, j->reply, &j->assume, &j->code,
-                              &j->changed, &j->form);
+    j->result = workflow_call(j->w, &j->how, j->name, j->args, j->reply, &j->assume,
+                              j->sampled, &j->code, &j->changed, &j->form);
     pthread_mutex_unlock(&j->w->mu);
 }
 
@@ -732,28 +745,42 @@ static void assumptions(const cJSON *args, const cJSON *answers, tg_strv *out)
             tg_strv_pushf(out, "%s=%s", a->string, a->valuestring);
 }
 
+/* Whether the client can be asked every question of qs (its capabilities cover them). */
+static bool can_ask(const cJSON *qs, unsigned client_can)
+{
+    for (const cJSON *q = qs ? qs->child : NULL; q; q = q->next) {
+        const char *m = tg_json_get_string(q, "method");
+        unsigned need = m && strcmp(m, "sampling/createMessage") == 0 ? TG_CLIENT_SAMPLES
+                                                                       : TG_CLIENT_ELICITS;
+        if (!(client_can & need))
+            return false;
+    }
+    return true;
+}
+
 /*
  * generate_tool: a question the request leaves open goes to the user through the client's
- * form (legacy: elicitation/create now; 2026-07-28: input_required, then the retry), and the
- * generation runs again with the answer — three questions at most. A client that cannot show
- * a form gets the question as the result (outcome QUESTION), for the agent to ask the user and
- * call again with assume.
+ * form, and a request for the client's model (llm.provider sampling) to its model (legacy: the
+ * requests now; 2026-07-28: input_required, then the retry), and the generation runs again
+ * with the answers — TG_MRTR_MAX_ROUNDS rounds at most. A client that cannot be asked gets the
+ * question as the result (outcome QUESTION), for the agent to ask the user and call again with
+ * assume, or the error that its model cannot be asked.
  */
 static void generate_call(tg_serve_workflow *w, const tg_serve_rx *rx, const cJSON *args,
                           tg_serve_outcome *out)
 {
     static const char who[] = "generate_tool";
-    bool elicits = (rx->how.client_can & TG_CLIENT_ELICITS) && rx->c->mrtr;
-    cJSON *answers = elicits && rx->era == TG_ERA_MODERN
+    unsigned can = rx->c->mrtr ? rx->how.client_can : 0;
+    cJSON *answers = can && rx->era == TG_ERA_MODERN
                          ? tg_serve_mrtr_retry_answers(rx->c->mrtr, who, NULL, args, rx->params,
                                                        out)
                          : cJSON_CreateObject();
     for (int round = 0; answers; round++) {
-        wf_job j = {.w = w, .how = rx->how, .name = who, .args = args};
+        wf_job j = {.w = w, .how = rx->how, .name = who, .args = args, .sampled = answers};
         assumptions(args, answers, &j.assume);
         run_job(rx, &j);
         tg_strv_free(&j.assume);
-        if (!j.form || !elicits || round == 3) {
+        if (!j.form || !can_ask(j.form, can) || round == TG_MRTR_MAX_ROUNDS) {
             cJSON_Delete(j.form);
             *out = (tg_serve_outcome){.result = j.result, .code = j.code};
             break;

@@ -52,19 +52,31 @@ typedef struct tg_serve_generated {
     char *about, *question;
     char **options;
     size_t noptions;
+    /* llm.provider sampling: what the client's model must answer before generation can go on
+     * (questions as tg_call_result.ask holds them, run/toolrun.h), or NULL */
+    cJSON *sampling;
 } tg_serve_generated;
 
+/* What generate_tool asks for, with the answers so far. */
+typedef struct tg_serve_gen_request {
+    const char *intent;
+    const char *const *data; /* paths relative to the root */
+    size_t ndata;
+    const char *const *assume; /* the user's answers to earlier questions, "ABOUT=MEANING" */
+    size_t nassume;
+    const cJSON *sampled;    /* the client's model's answers so far ({key: CreateMessageResult}),
+                              * or NULL */
+} tg_serve_gen_request;
+
 /*
- * Generates a tool for intent from the data files (paths relative to the root) with the
- * pipeline of `toolgen new`, then builds it so it can be staged; assume[0..nassume) are the
- * user's answers to earlier questions ("ABOUT=MEANING", `toolgen new --assume`). 0 when the
- * pipeline reached an outcome or a question (see out), -1 with err (bad request, the provider
- * or sandbox unavailable).
+ * Generates a tool for rq->intent from the data files with the pipeline of `toolgen new`, then
+ * builds it so it can be staged (`toolgen new --assume` for rq->assume). 0 when the pipeline
+ * reached an outcome, a question for the user or requests for the client's model (see out),
+ * -1 with err (bad request, the provider or sandbox unavailable).
  */
-typedef int (*tg_serve_generate_fn)(void *ud, const tg_repo *repo, const char *intent,
-                                    const char *const *data, size_t ndata,
-                                    const char *const *assume, size_t nassume,
-                                    tg_serve_generated *out, tg_err *err);
+typedef int (*tg_serve_generate_fn)(void *ud, const tg_repo *repo,
+                                    const tg_serve_gen_request *rq, tg_serve_generated *out,
+                                    tg_err *err);
 
 /*
  * Generates the rejected tool again from the user's notes with the pipeline of `toolgen reject

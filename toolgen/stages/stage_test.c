@@ -401,8 +401,13 @@ static void collect_cases(test_run_state *t)
     size_t nex = (size_t)cJSON_GetArraySize(m->examples), nt = (size_t)cJSON_GetArraySize(m->tests);
     t->cs = xcalloc(nex + nt + 1, sizeof *t->cs);
     const cJSON *it;
+    /* A tool that declares it reaches the network (constraints.network: web_fetch) records
+     * examples the build cannot re-run: the sandbox has no network. Its tests still run, and
+     * must not need it (docs/build.md#the-test-stage). */
+    const cJSON *examples = cJSON_IsTrue(tg_json_get(m->constraints, "network")) ? NULL
+                                                                                : m->examples;
     /* names are required by the manifest schema, which load enforced */
-    cJSON_ArrayForEach(it, m->examples)
+    cJSON_ArrayForEach(it, examples)
     {
         tcase *c = &t->cs[t->n++];
         c->example = true;
