@@ -82,8 +82,8 @@ typedef struct server {
     /* guards the sessions' replays (serve/replay.h) and which request follows a stream; taken
      * last: with it held, only a follower's mu may be taken */
     pthread_mutex_t replay_mu;
-    /* the ids of sessions DELETE ended (a ring; under the core lock): with a shared state key
-     * an id that verifies is otherwise continued here (docs/scale.md) */
+    /* the nonces of sessions DELETE ended (a ring; under the core lock): with a shared state
+     * key an id that verifies is otherwise continued here (docs/scale.md) */
     char *tombs[TOMBS];
     size_t next_tomb;
     char *self_url;          /* where the other instances reach this one; NULL: unknown */

@@ -15,7 +15,12 @@
  *   - legacy-era clients get a session: initialize's reply carries Mcp-Session-Id, later
  *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it, and
  *     so does session_idle_ms without a request; at most 1024 are open at once (initialize
- *     beyond is refused with 503).
+ *     beyond is refused with 503). The id is a random nonce and the session's state (the
+ *     core's tg_serve_session_state) signed with the core's mrtr key, in hex; logging/setLevel
+ *     reissues it with the new level. Behind a load balancer, with a key the instances share
+ *     (docs/scale.md), an instance continues a session another one started from its id, and
+ *     hands a client's response to a request of another instance's call to that instance
+ *     (forward).
  *     GET with the session's id opens its stream of server messages (one per session): the
  *     list changes and resource updates; a session without one open gets them with its next
  *     response that can be an event stream. A session's event streams are resumable: their
