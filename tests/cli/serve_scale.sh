@@ -162,6 +162,7 @@ expect_rc "legacy: the SDK 1.x client's session through the balancer" 0
 expect_out "... ran" "client: "
 expect_not_out "... without a failure" "FAIL"
 printf '%s\n' "$OUT" | grep FAIL | head -5 >&2
+SID=$(printf '%s\n' "$OUT" | sed -n 's/^session: //p')
 for s in s1 s2 s3; do
     n=$(calls legacy $s)
     if [ "$n" -gt 0 ]; then ok; else bad "legacy: instance $s served none of the session's calls"; fi
@@ -171,6 +172,27 @@ expect_eq "legacy: the session's 66 calls and 3 asking ones, between the three" 
 run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err"
 expect_out "legacy: the answers that reached another instance were handed on" '"status":"forwarded"'
 expect_not_out "... none lost" '"status":"forward_failed"'
+
+# the session's id alone continues it on any instance of the key, and on no other; DELETE ends
+# it on the instance it reaches, which remembers (docs/scale.md#legacy-sessions)
+legacy_list() { # PORT: the status of tools/list in the session
+    run $REQ POST "$(url "$1")" -H 'Content-Type: application/json' -H "Mcp-Session-Id: $SID" \
+        -H 'MCP-Protocol-Version: 2025-11-25' -d '{"jsonrpc":"2.0","id":900,"method":"tools/list"}'
+    STATUS=$(printf '%s\n' "$OUT" | head -n 1)
+}
+start other2 TOOLGEN_SERVE_STATE_KEY="another-key-of-more-than-32-characters"
+legacy_list "$PORT_other2"
+expect_eq "legacy: an instance with another key does not know the session" "$STATUS" 404
+kill "$P_other2"
+wait "$P_other2"
+legacy_list "$PORT_s1"
+expect_eq "legacy: the session's first id works on s1" "$STATUS" 200
+run $REQ DELETE "$(url "$PORT_s1")" -H "Mcp-Session-Id: $SID"
+expect_eq "legacy: DELETE on s1" "$(printf '%s\n' "$OUT" | head -n 1)" 200
+legacy_list "$PORT_s1"
+expect_eq "... s1 then says the session is gone" "$STATUS" 404
+legacy_list "$PORT_s2"
+expect_eq "... s2, which cannot know, still continues it" "$STATUS" 200
 
 # ---- a code session lives on its instance ---------------------------------------------------
 M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
@@ -218,7 +240,7 @@ for s in s1 s2; do
     RC=$?
     expect_rc "$s ends cleanly" 0
 done
-run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err" "$TMP/other.err"
+run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err" "$TMP/other.err" "$TMP/other2.err"
 expect_not_out "no sanitizer report" "Sanitizer"
 
 finish cli-serve-scale
