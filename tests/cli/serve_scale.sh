@@ -6,7 +6,8 @@
 # then through the balancer), and an instance without the key refuses the state; the official
 # SDK 1.x client keeps one legacy session through the balancer — its calls on every instance,
 # its log level carried, its answers to elicitation handed on to the instance whose call asked,
-# its GET stream told of a new tool (serve_scale.mjs); a code session's
+# its GET stream told of a new tool (serve_scale.mjs), its id unknown under another key and
+# ended by DELETE only where DELETE lands; a code session's
 # handle used on another instance is refused naming both; no tool sees the key; one instance is
 # killed mid-run and the calls, 2026-07-28 and legacy, go on on the other two
 # (proxy_next_upstream).
