@@ -51,10 +51,10 @@ def expected_pandas():
 class Serve:
     """toolgen serve over stdio; every request's server-side duration from its log line."""
 
-    def __init__(self, repo, err_path):
+    def __init__(self, repo, err_path, wrap=()):
         self.err_path = err_path
-        self.p = subprocess.Popen([TOOLGEN, "-C", repo, "serve", "--dev", "--toolset", "code"],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        argv = [*wrap, TOOLGEN, "-C", repo, "serve", "--dev", "--toolset", "code"]
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=open(err_path, "w"))
         self.n = 0
         r = self.rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -85,7 +85,8 @@ class Serve:
         d = self.rpc("tools/call", {"name": name, "arguments": args})
         ms = (time.perf_counter() - t0) * 1e3
         res = d.get("result") or {}
-        return ms, res.get("structuredContent") or {}, bool(res.get("isError")) or "error" in d, self.n
+        failed = bool(res.get("isError")) or "error" in d
+        return ms, res.get("structuredContent") or {}, failed, self.n
 
     def server_ms(self):
         """id -> duration_ms from the server's log lines"""
@@ -179,7 +180,8 @@ def main():
     def tg_exec(args, check=None, row=None):
         ms, sc, err, rid = srv.call("python_execute", args)
         if err or not sc.get("success") or (check and check not in sc.get("stdout", "")):
-            sys.exit(f"python_execute {args.get('code', '')[:30]!r} failed: {json.dumps(sc)[:1500]}")
+            sys.exit(f"python_execute {args.get('code', '')[:30]!r} failed: "
+                     f"{json.dumps(sc)[:1500]}")
         if row:
             ra = sc.get("resource_analysis", {})
             extra.setdefault(row, []).append((sc.get("executionTime"),
@@ -324,7 +326,8 @@ LABELS = {
     "jupyter_pandas_nohist": "Jupyter: the same with store_history=False",
     "oneshot_pandas": "toolgen: python_execute one-shot, no session (in serve)",
     "oneshot_import": "  stage: one-shot `import pandas` only",
-    "pool_tool": "toolgen: repository pandas tool through the warm pool (group_and_count_by_columns)",
+    "pool_tool": "toolgen: repository pandas tool through the warm pool "
+                 "(group_and_count_by_columns)",
     "plain_pandas": "plain `python3 -c` subprocess",
     "cold_pandas": "toolgen: `toolgen run python_execute` (cold process + sandbox)",
     "new_session": "toolgen: create_session + first python_execute",
@@ -388,5 +391,65 @@ def report(res):
               ", ".join(f"{k} {v:g}" for k, v in res["cpu_ms"].items()))
 
 
+def stages():
+    """STAGES=1: where a one-shot python_execute's wall time goes, from the server's own
+    execve / exit events under strace (--seccomp-bpf: only those two system calls stop) and the
+    client's send and receive times on the same clock; medians over N calls of each program."""
+    bench_dir, n = sys.argv[1], int(sys.argv[3])
+    trace = os.path.join(bench_dir, "serve.strace")
+    srv = Serve(os.path.join(bench_dir, "repo"), os.path.join(bench_dir, "serve.err"),
+                ("strace", "-f", "--seccomp-bpf", "-ttt", "-e", "trace=execve,exit_group",
+                 "-o", trace))
+    marks = []
+    for label, code in (("`x = 1`", STMT), ("pandas group-by", PANDAS)):
+        for i in range(n + 2):
+            t0 = time.time()
+            ms, sc, err, _ = srv.call("python_execute", {"code": code})
+            t1 = time.time()
+            if err or not sc.get("success"):
+                sys.exit(f"python_execute failed: {json.dumps(sc)[:1000]}")
+            if i >= 2:  # two untimed calls first
+                marks.append((label, t0, t1))
+            time.sleep(SETTLE)
+    srv.close()
+    ev = []
+    with open(trace) as f:
+        for line in f:
+            parts = line.split(None, 2)
+            if len(parts) < 3:
+                continue
+            ts, what = float(parts[1]), parts[2]
+            if what.startswith('execve("/usr/bin/bwrap"'):
+                ev.append((ts, "bwrap"))
+            elif what.startswith('execve("' + PY + '"'):
+                ev.append((ts, "python"))
+            elif what.startswith("+++ exited"):
+                ev.append((ts, "exit"))
+    names = ["request sent → execve(bwrap): arguments, the call's directory, fork",
+             "execve(bwrap) → execve(python3): namespaces, mounts",
+             "the interpreter: start, runner, program, exit",
+             "last exit → reply received: teardown, classification, resource analysis, result"]
+    table = {}
+    for label, t0, t1 in marks:
+        e = [x for x in ev if t0 <= x[0] <= t1]
+        bw = [t for t, k in e if k == "bwrap"]
+        py = [t for t, k in e if k == "python"]
+        ex = [t for t, k in e if k == "exit"]
+        if not (bw and py and ex):
+            continue
+        d = [bw[0] - t0, py[0] - bw[0], ex[-1] - py[0], t1 - ex[-1]]
+        for i, v in enumerate(d):
+            table.setdefault(label, [[] for _ in names])[i].append(v * 1e3)
+    labels = list(table)
+    print(f"one-shot python_execute under strace, medians of {n} calls each, load "
+          f"{open('/proc/loadavg').read().split()[0]}")
+    print()
+    print("| stage | " + " | ".join(f"{k} ms" for k in labels) + " |")
+    print("| --- |" + " ---: |" * len(labels))
+    for i, name in enumerate(names):
+        print(f"| {name} | " + " | ".join(f"{statistics.median(table[k][i]):.1f}"
+                                          for k in labels) + " |")
+
+
 if __name__ == "__main__":
-    main()
+    stages() if os.environ.get("STAGES") else main()

@@ -27,7 +27,9 @@
 # them, with results.json). ONLY=row,... runs some rows (their keys: bench/interpreter.py);
 # SETTLE (seconds, default 0.5) is the pause after a row that leaves work behind (the pool's
 # replacement worker, a closed session, a shut-down kernel); PYTHON the interpreter of the
-# peers and the driver (default /usr/bin/python3, the one the sandbox runs).
+# peers and the driver (default /usr/bin/python3, the one the sandbox runs). STAGES=1 instead
+# times the stages of a one-shot python_execute (`x = 1` and the pandas program, SLOW calls
+# each) from the server's execve/exit events under strace -f --seccomp-bpf.
 set -eu
 FAST=${1:-200}
 SLOW=${2:-20}
@@ -40,7 +42,8 @@ skip() { echo "bench/interpreter.sh: skipped: $*"; exit 0; }
 [ -x "$TG" ] || { echo "bench/interpreter.sh: $TG not found: run make first" >&2; exit 2; }
 [ -x "$PY" ] || skip "$PY is missing"
 $PY -c 'import pandas' 2>/dev/null || skip "python3-pandas is missing (make deps)"
-$PY -c 'import jupyter_client, ipykernel' 2>/dev/null ||
+[ -z "${STAGES:-}" ] || command -v strace >/dev/null || skip "STAGES=1 needs strace"
+[ -n "${STAGES:-}" ] || $PY -c 'import jupyter_client, ipykernel' 2>/dev/null ||
     skip "the Jupyter peer is missing: sudo apt-get install -y python3-ipykernel python3-jupyter-client"
 
 rm -rf "$BENCH_DIR"
