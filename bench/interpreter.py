@@ -32,6 +32,9 @@ PY = os.environ.get("PYTHON", "/usr/bin/python3")
 os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
 ROUNDS = int(os.environ.get("ROUNDS", "10"))
 SETTLE = float(os.environ.get("SETTLE", "0.5"))  # s after a row that leaves work behind
+# s after a one-shot call, which goes through the pool: a model's think time, during which the
+# replacement worker imports numpy, pandas and matplotlib (docs/sandbox.md#the-warm-pool)
+ONESHOT_SETTLE = float(os.environ.get("ONESHOT_SETTLE", "1.0"))
 
 STMT = "x = 1"
 with open(os.path.join(ROOT, "data", "tips.csv")) as f:
@@ -195,7 +198,11 @@ def main():
         return tg_exec({"code": PANDAS, "session_id": sid}, want, row="session_pandas")
 
     def oneshot(code, check, row):
-        return lambda: tg_exec({"code": code}, check, row=row)
+        def call():
+            ms = tg_exec({"code": code}, check, row=row)
+            time.sleep(ONESHOT_SETTLE)
+            return ms
+        return call
 
     def pooled_tool():
         ms, sc, err, rid = srv.call("group_and_count_by_columns",
