@@ -147,9 +147,8 @@ static void find_stale(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg
         size_t len = 0;
         char *text = tg_is_file(file) ? tg_read_file(file, TG_DOC_MAX_BYTES, &len, &ignored) : NULL;
         if (text && strncmp(text, mark, strlen(mark)) == 0)
-            tg_strv_pushf(&stale, "%s (its source is gone or left out: left as it is; remove "
-                                  "the folder if it is no longer wanted)",
-                          e->d_name);
+            tg_strv_pushf(&stale, "%s (%s: left as it is; remove the folder if it is no longer "
+                                  "wanted)", e->d_name, o->gone);
         free(text);
         free(file);
     }

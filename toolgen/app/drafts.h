@@ -40,6 +40,8 @@ typedef struct tg_drafts_opts {
                              ": " (the document or module): finds the stale drafts */
     const char *command;  /* "init --from-python", for messages */
     const char *rename;   /* how to draft a kept tool under another name, for messages */
+    const char *gone;     /* why a stale draft is stale: "its operation is gone from the
+                             document or left out" */
     bool dry_run;         /* decide and report, write nothing */
 } tg_drafts_opts;
 

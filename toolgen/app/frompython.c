@@ -336,7 +336,8 @@ int tg_app_init_python(const tg_frompy_opts *o, tg_frompy_report *out, tg_err *e
         report_warnings(&s, desc, nd, out);
         tg_drafts_opts wo = {.dir = o->dir, .mark = FP_DRAFT_MARK, .source = s.run.source,
                              .command = "init --from-python", .dry_run = o->dry_run,
-                             .rename = "rename the function's tool with the hints file"};
+                             .rename = "rename the function's tool with the hints file",
+                             .gone = "its function is gone from the module or left out"};
         tg_drafts_out dout = {&out->created, &out->updated, &out->unchanged, &out->kept,
                               &out->stale, &out->initialised};
         rc = tg_drafts_write(&wo, ds, nd, &dout, err);

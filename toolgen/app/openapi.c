@@ -373,7 +373,8 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
                           r.c.cuts, OA_REF_REPEAT, OA_REF_DEPTH, OA_MAX_NODES, OA_MAX_TOTAL_NODES);
         tg_drafts_opts wo = {.dir = o->dir, .mark = DRAFT_MARK, .source = r.source,
                              .command = "init --from-openapi", .dry_run = o->dry_run,
-                             .rename = "rename the operation with x-toolgen or the hints file"};
+                             .rename = "rename the operation with x-toolgen or the hints file",
+                             .gone = "its operation is gone from the document or left out"};
         tg_drafts_out dout = {&out->created, &out->updated, &out->unchanged, &out->kept,
                               &out->stale, &out->initialised};
         rc = tg_drafts_write(&wo, ds, nd, &dout, err);
