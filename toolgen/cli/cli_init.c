@@ -58,6 +58,18 @@ static void print_list(const char *label, const tg_strv *v)
         printf("  %-10s %s\n", label, v->v[i]);
 }
 
+/* What a run of init --from-* did with each tool (app/drafts.h), in the lists' order. */
+static void print_outcome(const tg_strv *created, const tg_strv *updated, const tg_strv *unchanged,
+                          const tg_strv *kept, const tg_strv *skipped, const tg_strv *stale)
+{
+    print_list("created", created);
+    print_list("updated", updated);
+    print_list("unchanged", unchanged);
+    print_list("kept", kept);
+    print_list("left out", skipped);
+    print_list("stale", stale);
+}
+
 static int init_openapi(const char *dir, tg_openapi_opts *o)
 {
     char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
@@ -83,12 +95,7 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
     }
     printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ", r.tools,
            o->file, r.initialised ? " (the folder was made a toolgen repository first)" : "");
-    print_list("created", &r.created);
-    print_list("updated", &r.updated);
-    print_list("unchanged", &r.unchanged);
-    print_list("kept", &r.kept);
-    print_list("left out", &r.skipped);
-    print_list("stale", &r.stale);
+    print_outcome(&r.created, &r.updated, &r.unchanged, &r.kept, &r.skipped, &r.stale);
     if (r.tools)
         printf("Next: review the drafts (their examples are illustrative unless the document\n"
                "gave some), then `toolgen lint` and `toolgen build`.\n");
@@ -118,12 +125,7 @@ static int init_python(const char *dir, tg_frompy_opts *o)
     if (rc == 0) {
         printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ",
                r.tools, shown, r.initialised ? " (the folder was made a toolgen repository first)" : "");
-        print_list("created", &r.created);
-        print_list("updated", &r.updated);
-        print_list("unchanged", &r.unchanged);
-        print_list("kept", &r.kept);
-        print_list("left out", &r.skipped);
-        print_list("stale", &r.stale);
+        print_outcome(&r.created, &r.updated, &r.unchanged, &r.kept, &r.skipped, &r.stale);
         if (r.config_added)
             printf("  %-10s static_check.allowed_imports in toolgen.yaml (the drafts import it)\n",
                    o->dry_run ? "would add" : "added");
