@@ -213,6 +213,23 @@ expect_out "hints: 2 tools" "drafted 2 tools"
 expect_out "hints: renamed" "created    add_numbers"
 expect_out "hints: a function not included is left out" "scale: not included by the hints file"
 
+# a function now left out: its draft is reported stale and left in place; --dry-run writes nothing
+printf 'exclude:\n  - operation: words\n' >"$Q/toolgen.hints.yaml"
+before=$(tree_sum "$Q")
+run "$TG" init --from-python "$L/mylib.py" "$Q" --dry-run
+expect_rc "dry run" 0
+expect_out "dry run: says what it would draft" "would draft 5 tools"
+expect_out "dry run: the excluded function is listed" "words: excluded by the hints file"
+expect_out "dry run: its earlier draft is stale" "stale      words (its function is gone from the module or left out"
+expect_eq "dry run: nothing written" "$(tree_sum "$Q")" "$before"
+
+# more than 40 tools: a warning naming the count
+i=0
+while [ $i -lt 41 ]; do printf 'def f%d(x: int) -> int:\n    """Return x."""\n    return x\n\n\n' $i; i=$((i + 1)); done >"$L/many.py"
+run "$TG" init --from-python "$L/many.py" "$TMP/many"
+expect_rc "41 functions: drafted" 0
+expect_err "41 functions: a warning names the count" "41 tools would be exposed: more than 40"
+
 # ---- bad input: a clear error, nothing written ----
 bad_module() { # NAME MODULE EXPECTED-IN-STDERR
     run "$TG" init --from-python "$2" "$TMP/bad-out"
