@@ -223,6 +223,35 @@ expect_out "dry run: the excluded function is listed" "words: excluded by the hi
 expect_out "dry run: its earlier draft is stale" "stale      words (its function is gone from the module or left out"
 expect_eq "dry run: nothing written" "$(tree_sum "$Q")" "$before"
 
+# a function that aborts its process, or whose answer changes from call to call, gets a
+# placeholder example, said in its limitations and a warning; the others are drafted as usual
+cat >"$L/odd.py" <<'EOF'
+import os
+import time
+
+
+def crash() -> int:
+    """Abort the process."""
+    os.abort()
+
+
+def now() -> float:
+    """The time."""
+    return time.time()
+
+
+def fine(x: int = 1) -> int:
+    """Return x."""
+    return x
+EOF
+run "$TG" init --from-python "$L/odd.py" "$TMP/odd"
+expect_rc "odd.py: drafted" 0
+expect_out "odd.py: 3 tools" "drafted 3 tools"
+expect_err "odd.py: the placeholders are counted" "2 drafts have a placeholder example"
+grep -q 'the call ended the process' "$TMP/odd/manifests/crash/tool.manifest.yaml" && ok || bad "an aborting function: said in docs.limitations"
+grep -q 'two calls gave different answers' "$TMP/odd/manifests/now/tool.manifest.yaml" && ok || bad "a changing answer: said in docs.limitations"
+grep -q '^  - name: illustrative$' "$TMP/odd/manifests/fine/tool.manifest.yaml" && ok || bad "the module's other functions are drafted"
+
 # more than 40 tools: a warning naming the count
 i=0
 while [ $i -lt 41 ]; do printf 'def f%d(x: int) -> int:\n    """Return x."""\n    return x\n\n\n' $i; i=$((i + 1)); done >"$L/many.py"

@@ -17,8 +17,10 @@ Optional / Union / X | None, Literal) and, for unannotated parameters, from thei
 function's default is used); a required one makes the function skipped.
 
 Examples: each doctest `>>> f(literal args)` whose expected output is a literal, when calling the
-function gives that output; a function without one is called once on illustrative arguments
-made from its schema, and its answer recorded ("source": "call"). Nothing here writes a file.
+function gives that output; a function without one is called on illustrative arguments made
+from its schema, and its answer recorded ("source": "call") when two calls agree. Every call
+runs in a forked child with a time limit, so a function that exits, aborts or hangs costs
+its example only. Nothing here writes a file.
 A bad module exits 2 with a one-line reason on stderr.
 """
 
@@ -35,6 +37,7 @@ import typing
 CALL_SECONDS = 2      # one example call; a slower function gets no computed example
 MAX_EXAMPLES = 3      # doctest examples kept per function
 MAX_TEXT = 20000      # characters of docstring read
+MAX_ANSWER = 16384    # bytes of JSON an example's output may take
 
 
 class Unrepresentable(Exception):
@@ -200,29 +203,70 @@ def prose(doc):
 
 # ---- calls ------------------------------------------------------------------------------------
 
-class CallTimeout(Exception):
-    pass
+class CallFailed(Exception):
+    """A call that raised ("TypeError: ..."), ended its process, took too long, or answered
+    something that cannot be an example."""
 
 
 def on_alarm(signum, frame):
-    raise CallTimeout()
+    raise TimeoutError(f"no answer within {CALL_SECONDS} s")
 
 
-def call(fn, params, args):
-    """fn called as the drafted tool calls it; its JSON result, or raises."""
-    positional, keywords = [], dict(args)
-    for p in params:
-        if not p["positional"]:
-            break
-        if p["name"] not in keywords:
-            break
-        positional.append(keywords.pop(p["name"]))
+def call_here(fn, positional, keywords):
+    """In the forked child: the call's JSON answer or its error, as JSON text."""
     signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(CALL_SECONDS)
     try:
-        return json_value(fn(*positional, **keywords))
-    finally:
-        signal.alarm(0)
+        res = {"ok": json_value(fn(*positional, **keywords))}
+    except Unrepresentable as e:
+        res = {"error": f"its answer has no JSON form ({e})"}
+    except BaseException as e:  # noqa: B902 - SystemExit too: it is the call's answer
+        res = {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+    signal.alarm(0)
+    try:
+        return json.dumps(res, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        return json.dumps({"error": f"its answer has no JSON form ({e})"})
+
+
+def call(fn, params, args):
+    """fn called as the drafted tool calls it, in a child process (a function may exit, abort
+    or hang: the describer goes on); its JSON result, or raises CallFailed."""
+    positional, keywords = [], dict(args)
+    for p in params:
+        if not p["positional"] or p["name"] not in keywords:
+            break
+        positional.append(keywords.pop(p["name"]))
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        data = call_here(fn, positional, keywords).encode("utf-8", "replace")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(w, view):]
+        os._exit(0)
+    os.close(w)
+    chunks = []
+    with os.fdopen(r, "rb") as f:
+        for chunk in iter(lambda: f.read(65536), b""):
+            chunks.append(chunk)
+    os.waitpid(pid, 0)
+    data = b"".join(chunks)
+    if not data:
+        raise CallFailed("the call ended the process")
+    if len(data) > MAX_ANSWER:
+        raise CallFailed(f"its answer is over {MAX_ANSWER // 1024} KB, too long for an example")
+    try:  # the first JSON text only: a function that forks leaves two writers
+        res, _ = json.JSONDecoder().raw_decode(data.decode("utf-8", "replace"))
+    except ValueError:
+        raise CallFailed("its answer could not be read") from None
+    if not isinstance(res, dict) or "error" in res or "ok" not in res:
+        raise CallFailed(res.get("error", "its answer could not be read") if isinstance(res, dict)
+                         else "its answer could not be read")
+    if "error" in res:
+        raise CallFailed(res["error"])
+    return res["ok"]
 
 
 def made_value(schema):
@@ -266,9 +310,9 @@ def doctest_examples(fn, name, sig, params, prop_names):
             continue
         try:
             got = call(fn, params, args)
-        except BaseException as e:  # noqa: B902
-            notes.append(f"The doctest `{ex.source.strip()}` raised {type(e).__name__} when "
-                         f"toolgen ran it; it is not an example.")
+        except CallFailed as e:
+            notes.append(f"The doctest `{ex.source.strip()}` failed when toolgen ran it ({e}); "
+                         f"it is not an example.")
             continue
         if got != want:
             notes.append(f"The doctest `{ex.source.strip()}` gave {got!r}, not {want!r}, "
@@ -327,10 +371,14 @@ def describe(fn, name):
     if not examples:
         args = {p["name"]: made_value(p["schema"]) for p in params if p["required"]}
         try:
-            examples.append({"source": "call", "input": args, "output": call(fn, params, args)})
-        except BaseException as e:  # noqa: B902
-            notes.append(f"Calling it on illustrative arguments raised {type(e).__name__}: "
-                         f"{str(e)[:200]}; the example is a placeholder to replace.")
+            first = call(fn, params, args)
+            if call(fn, params, args) != first:
+                raise CallFailed("two calls gave different answers, so no output can be "
+                                 "checked")
+            examples.append({"source": "call", "input": args, "output": first})
+        except CallFailed as e:
+            notes.append(f"Calling it on illustrative arguments failed ({e}); the example is a "
+                         f"placeholder to replace.")
             examples.append({"source": "placeholder", "input": args, "output": None})
     return {"name": name, "summary": summary, "details": details, "params": params,
             "returns": returns, "wrapped": wrapped, "examples": examples,
@@ -341,7 +389,11 @@ def main():
     if len(sys.argv) != 2:
         fail("usage: describe_module.py MODULE")
     sys.dont_write_bytecode = True
-    out_stream, sys.stdout = sys.stdout, sys.stderr  # what the module prints is not the answer
+    # what the module prints, from Python or C, is not the answer: fd 1 becomes stderr
+    sys.stdout.flush()
+    out_stream = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     module, name = load(sys.argv[1])
     functions, skipped = [], []
     for fname, fn in public_functions(module):
@@ -357,6 +409,7 @@ def main():
     out = {"module": module.__name__, "import": name, "functions": functions,
            "skipped": skipped}
     out_stream.write(json.dumps(out, ensure_ascii=False))  # key order as built: type first
+    out_stream.flush()
 
 
 if __name__ == "__main__":
