@@ -243,10 +243,18 @@ def now() -> float:
 def fine(x: int = 1) -> int:
     """Return x."""
     return x
+
+
+def a_function_with_a_rather_long_name(x: int = 1) -> int:
+    """Return x."""
+    return x
 EOF
-run "$TG" init --from-python "$L/odd.py" "$TMP/odd"
+run "$TG" init --from-python "$L/odd.py" "$TMP/odd" --name-budget 16
 expect_rc "odd.py: drafted" 0
-expect_out "odd.py: 3 tools" "drafted 3 tools"
+expect_out "odd.py: 4 tools" "drafted 4 tools"
+long=$(ls "$TMP/odd/manifests" | grep '^a_funct')
+printf '%s' "$long" | grep -Eq '^a_funct_[0-9a-f]{8}$' && ok || bad "a name over --name-budget is cut with a hash suffix (got '$long')"
+grep -q "^name: $long\$" "$TMP/odd/manifests/$long/tool.manifest.yaml" && ok || bad "the cut name is the manifest's name"
 expect_err "odd.py: the placeholders are counted" "2 drafts have a placeholder example"
 grep -q 'the call ended the process' "$TMP/odd/manifests/crash/tool.manifest.yaml" && ok || bad "an aborting function: said in docs.limitations"
 grep -q 'two calls gave different answers' "$TMP/odd/manifests/now/tool.manifest.yaml" && ok || bad "a changing answer: said in docs.limitations"

@@ -167,23 +167,16 @@ def describe_param(p, hints):
 
 
 def split_doc(doc):
-    """(first paragraph, the rest without doctests), whitespace folded."""
-    doc = inspect.cleandoc(doc or "")[:MAX_TEXT]
+    """(first paragraph, the rest) of a docstring without doctests, each paragraph's lines
+    joined; at most MAX_TEXT characters are read."""
     paras, cur = [], []
-    for line in doc.splitlines():
-        if line.lstrip().startswith((">>>", "...")) or not line.strip():
-            if cur:
-                paras.append(" ".join(cur))
+    for line in (doc or "")[:MAX_TEXT].splitlines() + [""]:
+        if line.strip():
+            cur.append(line.strip())
+        elif cur:
+            paras.append(" ".join(cur))
             cur = []
-            if line.lstrip().startswith(">>>"):
-                cur = []
-            continue
-        cur.append(line.strip())
-    if cur:
-        paras.append(" ".join(cur))
-    # drop doctest outputs: a paragraph right after a >>> line is its expected value
-    kept = [p for p in paras if p]
-    return (kept[0] if kept else ""), "\n\n".join(kept[1:])
+    return (paras[0] if paras else ""), "\n\n".join(paras[1:])
 
 
 def prose(doc):
