@@ -1,9 +1,11 @@
 /* cli_init.c — `toolgen init [DIR] [--name NAME]`: a new repository (app/init.h); with
- * --from-openapi FILE, draft manifests from an OpenAPI document (app/openapi.h). */
+ * --from-openapi FILE, draft manifests from an OpenAPI document (app/openapi.h); with
+ * --from-python MODULE, from a Python module's functions (app/frompython.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/frompython.h"
 #include "app/init.h"
 #include "app/openapi.h"
 #include "cli/cli.h"
@@ -12,6 +14,7 @@ const char tg_usage_init[] =
     "usage: toolgen init [DIR] [--name NAME]\n"
     "       toolgen init --from-openapi FILE [DIR] [--read-only] [--name-budget N]\n"
     "                    [--base-url URL] [--allow-external-refs] [--hints FILE] [--dry-run]\n"
+    "       toolgen init --from-python MODULE [DIR] [--name-budget N] [--hints FILE] [--dry-run]\n"
     "\n"
     "Makes DIR (default: the -C folder, else the current one; created when missing) a toolgen\n"
     "repository: toolgen.yaml (the built-in generator: no model, no network), manifests/,\n"
@@ -36,6 +39,16 @@ const char tg_usage_init[] =
     "Operations with x-toolgen: {exclude: true} or x-mcp: false are left out; x-toolgen:\n"
     "{name: N} names one (docs/cli.md#init-from-openapi).\n"
     "\n"
+    "With --from-python MODULE (a module /usr/bin/python3 imports, e.g. textwrap, or the path\n"
+    "of a .py file, which is copied beside each tool.py): one draft manifest of the python\n"
+    "runtime per public function, from its signature, annotations, docstring and doctests.\n"
+    "The module is imported in the sandbox, without network; a function without a doctest is\n"
+    "called once there on illustrative arguments for its example. *args, **kwargs and\n"
+    "optional parameters without a JSON form are left out (said in docs.limitations). The\n"
+    "hints file selects and renames functions by name; re-running works as above. A\n"
+    "static_check section allowing the import is appended to toolgen.yaml when it has none\n"
+    "(docs/cli.md#init-from-python).\n"
+    "\n"
     "Exit status: 0 done, 2 usage error, a refused document, or DIR is a toolgen repository\n"
     "already, 3 a file or git could not be written.\n";
 
@@ -43,6 +56,18 @@ static void print_list(const char *label, const tg_strv *v)
 {
     for (size_t i = 0; i < v->n; i++)
         printf("  %-10s %s\n", label, v->v[i]);
+}
+
+/* What a run of init --from-* did with each tool (app/drafts.h), in the lists' order. */
+static void print_outcome(const tg_strv *created, const tg_strv *updated, const tg_strv *unchanged,
+                          const tg_strv *kept, const tg_strv *skipped, const tg_strv *stale)
+{
+    print_list("created", created);
+    print_list("updated", updated);
+    print_list("unchanged", unchanged);
+    print_list("kept", kept);
+    print_list("left out", skipped);
+    print_list("stale", stale);
 }
 
 static int init_openapi(const char *dir, tg_openapi_opts *o)
@@ -70,12 +95,7 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
     }
     printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ", r.tools,
            o->file, r.initialised ? " (the folder was made a toolgen repository first)" : "");
-    print_list("created", &r.created);
-    print_list("updated", &r.updated);
-    print_list("unchanged", &r.unchanged);
-    print_list("kept", &r.kept);
-    print_list("left out", &r.skipped);
-    print_list("stale", &r.stale);
+    print_outcome(&r.created, &r.updated, &r.unchanged, &r.kept, &r.skipped, &r.stale);
     if (r.tools)
         printf("Next: review the drafts (their examples are illustrative unless the document\n"
                "gave some), then `toolgen lint` and `toolgen build`.\n");
@@ -86,10 +106,47 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
     return TG_EXIT_OK;
 }
 
+static int init_python(const char *dir, tg_frompy_opts *o)
+{
+    char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
+    bool file = strchr(o->module, '/') || (strlen(o->module) > 3 &&
+                                           !strcmp(o->module + strlen(o->module) - 3, ".py"));
+    char *module = file ? cli_user_path(o->module) : xstrdup(o->module);
+    char *hints = o->hints_file ? cli_user_path(o->hints_file) : NULL;
+    const char *shown = o->module;
+    o->dir = path;
+    o->module = module;
+    o->hints_file = hints;
+    tg_frompy_report r;
+    tg_err err = {0};
+    int rc = tg_app_init_python(o, &r, &err);
+    for (size_t i = 0; i < r.warnings.n; i++)
+        fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
+    if (rc == 0) {
+        printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ",
+               r.tools, shown, r.initialised ? " (the folder was made a toolgen repository first)" : "");
+        print_outcome(&r.created, &r.updated, &r.unchanged, &r.kept, &r.skipped, &r.stale);
+        if (r.config_added)
+            printf("  %-10s static_check.allowed_imports in toolgen.yaml (the drafts import it)\n",
+                   o->dry_run ? "would add" : "added");
+        printf("Next: review the drafts (an example marked illustrative is the function's answer\n"
+               "to made-up arguments), then `toolgen lint` and `toolgen build`.\n");
+    }
+    tg_frompy_report_free(&r);
+    free(path);
+    free(module);
+    free(hints);
+    if (rc != 0)
+        return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
+                        "init --from-python: %s\nNothing was written.", err.msg);
+    return TG_EXIT_OK;
+}
+
 int cmd_init(int argc, char **argv)
 {
     const char *dir = NULL, *name = NULL;
     tg_openapi_opts oa = {0};
+    tg_frompy_opts py = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return cli_print_usage(tg_usage_init, TG_EXIT_OK);
@@ -97,6 +154,8 @@ int cmd_init(int argc, char **argv)
             name = argv[++i];
         else if (strcmp(argv[i], "--from-openapi") == 0 && i + 1 < argc)
             oa.file = argv[++i];
+        else if (strcmp(argv[i], "--from-python") == 0 && i + 1 < argc)
+            py.module = argv[++i];
         else if (strcmp(argv[i], "--hints") == 0 && i + 1 < argc)
             oa.hints_file = argv[++i];
         else if (strcmp(argv[i], "--base-url") == 0 && i + 1 < argc)
@@ -120,9 +179,19 @@ int cmd_init(int argc, char **argv)
     if (oa.file && name)
         return cli_fail(TG_EXIT_USAGE, "init: --name is for a new repository; with "
                                        "--from-openapi, run `toolgen init --name` first");
-    if (!oa.file && oa_opt)
+    if (!oa.file && !py.module && oa_opt)
         return cli_fail(TG_EXIT_USAGE, "init: that option goes with --from-openapi FILE\n%s",
                         tg_usage_init);
+    if (py.module) {
+        bool other = oa.file || oa.base_url || oa.read_only || oa.allow_external_refs || name;
+        if (other)
+            return cli_fail(TG_EXIT_USAGE, "init: --from-python takes --name-budget, --hints and "
+                                           "--dry-run only\n%s", tg_usage_init);
+        py.name_budget = oa.name_budget;
+        py.hints_file = oa.hints_file;
+        py.dry_run = oa.dry_run;
+        return init_python(dir, &py);
+    }
     if (oa.file)
         return init_openapi(dir, &oa);
     char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
