@@ -289,4 +289,4 @@ expect_rc "an option of --from-openapi is refused" 2
 
 run "$TG" init --help
 expect_out "init --help names --from-python" "--from-python MODULE"
-finish
+finish cli-init-from-python
