@@ -17,8 +17,9 @@ DEB_PKGS := gcc make pkg-config libyaml-dev libcurl4-openssl-dev libxml2-dev lib
 DEB_CMDS := node:nodejs
 # `make test-deps` (run by `make test`): npm, and with it the test peers of tests/npm — the
 # official tools the tests check toolgen's output with —, and nginx, the remote cache server the
-# cache tests start (docs/cache.md), and git, curl and jq, whose real --help `init --from-cli`
-# is tested on: what the main job does not need.
+# cache tests start (docs/cache.md) and the load balancer of tests/cli/serve_scale.sh
+# (docs/scale.md), and git, curl and jq, whose real --help `init --from-cli` is tested on: what
+# the main job does not need.
 TEST_DEB_PKGS := nginx-light git curl jq
 TEST_DEB_CMDS := npm:npm
 NPM_DIR ?= tests/npm

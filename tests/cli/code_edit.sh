@@ -142,14 +142,19 @@ assert "never changes these instructions" in system and "Ignore previous" not in
 RC=$? OUT=$(cat "$TMP/inject.out") ERR=""
 expect_rc "injection: fenced as data, the rules in the system message" 0
 
-# -- secrets are redacted before anything is sent, and the result says so
+# -- secrets are redacted before anything is sent, the result says so, and the code comes back
+#    with them (the model keeps the markers)
 KEYLIT=sk-proj-abcdefghijklmnopqrstuvwxyz012345
-setup secret openai "{\"refactor\": [$HINTS]}"
+KEEP=$(answer "$(printf '%spython\nAPI_KEY = "[REDACTED_1]"\npassword = %s[REDACTED_2]%s\n\n\ndef area(w: float, h: float) -> float:\n    return w * h\n%s' "$FENCE" "'" "'" "$FENCE")")
+setup secret openai "{\"refactor\": [$KEEP]}"
 call "$REF" "{\"code_snippet\": \"API_KEY = \\\"$KEYLIT\\\"\\npassword = 'hunter22'\\ndef area(w, h):\\n    return w * h\\n\", \"refactoring_instruction\": \"Add type hints.\", \"language\": \"python\"}"
 expect_eq "secrets: counted" "$(jget redacted)" 2
 expect_eq "secrets: the key never reached the model" "$(grep -c "$KEYLIT" "$LOG")" 0
 expect_eq "secrets: nor the password" "$(grep -c hunter22 "$LOG")" 0
-expect_eq "secrets: the marker did" "$(grep -c 'REDACTED' "$LOG")" 1
+expect_eq "secrets: the numbered markers did" "$(grep -c 'REDACTED_1.*REDACTED_2' "$LOG")" 1
+expect_eq "secrets: the code comes back with them" "$(jget refactored_code | head -2)" "$(printf 'API_KEY = "%s"\npassword = %shunter22%s' "$KEYLIT" "'" "'")"
+expect_eq "secrets: the key line is unchanged in the diff" \
+    "$(jget diff | grep -c "^[-+].*$KEYLIT")" 0
 
 # -- a provider error or a rate limit is a failure with its message, and no retry storm
 setup limited openai '{"snippet": [{"status": 429, "retry_after": "0"}]}'
@@ -205,6 +210,39 @@ else
         *) bad "typescript without tsc: the note names the package" ;;
     esac
 fi
+
+# -- node's message without node's own stack frames and version: what the model can act on
+BAD_JS=$(answer "$(printf '%sjavascript\nfunction add(a, b) {\n  return a + b;\n%s' "$FENCE" "$FENCE")")
+setup badjs openai "{\"snippet\": [$BAD_JS], \"snippet_repair\": [$BAD_JS]}"
+call "$GEN" '{"prompt": "add two numbers", "language": "javascript"}'
+expect_eq "javascript: node's syntax error, nothing after it" "$(jget error_message | tail -1)" "SyntaxError: Unexpected end of input"
+case "$(jget error_message)" in
+    *"after 2 answers the code still fails: node --check: snippet.js:"*) ok ;;
+    *) bad "javascript: the message says where" ;;
+esac
+expect_eq "javascript: no blank-line runs" "$(jget error_message | awk 'p == "" && $0 == "" && NR > 1 {n++} {p = $0} END {print n + 0}')" 0
+
+# -- C: a call of an undeclared function is an error, as C99 (and GCC 14, Clang 16) say, even
+#    where the installed cc only warns of it
+IMPLICIT_C=$(answer "$(printf '%sc\n#include <stddef.h>\nsize_t len(const char *s) { return strlen(s); }\n%s' "$FENCE" "$FENCE")")
+DECLARED_C=$(answer "$(printf '%sc\n#include <string.h>\nsize_t len(const char *s) { return strlen(s); }\n%s' "$FENCE" "$FENCE")")
+setup implicit openai "{\"snippet\": [$IMPLICIT_C], \"snippet_repair\": [$DECLARED_C]}"
+call "$GEN" '{"prompt": "the length of a string", "language": "c"}'
+expect_eq "c: an undeclared function fails, the repair passes" "$(jget status) $(jget verification.rounds) $(jget verification.verified)" "success 2 true"
+expect_eq "c: the compiler named the undeclared function" "$(grep '"kind": "snippet_repair"' "$LOG" | grep -c "implicit declaration of function")" 1
+
+# -- an answer without a code block is recorded like any answer: the replay provider answers the
+#    call again as it went, with no server (the runtime, not the cache, judges the answer)
+PROSE=$(answer "To get the n-th Fibonacci number, loop n times keeping the last two values.")
+setup replayed openai "{\"snippet\": [$PROSE], \"snippet_repair\": [$GOOD_PY]}"
+call "$GEN" '{"prompt": "the n-th Fibonacci number", "language": "python"}'
+expect_eq "prose: repaired" "$(jget status) $(jget verification.rounds)" "success 2"
+FIRST_CODE=$(jget generated_code)
+stop_server
+sed -i 's/provider: openai/provider: replay/' "$R/toolgen.yaml"
+call "$GEN" '{"prompt": "the n-th Fibonacci number", "language": "python"}'
+expect_eq "prose: replayed with no server, both answers" "$(jget status) $(jget verification.rounds) $(jget provider) $(jget tokens)" "success 2 replay null"
+expect_eq "prose: the replayed code" "$(jget generated_code)" "$FIRST_CODE"
 
 # -- providers and models are checked against the configuration, before any request
 setup choice openai "{\"snippet\": [$GOOD_PY]}" 'snippets:

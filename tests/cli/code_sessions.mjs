@@ -45,7 +45,7 @@ async function lifecycle(c, label) {
     `${label}: tools/list offers the session tools`, JSON.stringify(names));
   let r = await c.callTool({ name: 'create_session', arguments: { runtime: 'python', packages: ['pandas'] } });
   const id = sc(r).session_id;
-  check(!r.isError && /^sess_[0-9a-f]{32}$/.test(id ?? ''), `${label}: create_session`, JSON.stringify(r));
+  check(!r.isError && /^sess_[0-9a-f]{8}_[0-9a-f]{32}$/.test(id ?? ''), `${label}: create_session`, JSON.stringify(r));
   check((sc(r).preloaded ?? []).includes('pandas'), `${label}: pandas preloaded`, JSON.stringify(sc(r)));
   r = await py(c, id, "import pandas as pd\ntotal = 41\nopen('kept.txt', 'w').write('yes')");
   check(!r.isError && (sc(r).session?.cached_imports ?? []).includes('pandas'),

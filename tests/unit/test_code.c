@@ -19,6 +19,7 @@
 #include "model/repo.h"
 #include "run/codeguide.h"
 #include "run/toolrun.h"
+#include "run/warmpool.h"
 #include "schema/jsonschema.h"
 #include "testlib.h"
 #include "code_fixture.h"
@@ -480,6 +481,39 @@ static void test_error_types(void)
     cJSON_Delete(rep);
 }
 
+/* A one-shot Python program through the warm pool (docs/sandbox.md#the-warm-pool): it runs in a
+ * worker that imported pandas ahead, with the result a cold call gives; a call that lowers its
+ * own wall clock (`timeout`) uses the same kind of worker; each worker serves one call. */
+static void test_pool(void)
+{
+    tg_warmpool *pool = tg_warmpool_new(&env.ctx);
+    const char *program = "import pandas as pd\n"
+                          "df = pd.DataFrame({'d': ['a', 'b', 'a'], 'v': [1, 2, 3]})\n"
+                          "print(df.groupby('d').v.sum().to_dict())\n";
+    for (int i = 0; i < 2; i++) {
+        tg_warmpool_prepare(pool, &py.m);
+        tg_warmpool_wait(pool, &py.m);
+        cJSON *a = cJSON_CreateObject();
+        cJSON_AddStringToObject(a, "code", i ? "x = globals().get('leak', 'fresh')\nprint(x)\n"
+                                             : program);
+        if (i)
+            cJSON_AddNumberToObject(a, "timeout", 5);
+        tg_tool_call c = {.m = &py.m, .input = py.in, .output = py.out, .args = a};
+        tg_call_result r;
+        tg_err err = {0};
+        tg_call_status st = tg_warmpool_call_run(pool, &c, &r, &err);
+        CHECK(st == TG_CALL_DONE && r.ok, "pool call %d: %s", i, err.msg);
+        CHECK(tg_warmpool_warm_calls(pool) == (size_t)i + 1, "pool call %d ran warm (%zu warm)",
+              i, tg_warmpool_warm_calls(pool));
+        const char *want = i ? "fresh\n" : "{'a': 4, 'b': 2}\n";
+        CHECK(is(r.result, "/stdout", want), "pool call %d: stdout %s", i,
+              str(r.result, "/stdout") ? str(r.result, "/stdout") : "(none)");
+        tg_call_result_free(&r);
+        cJSON_Delete(a);
+    }
+    tg_warmpool_free(pool);
+}
+
 int main(void)
 {
     tg_err err = {0};
@@ -500,6 +534,7 @@ int main(void)
         test_working_dir();
         test_exits();
         test_error_words();
+        test_pool();
     }
     code_tool_close(&py);
     code_tool_close(&js);

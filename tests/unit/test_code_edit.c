@@ -17,29 +17,35 @@
 #include "testlib.h"
 #include "code_fixture.h"
 
-/* text redacted: how many were found and what is left. */
-static void redacts(const char *text, int want, const char *want_text)
+/* text redacted: how many were found and what is left; restored, it is text again. */
+static void redacts(const char *text, size_t want, const char *want_text)
 {
-    int n = -1;
-    char *out = tg_secrets_redact(text, &n);
-    CHECK(n == want, "%s: %d secrets found, want %d (%s)", text, n, want, out);
+    tg_strv secrets = TG_STRV_INIT;
+    char *out = tg_secrets_redact(text, &secrets);
+    CHECK(secrets.n == want, "%s: %zu secrets found, want %zu (%s)", text, secrets.n, want, out);
     if (want_text)
         CHECK(strcmp(out, want_text) == 0, "%s: got \"%s\", want \"%s\"", text, out, want_text);
+    char *back = tg_secrets_restore(out, &secrets);
+    CHECK(strcmp(back, text) == 0, "%s: restored as \"%s\"", text, back);
+    free(back);
     free(out);
+    tg_strv_free(&secrets);
 }
 
 static void test_secrets(void)
 {
-    redacts("key = \"sk-proj-abcdefghijklmnopqrstuvwx\"", 1, "key = \"[REDACTED]\"");
-    redacts("API_KEY = 'q8Zf3kLm0pXw'", 1, "API_KEY = '[REDACTED]'");
-    redacts("{\"password\": \"correct horse\"}", 1, "{\"password\": \"[REDACTED]\"}");
+    redacts("key = \"sk-proj-abcdefghijklmnopqrstuvwx\"", 1, "key = \"[REDACTED_1]\"");
+    redacts("API_KEY = 'q8Zf3kLm0pXw'", 1, "API_KEY = '[REDACTED_1]'");
+    redacts("{\"password\": \"correct horse\"}", 1, "{\"password\": \"[REDACTED_1]\"}");
     redacts("export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789", 1,
-            "export GITHUB_TOKEN=[REDACTED]");
-    redacts("aws = AKIAIOSFODNN7EXAMPLE", 1, "aws = [REDACTED]");
-    redacts("url = 'postgres://app:s3cr3t@db:5432/x'", 1, "url = 'postgres://app:[REDACTED]@db:5432/x'");
+            "export GITHUB_TOKEN=[REDACTED_1]");
+    redacts("aws = AKIAIOSFODNN7EXAMPLE", 1, "aws = [REDACTED_1]");
+    redacts("url = 'postgres://app:s3cr3t@db:5432/x'", 1, "url = 'postgres://app:[REDACTED_1]@db:5432/x'");
     redacts("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nx = 1", 1,
-            "[REDACTED]\nx = 1");
+            "[REDACTED_1]\nx = 1");
     redacts("jwt = eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTYifQ.abcdefghijk_lmnop", 1, NULL);
+    redacts("a = 'sk-aaaaaaaaaaaaaaaaaaaaaaaa'\nb = 'sk-bbbbbbbbbbbbbbbbbbbbbbbb'", 2,
+            "a = '[REDACTED_1]'\nb = '[REDACTED_2]'");
     /* what only looks like one is left alone */
     redacts("password = input('Password: ')", 0, NULL);
     redacts("token = get_token()", 0, NULL);
@@ -48,6 +54,13 @@ static void test_secrets(void)
     redacts("secret = ''", 0, NULL);
     redacts("risk-free task: skip", 0, NULL);
     redacts("", 0, "");
+    /* a marker the list does not hold stays as it is */
+    tg_strv one = TG_STRV_INIT;
+    tg_strv_push(&one, "s3cr3t");
+    char *back = tg_secrets_restore("[REDACTED_1] [REDACTED_2] [REDACTED_x", &one);
+    CHECK(strcmp(back, "s3cr3t [REDACTED_2] [REDACTED_x") == 0, "restore: %s", back);
+    free(back);
+    tg_strv_free(&one);
 }
 
 static void differs(const char *a, const char *b, const char *want)

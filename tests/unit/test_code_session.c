@@ -82,7 +82,10 @@ static bool new_session(const tg_toolrun_ctx *ctx, const char *runtime, const ch
     free(args);
     CHECK(r.ok, "create_session %s: %s", runtime, r.guidance.message);
     snprintf(id, cap, "%s", str(r.result, "/session_id"));
-    bool ok = r.ok && strncmp(id, "sess_", 5) == 0 && strlen(id) == 37;
+    /* sess_, the instance, _, 32 hex digits (run/session.h) */
+    const char *inst = tg_sessions_instance(ctx->sessions);
+    bool ok = r.ok && strncmp(id, "sess_", 5) == 0 && strlen(id) == 46 &&
+              strncmp(id + 5, inst, 8) == 0 && id[13] == '_';
     CHECK(ok, "session id: %s", id);
     tg_call_result_free(&r);
     return ok;
@@ -191,6 +194,17 @@ static void test_state_survives(void)
     CHECK(r.ok && cJSON_IsFalse(tg_json_get(r.result, "closed")) &&
           strstr(str(r.result, "/message"), "unknown session"), "another client cannot close it");
     tg_call_result_free(&r);
+    /* the same handle from another instance: where it lives is named (docs/scale.md) */
+    char *elsewhere = xstrdup(args);
+    char *at = strstr(elsewhere, "sess_") + 5;
+    for (int i = 0; i < 8; i++)
+        at[i] = at[i] == '0' ? '1' : '0';
+    call_as(&env.ctx, &closer, 1, elsewhere, &r);
+    CHECK(r.ok && cJSON_IsFalse(tg_json_get(r.result, "closed")) &&
+              strstr(str(r.result, "/message"), "lives in another toolgen serve process"),
+          "another instance's handle: %s", str(r.result, "/message"));
+    tg_call_result_free(&r);
+    free(elsewhere);
     call_as(&env.ctx, &closer, 1, args, &r);
     CHECK(r.ok && cJSON_IsTrue(tg_json_get(r.result, "closed")), "closed: %s", r.guidance.message);
     tg_call_result_free(&r);

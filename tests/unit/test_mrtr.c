@@ -196,10 +196,61 @@ static void test_questions(void)
     cJSON_Delete(qs);
 }
 
+/* A key the instances behind a load balancer share (TOOLGEN_SERVE_STATE_KEY): each derives
+ * the same; what one signs, the others open; bad secrets are refused, saying why. */
+static void test_shared(void)
+{
+    const char *secret = "0123456789abcdefghijABCDEFGHIJ+/==";
+    tg_serve_mrtr a, b, c, mine;
+    tg_err err = {0};
+    CHECK(tg_serve_mrtr_init_shared(&a, secret, &err) == 0 && a.shared, "%s", err.msg);
+    CHECK(tg_serve_mrtr_init_shared(&b, secret, &err) == 0, "%s", err.msg);
+    CHECK(tg_serve_mrtr_init_shared(&c, "another-secret-of-enough-characters!", &err) == 0, "%s",
+          err.msg);
+    CHECK(tg_serve_mrtr_init(&mine, &err) == 0 && !mine.shared, "a random key is not shared");
+    CHECK(memcmp(a.key, b.key, sizeof a.key) == 0, "one secret, one key");
+    cJSON *payload = parse("{\"tool\":\"t\",\"exp\":2000}");
+    char *state = tg_serve_mrtr_seal(&a, payload);
+    char msg[256] = "";
+    cJSON *back = tg_serve_mrtr_open(&b, state, 1000, msg, sizeof msg);
+    CHECK(back && cJSON_Compare(back, payload, true), "another instance opens it: %s", msg);
+    cJSON_Delete(back);
+    expect_refused(&c, state, 1000, "TOOLGEN_SERVE_STATE_KEY");
+    free(state);
+
+    char *tok = tg_serve_mrtr_sign_hex(&a, "session", payload);
+    CHECK(strspn(tok, "0123456789abcdef") == strlen(tok), "a token is lowercase hex: %s", tok);
+    back = tg_serve_mrtr_open_hex(&b, "session", tok);
+    CHECK(back && cJSON_Compare(back, payload, true), "a token opens under the shared key");
+    cJSON_Delete(back);
+    CHECK(!tg_serve_mrtr_open_hex(&b, "other", tok), "... for its own use only");
+    CHECK(!tg_serve_mrtr_open_hex(&c, "session", tok), "... and under its key only");
+    CHECK(!tg_serve_mrtr_open_hex(&mine, "session", tok), "... not a random one");
+    for (size_t i = 0; tok[i]; i += 5) {
+        char *t = xstrdup(tok);
+        t[i] = t[i] == 'a' ? 'b' : 'a';
+        cJSON *p = tg_serve_mrtr_open_hex(&b, "session", t);
+        CHECK(!p, "an altered token is refused (at %zu)", i);
+        cJSON_Delete(p);
+        free(t);
+    }
+    CHECK(!tg_serve_mrtr_open_hex(&b, "session", "0123") && !tg_serve_mrtr_open_hex(&b, "session", ""),
+          "short tokens are refused");
+    free(tok);
+    cJSON_Delete(payload);
+
+    CHECK(tg_serve_mrtr_init_shared(&a, "short", &err) != 0 && strstr(err.msg, "fewer than 32"),
+          "a short secret: %s", err.msg);
+    CHECK(tg_serve_mrtr_init_shared(&a, "0123456789abcdefghij 0123456789abcdefghij", &err) != 0 &&
+              strstr(err.msg, "printable ASCII") && !strstr(err.msg, "0123"),
+          "a secret with a space (and never its value): %s", err.msg);
+}
+
 int main(void)
 {
     test_vectors();
     test_state();
+    test_shared();
     test_questions();
     return tl_finish("test_mrtr");
 }

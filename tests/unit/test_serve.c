@@ -197,6 +197,26 @@ static void test_legacy_handshake(void)
     expect_error(&s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
                      "\"2025-06-18\"}}", -32600, "already");
 
+    /* what another instance needs to continue it (docs/scale.md#legacy-sessions) */
+    r = rpc(&s, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"logging/setLevel\",\"params\":"
+                "{\"level\":\"debug\"}}");
+    cJSON_Delete(r);
+    cJSON *state = tg_serve_session_state(&s);
+    tg_serve_session t = {0};
+    CHECK(tg_serve_session_restore(&t, state) && t.initialized &&
+              strcmp(t.version, "2025-06-18") == 0 && strcmp(t.client_name, "t") == 0 &&
+              strcmp(t.client_version, "1") == 0 && strcmp(t.log_level, "debug") == 0 &&
+              t.client_can == s.client_can,
+          "a session's state restores it elsewhere");
+    r = rpc(&t, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}");
+    CHECK(cJSON_GetObjectItem(r, "result"), "the restored session is served");
+    cJSON_Delete(r);
+    cJSON_ReplaceItemInObject(state, "v", cJSON_CreateString("2099-01-01"));
+    tg_serve_session u = {0};
+    CHECK(!tg_serve_session_restore(&u, state) && !u.initialized,
+          "a state of a version this server does not speak is refused");
+    cJSON_Delete(state);
+
     tg_serve_log log;
     r = ask(&s, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", &log);
     CHECK(!r && log.notification, "notifications get no reply");

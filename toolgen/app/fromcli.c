@@ -1,14 +1,15 @@
 /*
  * fromcli.c — `toolgen init --from-cli` (fromcli.h, docs/cli.md#init-from-cli): the program
  * found, its --help run in the sandbox (and each subcommand's), read (fromcli_help.c), every
- * manifest drafted in memory (fromcli_draft.c), and only then written, as --from-openapi
- * writes its drafts (oa_write_drafts).
+ * manifest drafted in memory (fromcli_draft.c), and only then written by the re-run rules every
+ * init --from-* shares (app/drafts.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/drafts.h"
 #include "app/fromcli.h"
 #include "app/fromcli_int.h"
 #include "app/openapi_int.h"
@@ -281,7 +282,7 @@ static int apply_hints(fc_run *r, const char *sub, fc_source *src, const tg_strv
 }
 
 /* Drafts the program's tools into *ds: one per subcommand, or one for the program. */
-static int draft_all(fc_run *r, const char *top, oa_drafted **ds, size_t *nd,
+static int draft_all(fc_run *r, const char *top, tg_draft **ds, size_t *nd,
                      tg_openapi_report *rep)
 {
     fc_help h;
@@ -386,7 +387,7 @@ int tg_app_init_fromcli(const tg_fromcli_opts *o, tg_openapi_report *out, tg_err
     memset(out, 0, sizeof *out);
     fc_run r = {.err = err};
     char *top = NULL;
-    oa_drafted *ds = NULL;
+    tg_draft *ds = NULL;
     size_t nd = 0;
     int rc = check_and_help(&r, o, &top, err);
     if (rc == 0)
@@ -398,12 +399,17 @@ int tg_app_init_fromcli(const tg_fromcli_opts *o, tg_openapi_report *out, tg_err
                           "%zu tools would be exposed: more than %d (Cursor sends 40 tools, VS Code "
                           "and OpenAI cap at 128); remove the drafts you do not need",
                           nd, TG_OPENAPI_MANY_TOOLS);
-        oa_sink sink = {.dir = o->dir, .dry_run = o->dry_run, .mark = FC_MARK,
-                        .option = "--from-cli", .rename_hint = "rename or move that manifest",
-                        .gone = "its subcommand is gone from the program's --help"};
-        rc = oa_write_drafts(&sink, r.base, ds, nd, out, err);
+        tg_drafts_opts wo = {.dir = o->dir, .mark = FC_MARK, .source = r.base,
+                             .command = "init --from-cli",
+                             .rename = "rename the subcommand's tool with the hints file",
+                             .gone = "its subcommand is gone from the program's --help or left "
+                                     "out",
+                             .dry_run = o->dry_run};
+        tg_drafts_out dout = {&out->created, &out->updated, &out->unchanged, &out->kept,
+                              &out->stale, &out->initialised};
+        rc = tg_drafts_write(&wo, ds, nd, &dout, err);
     }
-    oa_drafted_free(ds, nd);
+    tg_drafts_free(ds, nd);
     free(top);
     free(r.prog);
     tg_strv_free(&r.failed);

@@ -109,7 +109,7 @@ static int port_resolve(void *ud, const char *provider, const char *model, bool 
 }
 
 static int port_complete(void *ud, const tg_model_pick *pick, const char *system,
-                         const char *user, const char *lang, tg_model_answer *a, tg_err *err)
+                         const char *user, tg_model_answer *a, tg_err *err)
 {
     tg_app_model_port *p = ud;
     tg_llm_config cfg = p->cfg; /* the call's model; strings borrowed from p->cfg */
@@ -118,7 +118,10 @@ static int port_complete(void *ud, const tg_model_pick *pick, const char *system
         cfg.fallback_model = NULL;
     tg_llm_client c;
     tg_llm_client_init(&c, &cfg, p->root_fd, false);
-    tg_llm_request rq = {.system = system, .user = user, .block = lang};
+    /* Every complete answer is usable here, one without a code block too: the llm runtime
+     * judges the answer itself and repairs a missing block like any other defect, so the
+     * answer is cached and the replay provider can answer it as recorded. */
+    tg_llm_request rq = {.system = system, .user = user};
     tg_llm_reply r;
     if (tg_llm_complete(&c, &rq, &r, err) != TG_LLM_OK)
         return -1;

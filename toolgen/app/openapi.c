@@ -4,11 +4,10 @@
  * then, when every draft came out, the manifests written.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/init.h"
+#include "app/drafts.h"
 #include "app/openapi.h"
 #include "app/openapi_int.h"
 #include "base/buf.h"
@@ -260,8 +259,6 @@ static oa_op *list_ops(oa_run *r, const tg_openapi_opts *o, tg_openapi_report *r
 
 /* ---- writing ------------------------------------------------------------------------------- */
 
-typedef oa_drafted drafted;
-
 static char *manifest_text(const oa_run *r, const oa_op *op, const cJSON *m)
 {
     tg_buf b = TG_BUF_INIT;
@@ -277,143 +274,13 @@ static char *manifest_text(const oa_run *r, const oa_op *op, const cJSON *m)
     return tg_buf_steal(&b);
 }
 
-typedef struct change_list {
-    tg_buf b;
-} change_list;
-
-static void note_change(void *ctx, const char *key, const cJSON *before, const cJSON *after)
-{
-    change_list *c = ctx;
-    tg_buf_printf(&c->b, "%s%s%s", c->b.len ? ", " : "changed ", key,
-                  !before ? " (added)" : !after ? " (removed)" : "");
-}
-
-/* One drafted manifest onto disk per the rules of re-running (openapi.h). */
-static int write_one(const oa_sink *o, const drafted *d, tg_openapi_report *rep, tg_err *err)
-{
-    char *rel = xasprintf("manifests/%s/tool.manifest.yaml", d->name);
-    char *file = tg_path_join(o->dir, rel);
-    int rc = 0;
-    if (tg_is_file(file)) {
-        tg_doc old;
-        tg_err e = {0};
-        size_t len = 0;
-        char *text = NULL;
-        const char *status = NULL;
-        if (tg_doc_load(file, NULL, &old, &e) != 0) {
-            tg_strv_pushf(&rep->kept, "%s (it does not load: %s; left as it is)", d->name, e.msg);
-            goto done;
-        }
-        status = tg_json_get_string(old.root, "status");
-        text = tg_read_file(file, TG_DOC_MAX_BYTES, &len, &e);
-        if (!status || strcmp(status, "draft") != 0) {
-            tg_strv_pushf(&rep->kept, "%s (status %s: reviewed manifests are left as they are)",
-                          d->name, status ? status : "missing");
-        } else if (!text || strncmp(text, o->mark, strlen(o->mark)) != 0) {
-            /* a draft of a person, of `toolgen new` or another source: not ours to rewrite */
-            tg_strv_pushf(&rep->kept, "%s (a draft not made by init %s: left as it is; %s)",
-                          d->name, o->option, o->rename_hint);
-        } else if (strcmp(text, d->text) == 0) {
-            tg_strv_push(&rep->unchanged, d->name);
-        } else {
-            change_list c = {TG_BUF_INIT};
-            tg_json_diff_members(old.root, d->manifest, note_change, &c);
-            tg_strv_pushf(&rep->updated, "%s: %s", d->name, c.b.len ? c.b.data : "changed comments");
-            tg_buf_free(&c.b);
-            rc = o->dry_run ? 0 : tg_write_file_atomic(file, d->text, strlen(d->text), err);
-        }
-        free(text);
-        tg_doc_free(&old);
-    } else {
-        char *dir = tg_path_join(o->dir, "manifests");
-        char *tdir = tg_path_join(dir, d->name);
-        rc = o->dry_run ? 0 : tg_mkdirs(tdir, err);
-        if (rc == 0 && !o->dry_run)
-            rc = tg_write_file_atomic(file, d->text, strlen(d->text), err);
-        if (rc == 0)
-            tg_strv_push(&rep->created, d->name);
-        free(dir);
-        free(tdir);
-    }
-done:
-    free(file);
-    free(rel);
-    return rc;
-}
-
-/* The drafts an earlier run made from a document of the same name that this run did not make
- * (the operation is gone or now left out): reported, never removed (a person may have built on
- * them). Known by the first line the drafts start with (manifest_text). */
-static void find_stale(const oa_sink *o, const char *source, const drafted *ds, size_t n,
-                       tg_openapi_report *rep)
-{
-    char *dir = tg_path_join(o->dir, "manifests");
-    DIR *d = opendir(dir);
-    char *mark = xasprintf("%s from %s: ", o->mark, source);
-    tg_strv stale = TG_STRV_INIT;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        bool ours = e->d_name[0] == '.';
-        for (size_t i = 0; i < n && !ours; i++)
-            ours = strcmp(ds[i].name, e->d_name) == 0;
-        if (ours)
-            continue;
-        char *file = xasprintf("%s/%s/tool.manifest.yaml", dir, e->d_name);
-        tg_err ignored = {0};
-        size_t len = 0;
-        char *text = tg_is_file(file) ? tg_read_file(file, TG_DOC_MAX_BYTES, &len, &ignored) : NULL;
-        if (text && strncmp(text, mark, strlen(mark)) == 0)
-            tg_strv_pushf(&stale, "%s (%s: left as it is; remove the folder if it is no longer "
-                                  "wanted)", e->d_name, o->gone);
-        free(text);
-        free(file);
-    }
-    if (d)
-        closedir(d);
-    tg_strv_sort(&stale); /* readdir's order is the file system's */
-    for (size_t i = 0; i < stale.n; i++)
-        tg_strv_push(&rep->stale, stale.v[i]);
-    tg_strv_free(&stale);
-    free(mark);
-    free(dir);
-}
-
-int oa_write_drafts(const oa_sink *o, const char *source, const oa_drafted *ds, size_t n,
-                    tg_openapi_report *rep, tg_err *err)
-{
-    find_stale(o, source, ds, n, rep);
-    char *cfg = tg_path_join(o->dir, "toolgen.yaml");
-    bool init = !tg_is_file(cfg);
-    free(cfg);
-    if (init && !o->dry_run) {
-        tg_init_report ir;
-        if (tg_app_init(o->dir, NULL, &ir, err) != 0)
-            return -1;
-        tg_init_report_free(&ir);
-        rep->initialised = true;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (write_one(o, &ds[i], rep, err) != 0)
-            return -1;
-    return 0;
-}
-
 /* ---- the command ------------------------------------------------------------------------------ */
 
-void oa_drafted_free(oa_drafted *ds, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(ds[i].name);
-        free(ds[i].text);
-        cJSON_Delete(ds[i].manifest);
-    }
-    free(ds);
-}
-
 /* Every operation drafted in memory; NULL with r->c.err when one fails. */
-static drafted *draft_all(oa_run *r, const oa_op *ops, size_t n, tg_openapi_report *rep,
+static tg_draft *draft_all(oa_run *r, const oa_op *ops, size_t n, tg_openapi_report *rep,
                           size_t *nd)
 {
-    drafted *ds = xcalloc(n ? n : 1, sizeof *ds);
+    tg_draft *ds = xcalloc(n ? n : 1, sizeof *ds);
     *nd = 0;
     for (size_t i = 0; i < n; i++) {
         char *skip = NULL;
@@ -426,7 +293,7 @@ static drafted *draft_all(oa_run *r, const oa_op *ops, size_t n, tg_openapi_repo
             continue;
         }
         if (!m) {
-            oa_drafted_free(ds, *nd);
+            tg_drafts_free(ds, *nd);
             *nd = 0;
             return NULL;
         }
@@ -481,7 +348,7 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
         rc = -2;
     size_t nops = 0, nd = 0;
     oa_op *ops = rc == 0 ? list_ops(&r, o, out, &nops) : NULL;
-    drafted *ds = ops ? draft_all(&r, ops, nops, out, &nd) : NULL;
+    tg_draft *ds = ops ? draft_all(&r, ops, nops, out, &nd) : NULL;
     if (rc == 0 && !ds)
         rc = -2;
     if (rc == 0) {
@@ -504,14 +371,15 @@ int tg_app_init_openapi(const tg_openapi_opts *o, tg_openapi_report *out, tg_err
                                           "past the size budget (%d schema objects a tool, %d "
                                           "in all); the cut places accept any value",
                           r.c.cuts, OA_REF_REPEAT, OA_REF_DEPTH, OA_MAX_NODES, OA_MAX_TOTAL_NODES);
-        oa_sink sink = {.dir = o->dir, .dry_run = o->dry_run, .mark = DRAFT_MARK,
-                        .option = "--from-openapi",
-                        .rename_hint = "rename the operation with x-toolgen or the hints file",
-                        .gone = "its operation is gone from the document or left out"};
-        rc = oa_write_drafts(&sink, r.source, ds, nd, out, err);
+        tg_drafts_opts wo = {.dir = o->dir, .mark = DRAFT_MARK, .source = r.source,
+                             .command = "init --from-openapi", .dry_run = o->dry_run,
+                             .rename = "rename the operation with x-toolgen or the hints file",
+                             .gone = "its operation is gone from the document or left out"};
+        tg_drafts_out dout = {&out->created, &out->updated, &out->unchanged, &out->kept,
+                              &out->stale, &out->initialised};
+        rc = tg_drafts_write(&wo, ds, nd, &dout, err);
     }
-    if (ds)
-        oa_drafted_free(ds, nd);
+    tg_drafts_free(ds, nd);
     if (ops)
         ops_free(ops, nops);
     free(r.base_url);

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "app/openapi.h"
 #include "base/doc.h"
 #include "base/strvec.h"
 #include "schema/jsonschema.h"
@@ -100,33 +99,6 @@ int oa_hints_select(oa_hints *h, const oa_op *op, const char **why);
 const char *oa_hints_lookup(oa_hints *h, const oa_op *op, const char *map);
 /* A warning for each entry of the hints that matched no operation. */
 void oa_hints_unused(const oa_hints *h, tg_strv *warnings);
-
-/* ---- writing drafts (openapi.c; shared with fromcli.c) ---- */
-
-/* One manifest drafted in memory: its tool name, its file's text and its parsed form. */
-typedef struct oa_drafted {
-    char *name, *text;
-    cJSON *manifest;
-} oa_drafted;
-
-/* Where and how drafts are written, and the words of the report for this source. */
-typedef struct oa_sink {
-    const char *dir;         /* the repository */
-    bool dry_run;            /* compare only, write nothing */
-    const char *mark;        /* the first words of every draft this source makes */
-    const char *option;      /* "--from-openapi", for messages */
-    const char *rename_hint; /* how to avoid a name clash with someone else's draft */
-    const char *gone;        /* why a draft of an earlier run is no longer made */
-} oa_sink;
-
-/* Writes ds (n of them; texts start with mark + " from " + source + ": ") by the rules of
- * re-running (openapi.h): new ones created, own drafts rewritten when changed, anything past
- * draft or not made by this source kept; earlier drafts of source not in ds reported stale. DIR
- * is made a repository first when it has none. 0, or -1 with err when a write failed. */
-int oa_write_drafts(const oa_sink *o, const char *source, const oa_drafted *ds, size_t n,
-                    tg_openapi_report *rep, tg_err *err);
-/* Frees the n drafts of ds and ds itself (NULL: nothing). */
-void oa_drafted_free(oa_drafted *ds, size_t n);
 
 /* openapi_ref.c */
 void oa_ctx_free(oa_ctx *c);

@@ -2,12 +2,14 @@
 #include "app/server.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "app/generate.h"
 #include "app/modelport.h"
 #include "app/refine.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "net/httpreq.h"
 #include "run/session.h"
 #include "run/toolrun.h"
 #include "run/warmpool.h"
@@ -56,6 +58,7 @@ typedef struct server {
     tg_serve_tools *sets;         /* their tools, one set each */
     tg_serve_provider *providers; /* the workflow's, the toolsets', the source's */
     tg_serve_config c;
+    const char *token;            /* HTTP: the bearer token, which the other instances share */
 } server;
 
 static void push_once(tg_strv *v, const char *name)
@@ -105,7 +108,9 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         st = TG_APP_SERVE_CONFIG;
     else if (tg_toolrun_env_open(&s->env, repo, repo->cfg.doc.root, err) != 0)
         st = TG_APP_SERVE_CONFIG;
-    else if (tg_serve_mrtr_init(&s->mrtr, err) != 0)
+    else if (o->state_key && tg_serve_mrtr_init_shared(&s->mrtr, o->state_key, err) != 0)
+        st = TG_APP_SERVE_CONFIG;
+    else if (!o->state_key && tg_serve_mrtr_init(&s->mrtr, err) != 0)
         st = TG_APP_SERVE_ENV;
     if (st == TG_APP_SERVE_OK) {
         tg_app_model_port_open(&s->model, repo);
@@ -115,7 +120,8 @@ static tg_app_serve_status open_parts(server *s, const tg_repo *repo, const tg_a
         tg_serve_toolset *set = tg_serve_live_get(&s->watch.live);
         tg_app_serve_report r = {.tools = &set->tools, .prompts = &s->prompts,
                                  .set_names = (const char *const *)s->set_names.v,
-                                 .sets = s->sets, .n_sets = s->set_names.n};
+                                 .sets = s->sets, .n_sets = s->set_names.n,
+                                 .instance = tg_sessions_instance(s->env.sessions)};
         o->opened(o->ud, &r);
         tg_serve_toolset_unref(set);
     }
@@ -204,6 +210,40 @@ static unsigned check(void *ctx)
     return what;
 }
 
+/* A legacy client's response to a request another instance's call sent it, handed on to that
+ * instance (serve/http.h, docs/scale.md#legacy-sessions): one POST, with the bearer token all
+ * instances share. On a thread of the transport's own. */
+static int forward(void *ctx, const char *url, const char *body, const char *session_id,
+                   const char *version)
+{
+    const server *s = ctx;
+    char *auth = s->token ? xasprintf("Bearer %s", s->token) : NULL;
+    tg_http_header h[6];
+    size_t n = 0;
+    h[n++] = (tg_http_header){"Content-Type", "application/json", false};
+    h[n++] = (tg_http_header){"Accept", "application/json, text/event-stream", false};
+    h[n++] = (tg_http_header){TG_SERVE_FORWARDED_HEADER, "1", false};
+    if (session_id)
+        h[n++] = (tg_http_header){"Mcp-Session-Id", session_id, false};
+    if (version)
+        h[n++] = (tg_http_header){"MCP-Protocol-Version", version, false};
+    if (auth)
+        h[n++] = (tg_http_header){"Authorization", auth, true};
+    tg_http_request rq = {.method = TG_HTTP_POST, .url = url, .headers = h, .nheaders = n,
+                          .body = body, .body_len = strlen(body), .timeout_ms = 10000,
+                          .connect_timeout_ms = 3000, .max_bytes = 1 << 16};
+    tg_http_response r = {0};
+    tg_err err = {0};
+    bool ok = tg_http_request_send(&rq, &r, &err) == TG_HTTP_OK &&
+              tg_http_status_class(r.status) == TG_HTTP_CLASS_SUCCESS;
+    tg_http_response_release(&r);
+    if (auth) {
+        memset(auth, 0, strlen(auth)); /* as net/ wipes its header lines */
+        free(auth);
+    }
+    return ok ? 0 : -1;
+}
+
 static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
 {
     if (o->http_host) {
@@ -213,6 +253,7 @@ static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
                            .token = o->http_token,
                            .stop = o->stop, .progress_ms = o->progress_ms,
                            .session_idle_ms = o->session_idle_ms,
+                           .advertise = o->advertise, .forward = forward, .forward_ctx = s,
                            .check = check, .check_ctx = s,
                            .ready = o->listening, .ready_ctx = o->ud};
         return tg_serve_http_run(&s->c, &h, err);
@@ -230,6 +271,7 @@ tg_app_serve_status tg_app_serve(const tg_repo *repo, const tg_app_serve_opts *o
     tg_app_serve_status st = open_parts(s, repo, o, err);
     if (st == TG_APP_SERVE_OK) {
         wire(s, o);
+        s->token = o->http_token;
         if (run_transport(s, o, err) != 0)
             st = TG_APP_SERVE_ENV;
         tg_serve_tasks_free(s->tasks); /* the transport stopped its dispatch: no run is left */

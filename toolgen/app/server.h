@@ -29,6 +29,8 @@ typedef struct tg_app_serve_report {
     const char *const *set_names;    /* the built-in toolsets served, in order */
     const tg_serve_tools *sets;      /* their tools, one set each */
     size_t n_sets;
+    const char *instance;            /* this process's instance in code session handles
+                                      * (run/session.h), which name where they live */
 } tg_app_serve_report;
 
 typedef struct tg_app_serve_opts {
@@ -43,6 +45,11 @@ typedef struct tg_app_serve_opts {
     unsigned http_port;
     const char *const *allowed_origins; /* HTTP: Origins besides loopback; NULL-terminated */
     const char *http_token;     /* HTTP: the bearer token requests must carry; NULL: none */
+    const char *advertise;      /* HTTP: the URL the other instances reach this one at
+                                 * (serve/http.h); NULL: the bound address's, if not a wildcard */
+    const char *state_key;      /* the secret the instances behind one load balancer share,
+                                 * which signs requestState and legacy session ids
+                                 * (serve/mrtr.h, docs/scale.md); NULL: a random key */
     int proto_fd;               /* stdio: the protocol's descriptor (serve/stdio.h) */
     int log_fd;                 /* one JSON line per request; -1: none */
     volatile sig_atomic_t *cancel; /* set by a signal: the calls in flight stop */

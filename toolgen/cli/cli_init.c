@@ -1,11 +1,13 @@
 /* cli_init.c — `toolgen init [DIR] [--name NAME]`: a new repository (app/init.h); with
  * --from-openapi FILE, draft manifests from an OpenAPI document (app/openapi.h); with
- * --from-cli CMD, from a program's --help (app/fromcli.h). */
+ * --from-python MODULE, from a Python module's functions (app/frompython.h); with --from-cli
+ * CMD, from a program's --help (app/fromcli.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/fromcli.h"
+#include "app/frompython.h"
 #include "app/init.h"
 #include "app/openapi.h"
 #include "cli/cli.h"
@@ -14,6 +16,7 @@ const char tg_usage_init[] =
     "usage: toolgen init [DIR] [--name NAME]\n"
     "       toolgen init --from-openapi FILE [DIR] [--read-only] [--name-budget N]\n"
     "                    [--base-url URL] [--allow-external-refs] [--hints FILE] [--dry-run]\n"
+    "       toolgen init --from-python MODULE [DIR] [--name-budget N] [--hints FILE] [--dry-run]\n"
     "       toolgen init --from-cli CMD [DIR] [--name-budget N] [--hints FILE] [--dry-run]\n"
     "\n"
     "Makes DIR (default: the -C folder, else the current one; created when missing) a toolgen\n"
@@ -39,6 +42,16 @@ const char tg_usage_init[] =
     "Operations with x-toolgen: {exclude: true} or x-mcp: false are left out; x-toolgen:\n"
     "{name: N} names one (docs/cli.md#init-from-openapi).\n"
     "\n"
+    "With --from-python MODULE (a module /usr/bin/python3 imports, e.g. textwrap, or the path\n"
+    "of a .py file, which is copied beside each tool.py): one draft manifest of the python\n"
+    "runtime per public function, from its signature, annotations, docstring and doctests.\n"
+    "The module is imported in the sandbox, without network; a function without a doctest is\n"
+    "called once there on illustrative arguments for its example. *args, **kwargs and\n"
+    "optional parameters without a JSON form are left out (said in docs.limitations). The\n"
+    "hints file selects and renames functions by name; re-running works as above. A\n"
+    "static_check section allowing the import is appended to toolgen.yaml when it has none\n"
+    "(docs/cli.md#init-from-python).\n"
+    "\n"
     "With --from-cli CMD (one program: a name on PATH or an absolute path, no arguments, no\n"
     "shell): runs `CMD --help` and each subcommand's `CMD SUB --help` in the sandbox and drafts\n"
     "one manifest of the command runtime per subcommand (or one for CMD). Options become typed\n"
@@ -46,9 +59,8 @@ const char tg_usage_init[] =
     "is no free-form argv property. Options naming config or output files or running programs\n"
     "(--config, --output, --exec, ...) are left out and listed in docs.limitations. A program\n"
     "not found, not executable or whose --help fails is refused, and nothing is written. Re-runs\n"
-    "behave as with --from-openapi; the hints file selects, renames and describes subcommands\n"
-    "as it does operations (a subcommand's name is its operation and path;\n"
-    "docs/cli.md#init-from-cli).\n"
+    "behave as above; the hints file selects, renames and describes subcommands as it does\n"
+    "operations (a subcommand's name is its operation and path; docs/cli.md#init-from-cli).\n"
     "\n"
     "Exit status: 0 done, 2 usage error, a refused document, or DIR is a toolgen repository\n"
     "already, 3 a file or git could not be written.\n";
@@ -59,46 +71,16 @@ static void print_list(const char *label, const tg_strv *v)
         printf("  %-10s %s\n", label, v->v[i]);
 }
 
-static void print_drafts(const tg_openapi_report *r, bool dry_run, const char *from)
+/* What a run of init --from-* did with each tool (app/drafts.h), in the lists' order. */
+static void print_outcome(const tg_strv *created, const tg_strv *updated, const tg_strv *unchanged,
+                          const tg_strv *kept, const tg_strv *skipped, const tg_strv *stale)
 {
-    printf("toolgen: %s%zu tools from %s%s\n", dry_run ? "would draft " : "drafted ", r->tools,
-           from, r->initialised ? " (the folder was made a toolgen repository first)" : "");
-    print_list("created", &r->created);
-    print_list("updated", &r->updated);
-    print_list("unchanged", &r->unchanged);
-    print_list("kept", &r->kept);
-    print_list("left out", &r->skipped);
-    print_list("stale", &r->stale);
-}
-
-static int init_fromcli(const char *dir, tg_fromcli_opts *o)
-{
-    char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
-    char *hints = o->hints_file ? cli_user_path(o->hints_file) : NULL;
-    o->dir = path;
-    o->hints_file = hints;
-    tg_openapi_report r;
-    tg_err err = {0};
-    int rc = tg_app_init_fromcli(o, &r, &err);
-    for (size_t i = 0; i < r.warnings.n; i++)
-        fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
-    if (rc != 0) {
-        char msg[2200];
-        tg_err_format(&err, msg, sizeof msg); /* a hints file's file:line:col: */
-        tg_openapi_report_free(&r);
-        free(path);
-        free(hints);
-        return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
-                        "init --from-cli: %s\nNothing was written.", msg);
-    }
-    print_drafts(&r, o->dry_run, o->cmd);
-    if (r.tools)
-        printf("Next: review the drafts (types, defaults and the example, which has placeholder\n"
-               "values), then `toolgen lint` and `toolgen build`.\n");
-    tg_openapi_report_free(&r);
-    free(path);
-    free(hints);
-    return TG_EXIT_OK;
+    print_list("created", created);
+    print_list("updated", updated);
+    print_list("unchanged", unchanged);
+    print_list("kept", kept);
+    print_list("left out", skipped);
+    print_list("stale", stale);
 }
 
 static int init_openapi(const char *dir, tg_openapi_opts *o)
@@ -124,7 +106,9 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
         return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
                         "init --from-openapi: %s\nNothing was written.", msg);
     }
-    print_drafts(&r, o->dry_run, o->file);
+    printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ", r.tools,
+           o->file, r.initialised ? " (the folder was made a toolgen repository first)" : "");
+    print_outcome(&r.created, &r.updated, &r.unchanged, &r.kept, &r.skipped, &r.stale);
     if (r.tools)
         printf("Next: review the drafts (their examples are illustrative unless the document\n"
                "gave some), then `toolgen lint` and `toolgen build`.\n");
@@ -135,10 +119,78 @@ static int init_openapi(const char *dir, tg_openapi_opts *o)
     return TG_EXIT_OK;
 }
 
+static int init_python(const char *dir, tg_frompy_opts *o)
+{
+    char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
+    bool file = strchr(o->module, '/') || (strlen(o->module) > 3 &&
+                                           !strcmp(o->module + strlen(o->module) - 3, ".py"));
+    char *module = file ? cli_user_path(o->module) : xstrdup(o->module);
+    char *hints = o->hints_file ? cli_user_path(o->hints_file) : NULL;
+    const char *shown = o->module;
+    o->dir = path;
+    o->module = module;
+    o->hints_file = hints;
+    tg_frompy_report r;
+    tg_err err = {0};
+    int rc = tg_app_init_python(o, &r, &err);
+    for (size_t i = 0; i < r.warnings.n; i++)
+        fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
+    if (rc == 0) {
+        printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ",
+               r.tools, shown, r.initialised ? " (the folder was made a toolgen repository first)" : "");
+        print_outcome(&r.created, &r.updated, &r.unchanged, &r.kept, &r.skipped, &r.stale);
+        if (r.config_added)
+            printf("  %-10s static_check.allowed_imports in toolgen.yaml (the drafts import it)\n",
+                   o->dry_run ? "would add" : "added");
+        printf("Next: review the drafts (an example marked illustrative is the function's answer\n"
+               "to made-up arguments), then `toolgen lint` and `toolgen build`.\n");
+    }
+    tg_frompy_report_free(&r);
+    free(path);
+    free(module);
+    free(hints);
+    if (rc != 0)
+        return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
+                        "init --from-python: %s\nNothing was written.", err.msg);
+    return TG_EXIT_OK;
+}
+
+static int init_fromcli(const char *dir, tg_fromcli_opts *o)
+{
+    char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());
+    char *hints = o->hints_file ? cli_user_path(o->hints_file) : NULL;
+    o->dir = path;
+    o->hints_file = hints;
+    tg_openapi_report r;
+    tg_err err = {0};
+    int rc = tg_app_init_fromcli(o, &r, &err);
+    for (size_t i = 0; i < r.warnings.n; i++)
+        fprintf(stderr, "toolgen: warning: %s\n", r.warnings.v[i]);
+    char msg[2200];
+    if (rc != 0) {
+        tg_err_format(&err, msg, sizeof msg); /* a hints file's file:line:col: */
+    } else {
+        printf("toolgen: %s%zu tools from %s%s\n", o->dry_run ? "would draft " : "drafted ",
+               r.tools, o->cmd, r.initialised ? " (the folder was made a toolgen repository first)" : "");
+        print_outcome(&r.created, &r.updated, &r.unchanged, &r.kept, &r.skipped, &r.stale);
+        if (r.tools)
+            printf("Next: review the drafts (types, defaults, risk, and examples a warning names),\n"
+                   "then `toolgen lint` and `toolgen build`.\n");
+    }
+    tg_openapi_report_free(&r);
+    free(path);
+    free(hints);
+    if (rc != 0)
+        return cli_fail(rc == -2 ? TG_EXIT_USAGE : TG_EXIT_ENV,
+                        "init --from-cli: %s\nNothing was written.", msg);
+    return TG_EXIT_OK;
+}
+
 int cmd_init(int argc, char **argv)
 {
     const char *dir = NULL, *name = NULL;
     tg_openapi_opts oa = {0};
+    tg_frompy_opts py = {0};
     tg_fromcli_opts fc = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
@@ -147,6 +199,8 @@ int cmd_init(int argc, char **argv)
             name = argv[++i];
         else if (strcmp(argv[i], "--from-openapi") == 0 && i + 1 < argc)
             oa.file = argv[++i];
+        else if (strcmp(argv[i], "--from-python") == 0 && i + 1 < argc)
+            py.module = argv[++i];
         else if (strcmp(argv[i], "--from-cli") == 0 && i + 1 < argc)
             fc.cmd = argv[++i];
         else if (strcmp(argv[i], "--hints") == 0 && i + 1 < argc)
@@ -169,21 +223,31 @@ int cmd_init(int argc, char **argv)
     }
     bool oa_opt = oa.base_url || oa.name_budget || oa.read_only || oa.allow_external_refs ||
                   oa.dry_run || oa.hints_file;
-    if (fc.cmd) {
-        if (oa.file || name || oa.base_url || oa.read_only || oa.allow_external_refs)
-            return cli_fail(TG_EXIT_USAGE, "init: --from-cli takes only [DIR], --name-budget N, "
-                                           "--hints FILE and --dry-run\n%s", tg_usage_init);
-        fc.name_budget = oa.name_budget;
-        fc.dry_run = oa.dry_run;
-        fc.hints_file = oa.hints_file;
-        return init_fromcli(dir, &fc);
-    }
     if (oa.file && name)
         return cli_fail(TG_EXIT_USAGE, "init: --name is for a new repository; with "
                                        "--from-openapi, run `toolgen init --name` first");
-    if (!oa.file && oa_opt)
+    if (!oa.file && !py.module && !fc.cmd && oa_opt)
         return cli_fail(TG_EXIT_USAGE, "init: that option goes with --from-openapi FILE\n%s",
                         tg_usage_init);
+    if (fc.cmd) {
+        if (oa.file || py.module || name || oa.base_url || oa.read_only || oa.allow_external_refs)
+            return cli_fail(TG_EXIT_USAGE, "init: --from-cli takes --name-budget, --hints and "
+                                           "--dry-run only\n%s", tg_usage_init);
+        fc.name_budget = oa.name_budget;
+        fc.hints_file = oa.hints_file;
+        fc.dry_run = oa.dry_run;
+        return init_fromcli(dir, &fc);
+    }
+    if (py.module) {
+        bool other = oa.file || oa.base_url || oa.read_only || oa.allow_external_refs || name;
+        if (other)
+            return cli_fail(TG_EXIT_USAGE, "init: --from-python takes --name-budget, --hints and "
+                                           "--dry-run only\n%s", tg_usage_init);
+        py.name_budget = oa.name_budget;
+        py.hints_file = oa.hints_file;
+        py.dry_run = oa.dry_run;
+        return init_python(dir, &py);
+    }
     if (oa.file)
         return init_openapi(dir, &oa);
     char *path = dir ? cli_user_path(dir) : xstrdup(cli_dir());

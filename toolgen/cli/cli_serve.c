@@ -12,13 +12,14 @@
 #include "cli/cli.h"
 #include "model/config.h"
 #include "serve/httpcheck.h"
+#include "serve/mrtr.h"
 #include "serve/stdio.h"
 
 const char tg_usage_serve[] =
     "usage: toolgen serve [-C DIR] [--staging | --dev] [--toolset NAME]... [--read-only]\n"
     "                     [--no-workflow] [--http HOST:PORT] [--allow-origin O]\n"
     "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
-    "                     [--progress-ms MS] [--session-idle S]\n"
+    "                     [--progress-ms MS] [--session-idle S] [--advertise URL]\n"
     "\n"
     "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
     "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
@@ -66,6 +67,10 @@ const char tg_usage_serve[] =
     "                      serve needs TOOLGEN_SERVE_TOKEN, a secret of 16 characters or more\n"
     "                      that every request must carry as 'Authorization: Bearer TOKEN';\n"
     "                      on loopback the token is asked for only when it is set\n"
+    "                      Several instances behind a load balancer share one secret,\n"
+    "                      TOOLGEN_SERVE_STATE_KEY (32 characters or more), with which any of\n"
+    "                      them continues an input_required call or a legacy session\n"
+    "                      (docs/scale.md)\n"
     "  --allow-origin O    also accept requests whose Origin header is O (exactly, e.g.\n"
     "                      https://app.example.com); loopback origins are always accepted,\n"
     "                      others get 403 (DNS rebinding protection). Repeatable\n"
@@ -77,6 +82,9 @@ const char tg_usage_serve[] =
     "  --progress-ms MS    between progress notifications of a long call (default 10000)\n"
     "  --session-idle S    HTTP: a legacy session that sends no request for S seconds ends\n"
     "                      (default 1800)\n"
+    "  --advertise URL     HTTP behind a load balancer: the URL the other instances reach\n"
+    "                      this one at (default: the --http address, unless 0.0.0.0 or ::),\n"
+    "                      to which they hand a legacy client's answers to this one's calls\n"
     "\n"
 
     "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
@@ -94,6 +102,7 @@ typedef struct serve_opts {
     tg_serve_source source; /* default: the registry's promoted tools */
     size_t page_size, max_message, max_concurrency, progress_ms, session_idle_s;
     const char *http;          /* HOST:PORT; NULL: stdio */
+    const char *advertise;     /* --advertise URL; NULL: the bound address's */
     char http_host[256];
     unsigned http_port;
     const char *origins[MAX_ORIGINS + 1];
@@ -179,6 +188,14 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
             if (!parse_size(argv[++i], &o->session_idle_s) || o->session_idle_s > 86400 * 30)
                 return cli_fail(TG_EXIT_USAGE, "serve: --session-idle needs a number of seconds "
                                                "from 1 to 2592000");
+        } else if (strcmp(a, "--advertise") == 0 && next) {
+            o->advertise = argv[++i];
+            if ((!tg_str_startswith(o->advertise, "http://") &&
+                 !tg_str_startswith(o->advertise, "https://")) ||
+                strpbrk(o->advertise, " \t\r\n"))
+                return cli_fail(TG_EXIT_USAGE, "serve: --advertise %s: expected the URL the other "
+                                               "instances reach this one at, e.g. "
+                                               "http://10.0.0.11:8080/mcp", o->advertise);
         } else if (strcmp(a, "--toolset") == 0 && next) {
             if (o->n_toolsets == MAX_TOOLSETS)
                 return cli_fail(TG_EXIT_USAGE, "serve: at most %d --toolset", MAX_TOOLSETS);
@@ -244,6 +261,9 @@ static void report_tools(void *ud, const tg_app_serve_report *rep)
     for (size_t i = 0; i < rep->n_sets; i++)
         fprintf(stderr, "toolgen: serve: toolset %s: %zu tool%s\n", rep->set_names[i],
                 rep->sets[i].n, rep->sets[i].n == 1 ? "" : "s");
+    if (strcmp(r->transport, "stdio") != 0) /* behind a load balancer, which one this is */
+        fprintf(stderr, "toolgen: serve: instance %s (code session handles name it)\n",
+                rep->instance);
     if (r->source == TG_SERVE_SOURCE_REGISTRY && tools->n == 0 && rep->n_sets == 0)
         fprintf(stderr, "toolgen: serve: the registry has no promoted tool yet; serve the "
                         "working tree's manifests with --dev, or promote one (docs/lifecycle.md)\n");
@@ -285,6 +305,27 @@ static int http_token(const char *host, char **token, tg_err *err)
     return 0;
 }
 
+#define STATE_KEY_ENV "TOOLGEN_SERVE_STATE_KEY"
+
+/* The secret several instances behind a load balancer share (docs/scale.md), from
+ * TOOLGEN_SERVE_STATE_KEY (*key NULL when unset), which is then taken out of the environment as
+ * the token is: no tool serve runs may read it, or it could forge what the key signs. */
+static int state_key(char **key, tg_err *err)
+{
+    const char *v = getenv(STATE_KEY_ENV);
+    *key = v && *v ? xstrdup(v) : NULL;
+    unsetenv(STATE_KEY_ENV);
+    tg_serve_mrtr check;
+    tg_err why = {0};
+    if (*key && tg_serve_mrtr_init_shared(&check, *key, &why) != 0) {
+        free(*key);
+        *key = NULL;
+        return tg_err_set(err, STATE_KEY_ENV " is not a usable key: %s; give every instance "
+                          "the same value (docs/scale.md)", why.msg);
+    }
+    return 0;
+}
+
 static int serve(const serve_opts *o, int proto_fd)
 {
     tg_err err = {0};
@@ -300,11 +341,16 @@ static int serve(const serve_opts *o, int proto_fd)
     }
     if (o->no_workflow)
         repo.cfg.serve_workflow = false;
-    char *token = NULL;
+    char *token = NULL, *key = NULL;
+    if (state_key(&key, &err) != 0) {
+        tg_repo_release(&repo);
+        return cli_fail(TG_EXIT_USAGE, "serve: %s", err.msg);
+    }
     if (!o->http)
         unsetenv(TOKEN_ENV); /* nothing serve starts sees it, whatever the transport */
     else if (http_token(o->http_host, &token, &err) != 0) {
         tg_repo_release(&repo);
+        free(key);
         return cli_fail(TG_EXIT_USAGE, "serve: --http %s: %s", o->http, err.msg);
     }
     report_ctx rep = {.source = o->source, .transport = o->http ? "Streamable HTTP" : "stdio"};
@@ -314,6 +360,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
         .session_idle_ms = (long)o->session_idle_s * 1000,
         .http_port = o->http_port, .allowed_origins = o->origins, .http_token = token,
+        .state_key = key, .advertise = o->advertise,
         .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
         .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,
@@ -322,6 +369,7 @@ static int serve(const serve_opts *o, int proto_fd)
     tg_app_serve_status st = tg_app_serve(&repo, &ao, &err);
     tg_repo_release(&repo);
     free(token);
+    free(key);
     if (st == TG_APP_SERVE_OK)
         return TG_EXIT_OK;
     return cli_fail(st == TG_APP_SERVE_CONFIG ? TG_EXIT_USAGE : TG_EXIT_ENV, "serve: %s", err.msg);

@@ -8,53 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/buf.h"
 #include "base/json.h"
+#include "base/sampling.h"
 #include "llm/llm_int.h"
 
 /* The question's key: the request's cache key, so that a rerun asks the same one. */
 static void key_of(tg_hash key, char out[40])
 {
     snprintf(out, 40, "model_%016llx", (unsigned long long)key.hi);
-}
-
-/* The text of a CreateMessageResult's content: one block or an array of blocks. */
-static char *result_text(const cJSON *result)
-{
-    const cJSON *content = tg_json_get(result, "content");
-    tg_buf b = TG_BUF_INIT;
-    const char *t = tg_json_get_string(content, "text");
-    if (t)
-        tg_buf_puts(&b, t);
-    for (const cJSON *c = cJSON_IsArray(content) ? content->child : NULL; c; c = c->next)
-        if ((t = tg_json_get_string(c, "text")) != NULL)
-            tg_buf_puts(&b, t);
-    return tg_buf_steal(&b);
-}
-
-static cJSON *question(const tg_llm_config *cfg, const tg_llm_request *rq, const char *key)
-{
-    cJSON *q = cJSON_CreateObject();
-    cJSON_AddStringToObject(q, "key", key);
-    cJSON_AddStringToObject(q, "method", "sampling/createMessage");
-    cJSON *p = cJSON_AddObjectToObject(q, "params");
-    cJSON *msg = cJSON_CreateObject();
-    cJSON_AddStringToObject(msg, "role", "user");
-    cJSON *content = cJSON_AddObjectToObject(msg, "content");
-    cJSON_AddStringToObject(content, "type", "text");
-    cJSON_AddStringToObject(content, "text", rq->user);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "messages"), msg);
-    if (rq->system)
-        cJSON_AddStringToObject(p, "systemPrompt", rq->system);
-    cJSON_AddNumberToObject(p, "maxTokens", cfg->max_tokens);
-    cJSON_AddNumberToObject(p, "temperature", cfg->temperature);
-    if (cfg->model) { /* a hint: the client picks its model */
-        cJSON *hint = cJSON_CreateObject();
-        cJSON_AddStringToObject(hint, "name", cfg->model);
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(cJSON_AddObjectToObject(p, "modelPreferences"),
-                                                    "hints"), hint);
-    }
-    return q;
 }
 
 tg_llm_status tg_llm_sampled(tg_llm_client *c, const tg_llm_request *rq, tg_hash key,
@@ -64,7 +25,7 @@ tg_llm_status tg_llm_sampled(tg_llm_client *c, const tg_llm_request *rq, tg_hash
     key_of(key, k);
     const cJSON *a = tg_json_get(c->sampled, k);
     if (a) {
-        out->text = result_text(a);
+        out->text = tg_sampling_text(a);
         const char *model = tg_json_get_string(a, "model");
         out->model = xasprintf("sampling/%s", model ? model : "unknown");
         out->tokens_in = out->tokens_out = -1;
@@ -79,7 +40,9 @@ tg_llm_status tg_llm_sampled(tg_llm_client *c, const tg_llm_request *rq, tg_hash
     for (const cJSON *q = c->pending->child; q && !asked; q = q->next)
         asked = strcmp(tg_json_get_string(q, "key"), k) == 0;
     if (!asked)
-        cJSON_AddItemToArray(c->pending, question(c->cfg, rq, k));
+        cJSON_AddItemToArray(c->pending,
+                             tg_sampling_question(k, rq->system, rq->user, c->cfg->max_tokens,
+                                                  c->cfg->temperature, c->cfg->model));
     tg_err_set(err, "sampling: waiting for the client's model to answer (%s)", k);
     return TG_LLM_SAMPLE;
 }

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -146,10 +147,17 @@ static bool url_password(const char *s, const char **v, size_t *vlen)
     return true;
 }
 
-char *tg_secrets_redact(const char *text, int *found)
+static void mark(tg_buf *b, tg_strv *secrets, const char *v, size_t n)
+{
+    tg_strv_push(secrets, "");
+    free(secrets->v[secrets->n - 1]);
+    secrets->v[secrets->n - 1] = xstrndup(v, n);
+    tg_buf_printf(b, TG_SECRET_MARK "%zu]", secrets->n);
+}
+
+char *tg_secrets_redact(const char *text, tg_strv *secrets)
 {
     tg_buf b = TG_BUF_INIT;
-    int count = 0;
     const char *s = text;
     while (*s) {
         size_t n = key_block(s);
@@ -158,24 +166,40 @@ char *tg_secrets_redact(const char *text, int *found)
         if (!n)
             n = jwt(text, s);
         if (n) {
-            tg_buf_puts(&b, TG_SECRET_MARK);
+            mark(&b, secrets, s, n);
             s += n;
-            count++;
             continue;
         }
         const char *v;
         size_t vlen;
         if (url_password(s, &v, &vlen) || assigned_value(text, s, &v, &vlen)) {
             tg_buf_append(&b, s, (size_t)(v - s));
-            tg_buf_puts(&b, TG_SECRET_MARK);
+            mark(&b, secrets, v, vlen);
             s = v + vlen;
-            count++;
             continue;
         }
         tg_buf_append(&b, s, 1);
         s++;
     }
-    if (found)
-        *found = count;
+    return tg_buf_steal(&b);
+}
+
+char *tg_secrets_restore(const char *text, const tg_strv *secrets)
+{
+    tg_buf b = TG_BUF_INIT;
+    const char *s = text, *m;
+    size_t k = strlen(TG_SECRET_MARK);
+    while ((m = strstr(s, TG_SECRET_MARK)) != NULL) {
+        char *end;
+        unsigned long i = strtoul(m + k, &end, 10);
+        bool ours = end > m + k && *end == ']' && i >= 1 && i <= secrets->n;
+        tg_buf_append(&b, s, (size_t)(m - s));
+        if (ours)
+            tg_buf_puts(&b, secrets->v[i - 1]);
+        else
+            tg_buf_append(&b, m, k);
+        s = ours ? end + 1 : m + k;
+    }
+    tg_buf_puts(&b, s);
     return tg_buf_steal(&b);
 }

@@ -69,6 +69,7 @@ static char *code_request(const tg_toolrun_ctx *ctx, tg_code_lang lang, const cJ
             cJSON_AddItemToObject(req, keep[i], cJSON_Duplicate(v, true));
     }
     cJSON_AddItemToObject(req, "allowed", rt_code_allowed(ctx, lang));
+    cJSON_AddStringToObject(req, "runner", "code"); /* a pool worker's child runs runner_code */
     char *text = tg_json_print_compact(req);
     cJSON_Delete(req);
     return text;
@@ -208,7 +209,35 @@ static void code_report(const tg_manifest *m, const tg_run_facts *f, tg_call_res
     out->result = o;
 }
 
+/* The pool serves one-shot Python programs (runtime_ops.h, warm_ok): a worker that imported
+ * the usual heavy packages, so that a pandas program does not pay its import
+ * (docs/sandbox.md#the-warm-pool). Node.js has no warm runner; sessions have their own. */
+static bool code_warm_ok(const tg_manifest *m)
+{
+    return rt_code_action(m) == RT_CODE_EXECUTE &&
+           tg_code_lang_parse(tg_json_get_string(m->implementation, "language")) == TG_CODE_PYTHON;
+}
+
+/* The worker: runner.py --warm - and the modules it imports ahead, those of the packages a
+ * program most often pays for (only what imports here; an import that fails is skipped). */
+static void code_warm_argv(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
+                           tg_strv *argv)
+{
+    (void)m;
+    (void)file;
+    static const char *const preload[] = {"numpy", "pandas", "matplotlib.pyplot", NULL};
+    tg_strv_push(argv, cold->argv.v[0]); /* the interpreter */
+    tg_strv_push(argv, "-B");
+    tg_strv_push(argv, TG_SANDBOX_RUNTIME "/runner.py");
+    tg_strv_push(argv, "--warm");
+    tg_strv_push(argv, "-");
+    for (size_t i = 0; preload[i]; i++)
+        tg_strv_push(argv, preload[i]);
+}
+
 const tg_runtime_ops rt_code = {
+    .warm_argv = code_warm_argv,
+    .warm_ok = code_warm_ok,
     .command = code_command,
     .read_result = code_read,
     .report = code_report,

@@ -24,6 +24,7 @@
 #include "base/buf.h"
 #include "base/json.h"
 #include "base/mdcode.h"
+#include "base/sampling.h"
 #include "base/tmpl.h"
 #include "base/udiff.h"
 #include "net/secrets.h"
@@ -46,7 +47,7 @@ typedef struct job {
     const char *context;      /* context_code, for the checker */
     rt_llm_tmpl prompt, repair;
     char *system, *user;      /* the first request */
-    int redacted;             /* secrets replaced before anything was sent */
+    tg_strv secrets;          /* replaced before anything was sent, put back into the result */
     tg_model_pick pick;
     int rounds, max_rounds;
     int tokens_in, tokens_out;
@@ -65,6 +66,7 @@ static void job_free(job *j)
     free(j->system), free(j->user), free(j->model), free(j->code), free(j->explanation);
     free(j->error);
     cJSON_Delete(j->checks);
+    tg_strv_free(&j->secrets);
 }
 
 static void fail(job *j, char *msg)
@@ -86,9 +88,7 @@ static char **variables(job *j)
         if (strcmp(p->string, "language") == 0)
             continue;
         const char *v = tg_json_get_string(j->args, p->string);
-        int found = 0;
-        char *clean = tg_secrets_redact(v ? v : "", &found);
-        j->redacted += found;
+        char *clean = tg_secrets_redact(v ? v : "", &j->secrets);
         vars[n++] = xstrdup(p->string);
         vars[n++] = rt_llm_fence(p->string, clean);
         free(clean);
@@ -136,45 +136,6 @@ static int job_init(job *j, tg_err *err)
 
 /* ---- one answer ------------------------------------------------------------------------- */
 
-/* The text of a CreateMessageResult's content (a block or an array of blocks). */
-static char *sampled_text(const cJSON *result)
-{
-    const cJSON *content = tg_json_get(result, "content");
-    tg_buf b = TG_BUF_INIT;
-    if (cJSON_IsObject(content))
-        tg_buf_puts(&b, tg_json_get_string(content, "text") ? tg_json_get_string(content, "text")
-                                                             : "");
-    for (const cJSON *c = cJSON_IsArray(content) ? content->child : NULL; c; c = c->next)
-        if (tg_json_get_string(c, "text"))
-            tg_buf_puts(&b, tg_json_get_string(c, "text"));
-    return tg_buf_steal(&b);
-}
-
-/* The question that asks the client's model for answer n. */
-static cJSON *sampling_question(const job *j, const char *key, const char *system,
-                                const char *user)
-{
-    cJSON *q = cJSON_CreateObject();
-    cJSON_AddStringToObject(q, "key", key);
-    cJSON_AddStringToObject(q, "method", "sampling/createMessage");
-    cJSON *p = cJSON_AddObjectToObject(q, "params");
-    cJSON *msg = cJSON_CreateObject();
-    cJSON_AddStringToObject(msg, "role", "user");
-    cJSON *content = cJSON_AddObjectToObject(msg, "content");
-    cJSON_AddStringToObject(content, "type", "text");
-    cJSON_AddStringToObject(content, "text", user);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "messages"), msg);
-    cJSON_AddStringToObject(p, "systemPrompt", system);
-    cJSON_AddNumberToObject(p, "maxTokens", SAMPLING_MAX_TOKENS);
-    if (j->pick.model[0]) {
-        cJSON *hint = cJSON_CreateObject();
-        cJSON_AddStringToObject(hint, "name", j->pick.model);
-        cJSON *prefs = cJSON_AddObjectToObject(p, "modelPreferences");
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(prefs, "hints"), hint);
-    }
-    return q;
-}
-
 /* Answer n to user: 0 with *text, 1 when the client was asked (out->ask), -1 with j->error. */
 static int answer(job *j, int n, const char *system, const char *user, tg_call_result *out,
                   char **text)
@@ -186,11 +147,13 @@ static int answer(job *j, int n, const char *system, const char *user, tg_call_r
         const cJSON *a = tg_json_get(j->call->answers, key);
         if (!a) {
             out->ask = cJSON_CreateArray();
-            cJSON_AddItemToArray(out->ask, sampling_question(j, key, system, user));
+            cJSON_AddItemToArray(out->ask, tg_sampling_question(key, system, user,
+                                                                SAMPLING_MAX_TOKENS, -1,
+                                                                j->pick.model));
             j->asked = true;
             return 1;
         }
-        *text = sampled_text(a);
+        *text = tg_sampling_text(a);
         free(j->model);
         const char *model = tg_json_get_string(a, "model");
         j->model = xasprintf("sampling/%s", model ? model : "unknown");
@@ -198,7 +161,7 @@ static int answer(job *j, int n, const char *system, const char *user, tg_call_r
     }
     tg_model_answer ma = {0};
     tg_err e = {0};
-    if (j->ctx->model->complete(j->ctx->model->ud, &j->pick, system, user, j->lang, &ma,
+    if (j->ctx->model->complete(j->ctx->model->ud, &j->pick, system, user, &ma,
                                 &e) != 0) {
         fail(j, xasprintf("the model provider failed: %s", e.msg));
         return -1;
@@ -387,20 +350,24 @@ static void add_string_or_null(cJSON *o, const char *key, const char *v)
         cJSON_AddNullToObject(o, key);
 }
 
+/* The result. The code was checked as the model wrote it, with the secrets' markers; the
+ * caller gets it with its own secrets back (docs/code-edit.md#privacy). */
 static cJSON *result_of(const job *j, double ms)
 {
     cJSON *r = cJSON_CreateObject();
+    char *code = j->code ? tg_secrets_restore(j->code, &j->secrets) : NULL;
+    char *expl = j->explanation ? tg_secrets_restore(j->explanation, &j->secrets) : NULL;
     const char *status = j->error ? "failure"
-                         : j->original && same_but_whitespace(j->original, j->code)
+                         : j->original && same_but_whitespace(j->original, code)
                              ? "no_change_needed" : "success";
     cJSON_AddStringToObject(r, "status", status);
-    add_string_or_null(r, j->code_field, j->error ? NULL : j->code);
-    add_string_or_null(r, "explanation", j->explanation);
+    add_string_or_null(r, j->code_field, j->error ? NULL : code);
+    add_string_or_null(r, "explanation", expl);
     add_string_or_null(r, "error_message", j->error);
     cJSON_AddItemToObject(r, "verification", verification(j));
     if (tg_json_get_string(j->m->implementation, "original")) {
-        char *d = j->original && j->code && !j->error
-                      ? tg_udiff(j->original, j->code, "a/snippet", "b/snippet") : xstrdup("");
+        char *d = j->original && code && !j->error
+                      ? tg_udiff(j->original, code, "a/snippet", "b/snippet") : xstrdup("");
         cJSON_AddStringToObject(r, "diff", d);
         free(d);
     }
@@ -414,7 +381,9 @@ static cJSON *result_of(const job *j, double ms)
         cJSON_AddNullToObject(r, "tokens");
     }
     cJSON_AddNumberToObject(r, "time_ms", (double)(long long)(ms + 0.5));
-    cJSON_AddNumberToObject(r, "redacted", j->redacted);
+    cJSON_AddNumberToObject(r, "redacted", (double)j->secrets.n);
+    free(code);
+    free(expl);
     return r;
 }
 

@@ -94,6 +94,11 @@ typedef struct tg_runtime_ops {
      */
     void (*warm_argv)(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
                       tg_strv *argv);
+    /* Whether m's calls may go through a pool worker (run/warmpool.h), given warm_argv. NULL:
+     * when m has a code file and an entry point (a tool's code). The code runtime's programs
+     * say yes for Python: the worker preloads packages, and each call's child runs the
+     * program (docs/sandbox.md#the-warm-pool). */
+    bool (*warm_ok)(const tg_manifest *m);
     /*
      * The result assembled by the runtime itself, after classification and the resource
      * analysis (the code runtime: the program's streams, files and exit status with its error

@@ -55,7 +55,29 @@ struct tg_sessions {
     size_t n;
     tomb tombs[TG_SESSION_TOMBS];
     size_t n_tombs, next_tomb;
+    char instance[TG_SESSION_INSTANCE_LEN + 1]; /* in every handle: whose sessions they are */
 };
+
+/* n random bytes as 2n hex digits into out. */
+static void random_hex(char *out, size_t n)
+{
+    unsigned char rnd[32];
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = getrandom(rnd + got, n - got, 0);
+        if (k > 0)
+            got += (size_t)k;
+        else if (errno != EINTR)
+            abort(); /* cannot happen for 32 bytes or fewer once the pool is ready */
+    }
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", rnd[i]);
+}
+
+const char *tg_sessions_instance(const tg_sessions *s)
+{
+    return s->instance;
+}
 
 tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, size_t per_client,
                              long idle_ms)
@@ -67,6 +89,7 @@ tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, size_t per_
     s->per_client = per_client ? per_client : TG_SESSIONS_PER_CLIENT_DEFAULT;
     s->idle_ms = idle_ms > 0 ? idle_ms : TG_SESSION_IDLE_MS_DEFAULT;
     s->v = xcalloc(s->max, sizeof *s->v);
+    random_hex(s->instance, TG_SESSION_INSTANCE_LEN / 2);
     return s;
 }
 
@@ -189,6 +212,17 @@ static tg_session_status why_not(const tg_sessions *s, const char *id, tg_err *e
                             "one-shot program", id, ago);
         return t->why;
     }
+    size_t pre = strlen("sess_"), len = TG_SESSION_INSTANCE_LEN;
+    if (strlen(id) == pre + len + 1 + 32 && strncmp(id, "sess_", pre) == 0 && id[pre + len] == '_' &&
+        strncmp(id + pre, s->instance, len) != 0) {
+        tg_err_set(err, "session %s lives in another toolgen serve process (instance %.*s; this "
+                        "is instance %s), or in an earlier run of this one: a code session's "
+                        "interpreter runs in the process that created it. Behind a load "
+                        "balancer, send a code session's calls to the instance its handle names "
+                        "(docs/scale.md#code-sessions), or call create_session here for a new "
+                        "one", id, (int)len, id + pre, s->instance);
+        return TG_SESSION_UNKNOWN;
+    }
     tg_err_set(err, "unknown session %s: no open session of yours has this id (sessions end when "
                     "the server stops, and an id works only for the client that created it). "
                     "Call create_session for a new one, or leave session_id out for a one-shot "
@@ -223,20 +257,12 @@ static char *sessions_of(const tg_sessions *s, uint64_t client)
 
 /* ---- create and close ----------------------------------------------------------------------- */
 
-static void new_id(char id[TG_SESSION_ID_MAX])
+/* "sess_", the store's instance, "_" and 32 random hex digits. */
+static void new_id(const tg_sessions *s, char id[TG_SESSION_ID_MAX])
 {
-    unsigned char rnd[16];
-    size_t got = 0;
-    while (got < sizeof rnd) {
-        ssize_t n = getrandom(rnd + got, sizeof rnd - got, 0);
-        if (n > 0)
-            got += (size_t)n;
-        else if (errno != EINTR)
-            abort(); /* cannot happen for 16 bytes once the pool is ready */
-    }
-    int k = snprintf(id, TG_SESSION_ID_MAX, "sess_");
-    for (size_t i = 0; i < sizeof rnd; i++)
-        k += snprintf(id + k, (size_t)(TG_SESSION_ID_MAX - k), "%02x", rnd[i]);
+    char rnd[33];
+    random_hex(rnd, 16);
+    snprintf(id, TG_SESSION_ID_MAX, "sess_%s_%s", s->instance, rnd);
 }
 
 static void copy_strs(tg_strv *to, const char *const *from)
@@ -296,7 +322,7 @@ tg_session_status tg_session_create(tg_sessions *s, const char *lang, const tg_s
     sess *x = xcalloc(1, sizeof *x);
     s->v[s->n++] = x; /* holds the place while the sandbox starts, outside the lock */
     x->busy = true;
-    new_id(x->id);
+    new_id(s, x->id);
     pthread_mutex_unlock(&s->mu);
 
     snprintf(x->lang, sizeof x->lang, "%s", lang);

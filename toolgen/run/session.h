@@ -3,13 +3,17 @@
  * each in its own warm sandbox (run/warm.h) running runner_session.py, so that a program's
  * variables, imports and files survive until the next program of the same session.
  *
- * A store holds at most `max` sessions, and at most `per_client` of one identified client. Each has a server-minted handle ("sess_" and 32 hex
- * digits from getrandom: unguessable), the client that created it (0: none known, and then
+ * A store holds at most `max` sessions, and at most `per_client` of one identified client. Each
+ * has a server-minted handle ("sess_", the store's instance — 8 hex digits drawn when it is
+ * made, naming the serve process —, "_" and 32 hex digits from getrandom: unguessable), the
+ * client that created it (0: none known, and then
  * the handle alone admits), and a last-use time; a session idle for `idle_ms` expires at the
  * next sweep (tg_sessions_sweep; every store call sweeps first). Ended sessions are remembered
  * (the last TG_SESSION_TOMBS of them) so that a call names why its handle no longer works:
  * expired, closed, or unknown. A handle of another client is answered exactly like an unknown
- * one, so that its existence does not leak.
+ * one, so that its existence does not leak; one of another instance (another process behind
+ * the same load balancer) is unknown too, with an error that names both instances
+ * (docs/scale.md#code-sessions).
  *
  * A call runs through the session's warm sandbox in the session's directory (/work/s), which
  * stays (the interpreter makes it on the first call, as the sandbox's user); the call's result lists the files the call created or changed, copied into a
@@ -34,6 +38,7 @@
 #include "run/sandbox.h"
 
 #define TG_SESSION_ID_MAX 48
+#define TG_SESSION_INSTANCE_LEN 8 /* hex digits of the instance in a handle */
 #define TG_SESSION_TOMBS 256
 #define TG_SESSIONS_MAX_DEFAULT 8
 #define TG_SESSIONS_PER_CLIENT_DEFAULT 4
@@ -57,6 +62,8 @@ typedef enum tg_session_status {
  * per_client of one identified client; 0 for any of max, per_client, idle_ms: the default. */
 tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, size_t per_client,
                              long idle_ms);
+/* The store's instance (TG_SESSION_INSTANCE_LEN hex digits), in every handle it makes. */
+const char *tg_sessions_instance(const tg_sessions *s);
 /* Ends every session and frees the store; NULL is fine. */
 void tg_sessions_free(tg_sessions *s);
 /* Ends the sessions idle for longer than idle_ms; returns how many. */

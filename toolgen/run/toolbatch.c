@@ -104,7 +104,7 @@ static void start_warm(tg_tool_batch *b)
     const tg_manifest *m = b->calls[0].m;
     const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
     if (b->n < 2 || b->ctx->sandbox->isolation != TG_ISOLATION_BWRAP || !ops || !ops->warm_argv ||
-        !plan_mounts(b))
+        !m->impl_file || !plan_mounts(b))
         return;
     const tg_runtime_cmd *c = &b->first.c;
     char *file = xasprintf("%s/%s", TG_SANDBOX_TOOL, m->impl_file);

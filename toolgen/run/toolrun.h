@@ -56,10 +56,11 @@ typedef struct tg_model_port {
      */
     int (*resolve)(void *ud, const char *provider, const char *model, bool client_samples,
                    tg_model_pick *pick, tg_err *err);
-    /* One answer on the hosted route of pick; lang: the fenced block a usable answer holds.
+    /* One answer on the hosted route of pick. Every complete answer is one (and cached), one
+     * without a code block too: the runtime judges it.
      * 0 with a (tg_model_answer_release), -1 with err (the provider's message, no secret). */
     int (*complete)(void *ud, const tg_model_pick *pick, const char *system, const char *user,
-                    const char *lang, tg_model_answer *a, tg_err *err);
+                    tg_model_answer *a, tg_err *err);
     void *ud;
     int max_rounds; /* answers a call may ask for, the first and its repairs (1..5) */
 } tg_model_port;

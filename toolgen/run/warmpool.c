@@ -88,7 +88,7 @@ static const tg_runtime_ops *poolable(const tg_warmpool *p, const tg_manifest *m
 {
     const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
     bool warm = p->ctx->sandbox->isolation == TG_ISOLATION_BWRAP && ops && ops->warm_argv &&
-                m->impl_file && m->entrypoint;
+                (ops->warm_ok ? ops->warm_ok(m) : m->impl_file && m->entrypoint);
     return warm ? ops : NULL;
 }
 
@@ -131,6 +131,16 @@ static void roots_for(const tg_warmpool *p, const tg_manifest *m, tg_strv *out)
     tg_strv_sort(out);
 }
 
+/* A worker's limits: the manifest's, which a call may only lower (the code runtime's `timeout`
+ * shortens its wall clock), so that one worker serves every call of a tool. */
+static void worker_limits(const tg_warmpool *p, const tg_manifest *m, const tg_runtime_cmd *c,
+                          tg_limits *out)
+{
+    tg_limits_resolve(m->constraints, m->timeout_ms, &p->ctx->sandbox->max, out);
+    if (c->cmd.limits.wall_ms > out->wall_ms) /* never below what the call may use */
+        out->wall_ms = c->cmd.limits.wall_ms;
+}
+
 /* The dependency set and everything else a worker is made for: one key, one worker. */
 static char *key_of(const tg_warmpool *p, const tg_manifest *m, const tg_runtime_cmd *c)
 {
@@ -152,11 +162,14 @@ static char *key_of(const tg_warmpool *p, const tg_manifest *m, const tg_runtime
     for (size_t i = 0; i < names.n; i++)
         tg_buf_printf(&b, "%s,", names.v[i]);
     tg_strv_free(&names);
-    char *slash = strrchr(c->tool_dir, '/');
-    const tg_limits *l = &c->cmd.limits;
-    tg_buf_printf(&b, "|%.*s|%ld,%ld,%ld,%ld,%ld,%ld|%d", (int)(slash ? slash - c->tool_dir : 0),
-                  c->tool_dir, l->cpu_s, l->memory_mb, l->wall_ms, l->output_kb, l->files,
-                  l->processes, c->cmd.matplotlib_cache);
+    const char *dir = c->tool_dir ? c->tool_dir : "";
+    const char *slash = strrchr(dir, '/');
+    tg_limits lim;
+    worker_limits(p, m, c, &lim);
+    const tg_limits *l = &lim;
+    tg_buf_printf(&b, "|%.*s|%ld,%ld,%ld,%ld,%ld,%ld|%d|%s", (int)(slash ? slash - dir : 0), dir,
+                  l->cpu_s, l->memory_mb, l->wall_ms, l->output_kb, l->files, l->processes,
+                  c->cmd.matplotlib_cache, c->argv.n ? c->argv.v[c->argv.n - 1] : "");
     return tg_buf_steal(&b);
 }
 
@@ -177,10 +190,12 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
     ops->warm_argv(m, c, NULL, &s->argv);
     for (size_t i = 0; i < c->env.n; i++)
         tg_strv_push(&s->env, c->env.v[i]);
-    char *slash = strrchr(c->tool_dir, '/');
-    s->tools_dir = slash && slash != c->tool_dir ? xstrndup(c->tool_dir, (size_t)(slash - c->tool_dir))
-                                                 : xstrdup("/");
-    add_mount(&s->mounts, s->tools_dir, TG_WARM_TOOLS);
+    const char *slash = c->tool_dir ? strrchr(c->tool_dir, '/') : NULL;
+    if (c->tool_dir) /* a tool's code; the code runtime's programs have none */
+        s->tools_dir = slash && slash != c->tool_dir
+                           ? xstrndup(c->tool_dir, (size_t)(slash - c->tool_dir)) : xstrdup("/");
+    if (s->tools_dir)
+        add_mount(&s->mounts, s->tools_dir, TG_WARM_TOOLS);
     roots_for(p, m, &s->roots);
     for (size_t i = 0; i < s->roots.n; i++) {
         char *inside = xasprintf("%s/%zu", TG_WARM_DATA, i);
@@ -191,9 +206,9 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
     s->cmd = (tg_sandbox_cmd){
         .argv = (const char *const *)s->argv.v, .env = (const char *const *)s->env.v,
         .work_subdirs = call_dir, .live_binds = true,
-        .tool_link = TG_WARM_TOOL_LINK, .mount_runtime = true,
-        .matplotlib_cache = c->cmd.matplotlib_cache, .paths = &s->mounts,
-        .limits = c->cmd.limits};
+        .tool_link = s->tools_dir ? TG_WARM_TOOL_LINK : NULL, .mount_runtime = true,
+        .matplotlib_cache = c->cmd.matplotlib_cache, .paths = &s->mounts};
+    worker_limits(p, m, c, &s->cmd.limits);
     s->cmd.limits.processes += 1; /* the worker's runner itself */
     return s;
 }
@@ -224,6 +239,8 @@ static void slot_free(pool_slot *s)
  * pool's lock must be held. */
 static void slot_hint(pool_slot *s, const char *tool_dir, const char *impl)
 {
+    if (!tool_dir || !impl) /* the code runtime's program is the call's: nothing to compile */
+        return;
     const char *slash = strrchr(tool_dir, '/');
     char *hint = xasprintf("%s/%s/%s", TG_WARM_TOOLS, slash ? slash + 1 : tool_dir, impl);
     tg_strv next = TG_STRV_INIT;
@@ -462,9 +479,10 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
     tg_strv *links = links_for(s, &pc->paths);
     bool ran = false;
     if (links) {
-        const char *tool = strrchr(pc->c.tool_dir, '/');
+        const char *tool = pc->c.tool_dir ? strrchr(pc->c.tool_dir, '/') : NULL;
         tg_warm_call wc = {.request = pc->c.request, .request_len = strlen(pc->c.request),
-                           .subdir = "c0", .paths = &pc->paths, .tool = tool ? tool + 1 : "",
+                           .subdir = "c0", .paths = &pc->paths,
+                           .tool = !pc->c.tool_dir ? NULL : tool ? tool + 1 : "",
                            .links = (const char *const *)links->v, .limits = pc->c.cmd.limits,
                            .cancel = call->cancel, .reply_watch = pc->c.cmd.reply_watch};
         tg_err e = {0};

@@ -177,6 +177,11 @@ static cJSON *do_initialize(const tg_serve_config *c, tg_serve_session *s, const
     s->initialized = true;
     snprintf(s->version, sizeof s->version, "%s", version);
     s->client_can = client_can(cJSON_GetObjectItemCaseSensitive(params, "capabilities"));
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(params, "clientInfo");
+    const char *cname = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "name"));
+    const char *cver = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(info, "version"));
+    snprintf(s->client_name, sizeof s->client_name, "%s", cname ? cname : "");
+    snprintf(s->client_version, sizeof s->client_version, "%s", cver ? cver : "");
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "protocolVersion", version);
     cJSON_AddItemToObject(r, "capabilities", capabilities(c, TG_ERA_LEGACY));
@@ -930,6 +935,39 @@ uint64_t tg_serve_new_client(void)
 {
     static atomic_uint_fast64_t next;
     return (uint64_t)atomic_fetch_add(&next, 1) + 1;
+}
+
+cJSON *tg_serve_session_state(const tg_serve_session *s)
+{
+    cJSON *st = cJSON_CreateObject();
+    cJSON_AddStringToObject(st, "v", s->version);
+    cJSON_AddNumberToObject(st, "c", s->client_can);
+    cJSON_AddStringToObject(st, "cn", s->client_name);
+    cJSON_AddStringToObject(st, "cv", s->client_version);
+    if (s->log_level[0])
+        cJSON_AddStringToObject(st, "l", s->log_level);
+    return st;
+}
+
+bool tg_serve_session_restore(tg_serve_session *s, const cJSON *state)
+{
+    const char *v = tg_json_get_string(state, "v");
+    const cJSON *can = cJSON_GetObjectItemCaseSensitive(state, "c");
+    bool known = false;
+    for (size_t i = 0; v && tg_serve_legacy_versions[i]; i++)
+        known = known || strcmp(v, tg_serve_legacy_versions[i]) == 0;
+    if (!known || !cJSON_IsNumber(can) || can->valuedouble < 0 || can->valuedouble > 0xffff)
+        return false;
+    s->initialized = true;
+    snprintf(s->version, sizeof s->version, "%s", v);
+    s->client_can = (unsigned)can->valuedouble;
+    const char *cn = tg_json_get_string(state, "cn"), *cv = tg_json_get_string(state, "cv");
+    snprintf(s->client_name, sizeof s->client_name, "%s", cn ? cn : "");
+    snprintf(s->client_version, sizeof s->client_version, "%s", cv ? cv : "");
+    const char *level = tg_json_get_string(state, "l");
+    snprintf(s->log_level, sizeof s->log_level, "%s",
+             level && tg_serve_log_level(level) >= 0 ? level : "");
+    return true;
 }
 
 void tg_serve_session_release(tg_serve_session *s)

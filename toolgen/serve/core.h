@@ -113,9 +113,22 @@ typedef struct tg_serve_session {
     char version[16]; /* the legacy revision it negotiated */
     char log_level[16];
     unsigned client_can;         /* TG_CLIENT_* initialize declared (serve/toolcall.h) */
+    char client_name[64];        /* initialize's clientInfo, cut to size ("" when none) */
+    char client_version[32];
     tg_serve_subs *subs;         /* 2026-07-28 subscriptions/listen streams (serve/notify.h) */
     cJSON *res_subs;             /* URIs of resources/subscribe, an array; NULL: none */
 } tg_serve_session;
+
+/*
+ * What any server needs to continue an initialized legacy session it has not seen before
+ * (docs/scale.md): the negotiated version, the client's capabilities and info and the log
+ * level logging/setLevel set, as a JSON
+ * object (caller owns). A transport signs it into the session's id; restore sets those members
+ * of a fresh session (initialized) and returns false, leaving it as it was, when state is not
+ * one (a version this server does not speak).
+ */
+cJSON *tg_serve_session_state(const tg_serve_session *s);
+bool tg_serve_session_restore(tg_serve_session *s, const cJSON *state);
 
 /* A new client identity for a session: unique within the process, never 0. Thread-safe. */
 uint64_t tg_serve_new_client(void);

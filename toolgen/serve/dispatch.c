@@ -16,7 +16,7 @@
 
 /* A request a call sent its client (tg_serve_call_ask) and the response, once it came. */
 typedef struct ask_slot {
-    char id[40];
+    char id[TG_SERVE_ASK_ID_MAX];
     cJSON *response;
 } ask_slot;
 
@@ -57,6 +57,7 @@ struct tg_serve_dispatch {
     bool quit;                  /* the ticker ends */
     pthread_t ticker;
     bool ticker_started;
+    char *ask_tag;              /* after the ids of requests to clients; NULL: none */
 };
 
 static bool stopping(const tg_serve_dispatch *d)
@@ -305,8 +306,9 @@ int tg_serve_call_ask(tg_serve_call_slot *k, const char *const *methods, const c
     k->asks = xcalloc(n + 1, sizeof *k->asks);
     k->n_asks = n;
     for (size_t i = 0; i < n && !k->cancel; i++) {
-        snprintf(k->asks[i].id, sizeof k->asks[i].id, "toolgen-ask-%lu",
-                 atomic_fetch_add(&counter, 1) + 1);
+        snprintf(k->asks[i].id, sizeof k->asks[i].id, "toolgen-ask-%lu%s%s",
+                 atomic_fetch_add(&counter, 1) + 1, d->ask_tag ? "." : "",
+                 d->ask_tag ? d->ask_tag : "");
         cJSON *r = cJSON_CreateObject();
         cJSON_AddStringToObject(r, "jsonrpc", "2.0");
         cJSON_AddStringToObject(r, "id", k->asks[i].id);
@@ -330,6 +332,14 @@ int tg_serve_call_ask(tg_serve_call_slot *k, const char *const *methods, const c
                                           : "the client did not answer within %ld s",
                  timeout_ms / 1000);
     return w.all ? 0 : -1;
+}
+
+void tg_serve_dispatch_set_ask_tag(tg_serve_dispatch *d, const char *tag)
+{
+    pthread_mutex_lock(&d->mu);
+    free(d->ask_tag);
+    d->ask_tag = tag && strlen(tag) < TG_SERVE_ASK_ID_MAX - 40 ? xstrdup(tag) : NULL;
+    pthread_mutex_unlock(&d->mu);
 }
 
 bool tg_serve_dispatch_answer(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg)
@@ -477,6 +487,7 @@ static void destroy(tg_serve_dispatch *d)
     pthread_cond_destroy(&d->ended);
     pthread_mutex_destroy(&d->mu);
     pthread_mutex_destroy(&d->core);
+    free(d->ask_tag);
     free(d);
 }
 

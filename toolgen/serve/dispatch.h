@@ -153,6 +153,11 @@ void tg_serve_call_progress(tg_serve_call_slot *k, double progress, double total
  */
 int tg_serve_call_ask(tg_serve_call_slot *k, const char *const *methods, const cJSON *const *params,
                       cJSON **responses, size_t n, long timeout_ms, char *why, size_t why_size);
+#define TG_SERVE_ASK_ID_MAX 640 /* bytes of a request id, its tag included */
+/* From now on the ids of requests to clients are "toolgen-ask-N.TAG" (tag copied; NULL or
+ * longer than TG_SERVE_ASK_ID_MAX - 40: no tag): over HTTP the tag says which instance behind a
+ * load balancer waits for the response (docs/scale.md#legacy-sessions). */
+void tg_serve_dispatch_set_ask_tag(tg_serve_dispatch *d, const char *tag);
 /* A client's JSON-RPC response msg: true when it answers a request a call of session s asked
  * (tg_serve_call_ask), which then goes on; false when it answers none (it is ignored). */
 bool tg_serve_dispatch_answer(tg_serve_dispatch *d, const tg_serve_session *s, const cJSON *msg);

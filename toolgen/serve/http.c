@@ -35,6 +35,10 @@
 #define MAX_SESSIONS 1024     /* legacy sessions at once; initialize beyond is refused (503) */
 #define SESSION_IDLE_MS (30 * 60 * 1000.0) /* a session unused this long ends, by default */
 #define SWEEP_MS 10000.0      /* how often ended and idle sessions are freed */
+#define SESSION_DOMAIN "session" /* what a session id's signature is for (serve/mrtr.h) */
+#define TOMBS 1024            /* sessions ended by DELETE, remembered so that they stay 404 */
+#define ASK_DOMAIN "ask"      /* what the signature in the ids of requests to clients is for */
+#define ASK_PREFIX "toolgen-ask-" /* serve/dispatch.h */
 /* Connections: enough that idle and slow ones (a browser page opens up to 256) cannot take
  * the server from its clients; one that sends nothing for CONN_IDLE_S is closed. */
 #define MAX_CONNECTIONS 4096u
@@ -45,7 +49,12 @@
  * holds it while the request lives (a call may outlive a DELETE), so an ended or idle session
  * is freed only once no request holds it (sessions_sweep). */
 typedef struct session {
-    char id[33];
+    char *id;           /* heap; NULL until initialize succeeded (session_issue); replaced
+                         * under the core lock on libmicrohttpd's thread, the only one that
+                         * reads it (the replies' header) */
+    char nonce[33];     /* what names the session whatever id it is presented with: its
+                         * random part (an id reissued for a new log level keeps it) */
+    unsigned level_seq; /* how many times logging/setLevel reissued the id */
     bool ended;
     double last_used;   /* tg_now_ms of its last request */
     atomic_int holds;   /* requests holding it; taken under the core lock, dropped anywhere */
@@ -73,6 +82,11 @@ typedef struct server {
     /* guards the sessions' replays (serve/replay.h) and which request follows a stream; taken
      * last: with it held, only a follower's mu may be taken */
     pthread_mutex_t replay_mu;
+    /* the nonces of sessions DELETE ended (a ring; under the core lock): with a shared state
+     * key an id that verifies is otherwise continued here (docs/scale.md) */
+    char *tombs[TOMBS];
+    size_t next_tomb;
+    char *self_url;          /* where the other instances reach this one; NULL: unknown */
 } server;
 
 /* One HTTP request. Shared by libmicrohttpd (until the request completes), its call in the
@@ -656,6 +670,7 @@ static void sessions_sweep(server *sv)
             pthread_mutex_lock(&sv->replay_mu);
             tg_replays_free(&s->replays);
             pthread_mutex_unlock(&sv->replay_mu);
+            free(s->id);
             free(s);
         } else {
             p = &s->next;
@@ -663,12 +678,12 @@ static void sessions_sweep(server *sv)
     }
 }
 
-/* The live session of that id; one idle past its idle time has ended. With the core lock. */
-static session *session_find(server *sv, const char *id)
+/* The live session of that nonce; one idle past its idle time has ended. With the core lock. */
+static session *session_find(server *sv, const char *nonce)
 {
     double now = tg_now_ms();
     for (session *s = sv->sessions; s; s = s->next) {
-        if (s->ended || strcmp(s->id, id) != 0)
+        if (s->ended || !s->id || strcmp(s->nonce, nonce) != 0)
             continue;
         if (now - s->last_used > idle_ms(sv)) {
             s->ended = true;
@@ -687,16 +702,128 @@ static session *session_new(server *sv)
     if (sv->n_sessions >= MAX_SESSIONS)
         return NULL;
     session *s = xcalloc(1, sizeof *s);
-    unsigned char rnd[16];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
-        memset(rnd, 0, sizeof rnd);
-    for (size_t i = 0; i < sizeof rnd; i++)
-        snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
     s->s.client = tg_serve_new_client();
     s->last_used = tg_now_ms();
     s->next = sv->sessions;
     sv->sessions = s;
     sv->n_sessions++;
+    return s;
+}
+
+/* 32 random hex digits into out. */
+static void random_hex(char out[33])
+{
+    unsigned char rnd[16];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) /* cannot fail for 16 bytes */
+        memset(rnd, 0, sizeof rnd);
+    for (size_t i = 0; i < sizeof rnd; i++)
+        snprintf(out + 2 * i, 3, "%02x", rnd[i]);
+}
+
+/*
+ * Gives s, just initialized or given a new log level, its id: its nonce and what the core
+ * needs to continue the session (tg_serve_session_state) with the count of log level changes,
+ * signed with the state key, so that another instance holding the same key continues it
+ * (docs/scale.md); without a key, the nonce alone. With the core lock held.
+ */
+static void session_issue(server *sv, session *s)
+{
+    if (!s->nonce[0])
+        random_hex(s->nonce);
+    free(s->id);
+    if (!sv->c->mrtr) {
+        s->id = xstrdup(s->nonce);
+        return;
+    }
+    cJSON *st = tg_serve_session_state(&s->s);
+    cJSON_AddStringToObject(st, "n", s->nonce);
+    cJSON_AddNumberToObject(st, "q", s->level_seq);
+    s->id = tg_serve_mrtr_sign_hex(sv->c->mrtr, SESSION_DOMAIN, st);
+    cJSON_Delete(st);
+}
+
+static bool tombstoned(const server *sv, const char *nonce)
+{
+    for (size_t i = 0; i < TOMBS; i++)
+        if (sv->tombs[i] && strcmp(sv->tombs[i], nonce) == 0)
+            return true;
+    return false;
+}
+
+static void bury(server *sv, const char *nonce)
+{
+    free(sv->tombs[sv->next_tomb]);
+    sv->tombs[sv->next_tomb] = xstrdup(nonce);
+    sv->next_tomb = (sv->next_tomb + 1) % TOMBS;
+}
+
+/* The nonce id names (into nonce) and, with a key, the state it carries (*state, caller
+ * frees); false when id is not a session id this server could have issued. */
+static bool session_key(const server *sv, const char *id, char nonce[33], cJSON **state)
+{
+    *state = NULL;
+    const char *n = id;
+    if (sv->c->mrtr) {
+        *state = tg_serve_mrtr_open_hex(sv->c->mrtr, SESSION_DOMAIN, id);
+        n = tg_json_get_string(*state, "n");
+    }
+    if (!n || strlen(n) != 32) {
+        cJSON_Delete(*state);
+        *state = NULL;
+        return false;
+    }
+    memcpy(nonce, n, 33);
+    return true;
+}
+
+/* A session id a client presents carries a later log level than s has here (logging/setLevel
+ * answered by another instance): s takes it, and the id, which its replies then carry (a
+ * client that takes up the id of any reply must not be handed back an older one). */
+static void session_sync(session *s, const char *id, const cJSON *state)
+{
+    double q = tg_json_get_number(state, "q", 0);
+    tg_serve_session later = {0};
+    if (q > s->level_seq && q < 1e9 && tg_serve_session_restore(&later, state)) {
+        memcpy(s->s.log_level, later.log_level, sizeof later.log_level);
+        s->level_seq = (unsigned)q;
+        free(s->id);
+        s->id = xstrdup(id);
+    }
+}
+
+/* A session rebuilt from the state its id carries, or NULL (full, or a state this server
+ * cannot continue). With the core lock held. */
+static session *session_adopt(server *sv, const char *id, const char *nonce, const cJSON *state)
+{
+    session *s = session_new(sv);
+    if (s && tg_serve_session_restore(&s->s, state)) {
+        s->id = xstrdup(id);
+        memcpy(s->nonce, nonce, sizeof s->nonce);
+        double q = tg_json_get_number(state, "q", 0);
+        s->level_seq = q > 0 && q < 1e9 ? (unsigned)q : 0;
+        return s;
+    }
+    if (s)
+        s->ended = true; /* 404, as an unknown id */
+    return NULL;
+}
+
+/* The session of id: the one here, or — with a key the instances share — one rebuilt from the
+ * state its id carries (a session another instance behind the same load balancer started, or
+ * one whose state here idled away; docs/scale.md). Without a shared key an id not found here
+ * is one that ended. With the core lock held. */
+static session *session_get(server *sv, const char *id)
+{
+    char nonce[33];
+    cJSON *state;
+    if (!session_key(sv, id, nonce, &state))
+        return NULL;
+    session *s = session_find(sv, nonce);
+    if (s && state)
+        session_sync(s, id, state);
+    else if (!s && state && sv->c->mrtr->shared && !tombstoned(sv, nonce))
+        s = session_adopt(sv, id, nonce, state);
+    cJSON_Delete(state);
     return s;
 }
 
@@ -717,7 +844,7 @@ static bool legacy_session(hreq *h, const char *method, enum MHD_Result *rc)
         h->meta_invalid = true;
         return true;
     }
-    if (!hold(h, session_find(h->sv, id))) {
+    if (!hold(h, session_get(h->sv, id))) {
         *rc = send_error(h, MHD_HTTP_NOT_FOUND, -32001,
                          "Session not found: it ended or the server restarted; send initialize "
                          "again");
@@ -760,9 +887,18 @@ static cJSON *handle(hreq *h)
 static enum MHD_Result answer_now(hreq *h)
 {
     double t0 = tg_now_ms();
+    char level[sizeof h->sess->s.log_level] = "";
+    if (h->sess)
+        memcpy(level, h->sess->s.log_level, sizeof level);
     cJSON *reply = handle(h);
-    if (h->sess && !h->sess->s.initialized)
+    if (h->sess && !h->sess->s.initialized) {
         h->sess->ended = true; /* initialize failed: no session */
+    } else if (h->sess && (!h->sess->id || strcmp(level, h->sess->s.log_level) != 0)) {
+        /* a new session's id; a new log level, in a new id the reply carries, which any
+         * instance continues with that level (docs/scale.md#legacy-sessions) */
+        h->sess->level_seq += h->sess->id != NULL;
+        session_issue(h->sv, h->sess);
+    }
     tg_serve_log_line(h->sv->o->log_fd, &h->lg, NULL, tg_now_ms() - t0);
     unsigned status = tg_http_status_of(reply, h->lg.era);
     if (h->meta_invalid && cJSON_GetObjectItemCaseSensitive(reply, "error"))
@@ -860,6 +996,85 @@ static bool admit(hreq *h, enum MHD_Result *rc)
     return legacy_session(h, method, rc);
 }
 
+/* ---- responses that belong to another instance ---------------------------------------------- */
+
+/* The instance a client's response in h belongs to, when another instance sharing the state
+ * key sent the request it answers (its id names that instance's URL, signed; serve/dispatch.h)
+ * and h was not forwarded already: the URL (heap). NULL otherwise. */
+static char *owner_of(hreq *h)
+{
+    const tg_serve_mrtr *m = h->sv->c->mrtr;
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "id"));
+    const char *dot = id && tg_str_startswith(id, ASK_PREFIX) ? strchr(id, '.') : NULL;
+    if (!dot || !m || !m->shared || !h->sv->o->forward || header(h, TG_SERVE_FORWARDED_HEADER) ||
+        cJSON_GetObjectItemCaseSensitive(h->msg, "method"))
+        return NULL;
+    cJSON *p = tg_serve_mrtr_open_hex(m, ASK_DOMAIN, dot + 1);
+    const char *url = tg_json_get_string(p, "u");
+    char *owner = url && (!h->sv->self_url || strcmp(url, h->sv->self_url) != 0) ? xstrdup(url)
+                                                                                   : NULL;
+    cJSON_Delete(p);
+    return owner;
+}
+
+#define MAX_FORWARDS 64 /* hand-overs under way at once; a response beyond is dropped (logged) */
+static atomic_int forwards;
+
+typedef struct forwarding {
+    const tg_serve_http *o;
+    char *url, *body, *session_id, *version;
+} forwarding;
+
+static void *forward_main(void *arg)
+{
+    forwarding *f = arg;
+    double t0 = tg_now_ms();
+    int rc = f->o->forward(f->o->forward_ctx, f->url, f->body, f->session_id, f->version);
+    tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true};
+    snprintf(lg.method, sizeof lg.method, "(response)");
+    tg_serve_log_line(f->o->log_fd, &lg, rc == 0 ? "forwarded" : "forward_failed",
+                      tg_now_ms() - t0);
+    free(f->url);
+    free(f->body);
+    free(f->session_id);
+    free(f->version);
+    free(f);
+    atomic_fetch_sub(&forwards, 1);
+    return NULL;
+}
+
+/* Hands h's message to the instance at url on a thread of its own: libmicrohttpd's thread
+ * serves every connection and must not wait for another server. Takes url. */
+static void forward(hreq *h, char *url)
+{
+    if (atomic_fetch_add(&forwards, 1) >= MAX_FORWARDS) { /* as if the client never answered */
+        atomic_fetch_sub(&forwards, 1);
+        tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true};
+        snprintf(lg.method, sizeof lg.method, "(response)");
+        tg_serve_log_line(h->sv->o->log_fd, &lg, "forward_failed", 0);
+        free(url);
+        return;
+    }
+    forwarding *f = xcalloc(1, sizeof *f);
+    const char *sid = header(h, SESSION_HEADER), *version = header(h, "MCP-Protocol-Version");
+    *f = (forwarding){.o = h->sv->o, .url = url, .body = tg_json_print_compact(h->msg),
+                      .session_id = sid ? xstrdup(sid) : NULL,
+                      .version = version ? xstrdup(version) : NULL};
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, forward_main, f) != 0) { /* lost, as an unanswered request */
+        atomic_fetch_sub(&forwards, 1);
+        free(f->url);
+        free(f->body);
+        free(f->session_id);
+        free(f->version);
+        free(f);
+    }
+    pthread_attr_destroy(&attr);
+}
+
 static enum MHD_Result on_post(hreq *h)
 {
     if (h->too_big) {
@@ -885,11 +1100,14 @@ static enum MHD_Result on_post(hreq *h)
     cJSON *owed = call ? take_owed(h) : NULL;
     if (ok && !call) /* a legacy client's notifications/cancelled, in its own session */
         tg_serve_dispatch_cancel_named(h->sv->dp, h->sess, h->msg);
-    if (ok && !call && h->sess) /* or the response a call of its session waits for */
-        tg_serve_dispatch_answer(h->sv->dp, &h->sess->s, h->msg);
+    char *owner = NULL; /* or the response a call of its session waits for, here or elsewhere */
+    if (ok && !call && h->sess && !tg_serve_dispatch_answer(h->sv->dp, &h->sess->s, h->msg))
+        owner = owner_of(h);
     if (ok && !call)
         rc = is_listen(h) ? open_listen(h) : answer_now(h);
     tg_serve_unlock(h->sv->dp);
+    if (owner)
+        forward(h, owner);
     if (!call)
         return rc;
     if (h->sv->stopping) {
@@ -908,10 +1126,20 @@ static enum MHD_Result on_delete(hreq *h)
                           "Method Not Allowed: DELETE ends a legacy session and needs its "
                           SESSION_HEADER);
     tg_serve_lock(h->sv->dp);
-    session *s = session_find(h->sv, id);
+    char nonce[33];
+    cJSON *st;
+    bool ours = session_key(h->sv, id, nonce, &st);
+    session *s = ours ? session_find(h->sv, nonce) : NULL;
     if (s)
         s->ended = true;
+    /* another instance's session, or one whose state here idled away, ends here too */
+    bool foreign = !s && st && h->sv->c->mrtr->shared && !tombstoned(h->sv, nonce);
+    if (s || foreign)
+        bury(h->sv, nonce);
     tg_serve_unlock(h->sv->dp);
+    cJSON_Delete(st);
+    if (foreign)
+        return send_json(h, MHD_HTTP_OK, NULL);
     if (!s)
         return send_error(h, MHD_HTTP_NOT_FOUND, -32001, "Session not found");
     streams_end(h->sv, s);
@@ -963,7 +1191,7 @@ static enum MHD_Result on_get(hreq *h)
     const char *last = header(h, "Last-Event-ID");
     char *after = NULL;
     tg_serve_lock(h->sv->dp);
-    bool added = hold(h, session_find(h->sv, id));
+    bool added = hold(h, session_get(h->sv, id));
     tg_replay_stream *rp = NULL;
     if (added && last) {
         pthread_mutex_lock(&h->sv->replay_mu);
@@ -1130,6 +1358,28 @@ static unsigned connection_limit(void)
     return usable < 64 ? 64 : usable > MAX_CONNECTIONS ? MAX_CONNECTIONS : (unsigned)usable;
 }
 
+/* Where the other instances behind the load balancer reach this one (tg_serve_http.advertise),
+ * named in the ids of the requests calls send their clients, signed with the shared key, so
+ * that the client's response comes back here from whichever instance it reaches. */
+static void name_self(server *sv, const char *host, unsigned port)
+{
+    const tg_serve_mrtr *m = sv->c->mrtr;
+    bool wildcard = strcmp(host, "0.0.0.0") == 0 || strcmp(host, "::") == 0 || !*host;
+    if (sv->o->advertise)
+        sv->self_url = xstrdup(sv->o->advertise);
+    else if (!wildcard)
+        sv->self_url = strchr(host, ':') ? xasprintf("http://[%s]:%u" ENDPOINT, host, port)
+                                         : xasprintf("http://%s:%u" ENDPOINT, host, port);
+    if (!sv->self_url || !m || !m->shared || !sv->o->forward)
+        return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "u", sv->self_url);
+    char *tag = tg_serve_mrtr_sign_hex(m, ASK_DOMAIN, p);
+    tg_serve_dispatch_set_ask_tag(sv->dp, tag);
+    free(tag);
+    cJSON_Delete(p);
+}
+
 static int start(server *sv, tg_err *err)
 {
     const char *host = sv->o->host ? sv->o->host : "127.0.0.1";
@@ -1153,6 +1403,7 @@ static int start(server *sv, tg_err *err)
         return tg_err_set(err, "--http %s:%u: cannot listen there (address in use, or not an "
                                "address of this machine?)", host, sv->o->port);
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(sv->d, MHD_DAEMON_INFO_BIND_PORT);
+    name_self(sv, host, info ? info->port : sv->o->port);
     if (sv->o->ready)
         sv->o->ready(sv->o->ready_ctx, host, info ? info->port : sv->o->port);
     return 0;
@@ -1225,9 +1476,13 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
         tg_serve_session_release(&sv.sessions->s);
         cJSON_Delete(sv.sessions->owed);
         tg_replays_free(&sv.sessions->replays);
+        free(sv.sessions->id);
         free(sv.sessions);
         sv.sessions = next;
     }
+    for (size_t i = 0; i < TOMBS; i++)
+        free(sv.tombs[i]);
+    free(sv.self_url);
     pthread_mutex_destroy(&sv.streams_mu);
     pthread_mutex_destroy(&sv.replay_mu);
     return rc;

@@ -15,7 +15,12 @@
  *   - legacy-era clients get a session: initialize's reply carries Mcp-Session-Id, later
  *     requests must send it back (400 without, 404 for an unknown one), DELETE ends it, and
  *     so does session_idle_ms without a request; at most 1024 are open at once (initialize
- *     beyond is refused with 503).
+ *     beyond is refused with 503). The id is a random nonce and the session's state (the
+ *     core's tg_serve_session_state) signed with the core's mrtr key, in hex; logging/setLevel
+ *     reissues it with the new level. Behind a load balancer, with a key the instances share
+ *     (docs/scale.md), an instance continues a session another one started from its id, and
+ *     hands a client's response to a request of another instance's call to that instance
+ *     (forward).
  *     GET with the session's id opens its stream of server messages (one per session): the
  *     list changes and resource updates; a session without one open gets them with its next
  *     response that can be an event stream. A session's event streams are resumable: their
@@ -47,6 +52,9 @@
 #include "base/util.h"
 #include "serve/core.h"
 
+/* Marks a response one instance forwarded to another: never forwarded again. */
+#define TG_SERVE_FORWARDED_HEADER "Toolgen-Forwarded"
+
 typedef struct tg_serve_http {
     const char *host;              /* address or name to bind; NULL: 127.0.0.1 */
     unsigned port;                 /* 0: any free port (reported through ready) */
@@ -66,6 +74,19 @@ typedef struct tg_serve_http {
     void *check_ctx;
     long check_ms;                 /* 0: TG_SERVE_IDLE_MS (serve/dispatch.h) */
     long session_idle_ms;          /* a legacy session unused this long ends; 0: 30 minutes */
+    /* Behind a load balancer with a shared state key (docs/scale.md#legacy-sessions): the URL
+     * the other instances reach this one at, named (signed) in the ids of the requests a
+     * legacy call sends its client, so that an instance the client's response reaches hands
+     * it on here. NULL: http://HOST:PORT/mcp of the bound address, unless that is a wildcard
+     * (0.0.0.0, ::), which names no instance: then nothing is forwarded here. */
+    const char *advertise;
+    /* Hands a client's response that belongs to another instance's call to that instance:
+     * POSTs body to url with the session's id and protocol version (NULL: none) and the
+     * header TG_SERVE_FORWARDED_HEADER; 0 when the instance took it (2xx). Called on a thread
+     * of its own. NULL: responses are never forwarded. */
+    int (*forward)(void *ctx, const char *url, const char *body, const char *session_id,
+                   const char *version);
+    void *forward_ctx;
     /* called once the socket listens, with the port bound (cli prints it); may be NULL */
     void (*ready)(void *ctx, const char *host, unsigned port);
     void *ready_ctx;

@@ -47,6 +47,49 @@ static void put_hex(tg_buf *b, const unsigned char *p, size_t n)
     }
 }
 
+int tg_serve_mrtr_init_shared(tg_serve_mrtr *m, const char *secret, tg_err *err)
+{
+    *m = (tg_serve_mrtr){.ttl_s = TG_MRTR_TTL_S, .shared = true};
+    size_t n = strlen(secret);
+    for (size_t i = 0; i < n; i++)
+        if (secret[i] <= ' ' || secret[i] > '~')
+            return tg_err_set(err, "it holds a character other than printable ASCII (a space, "
+                                   "a newline or a control character at position %zu): use a "
+                                   "random one, e.g. `head -c 32 /dev/urandom | base64`", i + 1);
+    if (n < TG_MRTR_SECRET_MIN)
+        return tg_err_set(err, "it is %zu characters long, fewer than %d: a key that short can be "
+                               "guessed; use a random one, e.g. `head -c 32 /dev/urandom | "
+                               "base64`", n, TG_MRTR_SECRET_MIN);
+    tg_sha256(secret, n, m->key);
+    return 0;
+}
+
+/* The MAC of a token of domain over text. */
+static void token_mac(const tg_serve_mrtr *m, const char *domain, const void *text, size_t n,
+                      unsigned char mac[TG_SHA256_LEN])
+{
+    tg_buf b;
+    tg_buf_init(&b, n + 32);
+    tg_buf_puts(&b, domain);
+    tg_buf_putc(&b, '\n');
+    tg_buf_append(&b, text, n);
+    tg_hmac_sha256(m->key, sizeof m->key, b.data, b.len, mac);
+    tg_buf_free(&b);
+}
+
+char *tg_serve_mrtr_sign_hex(const tg_serve_mrtr *m, const char *domain, const cJSON *payload)
+{
+    char *text = tg_json_print_compact(payload);
+    unsigned char mac[TG_SHA256_LEN];
+    token_mac(m, domain, text, strlen(text), mac);
+    tg_buf b;
+    tg_buf_init(&b, 2 * (strlen(text) + sizeof mac) + 1);
+    put_hex(&b, mac, sizeof mac);
+    put_hex(&b, (const unsigned char *)text, strlen(text));
+    free(text);
+    return tg_buf_steal(&b);
+}
+
 /* Decodes n hex digits at s into out (n/2 bytes); false on a non-digit. */
 static bool get_hex(const char *s, size_t n, unsigned char *out)
 {
@@ -57,6 +100,31 @@ static bool get_hex(const char *s, size_t n, unsigned char *out)
         out[i / 2] = (unsigned char)(hi << 4 | lo);
     }
     return n % 2 == 0;
+}
+
+#define TOKEN_MAX 4096u /* hex digits: a session id fits an HTTP header line with room */
+
+cJSON *tg_serve_mrtr_open_hex(const tg_serve_mrtr *m, const char *domain, const char *token)
+{
+    size_t len = strlen(token), hex_mac = 2 * TG_SHA256_LEN;
+    unsigned char mac[TG_SHA256_LEN], want[TG_SHA256_LEN];
+    if (len > TOKEN_MAX || len <= hex_mac || !get_hex(token, hex_mac, mac))
+        return NULL;
+    size_t n = len - hex_mac;
+    unsigned char *text = xmalloc(n / 2 + 1);
+    cJSON *payload = NULL;
+    if (get_hex(token + hex_mac, n, text)) {
+        text[n / 2] = '\0';
+        token_mac(m, domain, text, n / 2, want);
+        if (tg_mem_equal_ct(mac, want, sizeof mac))
+            payload = tg_json_parse((const char *)text, n / 2, NULL, NULL, NULL, NULL);
+    }
+    free(text);
+    if (!cJSON_IsObject(payload)) {
+        cJSON_Delete(payload);
+        return NULL;
+    }
+    return payload;
 }
 
 char *tg_serve_mrtr_seal(const tg_serve_mrtr *m, const cJSON *payload)
@@ -98,7 +166,9 @@ cJSON *tg_serve_mrtr_open(const tg_serve_mrtr *m, const char *state, time_t now,
     if (!cJSON_IsObject(payload)) {
         cJSON_Delete(payload);
         snprintf(msg, msg_size, "requestState failed verification (altered, or issued by "
-                                "another server or an earlier run of this one)");
+                                "another server or an earlier run of this one; instances "
+                                "behind one load balancer need the same "
+                                "TOOLGEN_SERVE_STATE_KEY)");
         return NULL;
     }
     if (tg_json_get_number(payload, "exp", 0) < (double)now) {

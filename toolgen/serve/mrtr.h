@@ -12,7 +12,9 @@
  *   - 2026-07-28 (Multi Round-Trip Requests): the tools/call result is an InputRequiredResult
  *     with the questions in inputRequests (by key) and a requestState: the tool, a SHA-256
  *     digest of the arguments, the answers so far, the pending questions and an expiry, signed
- *     with HMAC-SHA-256 under a random key drawn when the server starts. The client retries
+ *     with HMAC-SHA-256 under the server's key: drawn at random when it starts, or derived
+ *     from a secret every instance behind a load balancer shares (TOOLGEN_SERVE_STATE_KEY,
+ *     docs/scale.md), so that any of them continues the call. The client retries
  *     tools/call with inputResponses and the requestState; a state that was altered, signed by
  *     another server (or an earlier run of this one), expired, or presented with another tool
  *     or other arguments is refused with -32602. A question the client's capabilities do not
@@ -43,13 +45,31 @@
 #define TG_MRTR_MAX_ROUNDS 16  /* questions per call */
 #define TG_MRTR_WAIT_MS (10 * 60 * 1000L) /* how long a legacy call waits for answers */
 
+#define TG_MRTR_SECRET_MIN 32 /* characters of a shared secret (TOOLGEN_SERVE_STATE_KEY) */
+
 typedef struct tg_serve_mrtr {
-    unsigned char key[TG_MRTR_KEY_LEN]; /* the HMAC key, random per server */
+    unsigned char key[TG_MRTR_KEY_LEN]; /* the HMAC key */
+    bool shared;                        /* derived from a secret other instances hold too: what
+                                         * this one signs, they accept, and the other way round */
     long ttl_s;                         /* 0: TG_MRTR_TTL_S */
 } tg_serve_mrtr;
 
 /* Draws the key from the kernel's random source. -1 with err when none is available. */
 int tg_serve_mrtr_init(tg_serve_mrtr *m, tg_err *err);
+/* The key of the instances that share secret (TG_MRTR_SECRET_MIN or more printable ASCII
+ * characters, no spaces: e.g. `head -c 32 /dev/urandom | base64`): its SHA-256. -1 with err
+ * saying what is wrong with it (never its value). */
+int tg_serve_mrtr_init_shared(tg_serve_mrtr *m, const char *secret, tg_err *err);
+
+/*
+ * A signed token in lowercase hex digits only (an HTTP header value as it is): the HMAC of
+ * domain and the payload's compact JSON, then the JSON itself. domain keeps tokens of one use
+ * (a session id, "session") from passing for another's. Heap.
+ */
+char *tg_serve_mrtr_sign_hex(const tg_serve_mrtr *m, const char *domain, const cJSON *payload);
+/* The payload of a token tg_serve_mrtr_sign_hex made under this key and domain (an object),
+ * or NULL (not hex, too long, altered, or signed under another key). */
+cJSON *tg_serve_mrtr_open_hex(const tg_serve_mrtr *m, const char *domain, const char *token);
 
 /* "tg1.<hex HMAC>.<hex payload>" for the JSON object payload (heap). */
 char *tg_serve_mrtr_seal(const tg_serve_mrtr *m, const cJSON *payload);

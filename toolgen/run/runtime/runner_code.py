@@ -400,7 +400,14 @@ def file_action(req, root, writable):
 
 
 def main():
-    request, reply_fd = runner.open_channels()
+    handle(*runner.open_channels())
+
+
+def handle(request, reply_fd):
+    """One request: a listing, a file action, or a program (runner_warm.py's child calls this
+    too, in a pool worker that imported pandas and the like ahead: docs/sandbox.md#the-warm-pool).
+    Ends the process with the program's status."""
+    before = set(sys.modules)  # a pool worker's preloads were not this program's imports
     if isinstance(request.get("fs"), dict):
         root = request.get("root") or "/work/s"
         os.makedirs(root, exist_ok=True)
@@ -423,7 +430,7 @@ def main():
         sys.path[:] = [""] + [p for p in sys.path[1:] if p != os.path.dirname(runner.__file__)]
         status, err = run_program(request.get("code") or "", module.__dict__)
         reply["ok"] = status == 0 and err is None
-        reply["imports"] = [m for m in HEAVY if m in sys.modules]
+        reply["imports"] = [m for m in HEAVY if m in sys.modules and m not in before]
     if err is not None:
         reply["error"] = err
         if err.get("phase") == "packages" or err.get("missing_module"):

@@ -159,6 +159,9 @@ def child(msg, fds, module, runner, compiled):
     # The child starts as a fresh process would: default signal dispositions as set by Python.
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     runner.start_events(reply_fd, request)
+    if request.get("runner") == "code":  # a one-shot program of the code runtime (docs/code.md)
+        import runner_code
+        runner_code.handle(request, reply_fd)
     runner.write_reply(runner.run(request, module, compiled), reply_fd)
 
 

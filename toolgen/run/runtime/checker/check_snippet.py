@@ -101,12 +101,27 @@ def external(name, tool, argv, code, suffix, install):
     if not exe:
         return verdict(name, tool, "unavailable", "%s is not installed (Debian: %s)" % (argv[0], install))
     ok, text = run_tool([exe] + argv[1:], code, suffix)
-    return verdict(name, tool, "passed" if ok else "failed", None if ok else text)
+    return verdict(name, tool, "passed" if ok else "failed", None if ok else tidy(text))
+
+
+def tidy(text):
+    """The checker's message without what tells the model nothing: node's own stack frames and
+    version line, and runs of blank lines."""
+    lines = [l for l in text.splitlines()
+             if not l.startswith("    at ") and not l.startswith("Node.js v")]
+    out = []
+    for l in lines:
+        if l.strip() or (out and out[-1].strip()):
+            out.append(l)
+    return "\n".join(out).strip()
 
 
 def is_module(code):
     return any(line.lstrip().startswith(("import ", "export ")) for line in code.splitlines())
 
+
+C_ERRORS = ["-Werror=implicit-function-declaration", "-Werror=implicit-int",
+            "-Werror=int-conversion", "-Werror=incompatible-pointer-types"]
 
 LANGS = {
     "javascript": lambda c: [external("parse", "node --check", ["node", "--check"], c,
@@ -114,8 +129,10 @@ LANGS = {
     "typescript": lambda c: [external("compile", "tsc --noEmit",
                                       ["tsc", "--noEmit", "--skipLibCheck", "--target", "es2020"],
                                       c, ".ts", "node-typescript")],
-    "c": lambda c: [external("compile", "cc -fsyntax-only", ["cc", "-fsyntax-only", "-x", "c"],
-                             c, ".c", "gcc")],
+    # What C99 forbids and GCC 14 and Clang 16 reject, older compilers only warn of: a call of
+    # an undeclared function is an error here whichever cc is installed.
+    "c": lambda c: [external("compile", "cc -fsyntax-only", ["cc", "-fsyntax-only"] + C_ERRORS
+                             + ["-x", "c"], c, ".c", "gcc")],
     "cpp": lambda c: [external("compile", "c++ -fsyntax-only",
                                ["c++", "-fsyntax-only", "-x", "c++"], c, ".cpp", "g++")],
     "shell": lambda c: [external("parse", "sh -n", ["sh", "-n"], c, ".sh", "dash")],
