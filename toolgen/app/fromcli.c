@@ -15,6 +15,7 @@
 #include "app/openapi_int.h"
 #include "base/buf.h"
 #include "base/doc.h"
+#include "base/json.h"
 #include "base/yamlout.h"
 #include "run/sandbox.h"
 
@@ -113,7 +114,10 @@ static char *run_help(fc_run *r, const char *const *argv, char **why, bool *fata
                   res.killed_by == TG_LIMIT_NONE && (!res.signal || res.signal_inferred);
     /* (git's -h exits 129, which bwrap's report makes look like signal 1) */
     fc_help_free(&probe);
-    if (usable) {
+    tg_err u8 = {0};
+    if (usable && tg_utf8_validate(s->data, s->len, &u8) != 0) { /* the drafts are YAML text */
+        *why = xstrdup("its help is not UTF-8 text");
+    } else if (usable) {
         text = xstrndup(s->data, s->len);
     } else {
         size_t n = res.err.len;
@@ -123,7 +127,7 @@ static char *run_help(fc_run *r, const char *const *argv, char **why, bool *fata
         while (start && res.err.data[start - 1] != '\n' && n - start < 200)
             start--;
         *why = res.killed_by != TG_LIMIT_NONE
-                   ? xstrdup("it was stopped by a sandbox limit (10 s, 512 MiB)")
+                   ? xstrdup("it was stopped by a sandbox limit (15 s, 512 MiB)")
                    : xasprintf("it exited with status %d%s%.*s", res.exit_code, n ? ": " : "",
                                (int)(n - start), res.err.data ? res.err.data + start : "");
     }
