@@ -11,8 +11,11 @@
  * when the program takes it, else with a pattern refusing a leading '-'; there is never a
  * free-form argv property. Options that name configuration or output files, or run programs
  * (--config, --output, --exec, --upload-pack, ...) are left out and listed in
- * docs.limitations. Drafts are written, and re-runs treated, as by --from-openapi
- * (app/openapi.h). Nothing here prints.
+ * docs.limitations. Each draft's example runs once in the sandbox and its output is recorded
+ * (one that fails is named in a warning). The hints file selects, renames and describes
+ * subcommands as operations (a subcommand's name is its operation and path). Drafts are written,
+ * and re-runs treated, by the rules every init --from-* shares (app/drafts.h). Nothing here
+ * prints.
  */
 #ifndef TG_APP_FROMCLI_H
 #define TG_APP_FROMCLI_H

@@ -36,7 +36,8 @@ typedef struct fc_help {
     size_t nopts;
     fc_pos *pos;
     size_t npos;
-    bool dashdash;    /* the program takes "--" (listed as an option or "[--]" in its usage) */
+    bool dashdash;    /* the program takes "--": "[--]" in its usage line (a listed "--" option
+                         is not trusted: jq 1.6 lists it and refuses it) */
     bool has_usage;   /* a line starting "usage:" was found */
     char *usage;      /* that line, after "usage:" (heap; NULL: none) */
     char *summary;    /* the first line of prose after the usage (heap; NULL: none) */
