@@ -143,7 +143,15 @@ static int setup_sandbox(fc_run *r, const char *dir, tg_err *err)
     int rc = 0;
     if (tg_is_file(cfg) && tg_doc_load(cfg, NULL, &doc, err) != 0)
         rc = -2;
-    char *root = rc == 0 ? realpath(tg_is_dir(dir) ? dir : ".", NULL) : NULL;
+    /* DIR, or its nearest folder that exists (DIR is made later): the help runs read no data */
+    char *probe = xstrdup(dir);
+    for (char *slash; !tg_is_dir(probe) && (slash = strrchr(probe, '/'));) {
+        if (slash == probe)
+            slash++; /* "/x" → "/" */
+        *slash = '\0';
+    }
+    char *root = rc == 0 ? realpath(tg_is_dir(probe) ? probe : "/", NULL) : NULL;
+    free(probe);
     if (rc == 0 && !root)
         rc = (tg_err_set(err, "%s: cannot resolve the folder", dir), -2);
     if (rc == 0 && tg_sandbox_config_init(&r->sc, root, doc.root, err) != 0)
