@@ -2,7 +2,8 @@
 # toolgen init --from-cli (docs/cli.md#init-from-cli): the real --help of git (subcommands),
 # curl and jq becomes lint-clean draft manifests of the command runtime whose build is
 # byte-stable; a drafted jq tool runs on a data file; tests/testdata/fromcli/argecho (a program
-# printing the argv it received as JSON) shows that types, enums and defaults are read, that
+# printing the argv it received as JSON) and tests/testdata/fromcli/subtool (subcommands, one
+# whose help fails) show that types, enums and defaults are read, that
 # dangerous options are left out and named, and that injection attempts stay literal values;
 # a program not found, not executable or whose --help fails is refused with nothing written;
 # a re-run updates only its own drafts.
@@ -189,6 +190,24 @@ expect_out "a re-run changes nothing" "unchanged  argecho"
 sed -i 's/^status: draft$/status: staged/' $E
 run "$TG" init --from-cli "$PROG" "$A"
 expect_out "a reviewed manifest is kept" "kept       argecho (status staged"
+
+# ---- subtool: a "Commands:" listing; a subcommand whose help fails is left out ----
+T=$TMP/sub
+run "$TG" init "$T"
+sed 's/isolation: bwrap/isolation: none/' "$T/toolgen.yaml" >"$TMP/y" && mv "$TMP/y" "$T/toolgen.yaml"
+run "$TG" init --from-cli "$(pwd)/tests/testdata/fromcli/subtool" "$T"
+expect_rc "subtool: drafted" 0
+expect_out "subtool: a tool per listed subcommand" "created    subtool_greet"
+expect_out "subtool: one whose help fails is left out, saying why" \
+    "subtool broken: its --help failed (it exited with status 4: broken: no help here)"
+W=$T/manifests/subtool_greet/tool.manifest.yaml
+grep -q '^description: Say hello to someone$' $W && ok || bad "subtool: the listing's line is the description"
+field $W input_schema | grep -A3 '^    times:$' | grep -q 'default: 1' && ok || bad "subtool: --times <count> (default: 1)"
+run "$TG" -C "$T" run subtool_greet --input '{"who": "bob", "loud": true}' --json
+expect_out "subtool: the subcommand, the options, the positional" '[\"greet\", \"--loud\", \"--times=1\", \"bob\"]'
+run "$TG" -C "$T" run subtool_greet --input '{"who": "-rf"}' --json
+[ "$RC" -ne 0 ] && ok || bad "subtool: no [--] in its usage: a positional starting with '-' is refused"
+expect_out "... as invalid input" "INVALID_INPUT"
 
 # ---- refusals: nothing written ----
 N=$TMP/none
