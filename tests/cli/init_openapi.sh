@@ -302,4 +302,26 @@ run "$TG" init --from-openapi "$D/api.github.com.json" "$G" --dry-run
 expect_out "a re-run changes nothing" "unchanged  repos_get"
 expect_not_out "no draft is rewritten" "updated "
 
+# ---- overrides: a person's change to a draft survives re-running ----
+mkdir -p "$P/overrides"
+printf 'description: Every pet in the store, a page at a time.\nrisk: medium\n' >"$P/overrides/list_pets.yaml"
+run "$TG" init --from-openapi "$D/petstore-3.0.yaml" "$P"
+expect_out "an override: the draft rewritten with it" "updated    list_pets: changed "
+L=$P/manifests/list_pets/tool.manifest.yaml
+expect_eq "an override: its members in the manifest" \
+    "$(grep -c '^description: Every pet in the store, a page at a time.$\|^risk: medium$' "$L")" 2
+expect_eq "an override: the header says so" "$(grep -c '^# With overrides/list_pets.yaml applied' "$L")" 1
+run "$TG" init --from-openapi "$D/petstore-3.0.yaml" "$P"
+expect_out "an override: a re-run leaves it unchanged" "unchanged  list_pets"
+run "$TG" -C "$P" lint
+expect_rc "an override: the drafts still lint" 0
+before=$(cat "$P"/manifests/*/tool.manifest.yaml | cksum)
+printf -- '- not a mapping\n' >"$P/overrides/list_pets.yaml"
+printf 'risk: high\n' >"$P/overrides/create_pets.yaml"
+run "$TG" init --from-openapi "$D/petstore-3.0.yaml" "$P"
+expect_rc "a bad override: a usage error" 2
+expect_err "a bad override: its file named" "overrides/list_pets.yaml:1:1: an override is a mapping"
+expect_eq "a bad override: nothing written, the other override neither" \
+    "$(cat "$P"/manifests/*/tool.manifest.yaml | cksum)" "$before"
+
 finish init_openapi

@@ -672,8 +672,44 @@ static void test_print_invalid_utf8(void)
     }
 }
 
+/* RFC 7386's examples (Appendix A), and key order kept for a member replaced in place. */
+static void test_merge_patch(void)
+{
+    static const char *const cases[][3] = {
+        {"{\"a\":\"b\"}", "{\"a\":\"c\"}", "{\"a\":\"c\"}"},
+        {"{\"a\":\"b\"}", "{\"b\":\"c\"}", "{\"a\":\"b\",\"b\":\"c\"}"},
+        {"{\"a\":\"b\"}", "{\"a\":null}", "{}"},
+        {"{\"a\":\"b\",\"b\":\"c\"}", "{\"a\":null}", "{\"b\":\"c\"}"},
+        {"{\"a\":[\"b\"]}", "{\"a\":\"c\"}", "{\"a\":\"c\"}"},
+        {"{\"a\":\"c\"}", "{\"a\":[\"b\"]}", "{\"a\":[\"b\"]}"},
+        {"{\"a\":{\"b\":\"c\"}}", "{\"a\":{\"b\":\"d\",\"c\":null}}", "{\"a\":{\"b\":\"d\"}}"},
+        {"{\"a\":[{\"b\":\"c\"}]}", "{\"a\":[1]}", "{\"a\":[1]}"},
+        {"[\"a\",\"b\"]", "[\"c\",\"d\"]", "[\"c\",\"d\"]"},
+        {"{\"a\":\"b\"}", "[\"c\"]", "[\"c\"]"},
+        {"{\"e\":null}", "{\"a\":1}", "{\"e\":null,\"a\":1}"},
+        {"[1,2]", "{\"a\":\"b\",\"c\":null}", "{\"a\":\"b\"}"},
+        {"{}", "{\"a\":{\"bb\":{\"ccc\":null}}}", "{\"a\":{\"bb\":{}}}"},
+        {"{\"x\":1,\"y\":2,\"z\":3}", "{\"y\":{\"k\":true}}", "{\"x\":1,\"y\":{\"k\":true},\"z\":3}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cJSON *t = cJSON_Parse(cases[i][0]), *p = cJSON_Parse(cases[i][1]);
+        tg_json_merge_patch(&t, p);
+        char *got = cJSON_PrintUnformatted(t);
+        CHECK(got && strcmp(got, cases[i][2]) == 0, "merge patch %s + %s: got %s, want %s",
+              cases[i][0], cases[i][1], got ? got : "(null)", cases[i][2]);
+        free(got);
+        cJSON_Delete(t);
+        cJSON_Delete(p);
+    }
+    cJSON *t = cJSON_Parse("{\"a\":1}"), *null = cJSON_CreateNull();
+    tg_json_merge_patch(&t, null);
+    CHECK(t == NULL, "a null patch removes the whole target");
+    cJSON_Delete(null);
+}
+
 int main(void)
 {
+    test_merge_patch();
     test_printable();
     test_valid_kinds();
     test_positions();

@@ -11,6 +11,10 @@
 #include "app/init.h"
 #include "base/buf.h"
 #include "base/doc.h"
+#include "base/yamlout.h"
+
+static int write_all(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg_drafts_out *out,
+                     tg_err *err);
 
 void tg_drafts_free(tg_draft *ds, size_t n)
 {
@@ -162,8 +166,70 @@ static void find_stale(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg
     free(dir);
 }
 
-int tg_drafts_write(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg_drafts_out *out,
+/* The lines of comments a draft's text starts with (its mark and the review note). */
+static size_t header_len(const char *text)
+{
+    const char *p = text;
+    while (*p == '#') {
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    return (size_t)(p - text);
+}
+
+/*
+ * d with DIR/overrides/NAME.yaml applied as a JSON Merge Patch (docs/cli.md#overrides), into
+ * *to (a copy the caller frees); a copy of d when there is none. -1 with err when the override
+ * does not load or is not a mapping.
+ */
+static int with_override(const tg_drafts_opts *o, const tg_draft *d, tg_draft *to, tg_err *err)
+{
+    char *rel = xasprintf("overrides/%s.yaml", d->name);
+    char *file = tg_path_join(o->dir, rel);
+    *to = (tg_draft){.name = xstrdup(d->name), .manifest = cJSON_Duplicate(d->manifest, true)};
+    for (size_t i = 0; i < d->files.n; i++)
+        tg_strv_push(&to->files, d->files.v[i]);
+    int rc = 0;
+    tg_doc doc = {0};
+    if (!tg_is_file(file)) {
+        to->text = xstrdup(d->text);
+    } else if (tg_doc_load(file, NULL, &doc, err) != 0) {
+        rc = -1;
+    } else if (!cJSON_IsObject(doc.root)) {
+        tg_err_setpos(err, rel, 1, 1, "an override is a mapping of the manifest's members to "
+                                      "replace, a null removing one (docs/cli.md#overrides)");
+        rc = -1;
+    } else {
+        tg_json_merge_patch(&to->manifest, doc.root);
+        tg_buf b = TG_BUF_INIT;
+        tg_buf_append(&b, d->text, header_len(d->text));
+        tg_buf_printf(&b, "# With %s applied over the draft (kept across re-runs).\n", rel);
+        tg_yaml_write(&b, to->manifest, 0);
+        to->text = tg_buf_steal(&b);
+    }
+    tg_doc_free(&doc);
+    free(file);
+    free(rel);
+    return rc;
+}
+
+int tg_drafts_write(const tg_drafts_opts *o, const tg_draft *given, size_t n, tg_drafts_out *out,
                     tg_err *err)
+{
+    /* every override first: one that does not apply stops the run before anything is written */
+    tg_draft *ds = xcalloc(n ? n : 1, sizeof *ds);
+    for (size_t i = 0; i < n; i++)
+        if (with_override(o, &given[i], &ds[i], err) != 0) {
+            tg_drafts_free(ds, i + 1);
+            return -2; /* the user's file: a usage error */
+        }
+    int rc = write_all(o, ds, n, out, err);
+    tg_drafts_free(ds, n);
+    return rc;
+}
+
+static int write_all(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg_drafts_out *out,
+                     tg_err *err)
 {
     find_stale(o, ds, n, out);
     char *cfg = tg_path_join(o->dir, "toolgen.yaml");

@@ -7,7 +7,10 @@
  * status is draft and it starts with the same mark (a draft that source made); anything else
  * is kept as it is and reported. Drafts an earlier run of the same source made that this run
  * did not are reported as stale, never removed. DIR is made a toolgen repository first when it
- * has no toolgen.yaml (app/init.h). Nothing here prints.
+ * has no toolgen.yaml (app/init.h). A draft with an override, DIR/overrides/NAME.yaml, is
+ * written with it applied as a JSON Merge Patch (docs/cli.md#overrides), so a person's changes
+ * to a draft survive re-running; an override that does not load stops the run before anything
+ * is written. Nothing here prints.
  */
 #ifndef TG_APP_DRAFTS_H
 #define TG_APP_DRAFTS_H
@@ -45,7 +48,8 @@ typedef struct tg_drafts_opts {
     bool dry_run;         /* decide and report, write nothing */
 } tg_drafts_opts;
 
-/* Writes (or with dry_run only decides) ds[0..n). 0, or -1 with err when a write failed. */
+/* Writes (or with dry_run only decides) ds[0..n). 0; -2 with err when an override does not
+ * load or is not a mapping (nothing written); -1 with err when a write failed. */
 int tg_drafts_write(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg_drafts_out *out,
                     tg_err *err);
 void tg_drafts_free(tg_draft *ds, size_t n);

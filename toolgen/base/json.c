@@ -1835,3 +1835,29 @@ void tg_json_quote_for_message(const char *s, char *out, size_t n)
     snprintf(out, n, "%s", b.data);
     tg_buf_free(&b);
 }
+
+void tg_json_merge_patch(cJSON **target, const cJSON *patch)
+{
+    if (!cJSON_IsObject(patch)) {
+        cJSON_Delete(*target);
+        *target = cJSON_IsNull(patch) ? NULL : cJSON_Duplicate(patch, true);
+        return;
+    }
+    if (!cJSON_IsObject(*target)) {
+        cJSON_Delete(*target);
+        *target = cJSON_CreateObject();
+    }
+    for (const cJSON *m = patch->child; m; m = m->next) {
+        if (cJSON_IsNull(m)) {
+            cJSON_DeleteItemFromObjectCaseSensitive(*target, m->string);
+            continue;
+        }
+        cJSON *cur = cJSON_GetObjectItemCaseSensitive(*target, m->string);
+        cJSON *v = cur ? cJSON_Duplicate(cur, true) : NULL;
+        tg_json_merge_patch(&v, m); /* m is not null: v is a value */
+        if (cur) /* in its place: a patched manifest reads in the order it was drafted */
+            cJSON_ReplaceItemInObjectCaseSensitive(*target, m->string, v);
+        else
+            cJSON_AddItemToObject(*target, m->string, v);
+    }
+}

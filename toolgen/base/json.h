@@ -84,6 +84,13 @@ void tg_json_diff_members(const cJSON *before, const cJSON *after, tg_json_membe
 
 /* s as a JSON string literal for a message ("key"), cut to about 80 bytes (at a character
  * boundary, ending in ...") when long; written into out[0..n). */
+/*
+ * Applies patch to *target as a JSON Merge Patch (RFC 7386): an object patch merges member by
+ * member, a null member removes that member, any other patch replaces the target whole.
+ * *target may be replaced (and NULL, when patch is null); patch is only read.
+ */
+void tg_json_merge_patch(cJSON **target, const cJSON *patch);
+
 void tg_json_quote_for_message(const char *s, char *out, size_t n);
 
 /* Deterministic JSON: keys in source order, two-space indent, trailing newline. Heap string. */
