@@ -3,9 +3,10 @@
 # and 3.1 (JSON) and GitHub's api.github.com document (1223 operations, deep $refs) become
 # lint-clean draft manifests with unique names within the budget, whose build is byte-stable;
 # a drafted Petstore tool calls a stand-in of the service on loopback (tests/cli/petstore_api.py)
-# through `toolgen run`; bad documents are refused, naming the place, with nothing written;
-# re-running updates drafts, says what changed, and leaves a reviewed manifest as it is; a hints
-# file selects, renames and describes operations.
+# through `toolgen run` and through `serve --dev`; bad documents are refused, naming the place,
+# with nothing written; re-running updates drafts, says what changed, and leaves a reviewed
+# manifest as it is; a hints file selects, renames and describes operations; overrides survive
+# re-running.
 . tests/lib.sh
 
 PY=/usr/bin/python3
@@ -103,6 +104,30 @@ expect_out "404 is NOT_FOUND" '"code": "NOT_FOUND"'
 run env TOOLGEN_HTTP_ORIGIN_REMOVE_PET=$ORIGIN "$TG" -C "$P" run remove_pet --input '{"petId": "1"}' --json
 expect_rc "remove_pet: a 204 answer without a body" 0
 expect_out "is the empty text" '"text": ""'
+
+# ---- the drafts served (`serve --dev`) to a client, calling the service on loopback ----
+printf '%s\n' \
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_pets","arguments":{"limit":2}}}' \
+    '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"show_pet_by_id","arguments":{"petId":"99"}}}' \
+    >"$TMP/serve.jsonl"
+run env TOOLGEN_HTTP_ORIGIN_LIST_PETS=$ORIGIN TOOLGEN_HTTP_ORIGIN_SHOW_PET_BY_ID=$ORIGIN \
+    "$TG" -C "$P" serve --dev <"$TMP/serve.jsonl"
+expect_rc "serve --dev: the drafts served" 0
+printf '%s\n' "$OUT" | "$PY" -c '
+import json, sys
+r = {m.get("id"): m for m in map(json.loads, sys.stdin) if "id" in m}
+names = {t["name"] for t in r[2]["result"]["tools"]}
+assert {"list_pets", "create_pets", "show_pet_by_id", "remove_pet"} <= names, names
+pets = r[3]["result"]
+assert not pets.get("isError") and [p["name"] for p in pets["structuredContent"]["result"]] == ["Rex", "Tom"], pets
+miss = r[4]["result"]
+assert miss.get("isError") and "NOT_FOUND" in miss["content"][0]["text"], miss
+' >"$TMP/served.out" 2>&1
+RC=$? OUT=$(cat "$TMP/served.out") ERR=""
+expect_rc "served: tools/list has the drafts, list_pets answers, an unknown pet is NOT_FOUND" 0
 
 # ---- re-running: drafts updated, a reviewed manifest kept ----
 sed 's/^status: draft$/status: staged/' $M/show_pet_by_id/tool.manifest.yaml >"$TMP/s" &&
