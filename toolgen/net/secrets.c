@@ -99,7 +99,7 @@ static bool assigned_value(const char *start, const char *s, const char **v, siz
     const char *name_end = s;
     if ((*s == '"' || *s == '\'') && s > start)
         s++;
-    else if (!token_char((unsigned char)s[-1]))
+    else if (s == start || !token_char((unsigned char)s[-1])) /* a name ends before s */
         return false;
     if (!secret_name(start, name_end))
         return false;
