@@ -16,6 +16,24 @@
 static int write_all(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg_drafts_out *out,
                      tg_err *err);
 
+cJSON *tg_draft_head(const char *name, const char *title, const char *description,
+                     const char *risk, const char *category, const char *idempotency)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddNumberToObject(m, "manifest_version", 1);
+    cJSON_AddStringToObject(m, "name", name);
+    cJSON_AddStringToObject(m, "version", "0.1.0");
+    cJSON_AddStringToObject(m, "title", title);
+    cJSON_AddStringToObject(m, "description", description);
+    cJSON_AddStringToObject(m, "status", "draft");
+    cJSON_AddStringToObject(m, "risk", risk);
+    if (category)
+        cJSON_AddStringToObject(m, "category", category);
+    cJSON_AddStringToObject(m, "idempotency", idempotency);
+    cJSON_AddNumberToObject(m, "timeout_ms", 30000);
+    return m;
+}
+
 void tg_drafts_free(tg_draft *ds, size_t n)
 {
     for (size_t i = 0; ds && i < n; i++) {

@@ -48,6 +48,12 @@ typedef struct tg_drafts_opts {
     bool dry_run;         /* decide and report, write nothing */
 } tg_drafts_opts;
 
+/* A new draft manifest with the members every source starts with, in the order manifests
+ * write them: manifest_version 1, name, version 0.1.0, title, description, status draft,
+ * risk, category (NULL: none), idempotency, timeout_ms 30000. The caller adds the rest. */
+cJSON *tg_draft_head(const char *name, const char *title, const char *description,
+                     const char *risk, const char *category, const char *idempotency);
+
 /* Writes (or with dry_run only decides) ds[0..n). 0; -2 with err when an override does not
  * load or is not a mapping (nothing written); -1 with err when a write failed. */
 int tg_drafts_write(const tg_drafts_opts *o, const tg_draft *ds, size_t n, tg_drafts_out *out,

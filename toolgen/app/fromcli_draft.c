@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/drafts.h"
 #include "app/fromcli_int.h"
 #include "app/openapi_int.h"
 #include "base/buf.h"
@@ -426,16 +427,7 @@ cJSON *fc_draft(const fc_source *s, const fc_help *h, tg_strv *taken)
                                                        : h->summary ? h->summary : NULL;
     char *title = xasprintf("%s%s%s", s->base, s->sub ? " " : "", s->sub ? s->sub : "");
     char *fallback = xasprintf("Runs `%s`.", title);
-    cJSON *m = cJSON_CreateObject();
-    cJSON_AddNumberToObject(m, "manifest_version", 1);
-    cJSON_AddStringToObject(m, "name", name);
-    cJSON_AddStringToObject(m, "version", "0.1.0");
-    cJSON_AddStringToObject(m, "title", title);
-    cJSON_AddStringToObject(m, "description", what ? what : fallback);
-    cJSON_AddStringToObject(m, "status", "draft");
-    cJSON_AddStringToObject(m, "risk", "medium");
-    cJSON_AddStringToObject(m, "idempotency", "unknown");
-    cJSON_AddNumberToObject(m, "timeout_ms", 30000);
+    cJSON *m = tg_draft_head(name, title, what ? what : fallback, "medium", NULL, "unknown");
     cJSON_AddItemToObject(m, "docs", docs_of(s, h, what ? what : fallback, &b.left));
     cJSON *in = cJSON_AddObjectToObject(m, "input_schema");
     cJSON_AddStringToObject(in, "type", "object");

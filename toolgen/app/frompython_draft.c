@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/drafts.h"
 #include "app/frompython_int.h"
 #include "base/buf.h"
 
@@ -193,18 +194,10 @@ cJSON *fp_manifest(fp_run *r, const cJSON *fn, const char *name, const char *des
     char *fallback = xasprintf("Calls the Python function %s.", qual);
     char *summary = folded(tg_json_get_string(fn, "summary"), 1000);
     char *d = folded(desc ? desc : summary, 1024);
-    cJSON *m = cJSON_CreateObject();
-    cJSON_AddNumberToObject(m, "manifest_version", 1);
-    cJSON_AddStringToObject(m, "name", name);
-    cJSON_AddStringToObject(m, "version", "0.1.0");
     char *title = folded(qual, 100);
-    cJSON_AddStringToObject(m, "title", title);
-    cJSON_AddStringToObject(m, "description", d ? d : fallback);
-    cJSON_AddStringToObject(m, "status", "draft");
-    /* the sandbox bounds what a call can do; a reviewer says more once the function is known */
-    cJSON_AddStringToObject(m, "risk", "low");
-    cJSON_AddStringToObject(m, "idempotency", "unknown");
-    cJSON_AddNumberToObject(m, "timeout_ms", 30000);
+    /* risk low: the sandbox bounds what a call can do; a reviewer says more once the function
+     * is known */
+    cJSON *m = tg_draft_head(name, title, d ? d : fallback, "low", NULL, "unknown");
     cJSON_AddItemToObject(m, "docs", docs_of(r, fn, qual, summary ? summary : fallback));
     cJSON_AddItemToObject(m, "input_schema", input_schema(fn, qual));
     cJSON_AddItemToObject(m, "output_schema", output_schema(fn));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/drafts.h"
 #include "app/openapi_int.h"
 #include "base/buf.h"
 
@@ -819,21 +820,14 @@ static void add_runtime(const oa_op *op, draft *d, answer *a, bool reads, cJSON 
 /* The manifest from the drafted parts, members in the order docs/manifest.md lists them. */
 static cJSON *manifest_of(oa_run *r, const oa_op *op, draft *d, answer *a)
 {
-    cJSON *m = cJSON_CreateObject();
-    cJSON_AddNumberToObject(m, "manifest_version", 1);
-    cJSON_AddStringToObject(m, "name", op->name);
-    cJSON_AddStringToObject(m, "version", "0.1.0");
     char *fallback = xasprintf("%s %s", upper(op->method), op->path);
     const char *summary = tg_json_get_string(op->op, "summary");
     char *title = text_cut(summary ? summary : fallback, 100);
-    cJSON_AddStringToObject(m, "title", title ? title : fallback);
     const cJSON *xd = oa_ext(r, op, "description");
     const char *hinted = oa_hints_lookup(&r->hints, op, "descriptions");
     const char *desc0 = hinted ? hinted : cJSON_IsString(xd) ? xd->valuestring
                                         : tg_json_get_string(op->op, "description");
     char *desc = text_cut(desc0 ? desc0 : summary, 1024);
-    cJSON_AddStringToObject(m, "description", desc ? desc : fallback);
-    cJSON_AddStringToObject(m, "status", "draft");
     bool reads = strcmp(op->method, "get") == 0;
     const char *risk = reads ? "low" : strcmp(op->method, "delete") == 0 ? "high" : "medium";
     const cJSON *xrisk = oa_ext(r, op, "risk");
@@ -841,11 +835,9 @@ static cJSON *manifest_of(oa_run *r, const oa_op *op, draft *d, answer *a)
                                   !strcmp(xrisk->valuestring, "medium") ||
                                   !strcmp(xrisk->valuestring, "high")))
         risk = xrisk->valuestring;
-    cJSON_AddStringToObject(m, "risk", risk);
-    cJSON_AddStringToObject(m, "category", reads ? "read" : "write");
     bool idem = reads || !strcmp(op->method, "put") || !strcmp(op->method, "delete");
-    cJSON_AddStringToObject(m, "idempotency", idem ? "idempotent" : "non_idempotent");
-    cJSON_AddNumberToObject(m, "timeout_ms", 30000);
+    cJSON *m = tg_draft_head(op->name, title ? title : fallback, desc ? desc : fallback, risk,
+                             reads ? "read" : "write", idem ? "idempotent" : "non_idempotent");
     char *prereq = NULL;
     cJSON *auth = auth_of(r, op, &prereq, &d->notes);
     cJSON_AddItemToObject(m, "docs", docs_of(r, op, d, a, prereq));
