@@ -53,6 +53,11 @@ static void test_secrets(void)
     redacts("def tokenize(s):\n    return s.split()", 0, NULL);
     redacts("secret = ''", 0, NULL);
     redacts("risk-free task: skip", 0, NULL);
+    redacts("author = 'Jane Doe'", 0, NULL);
+    redacts("tokenizer_name = 'bert-base-uncased'", 0, NULL);
+    redacts("headers = {'Authorization': 'Bearer abcdef123456'}", 1,
+            "headers = {'Authorization': '[REDACTED_1]'}");
+    redacts("AUTH_TOKEN=abcdef1234567890", 1, "AUTH_TOKEN=[REDACTED_1]");
     redacts("", 0, "");
     /* a marker the list does not hold stays as it is */
     tg_strv one = TG_STRV_INIT;

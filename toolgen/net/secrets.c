@@ -72,7 +72,10 @@ static bool secret_name(const char *start, const char *s)
 {
     static const char *const words[] = {"password", "passwd", "secret", "token", "api_key",
                                         "apikey", "api-key", "access_key", "private_key",
-                                        "client_secret", "auth", "credential", NULL};
+                                        "client_secret", "auth_token", "authorization",
+                                        "bearer", "credential", NULL};
+    /* names that hold a word above and are not secrets: an author, a tokenizer, a token count */
+    static const char *const not[] = {"tokeniz", "tokens", "token_type", "token_count", NULL};
     const char *b = s;
     while (b > start && (token_char((unsigned char)b[-1]) || b[-1] == '.'))
         b--;
@@ -83,6 +86,9 @@ static bool secret_name(const char *start, const char *s)
     for (size_t i = 0; i < n; i++)
         name[i] = (char)tolower((unsigned char)b[i]);
     name[n] = '\0';
+    for (size_t i = 0; not[i]; i++)
+        if (strstr(name, not[i]))
+            return false;
     for (size_t i = 0; words[i]; i++)
         if (strstr(name, words[i]))
             return true;
