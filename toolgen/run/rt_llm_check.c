@@ -153,19 +153,26 @@ bool rt_llm_checkable(const char *lang)
     " \"entrypoint\": \"check\", \"dependencies\": [\"pyflakes.api\"]}}"
 
 static struct {
-    pthread_once_t once;
+    pthread_mutex_t mu; /* guards the first load; the loaded parts are read-only after */
+    bool loaded;
     tg_manifest m;
     js_registry *reg;
     js_schema *in, *out;
     bool ok;
     tg_err err;
-} checker = {.once = PTHREAD_ONCE_INIT};
+} checker = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static const char *checker_runtime_dir; /* set before the once: the sandbox's runtime files */
-
-static void checker_load(void)
+/* Loads the checker's manifest once per process, from runtime_dir (the sandbox's runtime
+ * files, the same for every call of the process). */
+static void checker_load(const char *runtime_dir)
 {
-    char *path = xasprintf("%s/checker/tool.manifest.yaml", checker_runtime_dir);
+    pthread_mutex_lock(&checker.mu);
+    if (checker.loaded) {
+        pthread_mutex_unlock(&checker.mu);
+        return;
+    }
+    checker.loaded = true;
+    char *path = xasprintf("%s/checker/tool.manifest.yaml", runtime_dir);
     const char *text = CHECKER_MANIFEST;
     if (tg_manifest_parse(text, strlen(text), path, "toolgen's snippet checker", &checker.m,
                           &checker.err) == 0) {
@@ -178,6 +185,7 @@ static void checker_load(void)
         checker.ok = checker.in && checker.out;
     }
     free(path);
+    pthread_mutex_unlock(&checker.mu);
 }
 
 cJSON *rt_llm_check(const tg_toolrun_ctx *ctx, const tg_limits *limits,
@@ -190,8 +198,7 @@ cJSON *rt_llm_check(const tg_toolrun_ctx *ctx, const tg_limits *limits,
                         "reinstall toolgen");
         return NULL;
     }
-    checker_runtime_dir = ctx->sandbox->runtime_dir;
-    pthread_once(&checker.once, checker_load);
+    checker_load(ctx->sandbox->runtime_dir);
     if (!checker.ok) {
         *err = checker.err;
         return NULL;
