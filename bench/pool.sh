@@ -6,6 +6,8 @@
 #
 #   make && sh bench/pool.sh [N]          (default 30)
 #   POOL_ONLY=1 sh bench/pool.sh [N]       only the pooled calls
+#   BACK_TO_BACK=1 sh bench/pool.sh [N]    then N pooled calls and N plain python3 runs one right
+#                                          after the other (a stream of calls: p50 and calls/s)
 set -eu
 N=${1:-30}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -29,6 +29,52 @@
 
 extern char **environ;
 
+static double plain_python(const char *repo, const char *tool_dir, const char *entry,
+                           const char *args_json);
+static void report(const char *name, double *v, double *cpu, int n);
+
+/*
+ * N pooled calls one right after the other (no wait for a worker between them, as a stream of
+ * an agent's calls arrives), then N plain python3 subprocesses the same way: p50 per call and
+ * calls per second over the whole stream.
+ */
+static void back_to_back(tg_warmpool *pool, const tg_tool_call *call, const char *repo,
+                         const char *tool_dir, const char *entry, const char *args_json, int n)
+{
+    double *lat = xcalloc((size_t)n, sizeof *lat), *cpu = xcalloc((size_t)n, sizeof *cpu);
+    double *plain = xcalloc((size_t)n, sizeof *plain);
+    size_t warm_before = tg_warmpool_warm_calls(pool);
+    tg_err err = {0};
+    double start = tg_now_ms();
+    for (int i = 0; i < n; i++) {
+        tg_call_result r;
+        double t0 = tg_now_ms();
+        if (tg_warmpool_call_run(pool, call, &r, &err) != TG_CALL_DONE || !r.ok) {
+            fprintf(stderr, "pool_bench: pooled call failed: %s %s\n", err.msg, r.guidance.message);
+            exit(1);
+        }
+        lat[i] = tg_now_ms() - t0;
+        cpu[i] = r.sb.user_ms + r.sb.sys_ms;
+        tg_call_result_free(&r);
+    }
+    double pooled_s = (tg_now_ms() - start) / 1000.0;
+    start = tg_now_ms();
+    for (int i = 0; i < n; i++)
+        plain[i] = plain_python(repo, tool_dir, entry, args_json);
+    double plain_s = (tg_now_ms() - start) / 1000.0;
+    printf("\nback to back, %d calls each, no pause:\n\n"
+           "| variant | p50 ms | p95 ms | min ms | tool CPU p50 ms |\n"
+           "| --- | ---: | ---: | ---: | ---: |\n", n);
+    report("through the pool, back to back", lat, cpu, n);
+    report("plain python3 subprocess, back to back", plain, NULL, n);
+    printf("\ncalls/s: pool %.1f, plain python3 %.1f (%.1fx); %zu of %d pooled calls ran warm\n",
+           n / pooled_s, n / plain_s, plain_s / pooled_s, tg_warmpool_warm_calls(pool) - warm_before,
+           n);
+    free(lat);
+    free(cpu);
+    free(plain);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -141,6 +187,8 @@ int main(int argc, char **argv)
     if (!pool_only)
         report("plain python3 subprocess, no sandbox", plain, NULL, n);
     printf("\n%zu of %d pooled calls ran warm\n", tg_warmpool_warm_calls(pool), n + 1);
+    if (getenv("BACK_TO_BACK"))
+        back_to_back(pool, &call, repo.path, tool_dir, m.entrypoint, args_json, n);
     tg_warmpool_free(pool);
     free(cold);
     free(warm);

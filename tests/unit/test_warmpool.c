@@ -5,10 +5,14 @@
  * the warm-up, a timeout still kills it, its CPU time is the call's alone, and the tool file a
  * worker compiled ahead is used only while its bytes are unchanged. Real bubblewrap, real Python
  * (with pandas, whose warm-up is the one that matters). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/json.h"
@@ -264,6 +268,146 @@ static void test_prefork(fixture *fx)
     tg_warmpool_free(pool);
 }
 
+/* ---- calls kept apart in one worker (docs/sandbox.md#the-warm-pool) ------------------------ */
+
+static const char apart_manifest[] =
+    "manifest_version: 1\n"
+    "name: probe\n"
+    "version: 1.0.0\n"
+    "title: Probe\n"
+    "description: Leave what a call can leave behind, or look for what an earlier call left.\n"
+    "timeout_ms: 5000\n"
+    "input_schema:\n"
+    "  type: object\n"
+    "  additionalProperties: false\n"
+    "  properties:\n"
+    "    mode: {type: string, default: snoop}\n"
+    "output_schema:\n"
+    "  type: object\n"
+    "implementation:\n"
+    "  runtime: python\n"
+    "  file: tool.py\n"
+    "  entrypoint: run\n"
+    "  dependencies: [fractions]\n";
+
+/* "leave": a file in its folder, /tmp and /dev/shm, System V objects, a detached process;
+ * "snoop": what it can do to the worker's other folders and what is left of the earlier call. */
+static const char apart_tool[] =
+    "import ctypes, os, time\n"
+    "def attempt(f):\n"
+    "    try:\n"
+    "        r = f()\n"
+    "        return 'allowed: %r' % (r,)\n"
+    "    except PermissionError:\n"
+    "        return 'denied'\n"
+    "    except OSError as e:\n"
+    "        return 'error %d' % e.errno\n"
+    "def run(mode='snoop'):\n"
+    "    out = {'cwd': os.getcwd()}\n"
+    "    libc = ctypes.CDLL(None, use_errno=True)\n"
+    "    if mode == 'leave':\n"
+    "        open('secret.txt', 'w').write('call one')\n"
+    "        open('/tmp/left', 'w').write('x')\n"
+    "        open('/dev/shm/left', 'w').write('x')\n"
+    "        out['shmget'] = [libc.shmget(0x7467, 4096, 0o1666), ctypes.get_errno()]\n"
+    "        out['msgget'] = [libc.msgget(0x7467, 0o1666), ctypes.get_errno()]\n"
+    "        add_key = {'x86_64': 248, 'aarch64': 217}.get(os.uname().machine)\n"
+    "        if add_key:\n"
+    "            out['add_key'] = [libc.syscall(add_key, b'user', b'left', b'x', 1, -4),\n"
+    "                              ctypes.get_errno()]\n"
+    "        if os.fork() == 0:\n"
+    "            os.setsid()\n"
+    "            if os.fork() == 0:\n"
+    "                time.sleep(600)\n"
+    "            os._exit(0)\n"
+    "        os.wait()\n"
+    "        return out\n"
+    "    other = '/work/c0/secret.txt'\n"
+    "    out['list_work'] = attempt(lambda: os.listdir('/work'))\n"
+    "    out['read_other'] = attempt(lambda: open(other).read())\n"
+    "    out['truncate_other'] = attempt(lambda: os.truncate(other, 0))\n"
+    "    out['unlink_other'] = attempt(lambda: os.unlink(other))\n"
+    "    out['rename_other'] = attempt(lambda: os.rename(other, 'stolen.txt'))\n"
+    "    out['plant'] = attempt(lambda: open('/work/c9/planted', 'w').write('x'))\n"
+    "    out['plant_root'] = attempt(lambda: open('/work/planted', 'w').write('x'))\n"
+    "    out['procs'] = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())\n"
+    "    out['self'] = os.getpid()\n"
+    "    out['tmp'] = sorted(x for x in os.listdir('/tmp') if x != 'matplotlib')\n"
+    "    out['shm'] = sorted(os.listdir('/dev/shm'))\n"
+    "    out['ipc'] = [l for f in ('shm', 'msg', 'sem')\n"
+    "                  for l in open('/proc/sysvipc/' + f).read().splitlines()[1:]]\n"
+    "    return out\n";
+
+/* Whether this kernel has Landlock with the rights a worker needs to keep calls apart (ABI 3). */
+static bool landlock_here(void)
+{
+    long abi = syscall(444, NULL, 0, 1UL);
+    return abi >= 3;
+}
+
+static void test_calls_kept_apart(fixture *fx)
+{
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_prepare(pool, &fx->m);
+    tg_call_result a, b;
+    pooled(fx, pool, "{\"mode\":\"leave\"}", &a);
+    CHECK(a.ok && strcmp(text_of(&a, "cwd"), "/work/c0") == 0, "leave: %s (%s)",
+          a.guidance.message, text_of(&a, "cwd"));
+    const cJSON *shm = tg_json_get(a.result, "shmget"), *msg = tg_json_get(a.result, "msgget");
+    CHECK(cJSON_GetArraySize(shm) == 2 && cJSON_GetArrayItem(shm, 0)->valuedouble == -1 &&
+              cJSON_GetArrayItem(shm, 1)->valuedouble == EPERM,
+          "System V shared memory is refused (EPERM)");
+    CHECK(cJSON_GetArraySize(msg) == 2 && cJSON_GetArrayItem(msg, 1)->valuedouble == EPERM,
+          "System V message queues are refused (EPERM)");
+#if defined(__x86_64__) || defined(__aarch64__)
+    const cJSON *key = tg_json_get(a.result, "add_key");
+    CHECK(cJSON_GetArraySize(key) == 2 && cJSON_GetArrayItem(key, 1)->valuedouble == EPERM,
+          "keys and keyrings are refused (EPERM)");
+#endif
+    tg_call_result c;
+    cold(fx, "{\"mode\":\"leave\"}", &c);
+    shm = tg_json_get(c.result, "shmget");
+    CHECK(c.ok && cJSON_GetArraySize(shm) == 2 && cJSON_GetArrayItem(shm, 1)->valuedouble == EPERM,
+          "a cold call has the same filter: %s", c.guidance.message);
+    tg_call_result_free(&c);
+    pooled(fx, pool, "{\"mode\":\"snoop\"}", &b);
+    CHECK(b.ok, "snoop: %s", b.guidance.message);
+    /* back to back, the same worker serves the next call in its next folder where the kernel
+     * can keep the calls apart; elsewhere each call still has a worker of its own */
+    const char *want = landlock_here() ? "/work/c1" : "/work/c0";
+    CHECK(strcmp(text_of(&b, "cwd"), want) == 0, "the second call ran in %s (expected %s)",
+          text_of(&b, "cwd"), want);
+    static const char *const denied[] = {"list_work", "read_other", "truncate_other",
+                                         "unlink_other", "rename_other", "plant", "plant_root"};
+    for (size_t i = 0; i < sizeof denied / sizeof *denied; i++) {
+        const char *got = text_of(&b, denied[i]);
+        CHECK(strcmp(got, "denied") == 0 || strncmp(got, "error ", 6) == 0,
+              "%s: %s (the earlier call's folder and /work stay out of reach)", denied[i], got);
+    }
+    const cJSON *procs = tg_json_get(b.result, "procs");
+    double self = tg_json_get_number(b.result, "self", -1);
+    bool alone = cJSON_GetArraySize(procs) == 2 && cJSON_GetArrayItem(procs, 0)->valuedouble == 1 &&
+                 cJSON_GetArrayItem(procs, 1)->valuedouble == self;
+    CHECK(alone, "only the runner and the call's own process: the detached one is gone");
+    static const char *const empty[] = {"tmp", "shm", "ipc"};
+    for (size_t i = 0; i < 3; i++)
+        CHECK(cJSON_GetArraySize(tg_json_get(b.result, empty[i])) == 0, "%s is empty", empty[i]);
+    /* the earlier call's file is intact where toolgen keeps it */
+    CHECK(a.sb.n_files == 1 && strcmp(a.sb.files[0].path, "secret.txt") == 0,
+          "the first call's file is listed");
+    char text[32] = {0};
+    int fd = a.sb.has_work_fd ? openat(a.sb.work_fd, "secret.txt", O_RDONLY | O_CLOEXEC) : -1;
+    CHECK(fd >= 0 && read(fd, text, sizeof text - 1) == 8 && strcmp(text, "call one") == 0,
+          "the first call's file is unchanged after the second call: \"%s\"", text);
+    if (fd >= 0)
+        close(fd);
+    CHECK(b.sb.n_files == 0, "the second call wrote nothing");
+    tg_call_result_free(&a);
+    tg_call_result_free(&b);
+    CHECK(tg_warmpool_warm_calls(pool) == 2, "warm calls: %zu", tg_warmpool_warm_calls(pool));
+    tg_warmpool_free(pool);
+}
+
 static void remove_repo(void)
 {
     char cmd[128];
@@ -288,6 +432,13 @@ int main(void)
         test_prefork(&pf);
     free(tool);
     fixture_close(&pf);
+    remove_repo();
+
+    snprintf(repo, sizeof repo, "/tmp/tg-warmpool-ka-%ld", (long)getpid());
+    fixture ka = {0};
+    if (fixture_open(&ka, repo, apart_manifest, apart_tool) == 0)
+        test_calls_kept_apart(&ka);
+    fixture_close(&ka);
     remove_repo();
     return tl_finish("warmpool");
 }

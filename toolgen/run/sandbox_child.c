@@ -221,6 +221,8 @@ static int mount_work(const sb_child_plan *p, uid_t id)
 static _Noreturn void outer_exec(const sb_child_plan *p, int sock, uid_t id, int holder_alive)
 {
     set_rlimits(p, sock);
+    if (sb_filter_install() != 0) /* while the holder's capabilities allow it without NNP */
+        fail(sock, SB_FAIL_FILTER);
     if (p->drop_root &&
         (setgroups(0, NULL) != 0 || setresgid(id, id, id) != 0 || setresuid(id, id, id) != 0))
         fail(sock, SB_FAIL_USER);

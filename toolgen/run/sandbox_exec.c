@@ -816,16 +816,19 @@ static tg_sandbox_status spawn_failed(sb_call *k, const int failmsg[2])
                                         "switching to an unprivileged user", "chdir", "exec",
                                         "binding paths into the call's mount namespace",
                                         "creating the call's namespaces",
-                                        "mounting the work directory"};
-    int step = failmsg[0] >= 1 && failmsg[0] <= SB_FAIL_WORK ? failmsg[0] : 0;
+                                        "mounting the work directory",
+                                        "loading the system call filter (seccomp)"};
+    int step = failmsg[0] >= 1 && failmsg[0] <= SB_FAIL_FILTER ? failmsg[0] : 0;
     if (step == SB_FAIL_EXEC && k->isolated) {
         errno = failmsg[1];
         env_missing_bwrap(k->c, k->err);
         return TG_SANDBOX_ENV;
     }
-    if (step == SB_FAIL_NAMESPACES || step == SB_FAIL_BINDS || step == SB_FAIL_WORK) {
+    if (step == SB_FAIL_NAMESPACES || step == SB_FAIL_BINDS || step == SB_FAIL_WORK ||
+        step == SB_FAIL_FILTER) {
         /* what bwrap would have found: the kernel or container does not allow namespaces */
-        char *why = xasprintf("%s: %s (no user namespace)", stage[step], strerror(failmsg[1]));
+        char *why = xasprintf("%s: %s (%s)", stage[step], strerror(failmsg[1]),
+                              step == SB_FAIL_FILTER ? "no seccomp filters" : "no user namespace");
         sb_env_setup_failed(why, k->err);
         free(why);
         return TG_SANDBOX_ENV;

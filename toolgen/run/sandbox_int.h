@@ -72,7 +72,7 @@ enum { FD_REPLY = 3, FD_REQUEST = 4, FD_STATUS = 5, FD_FONTS = 6, FD_FIRST_FREE 
 enum {
     SB_REPORT_WORK = 0,  /* the work tmpfs, its descriptor attached */
     SB_FAIL_DESCRIPTORS = 1, SB_FAIL_RLIMITS, SB_FAIL_USER, SB_FAIL_CHDIR, SB_FAIL_EXEC,
-    SB_FAIL_BINDS, SB_FAIL_NAMESPACES, SB_FAIL_WORK,
+    SB_FAIL_BINDS, SB_FAIL_NAMESPACES, SB_FAIL_WORK, SB_FAIL_FILTER,
     SB_REPORT_OUTER = 100, /* the value is bwrap's pid */
 };
 
@@ -103,6 +103,17 @@ typedef struct sb_child_plan {
 } sb_child_plan;
 
 _Noreturn void sb_child_run(const sb_child_plan *p);
+
+/*
+ * The system call filter of every sandboxed process (sandbox_filter.c,
+ * docs/sandbox.md#system-calls): keys, POSIX message queues and System V IPC refused with EPERM.
+ * sb_filter_install loads it into the calling process (the holder, before it execs bwrap; it
+ * holds CAP_SYS_ADMIN in its namespace, so no no_new_privs is needed) and everything it execs
+ * or forks; async-signal-safe; 0 or -1 with errno. On an architecture it does not know it loads
+ * nothing and sb_filter_available says false.
+ */
+int sb_filter_install(void);
+bool sb_filter_available(void);
 
 /* Where bwrap takes each bind from: the staged, neutral mount of the host path (plan_binds). */
 typedef struct bind_sources {

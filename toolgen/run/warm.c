@@ -33,7 +33,7 @@ struct tg_warm {
     int ctl;                /* toolgen's end of the socket */
     char line[LINE_MAX_BYTES + 1];
     size_t line_len;
-    bool preloaded, broken, ready, restarted;
+    bool preloaded, broken, ready, restarted, reusable;
     long start_wall_ms;
     char *chunk;
     char work_path[32]; /* /proc/self/fd/N of k.work_fd (tg_warm_workdir) */
@@ -154,12 +154,16 @@ static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, const volatile sig
             tg_err_set(err, "cancelled while the warm runner was importing");
             return TG_SANDBOX_INTERNAL;
         }
+        /* a worker that serves several calls may have sent "ready" right behind a status,
+         * read with it: a whole line already here is not waited for */
+        bool buffered = memchr(w->line, '\n', w->line_len) != NULL;
         struct pollfd pf[4];
-        poll_runner(w, pf, 0, left > 200 ? 201 : (int)left + 1);
+        poll_runner(w, pf, 0, buffered ? 0 : left > 200 ? 201 : (int)left + 1);
         bool eof = false;
-        cJSON *msg = pf[0].revents ? read_line(w, &eof) : NULL;
+        cJSON *msg = buffered || pf[0].revents ? read_line(w, &eof) : NULL;
         if (msg) {
             w->preloaded = cJSON_IsTrue(tg_json_get(msg, "preloaded"));
+            w->reusable = cJSON_IsTrue(tg_json_get(msg, "reuse")) && sb_filter_available();
             bool ready = cJSON_IsTrue(tg_json_get(msg, "ready"));
             cJSON_Delete(msg);
             if (ready)
@@ -248,6 +252,11 @@ tg_sandbox_status tg_warm_spawn(const tg_sandbox_config *c, const tg_sandbox_cmd
 bool tg_warm_preloaded(const tg_warm *w)
 {
     return w && w->preloaded;
+}
+
+bool tg_warm_reusable(const tg_warm *w)
+{
+    return w && w->reusable && !w->broken;
 }
 
 bool tg_warm_restarted(const tg_warm *w)
@@ -534,5 +543,7 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
     res->isolated = true;
     collect(&r);
     run_close(&r);
+    if (w->reusable) /* its runner says ready again once the next call's child is warm */
+        w->ready = false;
     return TG_SANDBOX_OK;
 }

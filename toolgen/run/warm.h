@@ -12,9 +12,11 @@
  * budget or cancel flag stopped it. Only the Python runner has a warm mode (runner_warm.py).
  *
  * Isolation between calls: each child is a fork of the runner after the import, so module
- * globals and interpreter state die with it; its files go to /work/<subdir>; the runner empties
- * /tmp and /dev/shm after each call. The kernel boundary around the whole sandbox is the same as
- * a cold call's; between calls of one warm sandbox the boundary is the fork (same uid).
+ * globals and interpreter state die with it; its files go to /work/<subdir>; the runner kills
+ * every process a call left and empties /tmp and /dev/shm after each call. The kernel boundary
+ * around the whole sandbox is the same as a cold call's; between calls of one warm sandbox the
+ * boundary is the fork (same uid), and for a pool worker that serves several calls also
+ * Landlock (tg_warm_reusable).
  *
  * Threads: a tg_warm is used by one thread at a time; different ones may run in parallel.
  */
@@ -86,6 +88,14 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
 
 /* Whether the runner had imported the tool (false: each call imports it again, and fails). */
 bool tg_warm_preloaded(const tg_warm *w);
+
+/*
+ * Whether a pool worker may serve another call (each in its own /work subdirectory): its runner
+ * confines every call's child to that subdirectory with Landlock (ABI 3 or later) and the
+ * sandbox refuses the system calls whose objects outlive a call (sandbox_filter.c), so a call
+ * sees nothing an earlier one left (docs/sandbox.md#the-warm-pool). False also once it broke.
+ */
+bool tg_warm_reusable(const tg_warm *w);
 
 /* Whether the last call's status line said "restarted" (runner_session.py: the call ended the
  * session's interpreter, and a new one took its place). */

@@ -1,5 +1,6 @@
 /*
- * warmpool.c — warm workers, one per dependency set, each used for one call (warmpool.h). A
+ * warmpool.c — warm workers, one per dependency set, each used for one call, or for up to
+ * WORKER_CALLS_MAX calls in turn when it keeps them apart (warmpool.h). A
  * worker's command is a cold call's made warm by its runtime (tg_runtime_ops.warm_argv: python's
  * `--warm - MODULE...`) plus `TOOLFILE...` (the tool files it compiles ahead), its mounts the
  * tools' folder and the data directories. A filler thread
@@ -25,11 +26,20 @@
 /* Tool files a new worker compiles ahead: the most recently offered or called tools of its slot. */
 #define HINTS_MAX 16
 
+/* The calls one worker may serve when it keeps them apart (tg_warm_reusable), each in its own
+ * tmpfs below /work; then it is replaced. One call when it cannot. */
+#define WORKER_CALLS_MAX 32
+static const char *const call_dirs[WORKER_CALLS_MAX + 1] = {
+    "c0",  "c1",  "c2",  "c3",  "c4",  "c5",  "c6",  "c7",  "c8",  "c9",  "c10",
+    "c11", "c12", "c13", "c14", "c15", "c16", "c17", "c18", "c19", "c20", "c21",
+    "c22", "c23", "c24", "c25", "c26", "c27", "c28", "c29", "c30", "c31", NULL};
+
 /* One worker: a warm sandbox and the command it was started with (which it borrows). */
 typedef struct pool_worker {
     tg_warm *w;
     tg_strv argv; /* the slot's argv and the tool files to compile */
     tg_sandbox_cmd cmd;
+    size_t calls; /* calls served so far; the next one goes to call_dirs[calls] */
 } pool_worker;
 
 typedef struct pool_slot {
@@ -202,10 +212,9 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
         add_mount(&s->mounts, s->roots.v[i], inside);
         free(inside);
     }
-    static const char *const call_dir[] = {"c0", NULL}; /* the one call's, its own tmpfs */
     s->cmd = (tg_sandbox_cmd){
         .argv = (const char *const *)s->argv.v, .env = (const char *const *)s->env.v,
-        .work_subdirs = call_dir, .live_binds = true,
+        .work_subdirs = call_dirs, .live_binds = true,
         .tool_link = s->tools_dir ? TG_WARM_TOOL_LINK : NULL, .mount_runtime = true,
         .matplotlib_cache = c->cmd.matplotlib_cache, .paths = &s->mounts};
     worker_limits(p, m, c, &s->cmd.limits);
@@ -472,7 +481,26 @@ static tg_strv *links_for(const pool_slot *s, const tg_path_args *a)
     return l;
 }
 
-/* The call in worker pw (which it ends); false: it broke, run the call cold. */
+/*
+ * After a call in pw: back into s when pw keeps calls apart and has a folder left, and s has no
+ * worker (true); otherwise retired (false: s needs a new one). A worker that broke or could
+ * not take the call is retired.
+ */
+static bool give_back(tg_warmpool *p, pool_slot *s, pool_worker *pw, bool ran)
+{
+    bool keep = ran && tg_warm_reusable(pw->w) && pw->calls < WORKER_CALLS_MAX;
+    pthread_mutex_lock(&p->mu);
+    if (keep && !s->w)
+        s->w = pw;
+    else
+        keep = false;
+    pthread_mutex_unlock(&p->mu);
+    if (!keep)
+        retire(p, pw);
+    return keep;
+}
+
+/* The call in worker pw, in its next folder; false: it broke, run the call cold. */
 static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg_tool_call *call,
                    tr_call *pc, tg_call_result *out)
 {
@@ -481,7 +509,7 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
     if (links) {
         const char *tool = pc->c.tool_dir ? strrchr(pc->c.tool_dir, '/') : NULL;
         tg_warm_call wc = {.request = pc->c.request, .request_len = strlen(pc->c.request),
-                           .subdir = "c0", .paths = &pc->paths,
+                           .subdir = call_dirs[pw->calls++], .paths = &pc->paths,
                            .tool = !pc->c.tool_dir ? NULL : tool ? tool + 1 : "",
                            .links = (const char *const *)links->v, .limits = pc->c.cmd.limits,
                            .cancel = call->cancel, .reply_watch = pc->c.cmd.reply_watch};
@@ -490,7 +518,6 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
         tg_strv_free(links);
         free(links);
     }
-    retire(p, pw);
     if (ran)
         tr_judge(p->ctx, call, pc, out);
     return ran;
@@ -515,9 +542,14 @@ tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg
     pool_worker *w = s->w;
     s->w = NULL;
     pthread_mutex_unlock(&p->mu);
+    /* a worker's last call: its replacement imports meanwhile, so the next call finds one */
+    bool last = w && tg_warm_reusable(w->w) && w->calls + 1 >= WORKER_CALLS_MAX;
+    if (last)
+        slot_refill(p, s);
     bool ran = w && run_in(p, s, w, call, &pc, out);
     tr_call_free(&pc);
-    slot_refill(p, s); /* the replacement: one worker, one call */
+    if ((!w || !give_back(p, s, w, ran)) && !last)
+        slot_refill(p, s); /* the replacement */
     if (ran) {
         pthread_mutex_lock(&p->mu);
         p->warm_calls++;

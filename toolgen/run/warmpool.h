@@ -1,8 +1,11 @@
 /*
  * warmpool.h — warm workers for long-running callers (`toolgen serve`): sandboxes started ahead of
- * time, one per runtime and dependency set, with the dependencies imported, each used for
- * exactly ONE call and then replaced, so no state passes from one call to the next
- * (docs/sandbox.md#the-warm-pool).
+ * time, one per runtime and dependency set, with the dependencies imported, each call in a child
+ * forked from the worker's runner. A worker serves up to 32 calls in turn, each in its own tmpfs,
+ * when it keeps them apart (tg_warm_reusable: Landlock confines each call to its folder, the
+ * system call filter refuses objects that outlive a call, the runner kills what a call left
+ * running and empties /tmp and /dev/shm); otherwise exactly ONE call, and is then replaced. Either
+ * way no state passes from one call to the next (docs/sandbox.md#the-warm-pool).
  *
  * A worker is a warm sandbox (run/warm.h) that imported its dependency set (pandas, matplotlib,
  * ...) but no tool: it sees the tools' folder read-only at TG_WARM_TOOLS and each data
@@ -43,8 +46,10 @@ void tg_warmpool_prepare(tg_warmpool *p, const tg_manifest *m);
  * importing; for benchmarks and tests, which must not time a worker's start. */
 void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m);
 
-/* One call, as tg_tool_call_run; a fresh worker then replaces the one it used (started by the
- * pool's thread after the call returns: a call right after it may find none ready and run cold). */
+/* One call, as tg_tool_call_run. A worker that keeps calls apart goes back to the pool for the
+ * next call (its replacement starts as its last call begins); otherwise a fresh worker replaces
+ * it, started by the pool's thread after the call returns, so a call right after it may find
+ * none ready and run cold. */
 tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg_call_result *out,
                                 tg_err *err);
 

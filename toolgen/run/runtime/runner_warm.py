@@ -10,8 +10,10 @@ sends over the socket on fd 4, one at a time:
                      "links", "tool_link"?, "tool"?} with four descriptors: the call's stdout,
                      stderr, reply pipe and request (memfd); the child first makes the symlinks
                      of "links" (its path arguments) and points tool_link at its tool's folder
-  runner -> toolgen  {"ready": true, "preloaded": bool} once, after the import
+  runner -> toolgen  {"ready": true, "preloaded": bool, "reuse": bool} after the import
                      {"status": wait status, "utime", "stime", "maxrss"} after each call
+                     {"ready": ...} again after each call of a worker that serves several
+                     ("reuse": its calls are kept apart), once the next call's child is warm
   toolgen -> runner  {"kill": true}: the call ran out of time (or output, disk): kill it now;
                      one that arrives after the call ended by itself is stale and ignored
 
@@ -27,8 +29,11 @@ imports, before "ready", the runner forks a child that runs the warm-up again in
 memory (so the copy-on-write faults a pandas call would take happen now, with toolgen's data)
 and then waits on a socket pair; when the call arrives, the runner passes the message and its
 four descriptors on to that child, which goes on exactly as a freshly forked one would. The
-child tells the runner the CPU it used before the call; the status reports the call's usage
-without it. A pool worker (FILE "-") also compiles, but does not run, the tool files named by
+child answers with the CPU it used before the call; the status reports the call's usage
+without it. Where the kernel has Landlock (ABI 3), a pool worker serves several calls
+("reuse"): each call's child confines itself to its own folder below /work before the call's
+code runs, and after each call the runner forks the next call's child (which warms up only
+when no call came within IDLE_WARM_S) and says ready again. A pool worker (FILE "-") also compiles, but does not run, the tool files named by
 its arguments that start with "/" (the tools a server offers), and a child whose tool file still
 has exactly those bytes uses that code instead of compiling it again.
 """
@@ -43,6 +48,7 @@ import sys
 
 KEEP_IN_TMP = "matplotlib"  # the font cache toolgen provides (docs/sandbox.md#the-runner)
 HANDOVER_WAIT_S = 30  # a child still warming up when its call arrives: how long to wait for it
+IDLE_WARM_S = 0.1  # a reused worker's next child warms up when no call came within this
 COMPILE_MAX_BYTES = 1 << 20  # a pool worker compiles at most this much tool source ahead
 
 
@@ -143,8 +149,14 @@ def child(msg, fds, module, runner, compiled):
         request = json.loads(f.read().decode("utf-8"))
     os.makedirs(msg["cwd"], exist_ok=True)
     os.chdir(msg["cwd"])
-    if msg.get("tool_link"):
-        os.symlink(msg["tool"], msg["tool_link"])
+    if msg.get("tool_link"):  # replaced: an earlier call of the worker pointed it elsewhere
+        fresh = msg["tool_link"] + ".new"
+        try:
+            os.unlink(fresh)
+        except FileNotFoundError:
+            pass
+        os.symlink(msg["tool"], fresh)
+        os.rename(fresh, msg["tool_link"])
     for link, target in msg.get("links", []):
         parent = os.path.dirname(link)
         if parent:
@@ -156,6 +168,8 @@ def child(msg, fds, module, runner, compiled):
                         (resource.RLIMIT_FSIZE, (msg["output_kb"] << 10,) * 2),
                         (resource.RLIMIT_NOFILE, (msg["files"],) * 2)):
         resource.setrlimit(what, value)
+    if CONFINE[0]:
+        confine(msg["cwd"])
     # The child starts as a fresh process would: default signal dispositions as set by Python.
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     runner.start_events(reply_fd, request)
@@ -163,6 +177,76 @@ def child(msg, fds, module, runner, compiled):
         import runner_code
         runner_code.handle(request, reply_fd)
     runner.write_reply(runner.run(request, module, compiled), reply_fd)
+
+
+# Landlock (docs/sandbox.md#the-warm-pool): a pool worker that serves several calls keeps each
+# call's files from the others with it. The system call numbers are the same on every
+# architecture; ABI 3 is the first whose rights also cover truncate(2) of a path.
+LANDLOCK_CREATE_RULESET, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT_SELF = 444, 445, 446
+LANDLOCK_ABI_NEEDED = 3
+PR_SET_NO_NEW_PRIVS = 38
+FS_FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)  # execute, write, read,
+# truncate, ioctl on devices: what a rule on a file (not a folder) may grant
+
+
+def landlock_abi():
+    """The kernel's Landlock ABI version, 0 when there is none (or no ctypes)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        abi = libc.syscall(ctypes.c_long(LANDLOCK_CREATE_RULESET), None, ctypes.c_size_t(0),
+                           ctypes.c_uint32(1))
+        return abi if abi > 0 else 0
+    except Exception:  # noqa: B902
+        return 0
+
+
+def fs_rights(abi):
+    """Every filesystem right the ABI knows: 13 in version 1, refer in 2, truncate in 3, ioctl
+    on devices from 5."""
+    return (1 << {1: 13, 2: 14, 3: 15, 4: 15}.get(abi, 16)) - 1
+
+
+def confine(work):
+    """Limits this process and everything it starts to its own work folder below /work: the
+    rest of /work (the folders of the worker's other calls, their files kept until toolgen has
+    read them) can be neither listed, read nor written. Everything outside /work keeps the
+    access its mounts give. Fails the call (it must not run unconfined) when the kernel says
+    no."""
+    import ctypes
+    import struct
+    libc = ctypes.CDLL(None, use_errno=True)
+    abi = landlock_abi()
+    if abi < LANDLOCK_ABI_NEEDED:
+        raise OSError("Landlock ABI %d: this worker cannot keep its calls apart" % abi)
+    handled = fs_rights(abi)
+    attr = ctypes.create_string_buffer(struct.pack("=Q", handled))
+    ruleset = libc.syscall(ctypes.c_long(LANDLOCK_CREATE_RULESET), attr, ctypes.c_size_t(8),
+                           ctypes.c_uint32(0))
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
+    try:
+        top = ["/" + name for name in os.listdir("/") if name != "work"]
+        for path in top + [work]:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue  # a dangling link (/tool of a worker without a tool)
+            try:
+                is_dir = os.path.isdir("/proc/self/fd/%d" % fd)
+                rights = handled if is_dir else handled & FS_FILE_RIGHTS
+                rule = ctypes.create_string_buffer(struct.pack("=Qi", rights, fd))
+                if libc.syscall(ctypes.c_long(LANDLOCK_ADD_RULE), ctypes.c_int(ruleset),
+                                ctypes.c_int(1), rule, ctypes.c_uint32(0)) != 0:
+                    raise OSError(ctypes.get_errno(), "landlock_add_rule " + path)
+            finally:
+                os.close(fd)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+                libc.syscall(ctypes.c_long(LANDLOCK_RESTRICT_SELF), ctypes.c_int(ruleset),
+                             ctypes.c_uint32(0)) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+    finally:
+        os.close(ruleset)
 
 
 def compile_tools(files):
@@ -206,20 +290,20 @@ def compiled_lookup(table):
 
 
 class Waiting:
-    """A call's child forked ahead of the call: it warms up, reports the CPU it used, then waits
-    for the call on its end of a socket pair (the runner holds `end`)."""
+    """A call's child forked ahead of the call: it says when it is ready for one, waits for it
+    on its end of a socket pair (the runner holds `end`), and answers it with the CPU it had
+    used so far."""
 
     def __init__(self, pid, end):
-        self.pid, self.end, self.base, self.dead = pid, end, None, False
+        self.pid, self.end, self.is_ready, self.dead = pid, end, False, False
 
     def ready(self, timeout):
-        """Waits until the child finished warming up; its (utime, stime) then, or None."""
-        if self.base is None and not self.dead:
+        """Waits until the child is ready for its call (the first one of a worker after its
+        warm-up); whether it is."""
+        if not self.is_ready and not self.dead:
             ready, _, _ = select.select([self.end], [], [], timeout)
-            msg = receive(self.end, [b""])[0] if ready else None
-            if msg is not None:
-                self.base = (float(msg.get("utime", 0)), float(msg.get("stime", 0)))
-        return self.base
+            self.is_ready = ready and receive(self.end, [b""])[0] is not None
+        return self.is_ready
 
     def discard(self):
         """Kills the child (it never got a call) and reaps it."""
@@ -236,31 +320,39 @@ class Waiting:
                 pass
 
 
-def waiting_child(sock, parent_end, child_end, module, runner, compiled):
-    """The forked child until its call arrives (it never returns)."""
+def waiting_child(sock, parent_end, child_end, module, runner, compiled, idle_s):
+    """The forked child until its call arrives (it never returns). The warm-up copies, in this
+    copy of the memory, the pages a call would copy on write: before "ready" (idle_s None: a
+    worker's first call's child), or — for the next call of a worker that serves several —
+    only when no call came within idle_s, so that a call right behind the last one does not
+    wait for it."""
     os.setpgid(0, 0)
     sock.close()
     parent_end.close()
     keep = child_end.fileno()  # nothing else of the runner's: the call gets its own descriptors
     os.closerange(3, keep)
     os.closerange(keep + 1, 1 << 16)
-    warm_up()  # in this copy: the pages a call would copy on write are copied now
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    send(child_end, {"utime": usage.ru_utime, "stime": usage.ru_stime})
+    if idle_s is None:
+        warm_up()
+    send(child_end, {"ready": True})
+    if idle_s is not None and not select.select([child_end], [], [], idle_s)[0]:
+        warm_up()
     msg, fds = receive(child_end, [b""])
-    child_end.close()
     if msg is None or len(fds) != 4:
         os._exit(0)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    send(child_end, {"utime": usage.ru_utime, "stime": usage.ru_stime})
+    child_end.close()
     child(msg, fds, module, runner, compiled)
 
 
-def prefork(sock, module, runner, compiled):
+def prefork(sock, module, runner, compiled, idle_s=None):
     """Forks the next call's child now; a Waiting."""
     parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     pid = os.fork()
     if pid == 0:
         try:
-            waiting_child(sock, parent_end, child_end, module, runner, compiled)
+            waiting_child(sock, parent_end, child_end, module, runner, compiled, idle_s)
         finally:
             os._exit(70)
     child_end.close()
@@ -272,14 +364,16 @@ def prefork(sock, module, runner, compiled):
 
 
 def hand_over(waiting, msg, fds):
-    """Gives the call to the waiting child: the CPU it used before, or None (it is gone; the
-    caller forks a fresh child)."""
-    base = waiting.ready(HANDOVER_WAIT_S)
-    if base is not None:
+    """Gives the call to the waiting child: the CPU it had used before (its answer), or None
+    (it is gone; the caller forks a fresh child)."""
+    if waiting.ready(HANDOVER_WAIT_S):
         try:
             socket.send_fds(waiting.end, [json.dumps(msg).encode("utf-8") + b"\n"], fds)
-            waiting.end.close()
-            return base
+            answered = select.select([waiting.end], [], [], HANDOVER_WAIT_S)[0]
+            base = receive(waiting.end, [b""])[0] if answered else None
+            if base is not None:
+                waiting.end.close()
+                return (float(base.get("utime", 0)), float(base.get("stime", 0)))
         except OSError:
             pass
     waiting.discard()
@@ -385,6 +479,7 @@ def end_leftovers(waiting):
 
 
 PRCTL = []  # libc's prctl, once loaded
+CONFINE = [False]  # a pool worker whose calls are kept apart by Landlock: it may serve several
 PR_SET_DUMPABLE = 4
 
 
@@ -419,14 +514,16 @@ def serve(file, runner, modules=()):
     warm_up()
     if pool_worker:
         compiled = compiled_lookup(compile_tools(m for m in modules if m.startswith("/")))
-    # A pool worker serves one call: its child is forked and warmed up before "ready". A warm
-    # sandbox of the test stage forks each case's child when the case arrives: forking (and
-    # warming up) the next case's child while a case runs costs more CPU than it saves
-    # (docs/benchmarks.md, "The test stage: warm sandboxes").
+    # A pool worker's next call's child is forked and warmed up before "ready" (and again after
+    # each call, when the worker may serve several: CONFINE). A warm sandbox of the test stage
+    # forks each case's child when the case arrives: forking (and warming up) the next case's
+    # child while a case runs costs more CPU than it saves (docs/benchmarks.md, "The test
+    # stage: warm sandboxes").
+    CONFINE[0] = pool_worker and landlock_abi() >= LANDLOCK_ABI_NEEDED
     waiting = prefork(sock, module, runner, compiled) if pool_worker else None
     if waiting is not None:
         waiting.ready(HANDOVER_WAIT_S)
-    send(sock, {"ready": True, "preloaded": module is not None})
+    send(sock, {"ready": True, "preloaded": module is not None, "reuse": CONFINE[0]})
     buf = [b""]
     while True:
         msg, fds = receive(sock, buf)
@@ -457,3 +554,7 @@ def serve(file, runner, modules=()):
         # before the next message is read, so the next call never sees what this one left
         empty_dir("/tmp", (KEEP_IN_TMP,))
         empty_dir("/dev/shm")
+        if CONFINE[0]:  # the next call's child, forked from the runner as the first one was
+            waiting = prefork(sock, module, runner, compiled, IDLE_WARM_S)
+            waiting.ready(HANDOVER_WAIT_S)
+            send(sock, {"ready": True, "preloaded": module is not None, "reuse": True})
