@@ -5,10 +5,12 @@
  * ahead with runner_warm.js), and the two results are the same JSON but for the time taken —
  * stdout, stderr, returnCode, files, visualizations, the error guidance with the traceback's
  * line, the timeout, memory and output limits, refused packages and working folders, the
- * environment, a child process's output; the pool's counter proves each ran in a worker.
+ * environment, a child process's output, a cancellation; the pool's counter proves each ran in a
+ * worker.
  * Back-to-back pooled calls share nothing (files, /tmp, /dev/shm, globals, environment), and a
  * bad input is refused before it reaches a worker. No clocks: each call waits for its worker.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +210,38 @@ static void test_limits_same(void)
     tg_call_result_free(&r);
 }
 
+/* A cancelled call: the pooled one is sent to its (ready) worker and stopped there, and is
+ * reported as the cold one is. The flag is set before the call: no clock decides. */
+static void test_cancel(void)
+{
+    cJSON *args = parse("{\"code\": \"console.log('spin'); while (true) {}\"}");
+    if (!args)
+        return;
+    volatile sig_atomic_t cancel = 1;
+    tg_tool_call c = {.m = &js.m, .input = js.in, .output = js.out, .args = args,
+                      .cancel = &cancel};
+    tg_call_result cold, hot;
+    tg_err e1 = {0}, e2 = {0};
+    tg_call_status s1 = tg_tool_call_run(&env.ctx, &c, &cold, &e1);
+    tg_warmpool_prepare(pool, &js.m);
+    tg_warmpool_wait(pool, &js.m);
+    size_t before = tg_warmpool_warm_calls(pool);
+    tg_call_status s2 = tg_warmpool_call_run(pool, &c, &hot, &e2);
+    CHECK(tg_warmpool_warm_calls(pool) == before + 1, "cancel: the call went to its worker");
+    CHECK(s1 == s2 && !hot.ok && hot.guidance.cls == TG_CLASS_CANCELLED &&
+              cold.guidance.cls == TG_CLASS_CANCELLED && hot.sb.killed_by == TG_LIMIT_CANCEL,
+          "cancel: cancelled cold (%s) and pooled (%s, killed by %d)",
+          tg_error_class_name(cold.guidance.cls), tg_error_class_name(hot.guidance.cls),
+          (int)hot.sb.killed_by);
+    CHECK(cold.guidance.code && hot.guidance.code &&
+              strcmp(cold.guidance.code, hot.guidance.code) == 0,
+          "cancel: the same code (%s / %s)", cold.guidance.code ? cold.guidance.code : "-",
+          hot.guidance.code ? hot.guidance.code : "-");
+    tg_call_result_free(&cold);
+    tg_call_result_free(&hot);
+    cJSON_Delete(args);
+}
+
 /* Two pooled calls back to back: the second sees nothing the first left or changed. */
 static void test_isolation(void)
 {
@@ -279,6 +313,7 @@ int main(void)
         pool = tg_warmpool_new(&env.ctx);
         test_same_as_cold();
         test_limits_same();
+        test_cancel();
         test_isolation();
         test_bad_input();
         tg_warmpool_free(pool);
