@@ -6,7 +6,7 @@
  * stdout, stderr, returnCode, files, visualizations, the error guidance with the traceback's
  * line, the timeout, memory and output limits, refused packages and working folders, the
  * environment, a child process's output, a cancellation; the pool's counter proves each ran in a
- * worker.
+ * worker. A program that interrupts the worker's runner (Node.js's or Python's) runs once.
  * Back-to-back pooled calls share nothing (files, /tmp, /dev/shm, globals, environment), and a
  * bad input is refused before it reaches a worker. No clocks: each call waits for its worker.
  */
@@ -27,7 +27,7 @@
 
 static tg_repo repo;
 static tg_toolrun_env env;
-static code_tool js;
+static code_tool js, py;
 static tg_warmpool *pool;
 
 static const char *str(const cJSON *o, const char *pointer)
@@ -181,6 +181,8 @@ static void test_same_as_cold(void)
 
     /* what a fresh node has: the same environment (but HOME, the call's folder), flags,
      * arguments, main module, no IPC channel; a child process writes to the call's streams */
+    same("stdin", "{\"code\": \"const fs = require('fs');\\nconsole.log(JSON.stringify("
+                  "fs.readFileSync(0, 'utf8')), fs.fstatSync(0).isCharacterDevice());\"}", NULL);
     same("the process",
          "{\"code\": \"const env = Object.entries(process.env).filter(([k]) => k !== 'HOME');"
          "\\nconsole.log(JSON.stringify(env.sort()));\\nconsole.log(process.execArgv.join(' '),"
@@ -240,6 +242,36 @@ static void test_cancel(void)
     tg_call_result_free(&cold);
     tg_call_result_free(&hot);
     cJSON_Delete(args);
+}
+
+/* A program that signals the worker's runner (pid 1) with SIGINT, the one signal the kernel
+ * would deliver there (Python handles it): the runner ignores it, so the call is not run a
+ * second time, cold (which the worker's end would make toolgen do); for Python's worker too. */
+static void test_interrupt_runner(void)
+{
+    const char *const progs[2][2] = {
+        {"node", "{\"code\": \"console.log(process.cwd());\\nprocess.kill(1, 'SIGINT');"
+                 "\\nsetTimeout(() => console.log('after'), 100);\"}"},
+        {"python", "{\"code\": \"import os, time\\nprint(os.getcwd(), flush=True)\\n"
+                   "os.kill(1, 2)\\ntime.sleep(0.1)\\nprint('after')\"}"}};
+    for (int i = 0; i < 2; i++) {
+        code_tool *t = i ? &py : &js;
+        cJSON *args = parse(progs[i][1]);
+        tg_tool_call c = {.m = &t->m, .input = t->in, .output = t->out, .args = args};
+        tg_warmpool_prepare(pool, &t->m);
+        tg_warmpool_wait(pool, &t->m);
+        size_t before = tg_warmpool_warm_calls(pool);
+        tg_call_result r;
+        tg_err err = {0};
+        tg_call_status st = tg_warmpool_call_run(pool, &c, &r, &err);
+        CHECK(st == TG_CALL_DONE && tg_warmpool_warm_calls(pool) == before + 1 && r.ok &&
+                  str(r.result, "/stdout") &&
+                  strcmp(str(r.result, "/stdout"), "/work/c0\nafter\n") == 0,
+              "%s: SIGINT to the runner: run once, in the worker (stdout %s)", progs[i][0],
+              str(r.result, "/stdout") ? str(r.result, "/stdout") : err.msg);
+        tg_call_result_free(&r);
+        cJSON_Delete(args);
+    }
 }
 
 /* Two pooled calls back to back: the second sees nothing the first left or changed. */
@@ -309,16 +341,19 @@ int main(void)
     tg_err err = {0};
     CHECK(tg_repo_open(&repo, "toolsets/code", &err) == 0, "repo: %s", err.msg);
     CHECK(tg_toolrun_env_open(&env, &repo, repo.cfg.doc.root, &err) == 0, "env: %s", err.msg);
-    if (code_tool_open(&js, &repo, "node_execute") == 0) {
+    if (code_tool_open(&js, &repo, "node_execute") == 0 &&
+        code_tool_open(&py, &repo, "python_execute") == 0) {
         pool = tg_warmpool_new(&env.ctx);
         test_same_as_cold();
         test_limits_same();
         test_cancel();
+        test_interrupt_runner();
         test_isolation();
         test_bad_input();
         tg_warmpool_free(pool);
     }
     code_tool_close(&js);
+    code_tool_close(&py);
     tg_toolrun_env_close(&env);
     tg_repo_release(&repo);
     return tl_finish("code_pool");

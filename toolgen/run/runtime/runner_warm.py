@@ -160,8 +160,10 @@ def child(msg, fds, module, runner, compiled):
                         (resource.RLIMIT_FSIZE, (msg["output_kb"] << 10,) * 2),
                         (resource.RLIMIT_NOFILE, (msg["files"],) * 2)):
         resource.setrlimit(what, value)
-    # The child starts as a fresh process would: default signal dispositions as set by Python.
+    # The child starts as a fresh process would: default signal dispositions as set by Python
+    # (the runner ignores SIGINT: ignore_interrupts).
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     runner.start_events(reply_fd, request)
     if request.get("runner") == "code":  # a one-shot program of the code runtime (docs/code.md)
         import runner_code
@@ -410,8 +412,17 @@ def forbid_inspection():
         pass
 
 
+def ignore_interrupts():
+    """The runner ignores SIGINT: Python's default handler would raise KeyboardInterrupt in it,
+    and a call may signal pid 1 (it cannot send anything else the kernel delivers there, since
+    the runner handles nothing else); the runner would end, and toolgen would run the call again,
+    cold. A call's child restores the handler, a node started ahead the default."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def serve(file, runner, modules=()):
     forbid_inspection()
+    ignore_interrupts()
     sock = socket.socket(fileno=4)
     pool_worker = file == "-"
     compiled = None
@@ -491,7 +502,7 @@ def start_node(argv):
             os.set_inheritable(3, True)
             os.closerange(4, 1 << 16)
             # what Python ignores, a fresh node (a cold call's) does not: as subprocess resets
-            for name in ("SIGPIPE", "SIGXFSZ", "SIGXFZ"):
+            for name in ("SIGPIPE", "SIGXFSZ", "SIGXFZ", "SIGINT"):
                 if hasattr(signal, name):
                     signal.signal(getattr(signal, name), signal.SIG_DFL)
             os.execv(argv[0], argv)
@@ -551,6 +562,7 @@ def serve_node(argv):
     ahead with runner_warm.js (which has loaded runner_code.js). A process that cannot take its
     call ends the runner: toolgen then runs the call cold (warm.h), the program not started."""
     forbid_inspection()
+    ignore_interrupts()
     sock = socket.socket(fileno=4)
     waiting = [start_node(argv)]
     if waiting[0].ready(HANDOVER_WAIT_S) is None:
