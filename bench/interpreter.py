@@ -43,6 +43,17 @@ PANDAS = ('import io\nimport pandas as pd\nCSV = """' + TIPS + '"""\n'
           'df = pd.read_csv(io.StringIO(CSV))\n'
           'print(df.groupby("day")["total_bill"].mean().round(2).to_string())\n')
 IMPORT_ONLY = "import pandas as pd\n"
+# Node.js (node_execute): a statement, and the same group-by in plain JavaScript
+NODE_STMT = "let x = 1;"
+NODE_GROUPBY = ("const CSV = " + json.dumps(TIPS) + ";\n"
+                "const rows = CSV.trim().split('\\n').map((l) => l.replace(/\"/g, '').split(','));\n"
+                "const [cols, ...lines] = rows;\n"
+                "const day = cols.indexOf('day'), bill = cols.indexOf('total_bill');\n"
+                "const sums = {};\n"
+                "for (const f of lines) { "
+                "const s = sums[f[day]] || (sums[f[day]] = [0, 0]); s[0] += +f[bill]; s[1]++; }\n"
+                "for (const d of Object.keys(sums).sort()) "
+                "console.log(d, (sums[d][0] / sums[d][1]).toFixed(2));\n")
 
 
 def expected_pandas():
@@ -180,10 +191,10 @@ def main():
     samples = {}
     extra = {}  # name -> list of (executionTime, cpu ms, server ms id)
 
-    def tg_exec(args, check=None, row=None):
-        ms, sc, err, rid = srv.call("python_execute", args)
+    def tg_exec(args, check=None, row=None, tool="python_execute"):
+        ms, sc, err, rid = srv.call(tool, args)
         if err or not sc.get("success") or (check and check not in sc.get("stdout", "")):
-            sys.exit(f"python_execute {args.get('code', '')[:30]!r} failed: "
+            sys.exit(f"{tool} {args.get('code', '')[:30]!r} failed: "
                      f"{json.dumps(sc)[:1500]}")
         if row:
             ra = sc.get("resource_analysis", {})
@@ -197,10 +208,28 @@ def main():
     def session_pandas():
         return tg_exec({"code": PANDAS, "session_id": sid}, want, row="session_pandas")
 
-    def oneshot(code, check, row):
+    def oneshot(code, check, row, tool="python_execute"):
         def call():
-            ms = tg_exec({"code": code}, check, row=row)
+            ms = tg_exec({"code": code}, check, row=row, tool=tool)
             time.sleep(ONESHOT_SETTLE)
+            return ms
+        return call
+
+    def cold_run(tool, code, check, row):
+        """`toolgen run TOOL`: a new toolgen process and a cold sandbox; its executionTime and
+        CPU recorded as the server's rows are."""
+        argv = [TOOLGEN, "-C", codedir, "run", tool, "--json", "--arg", "code=" + code]
+
+        def call():
+            t0 = time.perf_counter()
+            r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            ms = (time.perf_counter() - t0) * 1e3
+            sc = json.loads(r.stdout or "{}").get("result") or {}
+            if r.returncode != 0 or not sc.get("success") or check not in sc.get("stdout", ""):
+                sys.exit(f"{argv[:5]} failed ({r.returncode}): {r.stdout[-500:]} {r.stderr[-500:]}")
+            extra.setdefault(row, []).append(
+                (sc.get("executionTime"), sc.get("resource_analysis", {}).get("cpu", {})
+                 .get("consumed"), None))
             return ms
         return call
 
@@ -266,6 +295,13 @@ def main():
         ("pool_tool", False, pooled_tool),
         ("plain_pandas", False, lambda: timed(lambda: proc([PY, "-c", PANDAS], want))),
         ("cold_pandas", False, lambda: timed(lambda: proc(cold_pandas, '"success": true'))),
+        ("oneshot_node_stmt", True, oneshot(NODE_STMT, None, "oneshot_node_stmt",
+                                             "node_execute")),
+        ("cold_node_stmt", True, cold_run("node_execute", NODE_STMT, "", "cold_node_stmt")),
+        ("oneshot_node_groupby", False, oneshot(NODE_GROUPBY, "Thur 17.68",
+                                                "oneshot_node_groupby", "node_execute")),
+        ("cold_node_groupby", False, cold_run("node_execute", NODE_GROUPBY, "Thur 17.68",
+                                              "cold_node_groupby")),
         ("new_session", False, new_session),
         ("jupyter_new", False, jupyter_new),
     ]
@@ -308,7 +344,7 @@ def main():
         res["rows"][key] = {"n": len(v), "p50": statistics.median(v), "p90": pct(v, 0.9),
                             "min": min(v)}
     for key, v in extra.items():
-        sm = [server[i] for _, _, i in v if i in server and i > warm_end_id]
+        sm = [server[i] for _, _, i in v if i is not None and i in server and i > warm_end_id]
         if sm:
             res["server_ms"][key] = statistics.median(sm)
         et = [e for e, _, _ in v if e is not None]
@@ -337,6 +373,10 @@ LABELS = {
                  "(group_and_count_by_columns)",
     "plain_pandas": "plain `python3 -c` subprocess",
     "cold_pandas": "toolgen: `toolgen run python_execute` (cold process + sandbox)",
+    "oneshot_node_stmt": "toolgen: node_execute one-shot (in serve: a pool worker)",
+    "cold_node_stmt": "toolgen: `toolgen run node_execute` (cold process + sandbox)",
+    "oneshot_node_groupby": "toolgen: node_execute one-shot (in serve: a pool worker)",
+    "cold_node_groupby": "toolgen: `toolgen run node_execute` (cold process + sandbox)",
     "new_session": "toolgen: create_session + first python_execute",
     "new_create": "  of which create_session",
     "new_first": "  of which the first python_execute",
@@ -349,6 +389,9 @@ GROUPS = [
     ("pandas group-by (tips.csv, mean by day)",
      ["oneshot_pandas", "oneshot_import", "session_pandas", "jupyter_pandas",
       "jupyter_pandas_nohist", "pool_tool", "plain_pandas", "cold_pandas"], "jupyter_pandas"),
+    ("Node.js `let x = 1;`", ["oneshot_node_stmt", "cold_node_stmt"], "cold_node_stmt"),
+    ("Node.js group-by (tips.csv in the program, mean by day)",
+     ["oneshot_node_groupby", "cold_node_groupby"], "cold_node_groupby"),
     ("first call of a new interpreter", ["new_session", "new_create", "new_first",
                                          "jupyter_new", "jnew_start"], "jupyter_new"),
 ]
@@ -359,7 +402,10 @@ def report(res):
     print(f"measured in {res['elapsed_s']:.0f} s, load {open('/proc/loadavg').read().split()[0]}"
           " at the end")
     print()
-    print("| workload | row | n | p50 ms | p90 ms | min ms | p50 / Jupyter | server ms p50 "
+    print("p50 ÷ ref: over the group's Jupyter kernel row; for Node.js, over the cold "
+          "`toolgen run node_execute`")
+    print()
+    print("| workload | row | n | p50 ms | p90 ms | min ms | p50 ÷ ref | server ms p50 "
           "| executionTime p50 |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for title, keys, ref in GROUPS:

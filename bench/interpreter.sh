@@ -10,6 +10,9 @@
 #     python_execute without a session (SLOW iterations, default 20), with its stages (`x = 1`
 #     and `import pandas` alone) and, for reference, a repository pandas tool through the warm
 #     pool in the same server;
+#   - Node.js one-shot node_execute, `let x = 1;` (FAST) and the same group-by in plain
+#     JavaScript (SLOW): in serve, through the pool's Node.js worker (a call ONESHOT_SETTLE s
+#     after the previous one), against `toolgen run node_execute` (a process and a cold sandbox);
 #   - the first call of a new session: create_session + its first python_execute (timed apart
 #     too), against start_kernel + wait_for_ready + the first execute of a new Jupyter kernel;
 #   - the peers: a warm ipykernel through jupyter_client's BlockingKernelClient (execute, then

@@ -90,6 +90,32 @@ expect_eq "a chart: an image block and a link to the file" \
     "$(printf '%s' "$J" | python3 -c "import json,sys; v=json.load(sys.stdin)['2']; print(v[0], 'image' in v[3], 'resource_link' in v[3])")" \
     "False True True"
 
+# a one-shot node_execute program under serve runs in the pool worker serve started for it
+# (docs/sandbox.md#the-warm-pool): the call waits for that worker, whose call folder is
+# /work/c0 (a cold call's is /work); its failure is reported as a cold call reports it
+run python3 - "$TG" "$R" <<'PY'
+import json, subprocess, sys
+meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}
+p = subprocess.Popen([sys.argv[1], "-C", sys.argv[2], "serve", "--dev", "--toolset", "code"],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+    "_meta": meta, "name": "node_execute",
+    "arguments": {"code": "console.log(process.cwd());\nmissing();"}}}) + "\n")
+p.stdin.flush()
+r = json.loads(p.stdout.readline())["result"]
+p.stdin.close()
+p.wait()
+sc = r.get("structuredContent") or {}
+print(json.dumps([r.get("isError"), sc.get("stdout"), sc.get("returnCode"),
+                  (sc.get("error_guidance") or {}).get("message"), sc.get("stderr")]))
+PY
+expect_rc "serve --toolset code: node_execute" 0
+expect_eq "node_execute under serve: run in a pool worker, failing as a cold call does" \
+    "$(printf '%s' "$OUT" | python3 -c "import json,sys; print(json.load(sys.stdin)[:4])")" \
+    "[True, '/work/c0\\n', 1, 'ReferenceError: missing is not defined (line 2)']"
+expect_out "node_execute under serve: the program's frame in stderr" "([code]:2:1)"
+
 NPM=tests/npm/node_modules
 for sdk in 1 2; do
     pkg=sdk

@@ -209,22 +209,39 @@ static void code_report(const tg_manifest *m, const tg_run_facts *f, tg_call_res
     out->result = o;
 }
 
-/* The pool serves one-shot Python programs (runtime_ops.h, warm_ok): a worker that imported
- * the usual heavy packages, so that a pandas program does not pay its import
- * (docs/sandbox.md#the-warm-pool). Node.js has no warm runner; sessions have their own. */
+/* The pool serves one-shot programs (runtime_ops.h, warm_ok; docs/sandbox.md#the-warm-pool):
+ * Python's in a worker that imported the usual heavy packages, so that a pandas program does
+ * not pay its import; Node.js's in a worker whose node started ahead, which needs python3 for
+ * the worker's runner (runner_warm.py: node cannot fork, receive descriptors or set rlimits).
+ * Sessions have their own interpreter. */
 static bool code_warm_ok(const tg_manifest *m)
 {
-    return rt_code_action(m) == RT_CODE_EXECUTE &&
-           tg_code_lang_parse(tg_json_get_string(m->implementation, "language")) == TG_CODE_PYTHON;
+    if (rt_code_action(m) != RT_CODE_EXECUTE)
+        return false;
+    tg_code_lang lang = tg_code_lang_parse(tg_json_get_string(m->implementation, "language"));
+    return lang == TG_CODE_PYTHON || (lang == TG_CODE_NODE && tg_sandbox_python());
 }
 
-/* The worker: runner.py --warm - and the modules it imports ahead, those of the packages a
- * program most often pays for (only what imports here; an import that fails is skipped). */
+/* The worker. Python: runner.py --warm - and the modules it imports ahead, those of the
+ * packages a program most often pays for (only what imports here; an import that fails is
+ * skipped). Node.js: runner.py --warm-node and the cold call's node command (its flags: the
+ * heap limit) with runner_warm.js, which loads runner_code.js, in place of runner_code.js. */
 static void code_warm_argv(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
                            tg_strv *argv)
 {
-    (void)m;
     (void)file;
+    tg_code_lang lang = tg_code_lang_parse(tg_json_get_string(m->implementation, "language"));
+    if (lang == TG_CODE_NODE) {
+        tg_strv_push(argv, tg_sandbox_python());
+        tg_strv_push(argv, "-B");
+        tg_strv_push(argv, "-s");
+        tg_strv_push(argv, TG_SANDBOX_RUNTIME "/runner.py");
+        tg_strv_push(argv, "--warm-node");
+        for (size_t i = 0; i + 1 < cold->argv.n; i++) /* node and its flags */
+            tg_strv_push(argv, cold->argv.v[i]);
+        tg_strv_push(argv, TG_SANDBOX_RUNTIME "/runner_warm.js");
+        return;
+    }
     static const char *const preload[] = {"numpy", "pandas", "matplotlib.pyplot", NULL};
     tg_strv_push(argv, cold->argv.v[0]); /* the interpreter */
     tg_strv_push(argv, "-B");

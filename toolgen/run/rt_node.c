@@ -1,7 +1,10 @@
 /*
  * rt_node.c — the node runtime's operations (runtime_ops.h): node runs toolgen's runner.js,
  * which calls the tool's exported entry function with the arguments as one object. No warm
- * sandbox: its calls run cold.
+ * sandbox: its calls run cold. The code runtime's one-shot programs have a Node.js pool worker
+ * (a node started ahead for one call, rt_code.c); a tool's does not yet: runner.js calls its
+ * tool as it loads, and the test stage's warm sandbox serves many cases in one sandbox
+ * (docs/sandbox.md#nodejs-programs-in-the-pool).
  */
 #include "run/rt_int.h"
 

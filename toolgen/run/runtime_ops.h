@@ -95,9 +95,9 @@ typedef struct tg_runtime_ops {
     void (*warm_argv)(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
                       tg_strv *argv);
     /* Whether m's calls may go through a pool worker (run/warmpool.h), given warm_argv. NULL:
-     * when m has a code file and an entry point (a tool's code). The code runtime's programs
-     * say yes for Python: the worker preloads packages, and each call's child runs the
-     * program (docs/sandbox.md#the-warm-pool). */
+     * when m has a code file and an entry point (a tool's code). The code runtime's one-shot
+     * programs say yes: a Python worker preloads packages and each call's child runs the
+     * program; a Node.js worker's node starts ahead (docs/sandbox.md#the-warm-pool). */
     bool (*warm_ok)(const tg_manifest *m);
     /*
      * The result assembled by the runtime itself, after classification and the resource

@@ -489,10 +489,16 @@ static void run_close(warm_run *r)
     cJSON_Delete(r->status);
 }
 
+/* The call's pipes and request. The pipes are writable by anyone who may open them: a Node.js
+ * worker's node opens them again through the runner's /proc/<pid>/fd (runner_warm.js; node has
+ * no dup2 or SCM_RIGHTS), which only the sandbox's user can, and only while the runner lets it;
+ * toolgen's own user may differ from the sandbox's (root), and a pipe is its creator's, 0600. */
 static int open_call(warm_run *r)
 {
+    const mode_t writable = S_IRUSR | S_IWUSR | S_IWGRP | S_IWOTH;
     bool ok = pipe2(r->out, O_CLOEXEC) == 0 && pipe2(r->errp, O_CLOEXEC) == 0 &&
-              pipe2(r->reply, O_CLOEXEC) == 0 &&
+              pipe2(r->reply, O_CLOEXEC) == 0 && fchmod(r->out[1], writable) == 0 &&
+              fchmod(r->errp[1], writable) == 0 && fchmod(r->reply[1], writable) == 0 &&
               (r->req = memfd_create("toolgen-request", MFD_CLOEXEC)) >= 0 &&
               tg_write_all(r->req, r->call->request, r->call->request_len) == 0 &&
               lseek(r->req, 0, SEEK_SET) == 0;

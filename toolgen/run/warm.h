@@ -9,14 +9,16 @@
  * (for a child the runner forked ahead, a pool worker's, the CPU time it used before the call
  * is left out: docs/sandbox.md#the-warm-pool),
  * the files of its own subdirectory, and killed_by when toolgen's wall clock, output cap, disk
- * budget or cancel flag stopped it. Only the Python runner has a warm mode (runner_warm.py).
+ * budget or cancel flag stopped it. The runner is always runner_warm.py: its children are Python
+ * forks, or, for the code runtime's Node.js pool workers, a node process it started ahead
+ * (runner_warm.js, docs/sandbox.md#nodejs-programs-in-the-pool).
  *
- * Isolation between calls: each child is a fork of the runner after the import, so module
- * globals and interpreter state die with it; its files go to /work/<subdir>; the runner kills
- * every process a call left and empties /tmp and /dev/shm after each call. The kernel boundary
- * around the whole sandbox is the same as a cold call's; between calls of one warm sandbox the
- * boundary is the fork (same uid), and for a pool worker that serves several calls also
- * Landlock (tg_warm_reusable).
+ * Isolation between calls: each child is a fork of the runner after the import (or a node
+ * process of its own), so module globals and interpreter state die with it; its files go to
+ * /work/<subdir>; the runner kills every process a call left and empties /tmp and /dev/shm after
+ * each call. The kernel boundary around the whole sandbox is the same as a cold call's; between
+ * calls of one warm sandbox the boundary is the fork (same uid), and for a pool worker that
+ * serves several calls also Landlock (tg_warm_reusable).
  *
  * Threads: a tg_warm is used by one thread at a time; different ones may run in parallel.
  */

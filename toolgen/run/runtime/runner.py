@@ -316,6 +316,9 @@ def tool_module(file, compiled=None):
 def main():
     sys.dont_write_bytecode = True
     source_only(os.path.dirname(os.path.abspath(__file__)))  # toolgen's runtime files
+    if len(sys.argv) > 2 and sys.argv[1] == "--warm-node":  # a Node.js pool worker
+        import runner_warm
+        runner_warm.serve_node(sys.argv[2:])
     if len(sys.argv) > 2 and sys.argv[1] == "--warm":
         import runner_warm
         runner_warm.serve(sys.argv[2], sys.modules[__name__], sys.argv[3:])

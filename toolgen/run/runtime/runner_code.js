@@ -29,6 +29,7 @@ const { openChannels, writeReply, clip, mroOf } = require('./runner_channels');
 
 const MAX_MESSAGE = 4000;
 const MAX_STACK = 8000;
+const WARM_RUNNER = path.join(__dirname, 'runner_warm.js'); // a pool worker's (runner_warm.js)
 
 let request = null; // the call's request (fd 4), once main() read it
 let replyFd = null;
@@ -94,15 +95,32 @@ function programLine(stack) {
   return m ? Number(m[1]) : null;
 }
 
+/** A frame of toolgen's runners (this file, runner_warm.js): below the first of them, a stack
+ * shows only how the runner itself was started, cold or in a pool worker. */
+function runnerFrame(line) {
+  return /^\s+at /.test(line) && (line.includes(__filename) || line.includes(WARM_RUNNER));
+}
+
 /** The stack as the program's author needs it: its frames up to the program's outermost one,
- * without the runner's (a stack with no program frame loses only the runner's). */
+ * or, when no frame is the program's (a syntax error), those above the runner's first. So a
+ * program's stack is the same whether the runner started cold or in a pool worker. */
 function trimStack(stack) {
   const lines = stack.split('\n');
   const frame = programFile ? programPattern(':\\d+') : null;
   let last = -1;
   lines.forEach((l, i) => { if (frame && /^\s+at /.test(l) && frame.test(l)) last = i; });
-  const keep = last >= 0 ? lines.slice(0, last + 1) : lines.filter((l) => !l.includes(__filename));
-  return keep.join('\n');
+  if (last >= 0) return lines.slice(0, last + 1).join('\n');
+  const first = lines.findIndex(runnerFrame);
+  return (first >= 0 ? lines.slice(0, first) : lines).join('\n');
+}
+
+/** text with the program's file, as a path or a file URL, named [code]: the name does not
+ * depend on the working directory (/work cold, /work/c0 in a pool worker) or on an ES module's
+ * temporary folder (docs/code.md#how-a-program-runs). */
+function shown(text) {
+  if (!programFile || typeof text !== 'string') return text;
+  const url = require('url').pathToFileURL(programFile).href;
+  return text.split(url).join('[code]').split(programFile).join('[code]');
 }
 
 /** A syntax error of the program itself (the compiler's: no frame of the program ran). */
@@ -157,9 +175,11 @@ function uncaught(e) {
     }
   }
   error = describe(e);
+  for (const key of ['message', 'traceback', 'filename']) error[key] = shown(error[key]);
   if (error.missing_module) available = availableOf(strings(request.allowed));
   try {
-    process.stderr.write(`${e instanceof Error && e.stack ? util.inspect(e) : `Uncaught ${util.inspect(e)}`}\n`);
+    const text = e instanceof Error && e.stack ? util.inspect(e) : `Uncaught ${util.inspect(e)}`;
+    process.stderr.write(`${shown(text)}\n`);
   } catch (ignored) {
     // the reply matters more than the printout
   }
@@ -207,8 +227,10 @@ function blockingStreams() {
   }
 }
 
-function main() {
-  ({ request, replyFd } = openChannels());
+/** Runs the call's program; channels: its request and reply descriptor, as openChannels()
+ * gives them (runner_warm.js passes the ones a pool worker took over). */
+function main(channels) {
+  ({ request, replyFd } = channels || openChannels());
   blockingStreams();
   process.on('exit', replyOnExit);
   const refusal = enterWorkingDir(request.workingDir) ||
@@ -225,9 +247,10 @@ function main() {
 
 if (require.main === module) {
   main();
-} else { // runner_session.js: a session's interpreter describes its programs the same way
+} else { // runner_warm.js runs the program in a pool worker; runner_session.js: a session's
+  // interpreter describes its programs the same way
   module.exports = {
-    blockingStreams, enterWorkingDir, checkPackages, describe, trimStack, strings, availableOf,
+    main, blockingStreams, enterWorkingDir, checkPackages, describe, trimStack, strings, availableOf,
     setProgramFile: (file) => { programFile = file; },
     takeAvailable: () => { const a = available; available = null; return a; },
   };

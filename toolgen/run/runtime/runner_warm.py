@@ -1,5 +1,9 @@
 """toolgen's warm Python runner: loads a tool once, then forks one child per call.
 
+(`runner.py --warm-node NODE ARG...`, serve_node below, is the runner of a Node.js pool worker of
+the code runtime: the same protocol with toolgen, with a node process started ahead as the
+call's child instead of a fork: runner_warm.js, docs/sandbox.md#nodejs-programs-in-the-pool.)
+
 `python3 runner.py --warm FILE [MODULE...]` runs as the sandbox's pid 1
 (docs/sandbox.md#warm-sandboxes). It imports the tool file FILE (and so its dependencies: pandas
 and the like) once -- or, with FILE "-" (a pool worker, which does not know its tool yet), only
@@ -170,8 +174,10 @@ def child(msg, fds, module, runner, compiled):
         resource.setrlimit(what, value)
     if CONFINE[0]:
         confine(msg["cwd"])
-    # The child starts as a fresh process would: default signal dispositions as set by Python.
+    # The child starts as a fresh process would: default signal dispositions as set by Python
+    # (the runner ignores SIGINT: ignore_interrupts).
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     runner.start_events(reply_fd, request)
     if request.get("runner") == "code":  # a one-shot program of the code runtime (docs/code.md)
         import runner_code
@@ -290,20 +296,21 @@ def compiled_lookup(table):
 
 
 class Waiting:
-    """A call's child forked ahead of the call: it says when it is ready for one, waits for it
-    on its end of a socket pair (the runner holds `end`), and answers it with the CPU it had
-    used so far."""
+    """A call's child forked (or a node process started) ahead of the call: it says when it is
+    ready for one, waits for it on its end of a socket pair (the runner holds `end`), and tells
+    the CPU it had used before the call (a forked child in answer to the call, a node process in
+    its first message)."""
 
     def __init__(self, pid, end):
-        self.pid, self.end, self.is_ready, self.dead = pid, end, False, False
+        self.pid, self.end, self.hello, self.dead = pid, end, None, False
 
     def ready(self, timeout):
-        """Waits until the child is ready for its call (the first one of a worker after its
-        warm-up); whether it is."""
-        if not self.is_ready and not self.dead:
+        """Waits until the child is ready for its call (a worker's first call's child after its
+        warm-up): its first message, or None (it is gone, or did not say so in time)."""
+        if self.hello is None and not self.dead:
             ready, _, _ = select.select([self.end], [], [], timeout)
-            self.is_ready = ready and receive(self.end, [b""])[0] is not None
-        return self.is_ready
+            self.hello = receive(self.end, [b""])[0] if ready else None
+        return self.hello
 
     def discard(self):
         """Kills the child (it never got a call) and reaps it."""
@@ -366,7 +373,7 @@ def prefork(sock, module, runner, compiled, idle_s=None):
 def hand_over(waiting, msg, fds):
     """Gives the call to the waiting child: the CPU it had used before (its answer), or None
     (it is gone; the caller forks a fresh child)."""
-    if waiting.ready(HANDOVER_WAIT_S):
+    if waiting.ready(HANDOVER_WAIT_S) is not None:
         try:
             socket.send_fds(waiting.end, [json.dumps(msg).encode("utf-8") + b"\n"], fds)
             answered = select.select([waiting.end], [], [], HANDOVER_WAIT_S)[0]
@@ -501,8 +508,17 @@ def forbid_inspection():
         pass
 
 
+def ignore_interrupts():
+    """The runner ignores SIGINT: Python's default handler would raise KeyboardInterrupt in it,
+    and a call may signal pid 1 (it cannot send anything else the kernel delivers there, since
+    the runner handles nothing else); the runner would end, and toolgen would run the call again,
+    cold. A call's child restores the handler, a node started ahead the default."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def serve(file, runner, modules=()):
     forbid_inspection()
+    ignore_interrupts()
     sock = socket.socket(fileno=4)
     pool_worker = file == "-"
     compiled = None
@@ -520,10 +536,31 @@ def serve(file, runner, modules=()):
     # child while a case runs costs more CPU than it saves (docs/benchmarks.md, "The test
     # stage: warm sandboxes").
     CONFINE[0] = pool_worker and landlock_abi() >= LANDLOCK_ABI_NEEDED
-    waiting = prefork(sock, module, runner, compiled) if pool_worker else None
-    if waiting is not None:
-        waiting.ready(HANDOVER_WAIT_S)
+    waiting = [prefork(sock, module, runner, compiled) if pool_worker else None]
+    if waiting[0] is not None:
+        waiting[0].ready(HANDOVER_WAIT_S)
     send(sock, {"ready": True, "preloaded": module is not None, "reuse": CONFINE[0]})
+
+    def start_call(msg, fds):
+        ahead, waiting[0] = waiting[0], None
+        base = hand_over(ahead, msg, fds) if ahead is not None else None
+        pid = ahead.pid if base is not None else fork_call(sock, msg, fds, module, runner,
+                                                           compiled)
+        return pid, base or (0.0, 0.0)
+
+    def after_call():
+        if CONFINE[0]:  # the next call's child, forked from the runner as the first one was
+            waiting[0] = prefork(sock, module, runner, compiled, IDLE_WARM_S)
+            waiting[0].ready(HANDOVER_WAIT_S)
+            send(sock, {"ready": True, "preloaded": module is not None, "reuse": True})
+    serve_calls(sock, start_call, after_call)
+
+
+def serve_calls(sock, start_call, after_call=None):
+    """Runs toolgen's calls one at a time until EOF: start_call(msg, fds) starts the call's
+    child and returns (pid, (utime, stime) it used before the call); the runner then supervises
+    it and reports its status (the module docstring has the protocol); after_call(), when given,
+    runs once the call's leftovers are gone, before the next message is read."""
     buf = [b""]
     while True:
         msg, fds = receive(sock, buf)
@@ -535,11 +572,7 @@ def serve(file, runner, modules=()):
             for fd in fds:
                 os.close(fd)
             os._exit(2)
-        base = hand_over(waiting, msg, fds) if waiting is not None else None
-        pid = waiting.pid if base is not None else fork_call(sock, msg, fds, module, runner,
-                                                             compiled)
-        waiting = None
-        base = base or (0.0, 0.0)
+        pid, base = start_call(msg, fds)
         for fd in fds:
             os.close(fd)
         done = supervise(sock, buf, pid)
@@ -548,13 +581,110 @@ def serve(file, runner, modules=()):
         status, usage = done
         # before the status: toolgen lists the call's files once it has it, and a process the
         # call detached must not write there afterwards
-        end_leftovers(waiting)
+        end_leftovers(None)
         send(sock, {"status": status, "utime": max(0.0, usage.ru_utime - base[0]),
                     "stime": max(0.0, usage.ru_stime - base[1]), "maxrss": usage.ru_maxrss})
-        # before the next message is read, so the next call never sees what this one left
-        empty_dir("/tmp", (KEEP_IN_TMP,))
-        empty_dir("/dev/shm")
-        if CONFINE[0]:  # the next call's child, forked from the runner as the first one was
-            waiting = prefork(sock, module, runner, compiled, IDLE_WARM_S)
-            waiting.ready(HANDOVER_WAIT_S)
-            send(sock, {"ready": True, "preloaded": module is not None, "reuse": True})
+        # before the next message is read, so the next call never sees what this one left;
+        # only as the sandbox's pid 1, whose /tmp is its own (never a host's: a runner run
+        # outside a sandbox, as tests/cli/warm_node.sh does, must not empty the host's /tmp)
+        if os.getpid() == 1:
+            empty_dir("/tmp", (KEEP_IN_TMP,))
+            empty_dir("/dev/shm")
+        if after_call is not None:
+            after_call()
+
+
+# ---- Node.js: a node process started ahead instead of a forked child ---------------------------
+
+def start_node(argv):
+    """Starts `argv` (node runner_warm.js) with a socket pair's end on its fd 3: a Waiting."""
+    parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setpgid(0, 0)
+            sock_fd = child_end.fileno()
+            if sock_fd != 3:
+                os.dup2(sock_fd, 3)
+            os.set_inheritable(3, True)
+            os.closerange(4, 1 << 16)
+            # what Python ignores, a fresh node (a cold call's) does not: as subprocess resets
+            for name in ("SIGPIPE", "SIGXFSZ", "SIGXFZ", "SIGINT"):
+                if hasattr(signal, name):
+                    signal.signal(getattr(signal, name), signal.SIG_DFL)
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(70)
+    child_end.close()
+    try:
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    return Waiting(pid, parent_end)
+
+
+def node_limits(pid, msg):
+    """The call's rlimits on the node process, as child() sets its own (prlimit: node cannot)."""
+    cpu, mem = msg["cpu_s"], msg["memory_mb"] << 20
+    for what, value in ((resource.RLIMIT_CPU, (cpu, cpu + 1)), (resource.RLIMIT_AS, (mem, mem)),
+                        (resource.RLIMIT_FSIZE, (msg["output_kb"] << 10,) * 2),
+                        (resource.RLIMIT_NOFILE, (msg["files"],) * 2)):
+        resource.prlimit(pid, what, value)
+
+
+def node_hand_over(waiting, msg, fds):
+    """Gives the call to the node process started ahead: it opens the call's four descriptors
+    again through /proc/<this pid>/fd, for which this runner is dumpable until it says it has
+    them (only toolgen's runner code runs there until "go"); then the call's rlimits, and "go".
+    The CPU the process used before, or None: it could not take the call."""
+    hello = waiting.ready(HANDOVER_WAIT_S)
+    if hello is None:
+        return None
+    base = (float(hello.get("utime", 0)), float(hello.get("stime", 0)))
+    buf = [b""]
+    reply = None
+    set_dumpable(True)
+    try:
+        send(waiting.end, dict(msg, pid=os.getpid(), fds=list(fds)))
+        ready, _, _ = select.select([waiting.end], [], [], HANDOVER_WAIT_S)
+        reply = receive(waiting.end, buf)[0] if ready else None
+    except OSError:
+        reply = None
+    finally:
+        set_dumpable(False)
+    if not reply or not reply.get("taken"):
+        return None
+    try:
+        node_limits(waiting.pid, msg)
+        send(waiting.end, {"go": True})
+    except OSError:
+        return None
+    waiting.end.close()
+    return base
+
+
+def serve_node(argv):
+    """`runner.py --warm-node NODE ARG...`: a pool worker of the code runtime's one-shot Node.js
+    programs (docs/sandbox.md#the-warm-pool). Node.js cannot fork; so this runner, as pid 1,
+    speaks toolgen's protocol as serve() does, and the call's child is a node process started
+    ahead with runner_warm.js (which has loaded runner_code.js). A process that cannot take its
+    call ends the runner: toolgen then runs the call cold (warm.h), the program not started."""
+    forbid_inspection()
+    ignore_interrupts()
+    sock = socket.socket(fileno=4)
+    waiting = [start_node(argv)]
+    if waiting[0].ready(HANDOVER_WAIT_S) is None:
+        sys.stderr.write("runner_warm: node did not start (%s)\n" % " ".join(argv))
+        os._exit(3)
+    send(sock, {"ready": True, "preloaded": False})
+
+    def start_call(msg, fds):
+        ahead, waiting[0] = waiting[0], None
+        if ahead is None:  # a further call of the same sandbox: a node started now
+            ahead = start_node(argv)
+        base = node_hand_over(ahead, msg, fds)
+        if base is None:
+            ahead.discard()
+            os._exit(70)
+        return ahead.pid, base
+    serve_calls(sock, start_call)
