@@ -3,6 +3,7 @@
 
 usage: code_route.py count URL HANDLE N
        code_route.py cancel OWNER RELAY CANCEL
+       code_route.py resume OWNER RELAY OTHER
 
 count: N 2026-07-28 calls of python_execute `x += 1; print(x)` in session HANDLE through URL
 (a balancer: each lands on whichever instance round robin picks, which relays it to the
@@ -17,6 +18,14 @@ Then the stream is read to its end. Prints "session: SID", "handle: H", "stream:
 "reply: none" (the call was cancelled: MCP sends no reply) or "reply: JSON", and
 "other client: TEXT", the answer to a second legacy session that uses the handle through RELAY
 (a handle works only for the client that created it, relayed or not).
+
+resume: a legacy client: initialize and create_session on OWNER; then one python_execute of
+the session (it sleeps 2 s, then prints "resumed") sent to RELAY with a progressToken. The
+first event's id is read (the owner's, naming it), and the stream is dropped; then GET with
+Last-Event-ID to OTHER (a third instance), which relays it to OWNER, whose call went on.
+Prints "event id: routed" (the id carries a route) or "event id: ID", "status: N" of the GET,
+and "reply: JSON" (the call's reply, on the resumed stream) or "reply: none"; then the same
+for the GET sent to OWNER itself ("owner status: N", "owner reply: ...").
 """
 import http.client
 import json
@@ -93,14 +102,8 @@ def cancel(owner, relay, canceller):
     made = call(owner, h, 1, "create_session", {"runtime": "python"})
     handle = (made.get("structuredContent") or {}).get("session_id")
     print(f"handle: {handle}")
-    c, path = conn(relay)
-    body = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": "python_execute", "_meta": {"progressToken": "p7"},
-        "arguments": {"session_id": handle, "code": "import time\ntime.sleep(50)\nprint('slept')"}}}
-    hh = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-    hh.update(h)
-    c.request("POST", path, json.dumps(body), hh)
-    r = c.getresponse()
+    c, r = open_call(relay, h, 7, {"session_id": handle,
+                                   "code": "import time\ntime.sleep(50)\nprint('slept')"})
     first = r.readline()  # the call is in flight on the owner: its stream is relayed from there
     print("stream: started" if first else "stream: empty")
     post(canceller, {"jsonrpc": "2.0", "method": "notifications/cancelled",
@@ -117,7 +120,54 @@ def cancel(owner, relay, canceller):
     return 0
 
 
+def open_call(relay, h, rid, args):
+    """A legacy python_execute with a progress token: its reply an event stream, open."""
+    c, path = conn(relay)
+    body = {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
+        "name": "python_execute", "_meta": {"progressToken": f"p{rid}"}, "arguments": args}}
+    hh = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    hh.update(h)
+    c.request("POST", path, json.dumps(body), hh)
+    return c, c.getresponse()
+
+
+def resume(owner, relay, other):
+    sid, h = legacy_session(owner)
+    made = call(owner, h, 1, "create_session", {"runtime": "python"})
+    handle = (made.get("structuredContent") or {}).get("session_id")
+    c, r = open_call(relay, h, 8, {"session_id": handle,
+                                   "code": "import time\ntime.sleep(2)\nprint('resumed')"})
+    last = None
+    while last is None:
+        line = r.readline().decode()
+        if not line:
+            break
+        if line.startswith("id:"):
+            last = line[3:].strip()
+    c.close()  # the stream is lost; the legacy call goes on
+    print("event id: " + ("routed" if last and "." in last else str(last)))
+    for who, url in (("", other), ("owner ", owner)):  # relayed; then on the owner itself
+        g, path = conn(url)
+        hh = {"Accept": "text/event-stream", "Last-Event-ID": last or ""}
+        hh.update(h)
+        g.request("GET", path, headers=hh)
+        gr = g.getresponse()
+        print(f"{who}status: {gr.status}")
+        reply = None
+        while reply is None:
+            line = gr.readline().decode()
+            if not line:
+                break
+            if line.startswith("data:") and '"id":8' in line:
+                reply = line[5:].strip()
+        g.close()
+        print(f"{who}reply: " + (reply or "none"))
+    return 0
+
+
 def main(argv):
+    if argv[1] == "resume":
+        return resume(argv[2], argv[3], argv[4])
     if argv[1] == "count":
         return count(argv[2], argv[3], int(argv[4]))
     if argv[1] == "cancel":

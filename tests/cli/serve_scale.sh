@@ -12,7 +12,8 @@
 # streams are relayed event by event: one interpreter counts on), closed through another, a
 # handle whose route was altered refused without a connection to the URL it names, a handle
 # of another client refused, a cancel of a relayed call reaching it from the relaying instance
-# and from a third with --peer (code_route.py, serve_scale_code.mjs); no tool sees the key; one
+# and from a third with --peer, its lost event stream resumed through a third instance
+# (code_route.py, serve_scale_code.mjs); no tool sees the key; one
 # instance is killed mid-run and the calls, 2026-07-28 and legacy, go on on the other two
 # (proxy_next_upstream), while a call of a code session it held says it is gone.
 # Every wait is for an event; every process started here is stopped by the trap.
@@ -278,6 +279,15 @@ expect_out "... another client's call with the handle, relayed: unknown, as if i
 expect_eq "... s1 cancelled the call" "$(cancelled)" 1
 run grep '"method":"notifications/cancelled".*"status":"forwarded"' "$TMP/s2.err"
 expect_rc "... s2 handed the cancel on" 0
+# a relayed call's event stream, lost, resumed on a third instance (Last-Event-ID names the
+# instance that keeps the stream: the GET is relayed there), and on that instance itself
+run python3 tests/cli/code_route.py resume "$(url "$PORT_s1")" "$(url "$PORT_s2")" "$(url "$PORT_s3")"
+expect_out "legacy: the events of a relayed call name their instance" "event id: routed"
+expect_out "... the stream resumed on s3 (relayed to s1)" "status: 200"
+expect_out "... carries the call's reply" 'reply: {"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"{\"success\":true,\"stdout\":\"resumed'
+expect_out "... and resumed on s1 itself too" 'owner reply: {"jsonrpc":"2.0","id":8'
+run grep '"method":"(resume)".*"status":"forwarded"' "$TMP/s3.err"
+expect_rc "... s3 logged the resumption relayed" 0
 # a cancel that lands on a third instance reaches the call through --peer
 EXTRA="--peer $(url "$PORT_s1") --peer $(url "$PORT_s2") --peer $(url "$PORT_s3")"
 start s4

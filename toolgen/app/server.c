@@ -240,8 +240,9 @@ static bool relay_data(void *ud, const char *data, size_t n)
 
 /*
  * A message handed on to another instance (serve/forward.h, docs/scale.md): a legacy client's
- * response to a request another instance's call sent it, a cancel, or a code session's call
- * relayed to the instance that holds it (its reply streamed back as it comes). One POST with
+ * response to a request another instance's call sent it, a cancel, a code session's call
+ * relayed to the instance that holds it (its reply streamed back as it comes), or a GET that
+ * resumes an event stream that instance keeps. One POST (or that GET) with
  * the client's MCP headers and the bearer token all instances share. On a thread of the
  * transport's own.
  */
@@ -259,7 +260,8 @@ static long forward(void *ctx, const tg_serve_fwd_req *rq, char *why, size_t why
         accept = accept || strcasecmp(rq->headers[i], "accept") == 0;
         h[n++] = (tg_http_header){rq->headers[i], rq->headers[i + 1], false};
     }
-    h[n++] = (tg_http_header){"Content-Type", "application/json", false};
+    if (rq->body)
+        h[n++] = (tg_http_header){"Content-Type", "application/json", false};
     if (!accept)
         h[n++] = (tg_http_header){"Accept", "application/json, text/event-stream", false};
     h[n++] = (tg_http_header){TG_SERVE_FORWARDED_HEADER, "1", false};
@@ -269,8 +271,9 @@ static long forward(void *ctx, const tg_serve_fwd_req *rq, char *why, size_t why
     relay_ctx rc = {.rq = rq};
     /* a relayed call runs as long as it runs, stopped by its cancel flag; a hand-over is one
      * short POST */
-    tg_http_request hr = {.method = TG_HTTP_POST, .url = rq->url, .headers = h, .nheaders = n,
-                          .body = rq->body, .body_len = strlen(rq->body),
+    tg_http_request hr = {.method = rq->body ? TG_HTTP_POST : TG_HTTP_GET, .url = rq->url,
+                          .headers = h, .nheaders = n,
+                          .body = rq->body, .body_len = rq->body ? strlen(rq->body) : 0,
                           .timeout_ms = rq->relay ? 0 : 10000, .connect_timeout_ms = 3000,
                           .max_bytes = rq->relay ? 0 : 1 << 16, .keep_headers = keep,
                           .cancel = rq->cancel,

@@ -107,16 +107,19 @@ char *tg_serve_route_make(const tg_serve_mrtr *m, const char *url)
 
 char *tg_serve_route_of(const tg_serve_mrtr *m, const cJSON *msg, const char *self_url)
 {
-    if (!m || !m->shared) /* a key of this process alone: no other instance signed anything */
-        return NULL;
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
     const char *id = tg_json_get_string(cJSON_GetObjectItemCaseSensitive(params, "arguments"),
                                         "session_id");
     const char *dot = id && tg_str_startswith(id, "sess_") ? strchr(id, '.') : NULL;
-    if (!dot)
+    return dot ? tg_serve_route_url(m, dot + 1, self_url) : NULL;
+}
+
+char *tg_serve_route_url(const tg_serve_mrtr *m, const char *route, const char *self_url)
+{
+    if (!m || !m->shared) /* a key of this process alone: no other instance signed anything */
         return NULL;
     /* only a URL an instance of the pool signed: a client cannot make this one send anywhere */
-    cJSON *p = tg_serve_mrtr_open_hex(m, ROUTE_DOMAIN, dot + 1);
+    cJSON *p = tg_serve_mrtr_open_hex(m, ROUTE_DOMAIN, route);
     const char *url = tg_json_get_string(p, "u");
     bool other = url && (!self_url || strcmp(url, self_url) != 0) &&
                  (tg_str_startswith(url, "http://") || tg_str_startswith(url, "https://"));
@@ -141,7 +144,7 @@ static job *job_new(tg_serve_fwd *f, const char *url, const cJSON *msg, const ch
     job *j = xcalloc(1, sizeof *j);
     j->f = f;
     j->url = xstrdup(url);
-    j->body = tg_json_print_compact(msg);
+    j->body = msg ? tg_json_print_compact(msg) : NULL;
     for (size_t i = 0; headers && headers[i] && headers[i + 1]; i += 2) {
         tg_strv_push(&j->headers, headers[i]);
         tg_strv_push(&j->headers, headers[i + 1]);

@@ -11,7 +11,9 @@
  *     (docs/scale.md#code-sessions);
  *   - a legacy notifications/cancelled for a call another instance runs: to the instance this
  *     one relayed that call to, or else to the operator's peers (--peer), so that a cancel
- *     reaches the call wherever round robin sends it.
+ *     reaches the call wherever round robin sends it;
+ *   - a GET whose Last-Event-ID names an event another instance sent (event ids carry its
+ *     route, serve/replay.h): relayed there, which resumes the stream.
  *
  * Every URL an instance sends to is either signed with the shared key (a client cannot point
  * an instance at an address of its choosing: no request forgery) or the operator's. Every
@@ -40,7 +42,7 @@
 /* One POST to another instance. */
 typedef struct tg_serve_fwd_req {
     const char *url;
-    const char *body;           /* one JSON-RPC message */
+    const char *body;           /* one JSON-RPC message; NULL: a GET (a resumed event stream) */
     const char *const *headers; /* name, value, name, value, ..., NULL: the client's MCP headers
                                  * (Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, ...) */
     /* a relayed call: no time limit (a call runs as long as it runs), stopped when *cancel is
@@ -52,7 +54,7 @@ typedef struct tg_serve_fwd_req {
     void *ud;
 } tg_serve_fwd_req;
 
-/* Sends rq: POST with rq's headers, Content-Type, the bearer token, TG_SERVE_FORWARDED_HEADER.
+/* Sends rq: POST (GET without a body) with rq's headers, Content-Type, the bearer token, TG_SERVE_FORWARDED_HEADER.
  * The reply's status, or -1 with why (no connection, a broken one, cancelled). */
 typedef long (*tg_serve_fwd_fn)(void *ctx, const tg_serve_fwd_req *rq, char *why, size_t why_size);
 
@@ -72,6 +74,9 @@ void tg_serve_fwd_free(tg_serve_fwd *f);
 
 /* The route of the instance at url: {"u": url} signed under m in hex (heap). */
 char *tg_serve_route_make(const tg_serve_mrtr *m, const char *url);
+/* The URL route names, when it verifies under m (a key the instances share) and is not
+ * self_url: heap. NULL otherwise. */
+char *tg_serve_route_url(const tg_serve_mrtr *m, const char *route, const char *self_url);
 /* When msg is a tools/call whose arguments.session_id is a handle with a route that verifies
  * under m (a key the instances share) and names a URL other than self_url: that URL (heap).
  * NULL otherwise: the call is this instance's to run (or refuse). */
@@ -93,7 +98,8 @@ typedef struct tg_serve_relay_sink {
 } tg_serve_relay_sink;
 
 /*
- * Relays msg, a tools/call of session nonce (NULL: a 2026-07-28 request) to url on a thread of
+ * Relays msg, a tools/call of session nonce (NULL: a 2026-07-28 request), or with msg NULL a GET
+ * that resumes an event stream (Last-Event-ID among the headers), to url on a thread of
  * its own, with headers (copied) and until *cancel (the caller's, valid until end) is set. lg
  * (copied; its id borrowed from msg, which must outlive end) makes its log line: "forwarded",
  * or "forward_failed" when no reply came. While it runs, a cancel of session nonce naming

@@ -90,6 +90,8 @@ typedef struct server {
     size_t next_tomb;
     char *self_url;          /* where the other instances reach this one; NULL: unknown */
     tg_serve_fwd *fwd;       /* what goes to other instances (serve/forward.h); NULL: nothing */
+    char *route;             /* this instance's route (serve/forward.h), in the ids of the
+                              * sessions' events; NULL: none (set under the core lock) */
 } server;
 
 /* One HTTP request. Shared by libmicrohttpd (until the request completes), its call in the
@@ -713,6 +715,7 @@ static session *session_new(server *sv)
         return NULL;
     session *s = xcalloc(1, sizeof *s);
     s->s.client = tg_serve_new_client();
+    s->replays.tag = sv->route; /* a GET that resumes a stream elsewhere is relayed here */
     s->last_used = tg_now_ms();
     s->next = sv->sessions;
     sv->sessions = s;
@@ -1013,7 +1016,8 @@ static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const 
 {
     (void)kind;
     tg_strv *v = cls;
-    if (key && value && (strncasecmp(key, "mcp-", 4) == 0 || strcasecmp(key, "accept") == 0)) {
+    if (key && value && (strncasecmp(key, "mcp-", 4) == 0 || strcasecmp(key, "accept") == 0 ||
+                         strcasecmp(key, "last-event-id") == 0)) {
         tg_strv_push(v, key);
         tg_strv_push(v, value);
     }
@@ -1021,7 +1025,8 @@ static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const 
 }
 
 /* The headers of h another instance needs to take its message as the client sent it: the
- * session's id, the protocol version, Mcp-Method, Mcp-Name, Mcp-Param-*, Accept — name and
+ * session's id, the protocol version, Mcp-Method, Mcp-Name, Mcp-Param-*, Accept, Last-Event-ID
+ * — name and
  * value in turn (the bearer token is the sender's own, which the instances share). */
 static void mcp_headers(hreq *h, tg_strv *v)
 {
@@ -1085,7 +1090,17 @@ static char *relay_to(hreq *h)
     return tg_serve_route_of(h->sv->c->mrtr, h->msg, h->sv->self_url);
 }
 
-/* ---- calls relayed to another instance ------------------------------------------------------ */
+/* The instance that keeps the event stream Last-Event-ID last names, when its id carries the
+ * route of another instance (serve/replay.h) and h was not relayed already: its URL (heap). */
+static char *event_owner(hreq *h, const char *last)
+{
+    const char *dot = strchr(last, '.');
+    if (!dot || !h->sv->fwd || forwarded(h))
+        return NULL;
+    return tg_serve_route_url(h->sv->c->mrtr, dot + 1, h->sv->self_url);
+}
+
+/* ---- calls (and resumed streams) relayed to another instance -------------------------------- */
 
 /* The reply of a relayed call whose owner could not be reached: a tool error saying what to do
  * (the session is likely gone with its instance). */
@@ -1112,6 +1127,24 @@ static cJSON *unreachable(const hreq *h)
                           cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(h->msg, "id"), true));
     cJSON_AddItemToObject(r, "result", res);
     return r;
+}
+
+/* What the client of a relay that got no reply is answered; its status into h->status. */
+static cJSON *relay_failed(hreq *h)
+{
+    h->status = MHD_HTTP_OK;
+    if (h->sv->stopping) { /* it stopped the relay: 503, as a call of its own gets */
+        h->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        return tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
+                                    TG_RPC_INTERNAL_ERROR, "the server is stopping");
+    }
+    if (!h->msg) { /* a resumed GET: as a stream no longer kept */
+        h->status = MHD_HTTP_NOT_FOUND;
+        return tg_serve_error_reply(NULL, TG_RPC_INVALID_REQUEST,
+                                    "Not Found: the instance that sent the stream named by "
+                                    "Last-Event-ID cannot be reached; open a new GET stream");
+    }
+    return unreachable(h);
 }
 
 /* The head of the owner's reply: an event stream goes out as it comes (relay_stream), JSON once
@@ -1150,13 +1183,9 @@ static void relay_end(void *ctx, long status, const char *why)
     (void)why; /* the operator's: the log line says forward_failed */
     hreq *h = ctx;
     pthread_mutex_lock(&h->mu);
-    if (status < 0 && h->conn) {
-        /* this server stops (it stopped the relay): 503, as a call of its own gets */
-        cJSON *r = h->sv->stopping ? tg_serve_error_reply(
-                                         cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
-                                         TG_RPC_INTERNAL_ERROR, "the server is stopping")
-                                   : unreachable(h);
-        h->status = h->sv->stopping ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK;
+    /* a resumed stream that broke off just ends, as the owner's own would */
+    if (status < 0 && h->conn && !(h->sse && h->relay_head && !h->msg)) {
+        cJSON *r = relay_failed(h);
         if (h->sse && h->relay_head) {
             push_event(h, r);
             cJSON_Delete(r);
@@ -1172,15 +1201,18 @@ static void relay_end(void *ctx, long status, const char *why)
     hreq_unref(h);
 }
 
-/* Relays h's tools/call to the instance at url (taken), which holds its code session; the
- * connection waits for the reply's head. */
+/* Relays h's tools/call to the instance at url (taken), which holds its code session, or h's
+ * GET (h->msg NULL) to the one that keeps the stream it resumes; the connection waits for the
+ * reply's head. */
 static enum MHD_Result start_relay(hreq *h, char *url)
 {
     tg_strv hs = {0};
     mcp_headers(h, &hs);
-    tg_serve_log lg = {0};
-    tg_serve_log_unstarted(&lg, h->msg);
-    lg.era = h->sess ? TG_ERA_LEGACY : TG_ERA_MODERN;
+    tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true, .method = "(resume)"};
+    if (h->msg) {
+        tg_serve_log_unstarted(&lg, h->msg);
+        lg.era = h->sess ? TG_ERA_LEGACY : TG_ERA_MODERN;
+    }
     tg_serve_relay_sink sink = {.head = relay_head, .data = relay_data, .end = relay_end,
                                 .ctx = h};
     h->started = h->relay = true;
@@ -1202,8 +1234,8 @@ static enum MHD_Result start_relay(hreq *h, char *url)
     if (ok)
         return MHD_YES;
     tg_serve_log_line(h->sv->o->log_fd, &lg, "forward_failed", 0);
-    cJSON *r = unreachable(h);
-    enum MHD_Result rc = send_json(h, MHD_HTTP_OK, r);
+    cJSON *r = relay_failed(h);
+    enum MHD_Result rc = send_json(h, h->status, r);
     cJSON_Delete(r);
     return rc;
 }
@@ -1374,9 +1406,12 @@ static enum MHD_Result on_get(hreq *h)
     if (!accepts(h->conn, "text/event-stream"))
         return send_error(h, MHD_HTTP_NOT_ACCEPTABLE, TG_RPC_INVALID_REQUEST,
                           "Not Acceptable: the GET stream is text/event-stream; send it in Accept");
+    const char *last = header(h, "Last-Event-ID");
+    char *owner = last ? event_owner(h, last) : NULL;
+    if (owner) /* a stream another instance sent: resumed there (docs/scale.md#the-rest) */
+        return start_relay(h, owner);
     /* found and added under the core lock, so a DELETE either comes first (404) or ends it */
     enum MHD_Result rc = MHD_YES;
-    const char *last = header(h, "Last-Event-ID");
     char *after = NULL;
     tg_serve_lock(h->sv->dp);
     bool added = hold(h, session_get(h->sv, id));
@@ -1573,7 +1608,9 @@ static void name_self(server *sv, const char *host, unsigned port)
     char *route = tg_serve_route_make(m, sv->self_url);
     if (sv->o->routed)
         sv->o->routed(sv->o->routed_ctx, route);
-    free(route);
+    tg_serve_lock(sv->dp); /* and in the ids of the events of the sessions from now on */
+    sv->route = route;
+    tg_serve_unlock(sv->dp);
 }
 
 static int start(server *sv, tg_err *err)
@@ -1683,6 +1720,7 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
     for (size_t i = 0; i < TOMBS; i++)
         free(sv.tombs[i]);
     free(sv.self_url);
+    free(sv.route);
     pthread_mutex_destroy(&sv.streams_mu);
     pthread_mutex_destroy(&sv.replay_mu);
     return rc;

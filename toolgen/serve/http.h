@@ -26,8 +26,9 @@
  *     list changes and resource updates; a session without one open gets them with its next
  *     response that can be an event stream. A session's event streams are resumable: their
  *     events carry ids, and GET with Last-Event-ID replays the rest of the stream it names
- *     (serve/replay.h), so losing a call's stream does not cancel the call. GET without a
- *     session is 405.
+ *     (serve/replay.h), so losing a call's stream does not cancel the call; behind a load
+ *     balancer the ids name this instance, and a GET with one of another instance's is
+ *     relayed there (serve/forward.h). GET without a session is 405.
  *   - a 2026-07-28 subscriptions/listen is answered with an event stream that starts with the
  *     acknowledgement and stays open, carrying the notifications it asked for, until the
  *     client closes it (or the server stops: then the listen request's result ends it).
