@@ -54,8 +54,9 @@ typedef struct tg_serve_fwd_req {
     void *ud;
 } tg_serve_fwd_req;
 
-/* Sends rq: POST (GET without a body) with rq's headers, Content-Type, the bearer token, TG_SERVE_FORWARDED_HEADER.
- * The reply's status, or -1 with why (no connection, a broken one, cancelled). */
+/* Sends rq: POST (GET without a body) with rq's headers, Content-Type, the bearer token and
+ * TG_SERVE_FORWARDED_HEADER. The reply's status, or -1 with why (no connection, a broken one,
+ * cancelled). */
 typedef long (*tg_serve_fwd_fn)(void *ctx, const tg_serve_fwd_req *rq, char *why, size_t why_size);
 
 typedef struct tg_serve_fwd tg_serve_fwd;

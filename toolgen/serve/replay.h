@@ -53,9 +53,9 @@ void *tg_replay_follower(const tg_replay_stream *st);
 void tg_replay_set_follower(tg_replay_stream *st, void *follower);
 
 /*
- * The stream last_event_id ("<stream>-<seq>", with a tag or not) names, and in *after the SSE text of its events
- * after that one (heap, "" when none); NULL when no kept stream has it, or its events are no
- * longer all kept.
+ * The stream last_event_id ("<stream>-<seq>", with a tag or not: the caller has checked whose
+ * it is) names, and in *after the SSE text of its events after that one (heap, "" when none);
+ * NULL when no kept stream has it, or its events are no longer all kept.
  */
 tg_replay_stream *tg_replay_find(tg_replays *rs, const char *last_event_id, char **after);
 
