@@ -271,12 +271,16 @@ printf '%s\n' "$OUT" | grep FAIL | head -5 >&2
 # a legacy cancel of a relayed call: sent to the instance that relays it, it reaches the owner;
 # the handle is refused to another client, relayed or not
 cancelled() { grep -c '"tool":"python_execute","era":"legacy".*"status":"cancelled"' "$TMP/s1.err"; }
+# logged N LOG PATTERN: LOG has N lines of PATTERN — a hand-over's line is written once its POST
+# was answered, which the client does not wait for: waited for
+logged() { [ "$(grep -c "$3" "$TMP/$2.err")" -ge "$1" ]; }
 run python3 tests/cli/code_route.py cancel "$(url "$PORT_s1")" "$(url "$PORT_s2")" "$(url "$PORT_s2")"
 expect_out "legacy: a session call relayed by s2 streams" "stream: started"
 expect_out "... cancelled through s2: no reply (MCP sends none)" "reply: none"
 expect_out "... another client's call with the handle, relayed: unknown, as if it did not exist" \
     "other client: NOT_FOUND: SESSION_NOT_FOUND: unknown session"
 expect_eq "... s1 cancelled the call" "$(cancelled)" 1
+wait_for logged 1 s2 '"method":"notifications/cancelled".*"status":"forwarded"'
 run grep '"method":"notifications/cancelled".*"status":"forwarded"' "$TMP/s2.err"
 expect_rc "... s2 handed the cancel on" 0
 # a relayed call's event stream, lost, resumed on a third instance (Last-Event-ID names the
@@ -286,6 +290,7 @@ expect_out "legacy: the events of a relayed call name their instance" "event id:
 expect_out "... the stream resumed on s3 (relayed to s1)" "status: 200"
 expect_out "... carries the call's reply" 'reply: {"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"{\"success\":true,\"stdout\":\"resumed'
 expect_out "... and resumed on s1 itself too" 'owner reply: {"jsonrpc":"2.0","id":8'
+wait_for logged 1 s3 '"method":"(resume)".*"status":"forwarded"'
 run grep '"method":"(resume)".*"status":"forwarded"' "$TMP/s3.err"
 expect_rc "... s3 logged the resumption relayed" 0
 # a cancel that lands on a third instance reaches the call through --peer
@@ -295,6 +300,7 @@ EXTRA=""
 run python3 tests/cli/code_route.py cancel "$(url "$PORT_s1")" "$(url "$PORT_s2")" "$(url "$PORT_s4")"
 expect_out "legacy: a cancel sent to s4 (--peer s1 s2 s3) of a call s2 relays to s1" "reply: none"
 expect_eq "... s1 cancelled it" "$(cancelled)" 2
+wait_for logged 3 s4 '"method":"notifications/cancelled".*"status":"forwarded"'
 expect_eq "... s4 sent it to its three peers" \
     "$(grep -c '"method":"notifications/cancelled".*"status":"forwarded"' "$TMP/s4.err")" 3
 kill "$P_s4"
