@@ -122,7 +122,8 @@ struct hreq {
     hreq *stream_next;
     tg_replay_stream *rp;     /* a legacy session's stream: its events kept for resumption */
     tg_replay_stream *following; /* a GET that resumed a call's stream: that stream */
-    /* a call relayed to the instance that holds its code session (serve/forward.h) */
+    /* a call relayed to the instance that holds its code session, or a GET to the one that
+     * keeps the stream it resumes (serve/forward.h) */
     bool relay, relay_head;   /* relayed; its reply's head came */
     long relay_status;
     char *relay_type, *relay_sid; /* the reply's Content-Type and Mcp-Session-Id; NULL: none */
@@ -1024,10 +1025,9 @@ static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const 
     return MHD_YES;
 }
 
-/* The headers of h another instance needs to take its message as the client sent it: the
+/* The headers of h another instance needs to take its message as the client sent it — the
  * session's id, the protocol version, Mcp-Method, Mcp-Name, Mcp-Param-*, Accept, Last-Event-ID
- * — name and
- * value in turn (the bearer token is the sender's own, which the instances share). */
+ * —, name and value in turn (the bearer token is the sender's own: the instances share it). */
 static void mcp_headers(hreq *h, tg_strv *v)
 {
     MHD_get_connection_values(h->conn, MHD_HEADER_KIND, collect_header, v);
