@@ -162,6 +162,7 @@ expect_rc "help serve" 0
 expect_out "help names --read-only" "--read-only"
 expect_out "help names --http" "--http HOST:PORT"
 expect_out "help names --max-concurrency" "--max-concurrency"
+expect_out "help names --peer" "--peer URL"
 run "$TG" serve --http 127.0.0.1
 expect_rc "--http without a port" 2
 expect_err "--http says what it expects" "expected HOST:PORT"
@@ -175,6 +176,9 @@ expect_rc "--staging with --dev" 2
 expect_err "--staging with --dev says why" "exclude each other"
 run "$TG" serve --page-size 0
 expect_rc "--page-size 0" 2
+run "$TG" serve --peer 10.0.0.12:8080
+expect_rc "--peer without a URL" 2
+expect_err "--peer says what it expects" "expected another instance's URL"
 run "$TG" serve --bogus
 expect_rc "unknown option" 2
 run "$TG" --help

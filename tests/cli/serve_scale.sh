@@ -7,10 +7,15 @@
 # SDK 1.x client keeps one legacy session through the balancer — its calls on every instance,
 # its log level carried, its answers to elicitation handed on to the instance whose call asked,
 # its GET stream told of a new tool (serve_scale.mjs), its id unknown under another key and
-# ended by DELETE only where DELETE lands; a code session's
-# handle used on another instance is refused naming both; no tool sees the key; one instance is
-# killed mid-run and the calls, 2026-07-28 and legacy, go on on the other two
-# (proxy_next_upstream).
+# ended by DELETE only where DELETE lands; a code session's calls, on whichever instance,
+# relayed to the instance that holds it (2026-07-28 and the SDK's legacy session, whose event
+# streams are relayed event by event: one interpreter counts on), closed through another, a
+# handle whose route was altered refused without a connection to the URL it names, a handle
+# of another client refused, a cancel of a relayed call reaching it from the relaying instance
+# and from a third with --peer, its lost event stream resumed through a third instance
+# (code_route.py, serve_scale_code.mjs); no tool sees the key; one
+# instance is killed mid-run and the calls, 2026-07-28 and legacy, go on on the other two
+# (proxy_next_upstream), while a call of a code session it held says it is gone.
 # Every wait is for an event; every process started here is stopped by the trap.
 . tests/lib.sh
 
@@ -51,12 +56,14 @@ trap 'exit 143' TERM
 
 KEY=$(head -c 32 /dev/urandom | base64)
 
-# start NAME [ENV]...: an instance on a free port; sets its pid P_NAME and port PORT_NAME
+# start NAME [ENV]...: an instance on a free port; sets its pid P_NAME and port PORT_NAME;
+# $EXTRA: more options of serve
+EXTRA=""
 start() {
     s_name=$1
     shift
     env TOOLGEN_SERVE_STATE_KEY="$KEY" "$@" "$TG" -C "$R" serve --dev --toolset code \
-        --http 127.0.0.1:0 >"$TMP/$s_name.out" 2>"$TMP/$s_name.err" &
+        --http 127.0.0.1:0 $EXTRA >"$TMP/$s_name.out" 2>"$TMP/$s_name.err" &
     s_pid=$!
     pids="$pids $s_pid"
     serve_port "$TMP/$s_name.err" "$s_pid"
@@ -195,25 +202,109 @@ expect_eq "... s1 then says the session is gone" "$STATUS" 404
 legacy_list "$PORT_s2"
 expect_eq "... s2, which cannot know, still continues it" "$STATUS" 200
 
-# ---- a code session lives on its instance ---------------------------------------------------
+# ---- a code session's calls, relayed to its instance (docs/scale.md#code-sessions) ---------
 M26='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
 code_call() { # PORT TOOL ARGS
     run $REQ POST "$(url "$1")" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
         -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H "Mcp-Name: $2" \
         -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{$M26,\"name\":\"$2\",\"arguments\":$3}}"
 }
-INST1=$(sed -n 's/.*serve: instance \([0-9a-f]*\) .*/\1/p' "$TMP/s1.err")
-INST2=$(sed -n 's/.*serve: instance \([0-9a-f]*\) .*/\1/p' "$TMP/s2.err")
+handle_of() { printf '%s\n' "$OUT" | grep -o 'sess_[0-9a-f]*_[0-9a-f.]*' | head -n 1; }
+inst() { sed -n 's/.*serve: instance \([0-9a-f]*\) .*/\1/p' "$TMP/$1.err"; }
+INST1=$(inst s1)
+INST2=$(inst s2)
+INST3=$(inst s3)
+ran() { # LOG: the python_execute calls of 2026-07-28 LOG ran itself
+    grep -c '"tool":"python_execute","era":"2026-07-28".*"status":"ok"' "$TMP/$1.err"
+}
+relayed() { # LOG: the python_execute calls LOG relayed to another instance
+    grep -c '"tool":"python_execute".*"status":"forwarded"' "$TMP/$1.err"
+}
 code_call "$PORT_s1" create_session '{"runtime":"python"}'
-HANDLE=$(printf '%s\n' "$OUT" | grep -o 'sess_[0-9a-f]*_[0-9a-f]*' | head -n 1)
+HANDLE=$(handle_of)
 expect_eq "a code session's handle names its instance" "$(echo "$HANDLE" | cut -d_ -f2)" "$INST1"
-if [ -n "$HANDLE" ]; then
-    code_call "$PORT_s2" python_execute "{\"session_id\":\"$HANDLE\",\"code\":\"print(1)\"}"
-    expect_out "... used on another instance: refused" "lives in another toolgen serve process"
-    expect_out "... naming both instances" "instance $INST1; this is instance $INST2"
-    code_call "$PORT_s1" close_session "{\"session_id\":\"$HANDLE\"}"
-    expect_out "... its own instance closes it" '\"closed\":true'
-fi
+case "$HANDLE" in *.*) ok ;; *) bad "the handle carries no route: $HANDLE" ;; esac
+code_call "$PORT_s2" python_execute "{\"session_id\":\"$HANDLE\",\"code\":\"x = 1\"}"
+expect_out "... a call with it on s2 is relayed to s1, which runs it" '\"success\":true'
+run python3 tests/cli/code_route.py count "$LB" "$HANDLE" 12
+expect_out "12 calls through the balancer on one interpreter (x counts on)" \
+    "counts: 2 3 4 5 6 7 8 9 10 11 12 13"
+expect_eq "... s1 ran all of them" "$(ran s1)" 13
+expect_eq "... s2 and s3 ran none" "$(($(ran s2) + $(ran s3)))" 0
+for s in s2 s3; do
+    if [ "$(relayed $s)" -gt 0 ]; then ok; else bad "$s relayed none of the session's calls"; fi
+done
+code_call "$PORT_s3" close_session "{\"session_id\":\"$HANDLE\"}"
+expect_out "close_session through s3 closes it on s1" '\"closed\":true'
+code_call "$PORT_s2" python_execute "{\"session_id\":\"$HANDLE\",\"code\":\"print(x)\"}"
+expect_out "... after which a call with it says it was closed" 'was closed'
+
+# a handle whose route was altered to name another URL is not relayed: no connection is made
+# to that URL (a listener there records any), and the call is refused naming both instances
+python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1])); __import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+while True:
+    c, _ = s.accept(); open(sys.argv[2], "a").write("hit\n"); c.close()' "$TMP/attacker.port" "$TMP/attacker.hits" &
+pids="$pids $!"
+wait_for test -s "$TMP/attacker.port" || setup_failed "the listener did not start"
+: >"$TMP/attacker.hits"
+code_call "$PORT_s1" create_session '{"runtime":"python"}'
+H1=$(handle_of)
+TAMPERED=$(python3 -c 'import sys
+base, route = sys.argv[1].split(".")
+print(base + "." + route[:64] + ("{\"u\":\"http://127.0.0.1:%s/mcp\"}" % sys.argv[2]).encode().hex())' "$H1" "$(cat "$TMP/attacker.port")")
+code_call "$PORT_s2" python_execute "{\"session_id\":\"$TAMPERED\",\"code\":\"print(1)\"}"
+expect_out "a handle with an altered route: refused" "lives in another toolgen serve process"
+expect_out "... naming both instances" "instance $INST1; this is instance $INST2"
+expect_eq "... and nothing connected to the URL it names" "$(cat "$TMP/attacker.hits")" ""
+$REQ GET "http://127.0.0.1:$(cat "$TMP/attacker.port")/mcp" >/dev/null 2>&1
+expect_eq "... (whose listener does record a connection)" "$(cat "$TMP/attacker.hits")" "hit"
+
+# the SDK's legacy session through the balancer: event streams relayed, close through any
+run env SERVER_URL="$LB" CALLS=9 node tests/cli/serve_scale_code.mjs
+expect_rc "legacy: the SDK client's code session through the balancer" 0
+expect_out "... one interpreter" "counts: 2 3 4 5 6 7 8 9 10"
+expect_not_out "... without a failure" "FAIL"
+printf '%s\n' "$OUT" | grep FAIL | head -5 >&2
+
+# a legacy cancel of a relayed call: sent to the instance that relays it, it reaches the owner;
+# the handle is refused to another client, relayed or not
+cancelled() { grep -c '"tool":"python_execute","era":"legacy".*"status":"cancelled"' "$TMP/s1.err"; }
+# logged N LOG PATTERN: LOG has N lines of PATTERN — a hand-over's line is written once its POST
+# was answered, which the client does not wait for: waited for
+logged() { [ "$(grep -c "$3" "$TMP/$2.err")" -ge "$1" ]; }
+run python3 tests/cli/code_route.py cancel "$(url "$PORT_s1")" "$(url "$PORT_s2")" "$(url "$PORT_s2")"
+expect_out "legacy: a session call relayed by s2 streams" "stream: started"
+expect_out "... cancelled through s2: no reply (MCP sends none)" "reply: none"
+expect_out "... another client's call with the handle, relayed: unknown, as if it did not exist" \
+    "other client: NOT_FOUND: SESSION_NOT_FOUND: unknown session"
+expect_eq "... s1 cancelled the call" "$(cancelled)" 1
+wait_for logged 1 s2 '"method":"notifications/cancelled".*"status":"forwarded"'
+run grep '"method":"notifications/cancelled".*"status":"forwarded"' "$TMP/s2.err"
+expect_rc "... s2 handed the cancel on" 0
+# a relayed call's event stream, lost, resumed on a third instance (Last-Event-ID names the
+# instance that keeps the stream: the GET is relayed there), and on that instance itself
+run python3 tests/cli/code_route.py resume "$(url "$PORT_s1")" "$(url "$PORT_s2")" "$(url "$PORT_s3")"
+expect_out "legacy: the events of a relayed call name their instance" "event id: routed"
+expect_out "... the stream resumed on s3 (relayed to s1)" "status: 200"
+expect_out "... carries the call's reply" 'reply: {"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"{\"success\":true,\"stdout\":\"resumed'
+expect_out "... and resumed on s1 itself too" 'owner reply: {"jsonrpc":"2.0","id":8'
+wait_for logged 1 s3 '"method":"(resume)".*"status":"forwarded"'
+run grep '"method":"(resume)".*"status":"forwarded"' "$TMP/s3.err"
+expect_rc "... s3 logged the resumption relayed" 0
+# a cancel that lands on a third instance reaches the call through --peer
+EXTRA="--peer $(url "$PORT_s1") --peer $(url "$PORT_s2") --peer $(url "$PORT_s3")"
+start s4
+EXTRA=""
+run python3 tests/cli/code_route.py cancel "$(url "$PORT_s1")" "$(url "$PORT_s2")" "$(url "$PORT_s4")"
+expect_out "legacy: a cancel sent to s4 (--peer s1 s2 s3) of a call s2 relays to s1" "reply: none"
+expect_eq "... s1 cancelled it" "$(cancelled)" 2
+wait_for logged 3 s4 '"method":"notifications/cancelled".*"status":"forwarded"'
+expect_eq "... s4 sent it to its three peers" \
+    "$(grep -c '"method":"notifications/cancelled".*"status":"forwarded"' "$TMP/s4.err")" 3
+kill "$P_s4"
+wait "$P_s4"
 
 # the key is taken out of serve's environment: no tool sees it
 code_call "$PORT_s2" show_env '{"file_path":"data/x.csv"}'
@@ -222,9 +313,17 @@ expect_not_out "... has not the state key" "$KEY"
 expect_not_out "... nor its name" "TOOLGEN_SERVE_STATE_KEY"
 
 # ---- one instance killed mid-run --------------------------------------------------------------
+code_call "$PORT_s3" create_session '{"runtime":"python"}'
+H3=$(handle_of)
 before=$(calls 2026-07-28 s3)
 kill -KILL "$P_s3"
 wait "$P_s3" 2>/dev/null
+code_call "$PORT_s1" python_execute "{\"session_id\":\"$H3\",\"code\":\"print(1)\"}"
+expect_out "s3 killed: a call of a code session it held says its instance cannot be reached" \
+    "instance $INST3), which could not be reached"
+expect_out "... and to create a new session" "call create_session for a new session"
+run grep '"tool":"python_execute".*"status":"forward_failed"' "$TMP/s1.err"
+expect_rc "... logged forward_failed" 0
 run $CLIENT "$LB" 60
 expect_rc "s3 killed: the calls go on" 0
 expect_out "... all 60 succeed on the other two" "calls: 60 ok, 0 failed"
@@ -241,7 +340,7 @@ for s in s1 s2; do
     RC=$?
     expect_rc "$s ends cleanly" 0
 done
-run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err" "$TMP/other.err" "$TMP/other2.err"
+run cat "$TMP/s1.err" "$TMP/s2.err" "$TMP/s3.err" "$TMP/s4.err" "$TMP/other.err" "$TMP/other2.err"
 expect_not_out "no sanitizer report" "Sanitizer"
 
 finish cli-serve-scale

@@ -1,10 +1,11 @@
-/* test_httpcheck.c — the socket-free checks of Streamable HTTP (serve/httpcheck.h) and the
- * worker pool (serve/pool.h). */
+/* test_httpcheck.c — the socket-free checks of Streamable HTTP (serve/httpcheck.h), the routes
+ * of instances behind a load balancer (serve/forward.h) and the worker pool (serve/pool.h). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "base/json.h"
+#include "serve/forward.h"
 #include "serve/httpcheck.h"
 #include "serve/pool.h"
 #include "serve/replay.h"
@@ -172,6 +173,48 @@ static void test_params(void)
 
 /* The events kept for resuming a legacy stream (serve/replay.h): ids per stream, the events
  * after one, streams giving way when too many are kept, a stream over its bytes lost. */
+/* A route names an instance's URL only under the key the instances share; altered, signed under
+ * another key, or by a process of its own, it names nothing (so nothing is sent anywhere). */
+static void test_route(void)
+{
+    tg_serve_mrtr m = {0}, other = {0}, alone = {0};
+    tg_err err = {0};
+    SETUP(tg_serve_mrtr_init_shared(&m, "a-shared-secret-of-more-than-32-characters", &err) == 0 &&
+              tg_serve_mrtr_init_shared(&other, "another-secret-of-more-than-32-characters", &err) == 0 &&
+              tg_serve_mrtr_init(&alone, &err) == 0, "keys: %s", err.msg);
+    const char *url = "http://10.0.0.11:8080/mcp";
+    char *route = tg_serve_route_make(&m, url);
+    char *got = tg_serve_route_url(&m, route, NULL);
+    CHECK(got && strcmp(got, url) == 0, "the URL a route names: %s", got ? got : "(none)");
+    free(got);
+    CHECK(!tg_serve_route_url(&m, route, url), "its own URL: nothing to relay");
+    CHECK(!tg_serve_route_url(&other, route, NULL), "another key: no URL");
+    char *alone_route = tg_serve_route_make(&alone, url);
+    CHECK(!tg_serve_route_url(&alone, alone_route, NULL), "a key of one process: no URL");
+    free(alone_route);
+    char *tampered = xstrdup(route);
+    size_t n = strlen(tampered);
+    tampered[n - 4] = tampered[n - 4] == '0' ? '1' : '0'; /* a digit of the URL */
+    CHECK(!tg_serve_route_url(&m, tampered, NULL), "an altered route: no URL");
+    free(tampered);
+    char *file = tg_serve_route_make(&m, "file:///etc/passwd");
+    CHECK(!tg_serve_route_url(&m, file, NULL), "a signed URL of another scheme: none");
+    free(file);
+    char *text = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                           "{\"name\":\"python_execute\",\"arguments\":{\"session_id\":"
+                           "\"sess_3fa2c1d0_5b1f0000000000000000000000000000.%s\"}}}", route);
+    cJSON *msg = parse(text);
+    got = tg_serve_route_of(&m, msg, "http://10.0.0.12:8080/mcp");
+    CHECK(got && strcmp(got, url) == 0, "a call whose handle names another instance");
+    free(got);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetObjectItem(msg, "params"), "arguments"),
+                              "session_id", cJSON_CreateString("sess_3fa2c1d0_5b1f"));
+    CHECK(!tg_serve_route_of(&m, msg, NULL), "a handle without a route: this instance's");
+    cJSON_Delete(msg);
+    free(text);
+    free(route);
+}
+
 static void test_replay(void)
 {
     tg_replays rs = {0};
@@ -211,6 +254,17 @@ static void test_replay(void)
           "the oldest ended stream gave way");
     CHECK(!tg_replay_open(&rs, false), "every other one held: no room");
     tg_replays_free(&rs);
+    /* behind a load balancer the ids carry the instance's route; whose it is, the caller says */
+    tg_replays tagged = {.tag = "9c4e"};
+    tg_replay_stream *c = tg_replay_open(&tagged, true);
+    char *t4 = tg_replay_event(c, m);
+    CHECK(strncmp(t4, "id: 1-1.9c4e\nevent: message\n", 28) == 0, "a tagged id: %s", t4);
+    CHECK(tg_replay_find(&tagged, "1-1.9c4e", &after) == c && strcmp(after, "") == 0,
+          "found by its tagged id");
+    free(after);
+    CHECK(!tg_replay_find(&tagged, "1-1x9c4e", &after), "no other tail");
+    free(t4);
+    tg_replays_free(&tagged);
     cJSON_Delete(m);
 }
 
@@ -306,6 +360,7 @@ int main(void)
     test_headers();
     test_params();
     test_replay();
+    test_route();
     test_status();
     test_pool();
     return tl_finish("test_httpcheck");

@@ -1,8 +1,10 @@
 /* server.c — `toolgen serve` composed (server.h). */
 #include "app/server.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "app/generate.h"
 #include "app/modelport.h"
@@ -210,38 +212,99 @@ static unsigned check(void *ctx)
     return what;
 }
 
-/* A legacy client's response to a request another instance's call sent it, handed on to that
- * instance (serve/http.h, docs/scale.md#legacy-sessions): one POST, with the bearer token all
- * instances share. On a thread of the transport's own. */
-static int forward(void *ctx, const char *url, const char *body, const char *session_id,
-                   const char *version)
+/* A streamed reply's head and pieces, handed to the transport's relay (serve/forward.h). */
+typedef struct relay_ctx {
+    const tg_serve_fwd_req *rq;
+    bool head_sent;
+} relay_ctx;
+
+static void relay_head(void *ud, long status, const tg_http_field *fields, size_t n)
+{
+    relay_ctx *r = ud;
+    const char *type = NULL, *sid = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(fields[i].name, "content-type") == 0)
+            type = fields[i].value;
+        else if (strcmp(fields[i].name, "mcp-session-id") == 0)
+            sid = fields[i].value;
+    }
+    r->head_sent = true;
+    r->rq->head(r->rq->ud, status, type, sid);
+}
+
+static bool relay_data(void *ud, const char *data, size_t n)
+{
+    relay_ctx *r = ud;
+    return r->rq->data(r->rq->ud, data, n);
+}
+
+/*
+ * A message handed on to another instance (serve/forward.h, docs/scale.md): a legacy client's
+ * response to a request another instance's call sent it, a cancel, a code session's call
+ * relayed to the instance that holds it (its reply streamed back as it comes), or a GET that
+ * resumes an event stream that instance keeps. One POST (or that GET) with
+ * the client's MCP headers and the bearer token all instances share. On a thread of the
+ * transport's own.
+ */
+static long forward(void *ctx, const tg_serve_fwd_req *rq, char *why, size_t why_size)
 {
     const server *s = ctx;
     char *auth = s->token ? xasprintf("Bearer %s", s->token) : NULL;
-    tg_http_header h[6];
+    size_t given = 0;
+    while (rq->headers && rq->headers[given] && rq->headers[given + 1])
+        given += 2;
+    tg_http_header *h = xcalloc(given / 2 + 4, sizeof *h);
     size_t n = 0;
-    h[n++] = (tg_http_header){"Content-Type", "application/json", false};
-    h[n++] = (tg_http_header){"Accept", "application/json, text/event-stream", false};
+    bool accept = false;
+    for (size_t i = 0; i < given; i += 2) {
+        accept = accept || strcasecmp(rq->headers[i], "accept") == 0;
+        h[n++] = (tg_http_header){rq->headers[i], rq->headers[i + 1], false};
+    }
+    if (rq->body)
+        h[n++] = (tg_http_header){"Content-Type", "application/json", false};
+    if (!accept)
+        h[n++] = (tg_http_header){"Accept", "application/json, text/event-stream", false};
     h[n++] = (tg_http_header){TG_SERVE_FORWARDED_HEADER, "1", false};
-    if (session_id)
-        h[n++] = (tg_http_header){"Mcp-Session-Id", session_id, false};
-    if (version)
-        h[n++] = (tg_http_header){"MCP-Protocol-Version", version, false};
     if (auth)
         h[n++] = (tg_http_header){"Authorization", auth, true};
-    tg_http_request rq = {.method = TG_HTTP_POST, .url = url, .headers = h, .nheaders = n,
-                          .body = body, .body_len = strlen(body), .timeout_ms = 10000,
-                          .connect_timeout_ms = 3000, .max_bytes = 1 << 16};
+    static const char *const keep[] = {"content-type", "mcp-session-id", NULL};
+    relay_ctx rc = {.rq = rq};
+    /* a relayed call runs as long as it runs, stopped by its cancel flag; a hand-over is one
+     * short POST */
+    tg_http_request hr = {.method = rq->body ? TG_HTTP_POST : TG_HTTP_GET, .url = rq->url,
+                          .headers = h, .nheaders = n,
+                          .body = rq->body, .body_len = rq->body ? strlen(rq->body) : 0,
+                          .timeout_ms = rq->relay ? 0 : 10000, .connect_timeout_ms = 3000,
+                          .max_bytes = rq->relay ? 0 : 1 << 16, .keep_headers = keep,
+                          .cancel = rq->cancel,
+                          .on_head = rq->relay ? relay_head : NULL,
+                          .on_data = rq->relay ? relay_data : NULL, .stream_ud = &rc};
     tg_http_response r = {0};
     tg_err err = {0};
-    bool ok = tg_http_request_send(&rq, &r, &err) == TG_HTTP_OK &&
-              tg_http_status_class(r.status) == TG_HTTP_CLASS_SUCCESS;
+    long status = -1;
+    if (tg_http_request_send(&hr, &r, &err) == TG_HTTP_OK) {
+        status = r.status;
+        if (rq->relay && !rc.head_sent) /* no body: the head alone */
+            rq->head(rq->ud, r.status, tg_http_response_header(&r, "content-type"),
+                     tg_http_response_header(&r, "mcp-session-id"));
+    } else {
+        snprintf(why, why_size, "%s", err.msg);
+    }
     tg_http_response_release(&r);
+    free(h);
     if (auth) {
         memset(auth, 0, strlen(auth)); /* as net/ wipes its header lines */
         free(auth);
     }
-    return ok ? 0 : -1;
+    return status;
+}
+
+/* This instance's route, in the handles of the code sessions it makes from now on
+ * (docs/scale.md#code-sessions). */
+static void routed(void *ctx, const char *route)
+{
+    server *s = ctx;
+    tg_sessions_set_route(s->env.sessions, route);
 }
 
 static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
@@ -254,6 +317,7 @@ static int run_transport(server *s, const tg_app_serve_opts *o, tg_err *err)
                            .stop = o->stop, .progress_ms = o->progress_ms,
                            .session_idle_ms = o->session_idle_ms,
                            .advertise = o->advertise, .forward = forward, .forward_ctx = s,
+                           .peers = o->peers, .routed = routed, .routed_ctx = s,
                            .check = check, .check_ctx = s,
                            .ready = o->listening, .ready_ctx = o->ud};
         return tg_serve_http_run(&s->c, &h, err);

@@ -47,6 +47,8 @@ typedef struct tg_app_serve_opts {
     const char *http_token;     /* HTTP: the bearer token requests must carry; NULL: none */
     const char *advertise;      /* HTTP: the URL the other instances reach this one at
                                  * (serve/http.h); NULL: the bound address's, if not a wildcard */
+    const char *const *peers;   /* HTTP: the other instances' URLs (--peer), NULL-terminated, to
+                                 * which a cancel found nowhere here goes; NULL: none */
     const char *state_key;      /* the secret the instances behind one load balancer share,
                                  * which signs requestState and legacy session ids
                                  * (serve/mrtr.h, docs/scale.md); NULL: a random key */

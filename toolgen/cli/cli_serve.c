@@ -20,6 +20,7 @@ const char tg_usage_serve[] =
     "                     [--no-workflow] [--http HOST:PORT] [--allow-origin O]\n"
     "                     [--max-concurrency N] [--page-size N] [--max-message BYTES]\n"
     "                     [--progress-ms MS] [--session-idle S] [--advertise URL]\n"
+    "                     [--peer URL]...\n"
     "\n"
     "Serves the promoted tools of a toolgen repository's registry to MCP clients (Claude\n"
     "Desktop, IDEs, agents) — each from the snapshot the user approved, checked against its\n"
@@ -85,6 +86,11 @@ const char tg_usage_serve[] =
     "  --advertise URL     HTTP behind a load balancer: the URL the other instances reach\n"
     "                      this one at (default: the --http address, unless 0.0.0.0 or ::),\n"
     "                      to which they hand a legacy client's answers to this one's calls\n"
+    "                      and the calls of the code sessions this one holds\n"
+    "  --peer URL          HTTP behind a load balancer: another instance's URL, to which a\n"
+    "                      legacy notifications/cancelled goes when it names no call this\n"
+    "                      one runs or relayed (so a cancel reaches its call wherever round\n"
+    "                      robin sends it). Repeatable: every other instance\n"
     "\n"
 
     "Over stdio the server ends when stdin closes (calls still running are killed, unless more\n"
@@ -93,6 +99,7 @@ const char tg_usage_serve[] =
     "reply stream broke, no manifests folder, the HTTP address cannot be bound).\n";
 
 #define MAX_ORIGINS 16
+#define MAX_PEERS 64
 #define MAX_TOOLSETS 32
 
 typedef struct serve_opts {
@@ -107,6 +114,8 @@ typedef struct serve_opts {
     unsigned http_port;
     const char *origins[MAX_ORIGINS + 1];
     size_t n_origins;
+    const char *peers[MAX_PEERS + 1]; /* --peer URL... */
+    size_t n_peers;
     const char *toolsets[MAX_TOOLSETS];
     size_t n_toolsets;
 } serve_opts;
@@ -196,6 +205,15 @@ static int parse_opts(int argc, char **argv, serve_opts *o)
                 return cli_fail(TG_EXIT_USAGE, "serve: --advertise %s: expected the URL the other "
                                                "instances reach this one at, e.g. "
                                                "http://10.0.0.11:8080/mcp", o->advertise);
+        } else if (strcmp(a, "--peer") == 0 && next) {
+            const char *u = argv[++i];
+            if (o->n_peers == MAX_PEERS)
+                return cli_fail(TG_EXIT_USAGE, "serve: at most %d --peer", MAX_PEERS);
+            if ((!tg_str_startswith(u, "http://") && !tg_str_startswith(u, "https://")) ||
+                strpbrk(u, " \t\r\n"))
+                return cli_fail(TG_EXIT_USAGE, "serve: --peer %s: expected another instance's "
+                                               "URL, e.g. http://10.0.0.12:8080/mcp", u);
+            o->peers[o->n_peers++] = u;
         } else if (strcmp(a, "--toolset") == 0 && next) {
             if (o->n_toolsets == MAX_TOOLSETS)
                 return cli_fail(TG_EXIT_USAGE, "serve: at most %d --toolset", MAX_TOOLSETS);
@@ -360,7 +378,7 @@ static int serve(const serve_opts *o, int proto_fd)
         .progress_ms = (long)o->progress_ms, .http_host = o->http ? o->http_host : NULL,
         .session_idle_ms = (long)o->session_idle_s * 1000,
         .http_port = o->http_port, .allowed_origins = o->origins, .http_token = token,
-        .state_key = key, .advertise = o->advertise,
+        .state_key = key, .advertise = o->advertise, .peers = o->n_peers ? o->peers : NULL,
         .proto_fd = proto_fd,
         .log_fd = 2, .cancel = &cancel_flag, .stop = &stop_flag, .user = cli_answering_user(),
         .toolsets = o->toolsets, .n_toolsets = o->n_toolsets,

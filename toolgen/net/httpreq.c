@@ -186,6 +186,9 @@ typedef struct sink {
     int peer_refused; /* check_peer said no */
     char peer[64];    /* to this address */
     double retry_after;
+    CURL *h;          /* for the status of a streamed response */
+    int head_sent;    /* on_head was called */
+    int stream_stop;  /* on_data said stop */
 } sink;
 
 /* The most bytes of response headers kept: curl bounds each line, not how many come. */
@@ -195,6 +198,20 @@ static size_t on_body(char *data, size_t size, size_t n, void *ud)
 {
     sink *s = ud;
     size_t len = size * n;
+    if (s->rq->on_data) { /* streamed: handed on as it comes, nothing kept */
+        if (!s->head_sent) {
+            long status = 0;
+            curl_easy_getinfo(s->h, CURLINFO_RESPONSE_CODE, &status);
+            s->head_sent = 1;
+            if (s->rq->on_head)
+                s->rq->on_head(s->rq->stream_ud, status, s->fields, s->nfields);
+        }
+        if (!s->rq->on_data(s->rq->stream_ud, data, len)) {
+            s->stream_stop = 1;
+            return 0; /* aborts the transfer */
+        }
+        return len;
+    }
     if (s->body.len + len > s->max) {
         s->too_big = 1;
         return 0; /* aborts the transfer */
@@ -300,6 +317,10 @@ static tg_http_result classify(CURLcode rc, const sink *s, const char *url, tg_e
         tg_err_set(err, "%s: cancelled", url);
         return TG_HTTP_CANCELLED;
     }
+    if (s->stream_stop) {
+        tg_err_set(err, "%s: the receiver of the streamed answer stopped it", url);
+        return TG_HTTP_DROPPED;
+    }
     if (s->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
         tg_err_set(err, "%s: the answer is larger than %zu bytes", url, s->max);
         return TG_HTTP_TOO_BIG;
@@ -364,8 +385,9 @@ static void set_transfer(CURL *h, const tg_http_request *rq, struct curl_slist *
         curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
         curl_easy_setopt(h, CURLOPT_MAXREDIRS, (long)rq->max_redirects);
     }
-    /* a Content-Length above the cap fails before the body is read */
-    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)s->max);
+    /* a Content-Length above the cap fails before the body is read (a streamed body has none) */
+    if (!rq->on_data)
+        curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)s->max);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, s);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
@@ -403,7 +425,7 @@ tg_http_result tg_http_request_send(const tg_http_request *rq, tg_http_response 
         return TG_HTTP_ERROR;
     }
     sink s = {.max = rq->max_bytes ? rq->max_bytes : TG_HTTP_MAX_BYTES_DEFAULT, .rq = rq,
-              .retry_after = -1};
+              .retry_after = -1, .h = h};
     tg_buf_init(&s.body, 4096);
     tg_http_result res = TG_HTTP_ERROR;
     if (set_method(h, rq, url, err) == 0) {

@@ -71,6 +71,11 @@ typedef struct tg_http_header {
     bool secret;       /* masked by tg_http_mask_secrets (no message of net/ holds any value) */
 } tg_http_header;
 
+typedef struct tg_http_field {
+    char *name;  /* in lower case */
+    char *value; /* without the surrounding blanks */
+} tg_http_field;
+
 #define TG_HTTP_MAX_BYTES_DEFAULT ((size_t)16 << 20)
 
 typedef struct tg_http_request {
@@ -107,12 +112,16 @@ typedef struct tg_http_request {
      * where a request may go by where its name resolves (web_fetch, docs/web.md). NULL: any. */
     bool (*check_peer)(void *ud, const char *ip, long port);
     void *check_peer_ud;
+    /* Streams the final response's body instead of keeping it (a proxy relaying an event
+     * stream, docs/scale.md#code-sessions): on_head once, as its first bytes arrive, with its
+     * status and kept headers, then on_data with each piece as it arrives; on_data returning
+     * false stops the transfer (TG_HTTP_DROPPED). max_bytes does not apply, and the response
+     * then holds an empty body. A response without a body calls neither: the caller reads its
+     * status and headers from the response. NULL: the body is kept, as always. */
+    void (*on_head)(void *ud, long status, const tg_http_field *headers, size_t nheaders);
+    bool (*on_data)(void *ud, const char *data, size_t n);
+    void *stream_ud;
 } tg_http_request;
-
-typedef struct tg_http_field {
-    char *name;  /* in lower case */
-    char *value; /* without the surrounding blanks */
-} tg_http_field;
 
 typedef struct tg_http_response {
     long status;

@@ -56,6 +56,7 @@ struct tg_sessions {
     tomb tombs[TG_SESSION_TOMBS];
     size_t n_tombs, next_tomb;
     char instance[TG_SESSION_INSTANCE_LEN + 1]; /* in every handle: whose sessions they are */
+    char *route; /* after the handles' "."; NULL: none (under mu) */
 };
 
 /* n random bytes as 2n hex digits into out. */
@@ -77,6 +78,17 @@ static void random_hex(char *out, size_t n)
 const char *tg_sessions_instance(const tg_sessions *s)
 {
     return s->instance;
+}
+
+/* "sess_" + instance + "_" + 32 hex digits + "." + route + NUL */
+#define ROUTE_MAX (TG_SESSION_ID_MAX - 5 - TG_SESSION_INSTANCE_LEN - 1 - 32 - 2)
+
+void tg_sessions_set_route(tg_sessions *s, const char *route)
+{
+    pthread_mutex_lock(&s->mu);
+    free(s->route);
+    s->route = route && *route && strlen(route) <= ROUTE_MAX ? xstrdup(route) : NULL;
+    pthread_mutex_unlock(&s->mu);
 }
 
 tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, size_t per_client,
@@ -110,6 +122,7 @@ void tg_sessions_free(tg_sessions *s)
     for (size_t i = 0; i < s->n; i++)
         sess_free(s->v[i]);
     free(s->v);
+    free(s->route);
     pthread_mutex_destroy(&s->mu);
     free(s);
 }
@@ -212,15 +225,17 @@ static tg_session_status why_not(const tg_sessions *s, const char *id, tg_err *e
                             "one-shot program", id, ago);
         return t->why;
     }
-    size_t pre = strlen("sess_"), len = TG_SESSION_INSTANCE_LEN;
-    if (strlen(id) == pre + len + 1 + 32 && strncmp(id, "sess_", pre) == 0 && id[pre + len] == '_' &&
+    size_t pre = strlen("sess_"), len = TG_SESSION_INSTANCE_LEN, n = strcspn(id, ".");
+    if (n == pre + len + 1 + 32 && strncmp(id, "sess_", pre) == 0 && id[pre + len] == '_' &&
         strncmp(id + pre, s->instance, len) != 0) {
-        tg_err_set(err, "session %s lives in another toolgen serve process (instance %.*s; this "
-                        "is instance %s), or in an earlier run of this one: a code session's "
-                        "interpreter runs in the process that created it. Behind a load "
-                        "balancer, send a code session's calls to the instance its handle names "
-                        "(docs/scale.md#code-sessions), or call create_session here for a new "
-                        "one", id, (int)len, id + pre, s->instance);
+        /* a handle with a route that verified was handed on by serve before it got here */
+        tg_err_set(err, "session %.*s lives in another toolgen serve process (instance %.*s; "
+                        "this is instance %s), or in an earlier run of this one: a code "
+                        "session's interpreter runs in the process that created it. Behind a "
+                        "load balancer, the instances must share TOOLGEN_SERVE_STATE_KEY (and "
+                        "reach each other) for a call to be handed on to the instance its handle "
+                        "names (docs/scale.md#code-sessions); or call create_session here for a "
+                        "new one", (int)n, id, (int)len, id + pre, s->instance);
         return TG_SESSION_UNKNOWN;
     }
     tg_err_set(err, "unknown session %s: no open session of yours has this id (sessions end when "
@@ -257,12 +272,14 @@ static char *sessions_of(const tg_sessions *s, uint64_t client)
 
 /* ---- create and close ----------------------------------------------------------------------- */
 
-/* "sess_", the store's instance, "_" and 32 random hex digits. */
+/* "sess_", the store's instance, "_" and 32 random hex digits; then "." and the route, if
+ * any. With mu held. */
 static void new_id(const tg_sessions *s, char id[TG_SESSION_ID_MAX])
 {
     char rnd[33];
     random_hex(rnd, 16);
-    snprintf(id, TG_SESSION_ID_MAX, "sess_%s_%s", s->instance, rnd);
+    snprintf(id, TG_SESSION_ID_MAX, "sess_%s_%s%s%s", s->instance, rnd, s->route ? "." : "",
+             s->route ? s->route : "");
 }
 
 static void copy_strs(tg_strv *to, const char *const *from)

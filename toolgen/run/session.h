@@ -12,8 +12,8 @@
  * (the last TG_SESSION_TOMBS of them) so that a call names why its handle no longer works:
  * expired, closed, or unknown. A handle of another client is answered exactly like an unknown
  * one, so that its existence does not leak; one of another instance (another process behind
- * the same load balancer) is unknown too, with an error that names both instances
- * (docs/scale.md#code-sessions).
+ * the same load balancer, when serve could not hand the call on to it) is unknown too, with an
+ * error that names both instances (docs/scale.md#code-sessions).
  *
  * A call runs through the session's warm sandbox in the session's directory (/work/s), which
  * stays (the interpreter makes it on the first call, as the sandbox's user); the call's result lists the files the call created or changed, copied into a
@@ -37,7 +37,7 @@
 
 #include "run/sandbox.h"
 
-#define TG_SESSION_ID_MAX 48
+#define TG_SESSION_ID_MAX 512 /* a handle with its route (tg_sessions_set_route) */
 #define TG_SESSION_INSTANCE_LEN 8 /* hex digits of the instance in a handle */
 #define TG_SESSION_TOMBS 256
 #define TG_SESSIONS_MAX_DEFAULT 8
@@ -64,6 +64,14 @@ tg_sessions *tg_sessions_new(const tg_sandbox_config *c, size_t max, size_t per_
                              long idle_ms);
 /* The store's instance (TG_SESSION_INSTANCE_LEN hex digits), in every handle it makes. */
 const char *tg_sessions_instance(const tg_sessions *s);
+/*
+ * Behind a load balancer (docs/scale.md#code-sessions): the handles made from now on end with
+ * "." and route (copied), which names where this process is reached, signed with the key the
+ * instances share, so that any of them can send a call with the handle here (serve/forward.h).
+ * The store neither reads nor checks it: a handle is one opaque string to it. NULL, or longer
+ * than leaves room for the rest of a handle: none (handles as without a load balancer).
+ */
+void tg_sessions_set_route(tg_sessions *s, const char *route);
 /* Ends every session and frees the store; NULL is fine. */
 void tg_sessions_free(tg_sessions *s);
 /* Ends the sessions idle for longer than idle_ms; returns how many. */

@@ -440,15 +440,20 @@ void tg_serve_dispatch_cancel(tg_serve_call_slot *k)
     k->cancel = 1;
 }
 
-void tg_serve_dispatch_cancel_named(tg_serve_dispatch *d, const void *owner, const cJSON *msg)
+bool tg_serve_dispatch_cancel_named(tg_serve_dispatch *d, const void *owner, const cJSON *msg)
 {
+    bool found = false;
     pthread_mutex_lock(&d->mu);
     for (tg_serve_call_slot *k = d->calls; k; k = k->next)
-        if (k->owner == owner && !k->by_client && tg_serve_cancels(msg, k->id)) {
-            k->by_client = true;
-            k->cancel = 1;
+        if (k->owner == owner && tg_serve_cancels(msg, k->id)) {
+            found = true;
+            if (!k->by_client) {
+                k->by_client = true;
+                k->cancel = 1;
+            }
         }
     pthread_mutex_unlock(&d->mu);
+    return found;
 }
 
 void tg_serve_dispatch_cancel_all(tg_serve_dispatch *d)

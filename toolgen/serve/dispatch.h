@@ -167,8 +167,9 @@ bool tg_serve_dispatch_busy_id(tg_serve_dispatch *d, const tg_serve_session *s, 
  * transport may call it under its own. */
 void tg_serve_dispatch_cancel(tg_serve_call_slot *k);
 /* Stops the calls of owner that msg, a notifications/cancelled, names: they end
- * TG_SERVE_CANCELLED, also those still waiting for a worker. */
-void tg_serve_dispatch_cancel_named(tg_serve_dispatch *d, const void *owner, const cJSON *msg);
+ * TG_SERVE_CANCELLED, also those still waiting for a worker. Whether one was found (behind a
+ * load balancer, a cancel found nowhere here is handed on: serve/forward.h). */
+bool tg_serve_dispatch_cancel_named(tg_serve_dispatch *d, const void *owner, const cJSON *msg);
 /* Stops every call in flight, and every call submitted from now on (TG_SERVE_STOPPED). */
 void tg_serve_dispatch_cancel_all(tg_serve_dispatch *d);
 /* Calls in flight: submitted and not yet ended. Takes no lock. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -21,6 +22,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "base/strvec.h"
 #include "serve/declared.h"
 #include "serve/dispatch.h"
 #include "serve/httpcheck.h"
@@ -87,6 +89,9 @@ typedef struct server {
     char *tombs[TOMBS];
     size_t next_tomb;
     char *self_url;          /* where the other instances reach this one; NULL: unknown */
+    tg_serve_fwd *fwd;       /* what goes to other instances (serve/forward.h); NULL: nothing */
+    char *route;             /* this instance's route (serve/forward.h), in the ids of the
+                              * sessions' events; NULL: none (set under the core lock) */
 } server;
 
 /* One HTTP request. Shared by libmicrohttpd (until the request completes), its call in the
@@ -117,6 +122,12 @@ struct hreq {
     hreq *stream_next;
     tg_replay_stream *rp;     /* a legacy session's stream: its events kept for resumption */
     tg_replay_stream *following; /* a GET that resumed a call's stream: that stream */
+    /* a call relayed to the instance that holds its code session, or a GET to the one that
+     * keeps the stream it resumes (serve/forward.h) */
+    bool relay, relay_head;   /* relayed; its reply's head came */
+    long relay_status;
+    char *relay_type, *relay_sid; /* the reply's Content-Type and Mcp-Session-Id; NULL: none */
+    volatile sig_atomic_t relay_cancel; /* the client went away, or the server stops */
 };
 
 static void hreq_unref(hreq *h)
@@ -138,6 +149,8 @@ static void hreq_unref(hreq *h)
     tg_buf_free(&h->out);
     cJSON_Delete(h->reply);
     cJSON_Delete(h->msg);
+    free(h->relay_type);
+    free(h->relay_sid);
     tg_serve_session_release(&h->scratch);
     free(h);
 }
@@ -703,6 +716,7 @@ static session *session_new(server *sv)
         return NULL;
     session *s = xcalloc(1, sizeof *s);
     s->s.client = tg_serve_new_client();
+    s->replays.tag = sv->route; /* a GET that resumes a stream elsewhere is relayed here */
     s->last_used = tg_now_ms();
     s->next = sv->sessions;
     sv->sessions = s;
@@ -996,7 +1010,33 @@ static bool admit(hreq *h, enum MHD_Result *rc)
     return legacy_session(h, method, rc);
 }
 
-/* ---- responses that belong to another instance ---------------------------------------------- */
+/* ---- messages that belong to another instance (serve/forward.h) ---------------------------- */
+
+static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                      const char *value)
+{
+    (void)kind;
+    tg_strv *v = cls;
+    if (key && value && (strncasecmp(key, "mcp-", 4) == 0 || strcasecmp(key, "accept") == 0 ||
+                         strcasecmp(key, "last-event-id") == 0)) {
+        tg_strv_push(v, key);
+        tg_strv_push(v, value);
+    }
+    return MHD_YES;
+}
+
+/* The headers of h another instance needs to take its message as the client sent it — the
+ * session's id, the protocol version, Mcp-Method, Mcp-Name, Mcp-Param-*, Accept, Last-Event-ID
+ * —, name and value in turn (the bearer token is the sender's own: the instances share it). */
+static void mcp_headers(hreq *h, tg_strv *v)
+{
+    MHD_get_connection_values(h->conn, MHD_HEADER_KIND, collect_header, v);
+}
+
+static bool forwarded(hreq *h)
+{
+    return header(h, TG_SERVE_FORWARDED_HEADER) != NULL;
+}
 
 /* The instance a client's response in h belongs to, when another instance sharing the state
  * key sent the request it answers (its id names that instance's URL, signed; serve/dispatch.h)
@@ -1006,7 +1046,7 @@ static char *owner_of(hreq *h)
     const tg_serve_mrtr *m = h->sv->c->mrtr;
     const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "id"));
     const char *dot = id && tg_str_startswith(id, ASK_PREFIX) ? strchr(id, '.') : NULL;
-    if (!dot || !m || !m->shared || !h->sv->o->forward || header(h, TG_SERVE_FORWARDED_HEADER) ||
+    if (!dot || !m || !m->shared || !h->sv->fwd || forwarded(h) ||
         cJSON_GetObjectItemCaseSensitive(h->msg, "method"))
         return NULL;
     cJSON *p = tg_serve_mrtr_open_hex(m, ASK_DOMAIN, dot + 1);
@@ -1017,62 +1057,235 @@ static char *owner_of(hreq *h)
     return owner;
 }
 
-#define MAX_FORWARDS 64 /* hand-overs under way at once; a response beyond is dropped (logged) */
-static atomic_int forwards;
-
-typedef struct forwarding {
-    const tg_serve_http *o;
-    char *url, *body, *session_id, *version;
-} forwarding;
-
-static void *forward_main(void *arg)
+/* Hands h's message to the instance at url (a response, a cancel), on a thread of forward.c:
+ * libmicrohttpd's thread serves every connection and must not wait for another server. */
+static void hand_on(hreq *h, const char *url, const char *label)
 {
-    forwarding *f = arg;
-    double t0 = tg_now_ms();
-    int rc = f->o->forward(f->o->forward_ctx, f->url, f->body, f->session_id, f->version);
-    tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true};
-    snprintf(lg.method, sizeof lg.method, "(response)");
-    tg_serve_log_line(f->o->log_fd, &lg, rc == 0 ? "forwarded" : "forward_failed",
-                      tg_now_ms() - t0);
-    free(f->url);
-    free(f->body);
-    free(f->session_id);
-    free(f->version);
-    free(f);
-    atomic_fetch_sub(&forwards, 1);
-    return NULL;
+    tg_strv hs = {0};
+    mcp_headers(h, &hs);
+    tg_serve_fwd_post(h->sv->fwd, url, h->msg, (const char *const *)hs.v, label);
+    tg_strv_free(&hs);
 }
 
-/* Hands h's message to the instance at url on a thread of its own: libmicrohttpd's thread
- * serves every connection and must not wait for another server. Takes url. */
-static void forward(hreq *h, char *url)
+/* A legacy notifications/cancelled that h carries, after the calls here had it (found_here):
+ * to the instance that runs the call it names (serve/forward.h). */
+static void cancel_elsewhere(hreq *h, bool found_here)
 {
-    if (atomic_fetch_add(&forwards, 1) >= MAX_FORWARDS) { /* as if the client never answered */
-        atomic_fetch_sub(&forwards, 1);
-        tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true};
-        snprintf(lg.method, sizeof lg.method, "(response)");
-        tg_serve_log_line(h->sv->o->log_fd, &lg, "forward_failed", 0);
-        free(url);
+    const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h->msg, "method"));
+    if (!h->sv->fwd || !h->sess || forwarded(h) || !m || strcmp(m, "notifications/cancelled") != 0)
         return;
+    tg_strv hs = {0};
+    mcp_headers(h, &hs);
+    tg_serve_fwd_cancel(h->sv->fwd, h->sess->nonce, h->msg, (const char *const *)hs.v,
+                        found_here);
+    tg_strv_free(&hs);
+}
+
+/* The instance a tools/call in h is to be relayed to: the one its code session lives in
+ * (docs/scale.md#code-sessions), when not this one and h was not relayed already. */
+static char *relay_to(hreq *h)
+{
+    if (!h->sv->fwd || forwarded(h))
+        return NULL; /* relayed here: this instance answers, or refuses naming both */
+    return tg_serve_route_of(h->sv->c->mrtr, h->msg, h->sv->self_url);
+}
+
+/* The instance that keeps the event stream Last-Event-ID last names, when its id carries the
+ * route of another instance (serve/replay.h) and h was not relayed already: its URL (heap). */
+static char *event_owner(hreq *h, const char *last)
+{
+    const char *dot = strchr(last, '.');
+    if (!dot || !h->sv->fwd || forwarded(h))
+        return NULL;
+    return tg_serve_route_url(h->sv->c->mrtr, dot + 1, h->sv->self_url);
+}
+
+/* ---- calls (and resumed streams) relayed to another instance -------------------------------- */
+
+/* The reply of a relayed call whose owner could not be reached: a tool error saying what to do
+ * (the session is likely gone with its instance). */
+static cJSON *unreachable(const hreq *h)
+{
+    const char *sid = tg_json_get_string(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(h->msg, "params"), "arguments"), "session_id");
+    int n = sid ? (int)strcspn(sid, ".") : 0;
+    char text[700];
+    snprintf(text, sizeof text,
+             "session %.*s lives in another instance of this server (instance %.*s), which could "
+             "not be reached: it stopped, or is too busy to take the call. If it stopped, the "
+             "session's interpreter, variables and files are gone with it: call create_session "
+             "for a new session and run its setup again (imports, loading data)",
+             n, sid ? sid : "", n > 13 ? 8 : 0, sid && n > 13 ? sid + 5 : "");
+    cJSON *res = tg_serve_error_result(NULL, "UNAVAILABLE", text);
+    /* the tool's outputSchema is the owner's business: the error travels as text alone */
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "structuredContent");
+    if (tg_http_is_modern(h->msg))
+        cJSON_AddStringToObject(res, "resultType", "complete");
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(r, "id",
+                          cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(h->msg, "id"), true));
+    cJSON_AddItemToObject(r, "result", res);
+    return r;
+}
+
+/* What the client of a relay that got no reply is answered; its status into h->status. */
+static cJSON *relay_failed(hreq *h)
+{
+    h->status = MHD_HTTP_OK;
+    if (h->sv->stopping) { /* it stopped the relay: 503, as a call of its own gets */
+        h->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        return tg_serve_error_reply(cJSON_GetObjectItemCaseSensitive(h->msg, "id"),
+                                    TG_RPC_INTERNAL_ERROR, "the server is stopping");
     }
-    forwarding *f = xcalloc(1, sizeof *f);
-    const char *sid = header(h, SESSION_HEADER), *version = header(h, "MCP-Protocol-Version");
-    *f = (forwarding){.o = h->sv->o, .url = url, .body = tg_json_print_compact(h->msg),
-                      .session_id = sid ? xstrdup(sid) : NULL,
-                      .version = version ? xstrdup(version) : NULL};
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &attr, forward_main, f) != 0) { /* lost, as an unanswered request */
-        atomic_fetch_sub(&forwards, 1);
-        free(f->url);
-        free(f->body);
-        free(f->session_id);
-        free(f->version);
-        free(f);
+    if (!h->msg) { /* a resumed GET: as a stream no longer kept */
+        h->status = MHD_HTTP_NOT_FOUND;
+        return tg_serve_error_reply(NULL, TG_RPC_INVALID_REQUEST,
+                                    "Not Found: the instance that sent the stream named by "
+                                    "Last-Event-ID cannot be reached; open a new GET stream");
     }
-    pthread_attr_destroy(&attr);
+    return unreachable(h);
+}
+
+/* The head of the owner's reply: an event stream goes out as it comes (relay_stream), JSON once
+ * it is whole. On forward.c's thread, as relay_data and relay_end. */
+static void relay_head(void *ctx, long status, const char *type, const char *sid)
+{
+    hreq *h = ctx;
+    pthread_mutex_lock(&h->mu);
+    h->relay_status = status;
+    h->relay_type = type ? xstrdup(type) : NULL;
+    h->relay_sid = sid ? xstrdup(sid) : NULL;
+    h->relay_head = true;
+    h->sse = type && tg_str_startswith(type, "text/event-stream");
+    wake(h);
+    pthread_mutex_unlock(&h->mu);
+}
+
+static bool relay_data(void *ctx, const char *bytes, size_t n)
+{
+    hreq *h = ctx;
+    pthread_mutex_lock(&h->mu);
+    bool open = h->conn != NULL; /* the client went away: the relay stops */
+    if (open) {
+        tg_buf_append(&h->out, bytes, n);
+        if (h->sse)
+            wake(h);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return open;
+}
+
+/* The relay ended. No reply came (the owner is gone, or broke off): the client gets a tool
+ * error, as the last event of a stream already under way, or as the reply. */
+static void relay_end(void *ctx, long status, const char *why)
+{
+    (void)why; /* the operator's: the log line says forward_failed */
+    hreq *h = ctx;
+    pthread_mutex_lock(&h->mu);
+    /* a resumed stream that broke off just ends, as the owner's own would */
+    if (status < 0 && h->conn && !(h->sse && h->relay_head && !h->msg)) {
+        cJSON *r = relay_failed(h);
+        if (h->sse && h->relay_head) {
+            push_event(h, r);
+            cJSON_Delete(r);
+        } else {
+            tg_buf_truncate(&h->out, 0);
+            h->out_off = 0;
+            h->reply = r;
+        }
+    }
+    h->done = true;
+    wake(h);
+    pthread_mutex_unlock(&h->mu);
+    hreq_unref(h);
+}
+
+/* Relays h's tools/call to the instance at url (taken), which holds its code session, or h's
+ * GET (h->msg NULL) to the one that keeps the stream it resumes; the connection waits for the
+ * reply's head. */
+static enum MHD_Result start_relay(hreq *h, char *url)
+{
+    tg_strv hs = {0};
+    mcp_headers(h, &hs);
+    tg_serve_log lg = {.era = TG_ERA_LEGACY, .notification = true, .method = "(resume)"};
+    if (h->msg) {
+        tg_serve_log_unstarted(&lg, h->msg);
+        lg.era = h->sess ? TG_ERA_LEGACY : TG_ERA_MODERN;
+    }
+    tg_serve_relay_sink sink = {.head = relay_head, .data = relay_data, .end = relay_end,
+                                .ctx = h};
+    h->started = h->relay = true;
+    /* the relay's thread waits for h->mu: the connection is parked before it can wake it */
+    pthread_mutex_lock(&h->mu);
+    h->refs++; /* the relay's, dropped by relay_end */
+    bool ok = tg_serve_fwd_relay(h->sv->fwd, url, h->msg, (const char *const *)hs.v,
+                                 h->sess ? h->sess->nonce : NULL, &h->relay_cancel, &sink,
+                                 &lg) == 0;
+    if (ok) {
+        h->suspended = true;
+        MHD_suspend_connection(h->conn);
+    } else {
+        h->refs--;
+    }
+    pthread_mutex_unlock(&h->mu);
+    tg_strv_free(&hs);
+    free(url);
+    if (ok)
+        return MHD_YES;
+    tg_serve_log_line(h->sv->o->log_fd, &lg, "forward_failed", 0);
+    cJSON *r = relay_failed(h);
+    enum MHD_Result rc = send_json(h, h->status, r);
+    cJSON_Delete(r);
+    return rc;
+}
+
+/* The owner's event stream, event by event, with its status and headers. */
+static enum MHD_Result relay_stream(hreq *h)
+{
+    MHD_set_connection_option(h->conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
+    pthread_mutex_lock(&h->mu);
+    h->refs++; /* the response's */
+    h->sse_queued = true;
+    pthread_mutex_unlock(&h->mu);
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
+                                                               h, sse_free);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, h->relay_type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    if (h->relay_sid)
+        MHD_add_response_header(r, SESSION_HEADER, h->relay_sid);
+    enum MHD_Result rc = MHD_queue_response(h->conn, (unsigned)h->relay_status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+/* A relayed call's connection, woken: its stream starts, its whole reply goes out, or it waits
+ * on. */
+static enum MHD_Result answer_relay(hreq *h)
+{
+    pthread_mutex_lock(&h->mu);
+    bool stream = h->relay_head && h->sse && !h->reply;
+    if (!h->done && !stream) {
+        h->suspended = true;
+        MHD_suspend_connection(h->conn);
+        pthread_mutex_unlock(&h->mu);
+        return MHD_YES;
+    }
+    pthread_mutex_unlock(&h->mu); /* done, or a stream whose reader takes h->mu itself */
+    if (h->reply)
+        return send_json(h, h->status, h->reply);
+    if (stream)
+        return relay_stream(h);
+    struct MHD_Response *r = MHD_create_response_from_buffer(h->out.len, h->out.data,
+                                                             MHD_RESPMEM_MUST_COPY);
+    if (h->relay_type)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, h->relay_type);
+    if (h->relay_sid)
+        MHD_add_response_header(r, SESSION_HEADER, h->relay_sid);
+    enum MHD_Result rc = MHD_queue_response(h->conn, (unsigned)h->relay_status, r);
+    MHD_destroy_response(r);
+    return rc;
 }
 
 static enum MHD_Result on_post(hreq *h)
@@ -1097,9 +1310,11 @@ static enum MHD_Result on_post(hreq *h)
     tg_serve_lock(h->sv->dp);
     bool ok = admit(h, &rc);
     bool call = ok && !h->meta_invalid && is_call(h->msg);
-    cJSON *owed = call ? take_owed(h) : NULL;
-    if (ok && !call) /* a legacy client's notifications/cancelled, in its own session */
-        tg_serve_dispatch_cancel_named(h->sv->dp, h->sess, h->msg);
+    char *route = call ? relay_to(h) : NULL; /* its code session lives in another instance */
+    cJSON *owed = call && !route ? take_owed(h) : NULL;
+    bool cancelled = false; /* a legacy client's notifications/cancelled, in its own session */
+    if (ok && !call)
+        cancelled = tg_serve_dispatch_cancel_named(h->sv->dp, h->sess, h->msg);
     char *owner = NULL; /* or the response a call of its session waits for, here or elsewhere */
     if (ok && !call && h->sess && !tg_serve_dispatch_answer(h->sv->dp, &h->sess->s, h->msg))
         owner = owner_of(h);
@@ -1107,7 +1322,12 @@ static enum MHD_Result on_post(hreq *h)
         rc = is_listen(h) ? open_listen(h) : answer_now(h);
     tg_serve_unlock(h->sv->dp);
     if (owner)
-        forward(h, owner);
+        hand_on(h, owner, "(response)");
+    free(owner);
+    if (ok && !call)
+        cancel_elsewhere(h, cancelled);
+    if (route)
+        return start_relay(h, route);
     if (!call)
         return rc;
     if (h->sv->stopping) {
@@ -1186,9 +1406,12 @@ static enum MHD_Result on_get(hreq *h)
     if (!accepts(h->conn, "text/event-stream"))
         return send_error(h, MHD_HTTP_NOT_ACCEPTABLE, TG_RPC_INVALID_REQUEST,
                           "Not Acceptable: the GET stream is text/event-stream; send it in Accept");
+    const char *last = header(h, "Last-Event-ID");
+    char *owner = last ? event_owner(h, last) : NULL;
+    if (owner) /* a stream another instance sent: resumed there (docs/scale.md#the-rest) */
+        return start_relay(h, owner);
     /* found and added under the core lock, so a DELETE either comes first (404) or ends it */
     enum MHD_Result rc = MHD_YES;
-    const char *last = header(h, "Last-Event-ID");
     char *after = NULL;
     tg_serve_lock(h->sv->dp);
     bool added = hold(h, session_get(h->sv, id));
@@ -1287,7 +1510,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (h->started)
-        return answer_parked(h);
+        return h->relay ? answer_relay(h) : answer_parked(h);
     return route(h, url, method);
 }
 
@@ -1311,6 +1534,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
     pthread_mutex_lock(&h->mu);
     h->conn = NULL;
+    if (h->relay && !h->done)
+        h->relay_cancel = 1; /* the owner sees its stream close, as if the client closed it */
     /* the client closed the stream: the call stops — unless it is a legacy session's event
      * stream, which the client may resume (GET with Last-Event-ID), as its revisions ask */
     if (!h->done && h->slot && !(h->rp && h->sse))
@@ -1370,14 +1595,22 @@ static void name_self(server *sv, const char *host, unsigned port)
     else if (!wildcard)
         sv->self_url = strchr(host, ':') ? xasprintf("http://[%s]:%u" ENDPOINT, host, port)
                                          : xasprintf("http://%s:%u" ENDPOINT, host, port);
-    if (!sv->self_url || !m || !m->shared || !sv->o->forward)
+    if (!sv->self_url || !m || !m->shared || !sv->fwd)
         return;
+    tg_serve_fwd_set_self(sv->fwd, sv->self_url);
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "u", sv->self_url);
     char *tag = tg_serve_mrtr_sign_hex(m, ASK_DOMAIN, p);
     tg_serve_dispatch_set_ask_tag(sv->dp, tag);
     free(tag);
     cJSON_Delete(p);
+    /* and in the handles of the code sessions made here (docs/scale.md#code-sessions) */
+    char *route = tg_serve_route_make(m, sv->self_url);
+    if (sv->o->routed)
+        sv->o->routed(sv->o->routed_ctx, route);
+    tg_serve_lock(sv->dp); /* and in the ids of the events of the sessions from now on */
+    sv->route = route;
+    tg_serve_unlock(sv->dp);
 }
 
 static int start(server *sv, tg_err *err)
@@ -1417,6 +1650,7 @@ static void stop(server *sv)
     sv->stopping = true;
     tg_serve_dispatch_cancel_all(sv->dp);
     streams_end(sv, NULL);
+    tg_serve_fwd_stop(sv->fwd); /* relayed calls stopped, their connections woken */
     tg_serve_dispatch_drain(sv->dp);
     struct timespec pause = {0, 100 * 1000000L}; /* lets resumed connections take their 503 */
     nanosleep(&pause, NULL);
@@ -1463,12 +1697,15 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
                                     .check_after_call = true, .announce = announce,
                                     .announce_ctx = &sv};
     sv.dp = tg_serve_dispatch_start(c, &dopts, err);
+    if (o->forward) /* before the socket listens: requests may come at once */
+        sv.fwd = tg_serve_fwd_new(o->forward, o->forward_ctx, o->log_fd, o->peers);
     if (sv.dp && start(&sv, err) == 0) {
         serve_loop(&sv);
         stop(&sv);
         rc = 0;
     }
     tg_serve_dispatch_stop(sv.dp);
+    tg_serve_fwd_free(sv.fwd);
     while (sv.streams) /* left by a stop that found a connection gone without its callback */
         stream_remove(&sv, sv.streams);
     while (sv.sessions) {
@@ -1483,6 +1720,7 @@ int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *
     for (size_t i = 0; i < TOMBS; i++)
         free(sv.tombs[i]);
     free(sv.self_url);
+    free(sv.route);
     pthread_mutex_destroy(&sv.streams_mu);
     pthread_mutex_destroy(&sv.replay_mu);
     return rc;

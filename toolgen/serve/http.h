@@ -18,15 +18,17 @@
  *     beyond is refused with 503). The id is a random nonce and the session's state (the
  *     core's tg_serve_session_state) signed with the core's mrtr key, in hex; logging/setLevel
  *     reissues it with the new level. Behind a load balancer, with a key the instances share
- *     (docs/scale.md), an instance continues a session another one started from its id, and
- *     hands a client's response to a request of another instance's call to that instance
- *     (forward).
+ *     (docs/scale.md), an instance continues a session another one started from its id,
+ *     hands a client's response to a request of another instance's call to that instance,
+ *     relays a code session's call to the instance that holds the session, and hands a
+ *     cancel on to the instance that runs the call (serve/forward.h).
  *     GET with the session's id opens its stream of server messages (one per session): the
  *     list changes and resource updates; a session without one open gets them with its next
  *     response that can be an event stream. A session's event streams are resumable: their
  *     events carry ids, and GET with Last-Event-ID replays the rest of the stream it names
- *     (serve/replay.h), so losing a call's stream does not cancel the call. GET without a
- *     session is 405.
+ *     (serve/replay.h), so losing a call's stream does not cancel the call; behind a load
+ *     balancer the ids name this instance, and a GET with one of another instance's is
+ *     relayed there (serve/forward.h). GET without a session is 405.
  *   - a 2026-07-28 subscriptions/listen is answered with an event stream that starts with the
  *     acknowledgement and stays open, carrying the notifications it asked for, until the
  *     client closes it (or the server stops: then the listen request's result ends it).
@@ -51,9 +53,7 @@
 
 #include "base/util.h"
 #include "serve/core.h"
-
-/* Marks a response one instance forwarded to another: never forwarded again. */
-#define TG_SERVE_FORWARDED_HEADER "Toolgen-Forwarded"
+#include "serve/forward.h"
 
 typedef struct tg_serve_http {
     const char *host;              /* address or name to bind; NULL: 127.0.0.1 */
@@ -80,13 +80,23 @@ typedef struct tg_serve_http {
      * it on here. NULL: http://HOST:PORT/mcp of the bound address, unless that is a wildcard
      * (0.0.0.0, ::), which names no instance: then nothing is forwarded here. */
     const char *advertise;
-    /* Hands a client's response that belongs to another instance's call to that instance:
-     * POSTs body to url with the session's id and protocol version (NULL: none) and the
-     * header TG_SERVE_FORWARDED_HEADER; 0 when the instance took it (2xx). Called on a thread
-     * of its own. NULL: responses are never forwarded. */
-    int (*forward)(void *ctx, const char *url, const char *body, const char *session_id,
-                   const char *version);
+    /* Sends a message that belongs to another instance there (serve/forward.h): a client's
+     * response to another instance's call, a tools/call of a code session another instance
+     * holds (relayed, its reply streamed back), a cancel of a call another instance runs.
+     * Called on threads of the transport's own. NULL: nothing is ever handed on, and a code
+     * session's call that reaches another instance is refused there. */
+    tg_serve_fwd_fn forward;
     void *forward_ctx;
+    /* The other instances' URLs (NULL-terminated; NULL: none), --peer: a legacy
+     * notifications/cancelled that names no call this instance runs or relayed goes to each
+     * of them, so that it reaches the call wherever it runs (docs/scale.md#the-rest). */
+    const char *const *peers;
+    /* Called once the socket listens, with this instance's route (serve/forward.h): the code
+     * session handles made from then on carry it (run/session.h: tg_sessions_set_route), so
+     * that any instance relays their calls here. Only with a shared state key, forward set
+     * and a URL (advertise, or the bound address). May be NULL. */
+    void (*routed)(void *ctx, const char *route);
+    void *routed_ctx;
     /* called once the socket listens, with the port bound (cli prints it); may be NULL */
     void (*ready)(void *ctx, const char *host, unsigned port);
     void *ready_ctx;

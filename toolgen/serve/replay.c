@@ -11,6 +11,7 @@
 
 struct tg_replay_stream {
     unsigned no, seq;   /* its number; events so far */
+    const char *tag;    /* its session's (tg_replays.tag) */
     tg_buf log;         /* their SSE text */
     size_t *ends;       /* where event i+1 ends in log */
     bool call, ended, lost; /* lost: over TG_REPLAY_BYTES, no longer resumable */
@@ -48,6 +49,7 @@ tg_replay_stream *tg_replay_open(tg_replays *rs, bool call)
         return NULL;
     tg_replay_stream *st = xcalloc(1, sizeof *st);
     st->no = ++rs->next;
+    st->tag = rs->tag;
     st->call = call;
     st->holds = 1;
     st->next = rs->head;
@@ -70,9 +72,10 @@ void tg_replay_release(tg_replay_stream *st)
 char *tg_replay_event(tg_replay_stream *st, const cJSON *msg)
 {
     char *json = msg ? tg_json_print_compact(msg) : NULL;
-    char *text = json ? xasprintf("id: %u-%u\nevent: message\ndata: %s\n\n", st->no, st->seq + 1,
-                                  json)
-                      : xasprintf("id: %u-%u\ndata: \n\n", st->no, st->seq + 1);
+    const char *dot = st->tag ? "." : "", *tag = st->tag ? st->tag : "";
+    char *text = json ? xasprintf("id: %u-%u%s%s\nevent: message\ndata: %s\n\n", st->no,
+                                  st->seq + 1, dot, tag, json)
+                      : xasprintf("id: %u-%u%s%s\ndata: \n\n", st->no, st->seq + 1, dot, tag);
     free(json);
     if (!st->lost && st->log.len + strlen(text) > TG_REPLAY_BYTES) {
         st->lost = true; /* the client may still read it live; it can no longer resume it */
@@ -116,7 +119,8 @@ tg_replay_stream *tg_replay_find(tg_replays *rs, const char *last_event_id, char
 {
     unsigned no, seq;
     char tail;
-    if (!last_event_id || sscanf(last_event_id, "%u-%u%c", &no, &seq, &tail) != 2)
+    int got = last_event_id ? sscanf(last_event_id, "%u-%u%c", &no, &seq, &tail) : 0;
+    if (got != 2 && !(got == 3 && tail == '.')) /* the tag: the caller checked whose it is */
         return NULL;
     for (tg_replay_stream *st = rs->head; st; st = st->next) {
         if (st->no != no)

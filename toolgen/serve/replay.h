@@ -4,7 +4,9 @@
  * redelivery" of 2025-03-26 to 2025-11-25. 2026-07-28 streams are not resumable (the revision
  * says so), and get no ids.
  *
- * Each event of a kept stream carries the id "<stream>-<seq>" (unique within the session);
+ * Each event of a kept stream carries the id "<stream>-<seq>" (unique within the session), and
+ * behind a load balancer ".<route>", the instance that keeps it (serve/forward.h), so that a
+ * GET with it that reaches another instance is relayed here (docs/scale.md#the-rest);
  * a client that reconnects with GET and Last-Event-ID gets the events after that one, on the
  * stream it names, then whatever the stream sends from then on. A session keeps at most
  * TG_REPLAY_STREAMS streams (the oldest ended ones give way) and each at most TG_REPLAY_BYTES of
@@ -25,6 +27,7 @@
 typedef struct tg_replay_stream tg_replay_stream;
 
 typedef struct tg_replays {
+    const char *tag;        /* after the ids' "." (borrowed; NULL: none) */
     tg_replay_stream *head; /* newest first */
     unsigned next;          /* the next stream's number */
     size_t n;
@@ -50,9 +53,9 @@ void *tg_replay_follower(const tg_replay_stream *st);
 void tg_replay_set_follower(tg_replay_stream *st, void *follower);
 
 /*
- * The stream last_event_id ("<stream>-<seq>") names, and in *after the SSE text of its events
- * after that one (heap, "" when none); NULL when no kept stream has it, or its events are no
- * longer all kept.
+ * The stream last_event_id ("<stream>-<seq>", with a tag or not: the caller has checked whose
+ * it is) names, and in *after the SSE text of its events after that one (heap, "" when none);
+ * NULL when no kept stream has it, or its events are no longer all kept.
  */
 tg_replay_stream *tg_replay_find(tg_replays *rs, const char *last_event_id, char **after);
 
