@@ -408,6 +408,92 @@ static void test_calls_kept_apart(fixture *fx)
     tg_warmpool_free(pool);
 }
 
+/* ---- commands in the pool (docs/sandbox.md#commands-in-the-pool) ---------------------------- */
+
+static const char cmd_manifest[] =
+    "manifest_version: 1\n"
+    "name: probe\n"
+    "version: 1.0.0\n"
+    "title: Probe\n"
+    "description: Run the shell script the test gives, with a file and a variable.\n"
+    "timeout_ms: 2000\n"
+    "input_schema:\n"
+    "  type: object\n"
+    "  additionalProperties: false\n"
+    "  properties:\n"
+    "    script: {type: string}\n"
+    "    note: {type: string, default: none}\n"
+    "    file_path: {type: string, x-toolgen-path: read, default: data/x.csv}\n"
+    "output_schema:\n"
+    "  type: object\n"
+    "constraints:\n"
+    "  limits: {memory_mb: 256, output_kb: 64}\n"
+    "implementation:\n"
+    "  runtime: command\n"
+    "  argv: [sh, -c, '{script}', probe, '{file_path}']\n"
+    "  env: {NOTE: '{note}'}\n"
+    "  stdout: text\n"
+    "  exit_codes: {'3': NOT_FOUND}\n";
+
+/* Scripts whose answers must be the same cold and pooled (all but the folder's name). */
+static const char *const cmd_cases[] = {
+    "{\"script\":\"wc -l < \\\"$1\\\"; echo to-stderr >&2\"}",
+    "{\"script\":\"echo $NOTE; printf 'x,y\\\\n' > out.csv\",\"note\":\"hello\"}",
+    "{\"script\":\"exit 3\"}",
+    "{\"script\":\"exit 9\"}",
+    "{\"script\":\"cat /etc/shadow\"}",
+    "{\"script\":\"yes | head -c 200000\"}",
+    "{\"script\":\"exec sleep 30\"}",
+    "{\"script\":\"trap '' PIPE; yes | head -c 10 >/dev/null; echo $?\"}",
+    "{\"script\":\"echo x > \\\"$1\\\"\"}",
+    "{\"script\":\"grep -E '^Sig(Ign|Blk)' /proc/self/status\"}",
+};
+
+static void test_commands(fixture *fx)
+{
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_prepare(pool, &fx->m);
+    for (size_t i = 0; i < sizeof cmd_cases / sizeof *cmd_cases; i++) {
+        tg_call_result a, c;
+        size_t before = tg_warmpool_warm_calls(pool);
+        pooled(fx, pool, cmd_cases[i], &a);
+        cold(fx, cmd_cases[i], &c);
+        CHECK(tg_warmpool_warm_calls(pool) == before + 1, "%s ran in a worker", cmd_cases[i]);
+        CHECK(a.ok == c.ok && a.guidance.cls == c.guidance.cls &&
+                  strcmp(a.guidance.code ? a.guidance.code : "", c.guidance.code ? c.guidance.code : "") == 0,
+              "%s: %s %s, cold %s %s", cmd_cases[i], tg_error_class_name(a.guidance.cls),
+              a.guidance.code ? a.guidance.code : "", tg_error_class_name(c.guidance.cls),
+              c.guidance.code ? c.guidance.code : "");
+        CHECK(a.sb.exit_code == c.sb.exit_code && a.sb.killed_by == c.sb.killed_by,
+              "%s: exit %d / %d, limit %d / %d", cmd_cases[i], a.sb.exit_code, c.sb.exit_code,
+              (int)a.sb.killed_by, (int)c.sb.killed_by);
+        CHECK(a.sb.out.len == c.sb.out.len && memcmp(a.sb.out.data, c.sb.out.data, a.sb.out.len) == 0,
+              "%s: stdout \"%.80s\", cold \"%.80s\"", cmd_cases[i], a.sb.out.data, c.sb.out.data);
+        CHECK(strcmp(a.sb.err.data, c.sb.err.data) == 0, "%s: stderr \"%.120s\", cold \"%.120s\"",
+              cmd_cases[i], a.sb.err.data, c.sb.err.data);
+        CHECK(a.sb.n_files == c.sb.n_files, "%s: %zu files, cold %zu", cmd_cases[i], a.sb.n_files,
+              c.sb.n_files);
+        tg_call_result_free(&a);
+        tg_call_result_free(&c);
+    }
+    char *x = xasprintf("%s/data/x.csv", repo);
+    struct stat st;
+    CHECK(stat(x, &st) == 0 && st.st_size == 6, "the input file is unchanged");
+    free(x);
+    /* back to back: nothing of the call before */
+    tg_call_result a, b;
+    pooled(fx, pool, "{\"script\":\"echo k > left.txt; echo k > /tmp/left; (setsid sleep 600 &)\"}", &a);
+    pooled(fx, pool, "{\"script\":\"ls -A | grep -v '^data$'; ls -A /tmp | grep -v matplotlib; "
+                     "cat /proc/[0-9]*/comm | grep -c sleep; exit 0\"}", &b);
+    const char *seen = b.ok ? tg_json_get_string(b.result, "text") : NULL;
+    CHECK(a.ok && seen && strcmp(seen, "0") == 0,
+          "the second command sees no file of the first, nothing in /tmp, no process left (%s)",
+          seen ? seen : b.guidance.message);
+    tg_call_result_free(&a);
+    tg_call_result_free(&b);
+    tg_warmpool_free(pool);
+}
+
 static void remove_repo(void)
 {
     char cmd[128];
@@ -439,6 +525,13 @@ int main(void)
     if (fixture_open(&ka, repo, apart_manifest, apart_tool) == 0)
         test_calls_kept_apart(&ka);
     fixture_close(&ka);
+    remove_repo();
+
+    snprintf(repo, sizeof repo, "/tmp/tg-warmpool-cmd-%ld", (long)getpid());
+    fixture cm = {0};
+    if (fixture_open(&cm, repo, cmd_manifest, "") == 0)
+        test_commands(&cm);
+    fixture_close(&cm);
     remove_repo();
     return tl_finish("warmpool");
 }

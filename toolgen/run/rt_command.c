@@ -222,8 +222,33 @@ static void cmd_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_f
     }
 }
 
+/* A pool worker for commands (docs/sandbox.md#commands-in-the-pool): runner.py as a worker that
+ * imports nothing, whose call's child execs the command; it needs python3 in the sandbox. */
+static bool cmd_warm_ok(const tg_manifest *m)
+{
+    (void)m;
+    return tg_sandbox_python() != NULL;
+}
+
+static void cmd_warm_argv(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
+                          tg_strv *argv)
+{
+    (void)m;
+    (void)cold;
+    (void)file;
+    tg_strv_push(argv, tg_sandbox_python());
+    tg_strv_push(argv, "-B");
+    tg_strv_push(argv, "-s");
+    tg_strv_push(argv, TG_SANDBOX_RUNTIME "/runner.py");
+    tg_strv_push(argv, "--warm");
+    tg_strv_push(argv, "-");
+}
+
 const tg_runtime_ops rt_command = {
     .command = cmd_command,
     .read_result = cmd_read,
+    .warm_argv = cmd_warm_argv,
+    .warm_ok = cmd_warm_ok,
+    .warm_exec = true,
     .exit_status = true,
 };

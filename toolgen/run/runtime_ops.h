@@ -99,6 +99,10 @@ typedef struct tg_runtime_ops {
      * programs say yes: a Python worker preloads packages and each call's child runs the
      * program; a Node.js worker's node starts ahead (docs/sandbox.md#the-warm-pool). */
     bool (*warm_ok)(const tg_manifest *m);
+    /* A pool worker's child execs the call's own argv (with the call's env and cwd, which the
+     * worker therefore does not fix) in place of runner code: the command runtime, whose
+     * program is the call (docs/sandbox.md#commands-in-the-pool). */
+    bool warm_exec;
     /*
      * The result assembled by the runtime itself, after classification and the resource
      * analysis (the code runtime: the program's streams, files and exit status with its error

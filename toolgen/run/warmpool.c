@@ -52,6 +52,7 @@ typedef struct pool_slot {
     tg_strv roots;       /* real paths of what a call may be given: mounted at TG_WARM_DATA/<i> */
     tg_sandbox_cmd cmd;  /* the worker's command (borrows the above) */
     char *tools_dir;     /* real path of the folder holding the tools' folders */
+    bool exec;           /* the runtime's warm_exec: each call's child execs the call's argv */
 } pool_slot;
 
 struct tg_warmpool {
@@ -152,7 +153,8 @@ static void worker_limits(const tg_warmpool *p, const tg_manifest *m, const tg_r
 }
 
 /* The dependency set and everything else a worker is made for: one key, one worker. */
-static char *key_of(const tg_warmpool *p, const tg_manifest *m, const tg_runtime_cmd *c)
+static char *key_of(const tg_warmpool *p, const tg_runtime_ops *ops, const tg_manifest *m,
+                    const tg_runtime_cmd *c)
 {
     tg_buf b = TG_BUF_INIT;
     tg_strv roots = TG_STRV_INIT;
@@ -179,7 +181,9 @@ static char *key_of(const tg_warmpool *p, const tg_manifest *m, const tg_runtime
     const tg_limits *l = &lim;
     tg_buf_printf(&b, "|%.*s|%ld,%ld,%ld,%ld,%ld,%ld|%d|%s", (int)(slash ? slash - dir : 0), dir,
                   l->cpu_s, l->memory_mb, l->wall_ms, l->output_kb, l->files, l->processes,
-                  c->cmd.matplotlib_cache, c->argv.n ? c->argv.v[c->argv.n - 1] : "");
+                  c->cmd.matplotlib_cache,
+                  /* a command's argv is its call's: every call of the runtime shares a worker */
+                  ops->warm_exec || !c->argv.n ? "" : c->argv.v[c->argv.n - 1]);
     return tg_buf_steal(&b);
 }
 
@@ -198,7 +202,8 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
     pool_slot *s = xcalloc(1, sizeof *s);
     s->key = key;
     ops->warm_argv(m, c, NULL, &s->argv);
-    for (size_t i = 0; i < c->env.n; i++)
+    s->exec = ops->warm_exec;
+    for (size_t i = 0; !s->exec && i < c->env.n; i++) /* a command's env is its call's */
         tg_strv_push(&s->env, c->env.v[i]);
     const char *slash = c->tool_dir ? strrchr(c->tool_dir, '/') : NULL;
     if (c->tool_dir) /* a tool's code; the code runtime's programs have none */
@@ -429,7 +434,7 @@ static pool_slot *slot_for_manifest(tg_warmpool *p, const tg_manifest *m)
     pool_slot *s = NULL;
     if (ops->command(p->ctx, m, none, NULL, &c, &e) == TG_CALL_DONE) {
         pthread_mutex_lock(&p->mu);
-        s = slot_find(p, ops, m, &c, key_of(p, m, &c));
+        s = slot_find(p, ops, m, &c, key_of(p, ops, m, &c));
         slot_hint(s, c.tool_dir, m->impl_file);
         pthread_mutex_unlock(&p->mu);
     }
@@ -481,6 +486,31 @@ static tg_strv *links_for(const pool_slot *s, const tg_path_args *a)
     return l;
 }
 
+static tg_strv *free_links(tg_strv *links)
+{
+    if (links)
+        tg_strv_free(links);
+    free(links);
+    return NULL;
+}
+
+/* A command's call for the worker's child (runner_warm.py execs it): the argv, the call's own
+ * environment and its folder below the call's directory (heap JSON). */
+static char *exec_request(const tg_runtime_cmd *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *argv = cJSON_AddArrayToObject(o, "exec_argv"), *env = cJSON_AddArrayToObject(o, "exec_env");
+    for (size_t i = 0; i < c->argv.n; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(c->argv.v[i]));
+    for (size_t i = 0; i < c->env.n; i++)
+        cJSON_AddItemToArray(env, cJSON_CreateString(c->env.v[i]));
+    if (c->cwd && *c->cwd)
+        cJSON_AddStringToObject(o, "exec_cwd", c->cwd);
+    char *text = tg_json_print_compact(o);
+    cJSON_Delete(o);
+    return text;
+}
+
 /*
  * After a call in pw: back into s when pw keeps calls apart and has a folder left, and s has no
  * worker (true); otherwise retired (false: s needs a new one). A worker that broke or could
@@ -506,18 +536,22 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
 {
     tg_strv *links = links_for(s, &pc->paths);
     bool ran = false;
+    char *request = s->exec ? exec_request(&pc->c) : NULL;
+    if (!request && !pc->c.request)
+        links = free_links(links); /* nothing for the worker to run: cold */
     if (links) {
         const char *tool = pc->c.tool_dir ? strrchr(pc->c.tool_dir, '/') : NULL;
-        tg_warm_call wc = {.request = pc->c.request, .request_len = strlen(pc->c.request),
+        const char *req = request ? request : pc->c.request;
+        tg_warm_call wc = {.request = req, .request_len = strlen(req),
                            .subdir = call_dirs[pw->calls++], .paths = &pc->paths,
                            .tool = !pc->c.tool_dir ? NULL : tool ? tool + 1 : "",
                            .links = (const char *const *)links->v, .limits = pc->c.cmd.limits,
                            .cancel = call->cancel, .reply_watch = pc->c.cmd.reply_watch};
         tg_err e = {0};
         ran = tg_warm_run(pw->w, &wc, &out->sb, &e) == TG_SANDBOX_OK;
-        tg_strv_free(links);
-        free(links);
+        free_links(links);
     }
+    free(request);
     if (ran)
         tr_judge(p->ctx, call, pc, out);
     return ran;
@@ -537,7 +571,7 @@ tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg
         return st;
     }
     pthread_mutex_lock(&p->mu);
-    pool_slot *s = slot_find(p, ops, call->m, &pc.c, key_of(p, call->m, &pc.c));
+    pool_slot *s = slot_find(p, ops, call->m, &pc.c, key_of(p, ops, call->m, &pc.c));
     slot_hint(s, pc.c.tool_dir, call->m->impl_file);
     pool_worker *w = s->w;
     s->w = NULL;

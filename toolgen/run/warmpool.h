@@ -13,8 +13,9 @@
  * and links its path arguments where a cold call would mount them. A call through the pool has
  * the same result as tg_tool_call_run (the same runner code, limits, classification); it runs
  * cold instead when no worker is ready yet (the first call of a dependency set starts one), when
- * the tool's runtime does not run warm (run/runtime_ops.h: python tools and the code runtime's
- * one-shot Python and Node.js programs do) or the isolation is
+ * the tool's runtime does not run warm (run/runtime_ops.h: python tools, command tools — whose
+ * child execs the call's program — and the code runtime's one-shot Python and Node.js programs
+ * do) or the isolation is
  * not bubblewrap, when the manifest restricts its paths (constraints.allowed_paths: a worker
  * sees whole data directories), or when a path argument lies outside the data directories' real
  * paths.

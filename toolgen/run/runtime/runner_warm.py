@@ -174,6 +174,8 @@ def child(msg, fds, module, runner, compiled):
         resource.setrlimit(what, value)
     if CONFINE[0]:
         confine(msg["cwd"])
+    if "exec_argv" in request:  # a command's call: its program in place of this child
+        exec_call(request, msg["cwd"])
     # The child starts as a fresh process would: default signal dispositions as set by Python
     # (the runner ignores SIGINT: ignore_interrupts).
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -253,6 +255,27 @@ def confine(work):
             raise OSError(ctypes.get_errno(), "landlock_restrict_self")
     finally:
         os.close(ruleset)
+
+
+def exec_call(request, cwd):
+    """A command's call (docs/sandbox.md#commands-in-the-pool): its program exec'd in place of
+    this child, with the call's environment and folder, and the signal dispositions a fresh
+    process has (Python ignores SIGPIPE and SIGXFSZ, this runner SIGINT; an exec keeps what is
+    ignored). Never returns."""
+    env = dict(os.environ)
+    for item in request.get("exec_env", []):
+        name, _, value = item.partition("=")
+        env[name] = value
+    argv = request["exec_argv"]
+    try:
+        if request.get("exec_cwd"):
+            os.chdir(os.path.join(cwd, request["exec_cwd"]))
+        for name in ("SIGPIPE", "SIGXFSZ", "SIGINT", "SIGCHLD"):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        os.execve(argv[0], argv, env)
+    except OSError as e:
+        sys.stderr.write("toolgen: cannot run %s: %s\n" % (argv[0], e.strerror))
+    os._exit(127)
 
 
 def compile_tools(files):
