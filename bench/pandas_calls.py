@@ -3,7 +3,8 @@ one process): starts the server CMD, initializes, calls TOOL with ARGS_JSON N ti
 after the other (after one untimed call), then reads the proportional set size (PSS) of the
 server's whole process tree (the server and every process below it: sandboxes, workers) and
 prints one JSON line: p50/p95/min of the round trips in ms, calls per second over the stream,
-the PSS in MiB. Used by bench/pandas_calls.sh."""
+the PSS in MiB; with INFLIGHT=K also the calls per second of N more calls with K outstanding
+at all times. Used by bench/pandas_calls.sh and bench/trivial_calls.sh."""
 import json
 import os
 import subprocess
@@ -75,12 +76,31 @@ def main():
         rpc("tools/call", call)
         lat.append((time.perf_counter() - t) * 1e3)
     took = time.perf_counter() - start
+    inflight = int(os.environ.get("INFLIGHT", "1"))
+    burst = None
+    if inflight > 1:  # then N calls with INFLIGHT outstanding at all times: calls per second
+        sent = done = 0
+        start = time.perf_counter()
+        while done < n:
+            while sent < n and sent - done < inflight:
+                ids[0] += 1
+                sent += 1
+                srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": ids[0], "method": "tools/call",
+                                             "params": call}) + "\n").encode())
+            srv.stdin.flush()
+            msg = json.loads(srv.stdout.readline())
+            if "id" in msg:
+                if "error" in msg or msg.get("result", {}).get("isError"):
+                    sys.exit("%s: a call in flight failed: %s" % (label, json.dumps(msg)[:300]))
+                done += 1
+        burst = n / (time.perf_counter() - start)
     pss = pss_mib(srv.pid)
     srv.stdin.close()
     srv.wait()
     lat.sort()
     print(json.dumps({"label": label, "p50": lat[len(lat) // 2], "p95": lat[int(len(lat) * 0.95)],
-                      "min": lat[0], "calls_per_s": n / took, "pss_mib": pss}))
+                      "min": lat[0], "calls_per_s": n / took, "pss_mib": pss,
+                      "calls_per_s_inflight": burst, "inflight": inflight}))
 
 
 if __name__ == "__main__":

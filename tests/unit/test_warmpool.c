@@ -13,6 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "base/json.h"
@@ -87,6 +90,16 @@ static cJSON *parse(const char *json)
 static void pooled(fixture *fx, tg_warmpool *pool, const char *json, tg_call_result *r)
 {
     tg_warmpool_wait(pool, &fx->m);
+    cJSON *args = parse(json);
+    tg_tool_call c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args};
+    tg_err err = {0};
+    CHECK(tg_warmpool_call_run(pool, &c, r, &err) == TG_CALL_DONE, "%s: %s", json, err.msg);
+    cJSON_Delete(args);
+}
+
+/* One call through the pool as it is (no wait for a worker). */
+static void cold_free_pooled(fixture *fx, tg_warmpool *pool, const char *json, tg_call_result *r)
+{
     cJSON *args = parse(json);
     tg_tool_call c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args};
     tg_err err = {0};
@@ -494,6 +507,79 @@ static void test_commands(fixture *fx)
     tg_warmpool_free(pool);
 }
 
+/* A call held in a worker (until cancelled) while others arrive: a command slot grows a second
+ * worker instead of sending every call in flight cold. */
+typedef struct held_call {
+    fixture *fx;
+    tg_warmpool *pool;
+    volatile sig_atomic_t cancel;
+    tg_call_result r;
+} held_call;
+
+static void *hold(void *arg)
+{
+    held_call *h = arg;
+    cJSON *args = parse("{\"script\":\"exec sleep 3599.25\"}");
+    tg_tool_call c = {.m = &h->fx->m, .input = h->fx->in, .output = h->fx->out, .args = args,
+                      .cancel = &h->cancel};
+    tg_err err = {0};
+    tg_warmpool_call_run(h->pool, &c, &h->r, &err);
+    cJSON_Delete(args);
+    return NULL;
+}
+
+/* Whether a process runs the held call's `sleep 3599.25` (seen from the host through /proc; no
+ * other process has that argv). */
+static bool sleeper_running(void)
+{
+    static const char want[] = "sleep\0" "3599.25";
+    DIR *d = opendir("/proc");
+    bool found = false;
+    struct dirent *e;
+    while (d && !found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[64];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf) : -1;
+        if (fd >= 0)
+            close(fd);
+        found = n >= (ssize_t)sizeof want && memcmp(buf, want, sizeof want) == 0;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static void test_commands_in_flight(fixture *fx)
+{
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_prepare(pool, &fx->m);
+    tg_warmpool_wait(pool, &fx->m);
+    held_call h = {.fx = fx, .pool = pool};
+    pthread_t t;
+    SETUP(pthread_create(&t, NULL, hold, &h) == 0, "thread");
+    for (int i = 0; i < 3000 && !sleeper_running(); i++) /* a hang bound, not a timing */
+        usleep(10000);
+    CHECK(sleeper_running(), "the held call runs");
+    size_t warm = tg_warmpool_warm_calls(pool);
+    tg_call_result b, c;
+    cold_free_pooled(fx, pool, "{\"script\":\"echo b\"}", &b); /* none ready: cold, one more starts */
+    CHECK(b.ok && tg_warmpool_warm_calls(pool) == warm, "the second call in flight ran cold");
+    pooled(fx, pool, "{\"script\":\"echo c\"}", &c); /* waits for the new worker */
+    CHECK(c.ok && tg_warmpool_warm_calls(pool) == warm + 1,
+          "with the first still held, a second worker took the third call (%zu warm)",
+          tg_warmpool_warm_calls(pool));
+    h.cancel = 1;
+    pthread_join(t, NULL);
+    CHECK(!h.r.ok && h.r.sb.killed_by == TG_LIMIT_CANCEL, "the held call ends cancelled");
+    tg_call_result_free(&b);
+    tg_call_result_free(&c);
+    tg_call_result_free(&h.r);
+    tg_warmpool_free(pool);
+}
+
 static void remove_repo(void)
 {
     char cmd[128];
@@ -531,6 +617,8 @@ int main(void)
     fixture cm = {0};
     if (fixture_open(&cm, repo, cmd_manifest, "") == 0)
         test_commands(&cm);
+    if (cm.in)
+        test_commands_in_flight(&cm);
     fixture_close(&cm);
     remove_repo();
     return tl_finish("warmpool");

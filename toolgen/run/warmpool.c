@@ -42,10 +42,19 @@ typedef struct pool_worker {
     size_t calls; /* calls served so far; the next one goes to call_dirs[calls] */
 } pool_worker;
 
+/* Workers a slot may hold at once (ready, starting or out on a call): one interpreter with a
+ * dependency set's imports (pandas: ~100 MB) per slot; a command worker imports nothing, so a
+ * server's calls in flight each find one (docs/sandbox.md#commands-in-the-pool). */
+#define SLOT_WORKERS_MAX 8
+
 typedef struct pool_slot {
     char *key;
-    pool_worker *w;      /* the ready (or starting) worker; NULL while none */
-    bool want, filling;  /* the filler thread is to start / is starting a worker */
+    pool_worker *ready[SLOT_WORKERS_MAX]; /* ready (or starting) workers, the newest last */
+    size_t n_ready;
+    size_t busy;         /* workers out on a call (not one on its last call) */
+    size_t cap;          /* at most this many ready and busy workers: 1, or SLOT_WORKERS_MAX */
+    size_t wants;        /* workers the filler thread is to start */
+    bool filling;        /* the filler thread is starting one */
     tg_strv hints;       /* tool files in a worker (TG_WARM_TOOLS/<tool>/<file>), newest first */
     tg_strv argv, env;
     tg_path_args mounts; /* the tools' folder and the roots */
@@ -203,6 +212,7 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
     s->key = key;
     ops->warm_argv(m, c, NULL, &s->argv);
     s->exec = ops->warm_exec;
+    s->cap = s->exec ? SLOT_WORKERS_MAX : 1;
     for (size_t i = 0; !s->exec && i < c->env.n; i++) /* a command's env is its call's */
         tg_strv_push(&s->env, c->env.v[i]);
     const char *slash = c->tool_dir ? strrchr(c->tool_dir, '/') : NULL;
@@ -238,7 +248,8 @@ static void worker_free(pool_worker *pw)
 
 static void slot_free(pool_slot *s)
 {
-    worker_free(s->w);
+    for (size_t i = 0; i < s->n_ready; i++)
+        worker_free(s->ready[i]);
     tg_strv_free(&s->hints);
     tg_strv_free(&s->argv);
     tg_strv_free(&s->env);
@@ -296,11 +307,12 @@ static void reap_retired(tg_warmpool *p)
     free(v);
 }
 
-/* Starts a worker for s unless it has one; the import runs on while the caller goes on. */
-static void slot_fill(tg_warmpool *p, pool_slot *s)
+/* Starts a worker for s — when it has none ready (first), or room for one more (otherwise);
+ * the import runs on while the caller goes on. */
+static void slot_fill(tg_warmpool *p, pool_slot *s, bool first)
 {
     pthread_mutex_lock(&p->mu);
-    bool need = s->w == NULL;
+    bool need = first ? s->n_ready == 0 : s->n_ready + s->busy < s->cap;
     pool_worker *pw = NULL;
     if (need) {
         pw = xcalloc(1, sizeof *pw);
@@ -320,8 +332,8 @@ static void slot_fill(tg_warmpool *p, pool_slot *s)
         return;
     }
     pthread_mutex_lock(&p->mu);
-    if (!s->w) {
-        s->w = pw;
+    if (s->n_ready + s->busy < s->cap) {
+        s->ready[s->n_ready++] = pw;
         pw = NULL;
     }
     pthread_mutex_unlock(&p->mu);
@@ -339,13 +351,13 @@ static void *filler_main(void *arg)
     while (!p->stopping) {
         pool_slot *s = NULL;
         for (size_t i = 0; i < p->n && !s; i++)
-            if (p->v[i]->want)
+            if (p->v[i]->wants)
                 s = p->v[i];
         if (s) {
-            s->want = false;
+            s->wants--;
             s->filling = true;
             pthread_mutex_unlock(&p->mu);
-            slot_fill(p, s);
+            slot_fill(p, s, false);
             pthread_mutex_lock(&p->mu);
             s->filling = false;
             pthread_cond_broadcast(&p->filled);
@@ -381,18 +393,19 @@ static bool filler_wake(tg_warmpool *p)
     return p->filler_on;
 }
 
-/* After a call: a fresh worker for s, started by the filler thread (or here, without one). */
+/* After a call: one more worker for s if it has room, started by the filler thread (or here,
+ * without one). */
 static void slot_refill(tg_warmpool *p, pool_slot *s)
 {
     pthread_mutex_lock(&p->mu);
-    s->want = true;
-    bool queued = filler_wake(p);
-    if (!queued)
-        s->want = false;
+    bool room = s->n_ready + s->busy + s->wants < s->cap;
+    bool queued = room && filler_wake(p);
+    if (queued)
+        s->wants++;
     pthread_mutex_unlock(&p->mu);
-    if (!queued) {
+    if (room && !queued) {
         reap_retired(p);
-        slot_fill(p, s);
+        slot_fill(p, s, false);
     }
 }
 
@@ -447,16 +460,16 @@ void tg_warmpool_prepare(tg_warmpool *p, const tg_manifest *m)
 {
     pool_slot *s = slot_for_manifest(p, m);
     if (s)
-        slot_fill(p, s);
+        slot_fill(p, s, true);
 }
 
 void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m)
 {
     pool_slot *s = slot_for_manifest(p, m);
     pthread_mutex_lock(&p->mu);
-    while (s && (s->want || s->filling))
+    while (s && (s->wants || s->filling))
         pthread_cond_wait(&p->filled, &p->mu);
-    tg_warm *w = s && s->w ? s->w->w : NULL;
+    tg_warm *w = s && s->n_ready ? s->ready[s->n_ready - 1]->w : NULL;
     pthread_mutex_unlock(&p->mu);
     tg_err e = {0};
     if (w)
@@ -520,8 +533,9 @@ static bool give_back(tg_warmpool *p, pool_slot *s, pool_worker *pw, bool ran)
 {
     bool keep = ran && tg_warm_reusable(pw->w) && pw->calls < WORKER_CALLS_MAX;
     pthread_mutex_lock(&p->mu);
-    if (keep && !s->w)
-        s->w = pw;
+    s->busy--;
+    if (keep && s->n_ready + s->busy < s->cap)
+        s->ready[s->n_ready++] = pw;
     else
         keep = false;
     pthread_mutex_unlock(&p->mu);
@@ -573,17 +587,22 @@ tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg
     pthread_mutex_lock(&p->mu);
     pool_slot *s = slot_find(p, ops, call->m, &pc.c, key_of(p, ops, call->m, &pc.c));
     slot_hint(s, pc.c.tool_dir, call->m->impl_file);
-    pool_worker *w = s->w;
-    s->w = NULL;
-    pthread_mutex_unlock(&p->mu);
-    /* a worker's last call: its replacement imports meanwhile, so the next call finds one */
+    pool_worker *w = s->n_ready ? s->ready[--s->n_ready] : NULL;
+    /* a worker's last call: it does not count against the slot's room, and its replacement
+     * imports meanwhile, so the next call finds one */
     bool last = w && tg_warm_reusable(w->w) && w->calls + 1 >= WORKER_CALLS_MAX;
+    if (w && !last)
+        s->busy++;
+    pthread_mutex_unlock(&p->mu);
     if (last)
         slot_refill(p, s);
     bool ran = w && run_in(p, s, w, call, &pc, out);
     tr_call_free(&pc);
-    if ((!w || !give_back(p, s, w, ran)) && !last)
-        slot_refill(p, s); /* the replacement */
+    bool kept = w && !last && give_back(p, s, w, ran);
+    if (w && last)
+        retire(p, w);
+    if (!kept && !last)
+        slot_refill(p, s); /* the replacement, or (no worker was ready) one more */
     if (ran) {
         pthread_mutex_lock(&p->mu);
         p->warm_calls++;
