@@ -301,7 +301,7 @@ static const char apart_manifest[] =
     "  runtime: python\n"
     "  file: tool.py\n"
     "  entrypoint: run\n"
-    "  dependencies: [fractions]\n";
+    "  dependencies: [fractions, matplotlib]\n";
 
 /* "leave": a file in its folder, /tmp and /dev/shm, System V objects, a detached process;
  * "snoop": what it can do to the worker's other folders and what is left of the earlier call. */
@@ -315,13 +315,19 @@ static const char apart_tool[] =
     "        return 'denied'\n"
     "    except OSError as e:\n"
     "        return 'error %d' % e.errno\n"
+    "def fonts():\n"
+    "    d = '/tmp/matplotlib'\n"
+    "    return {n: len(open(os.path.join(d, n), 'rb').read()) for n in os.listdir(d)}\n"
     "def run(mode='snoop'):\n"
-    "    out = {'cwd': os.getcwd()}\n"
+    "    out = {'cwd': os.getcwd(), 'fonts': fonts()}\n"
     "    libc = ctypes.CDLL(None, use_errno=True)\n"
     "    if mode == 'leave':\n"
     "        open('secret.txt', 'w').write('call one')\n"
     "        open('/tmp/left', 'w').write('x')\n"
     "        open('/dev/shm/left', 'w').write('x')\n"
+    "        open('/tmp/matplotlib/left', 'w').write('x')\n"
+    "        for n in out['fonts']:\n"
+    "            open(os.path.join('/tmp/matplotlib', n), 'a').write('poison')\n"
     "        out['shmget'] = [libc.shmget(0x7467, 4096, 0o1666), ctypes.get_errno()]\n"
     "        out['msgget'] = [libc.msgget(0x7467, 0o1666), ctypes.get_errno()]\n"
     "        add_key = {'x86_64': 248, 'aarch64': 217}.get(os.uname().machine)\n"
@@ -405,6 +411,10 @@ static void test_calls_kept_apart(fixture *fx)
     static const char *const empty[] = {"tmp", "shm", "ipc"};
     for (size_t i = 0; i < 3; i++)
         CHECK(cJSON_GetArraySize(tg_json_get(b.result, empty[i])) == 0, "%s is empty", empty[i]);
+    const cJSON *fa = tg_json_get(a.result, "fonts"), *fb = tg_json_get(b.result, "fonts");
+    CHECK(cJSON_GetArraySize(fa) >= 1 && cJSON_Compare(fa, fb, true),
+          "/tmp/matplotlib, where the first call appended to the font cache and left a file, is as "
+          "it was for the second");
     /* the earlier call's file is intact where toolgen keeps it */
     CHECK(a.sb.n_files == 1 && strcmp(a.sb.files[0].path, "secret.txt") == 0,
           "the first call's file is listed");

@@ -423,6 +423,52 @@ def fork_call(sock, msg, fds, module, runner, compiled):
     return pid
 
 
+def snapshot_kept():
+    """What a worker keeps in /tmp between calls (toolgen's matplotlib font cache): {file name:
+    bytes} of the regular files of /tmp/matplotlib when the worker started."""
+    folder = os.path.join("/tmp", KEEP_IN_TMP)
+    kept = {}
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return kept
+    for name in names:
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            with open(path, "rb") as f:
+                kept[name] = f.read()
+    return kept
+
+
+def restore_kept(kept):
+    """Makes /tmp/matplotlib exactly what it was when the worker started (kept): a call may
+    write there (the folder and the font cache are its user's), and the next call of a worker
+    that serves several must not read what it wrote."""
+    import shutil
+    folder = os.path.join("/tmp", KEEP_IN_TMP)
+    if os.path.islink(folder) or (os.path.lexists(folder) and not os.path.isdir(folder)):
+        os.unlink(folder)
+    os.makedirs(folder, exist_ok=True)
+    os.chmod(folder, 0o755)
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if name in kept and os.path.isfile(path) and not os.path.islink(path):
+            continue
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.unlink(path)
+    for name, data in kept.items():
+        path = os.path.join(folder, name)
+        with open(path, "rb") as f:
+            same = f.read() == data
+        if not same:
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        os.chmod(path, 0o644)
+
+
 def empty_dir(path, keep=()):
     """Removes what a call left in a shared scratch directory (/tmp, /dev/shm)."""
     import shutil
@@ -559,6 +605,7 @@ def serve(file, runner, modules=()):
     # child while a case runs costs more CPU than it saves (docs/benchmarks.md, "The test
     # stage: warm sandboxes").
     CONFINE[0] = pool_worker and landlock_abi() >= LANDLOCK_ABI_NEEDED
+    kept = snapshot_kept() if CONFINE[0] else None
     waiting = [prefork(sock, module, runner, compiled) if pool_worker else None]
     if waiting[0] is not None:
         waiting[0].ready(HANDOVER_WAIT_S)
@@ -573,6 +620,7 @@ def serve(file, runner, modules=()):
 
     def after_call():
         if CONFINE[0]:  # the next call's child, forked from the runner as the first one was
+            restore_kept(kept)
             waiting[0] = prefork(sock, module, runner, compiled, IDLE_WARM_S)
             waiting[0].ready(HANDOVER_WAIT_S)
             send(sock, {"ready": True, "preloaded": module is not None, "reuse": True})
