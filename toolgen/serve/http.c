@@ -1240,6 +1240,19 @@ static enum MHD_Result start_relay(hreq *h, char *url)
     return rc;
 }
 
+/* Sends r with the owner's status, content type and session id (what the client would have had
+ * from the owner itself), and releases it. */
+static enum MHD_Result queue_relayed(hreq *h, struct MHD_Response *r)
+{
+    if (h->relay_type)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, h->relay_type);
+    if (h->relay_sid)
+        MHD_add_response_header(r, SESSION_HEADER, h->relay_sid);
+    enum MHD_Result rc = MHD_queue_response(h->conn, (unsigned)h->relay_status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
 /* The owner's event stream, event by event, with its status and headers. */
 static enum MHD_Result relay_stream(hreq *h)
 {
@@ -1250,14 +1263,9 @@ static enum MHD_Result relay_stream(hreq *h)
     pthread_mutex_unlock(&h->mu);
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
                                                                h, sse_free);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, h->relay_type);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
-    if (h->relay_sid)
-        MHD_add_response_header(r, SESSION_HEADER, h->relay_sid);
-    enum MHD_Result rc = MHD_queue_response(h->conn, (unsigned)h->relay_status, r);
-    MHD_destroy_response(r);
-    return rc;
+    return queue_relayed(h, r);
 }
 
 /* A relayed call's connection, woken: its stream starts, its whole reply goes out, or it waits
@@ -1277,15 +1285,8 @@ static enum MHD_Result answer_relay(hreq *h)
         return send_json(h, h->status, h->reply);
     if (stream)
         return relay_stream(h);
-    struct MHD_Response *r = MHD_create_response_from_buffer(h->out.len, h->out.data,
-                                                             MHD_RESPMEM_MUST_COPY);
-    if (h->relay_type)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, h->relay_type);
-    if (h->relay_sid)
-        MHD_add_response_header(r, SESSION_HEADER, h->relay_sid);
-    enum MHD_Result rc = MHD_queue_response(h->conn, (unsigned)h->relay_status, r);
-    MHD_destroy_response(r);
-    return rc;
+    return queue_relayed(h, MHD_create_response_from_buffer(h->out.len, h->out.data,
+                                                            MHD_RESPMEM_MUST_COPY));
 }
 
 static enum MHD_Result on_post(hreq *h)
