@@ -24,8 +24,13 @@ TEST_DEB_PKGS := nginx-light git curl jq
 TEST_DEB_CMDS := npm:npm
 NPM_DIR ?= tests/npm
 
+# libcurl, libxml2 and libmicrohttpd are loaded when a request, a page or `serve --http` first
+# needs them (net/curlload.h, base/html.c, serve/mhdload.h), not linked: every start of toolgen
+# would pay the dynamic loader for them and the libraries they bring
+# (docs/benchmarks.md#toolgen-diff-vs-git-diff---stat-benchdiffsh).
+LOADED_PKGS := libcurl libxml-2.0 libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(LOADED_PKGS),$(PKGS)) 2>/dev/null)
 
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
 DEFS    := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -39,7 +44,7 @@ endif
 BUILD   := build/$(FLAVOR)
 ALL_CFLAGS  = $(WARN) $(DEFS) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -Itoolgen -MMD -MP
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-LIBS        = $(PKG_LIBS) -lm -pthread
+LIBS        = $(PKG_LIBS) -lm -ldl -pthread
 
 # One short line per file built; `make V=1` prints the whole commands, `make -s` nothing.
 ifeq ($(V),1)

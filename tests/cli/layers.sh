@@ -34,7 +34,7 @@ expect_out "private header" 'private to engine/'
 
 inject run/sandbox.c '#include <git2.h>'
 expect_rc "external library outside its wrapper" 1
-expect_out "external library outside its wrapper" 'only lifecycle/gitcommit.c, lifecycle/gitrev.c, lifecycle/gitstatus.c may'
+expect_out "external library outside its wrapper" 'only lifecycle/gitcommit.c, lifecycle/gitinit.c, lifecycle/gitrev.c, lifecycle/gitstatus.c may'
 
 inject model/lint.c '#include "model/nonexistent.h"'
 expect_rc "missing header" 1

@@ -1,21 +1,64 @@
 /* html.c — HTML to readable text over libxml2's HTML parser (html.h, docs/web.md#html). */
+#define _GNU_SOURCE
 #include "base/html.h"
 
+#include <dlfcn.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/buf.h"
 
+/*
+ * libxml2 is loaded when the first page is read (dlopen), not by every start of toolgen: with
+ * ICU and the C++ library it brings, the dynamic loader's work for it was a good part of a
+ * short command's CPU time (docs/benchmarks.md#toolgen-diff-vs-git-diff---stat-benchdiffsh).
+ */
+static struct {
+    __typeof__(xmlInitParser) *init_parser;
+    __typeof__(htmlReadMemory) *read_memory;
+    __typeof__(xmlDocGetRootElement) *root;
+    __typeof__(xmlNodeGetContent) *content;
+    __typeof__(xmlGetProp) *get_prop;
+    __typeof__(xmlFreeDoc) *free_doc;
+    xmlFreeFunc *free; /* libxml2's own variable: the allocator its strings come from */
+} xml;
+static bool xml_loaded;
+static char xml_why[256];
 static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+#define XML_SONAME "libxml2.so.2"
 
 static void xml_setup(void)
 {
-    xmlInitParser(); /* before threads parse: libxml2's global tables */
+    void *lib = dlopen(XML_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *e = dlerror();
+        snprintf(xml_why, sizeof xml_why, "%s", e ? e : XML_SONAME);
+        return;
+    }
+    struct {
+        void *to;
+        const char *name;
+    } syms[] = {{&xml.init_parser, "xmlInitParser"}, {&xml.read_memory, "htmlReadMemory"},
+                {&xml.root, "xmlDocGetRootElement"}, {&xml.content, "xmlNodeGetContent"},
+                {&xml.get_prop, "xmlGetProp"}, {&xml.free_doc, "xmlFreeDoc"},
+                {&xml.free, "xmlFree"}};
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        void *f = dlsym(lib, syms[i].name);
+        if (!f) {
+            snprintf(xml_why, sizeof xml_why, XML_SONAME " has no %s", syms[i].name);
+            return;
+        }
+        memcpy(syms[i].to, &f, sizeof f); /* POSIX: a function's (or variable's) address */
+    }
+    xml.init_parser(); /* before threads parse: libxml2's global tables */
+    xml_loaded = true;
 }
 
 /* Elements whose content is not read. */
@@ -77,16 +120,16 @@ static void put_text(walk *w, tg_buf *b, const char *s)
 /* The collapsed text of node's subtree (a link's or the title's), heap. */
 static char *plain_text(xmlNode *node)
 {
-    xmlChar *raw = xmlNodeGetContent(node);
+    xmlChar *raw = xml.content(node);
     walk tmp = {.text = TG_BUF_INIT};
     put_text(&tmp, &tmp.text, raw ? (const char *)raw : "");
-    xmlFree(raw);
+    (*xml.free)(raw);
     return tg_buf_steal(&tmp.text);
 }
 
 static void add_link(walk *w, xmlNode *a)
 {
-    xmlChar *href = xmlGetProp(a, (const xmlChar *)"href");
+    xmlChar *href = xml.get_prop(a, (const xmlChar *)"href");
     if (!href)
         return;
     tg_html_doc *d = w->doc;
@@ -96,7 +139,8 @@ static void add_link(walk *w, xmlNode *a)
         d->links[d->nlinks++] = (tg_html_link){.text = plain_text(a),
                                                .href = xstrdup((const char *)href)};
     }
-    xmlFree(href);
+    if (href)
+        (*xml.free)(href);
 }
 
 static void walk_nodes(walk *w, xmlNode *n)
@@ -142,28 +186,31 @@ int tg_html_extract(const char *html, size_t len, const char *charset, size_t ma
 {
     memset(out, 0, sizeof *out);
     pthread_once(&xml_once, xml_setup);
+    if (!xml_loaded)
+        return tg_err_set(err, "cannot load libxml2 (%s): install Debian's libxml2 to read "
+                               "HTML pages", xml_why);
     if (len == 0) {
         out->text = xstrdup("");
         return 0;
     }
     if (len > (size_t)INT32_MAX)
         return tg_err_set(err, "the page is too large to parse (%zu bytes)", len);
-    htmlDocPtr doc = htmlReadMemory(html, (int)len, NULL, charset,
+    htmlDocPtr doc = xml.read_memory(html, (int)len, NULL, charset,
                                     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
                                         HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
     if (!doc && charset) /* an encoding libxml2 does not know: let it detect one */
-        doc = htmlReadMemory(html, (int)len, NULL, NULL,
+        doc = xml.read_memory(html, (int)len, NULL, NULL,
                              HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
                                  HTML_PARSE_NONET);
     if (!doc)
         return tg_err_set(err, "the page could not be parsed as HTML");
     walk w = {.text = TG_BUF_INIT, .max_links = max_links, .doc = out};
-    walk_nodes(&w, xmlDocGetRootElement(doc));
+    walk_nodes(&w, xml.root(doc));
     line_break(&w);
     while (w.text.len && w.text.data[w.text.len - 1] == '\n')
         tg_buf_truncate(&w.text, w.text.len - 1);
     out->text = tg_buf_steal(&w.text);
-    xmlFreeDoc(doc);
+    xml.free_doc(doc);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* gitcommit.c — a commit of chosen paths, and the promotion history, with libgit2 (see
  * gitcommit.h). */
 #include "lifecycle/gitcommit.h"
+#include "lifecycle/gitinit.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -41,7 +42,7 @@ static void session_end(session *s)
 /* Opens the repository of r and finds where HEAD points. 0, -1, or -2 outside git. */
 static int session_open(session *s, const tg_repo *r, tg_err *err)
 {
-    git_libgit2_init();
+    tg_libgit2_start();
     if (git_repository_open_ext(&s->repo, r->path, 0, NULL) != 0 ||
         !git_repository_workdir(s->repo)) {
         tg_err_set(err, "%s is not inside a git working tree: toolgen records promotions as "
@@ -308,7 +309,7 @@ int tg_git_index_to_head(const tg_repo *r, const char *const *paths, size_t n, t
 
 int tg_git_init(const char *dir, bool *created, tg_err *err)
 {
-    git_libgit2_init();
+    tg_libgit2_start();
     git_repository *r = NULL;
     *created = false;
     if (git_repository_open_ext(&r, dir, 0, NULL) == 0) {

@@ -1,5 +1,6 @@
 /* gitrev.c — files at a revision (a commit's tree or the working tree), with libgit2. */
 #include "lifecycle/gitrev.h"
+#include "lifecycle/gitinit.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -29,7 +30,7 @@ static int git_fail(tg_err *err, const char *what)
 int tg_gitrev_open(const tg_repo *repo, tg_gitrev **out, tg_err *err)
 {
     *out = NULL;
-    git_libgit2_init();
+    tg_libgit2_start();
     /* A manifests folder of a thousand tools is a tree of tens of KiB, over libgit2's default
      * 4 KiB cache limit for trees: every path lookup would inflate it again. */
     git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, (int)GIT_OBJECT_TREE, (size_t)1 << 20);

@@ -1,5 +1,6 @@
 /* gitstatus.c — git status of one directory against HEAD, with libgit2. */
 #include "lifecycle/gitstatus.h"
+#include "lifecycle/gitinit.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ static tg_git_change_kind kind_of(unsigned s)
 
 int tg_git_status_dir(const tg_repo *r, const char *dir, tg_git_changes *out, tg_err *err)
 {
-    git_libgit2_init();
+    tg_libgit2_start();
     git_repository *repo = NULL;
     git_status_list *list = NULL;
     char *prefix = NULL, *spec = NULL;
@@ -129,7 +130,7 @@ out:
 
 int tg_git_probe(const tg_repo *r, tg_err *err)
 {
-    git_libgit2_init();
+    tg_libgit2_start();
     git_repository *repo = NULL;
     int rc = 0;
     if (git_repository_open_ext(&repo, r->path, 0, NULL) != 0) {

@@ -2,7 +2,6 @@
 #include "net/httpreq.h"
 
 #include <ctype.h>
-#include <curl/curl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <strings.h>
 
 #include "base/buf.h"
+#include "net/curlload.h"
 #include "net/redact.h"
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -66,9 +66,9 @@ static CURL *thread_handle(void)
     return h;
 }
 
+/* After tg_curl_load (which ran curl_global_init). */
 static void curl_setup(void)
 {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
     pthread_key_create(&handle_key, handle_free);
     for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
         pthread_mutex_init(&share_mu[i], NULL);
@@ -414,6 +414,8 @@ tg_http_result tg_http_request_send(const tg_http_request *rq, tg_http_response 
     }
     char url[1024];
     tg_url_redact(rq->url, url, sizeof url);
+    if (!tg_curl_load(err))
+        return TG_HTTP_ERROR;
     pthread_once(&curl_once, curl_setup);
     struct curl_slist *hl = NULL;
     if (header_list(rq, url, &hl, err) != 0)
@@ -504,6 +506,8 @@ double tg_http_retry_after(const char *value, time_t now)
         double v = strtod(value, &end);
         return v >= 0 ? v : -1;
     }
+    if (!tg_curl_load(NULL))
+        return -1;
     time_t t = curl_getdate(value, NULL);
     if (t == -1)
         return -1;
@@ -527,6 +531,8 @@ int tg_url_parse(const char *base, const char *ref, tg_url *out, tg_err *err)
     memset(out, 0, sizeof *out);
     char shown[512];
     tg_url_redact(ref ? ref : "", shown, sizeof shown);
+    if (!tg_curl_load(err))
+        return -1;
     CURLU *u = curl_url();
     if (!u)
         return tg_err_set(err, "cannot parse URLs: out of memory");

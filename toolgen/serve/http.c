@@ -18,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
 
 #include "base/buf.h"
 #include "base/json.h"
@@ -26,6 +25,7 @@
 #include "serve/declared.h"
 #include "serve/dispatch.h"
 #include "serve/httpcheck.h"
+#include "serve/mhdload.h"
 #include "serve/replay.h"
 #include "serve/servelog.h"
 #include "serve/stdio.h"
@@ -1684,6 +1684,8 @@ static void serve_loop(server *sv)
 
 int tg_serve_http_run(const tg_serve_config *c, const tg_serve_http *o, tg_err *err)
 {
+    if (!tg_mhd_load(err))
+        return -1;
     server sv = {.c = c, .o = o};
     sv.cap = o->max_message ? o->max_message : TG_SERVE_MAX_MESSAGE;
     pthread_mutex_init(&sv.streams_mu, NULL);
