@@ -512,7 +512,8 @@ static tg_strv *free_links(tg_strv *links)
 static char *exec_request(const tg_runtime_cmd *c)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON *argv = cJSON_AddArrayToObject(o, "exec_argv"), *env = cJSON_AddArrayToObject(o, "exec_env");
+    cJSON *argv = cJSON_AddArrayToObject(o, "exec_argv");
+    cJSON *env = cJSON_AddArrayToObject(o, "exec_env");
     for (size_t i = 0; i < c->argv.n; i++)
         cJSON_AddItemToArray(argv, cJSON_CreateString(c->argv.v[i]));
     for (size_t i = 0; i < c->env.n; i++)
