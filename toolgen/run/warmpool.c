@@ -312,7 +312,7 @@ static void reap_retired(tg_warmpool *p)
 static void slot_fill(tg_warmpool *p, pool_slot *s, bool first)
 {
     pthread_mutex_lock(&p->mu);
-    bool need = first ? s->n_ready == 0 : s->n_ready + s->busy < s->cap;
+    bool need = (!first || s->n_ready == 0) && s->n_ready + s->busy < s->cap;
     pool_worker *pw = NULL;
     if (need) {
         pw = xcalloc(1, sizeof *pw);
@@ -526,9 +526,9 @@ static char *exec_request(const tg_runtime_cmd *c)
 }
 
 /*
- * After a call in pw: back into s when pw keeps calls apart and has a folder left, and s has no
- * worker (true); otherwise retired (false: s needs a new one). A worker that broke or could
- * not take the call is retired.
+ * After a call in pw: back into s when pw keeps calls apart, has a folder left and s has room
+ * (true); otherwise retired (false: s may need a new one). A worker that broke or could not
+ * take the call is retired.
  */
 static bool give_back(tg_warmpool *p, pool_slot *s, pool_worker *pw, bool ran)
 {
