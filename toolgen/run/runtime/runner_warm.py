@@ -17,7 +17,7 @@ sends over the socket on fd 4, one at a time:
   runner -> toolgen  {"ready": true, "preloaded": bool, "reuse": bool} after the import
                      {"status": wait status, "utime", "stime", "maxrss"} after each call
                      {"ready": ...} again after each call of a worker that serves several
-                     ("reuse": its calls are kept apart), once the next call's child is warm
+                     ("reuse": its calls are kept apart), once the next call's child is forked
   toolgen -> runner  {"kill": true}: the call ran out of time (or output, disk): kill it now;
                      one that arrives after the call ended by itself is stale and ignored
 
@@ -37,9 +37,10 @@ child answers with the CPU it used before the call; the status reports the call'
 without it. Where the kernel has Landlock (ABI 3), a pool worker serves several calls
 ("reuse"): each call's child confines itself to its own folder below /work before the call's
 code runs, and after each call the runner forks the next call's child (which warms up only
-when no call came within IDLE_WARM_S) and says ready again. A pool worker (FILE "-") also compiles, but does not run, the tool files named by
-its arguments that start with "/" (the tools a server offers), and a child whose tool file still
-has exactly those bytes uses that code instead of compiling it again.
+when no call came within IDLE_WARM_S) and says ready again. A pool worker (FILE "-") also
+compiles, but does not run, the tool files named by its arguments that start with "/" (the
+tools a server offers), and a child whose tool file still has exactly those bytes uses that
+code instead of compiling it again.
 """
 
 import json
