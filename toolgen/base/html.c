@@ -1,18 +1,16 @@
 /* html.c — HTML to readable text over libxml2's HTML parser (html.h, docs/web.md#html). */
-#define _GNU_SOURCE
 #include "base/html.h"
 
-#include <dlfcn.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 #include <pthread.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/buf.h"
+#include "base/dlib.h"
 
 /*
  * libxml2 is loaded when the first page is read (dlopen), not by every start of toolgen: with
@@ -32,31 +30,17 @@ static bool xml_loaded;
 static char xml_why[256];
 static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
 
-#define XML_SONAME "libxml2.so.2"
-
 static void xml_setup(void)
 {
-    void *lib = dlopen(XML_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(xml_why, sizeof xml_why, "%s", e ? e : XML_SONAME);
+    const tg_dl_sym syms[] = {{"xmlInitParser", &xml.init_parser},
+                              {"htmlReadMemory", &xml.read_memory},
+                              {"xmlDocGetRootElement", &xml.root},
+                              {"xmlNodeGetContent", &xml.content},
+                              {"xmlGetProp", &xml.get_prop},
+                              {"xmlFreeDoc", &xml.free_doc},
+                              {"xmlFree", &xml.free}};
+    if (tg_dl_load("libxml2.so.2", syms, sizeof syms / sizeof *syms, xml_why, sizeof xml_why) != 0)
         return;
-    }
-    struct {
-        void *to;
-        const char *name;
-    } syms[] = {{&xml.init_parser, "xmlInitParser"}, {&xml.read_memory, "htmlReadMemory"},
-                {&xml.root, "xmlDocGetRootElement"}, {&xml.content, "xmlNodeGetContent"},
-                {&xml.get_prop, "xmlGetProp"}, {&xml.free_doc, "xmlFreeDoc"},
-                {&xml.free, "xmlFree"}};
-    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
-        void *f = dlsym(lib, syms[i].name);
-        if (!f) {
-            snprintf(xml_why, sizeof xml_why, XML_SONAME " has no %s", syms[i].name);
-            return;
-        }
-        memcpy(syms[i].to, &f, sizeof f); /* POSIX: a function's (or variable's) address */
-    }
     xml.init_parser(); /* before threads parse: libxml2's global tables */
     xml_loaded = true;
 }

@@ -1,13 +1,10 @@
 /* mhdload.c — libmicrohttpd loaded when `serve --http` starts (mhdload.h). */
-#define _GNU_SOURCE
 #define TG_MHDLOAD_IMPL
 #include "serve/mhdload.h"
 
-#include <dlfcn.h>
+#include "base/dlib.h"
+
 #include <pthread.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <string.h>
 
 const tg_mhd_fns *tg_mhd_fn;
 
@@ -15,42 +12,24 @@ static tg_mhd_fns fns;
 static char why[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-#define SONAME "libmicrohttpd.so.12"
-#define FN(field, name) {offsetof(tg_mhd_fns, field), name}
-static const struct {
-    size_t at;
-    const char *name;
-} symbols[] = {
-    FN(start_daemon, "MHD_start_daemon"), FN(stop_daemon, "MHD_stop_daemon"),
-    FN(quiesce_daemon, "MHD_quiesce_daemon"), FN(get_daemon_info, "MHD_get_daemon_info"),
-    FN(add_response_header, "MHD_add_response_header"), FN(queue_response, "MHD_queue_response"),
-    FN(destroy_response, "MHD_destroy_response"),
-    FN(create_response_from_buffer, "MHD_create_response_from_buffer"),
-    FN(create_response_from_callback, "MHD_create_response_from_callback"),
-    FN(suspend_connection, "MHD_suspend_connection"),
-    FN(resume_connection, "MHD_resume_connection"),
-    FN(set_connection_option, "MHD_set_connection_option"),
-    FN(lookup_connection_value, "MHD_lookup_connection_value"),
-    FN(get_connection_values, "MHD_get_connection_values"),
-};
-
 static void load(void)
 {
-    void *lib = dlopen(SONAME, RTLD_NOW | RTLD_LOCAL); /* never unloaded */
-    if (!lib) {
-        const char *e = dlerror();
-        snprintf(why, sizeof why, "%s", e ? e : SONAME);
-        return;
-    }
-    for (size_t i = 0; i < sizeof symbols / sizeof *symbols; i++) {
-        void *f = dlsym(lib, symbols[i].name);
-        if (!f) {
-            snprintf(why, sizeof why, SONAME " has no %s", symbols[i].name);
-            return;
-        }
-        memcpy((char *)&fns + symbols[i].at, &f, sizeof f); /* POSIX: a function's address */
-    }
-    tg_mhd_fn = &fns;
+    const tg_dl_sym syms[] = {
+        {"MHD_start_daemon", &fns.start_daemon}, {"MHD_stop_daemon", &fns.stop_daemon},
+        {"MHD_quiesce_daemon", &fns.quiesce_daemon}, {"MHD_get_daemon_info", &fns.get_daemon_info},
+        {"MHD_add_response_header", &fns.add_response_header},
+        {"MHD_queue_response", &fns.queue_response},
+        {"MHD_destroy_response", &fns.destroy_response},
+        {"MHD_create_response_from_buffer", &fns.create_response_from_buffer},
+        {"MHD_create_response_from_callback", &fns.create_response_from_callback},
+        {"MHD_suspend_connection", &fns.suspend_connection},
+        {"MHD_resume_connection", &fns.resume_connection},
+        {"MHD_set_connection_option", &fns.set_connection_option},
+        {"MHD_lookup_connection_value", &fns.lookup_connection_value},
+        {"MHD_get_connection_values", &fns.get_connection_values},
+    };
+    if (tg_dl_load("libmicrohttpd.so.12", syms, sizeof syms / sizeof *syms, why, sizeof why) == 0)
+        tg_mhd_fn = &fns; /* never unloaded */
 }
 
 const tg_mhd_fns *tg_mhd_load(tg_err *err)
