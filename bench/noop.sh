@@ -3,8 +3,8 @@
 # ninja graph, side by side, for N synthetic manifests (default: 100 1000 10000).
 #
 # For each N: generate N manifests, build once with toolgen, then time
-#   - toolgen's no-op rebuild (median of RUNS runs, default 5),
-#   - ninja's no-op rebuild of a graph with one edge per toolgen stage output (same outputs,
+#   - toolgen's no-op rebuild (median of RUNS runs, default 5), its runs interleaved with
+#     those of ninja's no-op rebuild of a graph with one edge per toolgen stage output (same outputs,
 #     same inputs: `cp`/`cat` rules), whose first build is recorded directly in .ninja_log (so
 #     the set-up does not spawn one process per output),
 #   - toolgen's rebuild after editing one manifest's description (median of RUNS edits): load
@@ -145,22 +145,33 @@ with open(os.path.join(dst, ".ninja_log"), "w") as f:
 print(len(edges))
 PY
 
-# ms CMD...: median wall time of RUNS runs in milliseconds (output discarded), then the median
-# CPU time (user + system of the command and its children), which a loaded machine skews less
+# time.py RUNS CMD... [-- CMD...]: the median wall time of RUNS runs in milliseconds (output
+# discarded), then the median CPU time (user + system of the command and its children), which a
+# loaded machine skews less; with two commands, their runs alternate (A B A B ...) so a change
+# in the machine's load falls on both sides alike, and one line is printed per command
 cat >"$WORK/time.py" <<'PY'
 import resource, subprocess, sys, time
-runs, cmd = int(sys.argv[1]), sys.argv[2:]
-ts, cs = [], []
+runs, args = int(sys.argv[1]), sys.argv[2:]
+cmds = [[]]
+for a in args:
+    if a == "--":
+        cmds.append([])
+    else:
+        cmds[-1].append(a)
+ts = [[] for _ in cmds]
+cs = [[] for _ in cmds]
 for _ in range(runs):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    ts.append((time.perf_counter() - t) * 1000)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cs.append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000)
-ts.sort()
-cs.sort()
-print("%.1f %.1f" % (ts[len(ts) // 2], cs[len(cs) // 2]))
+    for k, cmd in enumerate(cmds):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        ts[k].append((time.perf_counter() - t) * 1000)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cs[k].append((r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000)
+for t, c in zip(ts, cs):
+    t.sort()
+    c.sort()
+    print("%.1f %.1f" % (t[len(t) // 2], c[len(c) // 2]))
 PY
 
 ROWS=""
@@ -179,10 +190,9 @@ for N in "$@"; do
     fi
     "$TG" -C "$D/repo" build >/dev/null # warm caches for both
     (cd "$D/ninja" && ninja >/dev/null)
-    set -- $(python3 "$WORK/time.py" "$RUNS" "$TG" -C "$D/repo" build)
-    tg_ms=$1 tg_cpu=$2
-    set -- $(python3 "$WORK/time.py" "$RUNS" ninja -C "$D/ninja")
-    nj_ms=$1 nj_cpu=$2
+    # interleaved: toolgen, ninja, toolgen, ninja, ...
+    set -- $(python3 "$WORK/time.py" "$RUNS" "$TG" -C "$D/repo" build -- ninja -C "$D/ninja")
+    tg_ms=$1 tg_cpu=$2 nj_ms=$3 nj_cpu=$4
     # one edit: a different description each time, so every run really changes the manifest
     M=$D/repo/manifests/tool_00000/tool.manifest.yaml
     cat >"$WORK/edit.sh" <<EOF

@@ -6,15 +6,15 @@
 # tools/call results, bodies checked). Results go into docs/benchmarks.md.
 #
 # 1. In process, ns per instance, parsing excluded: bench/validate_inproc.c (linked against
-#    build/release/libtoolgen.a; the median of L passes over the parsed instances, in thread
-#    CPU time) against
+#    build/release/libtoolgen.a; the median of L passes over the parsed instances) against
 #    `jsonschema validate --benchmark --fast --continue --loop L` (Blaze's own timer around each
 #    instance: the mean over L runs, averaged over the file; the binary ships no headers or
 #    library to link a harness against). L = 400000 / instances + 1 (3 from 100,000 up).
-#    toolgen is timed two ways: "pass", L passes over the whole file (each instance is cold
-#    again when its turn comes), and "each", Blaze's own method: every instance L times in a
-#    row, the mean of each one's time averaged over the file (Blaze's figure also holds two
-#    clock reads per validation, which "each" spreads over L).
+#    Both sides are timed the same way: wall time, the clock Blaze reads (TG_BENCH_CLOCK=cpu
+#    gives toolgen's "pass" in thread CPU time instead). toolgen is timed two ways: "pass", L
+#    passes over the whole file (each instance is cold again when its turn comes), and "each",
+#    Blaze's own method: every instance L times in a row, a clock read before and after each
+#    validation, the mean of each one's time averaged over the file.
 #    ROUNDS rounds (default 3), alternating, median of each side.
 # 2. Whole process: `toolgen validate --jsonl`, `jsonschema validate --fast --continue` and
 #    node + ajv over the whole file; wall time, best of 3, start-up included; and the rate with
