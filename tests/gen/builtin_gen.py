@@ -276,6 +276,14 @@ CASES = [
      lambda r, df: r["row_count"] == len(df) and close(r["details"]["correlation"], df.speeding.corr(df.alcohol))),
     # two files
     ("c49", "merge the files on day", ["tips.csv", "day_info.csv"], merge_rows("day_info.csv", "day")),
+    # words as people write them: relative clauses, contractions, numbers in words, units
+    ("c50", "maximum age of passengers who survived", ["titanic.csv"],
+     value(lambda df: df[df.survived == 1].age.max())),
+    ("c51", "average age of passengers who didn't survive", ["titanic.csv"],
+     value(lambda df: df[df.survived != 1].age.mean())),
+    ("c52", "how many penguins weigh more than six thousand grams", ["penguins.csv"],
+     value(lambda df: int((df.body_mass_g > 6000).sum()))),
+    ("c53", "average fare by passenger class", ["titanic.csv"], by_group("class", "fare", "mean")),
 ]
 
 # Built and tested with `toolgen build` (every operation kind; the others are linted).

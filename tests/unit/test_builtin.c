@@ -225,6 +225,44 @@ static void test_questions(const tg_dataset *ds)
     expect_refused(ds, "predict the bill by day", "'predict'");
 }
 
+/* Requests as people write them: relative clauses, contractions, numbers in words, units. */
+static void test_users_words(const tg_dataset *ds)
+{
+    /* a yes/no column in a relative clause is a filter of what is computed... */
+    expect_plan(ds, "maximum tip of customers who smoke", "aggregate max(tip) where smoker == 'Yes'");
+    expect_plan(ds, "average tip of people who are not smokers",
+                "aggregate mean(tip) where smoker != 'Yes'");
+    expect_plan(ds, "average tip of customers who didn't smoke",
+                "aggregate mean(tip) where smoker != 'Yes'");
+    expect_plan(ds, "average tip of customers who didn\u2019t smoke by day",
+                "aggregate mean(tip) by day where smoker != 'Yes'");
+    /* ...and what is computed when the request asks for its rate */
+    expect_plan(ds, "percentage of customers who smoke by day", "aggregate percent(smoker) by day");
+    expect_plan(ds, "percentage of customers who smoke by size", "aggregate percent(smoker) by size");
+    /* a noun for the rows before a group key: the rows' own column */
+    expect_plan(ds, "average tip by customer sex", "aggregate mean(tip) by sex");
+    /* a verb of a column's name */
+    expect_plan(ds, "average total bill of customers who tipped over 5",
+                "aggregate mean(total_bill) where tip > 5");
+    /* numbers in words */
+    expect_plan(ds, "top three days by total tip", "aggregate sum(tip) by day | sort desc | top 3");
+    expect_plan(ds, "average tip where total bill is over twenty five",
+                "aggregate mean(tip) where total_bill > 25");
+    expect_plan(ds, "average tip where total bill is over twenty-five",
+                "aggregate mean(tip) where total_bill > 25");
+    expect_plan(ds, "number of rows where total bill is over two thousand",
+                "aggregate size() where total_bill > 2000");
+    expect_plan(ds, "correlation between the two columns tip and total bill",
+                "correlation total_bill, tip pearson");
+    /* a unit after the number: the column's own, or refused (no conversion is guessed) */
+    expect_plan(ds, "average tip where bill length is over 40 millimeters",
+                "aggregate mean(tip) where bill_length_mm > 40");
+    expect_plan(ds, "how many rows have a bill length over 40 mm",
+                "aggregate size() where bill_length_mm > 40");
+    expect_refused(ds, "average tip where bill length is over 4 cm",
+                   "'cm' after a number: column bill_length_mm is in mm; give the number in mm");
+}
+
 /* ---- test-only entry points -------------------------------------------------------------- */
 
 static int write_in(const char *dir, const char *file, const char *text)
@@ -350,6 +388,7 @@ int main(int argc, char **argv)
     test_plans(&ds);
     test_refusals(&ds);
     test_questions(&ds);
+    test_users_words(&ds);
     test_periods();
     test_hostile_names();
     return tl_finish("builtin");

@@ -131,6 +131,9 @@ static void group_clause(bp_state *s, size_t i, bool ranking, bool has_agg)
         t->v[j].used = t->v[j + 1].used = true; /* "per number of cylinders" */
         j += 2;
     }
+    if (j + 1 < t->n && t->v[j].kind == BT_WORD && bt_is_row_noun(t->v[j].text) &&
+        t->v[j + 1].kind == BT_COL && t->v[j + 1].ds == 0 && !t->v[j + 1].used)
+        t->v[j++].used = true; /* "by passenger class": the rows' class */
     if (j >= t->n)
         return;
     bt_tok *next = &t->v[j];

@@ -3,12 +3,15 @@
  * (docs/generate.md#the-built-in-generator).
  *
  * Words keep '_' (column names are often written as in the file) and inner apostrophes are
- * dropped with what follows ("day's" → "day"). A number glued to a word by '-' is split
- * ("7-day" → 7 day) so that "a 7-day moving average" reads its window; "z-score" stays a word.
+ * dropped with what follows ("day's" → "day"), except a negation, which is two words ("didn't"
+ * → did not, "can't" → can not, "won't" → will not); the typographic apostrophe (’) counts as
+ * one. A number glued to a word by '-' is split ("7-day" → 7 day) so that "a 7-day moving
+ * average" reads its window; "z-score" stays a word.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gen/builtin_int.h"
 
@@ -18,9 +21,28 @@ static void push(bt_toks *t, bt_tok tok)
     t->v[t->n++] = tok;
 }
 
+/* The length of an apostrophe at s: ' or the typographic ’ (U+2019); 0 when none. */
+static size_t apostrophe_len(const char *s)
+{
+    if (*s == '\'')
+        return 1;
+    return strncmp(s, "\xe2\x80\x99", 3) == 0 ? 3 : 0;
+}
+
 static bool word_char(int c)
 {
     return isalnum(c) || c == '_' || c >= 0x80;
+}
+
+/* The length of the word at s: word characters, inner hyphens; it ends at an apostrophe. */
+static size_t word_len(const char *s)
+{
+    size_t n = 0;
+    while (!apostrophe_len(s + n) &&
+           (word_char((unsigned char)s[n]) ||
+            (s[n] == '-' && word_char((unsigned char)s[n + 1]) && n > 0)))
+        n++;
+    return n;
 }
 
 /* A number at s ("12", "3.5", "-2", "40%"): its length, 0 when none. */
@@ -81,22 +103,30 @@ int bt_lex(const char *intent, bt_toks *out, tg_err *err)
             push(out, (bt_tok){.kind = BT_CMP, .cmp = cmp, .text = xstrndup(s, n),
                                .raw = xstrndup(s, n), .ds = -1, .col = -1});
             s += n;
-        } else if (word_char((unsigned char)*s)) {
-            n = 0;
-            while (word_char((unsigned char)s[n]) ||
-                   (s[n] == '-' && word_char((unsigned char)s[n + 1]) && n > 0))
-                n++;
-            push(out, word_tok(s, n));
+        } else if (word_char((unsigned char)*s) && (n = word_len(s)) > 0) {
+            size_t a = apostrophe_len(s + n);
+            bool nt = a && n > 1 && tolower((unsigned char)s[n - 1]) == 'n' &&
+                      tolower((unsigned char)s[n + a]) == 't' && !isalpha((unsigned char)s[n + a + 1]);
+            if (nt) /* "didn't": did not; "can't": can not; "won't": will not */
+                push(out, n == 3 && strncasecmp(s, "won", 3) == 0 ? word_tok("will", 4)
+                          : n == 3 && strncasecmp(s, "can", 3) == 0 ? word_tok(s, n)
+                                                                     : word_tok(s, n - 1));
+            else
+                push(out, word_tok(s, n));
+            if (nt)
+                push(out, word_tok("not", 3));
             s += n;
-            if (*s == '\'' && isalpha((unsigned char)s[1])) /* "day's", "what's" */
-                while (*s == '\'' || isalpha((unsigned char)*s))
-                    s++;
+            if (a && isalpha((unsigned char)s[a])) { /* "day's", "what's", "didn't" */
+                s += a;
+                while (isalpha((unsigned char)*s) || apostrophe_len(s))
+                    s += apostrophe_len(s) ? apostrophe_len(s) : 1;
+            }
         } else {
             if (*s == ',' || *s == '&' || *s == ';')
                 push(out, (bt_tok){.kind = BT_SEP, .text = xstrndup(s, 1), .raw = xstrndup(s, 1),
                                    .ds = -1, .col = -1});
             after_space = isspace((unsigned char)*s) || *s == '(' || *s == ',';
-            s++;
+            s += apostrophe_len(s) ? apostrophe_len(s) : 1;
             continue;
         }
         after_space = false;

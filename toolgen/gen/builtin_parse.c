@@ -198,8 +198,13 @@ static int filter_on_column(bp_state *s, size_t i)
             after += 2;
         }
     }
+    int unit = 0;
     if (after < t->n && t->v[after].kind == BT_COL && t->v[after].col == t->v[i].col)
         after++; /* "body mass over 5000 g": the unit names the column again */
+    else if (f->numeric && (unit = bp_unit_after(s, after, t->v[i].col)) < 0)
+        return -1;
+    else
+        after += (size_t)unit; /* "body mass over 5000 grams" */
     for (size_t k = i; k < after; k++)
         t->v[k].used = true;
     bp_use_before(s, i, bp_filter_intro);
@@ -300,6 +305,63 @@ static int filter_on_flag(bp_state *s, size_t i)
     return rc;
 }
 
+/* Words that make a request a rate of a yes/no column ("percentage who survived"). */
+static const char *const flag_rate_words[] = {"rate", "rates", "share", "shares", "percentage",
+                                              "percentages", "percent", "proportion",
+                                              "proportions", "fraction", NULL};
+
+/*
+ * "age of passengers who survived", "fare of those that did not survive": a yes/no column in a
+ * relative clause — who/that/which, an auxiliary, "not" — is a filter (yes, or no with "not").
+ * Not in a request for a rate that names no other column to take it of ("percentage who
+ * survived"): there the column is what is computed.
+ */
+static int filter_on_flag_clause(bp_state *s, size_t i)
+{
+    static const char *const pronouns[] = {"who", "that", "which", NULL};
+    static const char *const aux[] = {"did", "do", "does", "was", "were", "is", "are", "has",
+                                      "have", "had", NULL};
+    static const char *const group_words[] = {"by", "per", "each", "across", NULL};
+    bt_toks *t = s->t;
+    if (t->v[i].ds != 0 || i == 0)
+        return 0;
+    size_t j = i;
+    bool negated = false;
+    if (j > 0 && (bp_is(&t->v[j - 1], "not") || bp_is(&t->v[j - 1], "never"))) {
+        negated = true;
+        j--;
+    }
+    if (j > 0 && bp_in(&t->v[j - 1], aux))
+        j--;
+    if (j == 0 || !bp_in(&t->v[j - 1], pronouns))
+        return 0;
+    /* a rate: of this column, unless another yes/no or numeric column is there to be it
+     * ("survival rate of passengers who were alone") */
+    bool rate = false, other = false;
+    for (size_t k = 0; k < t->n; k++) {
+        const bt_tok *o = &t->v[k];
+        rate = rate || (!o->used && bp_in(o, flag_rate_words));
+        if (k != i && !o->used && o->kind == BT_COL && o->ds == 0 &&
+            !(k > 0 && bp_in(&t->v[k - 1], group_words))) { /* a group key is not measured */
+            const tg_dataset_column *c = &s->ds[0].cols[o->col];
+            const char *yes;
+            double one;
+            other = other || c->type == TG_COL_INT || c->type == TG_COL_FLOAT ||
+                    bp_flag(c, &yes, &one);
+        }
+    }
+    if (rate && !other)
+        return 0;
+    int rc = bp_flag_filter(s, t->v[i].col);
+    if (rc != 1)
+        return rc;
+    if (negated)
+        s->p->filters[s->p->nfilters - 1].cmp = BT_NE;
+    for (size_t k = j - 1; k <= i; k++)
+        t->v[k].used = true;
+    return 1;
+}
+
 int bp_filters(bp_state *s)
 {
     for (size_t i = 0; i < s->t->n; i++) {
@@ -308,8 +370,8 @@ int bp_filters(bp_state *s)
             continue;
         int rc = 0;
         if (k->kind == BT_COL && (rc = filter_on_column(s, i)) == 0 &&
-            (rc = bp_flag_clause(s, i)) == 0)
-            rc = filter_on_flag(s, i);
+            (rc = bp_flag_clause(s, i)) == 0 && (rc = filter_on_flag(s, i)) == 0)
+            rc = filter_on_flag_clause(s, i);
         else if (k->kind == BT_VAL)
             rc = filter_on_values(s, i);
         else if (k->kind == BT_NUM)

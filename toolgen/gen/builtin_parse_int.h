@@ -50,6 +50,11 @@ bool bp_year_word(const bt_tok *tok);
  * "4-cylinder", "6 or more cylinders", "in 2015", "since 2000", "over 50" (its column implied
  * or asked). 1 read, 0 not such a clause, -1 with err. */
 int bp_number(bp_state *s, size_t i);
+/* The word at `at`, after a comparison's number on column col, as a unit ("over 6000 grams"):
+ * 1 when it is the unit col's name ends with (the word is read), -1 with err when it is
+ * another unit of a column whose name says its unit ("5 kg" of body_mass_g: no conversion is
+ * guessed), 0 when it is no unit word or col's name says none. */
+int bp_unit_after(bp_state *s, size_t at, int col);
 /* A ratio of two columns computed per row (builtin_ratio.c): "tip as a percentage of fare",
  * "ratio of X to Y", "fare per mile", "tip percentage" (of which column: asked). 0 or -1. */
 int bp_ratio(bp_state *s);

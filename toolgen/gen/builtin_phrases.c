@@ -3,7 +3,8 @@
  * (docs/generate.md#what-it-understands): a number attached to a word ("4-cylinder cars",
  * "6 or more cylinders"), a year ("in 2015", "since 2000", "before 1955": the file's year
  * column, or the year of its date column), a comparison whose word implies its column ("older
- * than 60": age) or whose number's unit names it ("over 10 miles": distance), and yes/no
+ * than 60": age) or whose number's unit names it ("over 10 miles": distance; "over 6000
+ * grams": the column whose name ends in g), and yes/no
  * columns named in the negative ("non-smokers") or against each other ("smokers vs
  * non-smokers": per value). A comparison whose column nothing names is asked about, among the
  * numeric columns whose range holds the number; never guessed.
@@ -129,6 +130,86 @@ static size_t or_more(const bt_toks *t, size_t i, bt_cmp *cmp)
     return 0;
 }
 
+/* Units as analysts write them after a number, each row one unit: its abbreviations (as a
+ * column name ends: body_mass_g, bill_length_mm, price_usd) and its words. */
+static const char *const unit_rows[][7] = {
+    {"g", "gr", "gram", "grams", NULL},
+    {"kg", "kilo", "kilos", "kilogram", "kilograms", NULL},
+    {"mg", "milligram", "milligrams", NULL},
+    {"mm", "millimeter", "millimeters", "millimetre", "millimetres", NULL},
+    {"cm", "centimeter", "centimeters", "centimetre", "centimetres", NULL},
+    {"km", "kilometer", "kilometers", "kilometre", "kilometres", NULL},
+    {"mi", "mile", "miles", NULL},
+    {"lb", "lbs", "pound", "pounds", NULL},
+    {"oz", "ounce", "ounces", NULL},
+    {"usd", "dollar", "dollars", "bucks", NULL},
+    {"eur", "euro", "euros", NULL},
+    {"sec", "secs", "second", "seconds", NULL},
+    {"min", "mins", "minute", "minutes", NULL},
+    {"hr", "hrs", "hour", "hours", NULL},
+    {"ms", "millisecond", "milliseconds", NULL},
+};
+
+/* The row of unit_rows holding w, or -1. */
+static int unit_row(const char *w)
+{
+    for (size_t r = 0; r < sizeof unit_rows / sizeof *unit_rows; r++)
+        for (size_t k = 0; unit_rows[r][k]; k++)
+            if (strcmp(unit_rows[r][k], w) == 0)
+                return (int)r;
+    return -1;
+}
+
+/* The unit a column's name ends with (its last word, of one to three letters), as a row of
+ * unit_rows; -1 when none. */
+static int column_unit(const tg_dataset_column *c)
+{
+    tg_strv words = {0};
+    bt_name_words(c->name, &words);
+    const char *last = words.n > 1 ? words.v[words.n - 1] : "";
+    int r = strlen(last) <= 3 ? unit_row(last) : -1;
+    tg_strv_free(&words);
+    return r;
+}
+
+/* The token at `at` as a unit word not read yet: its row of unit_rows, or -1. */
+static int unit_word_at(const bt_toks *t, size_t at)
+{
+    if (at >= t->n || t->v[at].kind != BT_WORD || t->v[at].used)
+        return -1;
+    return unit_row(t->v[at].text);
+}
+
+int bp_unit_after(bp_state *s, size_t at, int col)
+{
+    int r = unit_word_at(s->t, at);
+    if (r < 0 || col < 0)
+        return 0;
+    int own = column_unit(&s->ds[0].cols[col]);
+    if (own == r) {
+        s->t->v[at].unknown = false;
+        s->t->v[at].used = true;
+        return 1;
+    }
+    if (own >= 0)
+        return tg_err_set(s->err, "'%s' after a number: column %s is in %s; give the number in "
+                                  "%s", s->t->v[at].raw, s->ds[0].cols[col].name,
+                          unit_rows[own][0], unit_rows[own][0]);
+    return 0;
+}
+
+/* The one numeric column whose name ends with the unit at `at` ("over 6000 grams":
+ * body_mass_g), or -1 (no unit word, no such column, several). */
+static int unit_column(const bp_state *s, size_t at)
+{
+    int r = unit_word_at(s->t, at);
+    int found = -1, n = 0;
+    for (size_t c = 0; r >= 0 && c < s->ds[0].ncols; c++)
+        if (numeric(&s->ds[0].cols[c]) && column_unit(&s->ds[0].cols[c]) == r)
+            found = (int)c, n++;
+    return n == 1 ? found : -1;
+}
+
 /* The comparison right before the number at i (not yet read), and where it starts. */
 static bool comparison_before(const bt_toks *t, size_t i, bt_cmp *cmp, size_t *start)
 {
@@ -143,13 +224,22 @@ static bool comparison_before(const bt_toks *t, size_t i, bt_cmp *cmp, size_t *s
 }
 
 /* The column of a comparison at start..i (the number): implied by its word, named by the
- * unit after the number, a year's, or asked among those whose range holds the number. */
+ * unit after the number, a year's, or asked among those whose range holds the number. -1:
+ * none; -2: a unit that is not the column's (err). *unit: 1 when the word after the number was
+ * read as its unit. */
 static int comparison_column(bp_state *s, size_t start, size_t i, bool *year, size_t *unit)
 {
     bt_toks *t = s->t;
     *year = false;
     *unit = 0;
     int col = implied_column(s, &t->v[start]);
+    if (col < 0)
+        col = unit_column(s, i + 1); /* "over 6000 grams" */
+    if (col >= 0 && i + 1 < t->n && t->v[i + 1].kind == BT_COL && t->v[i + 1].col == col &&
+        t->v[i + 1].ds == 0)
+        *unit = 1; /* "heavier than 6000 g": the unit names the column again */
+    else if (col >= 0 && (*unit = (size_t)bp_unit_after(s, i + 1, col)) == (size_t)-1)
+        return -2;
     if (col >= 0)
         return col;
     if (i + 1 < t->n && t->v[i + 1].kind == BT_COL && !t->v[i + 1].used && t->v[i + 1].ds == 0 &&
@@ -182,7 +272,7 @@ int bp_number(bp_state *s, size_t i)
                      numeric(&s->ds[0].cols[t->v[after].col]);
         int col = named ? t->v[after].col : comparison_column(s, i, i, &year, &unit);
         if (col < 0)
-            return 0;
+            return col == -2 ? -1 : 0;
         for (size_t j = i; j < after + named; j++)
             t->v[j].used = true;
         bp_use_before(s, i, bp_filter_intro);
@@ -191,7 +281,7 @@ int bp_number(bp_state *s, size_t i)
     if (comparison_before(t, i, &cmp, &start)) { /* "over 50", "older than 60", "since 2000" */
         int col = comparison_column(s, start, i, &year, &unit);
         if (col < 0)
-            return 0;
+            return col == -2 ? -1 : 0;
         for (size_t j = start; j <= i + unit; j++)
             t->v[j].used = true;
         bp_use_before(s, start, bp_filter_intro);

@@ -230,13 +230,18 @@ static char *ngram_key(const bt_toks *t, size_t i, size_t k)
 static const char *const agg_words[] = {"sum", "total", "totals", "mean", "average", "avg",
                                         "median", "min", "max", "count", "number", NULL};
 
-/* "percentage who survived": a relative pronoun, even in a file with a column named who. */
+/* "percentage who survived", "those who did not survive": a relative pronoun, even in a file
+ * with a column named who. */
 static bool pronoun(const bt_toks *t, size_t i)
 {
     static const char *const pronouns[] = {"who", "which", "that", "what", NULL};
-    return tg_strlist_has(pronouns, t->v[i].text) && i > 0 && i + 1 < t->n &&
-           t->v[i + 1].kind == BT_WORD && !bt_is_keyword(t->v[i + 1].text) &&
-           !bt_is_filler(t->v[i + 1].text);
+    static const char *const verbs[] = {"did", "do", "does", "was", "were", "is", "are", "has",
+                                        "have", "had", "not", "never", NULL};
+    if (!tg_strlist_has(pronouns, t->v[i].text) || i == 0 || i + 1 >= t->n ||
+        t->v[i + 1].kind != BT_WORD)
+        return false;
+    const char *next = t->v[i + 1].text;
+    return tg_strlist_has(verbs, next) || (!bt_is_keyword(next) && !bt_is_filler(next));
 }
 
 /* Longest run of words i..i+k naming a column of one of the datasets: sets *ds_out, *col_out.
@@ -357,6 +362,82 @@ static size_t aggregate_then_column(const bt_toks *t, size_t i, bt_ctx *x, int *
     return k > 1 ? k : 0;
 }
 
+/* The value of a number word ("six", "twenty-five", "dozen"); false when w is none. "one" is
+ * not read as a number: it is a pronoun far more often ("which one"). */
+static bool number_word(const char *w, double *out)
+{
+    static const char *const units[] = {"", "one", "two", "three", "four", "five", "six",
+                                        "seven", "eight", "nine", "ten", "eleven", "twelve",
+                                        "thirteen", "fourteen", "fifteen", "sixteen",
+                                        "seventeen", "eighteen", "nineteen", NULL};
+    static const char *const tens[] = {"", "", "twenty", "thirty", "forty", "fifty", "sixty",
+                                       "seventy", "eighty", "ninety", NULL};
+    if (strcmp(w, "dozen") == 0 || strcmp(w, "hundred") == 0 || strcmp(w, "thousand") == 0 ||
+        strcmp(w, "million") == 0) {
+        *out = w[0] == 'd' ? 12 : w[0] == 'h' ? 100 : w[0] == 't' ? 1000 : 1e6;
+        return true;
+    }
+    const char *dash = strchr(w, '-');
+    size_t head = dash ? (size_t)(dash - w) : strlen(w);
+    for (int t = 2; tens[t]; t++)
+        if (strlen(tens[t]) == head && strncmp(w, tens[t], head) == 0) {
+            if (!dash) {
+                *out = 10 * t;
+                return true;
+            }
+            for (int u = 1; u < 10; u++)
+                if (strcmp(dash + 1, units[u]) == 0) {
+                    *out = 10 * t + u;
+                    return true;
+                }
+            return false;
+        }
+    for (int u = 2; units[u]; u++)
+        if (strcmp(w, units[u]) == 0) {
+            *out = u;
+            return true;
+        }
+    return false;
+}
+
+/*
+ * A number written as words becomes a number token: "six or more", "the three biggest",
+ * "six thousand", "twenty five", "a dozen". Not "the two files" (two of something the request
+ * names as a whole), and not a word a column or value of the data already took. 0: w is no
+ * number; 1: token i is one now; 2: it was merged into the number before it (i - 1).
+ */
+static int number_from_word(bt_toks *t, size_t i)
+{
+    double v;
+    bt_tok *tok = &t->v[i];
+    if (!number_word(tok->text, &v))
+        return 0;
+    if (strcmp(tok->text, "two") == 0 && i > 0 &&
+        (strcmp(t->v[i - 1].text, "the") == 0 || strcmp(t->v[i - 1].text, "these") == 0 ||
+         strcmp(t->v[i - 1].text, "those") == 0))
+        return 0;
+    bt_tok *prev = i > 0 ? &t->v[i - 1] : NULL;
+    bool spelled = prev && prev->kind == BT_NUM && isalpha((unsigned char)prev->raw[0]);
+    if (spelled && v >= 100 && prev->num < v) { /* "six thousand" */
+        v *= prev->num;
+    } else if (spelled && v < 10 && prev->num >= 20 && prev->num < 100 &&
+               (int)prev->num % 10 == 0) { /* "twenty five" */
+        v += prev->num;
+    } else {
+        spelled = false;
+    }
+    if (spelled) {
+        bt_merge_tokens(t, i - 1, 2, BT_NUM, -1, -1, "");
+        i--;
+    }
+    tok = &t->v[i];
+    free(tok->text);
+    tok->text = xasprintf("%g", v);
+    tok->kind = BT_NUM;
+    tok->num = v;
+    return spelled ? 2 : 1;
+}
+
 void bt_resolve(bt_toks *t, bt_ctx *x)
 {
     const tg_dataset *ds = x->ds;
@@ -380,6 +461,8 @@ void bt_resolve(bt_toks *t, bt_ctx *x)
         } else if (bt_is_row_noun(tok->text) && !counted(t, i) &&
                    (k = bt_loose_column(t, i, x, &d, &c)) > 0) {
             bt_merge_tokens(t, i, k, BT_COL, d, c, ds[d].cols[c].name); /* "bill and tip" */
+        } else if ((k = (size_t)number_from_word(t, i)) > 0) {
+            i -= k == 2; /* merged into the number before: the next token is at i now */
         } else if (bt_is_keyword(tok->text) || bt_is_filler(tok->text) ||
                    bt_is_row_noun(tok->text) || is_dataset_stem(tok->text, ds, nds)) {
             continue;

@@ -119,6 +119,22 @@ static size_t common_prefix(const char *a, const char *b)
     return i;
 }
 
+/* Is w the name word c with a verb ending: -ed, -ing, with the last letter doubled ("tipped",
+ * "tipping", "rated")? Only for names of three letters and more, and not the stem rule's
+ * business (it covers longer shared prefixes). */
+static bool inflected(const char *w, const char *c)
+{
+    size_t nc = strlen(c);
+    if (nc < 3 || strncmp(w, c, nc) != 0)
+        return false;
+    const char *rest = w + nc;
+    if (rest[0] == c[nc - 1] && !strchr("aeiou", rest[0]))
+        rest++; /* tip → tipp */
+    else if (c[nc - 1] == 'e' && (strcmp(rest, "d") == 0))
+        return true; /* rate → rated */
+    return strcmp(rest, "ed") == 0 || strcmp(rest, "ing") == 0;
+}
+
 bt_wmatch bt_word_match(const char *w, const char *c)
 {
     size_t nw = strlen(w), nc = strlen(c);
@@ -130,6 +146,9 @@ bt_wmatch bt_word_match(const char *w, const char *c)
         return BT_WM_SYNONYM;
     /* an abbreviation in the column name: ins (insurance), embark (embarkation) */
     if (nc >= 3 && strncmp(w, c, nc) == 0 && nw >= (nc <= 3 ? 7 : nc + 2))
+        return BT_WM_LOOSE;
+    /* a verb of a short name: tip → tipped, tipping, tips */
+    if (inflected(w, c))
         return BT_WM_LOOSE;
     /* the same stem: spend → spending, weigh → weight, survival → survived */
     size_t p = common_prefix(w, c), shorter = nw < nc ? nw : nc;
