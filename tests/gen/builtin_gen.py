@@ -284,6 +284,13 @@ CASES = [
     ("c52", "how many penguins weigh more than six thousand grams", ["penguins.csv"],
      value(lambda df: int((df.body_mass_g > 6000).sum()))),
     ("c53", "average fare by passenger class", ["titanic.csv"], by_group("class", "fare", "mean")),
+    # a missing deck meets no condition on deck (the rows dropped say so)
+    ("c54", "average fare excluding deck A", ["titanic.csv"],
+     value(lambda df: df[df.deck.notna() & (df.deck != "A")].fare.mean())),
+    ("c55", "average tip except on Sunday", ["tips.csv"], value(lambda df: df[df.day != "Sun"].tip.mean())),
+    # the tip at the row of the smallest bill: that row, not the smallest of each column
+    ("c56", "tip of the smallest bill", ["tips.csv"],
+     lambda r, df: [row["tip"] for row in r["rows"]] == df.sort_values("total_bill", kind="mergesort").head(1).tip.tolist()),
 ]
 
 # Built and tested with `toolgen build` (every operation kind; the others are linted).

@@ -254,6 +254,14 @@ static void test_users_words(const tg_dataset *ds)
                 "aggregate size() where total_bill > 2000");
     expect_plan(ds, "correlation between the two columns tip and total bill",
                 "correlation total_bill, tip pearson");
+    /* words that exclude what follows them */
+    expect_plan(ds, "average tip except on Sunday", "aggregate mean(tip) where day != 'Sun'");
+    expect_plan(ds, "average tip excluding total bills over 20",
+                "aggregate mean(tip) where total_bill <= 20");
+    expect_refused(ds, "average tip except total bills between 10 and 20", "an excluded range");
+    /* a column at the row where another is extreme, not the extreme of each */
+    expect_plan(ds, "tip of the smallest total bill", "top_rows total_bill | sort asc | top 1");
+    expect_plan(ds, "smallest total bill and tip", "aggregate min(total_bill, tip)");
     /* a unit after the number: the column's own, or refused (no conversion is guessed) */
     expect_plan(ds, "average tip where bill length is over 40 millimeters",
                 "aggregate mean(tip) where bill_length_mm > 40");

@@ -454,6 +454,7 @@ void bp_aggregates(bp_state *s)
                 s->top_word = true;
             } else {
                 s->superlative = true;
+                s->sup_at = i;
             }
             s->sup_dir = dir;
         } else if (bp_in(k, sort_words)) {

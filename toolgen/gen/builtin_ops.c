@@ -170,6 +170,28 @@ static int counted_column(bp_state *s)
                                  s->t->v[at].raw);
 }
 
+static int op_top_rows(bp_state *s);
+
+/* "tip of the smallest bill", "age of the highest fare": a column named before a superlative
+ * whose own column follows it is read at the row where that column is extreme — the column
+ * after the superlative, when another value column stands before it; else -1. */
+static int extreme_row_column(const bp_state *s)
+{
+    const bt_toks *t = s->t;
+    size_t j = s->sup_at + 1;
+    while (j < t->n && t->v[j].kind == BT_WORD && bt_is_filler(t->v[j].text))
+        j++;
+    if (j >= t->n || t->v[j].kind != BT_COL || t->v[j].ds != 0)
+        return -1;
+    int col = t->v[j].col;
+    for (size_t k = 0; k < s->sup_at; k++)
+        if (t->v[k].kind == BT_COL && t->v[k].ds == 0 && t->v[k].col != col)
+            for (size_t v = 0; v < s->p->nvalues; v++)
+                if (s->p->values[v] == t->v[k].col)
+                    return col;
+    return -1;
+}
+
 static int op_aggregate(bp_state *s)
 {
     bt_plan *p = s->p;
@@ -183,6 +205,11 @@ static int op_aggregate(bp_state *s)
         p->sort = s->sup_dir; /* "which day has the highest average tip" */
         if (!p->top_k)
             p->top_k = 1; /* ranking groups without an aggregate: asked in settle_aggs */
+    } else if (s->superlative && p->nvalues > 1 && extreme_row_column(s) >= 0) {
+        p->values[0] = extreme_row_column(s); /* "tip of the smallest bill": that row */
+        p->nvalues = 1;
+        p->top_k = 1;
+        return op_top_rows(s);
     } else if (s->superlative) {
         bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN); /* "the highest fare" */
     }

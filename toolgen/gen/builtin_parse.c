@@ -53,31 +53,6 @@ void bp_add_agg(bt_plan *p, bt_agg a)
     add_once(p->aggs, &p->naggs, sizeof a, &a);
 }
 
-/* Marks the words of list right before i (skipping fillers) as used. */
-void bp_use_before(bp_state *s, size_t i, const char *const *list)
-{
-    while (i > 0) {
-        bt_tok *k = &s->t->v[i - 1];
-        if (bp_in(k, list) || (k->kind == BT_WORD && bt_is_filler(k->text) && !k->used)) {
-            k->used = true;
-            i--;
-        } else {
-            break;
-        }
-    }
-}
-
-const char *const bp_filter_intro[] = {"where", "with", "whose", "when", "if", "for", "among", "by",
-                                           "only", "on", "in", "and", "excluding", "except",
-                                           "without", "of", NULL};
-static const char *const be[] = {"is", "are", "was", "were", "equals", "equal", "to", NULL};
-static const char *const missing_words[] = {"missing", "null", "nan", "na", "empty", "unknown",
-                                            "blank", NULL};
-static const char *const present_words[] = {"present", "known", "non-missing", "nonmissing",
-                                            "available", NULL};
-static const char *const neg_words[] = {"not", "except", "excluding", "without", "no", NULL};
-static const char *const versus[] = {"vs", "versus", "against", NULL};
-
 static bt_cmp negate(bt_cmp c)
 {
     switch (c) {
@@ -92,6 +67,47 @@ static bt_cmp negate(bt_cmp c)
     default: return c;
     }
 }
+
+/* Marks the words of list right before i (skipping fillers) as used; true when one of them
+ * excludes what follows ("except on Sunday"). */
+bool bp_use_before(bp_state *s, size_t i, const char *const *list)
+{
+    static const char *const negating[] = {"except", "excluding", "without", NULL};
+    bool negated = false;
+    while (i > 0) {
+        bt_tok *k = &s->t->v[i - 1];
+        if (bp_in(k, list) || (k->kind == BT_WORD && bt_is_filler(k->text) && !k->used)) {
+            negated = negated || (!k->used && bp_in(k, negating));
+            k->used = true;
+            i--;
+        } else {
+            break;
+        }
+    }
+    return negated;
+}
+
+int bp_negate_last(bp_state *s)
+{
+    bt_filter *f = &s->p->filters[s->p->nfilters - 1];
+    if (f->cmp == BT_BETWEEN)
+        return tg_err_set(s->err, "an excluded range ('except between 10 and 20') is not "
+                                  "understood by the built-in generator");
+    f->cmp = negate(f->cmp);
+    return 0;
+}
+
+const char *const bp_filter_intro[] = {"where", "with", "whose", "when", "if", "for", "among", "by",
+                                           "only", "on", "in", "and", "excluding", "except",
+                                           "without", "of", NULL};
+static const char *const be[] = {"is", "are", "was", "were", "equals", "equal", "to", NULL};
+static const char *const missing_words[] = {"missing", "null", "nan", "na", "empty", "unknown",
+                                            "blank", NULL};
+static const char *const present_words[] = {"present", "known", "non-missing", "nonmissing",
+                                            "available", NULL};
+static const char *const neg_words[] = {"not", "except", "excluding", "without", "no", NULL};
+static const char *const versus[] = {"vs", "versus", "against", NULL};
+
 
 /* A comparison at j (see builtin_parse_int.h). */
 size_t bp_comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp)
@@ -207,7 +223,8 @@ static int filter_on_column(bp_state *s, size_t i)
         after += (size_t)unit; /* "body mass over 5000 grams" */
     for (size_t k = i; k < after; k++)
         t->v[k].used = true;
-    bp_use_before(s, i, bp_filter_intro);
+    if (bp_use_before(s, i, bp_filter_intro) && bp_negate_last(s) != 0)
+        return -1; /* "excluding bills over 20" */
     return 1;
 }
 
@@ -254,7 +271,8 @@ static int filter_on_values(bp_state *s, size_t i)
     }
     for (size_t k = start; k < i; k++)
         t->v[k].used = true;
-    bp_use_before(s, start, bp_filter_intro);
+    if (bp_use_before(s, start, bp_filter_intro) && bp_negate_last(s) != 0)
+        return -1; /* "except on Sunday" */
     return 1;
 }
 

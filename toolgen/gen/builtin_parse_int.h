@@ -18,6 +18,7 @@ typedef struct bp_state {
     int sort_col;        /* "sorted by X", "top 10 rows by X": the ordering column, or -1 */
     bool superlative;    /* highest / lowest / most / least seen */
     int sup_dir;         /* its direction: 1 largest, -1 smallest */
+    size_t sup_at;       /* where the superlative stands */
     bool count_word;     /* count, number of, how many */
     size_t count_at;     /* where the count word stands */
     bool distinct_word;  /* distinct, unique */
@@ -36,9 +37,12 @@ void bp_add_agg(bt_plan *p, bt_agg a);
 
 int bp_filters(bp_state *s);   /* builtin_parse.c */
 /* The words that introduce a filter ("where", "for", ...); those right before i, fillers
- * included, are marked used. */
+ * included, are marked used. True when one of them excludes what follows ("except on
+ * Sunday", "excluding bills over 20"): the caller negates its filter (bp_negate_last). */
 extern const char *const bp_filter_intro[];
-void bp_use_before(bp_state *s, size_t i, const char *const *list);
+bool bp_use_before(bp_state *s, size_t i, const char *const *list);
+/* Negates the plan's last filter; -1 with err for a range (no "not between"). */
+int bp_negate_last(bp_state *s);
 /* A comparison at j (a symbol or words: "over", "at least", "since"): its kind and the index
  * after it; 0 when none. */
 size_t bp_comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp);

@@ -34,7 +34,8 @@ static bool numeric(const tg_dataset_column *c)
     return c->type == TG_COL_INT || c->type == TG_COL_FLOAT;
 }
 
-static int add_filter(bp_state *s, int col, bt_cmp cmp, double num, bool year)
+/* A numeric filter; excluded: what the words before it exclude ("except since 2000"). */
+static int add_filter(bp_state *s, int col, bt_cmp cmp, double num, bool year, bool excluded)
 {
     bt_filter *f = bp_new_filter(s, col);
     if (!f)
@@ -43,7 +44,7 @@ static int add_filter(bp_state *s, int col, bt_cmp cmp, double num, bool year)
     f->numeric = true;
     f->lo = num;
     f->year = year;
-    return 1;
+    return excluded && bp_negate_last(s) != 0 ? -1 : 1;
 }
 
 /* The column of ds[0] one of whose name's words is w (loosely), when exactly one; -1. */
@@ -275,8 +276,8 @@ int bp_number(bp_state *s, size_t i)
             return col == -2 ? -1 : 0;
         for (size_t j = i; j < after + named; j++)
             t->v[j].used = true;
-        bp_use_before(s, i, bp_filter_intro);
-        return add_filter(s, col, cmp, t->v[i].num, false);
+        return add_filter(s, col, cmp, t->v[i].num, false,
+                          bp_use_before(s, i, bp_filter_intro));
     }
     if (comparison_before(t, i, &cmp, &start)) { /* "over 50", "older than 60", "since 2000" */
         int col = comparison_column(s, start, i, &year, &unit);
@@ -284,8 +285,8 @@ int bp_number(bp_state *s, size_t i)
             return col == -2 ? -1 : 0;
         for (size_t j = start; j <= i + unit; j++)
             t->v[j].used = true;
-        bp_use_before(s, start, bp_filter_intro);
-        return add_filter(s, col, cmp, t->v[i].num, year);
+        return add_filter(s, col, cmp, t->v[i].num, year,
+                          bp_use_before(s, start, bp_filter_intro));
     }
     if (i > 0 && (bp_is(&t->v[i - 1], "in") || bp_is(&t->v[i - 1], "during")) &&
         bp_year(&t->v[i])) { /* "in 2015" */
@@ -293,7 +294,7 @@ int bp_number(bp_state *s, size_t i)
         if (col < 0)
             return 0;
         t->v[i].used = t->v[i - 1].used = true;
-        return add_filter(s, col, BT_EQ, t->v[i].num, year);
+        return add_filter(s, col, BT_EQ, t->v[i].num, year, false);
     }
     const bt_tok *next = i + 1 < t->n ? &t->v[i + 1] : NULL;
     static const char *const ranking[] = {"top", "bottom", "first", "last", NULL};
@@ -302,7 +303,7 @@ int bp_number(bp_state *s, size_t i)
         const tg_dataset_column *c = &s->ds[0].cols[next->col];
         if (numeric(c) && c->distinct <= 50 && t->v[i].num >= c->min && t->v[i].num <= c->max) {
             t->v[i].used = t->v[i + 1].used = true; /* "4-cylinder cars" */
-            return add_filter(s, next->col, BT_EQ, t->v[i].num, false);
+            return add_filter(s, next->col, BT_EQ, t->v[i].num, false, false);
         }
     }
     return 0;
@@ -341,7 +342,8 @@ int bp_flag_clause(bp_state *s, size_t i)
         if (yes)
             f->vals[f->nvals++] = yes;
         t->v[i].used = t->v[i - 1].used = true;
-        bp_use_before(s, i - 1, bp_filter_intro);
+        if (bp_use_before(s, i - 1, bp_filter_intro) && bp_negate_last(s) != 0)
+            return -1; /* "except non-smokers" */
         return 1;
     }
     return 0;

@@ -180,11 +180,19 @@ size_t bt_match_value(const bt_toks *t, size_t i, bt_ctx *x, int *ds_out, int *c
         bool grammar = k == 1 && (bt_is_keyword(w) || bt_is_filler(w));
         vcand c[BT_LIMIT];
         size_t n = words ? candidates(w, k == 1, x, c, BT_LIMIT) : 0;
-        if (grammar) { /* "first class": a grammar word is a value before its column's name */
+        if (grammar) {
+            /* a grammar word is a value before its column's name ("first class"), or after it
+             * as written in the file ("deck A"); an article only so ("without a deck": no) */
+            bool article = strcmp(w, "a") == 0 || strcmp(w, "an") == 0 || strcmp(w, "the") == 0;
             size_t m = 0;
-            for (size_t j = 0; j < n; j++)
-                if (names_col(t, i + 1, x, c[j].ds, c[j].col))
+            for (size_t j = 0; j < n; j++) {
+                bool exact = strcmp(t->v[i].raw, c[j].level) == 0;
+                bool after = i > 0 && t->v[i - 1].kind == BT_COL && t->v[i - 1].ds == c[j].ds &&
+                             t->v[i - 1].col == c[j].col;
+                if ((names_col(t, i + 1, x, c[j].ds, c[j].col) && (!article || exact)) ||
+                    (after && exact))
                     c[m++] = c[j];
+            }
             n = m;
         }
         tg_buf_free(&b);
