@@ -259,6 +259,11 @@ static void test_users_words(const tg_dataset *ds)
     expect_plan(ds, "average tip excluding total bills over 20",
                 "aggregate mean(tip) where total_bill <= 20");
     expect_refused(ds, "average tip except total bills between 10 and 20", "an excluded range");
+    /* the first rows of each group: refused, not asked how to aggregate */
+    expect_refused(ds, "top 2 tips per day", "the 2 first rows of each group are not computed");
+    expect_refused(ds, "the 3 largest tips for each day",
+                   "the 3 first rows of each group are not computed");
+    expect_plan(ds, "top 2 days by total tip", "aggregate sum(tip) by day | sort desc | top 2");
     /* a column at the row where another is extreme, not the extreme of each */
     expect_plan(ds, "tip of the smallest total bill", "top_rows total_bill | sort asc | top 1");
     expect_plan(ds, "smallest total bill and tip", "aggregate min(total_bill, tip)");

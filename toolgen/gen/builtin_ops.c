@@ -213,6 +213,13 @@ static int op_aggregate(bp_state *s)
     } else if (s->superlative) {
         bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN); /* "the highest fare" */
     }
+    /* "top 2 tips per day", "the 3 largest bills for each day": the first rows of each group,
+     * which no plan here computes (asking how to aggregate would answer another question) */
+    if (p->top_k > 1 && s->top_word && p->ngroups && !p->naggs && !s->count_word &&
+        bp_has(s, (const char *const[]){"each", "per", "every", NULL}))
+        return tg_err_set(s->err, "the %ld first rows of each group are not computed by the "
+                                  "built-in generator (the largest of each is: \"biggest tip for "
+                                  "each day\")", p->top_k);
     if (settle_aggs(s, "aggregate") != 0)
         return -1;
     if (p->top_k && !p->sort)
