@@ -289,6 +289,9 @@ CASES = [
      value(lambda df: df[df.deck.notna() & (df.deck != "A")].fare.mean())),
     ("c55", "average tip except on Sunday", ["tips.csv"], value(lambda df: df[df.day != "Sun"].tip.mean())),
     # the tip at the row of the smallest bill: that row, not the smallest of each column
+    ("c57", "show passengers older than 70", ["titanic.csv"],
+     lambda r, df: r["row_count"] == int((df.age > 70).sum()) and
+     [row["age"] for row in r["rows"]] == df[df.age > 70].age.tolist()),
     ("c56", "tip of the smallest bill", ["tips.csv"],
      lambda r, df: [row["tip"] for row in r["rows"]] == df.sort_values("total_bill", kind="mergesort").head(1).tip.tolist()),
 ]

@@ -259,6 +259,12 @@ static void test_users_words(const tg_dataset *ds)
     expect_plan(ds, "average tip excluding total bills over 20",
                 "aggregate mean(tip) where total_bill <= 20");
     expect_refused(ds, "average tip except total bills between 10 and 20", "an excluded range");
+    /* the rows themselves, when asked to be seen; without such a word their number may be
+     * meant as well: refused, saying what to compute */
+    expect_plan(ds, "list the tips over 5", "rows where tip > 5");
+    expect_plan(ds, "show me the dinners on Sunday", "rows where time == 'Dinner' and day == 'Sun'");
+    expect_refused(ds, "tips over 5", "say what to compute");
+    expect_plan(ds, "show the average tip by day", "aggregate mean(tip) by day");
     /* the first rows of each group: refused, not asked how to aggregate */
     expect_refused(ds, "top 2 tips per day", "the 2 first rows of each group are not computed");
     expect_refused(ds, "the 3 largest tips for each day",

@@ -275,6 +275,10 @@ static void test_model_intent(const tg_dataset *tips, const tg_dataset *prices)
     expect_intent(tips, "{\"operation\":\"aggregate\",\"measure\":[\"tip\"],\"metrics\":[\"mean\"],"
                         "\"unclear\":[{\"text\":\"weekend\",\"options\":[\"day\"]}]}",
                   "not understood: the model could not map 'weekend' to the data");
+    /* the rows themselves: a model's "filter" is the reading's rows */
+    expect_intent(tips, "{\"operation\":\"filter\",\"filters\":[{\"column\":\"tip\",\"op\":\">\","
+                        "\"value\":5}]}",
+                  "rows, where tip > 5");
     expect_intent(tips, "{\"operation\":\"predict\"}",
                   "not understood: the intent's operation is outside the reading's vocabulary: predict");
 }

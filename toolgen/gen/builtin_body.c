@@ -218,6 +218,10 @@ static void body_series(tg_buf *b, const bt_plan *p)
         L("counts, edges = np.histogram(data[column], bins=bins)");
         L("table = pd.DataFrame({\"bin_start\": edges[:-1], \"bin_end\": edges[1:], \"count\": counts})");
         break;
+    case BT_OP_ROWS: /* the filters above are the request */
+        L("data = df");
+        L("table = data");
+        break;
     default:
         break;
     }

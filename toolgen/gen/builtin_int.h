@@ -158,6 +158,7 @@ typedef enum bt_op {
     BT_OP_SERIES,         /* y against x, sorted by x (line charts) */
     BT_OP_SCATTER,        /* the (x, y) pairs (scatter plots) */
     BT_OP_HISTOGRAM,      /* counts per bin of a numeric column */
+    BT_OP_ROWS,           /* the rows that meet the filters, in the file's order */
 } bt_op;
 
 typedef enum bt_agg {

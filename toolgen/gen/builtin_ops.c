@@ -604,6 +604,23 @@ static int op_rate(bp_state *s)
     return op_aggregate(s);
 }
 
+/*
+ * "list the penguins heavier than 6000 g", "show passengers older than 70", "which rides had
+ * more than 4 passengers": the rows themselves — filters and a word asking to see rows, and
+ * nothing to compute, group, rank or draw. Without such a word ("rides with more than 4
+ * passengers") the request may as well want their number: it is refused, saying what to
+ * compute.
+ */
+static bool listing(const bp_state *s)
+{
+    static const char *const see[] = {"list", "listing", "show", "display", "find", "which",
+                                      NULL};
+    const bt_plan *p = s->p;
+    return p->nfilters && !p->naggs && !p->nvalues && !p->ngroups && !p->chart && !p->period &&
+           !p->sort && !p->top_k && p->ratio < 0 && !s->count_word && !s->distinct_word &&
+           !s->superlative && !s->top_word && s->sort_col < 0 && bp_has(s, see);
+}
+
 static int choose(bp_state *s)
 {
     bt_plan *p = s->p;
@@ -650,6 +667,8 @@ static int choose(bp_state *s)
         return op_value_counts(s);
     if ((s->top_word || s->sort_col >= 0) && !p->naggs && !s->count_word && !p->ngroups)
         return op_top_rows(s);
+    if (listing(s))
+        return p->op = BT_OP_ROWS, 0;
     return op_aggregate(s);
 }
 

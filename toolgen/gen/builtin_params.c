@@ -113,6 +113,8 @@ static void op_params(const bt_plan *p, bt_param *out, size_t *n)
         column(out, n, "x_column", p->values[0], "Column on the x axis.");
         column(out, n, "y_column", p->values[1], "Numeric column on the y axis.");
         break;
+    case BT_OP_ROWS: /* the filters are the request, and they are code: no argument */
+        break;
     }
 }
 

@@ -41,8 +41,8 @@ const char *bt_op_name(bt_op op)
     static const char *const names[] = {
         "aggregate", "top_rows", "value_counts", "summary", "correlation", "moving_average",
         "resample", "merge", "pivot", "missing_report", "outliers", "series", "scatter",
-        "histogram"};
-    return op <= BT_OP_HISTOGRAM ? names[op] : "aggregate";
+        "histogram", "rows"};
+    return op <= BT_OP_ROWS ? names[op] : "aggregate";
 }
 
 char *bt_safe_text(const char *s)
@@ -206,6 +206,7 @@ char *bt_plan_sentence(const bt_plan *p, const tg_dataset *ds)
     case BT_OP_SERIES: tg_buf_printf(&b, "%s over %s", v1, v0); break;
     case BT_OP_SCATTER: tg_buf_printf(&b, "%s against %s", v1, v0); break;
     case BT_OP_HISTOGRAM: tg_buf_printf(&b, "Distribution of %s in %ld bins", v0, p->bins); break;
+    case BT_OP_ROWS: tg_buf_puts(&b, "The rows"); break;
     }
     filters_text(&b, p, ds, true);
     if (p->top_k && p->op != BT_OP_TOP_ROWS)

@@ -41,6 +41,7 @@ static const char *what_op_does(const bt_plan *p)
     case BT_OP_SERIES: return "returns the pairs (x_column, y_column) with both values present, ordered by x_column";
     case BT_OP_SCATTER: return "returns the pairs (x_column, y_column) with both values present and their correlation in details";
     case BT_OP_HISTOGRAM: return "counts the values of column in bins equal-width bins between its minimum and maximum";
+    case BT_OP_ROWS: return "returns the rows that meet the filters, every column, in the file's order";
     }
     return "";
 }
@@ -90,7 +91,7 @@ static bool row_sized(const bt_plan *p)
 {
     return p->op == BT_OP_TOP_ROWS || p->op == BT_OP_MOVING_AVERAGE || p->op == BT_OP_SERIES ||
            p->op == BT_OP_SCATTER || p->op == BT_OP_OUTLIERS || p->op == BT_OP_MERGE ||
-           p->op == BT_OP_RESAMPLE;
+           p->op == BT_OP_RESAMPLE || p->op == BT_OP_ROWS;
 }
 
 char *bs_example_input(const bt_plan *p, const tg_dataset *ds)

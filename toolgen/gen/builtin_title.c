@@ -76,6 +76,7 @@ static void head(tg_buf *b, const bt_plan *p)
     case BT_OP_SERIES: tg_buf_puts(b, "{y_column} over {x_column}"); break;
     case BT_OP_SCATTER: tg_buf_puts(b, "{y_column} against {x_column}"); break;
     case BT_OP_HISTOGRAM: tg_buf_puts(b, "Distribution of {column} in {bins} bins"); break;
+    case BT_OP_ROWS: tg_buf_puts(b, "Rows of {file_path}"); break;
     }
 }
 

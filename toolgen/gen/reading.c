@@ -199,13 +199,13 @@ static const char *operation_of(const char *op, const char **chart)
     static const char *const same[] = {"aggregate", "top_rows", "value_counts", "summary",
                                        "correlation", "moving_average", "resample", "merge",
                                        "pivot", "missing_report", "outliers", "series",
-                                       "scatter", "histogram", NULL};
+                                       "scatter", "histogram", "rows", NULL};
     static const char *const map[][3] = {
         {"count", "aggregate", NULL}, {"nunique", "aggregate", NULL},
         {"group_by_and_aggregate", "aggregate", NULL}, {"top_k", "aggregate", NULL},
         {"summary_statistics", "summary", NULL}, {"missing_values", "missing_report", NULL},
         {"scatter_chart", "scatter", "scatter"}, {"pie_chart", "value_counts", "pie"},
-        {"line_chart", "series", "line"}, {"chart", "aggregate", "bar"},
+        {"line_chart", "series", "line"}, {"chart", "aggregate", "bar"}, {"filter", "rows", NULL},
     };
     *chart = NULL;
     if (!op)

@@ -11,7 +11,8 @@
  *
  * The vocabulary of each field is the one of the built-in generator's plans: operations
  * aggregate, top_rows, value_counts, summary, correlation, moving_average, resample, merge,
- * pivot, missing_report, outliers, series, scatter, histogram; aggregates sum, mean, median,
+ * pivot, missing_report, outliers, series, scatter, histogram, rows (the rows that meet the
+ * filters); aggregates sum, mean, median,
  * min, max, std, count, nunique, size (rows), rate and percent (the share of a yes/no column's
  * values that are yes); filters as canonical text (tg_reading_filter_text).
  *
