@@ -292,6 +292,9 @@ CASES = [
     ("c57", "show passengers older than 70", ["titanic.csv"],
      lambda r, df: r["row_count"] == int((df.age > 70).sum()) and
      [row["age"] for row in r["rows"]] == df[df.age > 70].age.tolist()),
+    ("c58", "how old was the youngest survivor", ["titanic.csv"],
+     value(lambda df: df[df.survived == 1].age.min())),
+    ("c59", "mean fare of survivors", ["titanic.csv"], value(lambda df: df[df.survived == 1].fare.mean())),
     ("c56", "tip of the smallest bill", ["tips.csv"],
      lambda r, df: [row["tip"] for row in r["rows"]] == df.sort_values("total_bill", kind="mergesort").head(1).tip.tolist()),
 ]

@@ -236,6 +236,9 @@ static void test_users_words(const tg_dataset *ds)
                 "aggregate mean(tip) where smoker != 'Yes'");
     expect_plan(ds, "average tip of customers who didn\u2019t smoke by day",
                 "aggregate mean(tip) by day where smoker != 'Yes'");
+    /* named as the people it holds, beside a measured column: a filter too */
+    expect_plan(ds, "average tip of smokers", "aggregate mean(tip) where smoker == 'Yes'");
+    expect_plan(ds, "largest total bill of a smoker", "aggregate max(total_bill) where smoker == 'Yes'");
     /* ...and what is computed when the request asks for its rate */
     expect_plan(ds, "percentage of customers who smoke by day", "aggregate percent(smoker) by day");
     expect_plan(ds, "percentage of customers who smoke by size", "aggregate percent(smoker) by size");

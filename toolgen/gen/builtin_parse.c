@@ -328,6 +328,60 @@ static const char *const flag_rate_words[] = {"rate", "rates", "share", "shares"
                                               "percentages", "percent", "proportion",
                                               "proportions", "fraction", NULL};
 
+/* Is a column other than token i's named to be measured — numeric (with flags: or yes/no),
+ * not a group key? */
+static bool other_measure(const bp_state *s, size_t i, bool flags)
+{
+    static const char *const group_words[] = {"by", "per", "each", "across", NULL};
+    const bt_toks *t = s->t;
+    for (size_t k = 0; k < t->n; k++) {
+        const bt_tok *o = &t->v[k];
+        if (k == i || o->used || o->kind != BT_COL || o->ds != 0 || o->col == t->v[i].col ||
+            (k > 0 && bp_in(&t->v[k - 1], group_words)))
+            continue;
+        const tg_dataset_column *c = &s->ds[0].cols[o->col];
+        const char *yes;
+        double one;
+        bool flag = bp_flag(c, &yes, &one) != 0;
+        if ((flags && flag) || (!flag && (c->type == TG_COL_INT || c->type == TG_COL_FLOAT)))
+            return true;
+    }
+    return false;
+}
+
+static bool bp_has_unused(const bp_state *s, const char *const *list)
+{
+    for (size_t k = 0; k < s->t->n; k++)
+        if (!s->t->v[k].used && bp_in(&s->t->v[k], list))
+            return true;
+    return false;
+}
+
+/*
+ * "fare of survivors", "youngest survivor", "average tip of smokers": a yes/no column named as
+ * the people it holds (survivor, smoker) beside another column that is measured is a filter
+ * (yes) — not a column aggregated with the other ("mean of fare and survived").
+ */
+static int filter_on_flag_noun(bp_state *s, size_t i)
+{
+    bt_toks *t = s->t;
+    const char *w = t->v[i].raw;
+    size_t n = strlen(w);
+    bool person = (n > 2 && (strcasecmp(w + n - 2, "er") == 0 || strcasecmp(w + n - 2, "or") == 0)) ||
+                  (n > 3 && (strcasecmp(w + n - 3, "ers") == 0 || strcasecmp(w + n - 3, "ors") == 0));
+    /* not a key of a group clause ("per sex and smoker") or one side of a comparison */
+    static const char *const listed[] = {"and", "or", "by", "per", "each", "across", "vs",
+                                         "versus", "against", NULL};
+    if (t->v[i].ds != 0 || !person || (i > 0 && (bp_in(&t->v[i - 1], listed) ||
+                                                 t->v[i - 1].kind == BT_SEP)) ||
+        bp_has_unused(s, flag_rate_words) || !other_measure(s, i, false))
+        return 0;
+    int rc = bp_flag_filter(s, t->v[i].col);
+    if (rc == 1)
+        t->v[i].used = true;
+    return rc;
+}
+
 /*
  * "age of passengers who survived", "fare of those that did not survive": a yes/no column in a
  * relative clause — who/that/which, an auxiliary, "not" — is a filter (yes, or no with "not").
@@ -339,7 +393,6 @@ static int filter_on_flag_clause(bp_state *s, size_t i)
     static const char *const pronouns[] = {"who", "that", "which", NULL};
     static const char *const aux[] = {"did", "do", "does", "was", "were", "is", "are", "has",
                                       "have", "had", NULL};
-    static const char *const group_words[] = {"by", "per", "each", "across", NULL};
     bt_toks *t = s->t;
     if (t->v[i].ds != 0 || i == 0)
         return 0;
@@ -355,20 +408,7 @@ static int filter_on_flag_clause(bp_state *s, size_t i)
         return 0;
     /* a rate: of this column, unless another yes/no or numeric column is there to be it
      * ("survival rate of passengers who were alone") */
-    bool rate = false, other = false;
-    for (size_t k = 0; k < t->n; k++) {
-        const bt_tok *o = &t->v[k];
-        rate = rate || (!o->used && bp_in(o, flag_rate_words));
-        if (k != i && !o->used && o->kind == BT_COL && o->ds == 0 &&
-            !(k > 0 && bp_in(&t->v[k - 1], group_words))) { /* a group key is not measured */
-            const tg_dataset_column *c = &s->ds[0].cols[o->col];
-            const char *yes;
-            double one;
-            other = other || c->type == TG_COL_INT || c->type == TG_COL_FLOAT ||
-                    bp_flag(c, &yes, &one);
-        }
-    }
-    if (rate && !other)
+    if (bp_has_unused(s, flag_rate_words) && !other_measure(s, i, true))
         return 0;
     int rc = bp_flag_filter(s, t->v[i].col);
     if (rc != 1)
@@ -388,8 +428,9 @@ int bp_filters(bp_state *s)
             continue;
         int rc = 0;
         if (k->kind == BT_COL && (rc = filter_on_column(s, i)) == 0 &&
-            (rc = bp_flag_clause(s, i)) == 0 && (rc = filter_on_flag(s, i)) == 0)
-            rc = filter_on_flag_clause(s, i);
+            (rc = bp_flag_clause(s, i)) == 0 && (rc = filter_on_flag(s, i)) == 0 &&
+            (rc = filter_on_flag_clause(s, i)) == 0)
+            rc = filter_on_flag_noun(s, i);
         else if (k->kind == BT_VAL)
             rc = filter_on_values(s, i);
         else if (k->kind == BT_NUM)

@@ -24,6 +24,7 @@ static const char *const synonyms[] = {
     "gender", "sex", NULL,
     "tip", "gratuity", NULL,
     "speed", "velocity", NULL,
+    "age", "old", NULL,
     "distance", "mileage", "miles", "mile", "km", "kilometers", "kilometres", NULL,
     "usa", "us", "america", "american", NULL,
     "horsepower", "hp", "power", NULL,
