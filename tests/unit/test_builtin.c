@@ -239,6 +239,7 @@ static void test_users_words(const tg_dataset *ds)
     /* named as the people it holds, beside a measured column: a filter too */
     expect_plan(ds, "average tip of smokers", "aggregate mean(tip) where smoker == 'Yes'");
     expect_plan(ds, "largest total bill of a smoker", "aggregate max(total_bill) where smoker == 'Yes'");
+    expect_plan(ds, "average tip of smokers and non-smokers", "aggregate mean(tip) by smoker");
     /* ...and what is computed when the request asks for its rate */
     expect_plan(ds, "percentage of customers who smoke by day", "aggregate percent(smoker) by day");
     expect_plan(ds, "percentage of customers who smoke by size", "aggregate percent(smoker) by size");

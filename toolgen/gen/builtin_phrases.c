@@ -311,7 +311,8 @@ int bp_number(bp_state *s, size_t i)
 
 int bp_flag_clause(bp_state *s, size_t i)
 {
-    static const char *const versus[] = {"vs", "versus", "against", NULL};
+    /* "and"/"or" too: "smokers and non-smokers" are both sides, not two filters at once */
+    static const char *const versus[] = {"vs", "versus", "against", "and", "or", NULL};
     bt_toks *t = s->t;
     int col = t->v[i].col;
     const char *yes = NULL;
