@@ -572,9 +572,6 @@ static void collect_values(bp_state *s)
     }
 }
 
-static const char *const rate_words[] = {"rate", "rates", "share", "shares", "percentage",
-                                         "percentages", "percent", "proportion", "proportions",
-                                         "fraction", NULL};
 
 /* "survival rate", "percentage who survived", "share of passengers alone": a rate of the one
  * yes/no column the request computes on. */
@@ -585,7 +582,7 @@ static bool rate_of_flag(bp_state *s)
     double one;
     bool word = false;
     for (size_t i = 0; i < s->t->n; i++)
-        word = word || (!s->t->v[i].used && bp_in(&s->t->v[i], rate_words));
+        word = word || (!s->t->v[i].used && bp_in(&s->t->v[i], bp_rate_words));
     return word && p->nvalues == 1 && !s->count_word && p->chart != BT_PIE && /* pie: shares of values */
            (p->naggs == 0 || (p->naggs == 1 && p->aggs[0] == BT_MEAN)) &&
            bp_flag(&s->ds[0].cols[p->values[0]], &yes, &one);
@@ -598,7 +595,7 @@ static int op_rate(bp_state *s)
         percent = percent || (!s->t->v[i].used &&
                               bp_in(&s->t->v[i], (const char *const[]){"percentage", "percentages",
                                                                         "percent", NULL}));
-    take(s, rate_words);
+    take(s, bp_rate_words);
     s->p->naggs = 0;
     bp_add_agg(s->p, percent ? BT_PERCENT : BT_RATE);
     return op_aggregate(s);
@@ -625,7 +622,7 @@ static int choose(bp_state *s)
 {
     bt_plan *p = s->p;
     if (p->ratio >= 0) { /* a derived quantity is aggregated, and nothing else */
-        take(s, rate_words);
+        take(s, bp_rate_words);
         if (op_aggregate(s) != 0)
             return -1;
         return p->nvalues == 1 && p->chart == BT_CHART_NONE

@@ -108,7 +108,6 @@ static const char *const present_words[] = {"present", "known", "non-missing", "
 static const char *const neg_words[] = {"not", "except", "excluding", "without", "no", NULL};
 static const char *const versus[] = {"vs", "versus", "against", NULL};
 
-
 /* A comparison at j (see builtin_parse_int.h). */
 size_t bp_comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp)
 {
@@ -323,10 +322,9 @@ static int filter_on_flag(bp_state *s, size_t i)
     return rc;
 }
 
-/* Words that make a request a rate of a yes/no column ("percentage who survived"). */
-static const char *const flag_rate_words[] = {"rate", "rates", "share", "shares", "percentage",
-                                              "percentages", "percent", "proportion",
-                                              "proportions", "fraction", NULL};
+const char *const bp_rate_words[] = {"rate", "rates", "share", "shares", "percentage",
+                                     "percentages", "percent", "proportion", "proportions",
+                                     "fraction", NULL};
 
 /* Is a column other than token i's named to be measured — numeric (with flags: or yes/no),
  * not a group key? */
@@ -349,7 +347,13 @@ static bool other_measure(const bp_state *s, size_t i, bool flags)
     return false;
 }
 
-static bool bp_has_unused(const bp_state *s, const char *const *list)
+static bool ends_with_nocase(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+static bool has_unused(const bp_state *s, const char *const *list)
 {
     for (size_t k = 0; k < s->t->n; k++)
         if (!s->t->v[k].used && bp_in(&s->t->v[k], list))
@@ -364,17 +368,18 @@ static bool bp_has_unused(const bp_state *s, const char *const *list)
  */
 static int filter_on_flag_noun(bp_state *s, size_t i)
 {
-    bt_toks *t = s->t;
-    const char *w = t->v[i].raw;
-    size_t n = strlen(w);
-    bool person = (n > 2 && (strcasecmp(w + n - 2, "er") == 0 || strcasecmp(w + n - 2, "or") == 0)) ||
-                  (n > 3 && (strcasecmp(w + n - 3, "ers") == 0 || strcasecmp(w + n - 3, "ors") == 0));
     /* not a key of a group clause ("per sex and smoker") or one side of a comparison */
     static const char *const listed[] = {"and", "or", "by", "per", "each", "across", "vs",
                                          "versus", "against", NULL};
+    static const char *const person_endings[] = {"er", "or", "ers", "ors", NULL};
+    bt_toks *t = s->t;
+    bool person = false;
+    for (size_t e = 0; person_endings[e]; e++)
+        person = person || (strlen(t->v[i].raw) > strlen(person_endings[e]) + 1 &&
+                            ends_with_nocase(t->v[i].raw, person_endings[e]));
     if (t->v[i].ds != 0 || !person || (i > 0 && (bp_in(&t->v[i - 1], listed) ||
                                                  t->v[i - 1].kind == BT_SEP)) ||
-        bp_has_unused(s, flag_rate_words) || !other_measure(s, i, false))
+        has_unused(s, bp_rate_words) || !other_measure(s, i, false))
         return 0;
     int rc = bp_flag_filter(s, t->v[i].col);
     if (rc == 1)
@@ -408,13 +413,11 @@ static int filter_on_flag_clause(bp_state *s, size_t i)
         return 0;
     /* a rate: of this column, unless another yes/no or numeric column is there to be it
      * ("survival rate of passengers who were alone") */
-    if (bp_has_unused(s, flag_rate_words) && !other_measure(s, i, true))
+    if (has_unused(s, bp_rate_words) && !other_measure(s, i, true))
         return 0;
     int rc = bp_flag_filter(s, t->v[i].col);
-    if (rc != 1)
-        return rc;
-    if (negated)
-        s->p->filters[s->p->nfilters - 1].cmp = BT_NE;
+    if (rc != 1 || (negated && bp_negate_last(s) != 0))
+        return rc != 1 ? rc : -1;
     for (size_t k = j - 1; k <= i; k++)
         t->v[k].used = true;
     return 1;

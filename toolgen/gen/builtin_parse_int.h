@@ -41,6 +41,8 @@ int bp_filters(bp_state *s);   /* builtin_parse.c */
  * Sunday", "excluding bills over 20"): the caller negates its filter (bp_negate_last). */
 extern const char *const bp_filter_intro[];
 bool bp_use_before(bp_state *s, size_t i, const char *const *list);
+/* Words that make a request the rate of a yes/no column ("percentage who survived"). */
+extern const char *const bp_rate_words[];
 /* Negates the plan's last filter; -1 with err for a range (no "not between"). */
 int bp_negate_last(bp_state *s);
 /* A comparison at j (a symbol or words: "over", "at least", "since"): its kind and the index
