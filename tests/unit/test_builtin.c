@@ -258,6 +258,9 @@ static void test_users_words(const tg_dataset *ds)
                 "aggregate size() where total_bill > 2000");
     expect_plan(ds, "correlation between the two columns tip and total bill",
                 "correlation total_bill, tip pearson");
+    expect_plan(ds, "correlation between two columns tip and total bill",
+                "correlation total_bill, tip pearson");
+    expect_plan(ds, "average of two columns tip and total bill", "aggregate mean(tip, total_bill)");
     /* words that exclude what follows them */
     expect_plan(ds, "average tip except on Sunday", "aggregate mean(tip) where day != 'Sun'");
     expect_plan(ds, "average tip excluding total bills over 20",

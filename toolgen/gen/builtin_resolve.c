@@ -402,8 +402,8 @@ static bool number_word(const char *w, double *out)
 
 /*
  * A number written as words becomes a number token: "six or more", "the three biggest",
- * "six thousand", "twenty five", "a dozen". Not "the two files" (two of something the request
- * names as a whole), and not a word a column or value of the data already took. 0: w is no
+ * "six thousand", "twenty five", "a dozen". Not "the two files" or "two columns" (parts of
+ * the request it counts), and not a word a column or value of the data already took. 0: w is no
  * number; 1: token i is one now; 2: it was merged into the number before it (i - 1).
  */
 static int number_from_word(bt_toks *t, size_t i)
@@ -412,10 +412,15 @@ static int number_from_word(bt_toks *t, size_t i)
     bt_tok *tok = &t->v[i];
     if (!number_word(tok->text, &v))
         return 0;
+    static const char *const parts[] = {"column", "columns", "file", "files", "dataset",
+                                        "datasets", "variable", "variables", "field", "fields",
+                                        "table", "tables", "sheets", NULL};
     if (strcmp(tok->text, "two") == 0 && i > 0 &&
         (strcmp(t->v[i - 1].text, "the") == 0 || strcmp(t->v[i - 1].text, "these") == 0 ||
          strcmp(t->v[i - 1].text, "those") == 0))
         return 0;
+    if (i + 1 < t->n && t->v[i + 1].kind == BT_WORD && tg_strlist_has(parts, t->v[i + 1].text))
+        return 0; /* "two columns", "two files": parts of the request, counted */
     bt_tok *prev = i > 0 ? &t->v[i - 1] : NULL;
     bool spelled = prev && prev->kind == BT_NUM && isalpha((unsigned char)prev->raw[0]);
     if (spelled && v >= 100 && prev->num < v) { /* "six thousand" */
