@@ -120,7 +120,7 @@ test-deps:
 # ---- fuzzing: libFuzzer harnesses (tests/fuzz/fuzz_*.c) over toolgen's library built with clang,
 # ASan and UBSan in build/fuzz/. `make fuzz` installs clang and libFuzzer when missing (not
 # `make deps`: the main job does not need them), builds and runs each harness FUZZ_SECONDS.
-FUZZ_TARGETS := yaml json schema rpc feedback intent
+FUZZ_TARGETS := yaml json schema rpc feedback intent openapi
 FUZZ_SECONDS ?= 60
 FUZZ_DEB_PKGS := clang libclang-rt-dev
 FUZZ_CC := clang

@@ -9,6 +9,7 @@ Usage: seeds.py OUT_DIR. Creates OUT_DIR/<target>/ for each target, one file per
   rpc       JSON-RPC sessions: the messages the serve tests send, after an initialize
   feedback  the replies the lifecycle tests read
   intent    the intents the generator tests compile
+  openapi   the OpenAPI documents of the tests (tests/testdata/openapi, the small ones)
 
 Everything comes from files of the checkout; nothing is downloaded.
 """
@@ -101,7 +102,9 @@ def main():
     with open(os.path.join(ROOT, "tests/gen/builtin_gen.py"), encoding="utf-8") as f:
         for s in re.findall(r'^\s*\("\w+", "([^"]+)"', f.read(), re.M):
             put(out, "intent", s)
-    for target in ("yaml", "json", "schema", "rpc", "feedback", "intent"):
+    for data in files("tests/testdata/openapi/*.yaml", "tests/testdata/openapi/*.json"):
+        put(out, "openapi", data)
+    for target in ("yaml", "json", "schema", "rpc", "feedback", "intent", "openapi"):
         n = len(os.listdir(os.path.join(out, target))) if os.path.isdir(os.path.join(out, target)) else 0
         print(f"seeds: {target}: {n}")
 
