@@ -16,6 +16,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char repo[64], doc_json[96], doc_yaml[96];
 
+/* The repository goes with the process (libFuzzer exits through exit()). */
+static void remove_repo(void)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/toolgen.yaml", repo);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/manifests", repo);
+    rmdir(path);
+    rmdir(repo);
+}
+
 /* A toolgen repository with an empty manifests folder, and the two document paths. */
 static void setup_once(void)
 {
@@ -32,6 +43,7 @@ static void setup_once(void)
     snprintf(path, sizeof path, "%s/manifests", repo);
     if (mkdir(path, 0755) != 0)
         abort();
+    atexit(remove_repo);
     snprintf(doc_json, sizeof doc_json, "%s.doc.json", repo);
     snprintf(doc_yaml, sizeof doc_yaml, "%s.doc.yaml", repo);
 }
