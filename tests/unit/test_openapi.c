@@ -113,7 +113,9 @@ static void test_schemas(void)
         "  sib: {$ref: '#/s/str', description: over}\n"
         "  node: {type: object, properties: {next: {$ref: '#/s/node'}}}\n"
         "  dangling: {$ref: '#/s/nope'}\n"
-        "  ext: {$ref: 'other.yaml#/x'}\n";
+        "  ext: {$ref: 'other.yaml#/x'}\n"
+        "  huge: {type: string, minLength: 1e42}\n"
+        "  frac: {type: string, minLength: 1.5}\n";
     expect_convert(doc, "/s/str", true, OA_IN,
                    "{\"type\":[\"string\",\"null\"],\"examples\":[\"x\"]}");
     expect_convert(doc, "/s/str", false, OA_IN, "{\"type\":\"string\",\"examples\":[\"x\"]}");
@@ -144,6 +146,14 @@ static void test_schemas(void)
     free(got);
     got = convert(doc, "/s/ext", false, OA_IN, NULL);
     CHECK_CONTAINS(got, "external $ref 'other.yaml#/x' is refused");
+    free(got);
+    /* a count larger than any integer type is still a count (found by fuzz_openapi: it was
+     * cast to long long, which is undefined); a fraction is none */
+    got = convert(doc, "/s/huge", false, OA_IN, NULL);
+    CHECK(strncmp(got, "ERROR", 5) != 0 && strstr(got, "\"minLength\":1e42"), "huge count: %s", got);
+    free(got);
+    got = convert(doc, "/s/frac", false, OA_IN, NULL);
+    CHECK_CONTAINS(got, "a non-negative integer");
     free(got);
 }
 

@@ -7,6 +7,7 @@
  * References to other files are followed only when allowed, only to files under the document's
  * folder, and a URL is never fetched: a document must not make toolgen reach the network.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,9 +270,12 @@ static cJSON *convert_list(oa_ctx *c, const cJSON *l, const char *key, const cha
     return out;
 }
 
+/* A non-negative integer, however large ("minLength": 1e42 is one; casting it to an integer
+ * type would be undefined). */
 static bool is_count(const cJSON *v)
 {
-    return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble == (double)(long long)v->valuedouble;
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
+           floor(v->valuedouble) == v->valuedouble;
 }
 
 static bool all_strings(const cJSON *v, const char *const *allowed)
