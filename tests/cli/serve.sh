@@ -103,7 +103,9 @@ INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":
 CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_tool","arguments":{"file_path":"data/x.csv"}}}'
 
 # start_slow_call NAME: serve on a FIFO held open on fd 3, send initialize + the call, and wait
-# until the call's sandbox is a child of the server; sets serve_pid and children
+# until the call's own process (its `sleep`) runs below the server — not merely a child, since
+# warm workers start with the server; sets serve_pid and children (the server's children and
+# the call's process)
 start_slow_call() {
     rm -f "$TMP/in"
     mkfifo "$TMP/in"
@@ -115,8 +117,9 @@ start_slow_call() {
     wait_for call_running
 }
 call_running() {
-    children=$(children_of "$serve_pid")
-    [ -n "$children" ]
+    slow=$(descendant_named "$serve_pid" sleep)
+    children="$(children_of "$serve_pid") $slow"
+    [ -n "$slow" ]
 }
 serve_ended() { ! kill -0 "$serve_pid" 2>/dev/null; }
 
@@ -130,7 +133,7 @@ run cat "$TMP/eof.out"
 expect_out "initialize was answered" '"id":1,"result"'
 expect_not_out "the cancelled call gets no reply" '"id":2'
 # the sandbox the call ran in (serve's children while it ran) is gone, reaped
-if [ -z "$children" ]; then
+if [ -z "$slow" ]; then
     bad "no sandbox process seen while the call ran (serve pid $serve_pid)"
 else
     left=""
@@ -145,7 +148,7 @@ start_slow_call term
 kill -TERM "$serve_pid"
 if wait_for serve_ended; then ok; else bad "serve is still running $HANG_S s after SIGTERM"; fi
 exec 3>&-
-if [ -z "$children" ]; then
+if [ -z "$slow" ]; then
     bad "no sandbox process seen while the call ran (SIGTERM case)"
 else
     left=""

@@ -159,15 +159,18 @@ start_http conc --max-concurrency 2
 $REQ POST "$URL" -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' \
     -H 'Mcp-Name: slow_tool' -d "{\"jsonrpc\":\"2.0\",\"id\":1,$SLOW_CALL,$M26}}" >"$TMP/slow.http" 2>&1 &
 slow_pid=$!
-children=""
-has_children() { children=$(children_of "$serve_pid"); [ -n "$children" ]; }
-wait_for has_children
-if [ -n "$children" ]; then ok; else bad "HTTP: the slow call's sandbox never started"; fi
+# the slow call's own process (its `sleep`), not any child: warm workers start with the server
+slow="" children=""
+slow_runs() {
+    slow=$(descendant_named "$serve_pid" sleep)
+    children="$(children_of "$serve_pid") $slow"
+    [ -n "$slow" ]
+}
+wait_for slow_runs
+if [ -n "$slow" ]; then ok; else bad "HTTP: the slow call's sandbox never started"; fi
 modern fast tools/call ',"name":"fast_tool","arguments":{"file_path":"data/x.csv"}' -H 'Mcp-Name: fast_tool'
 expect_out "HTTP: the fast call is answered while the slow one runs" '"structuredContent":{"text":"a,b'
-still=""
-for c in $children; do kill -0 "$c" 2>/dev/null && still="$still $c"; done
-if [ -n "$still" ]; then ok; else bad "HTTP: the slow call was no longer running"; fi
+if kill -0 "$slow" 2>/dev/null; then ok; else bad "HTTP: the slow call was no longer running"; fi
 kill -TERM $serve_pid
 wait $serve_pid
 RC=$?
@@ -177,7 +180,7 @@ run cat "$TMP/slow.http"
 expect_out "HTTP: the interrupted call gets 503" "503"
 left=""
 for c in $children; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
-expect_eq "HTTP: SIGTERM kills the call's processes" "$left" ""
+expect_eq "HTTP: SIGTERM kills the call's processes (and the server's other children)" "$left" ""
 
 # ---- concurrency over stdio -------------------------------------------------------------------
 # start_stdio NAME ARGS...: serve REPO on a FIFO held open on fd 3; sets serve_pid
@@ -194,15 +197,13 @@ replied() { grep -q "\"id\":$2,\"result\"" "$TMP/$1.out"; }
 
 start_stdio stdio
 printf '%s\n' "$INIT" "{\"jsonrpc\":\"2.0\",\"id\":2,$SLOW_CALL}}" >&3
-wait_for has_children
+wait_for slow_runs
 printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":3,$FAST_CALL}}" '{"jsonrpc":"2.0","id":4,"method":"ping"}' >&3
 wait_for replied stdio 3
 run cat "$TMP/stdio.out"
 expect_out "stdio: the fast call is answered while the slow one runs" '"id":3,"result"'
 expect_not_out "stdio: the slow call has no reply yet" '"id":2,'
-still=""
-for c in $children; do kill -0 "$c" 2>/dev/null && still="$still $c"; done
-if [ -n "$still" ]; then ok; else bad "stdio: the slow call was no longer running"; fi
+if kill -0 "$slow" 2>/dev/null; then ok; else bad "stdio: the slow call was no longer running"; fi
 printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}' >&3
 exec 3>&-
 wait $serve_pid
@@ -216,7 +217,7 @@ validate_log "stdio concurrent session" 2025-11-25 "$TMP/stdio.out"
 # --max-concurrency 1: the fast call waits in the queue until the slow one ends (cancelled)
 start_stdio queue --max-concurrency 1
 printf '%s\n' "$INIT" "{\"jsonrpc\":\"2.0\",\"id\":2,$SLOW_CALL}}" >&3
-wait_for has_children
+wait_for slow_runs
 printf '%s\n' "{\"jsonrpc\":\"2.0\",\"id\":3,$FAST_CALL}}" '{"jsonrpc":"2.0","id":4,"method":"ping"}' >&3
 replied_ping() { grep -q '"id":4,"result"' "$TMP/queue.out"; }
 wait_for replied_ping

@@ -51,6 +51,29 @@ validate_log() {
     if [ "$n" -lt 1 ]; then bad "$1: no messages written"; fi
 }
 
+# descendant_named PID NAME: a process below PID, at any depth, whose command is NAME (its
+# pid), or nothing: e.g. the `sleep` a call runs, beside the server's other children (warm
+# workers, which start with the server)
+descendant_named() {
+    dn_level=$1 dn_found=""
+    while [ -n "$dn_level" ] && [ -z "$dn_found" ]; do
+        dn_next=""
+        for dn_p in $dn_level; do
+            for dn_c in $(children_of "$dn_p"); do
+                { read -r dn_comm <"/proc/$dn_c/comm"; } 2>/dev/null || continue
+                if [ "$dn_comm" = "$2" ]; then
+                    dn_found=$dn_c
+                    break
+                fi
+                dn_next="$dn_next $dn_c"
+            done
+            [ -n "$dn_found" ] && break
+        done
+        dn_level=$dn_next
+    done
+    printf '%s' "$dn_found"
+}
+
 # children_of PID: the processes whose parent is PID (from /proc: no procps needed)
 children_of() {
     parent=$1

@@ -35,6 +35,7 @@
 #define MAX_STREAMS 128       /* notification streams open at once (GET and subscriptions/listen) */
 #define KEEPALIVE_MS 15000.0  /* an SSE comment on a quiet stream: a gone client shows */
 #define MAX_SESSIONS 1024     /* legacy sessions at once; initialize beyond is refused (503) */
+#define STOP_WAIT_MS 10000    /* at stop, the longest wait for requests to be answered */
 #define SESSION_IDLE_MS (30 * 60 * 1000.0) /* a session unused this long ends, by default */
 #define SWEEP_MS 10000.0      /* how often ended and idle sessions are freed */
 #define SESSION_DOMAIN "session" /* what a session id's signature is for (serve/mrtr.h) */
@@ -78,6 +79,7 @@ typedef struct server {
     size_t n_sessions;
     size_t cap;
     volatile bool stopping;
+    atomic_size_t open_requests; /* requests MHD has not completed yet (on_completed) */
     pthread_mutex_t streams_mu; /* guards streams and each hreq's in_streams */
     hreq *streams;           /* the open notification streams, each holding a reference */
     size_t n_streams;
@@ -1500,6 +1502,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         h->conn = conn;
         pthread_mutex_init(&h->mu, NULL);
         *con_cls = h;
+        atomic_fetch_add(&sv->open_requests, 1);
         return MHD_YES;
     }
     if (*upload_size) {
@@ -1524,6 +1527,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     hreq *h = *con_cls;
     if (!h)
         return;
+    atomic_fetch_sub(&h->sv->open_requests, 1);
     stream_remove(h->sv, h);
     if (h->following) { /* a resumed stream's reader went away */
         pthread_mutex_lock(&h->sv->replay_mu);
@@ -1653,8 +1657,12 @@ static void stop(server *sv)
     streams_end(sv, NULL);
     tg_serve_fwd_stop(sv->fwd); /* relayed calls stopped, their connections woken */
     tg_serve_dispatch_drain(sv->dp);
-    struct timespec pause = {0, 100 * 1000000L}; /* lets resumed connections take their 503 */
-    nanosleep(&pause, NULL);
+    /* Every request answered (a call stopped here takes its 503) before the connections close:
+     * waited for as an event, not a pause a loaded machine may outlast. The bound only guards
+     * against a hang: nothing is left that could hold a request open. */
+    struct timespec pause = {0, 5 * 1000000L};
+    for (int waited = 0; atomic_load(&sv->open_requests) > 0 && waited < STOP_WAIT_MS; waited += 5)
+        nanosleep(&pause, NULL);
     MHD_stop_daemon(sv->d);
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
