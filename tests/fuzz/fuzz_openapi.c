@@ -25,6 +25,8 @@ static void remove_repo(void)
     snprintf(path, sizeof path, "%s/manifests", repo);
     rmdir(path);
     rmdir(repo);
+    unlink(doc_json); /* the last input's, when the run was interrupted during it */
+    unlink(doc_yaml);
 }
 
 /* A toolgen repository with an empty manifests folder, and the two document paths. */
