@@ -196,6 +196,7 @@ static int op_aggregate(bp_state *s)
 {
     bt_plan *p = s->p;
     p->op = BT_OP_AGGREGATE;
+    int extreme;
     if (counted_column(s) != 0)
         return -1;
     if (s->superlative && !p->naggs && !s->count_word && p->ngroups && !s->ranked_key) {
@@ -205,8 +206,8 @@ static int op_aggregate(bp_state *s)
         p->sort = s->sup_dir; /* "which day has the highest average tip" */
         if (!p->top_k)
             p->top_k = 1; /* ranking groups without an aggregate: asked in settle_aggs */
-    } else if (s->superlative && p->nvalues > 1 && extreme_row_column(s) >= 0) {
-        p->values[0] = extreme_row_column(s); /* "tip of the smallest bill": that row */
+    } else if (s->superlative && p->nvalues > 1 && (extreme = extreme_row_column(s)) >= 0) {
+        p->values[0] = extreme; /* "tip of the smallest bill": that row */
         p->nvalues = 1;
         p->top_k = 1;
         return op_top_rows(s);
