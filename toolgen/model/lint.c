@@ -706,8 +706,14 @@ static void lint_config(lint_ctx *c, const char *path)
         add_err(c, &err, path);
         return;
     }
+    const js_schema *schema = tg_schemaset_config(c->ss, &err);
+    if (!schema) {
+        add_err(c, &err, path);
+        tg_doc_free(&d);
+        return;
+    }
     js_errors errs = {0};
-    js_validate(c->ss->config, d.root, &errs);
+    js_validate(schema, d.root, &errs);
     report_errors(c, &d, "", NULL, c->ss->config_doc.root, &errs);
     js_errors_free(&errs);
     check_weights(c, &d, "/validation/metric_weights");

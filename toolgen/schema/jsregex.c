@@ -519,21 +519,26 @@ static pcre2_code *compile_ecma(const char *ecma, bool strict, char *errbuf, siz
     return re;
 }
 
-pcre2_code *js_regex_compile(const char *ecma, char *errbuf, size_t errlen)
+/* Translates and compiles ecma without JIT: NULL with PCRE2's message in errbuf on error. */
+static pcre2_code *compile_lenient(const char *ecma, char *errbuf, size_t errlen)
 {
     int code;
     pcre2_code *re = compile_ecma(ecma, false, errbuf, errlen, &code);
-    if (!re) {
-        if (code) {
-            PCRE2_UCHAR msg[256];
-            pcre2_get_error_message(code, msg, sizeof msg);
-            if (errbuf && errlen)
-                snprintf(errbuf, errlen, "%s", (const char *)msg);
-        }
-        return NULL;
+    if (!re && code) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(code, msg, sizeof msg);
+        if (errbuf && errlen)
+            snprintf(errbuf, errlen, "%s", (const char *)msg);
     }
+    return re;
+}
+
+pcre2_code *js_regex_compile(const char *ecma, char *errbuf, size_t errlen)
+{
+    pcre2_code *re = compile_lenient(ecma, errbuf, errlen);
     /* JIT is an optimisation: when it is unavailable the interpreter is used. */
-    (void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+    if (re)
+        (void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
     return re;
 }
 
@@ -564,12 +569,17 @@ bool js_regex_valid(const char *s)
 
 js_re *js_re_compile(const char *ecma, char *errbuf, size_t errlen)
 {
-    pcre2_code *code = js_regex_compile(ecma, errbuf, errlen);
+    pcre2_code *code = compile_lenient(ecma, errbuf, errlen);
     if (!code)
         return NULL;
     js_re *re = xmalloc(sizeof *re);
     re->code = code;
     re->fast = js_fastre_compile(ecma);
+    /* A pattern the fast matcher takes never runs through PCRE2 (which only checked its
+     * syntax), so its JIT code would be compiled for nothing: most of a schema's compile time
+     * for a one-shot command such as diff or lint. */
+    if (!re->fast)
+        (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
     return re;
 }
 

@@ -32,24 +32,25 @@ int tg_schemaset_open(tg_schemaset *s, tg_err *err)
     if (!data)
         return tg_err_set(err, "cannot find toolgen's data directory (schemas/); set TOOLGEN_DATADIR "
                                "to the source tree or to PREFIX/share/toolgen");
-    char *dir = tg_path_join(data, "schemas");
+    s->dir = tg_path_join(data, "schemas");
     s->reg = js_registry_new();
-    int rc = -1;
     if (js_registry_add_metaschemas(s->reg, err) != 0 ||
-        js_registry_add_dir(s->reg, TOOLGEN_SCHEMA_BASE, dir, err) != 0)
-        goto out;
-    s->manifest = compile_file(s->reg, dir, "tool.manifest.schema.json", &s->manifest_doc, err);
-    if (!s->manifest)
-        goto out;
-    s->config = compile_file(s->reg, dir, "toolgen.config.schema.json", &s->config_doc, err);
-    if (!s->config)
-        goto out;
-    rc = 0;
-out:
-    free(dir);
-    if (rc != 0)
+        js_registry_add_dir(s->reg, TOOLGEN_SCHEMA_BASE, s->dir, err) != 0 ||
+        !(s->manifest = compile_file(s->reg, s->dir, "tool.manifest.schema.json",
+                                     &s->manifest_doc, err))) {
         tg_schemaset_close(s);
-    return rc;
+        return -1;
+    }
+    return 0;
+}
+
+/* The config schema is as large as the manifest's and only lint validates a config: every
+ * other command would compile it, its patterns included, for nothing. */
+const js_schema *tg_schemaset_config(tg_schemaset *s, tg_err *err)
+{
+    if (!s->config)
+        s->config = compile_file(s->reg, s->dir, "toolgen.config.schema.json", &s->config_doc, err);
+    return s->config;
 }
 
 void tg_schemaset_close(tg_schemaset *s)
@@ -59,5 +60,6 @@ void tg_schemaset_close(tg_schemaset *s)
     js_registry_free(s->reg);
     tg_doc_free(&s->manifest_doc);
     tg_doc_free(&s->config_doc);
+    free(s->dir);
     *s = (tg_schemaset){0};
 }
