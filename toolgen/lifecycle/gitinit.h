@@ -14,7 +14,8 @@
 #ifndef TG_LIFECYCLE_GITINIT_H
 #define TG_LIFECYCLE_GITINIT_H
 
-/* git_libgit2_init, with no CA bundle parsed; safe to call any number of times. */
+/* git_libgit2_init, with no CA bundle parsed and objects read without hashing them again (as
+ * git reads them; `git fsck` is the integrity check); safe to call any number of times. */
 void tg_libgit2_start(void);
 
 #endif
