@@ -296,7 +296,9 @@ static void sse_free(void *cls)
     hreq_unref(cls);
 }
 
-static enum MHD_Result start_sse(hreq *h)
+/* A response that streams h->out as sse_read hands it out, holding a reference to h; the
+ * caller adds its own headers and queues it. */
+static struct MHD_Response *stream_response(hreq *h)
 {
     /* a stream's events come on their own schedule (progress every progress_ms, keep-alives):
      * the idle timeout of connections that send nothing must not close it */
@@ -307,9 +309,15 @@ static enum MHD_Result start_sse(hreq *h)
     pthread_mutex_unlock(&h->mu);
     struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
                                                                h, sse_free);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    return r;
+}
+
+static enum MHD_Result start_sse(hreq *h)
+{
+    struct MHD_Response *r = stream_response(h);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     if (h->sess)
         MHD_add_response_header(r, SESSION_HEADER, h->sess->id);
     enum MHD_Result rc = MHD_queue_response(h->conn, MHD_HTTP_OK, r);
@@ -1258,16 +1266,7 @@ static enum MHD_Result queue_relayed(hreq *h, struct MHD_Response *r)
 /* The owner's event stream, event by event, with its status and headers. */
 static enum MHD_Result relay_stream(hreq *h)
 {
-    MHD_set_connection_option(h->conn, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
-    pthread_mutex_lock(&h->mu);
-    h->refs++; /* the response's */
-    h->sse_queued = true;
-    pthread_mutex_unlock(&h->mu);
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read,
-                                                               h, sse_free);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    MHD_add_response_header(r, "X-Accel-Buffering", "no");
-    return queue_relayed(h, r);
+    return queue_relayed(h, stream_response(h));
 }
 
 /* A relayed call's connection, woken: its stream starts, its whole reply goes out, or it waits
