@@ -295,6 +295,13 @@ CASES = [
     ("c58", "how old was the youngest survivor", ["titanic.csv"],
      value(lambda df: df[df.survived == 1].age.min())),
     ("c59", "mean fare of survivors", ["titanic.csv"], value(lambda df: df[df.survived == 1].fare.mean())),
+    # a superlative asking for the row gets the row: the value and the rest of it
+    ("c60", "which passenger paid the highest fare", ["titanic.csv"],
+     lambda r, df: len(r["rows"]) == 1 and r["rows"][0]["fare"] == df.fare.max()
+     and r["rows"][0]["age"] == df.loc[df.fare.idxmax(), "age"]),
+    ("c61", "the penguin with the longest flipper", ["penguins.csv"],
+     lambda r, df: len(r["rows"]) == 1 and r["rows"][0]["flipper_length_mm"] == df.flipper_length_mm.max()
+     and r["rows"][0]["species"] == df.loc[df.flipper_length_mm.idxmax(), "species"]),
     ("c56", "tip of the smallest bill", ["tips.csv"],
      lambda r, df: [row["tip"] for row in r["rows"]] == df.sort_values("total_bill", kind="mergesort").head(1).tip.tolist()),
 ]

@@ -280,6 +280,18 @@ static void test_users_words(const tg_dataset *ds)
     /* a column at the row where another is extreme, not the extreme of each */
     expect_plan(ds, "tip of the smallest total bill", "top_rows total_bill | sort asc | top 1");
     expect_plan(ds, "smallest total bill and tip", "aggregate min(total_bill, tip)");
+    /* a superlative that asks for the row (which one, who, the one with) gets the row, which
+     * holds the value too; one that names the value it wants gets the value */
+    expect_plan(ds, "which customer left the biggest tip", "top_rows tip | sort desc | top 1");
+    expect_plan(ds, "the customer with the smallest total bill",
+                "top_rows total_bill | sort asc | top 1");
+    expect_plan(ds, "the customer who left the biggest tip on Sunday",
+                "top_rows tip where day == 'Sun' | sort desc | top 1");
+    expect_plan(ds, "the biggest tip", "aggregate max(tip)");
+    expect_plan(ds, "what was the biggest tip", "aggregate max(tip)");
+    expect_plan(ds, "the biggest tip of any customer", "aggregate max(tip)");
+    expect_plan(ds, "total bill of the customer with the biggest tip",
+                "top_rows tip | sort desc | top 1");
     /* a unit after the number: the column's own, or refused (no conversion is guessed) */
     expect_plan(ds, "average tip where bill length is over 40 millimeters",
                 "aggregate mean(tip) where bill_length_mm > 40");

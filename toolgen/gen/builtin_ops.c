@@ -192,6 +192,55 @@ static int extreme_row_column(const bp_state *s)
     return -1;
 }
 
+/* Skips fillers from i: the next token that is not one. */
+static size_t past_fillers(const bt_toks *t, size_t i)
+{
+    while (i < t->n && t->v[i].kind == BT_WORD && bt_is_filler(t->v[i].text))
+        i++;
+    return i;
+}
+
+static bool is_row_noun_at(const bt_toks *t, size_t i)
+{
+    return i < t->n && t->v[i].kind == BT_WORD && bt_is_row_noun(t->v[i].text);
+}
+
+/*
+ * "which car has the best mpg", "who paid the highest fare", "the heaviest car": a superlative
+ * that asks for the row itself — "who" first, "which"/"what" before a row noun, or a row noun
+ * right after the superlative and its column — rather than for the extreme value. The row
+ * holds the value too.
+ */
+static bool asks_for_row(const bp_state *s)
+{
+    const bt_toks *t = s->t;
+    size_t first = past_fillers(t, 0);
+    if (first < t->n && t->v[first].kind == BT_WORD && !t->v[first].used &&
+        bp_in(&t->v[first], (const char *const[]){"who", "whose", NULL}))
+        return true;
+    for (size_t i = 0; i + 1 < t->n; i++) {
+        if (t->v[i].kind == BT_WORD && bp_in(&t->v[i], (const char *const[]){"which", "what", NULL}) &&
+            is_row_noun_at(t, past_fillers(t, i + 1)))
+            return true;
+        /* "the car with the best mpg", "the passenger who paid the highest fare" */
+        if (i < s->sup_at && is_row_noun_at(t, i) &&
+            bp_in(&t->v[i + 1], (const char *const[]){"with", "who", "that", NULL}))
+            return true;
+    }
+    /* "the heaviest car" — but "age of the oldest passenger" and "the youngest passenger's
+     * age" name the value they want, outside the superlative */
+    size_t j = past_fillers(t, s->sup_at + 1);
+    while (j < t->n && t->v[j].kind == BT_COL && t->v[j].ds == 0)
+        j = past_fillers(t, j + 1);
+    if (!is_row_noun_at(t, j))
+        return false;
+    for (size_t k = 0; k < t->n; k++)
+        if (t->v[k].kind == BT_COL && t->v[k].ds == 0 && t->v[k].col == s->p->values[0] &&
+            (k < s->sup_at || k > j))
+            return false;
+    return true;
+}
+
 static int op_aggregate(bp_state *s)
 {
     bt_plan *p = s->p;
@@ -210,6 +259,9 @@ static int op_aggregate(bp_state *s)
         p->values[0] = extreme; /* "tip of the smallest bill": that row */
         p->nvalues = 1;
         p->top_k = 1;
+        return op_top_rows(s);
+    } else if (s->superlative && p->nvalues == 1 && !p->top_k && asks_for_row(s)) {
+        p->top_k = 1; /* "which passenger paid the highest fare": that passenger */
         return op_top_rows(s);
     } else if (s->superlative) {
         bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN); /* "the highest fare" */

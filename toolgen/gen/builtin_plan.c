@@ -181,7 +181,11 @@ char *bt_plan_sentence(const bt_plan *p, const tg_dataset *ds)
                       ds->cols[p->date_col].name);
         break;
     case BT_OP_TOP_ROWS:
-        tg_buf_printf(&b, "The %ld rows with the %s %s", p->top_k, p->sort > 0 ? "largest" : "smallest", v0);
+        if (p->top_k == 1)
+            tg_buf_puts(&b, "The row");
+        else
+            tg_buf_printf(&b, "The %ld rows", p->top_k);
+        tg_buf_printf(&b, " with the %s %s", p->sort > 0 ? "largest" : "smallest", v0);
         break;
     case BT_OP_VALUE_COUNTS: tg_buf_printf(&b, "Count and share of each value of %s", v0); break;
     case BT_OP_SUMMARY:

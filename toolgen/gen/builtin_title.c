@@ -53,7 +53,8 @@ static void head(tg_buf *b, const bt_plan *p)
                       rows ? "" : " of {value_column}");
         break;
     case BT_OP_TOP_ROWS:
-        tg_buf_printf(b, "The {top_k} rows with the %s {sort_column}",
+        tg_buf_printf(b, "The {'row' if top_k == 1 else str(top_k) + ' rows'} with the %s "
+                         "{sort_column}",
                       p->sort > 0 ? "largest" : "smallest");
         break;
     case BT_OP_VALUE_COUNTS: tg_buf_puts(b, "Count and share of each value of {column}"); break;
