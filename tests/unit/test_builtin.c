@@ -289,6 +289,9 @@ static void test_users_words(const tg_dataset *ds)
                 "top_rows tip where day == 'Sun' | sort desc | top 1");
     expect_plan(ds, "the biggest tip", "aggregate max(tip)");
     expect_plan(ds, "what was the biggest tip", "aggregate max(tip)");
+    expect_plan(ds, "who left the biggest tip", "top_rows tip | sort desc | top 1");
+    expect_plan(ds, "the biggest tip of customers who smoke",
+                "aggregate max(tip) where smoker == 'Yes'");
     expect_plan(ds, "the biggest tip of any customer", "aggregate max(tip)");
     expect_plan(ds, "total bill of the customer with the biggest tip",
                 "top_rows tip | sort desc | top 1");
@@ -389,6 +392,28 @@ static void test_hostile_names(void)
     tg_builtin_tool_release(&t);
 }
 
+/* A year of four digits against a year column of two-digit values: every row or none would be
+ * kept, so the request is refused with the number to write instead. */
+static void test_year_scale(void)
+{
+    tg_dataset_column cols[3] = {schema_col("mpg", TG_COL_FLOAT, NULL, 0),
+                                 schema_col("model_year", TG_COL_INT, NULL, 0),
+                                 schema_col("weight", TG_COL_INT, NULL, 0)};
+    cols[1].min = 70, cols[1].max = 82;
+    cols[2].min = 1613, cols[2].max = 5140;
+    tg_dataset ds = {.path = "data/mpg.csv", .rows = 398, .cols = cols, .ncols = 3};
+    expect_refused(&ds, "how many cars were built before 1975",
+                   "1975 compared with model_year, whose values run from 70 to 82: if model_year "
+                   "holds years written with two digits, say so with the number as it holds it "
+                   "(\"model_year before 75\")");
+    expect_refused(&ds, "average mpg of cars from 1975 to 1980", "(\"model_year before 75\")");
+    /* what the message says to write */
+    expect_plan(&ds, "how many cars with model year before 75",
+                "aggregate size() where model_year < 75");
+    /* not a year column: a large number is just a large number */
+    expect_plan(&ds, "average mpg where weight is over 2000", "aggregate mean(mpg) where weight > 2000");
+}
+
 /* --plan REPO INTENT DATA...: the plan of each intent (or the refusal), nothing written. */
 static int plan_only(int argc, char **argv)
 {
@@ -429,5 +454,6 @@ int main(int argc, char **argv)
     test_users_words(&ds);
     test_periods();
     test_hostile_names();
+    test_year_scale();
     return tl_finish("builtin");
 }

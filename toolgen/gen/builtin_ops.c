@@ -214,10 +214,8 @@ static bool is_row_noun_at(const bt_toks *t, size_t i)
 static bool asks_for_row(const bp_state *s)
 {
     const bt_toks *t = s->t;
-    size_t first = past_fillers(t, 0);
-    if (first < t->n && t->v[first].kind == BT_WORD && !t->v[first].used &&
-        bp_in(&t->v[first], (const char *const[]){"who", "whose", NULL}))
-        return true;
+    if (t->n && t->v[0].kind == BT_WORD && bp_in(&t->v[0], (const char *const[]){"who", "whose", NULL}))
+        return true; /* a filler elsewhere ("passengers who survived") */
     for (size_t i = 0; i + 1 < t->n; i++) {
         if (t->v[i].kind == BT_WORD && bp_in(&t->v[i], (const char *const[]){"which", "what", NULL}) &&
             is_row_noun_at(t, past_fillers(t, i + 1)))

@@ -63,7 +63,8 @@ static const char *const fillers[] = {
     "frame", "spreadsheet", "sheet", "stat", "info", "information", "done", "typical",
     "rule", "files", "both", "other", "two", "together", "approach", "ever", "recorded",
     "collected", "given", "left", "flew", "travelled", "traveled", "paid", "single", "methods",
-    "types", "kinds", "board", "onboard", "aboard", "people", NULL};
+    "types", "kinds", "board", "onboard", "aboard", "people", "made", "built", "manufactured",
+    "gets", "got", "receives", "received", NULL};
 
 static const char *const row_nouns[] = {
     "row", "rows", "record", "records", "entry", "entries", "observation", "observations",
