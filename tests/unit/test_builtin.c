@@ -414,6 +414,28 @@ static void test_year_scale(void)
     expect_plan(&ds, "average mpg where weight is over 2000", "aggregate mean(mpg) where weight > 2000");
 }
 
+/* "how many passengers" of a whole-number column named in the plural: its total, or the rows —
+ * asked; said with "total", the total alone. */
+static void test_counted_things(void)
+{
+    static char *months[] = {"January", "February"};
+    tg_dataset_column cols[3] = {schema_col("year", TG_COL_INT, NULL, 0),
+                                 schema_col("month", TG_COL_STRING, months, 2),
+                                 schema_col("passengers", TG_COL_INT, NULL, 0)};
+    cols[0].min = 1949, cols[0].max = 1960;
+    cols[2].min = 104, cols[2].max = 622;
+    tg_dataset ds = {.path = "data/flights.csv", .rows = 144, .cols = cols, .ncols = 3};
+    expect_question(&ds, "how many passengers flew in 1950", "passengers", "total",
+                    "aggregate sum(passengers) where year == 1950");
+    expect_question(&ds, "number of passengers per month", "passengers", "rows",
+                    "aggregate size() by month");
+    expect_plan(&ds, "how many passengers flew in total", "aggregate sum(passengers)");
+    expect_plan(&ds, "total passengers in 1950", "aggregate sum(passengers) where year == 1950");
+    expect_plan(&ds, "how many rows in 1950", "aggregate size() where year == 1950");
+    expect_plan(&ds, "average number of passengers before 1955",
+                "aggregate mean(passengers) where year < 1955");
+}
+
 /* --plan REPO INTENT DATA...: the plan of each intent (or the refusal), nothing written. */
 static int plan_only(int argc, char **argv)
 {
@@ -455,5 +477,6 @@ int main(int argc, char **argv)
     test_periods();
     test_hostile_names();
     test_year_scale();
+    test_counted_things();
     return tl_finish("builtin");
 }

@@ -6,6 +6,7 @@
  * moving, pivot, histogram, scatter, share, a period, a line over x, top rows) and otherwise is
  * an aggregate. Each operation then checks its columns: how many, which types.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "base/strvec.h"
@@ -131,18 +132,62 @@ static int settle_aggs(bp_state *s, const char *what)
     return 0;
 }
 
+/* "how many passengers" where passengers is a whole-number column named in the plural, named
+ * right after the count word: the column may count the very things asked about (a row per
+ * month holding its passengers), so their number is its total — or it is the rows. */
+static bool counts_things(const bp_state *s, int col)
+{
+    const tg_dataset_column *c = &s->ds[0].cols[col];
+    size_t n = strlen(c->name);
+    if (c->type != TG_COL_INT || n < 4 || tolower((unsigned char)c->name[n - 1]) != 's' ||
+        tolower((unsigned char)c->name[n - 2]) == 's')
+        return false;
+    size_t j = s->count_at + 1;
+    while (j < s->t->n && s->t->v[j].kind == BT_WORD &&
+           (bt_is_filler(s->t->v[j].text) || bp_is(&s->t->v[j], "of")))
+        j++;
+    return j < s->t->n && s->t->v[j].kind == BT_COL && s->t->v[j].col == col;
+}
+
+/* The total of the column or the number of rows: asked. */
+static int count_or_total(bp_state *s, int col)
+{
+    const char *name = s->ds[0].cols[col].name;
+    static const char *const options[] = {"total", "rows"};
+    const char *pick = bt_question(s->x, name, options, 2, "By the number of %s, do you mean "
+                                   "the total of the column %s (total) or the number of rows "
+                                   "(rows)?", name, name);
+    if (!pick)
+        return tg_err_set(s->err, "the number of %s was answered with neither total nor rows",
+                          name);
+    if (strcmp(pick, "total") == 0) {
+        bp_add_agg(s->p, BT_SUM);
+        s->count_word = false;
+    } else {
+        s->p->nvalues = 0;
+    }
+    return 0;
+}
+
 /* Counting a column counts rows: those where a yes/no column is yes ("how many survived"), or
  * those of each value of a text column ("species count"); what pandas' count() of the column
  * would give, its non-missing cells, is not what such a request means. */
 static int counted_column(bp_state *s)
 {
     bt_plan *p = s->p;
+    if (s->count_word && !s->distinct_word && p->naggs == 1 && p->aggs[0] == BT_SUM &&
+        p->nvalues == 1 && counts_things(s, p->values[0])) {
+        s->count_word = false; /* "how many passengers flew in total": that total */
+        return 0;
+    }
     if (!s->count_word || s->distinct_word || p->naggs || p->nvalues != 1)
         return 0;
     int col = p->values[0];
     int rc = bp_flag_filter(s, col);
     if (rc < 0)
         return -1;
+    if (rc == 0 && counts_things(s, col))
+        return count_or_total(s, col);
     if (rc == 0 && s->ds[0].cols[col].type != TG_COL_STRING)
         return 0;
     p->nvalues = 0;
