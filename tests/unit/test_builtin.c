@@ -280,6 +280,14 @@ static void test_users_words(const tg_dataset *ds)
     /* a column at the row where another is extreme, not the extreme of each */
     expect_plan(ds, "tip of the smallest total bill", "top_rows total_bill | sort asc | top 1");
     expect_plan(ds, "smallest total bill and tip", "aggregate min(total_bill, tip)");
+    /* every value of a column, each named with "and": compared, per value (as a filter it would
+     * keep every row); "or", or some of the values, is a filter */
+    expect_plan(ds, "average tip for males and females", "aggregate mean(tip) by sex");
+    expect_plan(ds, "compare the average tip at lunch and dinner", "aggregate mean(tip) by time");
+    expect_plan(ds, "average tip at lunch or dinner",
+                "aggregate mean(tip) where time in ('Lunch', 'Dinner')");
+    expect_plan(ds, "average tip on Saturday and Sunday",
+                "aggregate mean(tip) where day in ('Sat', 'Sun')");
     /* a superlative that asks for the row (which one, who, the one with) gets the row, which
      * holds the value too; one that names the value it wants gets the value */
     expect_plan(ds, "which customer left the biggest tip", "top_rows tip | sort desc | top 1");

@@ -247,6 +247,7 @@ static int filter_on_values(bp_state *s, size_t i)
         start--;
     }
     size_t j = i;
+    bool anded = false;
     while (j < t->n) {
         if (t->v[j].kind == BT_VAL && t->v[j].col == col && t->v[j].ds == 0) {
             const tg_dataset_column *c = &s->ds[0].cols[col];
@@ -261,6 +262,7 @@ static int filter_on_values(bp_state *s, size_t i)
             bp_add_col(s->p->groups, &s->p->ngroups, col); /* "lunch vs dinner": per value */
         } else if ((bp_is(&t->v[j], "or") || bp_is(&t->v[j], "and") || t->v[j].kind == BT_SEP) &&
                    j + 1 < t->n && t->v[j + 1].kind == BT_VAL && t->v[j + 1].col == col) {
+            anded = anded || bp_is(&t->v[j], "and");
             t->v[j++].used = true;
         } else if (t->v[j].kind == BT_COL && t->v[j].col == col && t->v[j].ds == 0) {
             t->v[j++].used = true; /* "Dream island", "first class": the value's own column */
@@ -270,6 +272,17 @@ static int filter_on_values(bp_state *s, size_t i)
     }
     for (size_t k = start; k < i; k++)
         t->v[k].used = true;
+    /* "for males and females", "at lunch and dinner": every value of the column, each named —
+     * as a filter it would keep every row; the request compares them: per value */
+    if (anded && f->cmp == BT_EQ && f->nvals >= 2 && f->nvals == s->ds[0].cols[col].nlevels) {
+        s->p->nfilters--;
+        bool grouped = false;
+        for (size_t g = 0; g < s->p->ngroups; g++)
+            grouped = grouped || s->p->groups[g] == col;
+        if (!grouped)
+            bp_add_col(s->p->groups, &s->p->ngroups, col);
+        return 1;
+    }
     if (bp_use_before(s, start, bp_filter_intro) && bp_negate_last(s) != 0)
         return -1; /* "except on Sunday" */
     return 1;
