@@ -310,6 +310,11 @@ static void test_users_words(const tg_dataset *ds)
                 "aggregate size() where bill_length_mm > 40");
     expect_refused(ds, "average tip where bill length is over 4 cm",
                    "'cm' after a number: column bill_length_mm is in mm; give the number in mm");
+    /* a currency after an amount of a column that names none: the amount as written */
+    expect_plan(ds, "average tip where total bill is over 30 dollars",
+                "aggregate mean(tip) where total_bill > 30");
+    expect_plan(ds, "how many tips between 2 and 4 dollars", "aggregate size() where tip between 2 and 4");
+    expect_refused(ds, "average tip where size is over 3 dollars", "'dollars' is neither a column");
 }
 
 /* ---- test-only entry points -------------------------------------------------------------- */

@@ -196,6 +196,14 @@ int bp_unit_after(bp_state *s, size_t at, int col)
         return tg_err_set(s->err, "'%s' after a number: column %s is in %s; give the number in "
                                   "%s", s->t->v[at].raw, s->ds[0].cols[col].name,
                           unit_rows[own][0], unit_rows[own][0]);
+    /* "a bill over 30 dollars": a money column whose name gives no currency takes the
+     * amount as written (nothing is converted); a whole-number column is no amount */
+    bool money = strcmp(unit_rows[r][0], "usd") == 0 || strcmp(unit_rows[r][0], "eur") == 0;
+    if (money && s->ds[0].cols[col].type == TG_COL_FLOAT) {
+        s->t->v[at].unknown = false;
+        s->t->v[at].used = true;
+        return 1;
+    }
     return 0;
 }
 
