@@ -302,6 +302,9 @@ CASES = [
     ("c61", "the penguin with the longest flipper", ["penguins.csv"],
      lambda r, df: len(r["rows"]) == 1 and r["rows"][0]["flipper_length_mm"] == df.flipper_length_mm.max()
      and r["rows"][0]["species"] == df.loc[df.flipper_length_mm.idxmax(), "species"]),
+    # "no age": missing where the column holds missing values and no zero
+    ("c62", "how many passengers had no age recorded", ["titanic.csv"],
+     value(lambda df: int(df.age.isna().sum()))),
     ("c56", "tip of the smallest bill", ["tips.csv"],
      lambda r, df: [row["tip"] for row in r["rows"]] == df.sort_values("total_bill", kind="mergesort").head(1).tip.tolist()),
 ]

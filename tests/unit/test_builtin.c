@@ -449,6 +449,24 @@ static void test_counted_things(void)
                 "aggregate mean(passengers) where year < 1955");
 }
 
+/* "no tip": zero where the column holds zeros and no missing values, missing where it holds
+ * missing values and no zero, asked where both are possible. */
+static void test_no_value(void)
+{
+    tg_dataset_column cols[8];
+    tg_dataset ds = tips_schema(cols); /* tip: 0 to 50, nothing missing */
+    expect_plan(&ds, "how many customers gave no tip", "aggregate size() where tip == 0");
+    expect_plan(&ds, "average total bill with no tip", "aggregate mean(total_bill) where tip == 0");
+    cols[7].min = 32, cols[7].missing = 2; /* bill_length_mm: no zero, two missing */
+    expect_plan(&ds, "average tip with no bill length recorded",
+                "aggregate mean(tip) where bill_length_mm is missing");
+    cols[1].missing = 3; /* tip: zeros and missing values */
+    expect_question(&ds, "how many customers gave no tip", "no tip", "missing",
+                    "aggregate size() where tip is missing");
+    expect_question(&ds, "how many customers gave no tip", "no tip", "zero",
+                    "aggregate size() where tip == 0");
+}
+
 /* --plan REPO INTENT DATA...: the plan of each intent (or the refusal), nothing written. */
 static int plan_only(int argc, char **argv)
 {
@@ -491,5 +509,6 @@ int main(int argc, char **argv)
     test_hostile_names();
     test_year_scale();
     test_counted_things();
+    test_no_value();
     return tl_finish("builtin");
 }

@@ -7,6 +7,7 @@
  * with no role or a number with no meaning makes the intent refused, so the tool never answers
  * a question with a part of it ignored.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -162,10 +163,48 @@ static bool numeric_col(const tg_dataset_column *c)
     return c->type == TG_COL_INT || c->type == TG_COL_FLOAT;
 }
 
+/*
+ * "rides with no tip", "passengers with no age recorded": "no" before a column is its zero
+ * where the column holds zeros and no missing values, missing where it holds missing values
+ * and no zero, and asked where it could be either. 1: read; 0: not this phrase.
+ */
+static int filter_on_no(bp_state *s, size_t i)
+{
+    bt_toks *t = s->t;
+    if (i == 0 || t->v[i - 1].used || t->v[i - 1].kind != BT_WORD || !bp_is(&t->v[i - 1], "no"))
+        return 0;
+    const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
+    bool zero = numeric_col(c) && c->min <= 0 && c->max >= 0, missing = c->missing > 0;
+    if (!zero && !missing)
+        return 0;
+    bool is_zero = zero;
+    if (zero && missing) {
+        static const char *const options[] = {"zero", "missing"};
+        char about[160];
+        snprintf(about, sizeof about, "no %s", t->v[i].raw);
+        const char *pick = bt_question(s->x, about, options, 2, "By '%s', do you mean %s is 0 "
+                                       "(zero) or %s is missing (missing)?", about, c->name,
+                                       c->name);
+        if (!pick)
+            return tg_err_set(s->err, "'%s' was answered with neither zero nor missing", about);
+        is_zero = strcmp(pick, "zero") == 0;
+    }
+    bt_filter *f = bp_new_filter(s, t->v[i].col);
+    if (!f)
+        return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+    f->cmp = is_zero ? BT_EQ : BT_ISNA;
+    f->numeric = is_zero;
+    t->v[i - 1].used = t->v[i].used = true;
+    return 1;
+}
+
 /* COL [is] [not] (missing | present | <comparison> NUM [and NUM]) at i. */
 static int filter_on_column(bp_state *s, size_t i)
 {
     bt_toks *t = s->t;
+    int no = filter_on_no(s, i);
+    if (no != 0)
+        return no;
     size_t j = i + 1;
     while (j < t->n && bp_in(&t->v[j], be) && !(j + 1 < t->n && t->v[j + 1].kind == BT_NUM))
         j++;
