@@ -21,6 +21,7 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "model/manifest.h"
+#include "run/warm.h"
 #include "run/warmpool.h"
 #include "run/toolrun.h"
 #include "testlib.h"
@@ -590,6 +591,63 @@ static void test_commands_in_flight(fixture *fx)
     tg_warmpool_free(pool);
 }
 
+/* A runner that keeps the protocol (runner_warm.py's docstring) but says ready for the next
+ * call 100 ms after a call's status while still holding the call's stdout for 300 ms more:
+ * the "ready" comes while toolgen still reads the call's streams. */
+static const char fake_runner[] =
+    "import json, os, socket, sys, time\n"
+    "sock = socket.socket(fileno=4)\n"
+    "send = lambda o: sock.sendall(json.dumps(o).encode() + b'\\n')\n"
+    "send({'ready': True, 'preloaded': False, 'reuse': True})\n"
+    "buf = b''\n"
+    "while True:\n"
+    "    fds = []\n"
+    "    while b'\\n' not in buf:\n"
+    "        data, anc, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(64))\n"
+    "        for _, _, p in anc:\n"
+    "            fds += [int.from_bytes(p[i:i + 4], sys.byteorder) for i in range(0, len(p), 4)]\n"
+    "        if not data:\n"
+    "            sys.exit(0)\n"
+    "        buf += data\n"
+    "    line, _, buf = buf.partition(b'\\n')\n"
+    "    if not fds:\n"
+    "        continue\n"
+    "    os.write(fds[0], b'answer')\n"
+    "    send({'status': 0, 'utime': 0, 'stime': 0, 'maxrss': 1})\n"
+    "    time.sleep(0.1)\n"
+    "    send({'ready': True, 'preloaded': False, 'reuse': True})\n"
+    "    time.sleep(0.3)\n"
+    "    for fd in fds:\n"
+    "        os.close(fd)\n";
+
+/* The runner's "ready" read with a call's streams is kept for the next call: once it was
+ * dropped, and the next call waited for it until the start timeout (then ran cold). */
+static void test_ready_during_streams(fixture *fx)
+{
+    static const char *const argv[] = {"/usr/bin/python3", "-c", fake_runner, NULL};
+    static const char *const subdirs[] = {"c0", "c1", "c2", NULL};
+    tg_sandbox_cmd cmd = {.argv = argv, .work_subdirs = subdirs,
+                          .limits = {10, 512, 3000, 64, 64, 16}};
+    tg_warm *w = NULL;
+    tg_err err = {0};
+    if (tg_warm_start(fx->env.ctx.sandbox, &cmd, &w, &err) != TG_SANDBOX_OK) {
+        CHECK(false, "the fake runner starts: %s", err.msg);
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        tg_warm_call call = {.request = "{}", .request_len = 2, .subdir = subdirs[i],
+                             .limits = cmd.limits};
+        tg_sandbox_result res;
+        tg_err e = {0};
+        tg_sandbox_status st = tg_warm_run(w, &call, &res, &e);
+        CHECK(st == TG_SANDBOX_OK && res.out.data && strcmp(res.out.data, "answer") == 0,
+              "call %d in the same warm sandbox: %s", i + 1, st == TG_SANDBOX_OK ? "" : e.msg);
+        if (st == TG_SANDBOX_OK)
+            tg_sandbox_result_free(&res);
+    }
+    tg_warm_stop(w);
+}
+
 static void remove_repo(void)
 {
     char cmd[128];
@@ -629,6 +687,8 @@ int main(void)
         test_commands(&cm);
     if (cm.in)
         test_commands_in_flight(&cm);
+    if (cm.in)
+        test_ready_during_streams(&cm);
     fixture_close(&cm);
     remove_repo();
     return tl_finish("warmpool");

@@ -138,6 +138,16 @@ static void stop_now(tg_warm *w)
     }
 }
 
+/* Whether msg is the runner's "ready", taking what it says of itself. */
+static bool note_ready(tg_warm *w, const cJSON *msg)
+{
+    if (!cJSON_IsTrue(tg_json_get(msg, "ready")))
+        return false;
+    w->preloaded = cJSON_IsTrue(tg_json_get(msg, "preloaded"));
+    w->reusable = cJSON_IsTrue(tg_json_get(msg, "reuse")) && sb_filter_available();
+    return true;
+}
+
 /* Until the runner is ready; a set cancel flag (checked every 200 ms) gives up at once. */
 static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, const volatile sig_atomic_t *cancel,
                                     tg_err *err)
@@ -162,9 +172,7 @@ static tg_sandbox_status wait_ready(tg_warm *w, long wall_ms, const volatile sig
         bool eof = false;
         cJSON *msg = buffered || pf[0].revents ? read_line(w, &eof) : NULL;
         if (msg) {
-            w->preloaded = cJSON_IsTrue(tg_json_get(msg, "preloaded"));
-            w->reusable = cJSON_IsTrue(tg_json_get(msg, "reuse")) && sb_filter_available();
-            bool ready = cJSON_IsTrue(tg_json_get(msg, "ready"));
+            bool ready = note_ready(w, msg);
             cJSON_Delete(msg);
             if (ready)
                 return TG_SANDBOX_OK;
@@ -308,6 +316,7 @@ typedef struct warm_run {
     int out[2], errp[2], reply[2], req;
     sink sinks[3];
     bool kill_sent, done;
+    bool ready_again; /* the runner's next "ready" came while the call's streams were read */
     cJSON *status;
     double start, end, deadline, done_at;
 } warm_run;
@@ -429,6 +438,11 @@ static void supervise(warm_run *r)
             r->done = true;
             r->done_at = r->end = tg_now_ms();
         } else {
+            /* a reused worker's runner says ready for the next call as soon as its child is
+             * forked, maybe before this call's streams end: dropped, the next call would wait
+             * for it until the start timeout */
+            if (msg && r->done && note_ready(r->w, msg))
+                r->ready_again = true;
             cJSON_Delete(msg);
         }
         if (eof)
@@ -550,6 +564,6 @@ tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_r
     collect(&r);
     run_close(&r);
     if (w->reusable) /* its runner says ready again once the next call's child is warm */
-        w->ready = false;
+        w->ready = r.ready_again;
     return TG_SANDBOX_OK;
 }
