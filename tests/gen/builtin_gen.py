@@ -305,6 +305,11 @@ CASES = [
     # "no age": missing where the column holds missing values and no zero
     ("c62", "how many passengers had no age recorded", ["titanic.csv"],
      value(lambda df: int(df.age.isna().sum()))),
+    # the share of one value: its column's shares, the one asked among them
+    ("c63", "proportion of female passengers", ["titanic.csv"], shares("sex")),
+    ("c64", "the lightest Gentoo penguin", ["penguins.csv"],
+     lambda r, df: len(r["rows"]) == 1
+     and r["rows"][0]["body_mass_g"] == df[df.species == "Gentoo"].body_mass_g.min()),
     ("c56", "tip of the smallest bill", ["tips.csv"],
      lambda r, df: [row["tip"] for row in r["rows"]] == df.sort_values("total_bill", kind="mergesort").head(1).tip.tolist()),
 ]

@@ -288,6 +288,10 @@ static void test_users_words(const tg_dataset *ds)
                 "aggregate mean(tip) where time in ('Lunch', 'Dinner')");
     expect_plan(ds, "average tip on Saturday and Sunday",
                 "aggregate mean(tip) where day in ('Sat', 'Sun')");
+    /* the share of one value: its column's counts; with a second filter, not guessed */
+    expect_plan(ds, "proportion of female customers", "value_counts sex");
+    expect_plan(ds, "percentage of dinners", "value_counts time");
+    expect_refused(ds, "percentage of dinners on Sunday", "value counts needs 1 column");
     /* a superlative that asks for the row (which one, who, the one with) gets the row, which
      * holds the value too; one that names the value it wants gets the value */
     expect_plan(ds, "which customer left the biggest tip", "top_rows tip | sort desc | top 1");
@@ -298,6 +302,8 @@ static void test_users_words(const tg_dataset *ds)
     expect_plan(ds, "the biggest tip", "aggregate max(tip)");
     expect_plan(ds, "what was the biggest tip", "aggregate max(tip)");
     expect_plan(ds, "who left the biggest tip", "top_rows tip | sort desc | top 1");
+    expect_plan(ds, "the biggest tipping female customer",
+                "top_rows tip where sex == 'Female' | sort desc | top 1");
     expect_plan(ds, "the biggest tip of customers who smoke",
                 "aggregate max(tip) where smoker == 'Yes'");
     expect_plan(ds, "the biggest tip of any customer", "aggregate max(tip)");

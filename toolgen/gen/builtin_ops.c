@@ -270,10 +270,10 @@ static bool asks_for_row(const bp_state *s)
             bp_in(&t->v[i + 1], (const char *const[]){"with", "who", "that", NULL}))
             return true;
     }
-    /* "the heaviest car" — but "age of the oldest passenger" and "the youngest passenger's
-     * age" name the value they want, outside the superlative */
+    /* "the heaviest car", "the lightest Gentoo penguin" — but "age of the oldest passenger"
+     * and "the youngest passenger's age" name the value they want, outside the superlative */
     size_t j = past_fillers(t, s->sup_at + 1);
-    while (j < t->n && t->v[j].kind == BT_COL && t->v[j].ds == 0)
+    while (j < t->n && (t->v[j].kind == BT_COL || t->v[j].kind == BT_VAL) && t->v[j].ds == 0)
         j = past_fillers(t, j + 1);
     if (!is_row_noun_at(t, j))
         return false;
@@ -353,6 +353,16 @@ static int op_value_counts(bp_state *s)
     if (p->nvalues == 0 && p->ngroups == 1) {
         p->values[p->nvalues++] = p->groups[0];
         p->ngroups = 0;
+    }
+    /* "proportion of female passengers": the share of a value is read off its column's
+     * counts (every value's share, the one asked among them), not taken after filtering to it.
+     * With another filter beside it, which value is the share and which the whole is not
+     * clear ("percentage of dinners on Sunday"): left as it is, and refused below. */
+    const bt_filter *f = p->nfilters == 1 ? &p->filters[0] : NULL;
+    if (p->nvalues == 0 && p->ngroups == 0 && f && f->cmp == BT_EQ && !f->numeric &&
+        f->nvals == 1) {
+        p->values[p->nvalues++] = f->col;
+        p->nfilters = 0;
     }
     if (no_groups(s, "value counts") != 0 || need_values(s, 1, 1, "value counts") != 0)
         return -1;
