@@ -258,11 +258,13 @@ static bool is_row_noun_at(const bt_toks *t, size_t i)
  */
 static bool asks_for_row(const bp_state *s)
 {
+    static const char *const who[] = {"who", "whose", NULL}, *const which[] = {"which", "what",
+                                                                               NULL};
     const bt_toks *t = s->t;
-    if (t->n && t->v[0].kind == BT_WORD && bp_in(&t->v[0], (const char *const[]){"who", "whose", NULL}))
+    if (t->n && t->v[0].kind == BT_WORD && bp_in(&t->v[0], who))
         return true; /* a filler elsewhere ("passengers who survived") */
     for (size_t i = 0; i + 1 < t->n; i++) {
-        if (t->v[i].kind == BT_WORD && bp_in(&t->v[i], (const char *const[]){"which", "what", NULL}) &&
+        if (t->v[i].kind == BT_WORD && bp_in(&t->v[i], which) &&
             is_row_noun_at(t, past_fillers(t, i + 1)))
             return true;
         /* "the car with the best mpg", "the passenger who paid the highest fare" */

@@ -64,7 +64,8 @@ static const char *const fillers[] = {
     "rule", "files", "both", "other", "two", "together", "approach", "ever", "recorded",
     "collected", "given", "left", "flew", "travelled", "traveled", "paid", "single", "methods",
     "types", "kinds", "board", "onboard", "aboard", "people", "made", "built", "manufactured",
-    "gets", "got", "receives", "received", "compare", "compared", "comparing", "gave", "gives", NULL};
+    "gets", "got", "receives", "received", "compare", "compared", "comparing", "gave", "gives",
+    NULL};
 
 static const char *const row_nouns[] = {
     "row", "rows", "record", "records", "entry", "entries", "observation", "observations",
