@@ -21,6 +21,7 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "model/manifest.h"
+#include "run/cmdrunner.h"
 #include "run/warm.h"
 #include "run/warmpool.h"
 #include "run/toolrun.h"
@@ -473,10 +474,27 @@ static const char *const cmd_cases[] = {
     "{\"script\":\"grep -E '^Sig(Ign|Blk)' /proc/self/status\"}",
 };
 
-static void test_commands(fixture *fx)
+/* Calls that leave things behind for the next one to find. */
+static const char *const leftovers[] = {
+    "{\"script\":\"echo k > left.txt; echo k > /tmp/left; (setsid sleep 600 &)\"}",
+    "{\"script\":\"mkdir -p /tmp/locked/in /dev/shm/s/t; echo k > /tmp/locked/in/f; "
+    "chmod 0 /tmp/locked/in /tmp/locked /dev/shm/s\"}",
+    "{\"script\":\"python3 -c \\\"import os; os.chdir('/tmp'); "
+    "[(os.mkdir('d'), os.chdir('d')) for _ in range(2100)]; open('deep', 'w').write('k')\\\"\"}",
+    "{\"script\":\"echo k > /tmp/matplotlib/fontlist.json; mkdir /tmp/matplotlib/d\"}",
+};
+
+/* runner: a word of the command line of the workers' pid 1 */
+static void test_commands(fixture *fx, const char *runner)
 {
     tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
     tg_warmpool_prepare(pool, &fx->m);
+    tg_call_result r;
+    pooled(fx, pool, "{\"script\":\"tr '\\\\0' ' ' < /proc/1/cmdline\"}", &r);
+    const char *pid1 = r.ok ? tg_json_get_string(r.result, "text") : NULL;
+    CHECK(pid1 && strstr(pid1, runner), "the worker's runner is %s: %s", runner,
+          pid1 ? pid1 : r.guidance.message);
+    tg_call_result_free(&r);
     for (size_t i = 0; i < sizeof cmd_cases / sizeof *cmd_cases; i++) {
         tg_call_result a, c;
         size_t before = tg_warmpool_warm_calls(pool);
@@ -504,17 +522,22 @@ static void test_commands(fixture *fx)
     struct stat st;
     CHECK(stat(x, &st) == 0 && st.st_size == 6, "the input file is unchanged");
     free(x);
-    /* back to back: nothing of the call before */
-    tg_call_result a, b;
-    pooled(fx, pool, "{\"script\":\"echo k > left.txt; echo k > /tmp/left; (setsid sleep 600 &)\"}", &a);
-    pooled(fx, pool, "{\"script\":\"ls -A | grep -v '^data$'; ls -A /tmp | grep -v matplotlib; "
-                     "cat /proc/[0-9]*/comm | grep -c sleep; exit 0\"}", &b);
-    const char *seen = b.ok ? tg_json_get_string(b.result, "text") : NULL;
-    CHECK(a.ok && seen && strcmp(seen, "0") == 0,
-          "the second command sees no file of the first, nothing in /tmp, no process left (%s)",
-          seen ? seen : b.guidance.message);
-    tg_call_result_free(&a);
-    tg_call_result_free(&b);
+    /* back to back: nothing of the call before, even what it tried to keep past the clean-up
+     * (a folder without rights, a tree deeper than PATH_MAX, a file in the kept font folder) */
+    for (size_t i = 0; i < sizeof leftovers / sizeof *leftovers; i++) {
+        tg_call_result a, b;
+        pooled(fx, pool, leftovers[i], &a);
+        pooled(fx, pool, "{\"script\":\"ls -A | grep -v '^data$'; ls -A /tmp | grep -v matplotlib; "
+                         "ls -A /tmp/matplotlib /dev/shm | grep -v ':$' | grep .; "
+                         "cat /proc/[0-9]*/comm | grep -c sleep; exit 0\"}", &b);
+        const char *seen = b.ok ? tg_json_get_string(b.result, "text") : NULL;
+        CHECK(a.ok && seen && strcmp(seen, "0") == 0,
+              "%s: the next command sees no file of it, nothing in /tmp or /dev/shm, no process "
+              "left (%s; %s)", leftovers[i], seen ? seen : b.guidance.message,
+              a.ok ? "" : a.guidance.message);
+        tg_call_result_free(&a);
+        tg_call_result_free(&b);
+    }
     tg_warmpool_free(pool);
 }
 
@@ -656,8 +679,11 @@ static void remove_repo(void)
         fprintf(stderr, "cannot remove %s\n", repo);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int rc;
+    if (argc == 2 && strcmp(argv[1], TG_CMDRUNNER_FLAG) == 0) /* a command worker's runner */
+        return tg_cmdrunner_main(argc, argv, &rc) ? rc : 2;
     snprintf(repo, sizeof repo, "/tmp/tg-warmpool-%ld", (long)getpid());
     fixture fx = {0};
     if (fixture_open(&fx, repo, manifest, tool_py) == 0)
@@ -681,15 +707,20 @@ int main(void)
     fixture_close(&ka);
     remove_repo();
 
-    snprintf(repo, sizeof repo, "/tmp/tg-warmpool-cmd-%ld", (long)getpid());
-    fixture cm = {0};
-    if (fixture_open(&cm, repo, cmd_manifest, "") == 0)
-        test_commands(&cm);
-    if (cm.in)
-        test_commands_in_flight(&cm);
-    if (cm.in)
-        test_ready_during_streams(&cm);
-    fixture_close(&cm);
-    remove_repo();
+    /* command workers: runner.py first, then this program as their runner (run/cmdrunner.h) */
+    for (int own = 0; own < 2; own++) {
+        if (own)
+            tg_cmdrunner_main(1, argv, &rc);
+        snprintf(repo, sizeof repo, "/tmp/tg-warmpool-cmd-%ld", (long)getpid());
+        fixture cm = {0};
+        if (fixture_open(&cm, repo, cmd_manifest, "") == 0)
+            test_commands(&cm, own ? TG_CMDRUNNER_FLAG : "runner.py");
+        if (cm.in)
+            test_commands_in_flight(&cm);
+        if (cm.in && !own)
+            test_ready_during_streams(&cm);
+        fixture_close(&cm);
+        remove_repo();
+    }
     return tl_finish("warmpool");
 }

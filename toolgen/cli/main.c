@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "base/version.h"
+#include "run/cmdrunner.h"
 
 static const tg_command commands[] = {
     {"build", cmd_build, "build generated/ from the manifests, incrementally (like ninja)",
@@ -104,6 +105,9 @@ static int print_version(void)
 
 int main(int argc, char **argv)
 {
+    int rc;
+    if (tg_cmdrunner_main(argc, argv, &rc)) /* a command worker's runner, in its sandbox */
+        return rc;
     int i = 1;
     while (i < argc && argv[i][0] == '-') {
         const char *a = argv[i];

@@ -11,6 +11,7 @@
 
 #include "base/buf.h"
 #include "base/json.h"
+#include "run/cmdrunner.h"
 #include "run/rt_int.h"
 
 /* ---- command templates (docs/manifest.md#templates) ------------------------------------------ */
@@ -222,12 +223,13 @@ static void cmd_read(const tg_manifest *m, const tg_sandbox_result *sb, tg_run_f
     }
 }
 
-/* A pool worker for commands (docs/sandbox.md#commands-in-the-pool): runner.py as a worker that
- * imports nothing, whose call's child execs the command; it needs python3 in the sandbox. */
+/* A pool worker for commands (docs/sandbox.md#commands-in-the-pool): toolgen's own command
+ * runner (run/cmdrunner.h) when this program can serve as one, else runner.py as a worker that
+ * imports nothing (which needs python3 in the sandbox); each call's child execs the command. */
 static bool cmd_warm_ok(const tg_manifest *m)
 {
     (void)m;
-    return tg_sandbox_python() != NULL;
+    return tg_cmdrunner_exe() != NULL || tg_sandbox_python() != NULL;
 }
 
 static void cmd_warm_argv(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
@@ -236,6 +238,11 @@ static void cmd_warm_argv(const tg_manifest *m, const tg_runtime_cmd *cold, cons
     (void)m;
     (void)cold;
     (void)file;
+    if (tg_cmdrunner_exe()) {
+        tg_strv_push(argv, TG_CMDRUNNER_PATH);
+        tg_strv_push(argv, TG_CMDRUNNER_FLAG);
+        return;
+    }
     tg_strv_push(argv, tg_sandbox_python());
     tg_strv_push(argv, "-B");
     tg_strv_push(argv, "-s");

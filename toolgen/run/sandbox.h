@@ -136,6 +136,8 @@ typedef struct tg_sandbox_cmd {
     const char *tool_link;    /* with tool_dir NULL: /tool is a symlink to this path inside the
                                  sandbox (a pool worker's call points it at its tool) */
     bool mount_runtime;       /* mount toolgen's runtime files at /toolgen */
+    const char *runner_exe;   /* host executable mounted read-only at TG_CMDRUNNER_PATH: a
+                                 command worker's runner (run/cmdrunner.h); NULL: none */
     bool matplotlib_cache;    /* provide a prebuilt matplotlib font cache (saves ~1 s per call) */
     const tg_path_args *paths;/* read-only binds into the work directory; may be NULL */
     const char *const *work_subdirs; /* NULL-ended: folders of /work with a tmpfs (disk budget)

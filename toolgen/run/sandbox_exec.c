@@ -41,6 +41,7 @@
 #include "base/buf.h"
 #include "base/strvec.h"
 #include "run/sandbox_int.h"
+#include "run/cmdrunner.h"
 
 
 
@@ -195,6 +196,11 @@ static void bwrap_argv(const tg_sandbox_config *c, const tg_sandbox_cmd *cmd, co
         tg_strv_push(a, "--ro-bind");
         tg_strv_push(a, src->runtime);
         tg_strv_push(a, TG_SANDBOX_RUNTIME);
+    }
+    if (cmd->runner_exe) {
+        tg_strv_push(a, "--ro-bind");
+        tg_strv_push(a, src->runner);
+        tg_strv_push(a, TG_CMDRUNNER_PATH);
     }
     tg_strv_push(a, "--bind");
     tg_strv_push(a, workdir);
@@ -695,7 +701,8 @@ static tg_sandbox_status plan_binds(sb_call *k)
 {
     const tg_sandbox_cmd *cmd = k->cmd;
     size_t np = cmd->paths ? cmd->paths->n : 0;
-    k->src = (bind_sources){cmd->tool_dir, k->c->runtime_dir, xcalloc(np + 1, sizeof(char *))};
+    k->src = (bind_sources){cmd->tool_dir, k->c->runtime_dir, cmd->runner_exe,
+                            xcalloc(np + 1, sizeof(char *))};
     for (size_t i = 0; i < np; i++)
         k->src.paths[i] = cmd->paths->v[i].host;
     if (!k->isolated)
@@ -712,6 +719,11 @@ static tg_sandbox_status plan_binds(sb_call *k)
         bad = k->drop_root ? for_others(k->c->runtime_dir, true) : NULL;
         what = "toolgen's runtime files";
         k->src.runtime = stage_source(k, k->c->runtime_dir, true);
+    }
+    if (cmd->runner_exe && !bad) {
+        bad = k->drop_root ? for_others(cmd->runner_exe, false) : NULL;
+        what = "toolgen's executable (a command worker's runner)";
+        k->src.runner = stage_source(k, cmd->runner_exe, false);
     }
     for (size_t i = 0; i < np && !bad; i++) {
         const tg_path_arg *a = &cmd->paths->v[i];
@@ -884,6 +896,10 @@ tg_sandbox_status sb_call_spawn(sb_call *k)
      * and the holder is one. */
     if (!k->drop_root && geteuid() != 0)
         nproc += (rlim_t)count_user_tasks(getuid()) + (k->isolated ? 1 : 0);
+    /* A command worker's runner is toolgen's own code, not the tool's (an AddressSanitizer
+     * build of it reserves terabytes of address space): each call's child sets the call's own
+     * limit before its exec (run/cmdrunner.h). */
+    rlim_t as = k->cmd->runner_exe ? RLIM_INFINITY : (rlim_t)l->memory_mb << 20;
     sb_child_plan plan = {
         .argv = k->argv.v, .envp = k->envp.v,
         .in = k->null_fd, .out = k->p_out[1], .err = k->p_err[1], .reply = k->p_reply[1],
@@ -891,7 +907,7 @@ tg_sandbox_status sb_call_spawn(sb_call *k)
         .report = k->p_report[1],
         .chdir_to = k->chdir_to,
         .cpu = {(rlim_t)l->cpu_s, (rlim_t)l->cpu_s + 1},
-        .as = {(rlim_t)l->memory_mb << 20, (rlim_t)l->memory_mb << 20},
+        .as = {as, as},
         .fsize = {(rlim_t)l->output_kb << 10, (rlim_t)l->output_kb << 10},
         .nofile = {(rlim_t)l->files, (rlim_t)l->files},
         .nproc = {nproc, nproc},

@@ -117,7 +117,7 @@ bool sb_filter_available(void);
 
 /* Where bwrap takes each bind from: the staged, neutral mount of the host path (plan_binds). */
 typedef struct bind_sources {
-    const char *tool, *runtime;
+    const char *tool, *runtime, *runner;
     const char **paths; /* one per cmd->paths entry */
 } bind_sources;
 

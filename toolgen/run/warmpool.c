@@ -20,6 +20,7 @@
 #include "base/buf.h"
 #include "base/json.h"
 #include "base/strvec.h"
+#include "run/cmdrunner.h"
 #include "run/toolrun_int.h"
 #include "run/warm.h"
 
@@ -232,6 +233,8 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
         .work_subdirs = call_dirs, .live_binds = true,
         .tool_link = s->tools_dir ? TG_WARM_TOOL_LINK : NULL, .mount_runtime = true,
         .matplotlib_cache = c->cmd.matplotlib_cache, .paths = &s->mounts};
+    if (s->argv.n && strcmp(s->argv.v[0], TG_CMDRUNNER_PATH) == 0)
+        s->cmd.runner_exe = tg_cmdrunner_exe();
     worker_limits(p, m, c, &s->cmd.limits);
     s->cmd.limits.processes += 1; /* the worker's runner itself */
     return s;
