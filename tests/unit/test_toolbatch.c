@@ -1,7 +1,8 @@
 /* test_toolbatch.c — a tool's calls through one warm sandbox (tg_tool_batch) answer exactly as
  * cold calls do (class, code, result, files, the limit that stopped them), and a call that
  * mutates module globals, writes files, exhausts memory, times out, floods its output, exits or
- * tries to kill the runner leaves nothing the next call sees. Real bubblewrap, real Python. */
+ * tries to kill the runner leaves nothing the next call sees; a command tool's cases go through
+ * toolgen's command runner and answer as cold calls do. Real bubblewrap, real Python. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "base/json.h"
 #include "base/util.h"
 #include "model/manifest.h"
+#include "run/cmdrunner.h"
 #include "run/toolrun.h"
 #include "testlib.h"
 #include "probe_fixture.h"
@@ -261,8 +263,89 @@ static void test_import_failure(fixture *fx)
     free(tpath);
 }
 
-int main(void)
+/* A command tool's cases: through toolgen's command runner (this program, run/cmdrunner.h). */
+static const char cmd_manifest[] =
+    "manifest_version: 1\n"
+    "name: probe\n"
+    "version: 1.0.0\n"
+    "title: Probe\n"
+    "description: Run the shell script the test gives, with a file and a variable.\n"
+    "timeout_ms: 2000\n"
+    "input_schema:\n"
+    "  type: object\n"
+    "  additionalProperties: false\n"
+    "  properties:\n"
+    "    script: {type: string}\n"
+    "    note: {type: string}\n"
+    "    file_path: {type: string, x-toolgen-path: read, default: data/x.csv}\n"
+    "output_schema:\n"
+    "  type: object\n"
+    "constraints:\n"
+    "  limits: {memory_mb: 256, output_kb: 64}\n"
+    "implementation:\n"
+    "  runtime: command\n"
+    "  argv: [sh, -c, '{script}', probe, '{file_path}']\n"
+    "  env: {NOTE: '{note}'}\n"
+    "  stdout: text\n"
+    "  exit_codes: {'3': NOT_FOUND}\n";
+
+static const char *const cmd_calls[] = {
+    "{\"script\":\"wc -l < \\\"$1\\\"; echo to-stderr >&2\"}",
+    "{\"script\":\"echo ${NOTE-unset}; printf 'x,y\\\\n' > out.csv\",\"note\":\"hello\"}",
+    "{\"script\":\"echo ${NOTE-unset}; ls -A /tmp | grep -v matplotlib; ls -A | grep -v '^data$'\"}",
+    "{\"script\":\"echo k > /tmp/left; (setsid sleep 600 &); exit 3\"}",
+    "{\"script\":\"ls -A /tmp | grep -v matplotlib; cat /proc/[0-9]*/comm | grep -c sleep\"}",
+    "{\"script\":\"exec sleep 30\"}",
+    "{\"script\":\"yes | head -c 200000\"}",
+};
+#define NCMD (sizeof cmd_calls / sizeof *cmd_calls)
+
+static void test_command_batch(fixture *fx)
 {
+    tg_err err = {0};
+    cJSON *args[NCMD];
+    tg_tool_call calls[NCMD];
+    for (size_t i = 0; i < NCMD; i++) {
+        args[i] = tg_json_parse(cmd_calls[i], strlen(cmd_calls[i]), NULL, NULL, NULL, &err);
+        calls[i] = (tg_tool_call){.m = &fx->m, .input = fx->in, .output = fx->out, .args = args[i]};
+    }
+    tg_tool_batch *b = tg_tool_batch_new(&fx->env.ctx, calls, NCMD);
+    for (size_t i = 0; i < NCMD; i++) {
+        tg_call_result w, c;
+        CHECK(tg_tool_batch_run(b, i, &w, &err) == TG_CALL_DONE, "command %zu: %s", i, err.msg);
+        CHECK(tg_tool_call_run(&fx->env.ctx, &calls[i], &c, &err) == TG_CALL_DONE, "cold %zu", i);
+        CHECK(w.ok == c.ok && w.guidance.cls == c.guidance.cls && w.sb.exit_code == c.sb.exit_code &&
+                  w.sb.killed_by == c.sb.killed_by && w.sb.n_files == c.sb.n_files,
+              "%s: ok %d/%d, exit %d/%d, limit %d/%d, %zu/%zu files", cmd_calls[i], w.ok, c.ok,
+              w.sb.exit_code, c.sb.exit_code, (int)w.sb.killed_by, (int)c.sb.killed_by,
+              w.sb.n_files, c.sb.n_files);
+        CHECK(w.sb.out.len == c.sb.out.len && memcmp(w.sb.out.data, c.sb.out.data, w.sb.out.len) == 0 &&
+                  strcmp(w.sb.err.data, c.sb.err.data) == 0,
+              "%s: stdout \"%.60s\" / \"%.60s\", stderr \"%.60s\" / \"%.60s\"", cmd_calls[i],
+              w.sb.out.data, c.sb.out.data, w.sb.err.data, c.sb.err.data);
+        tg_call_result_free(&w);
+        tg_call_result_free(&c);
+    }
+    CHECK(tg_tool_batch_warm_runs(b) == NCMD, "every case ran in the warm sandbox (%zu of %zu)",
+          tg_tool_batch_warm_runs(b), NCMD);
+    tg_tool_batch_free(b);
+    for (size_t i = 0; i < NCMD; i++)
+        cJSON_Delete(args[i]);
+}
+
+static void remove_repo(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", repo);
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    if (tg_cmdrunner_main(argc, argv, &rc)) /* a command worker's runner: this program */
+        return rc;
     snprintf(repo, sizeof repo, "/tmp/tg-toolbatch-%ld", (long)getpid());
     fixture fx = {0};
     if (fixture_open(&fx, repo, manifest, tool_py) == 0) {
@@ -270,9 +353,12 @@ int main(void)
         test_import_failure(&fx);
     }
     fixture_close(&fx);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
-    if (system(cmd) != 0)
-        fprintf(stderr, "cannot remove %s\n", repo);
+    remove_repo();
+    snprintf(repo, sizeof repo, "/tmp/tg-toolbatch-cmd-%ld", (long)getpid());
+    fixture cm = {0};
+    if (fixture_open(&cm, repo, cmd_manifest, "") == 0)
+        test_command_batch(&cm);
+    fixture_close(&cm);
+    remove_repo();
     return tl_finish("toolbatch");
 }

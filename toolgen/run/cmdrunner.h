@@ -39,7 +39,8 @@ bool tg_cmdrunner_main(int argc, char **argv, int *rc);
 /*
  * The host path of the executable to start command workers with: this program's, when its main
  * called tg_cmdrunner_main and (as root, whose sandboxes run as another user) others may read
- * and execute it; NULL otherwise, and command workers use runner_warm.py. Static storage.
+ * and execute it; NULL otherwise, and command workers use runner_warm.py. Static storage; any
+ * thread may ask once tg_cmdrunner_main has run.
  */
 const char *tg_cmdrunner_exe(void);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/strvec.h"
+#include "run/cmdrunner.h"
 #include "run/toolrun.h"
 #include "run/toolrun_int.h"
 #include "run/warm.h"
@@ -27,6 +28,7 @@ struct tg_tool_batch {
     tg_path_args mounts; /* every call's path arguments, where its child sees them */
     tg_strv subdirs;     /* c0 ... c<n-1>: each call's directory, a tmpfs of its own */
     tg_sandbox_cmd cmd;  /* the warm sandbox's command (borrows the above) */
+    bool exec;           /* the runtime's warm_exec: each call's child execs the call's argv */
     size_t warm_runs;
 };
 
@@ -103,14 +105,21 @@ static void start_warm(tg_tool_batch *b)
     b->tried = true;
     const tg_manifest *m = b->calls[0].m;
     const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
+    /* a command's calls: only with toolgen's own runner, which is cheaper than their cold runs */
+    bool exec = ops && ops->warm_exec;
     if (b->n < 2 || b->ctx->sandbox->isolation != TG_ISOLATION_BWRAP || !ops || !ops->warm_argv ||
-        !m->impl_file || !plan_mounts(b))
+        !(exec ? tg_cmdrunner_exe() != NULL : m->impl_file != NULL) || !plan_mounts(b))
         return;
     const tg_runtime_cmd *c = &b->first.c;
-    char *file = xasprintf("%s/%s", TG_SANDBOX_TOOL, m->impl_file);
+    char *file = m->impl_file ? xasprintf("%s/%s", TG_SANDBOX_TOOL, m->impl_file) : NULL;
     ops->warm_argv(m, c, file, &b->argv);
     free(file);
     b->cmd = c->cmd;
+    if (exec) {
+        b->exec = true;
+        b->cmd.env = NULL; /* each call's own travels in its request */
+        b->cmd.runner_exe = tg_cmdrunner_exe();
+    }
     b->cmd.argv = (const char *const *)b->argv.v;
     b->cmd.request = NULL;
     b->cmd.request_len = 0;
@@ -168,8 +177,10 @@ static tg_call_status run_warm(tg_tool_batch *b, size_t i, tg_call_result *out, 
     }
     char subdir[32];
     snprintf(subdir, sizeof subdir, "c%zu", i);
-    if (limits_fit(&p.c.cmd.limits, &b->cmd.limits) && place_paths(b, &p.paths, i)) {
-        tg_warm_call wc = {.request = p.c.request, .request_len = strlen(p.c.request),
+    char *exec_req = b->exec ? tr_exec_request(&p.c) : NULL;
+    const char *req = exec_req ? exec_req : p.c.request;
+    if (req && limits_fit(&p.c.cmd.limits, &b->cmd.limits) && place_paths(b, &p.paths, i)) {
+        tg_warm_call wc = {.request = req, .request_len = strlen(req),
                            .subdir = subdir, .paths = &p.paths, .limits = p.c.cmd.limits,
                            .cancel = call->cancel};
         tg_err e = {0};
@@ -182,6 +193,7 @@ static tg_call_status run_warm(tg_tool_batch *b, size_t i, tg_call_result *out, 
             b->warm = NULL;
         }
     }
+    free(exec_req);
     tr_call_free(&p);
     if (!*ran)
         tg_call_result_free(out);

@@ -409,6 +409,23 @@ void tr_judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call *p, t
     judge(ctx, call, p->ops, &p->f, out);
 }
 
+/* See toolrun_int.h. */
+char *tr_exec_request(const tg_runtime_cmd *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *argv = cJSON_AddArrayToObject(o, "exec_argv");
+    cJSON *env = cJSON_AddArrayToObject(o, "exec_env");
+    for (size_t i = 0; i < c->argv.n; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(c->argv.v[i]));
+    for (size_t i = 0; i < c->env.n; i++)
+        cJSON_AddItemToArray(env, cJSON_CreateString(c->env.v[i]));
+    if (c->cwd && *c->cwd)
+        cJSON_AddStringToObject(o, "exec_cwd", c->cwd);
+    char *text = tg_json_print_compact(o);
+    cJSON_Delete(o);
+    return text;
+}
+
 void tr_call_free(tr_call *p)
 {
     tg_path_args_free(&p->paths);

@@ -25,6 +25,10 @@ tg_call_status tr_prepare(const tg_toolrun_ctx *ctx, const tg_tool_call *call,
 /* Everything after the sandbox filled out->sb: the reply, the result's checks, classification. */
 void tr_judge(const tg_toolrun_ctx *ctx, const tg_tool_call *call, tr_call *p, tg_call_result *out);
 void tr_call_free(tr_call *p);
+/* A command's call for a warm runner whose child execs it (tg_runtime_ops.warm_exec): the
+ * argv, the call's own environment and its folder below the call's directory (heap JSON;
+ * runner_warm.py's docstring and run/cmdrunner.h have the protocol). */
+char *tr_exec_request(const tg_runtime_cmd *c);
 /* The sandbox's status as a call status (the one translation, toolrun.c). */
 tg_call_status tr_status_of(tg_sandbox_status s);
 

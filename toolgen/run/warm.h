@@ -9,9 +9,10 @@
  * (for a child the runner forked ahead, a pool worker's, the CPU time it used before the call
  * is left out: docs/sandbox.md#the-warm-pool),
  * the files of its own subdirectory, and killed_by when toolgen's wall clock, output cap, disk
- * budget or cancel flag stopped it. The runner is always runner_warm.py: its children are Python
+ * budget or cancel flag stopped it. The runner is runner_warm.py, whose children are Python
  * forks, or, for the code runtime's Node.js pool workers, a node process it started ahead
- * (runner_warm.js, docs/sandbox.md#nodejs-programs-in-the-pool).
+ * (runner_warm.js, docs/sandbox.md#nodejs-programs-in-the-pool); a command worker's is
+ * toolgen's own (run/cmdrunner.h), which speaks the same protocol.
  *
  * Isolation between calls: each child is a fork of the runner after the import (or a node
  * process of its own), so module globals and interpreter state die with it; its files go to

@@ -510,24 +510,6 @@ static tg_strv *free_links(tg_strv *links)
     return NULL;
 }
 
-/* A command's call for the worker's child (runner_warm.py execs it): the argv, the call's own
- * environment and its folder below the call's directory (heap JSON). */
-static char *exec_request(const tg_runtime_cmd *c)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON *argv = cJSON_AddArrayToObject(o, "exec_argv");
-    cJSON *env = cJSON_AddArrayToObject(o, "exec_env");
-    for (size_t i = 0; i < c->argv.n; i++)
-        cJSON_AddItemToArray(argv, cJSON_CreateString(c->argv.v[i]));
-    for (size_t i = 0; i < c->env.n; i++)
-        cJSON_AddItemToArray(env, cJSON_CreateString(c->env.v[i]));
-    if (c->cwd && *c->cwd)
-        cJSON_AddStringToObject(o, "exec_cwd", c->cwd);
-    char *text = tg_json_print_compact(o);
-    cJSON_Delete(o);
-    return text;
-}
-
 /*
  * After a call in pw: back into s when pw keeps calls apart, has a folder left and s has room
  * (true); otherwise retired (false: s may need a new one). A worker that broke or could not
@@ -554,7 +536,7 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
 {
     tg_strv *links = links_for(s, &pc->paths);
     bool ran = false;
-    char *request = s->exec ? exec_request(&pc->c) : NULL;
+    char *request = s->exec ? tr_exec_request(&pc->c) : NULL;
     if (!request && !pc->c.request)
         links = free_links(links); /* nothing for the worker to run: cold */
     if (links) {

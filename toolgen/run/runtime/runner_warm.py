@@ -1,5 +1,8 @@
 """toolgen's warm Python runner: loads a tool once, then forks one child per call.
 
+(A command worker's runner is toolgen's own executable, run/cmdrunner.c, which speaks this
+protocol too; this runner's command path, exec_call, serves when toolgen cannot be that.)
+
 (`runner.py --warm-node NODE ARG...`, serve_node below, is the runner of a Node.js pool worker of
 the code runtime: the same protocol with toolgen, with a node process started ahead as the
 call's child instead of a fork: runner_warm.js, docs/sandbox.md#nodejs-programs-in-the-pool.)
