@@ -63,6 +63,40 @@ expect_out "interpreter upgrade reruns the stages that run code" "ran 4 stages (
 run "$TG" -C "$R" build
 expect_out "then up to date" "no work to do"
 
+# ---- the machine's copy of the fingerprint --------------------------------------------------
+# The answers are the machine's: a repository without them (a clean build) takes them from the
+# cache folder, under the same signature check (simulated, as above, in that copy).
+export XDG_CACHE_HOME="$T/cache"
+run "$TG" -C "$R" clean
+run "$TG" -C "$R" build
+expect_rc "build with a cache folder" 0
+python3 - "$T/cache/toolgen/env.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["python"]["value"]["packages"]["pandas"] = "98.0.0"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+rm -rf "$R/.toolgen"
+run "$TG" -C "$R" build
+expect_rc "clean build" 0
+run grep -c '"98.0.0"' "$R/.toolgen/env"
+expect_out "a clean build takes the machine's answers" "1"
+python3 - "$T/cache/toolgen/env.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["python"]["sig"] = "/usr/bin/python3 0 0 0"
+d["python"]["value"]["packages"]["pandas"] = "97.0.0"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+rm -rf "$R/.toolgen"
+run "$TG" -C "$R" build
+expect_rc "clean build, stale machine cache" 0
+run grep -c '"97.0.0"\|"98.0.0"' "$R/.toolgen/env"
+expect_out "answers whose signature does not match are asked again" "0"
+run grep -c '"97.0.0"' "$T/cache/toolgen/env.json"
+expect_out "and the machine's copy is replaced" "0"
+unset XDG_CACHE_HOME
+
 # the manifests and generated/ do not hold keys: the fingerprint leaves them alone
 run "$TG" -C "$R" build -v
 expect_not_out "no generated file rewritten" "wrote generated/"

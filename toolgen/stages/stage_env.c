@@ -13,7 +13,9 @@
  * answers are kept in .toolgen/env with the signature of what they came from: the program's
  * real path, size, mtime and inode, and for Python the mtimes of its sys.path folders (an
  * installed or removed distribution changes its folder). A signature that still matches is
- * trusted; any other is asked again. Python is asked once for every distribution it has.
+ * trusted; any other is asked again. Python is asked once for every distribution it has. The
+ * answers are the machine's, so they are also kept in <cache dir>/env.json, where a repository
+ * without them (a clean build, a new checkout) finds them, under the same signatures.
  */
 #define _GNU_SOURCE /* pipe2: no other thread's child may inherit the pipe */
 #include <dirent.h>
@@ -46,6 +48,9 @@ typedef struct env_ctx {
     const tg_repo *repo;
     bool writable, dirty;
     cJSON *cache;  /* {"python": {"sig": ..., "value": ...}, ...} as read from .toolgen/env */
+    char *machine_path; /* the same for every repository: <cache dir>/env.json; NULL: none */
+    cJSON *machine;
+    bool machine_dirty;
     cJSON *python; /* the probe's answer: version, path, packages */
     tg_sandbox_config sc; /* where bwrap and the runner files are */
     bool have_sc;
@@ -142,12 +147,38 @@ static char *full_sig(const char *prog, const cJSON *dirs)
     return tg_buf_steal(&b);
 }
 
-/* The cached value of fact when its signature is sig (the cache's own cJSON), else NULL. */
-static const cJSON *cached(env_ctx *c, const char *fact, const char *sig)
+static const cJSON *matching(const cJSON *cache, const char *fact, const char *sig)
 {
-    const cJSON *ent = tg_json_get(c->cache, fact);
+    const cJSON *ent = tg_json_get(cache, fact);
     const char *was = tg_json_get_string(ent, "sig");
     return sig && was && strcmp(was, sig) == 0 ? tg_json_get(ent, "value") : NULL;
+}
+
+static void put(cJSON *cache, const char *fact, const char *sig, cJSON *value)
+{
+    cJSON *ent = cJSON_CreateObject();
+    cJSON_AddStringToObject(ent, "sig", sig);
+    cJSON_AddItemToObject(ent, "value", value);
+    cJSON_DeleteItemFromObjectCaseSensitive(cache, fact);
+    cJSON_AddItemToObject(cache, fact, ent);
+}
+
+/* The cached value of fact when its signature is sig (the repository's cache's own cJSON),
+ * else NULL. The machine's facts are the same for every repository, so a repository without
+ * the answer (a clean build, a new checkout) takes the machine cache's, under the same
+ * signature check. */
+static const cJSON *cached(env_ctx *c, const char *fact, const char *sig)
+{
+    const cJSON *v = matching(c->cache, fact, sig), *m = matching(c->machine, fact, sig);
+    if (v && c->machine && !m) { /* the machine's copy learns it too */
+        put(c->machine, fact, sig, cJSON_Duplicate(v, true));
+        c->machine_dirty = true;
+    }
+    if (v || !m)
+        return v;
+    put(c->cache, fact, sig, cJSON_Duplicate(m, true));
+    c->dirty = true;
+    return matching(c->cache, fact, sig);
 }
 
 static void remember(env_ctx *c, const char *fact, const char *sig, cJSON *value)
@@ -156,12 +187,37 @@ static void remember(env_ctx *c, const char *fact, const char *sig, cJSON *value
         cJSON_Delete(value);
         return;
     }
-    cJSON *ent = cJSON_CreateObject();
-    cJSON_AddStringToObject(ent, "sig", sig);
-    cJSON_AddItemToObject(ent, "value", value);
-    cJSON_DeleteItemFromObjectCaseSensitive(c->cache, fact);
-    cJSON_AddItemToObject(c->cache, fact, ent);
+    if (c->machine) {
+        put(c->machine, fact, sig, cJSON_Duplicate(value, true));
+        c->machine_dirty = true;
+    }
+    put(c->cache, fact, sig, value);
     c->dirty = true;
+}
+
+/* A cache file's JSON object; an empty one when it is missing or damaged (asked again). */
+static cJSON *read_cache(int dirfd, const char *path)
+{
+    tg_err err = {0};
+    size_t len = 0;
+    char *text = tg_read_file_at(dirfd, path, PROBE_MAX_BYTES, &len, &err);
+    cJSON *v = text ? tg_json_parse(text, len, NULL, NULL, NULL, &err) : NULL;
+    free(text);
+    if (!cJSON_IsObject(v)) {
+        cJSON_Delete(v);
+        v = cJSON_CreateObject();
+    }
+    return v;
+}
+
+/* A cache that cannot be written is asked again next time. */
+static void write_cache(int dirfd, const char *path, const cJSON *cache)
+{
+    char *text = tg_json_print(cache);
+    tg_err err = {0};
+    if (tg_write_file_atomic_at(dirfd, path, text, strlen(text), &err) != 0) {
+    }
+    free(text);
 }
 
 static void *env_open(const tg_repo *repo, bool writable)
@@ -171,14 +227,10 @@ static void *env_open(const tg_repo *repo, bool writable)
     c->writable = writable;
     tg_err err = {0};
     c->have_sc = tg_sandbox_config_init(&c->sc, repo->path, NULL, &err) == 0;
-    size_t len = 0;
-    char *text = tg_read_file_at(repo->root_fd, ENV_CACHE, PROBE_MAX_BYTES, &len, &err);
-    if (text)
-        c->cache = tg_json_parse(text, len, NULL, NULL, NULL, &err);
-    free(text);
-    if (!cJSON_IsObject(c->cache)) { /* missing or damaged: asked again */
-        cJSON_Delete(c->cache);
-        c->cache = cJSON_CreateObject();
+    c->cache = read_cache(repo->root_fd, ENV_CACHE);
+    if (c->have_sc && c->sc.cache_dir) {
+        c->machine_path = tg_path_join(c->sc.cache_dir, "env.json");
+        c->machine = read_cache(AT_FDCWD, c->machine_path);
     }
     return c;
 }
@@ -188,14 +240,14 @@ static void env_close(void *ctx)
     env_ctx *c = ctx;
     if (!c)
         return;
-    if (c->dirty && c->writable) {
-        char *text = tg_json_print(c->cache);
-        tg_err err = {0}; /* a cache that cannot be written is asked again next time */
-        if (tg_write_file_atomic_at(c->repo->root_fd, ENV_CACHE, text, strlen(text), &err) != 0) {
-        }
-        free(text);
-    }
+    if (c->dirty && c->writable)
+        write_cache(c->repo->root_fd, ENV_CACHE, c->cache);
+    tg_err err = {0};
+    if (c->machine_dirty && c->writable && tg_mkdirs(c->sc.cache_dir, &err) == 0)
+        write_cache(AT_FDCWD, c->machine_path, c->machine);
     cJSON_Delete(c->cache);
+    cJSON_Delete(c->machine);
+    free(c->machine_path);
     cJSON_Delete(c->python);
     if (c->have_sc)
         tg_sandbox_config_free(&c->sc);
@@ -225,6 +277,8 @@ static const cJSON *python_facts(env_ctx *c)
     if (!py)
         return NULL;
     const cJSON *was = tg_json_get(c->cache, "python");
+    if (!was) /* the folders whose mtimes the signature holds: the machine cache knows them */
+        was = tg_json_get(c->machine, "python");
     char *sig = full_sig(py, tg_json_get(tg_json_get(was, "value"), "path"));
     const cJSON *hit = cached(c, "python", sig);
     free(sig);
