@@ -51,13 +51,15 @@ call() { # call TOOL_DIR JSON
     run "$TG" -C "$R" run "$1" --input "$2" --json
 }
 # jget PATH: a value of the last call's result (dotted path; lists by index), as JSON text
+# (read whole first, so that a reader that stops early, like head, cannot break Python's pipe)
 jget() {
-    printf '%s' "$OUT" | python3 -c '
+    _v=$(printf '%s' "$OUT" | python3 -c '
 import json, sys
 v = json.load(sys.stdin)["result"]
 for k in sys.argv[1].split("."):
     v = v[int(k)] if isinstance(v, list) else v[k]
-print(v if isinstance(v, str) else json.dumps(v))' "$1"
+print(v if isinstance(v, str) else json.dumps(v))' "$1"; printf x)
+    printf '%s' "${_v%x}"
 }
 answer() { # answer TEXT: a script answer as JSON
     python3 -c 'import json, sys; print(json.dumps({"text": sys.argv[1]}))' "$1"
