@@ -309,6 +309,13 @@ static void test_users_words(const tg_dataset *ds)
     expect_plan(ds, "the biggest tip of any customer", "aggregate max(tip)");
     expect_plan(ds, "total bill of the customer with the biggest tip",
                 "top_rows tip | sort desc | top 1");
+    /* "top" without a number: one row when it names one, else the first five */
+    expect_plan(ds, "the top tipping Sunday customer",
+                "top_rows tip where day == 'Sun' | sort desc | top 1");
+    expect_plan(ds, "top tipping customer on Sunday",
+                "top_rows tip where day == 'Sun' | sort desc | top 1");
+    expect_plan(ds, "the top tipping customers", "top_rows tip | sort desc | top 5");
+    expect_plan(ds, "the top 3 tipping customers", "top_rows tip | sort desc | top 3");
     /* a unit after the number: the column's own, or refused (no conversion is guessed) */
     expect_plan(ds, "average tip where bill length is over 40 millimeters",
                 "aggregate mean(tip) where bill_length_mm > 40");

@@ -452,6 +452,7 @@ void bp_aggregates(bp_state *s)
                 t->v[i - 1].used = s->top_word = true;
             } else if (topword) {
                 s->top_word = true;
+                s->top_at = i;
             } else {
                 s->superlative = true;
                 s->sup_at = i;

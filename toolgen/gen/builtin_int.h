@@ -138,6 +138,7 @@ void bt_rewrite(bt_toks *t, bt_ctx *x);
 bool bt_is_keyword(const char *w);           /* words the grammar reads (by, mean, top, ...) */
 bool bt_is_filler(const char *w);            /* words with no meaning here (the, please, ...) */
 bool bt_is_row_noun(const char *w);          /* rows, records, passengers, ... */
+bool bt_is_one_row_noun(const char *w);      /* row, record, passenger: one of them */
 const char *bt_close_keyword(const char *w); /* "avrage" → average; NULL */
 bool bt_word_eq(const char *a, const char *b); /* equal, or equal after plural folding */
 

@@ -286,6 +286,17 @@ static bool asks_for_row(const bp_state *s)
     return true;
 }
 
+/* "the top tipping Sunday customer": a "top" without a number that names one row (a row noun
+ * in the singular after it, past columns and values) asks for that row, not for five. */
+static bool one_row_after_top(const bp_state *s)
+{
+    const bt_toks *t = s->t;
+    size_t j = past_fillers(t, s->top_at + 1);
+    while (j < t->n && (t->v[j].kind == BT_COL || t->v[j].kind == BT_VAL) && t->v[j].ds == 0)
+        j = past_fillers(t, j + 1);
+    return j < t->n && t->v[j].kind == BT_WORD && bt_is_one_row_noun(t->v[j].text);
+}
+
 static int op_aggregate(bp_state *s)
 {
     bt_plan *p = s->p;
@@ -344,7 +355,7 @@ static int op_top_rows(bp_state *s)
         return -1;
     p->sort = s->sup_dir ? s->sup_dir : (p->sort ? p->sort : 1);
     if (!p->top_k)
-        p->top_k = 5;
+        p->top_k = s->top_word && one_row_after_top(s) ? 1 : 5;
     return 0;
 }
 

@@ -19,6 +19,7 @@ typedef struct bp_state {
     bool superlative;    /* highest / lowest / most / least seen */
     int sup_dir;         /* its direction: 1 largest, -1 smallest */
     size_t sup_at;       /* where the superlative stands */
+    size_t top_at;       /* where a "top" without a number stands (top_word) */
     bool count_word;     /* count, number of, how many */
     size_t count_at;     /* where the count word stands */
     bool distinct_word;  /* distinct, unique */

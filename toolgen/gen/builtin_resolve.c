@@ -91,6 +91,18 @@ bool bt_is_row_noun(const char *w)
     return tg_strlist_has(row_nouns, w);
 }
 
+static char *fold(const char *w);
+
+bool bt_is_one_row_noun(const char *w)
+{
+    if (!bt_is_row_noun(w) || strcmp(w, "people") == 0)
+        return false;
+    char *one = fold(w);
+    bool same = strcmp(one, w) == 0;
+    free(one);
+    return same;
+}
+
 /* The singular of a plural English word (a heap string): -ies → -y, -ses/-xes/-ches/-shes
  * drop -es, else one trailing -s (not -ss). Other words are returned as they are. */
 static char *fold(const char *w)
