@@ -69,8 +69,9 @@ static bool ctl_has_line(const ctl *c)
 }
 
 /*
- * The next message: its JSON (NULL at EOF, or for a line that is not JSON: msg_ok false), with
- * the descriptors that came with its bytes in fds (at most FDS_MAX, close-on-exec). Blocks.
+ * The next message: its JSON (NULL with *eof at EOF or past LINE_MAX_BYTES; NULL without it for
+ * a line that is not JSON), with the descriptors that came with its bytes in fds (at most
+ * FDS_MAX, close-on-exec). Blocks.
  */
 static cJSON *ctl_read(ctl *c, int *fds, int *nfds, bool *eof)
 {
@@ -126,10 +127,7 @@ static void kill_call(pid_t pid)
     kill(pid, SIGKILL);
 }
 
-/*
- * Waits for the call's child, killing its process group when toolgen says so; fills *status
- * and *ru. false: toolgen went away (the call killed).
- */
+/* Whether the call's child has ended (p: the poll entry of its pidfd, when it has one). */
 static bool child_ended(pid_t pid, int pidfd, const struct pollfd *p)
 {
     if (pidfd >= 0)
@@ -138,6 +136,10 @@ static bool child_ended(pid_t pid, int pidfd, const struct pollfd *p)
     return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
+/*
+ * Waits for the call's child, killing its process group when toolgen says so; fills *status
+ * and *ru. false: toolgen went away (the call killed).
+ */
 static bool supervise(ctl *c, pid_t pid, int *status, struct rusage *ru)
 {
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
