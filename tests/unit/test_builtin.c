@@ -462,6 +462,34 @@ static void test_counted_things(void)
                 "aggregate mean(passengers) where year < 1955");
 }
 
+/* "state": the column whose values are all US states (here more than a profile keeps as
+ * levels: its samples); "which state has the highest ..." where each row is one state gets
+ * that row, where states repeat the ranking of groups (whose aggregate is asked). */
+static void test_states(void)
+{
+    static char *codes[] = {"AL", "AK", "AZ", "AR", "CA"}, *names[] = {"Texas", "Ohio",
+                                                                        "New York"};
+    tg_dataset_column cols[3] = {schema_col("ins_premium", TG_COL_FLOAT, NULL, 0),
+                                 schema_col("speeding", TG_COL_FLOAT, NULL, 0),
+                                 schema_col("abbrev", TG_COL_STRING, NULL, 0)};
+    cols[2].samples = codes, cols[2].nsamples = 5, cols[2].distinct = 51;
+    tg_dataset ds = {.path = "data/car_crashes.csv", .rows = 51, .cols = cols, .ncols = 3};
+    expect_plan(&ds, "which state has the highest insurance premium",
+                "top_rows ins_premium | sort desc | top 1");
+    expect_plan(&ds, "which state has the lowest speeding", "top_rows speeding | sort asc | top 1");
+    expect_plan(&ds, "average insurance premium by state", "aggregate mean(ins_premium) by abbrev");
+    /* states that repeat: groups, ranked by what is asked */
+    cols[2].samples = NULL, cols[2].nsamples = 0;
+    cols[2].levels = names, cols[2].nlevels = 3, cols[2].distinct = 3;
+    ds.rows = 300;
+    expect_plan(&ds, "which state has the highest average speeding",
+                "aggregate mean(speeding) by abbrev | sort desc | top 1");
+    /* a column that is not all states is not "state" */
+    static char *mixed[] = {"AL", "AK", "Paris"};
+    cols[2].levels = mixed;
+    expect_refused(&ds, "average speeding by state", "'state' is neither a column");
+}
+
 /* "no tip": zero where the column holds zeros and no missing values, missing where it holds
  * missing values and no zero, asked where both are possible. */
 static void test_no_value(void)
@@ -523,5 +551,6 @@ int main(int argc, char **argv)
     test_year_scale();
     test_counted_things();
     test_no_value();
+    test_states();
     return tl_finish("builtin");
 }

@@ -297,6 +297,13 @@ static bool one_row_after_top(const bp_state *s)
     return j < t->n && t->v[j].kind == BT_WORD && bt_is_one_row_noun(t->v[j].text);
 }
 
+/* Whether column col tells the rows apart: a value in every row, no two alike. */
+static bool one_row_each(const bp_state *s, int col)
+{
+    const tg_dataset_column *c = &s->ds[0].cols[col];
+    return s->ds[0].rows > 0 && c->missing == 0 && c->distinct == s->ds[0].rows;
+}
+
 static int op_aggregate(bp_state *s)
 {
     bt_plan *p = s->p;
@@ -304,6 +311,14 @@ static int op_aggregate(bp_state *s)
     int extreme;
     if (counted_column(s) != 0)
         return -1;
+    if (s->superlative && s->ranked_key && !p->naggs && !s->count_word && p->ngroups == 1 &&
+        p->nvalues == 1 && !p->top_k && one_row_each(s, p->groups[0])) {
+        /* "which state has the highest premium" where each row is one state: that row (an
+         * aggregate of one row per group is the row's value, whichever is asked) */
+        p->ngroups = 0;
+        p->top_k = 1;
+        return op_top_rows(s);
+    }
     if (s->superlative && !p->naggs && !s->count_word && p->ngroups && !s->ranked_key) {
         /* "biggest petal length for each species": the largest of each group, every group */
         bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);

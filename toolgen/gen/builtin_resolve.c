@@ -194,6 +194,44 @@ static bool all_levels_exactly_in(const tg_dataset_column *c, const char *const 
     return true;
 }
 
+/* The US states and DC, by postal code and by name, and the five inhabited territories. */
+static const char *const us_states[] = {
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
+    "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ",
+    "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT",
+    "VA", "WA", "WV", "WI", "WY", "DC", "PR", "GU", "VI", "AS", "MP", "Alabama", "Alaska",
+    "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware", "Florida",
+    "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa", "Kansas", "Kentucky",
+    "Louisiana", "Maine", "Maryland", "Massachusetts", "Michigan", "Minnesota", "Mississippi",
+    "Missouri", "Montana", "Nebraska", "Nevada", "New Hampshire", "New Jersey", "New Mexico",
+    "New York", "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania",
+    "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah", "Vermont",
+    "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming", "District of Columbia",
+    "Puerto Rico", "Guam", NULL};
+#define US_STATES_MAX 56 /* distinct values a column of states can have */
+
+static bool all_exactly_in(char *const *v, size_t n, const char *const *list)
+{
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t k = 0; list[k] && !found; k++)
+            found = strcasecmp(list[k], v[i]) == 0;
+        if (!found)
+            return false;
+    }
+    return n > 0;
+}
+
+/* A column of US states ("state" → abbrev holding AL, AK, ...): every value, or with more
+ * values than a profile keeps, every sample, is a state's code or name. */
+static bool holds_states(const tg_dataset_column *c)
+{
+    if (c->type != TG_COL_STRING || c->distinct > US_STATES_MAX)
+        return false;
+    return c->nlevels ? all_exactly_in(c->levels, c->nlevels, us_states)
+                      : all_exactly_in(c->samples, c->nsamples, us_states);
+}
+
 /* A word for what a column holds: "weekday" → the column of weekday names. -1 when none. */
 static int concept_column(const char *w, const tg_dataset *ds)
 {
@@ -205,11 +243,15 @@ static int concept_column(const char *w, const tg_dataset *ds)
         list = bt_months;
     else if (bt_word_eq(w, "gender"))
         list = genders;
+    else if (bt_word_eq(w, "state"))
+        list = us_states;
     if (!list)
         return -1;
     for (size_t i = 0; i < ds->ncols; i++) {
         const tg_dataset_column *c = &ds->cols[i];
-        if (list == genders ? all_levels_exactly_in(c, list) : all_levels_in(c, list))
+        if (list == us_states        ? holds_states(c)
+            : list == genders ? all_levels_exactly_in(c, list)
+                              : all_levels_in(c, list))
             return (int)i;
     }
     return -1;
