@@ -478,6 +478,9 @@ static void test_states(void)
                 "top_rows ins_premium | sort desc | top 1");
     expect_plan(&ds, "which state has the lowest speeding", "top_rows speeding | sort asc | top 1");
     expect_plan(&ds, "average insurance premium by state", "aggregate mean(ins_premium) by abbrev");
+    /* "states" are the rows, as "passengers" are */
+    expect_plan(&ds, "how many states have a speeding above 5", "aggregate size() where speeding > 5");
+    expect_plan(&ds, "top 5 states by premium", "top_rows ins_premium | sort desc | top 5");
     /* states that repeat: groups, ranked by what is asked */
     cols[2].samples = NULL, cols[2].nsamples = 0;
     cols[2].levels = names, cols[2].nlevels = 3, cols[2].distinct = 3;

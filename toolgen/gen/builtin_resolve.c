@@ -243,7 +243,7 @@ static int concept_column(const char *w, const tg_dataset *ds)
         list = bt_months;
     else if (bt_word_eq(w, "gender"))
         list = genders;
-    else if (bt_word_eq(w, "state"))
+    else if (strcmp(w, "state") == 0) /* "states" counts rows: "how many states ..." */
         list = us_states;
     if (!list)
         return -1;
