@@ -10,6 +10,17 @@
 T=$TMP
 SRC=$(pwd)
 
+# edit_json FILE STATEMENT...: runs each Python statement on the JSON of FILE, loaded as d
+edit_json() {
+    python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for stmt in sys.argv[2:]:
+    exec(stmt)
+json.dump(d, open(sys.argv[1], "w"))
+PY
+}
+
 R=$T/repo
 mkdir -p "$R/manifests" "$R/data"
 cp -r manifests/group_and_count_by_columns manifests/preview_file_lines "$R/manifests/"
@@ -35,12 +46,7 @@ expect_out "moved repository: same keys" "no work to do"
 # ---- the fingerprint -----------------------------------------------------------------------
 run grep -c '"pandas"' "$R/.toolgen/env"
 expect_out "the fingerprint cache holds the distributions" "1"
-python3 - "$R/.toolgen/env" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["python"]["value"]["packages"]["pandas"] = "99.0.0"
-json.dump(d, open(sys.argv[1], "w"))
-PY
+edit_json "$R/.toolgen/env" 'd["python"]["value"]["packages"]["pandas"] = "99.0.0"'
 run "$TG" -C "$R" explain
 expect_out "explain names the package" \
     "test group_and_count_by_columns: would run: the environment changed: python-package:pandas is now 99.0.0"
@@ -49,12 +55,7 @@ run "$TG" -C "$R" build
 expect_rc "package upgrade" 0
 expect_out "package upgrade reruns one test stage" "ran 1 stage (test 1)"
 
-python3 - "$R/.toolgen/env" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["python"]["value"]["version"] = "CPython 3.99.0"
-json.dump(d, open(sys.argv[1], "w"))
-PY
+edit_json "$R/.toolgen/env" 'd["python"]["value"]["version"] = "CPython 3.99.0"'
 run "$TG" -C "$R" explain
 expect_out "explain names the interpreter" "the environment changed: python is now CPython 3.99.0"
 run "$TG" -C "$R" build
@@ -70,24 +71,14 @@ export XDG_CACHE_HOME="$T/cache"
 run "$TG" -C "$R" clean
 run "$TG" -C "$R" build
 expect_rc "build with a cache folder" 0
-python3 - "$T/cache/toolgen/env.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["python"]["value"]["packages"]["pandas"] = "98.0.0"
-json.dump(d, open(sys.argv[1], "w"))
-PY
+edit_json "$T/cache/toolgen/env.json" 'd["python"]["value"]["packages"]["pandas"] = "98.0.0"'
 rm -rf "$R/.toolgen"
 run "$TG" -C "$R" build
 expect_rc "clean build" 0
 run grep -c '"98.0.0"' "$R/.toolgen/env"
 expect_out "a clean build takes the machine's answers" "1"
-python3 - "$T/cache/toolgen/env.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["python"]["sig"] = "/usr/bin/python3 0 0 0"
-d["python"]["value"]["packages"]["pandas"] = "97.0.0"
-json.dump(d, open(sys.argv[1], "w"))
-PY
+edit_json "$T/cache/toolgen/env.json" 'd["python"]["sig"] = "/usr/bin/python3 0 0 0"' \
+    'd["python"]["value"]["packages"]["pandas"] = "97.0.0"'
 rm -rf "$R/.toolgen"
 run "$TG" -C "$R" build
 expect_rc "clean build, stale machine cache" 0

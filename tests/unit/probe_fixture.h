@@ -16,6 +16,7 @@
 #include "base/util.h"
 #include "model/manifest.h"
 #include "model/repo.h"
+#include "run/guidance.h"
 #include "run/toolrun.h"
 #include "schema/jsonschema.h"
 
@@ -64,6 +65,66 @@ static void fixture_close(fixture *fx)
     js_registry_free(fx->reg);
     tg_manifest_free(&fx->m);
     tg_repo_release(&fx->repo);
+}
+
+/* Removes a fixture's repository folder (after fixture_close). */
+static inline void fixture_remove(const char *dir)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+/* A command tool running the shell script its call gives, with a path argument (data/x.csv by
+ * default), an environment variable from an argument, and exit code 3 mapped (test_warmpool,
+ * test_toolbatch: commands in warm workers and batches). */
+static inline const char *probe_cmd_manifest(void)
+{
+    return "manifest_version: 1\n"
+           "name: probe\n"
+           "version: 1.0.0\n"
+           "title: Probe\n"
+           "description: Run the shell script the test gives, with a file and a variable.\n"
+           "timeout_ms: 2000\n"
+           "input_schema:\n"
+           "  type: object\n"
+           "  additionalProperties: false\n"
+           "  properties:\n"
+           "    script: {type: string}\n"
+           "    note: {type: string}\n"
+           "    file_path: {type: string, x-toolgen-path: read, default: data/x.csv}\n"
+           "output_schema:\n"
+           "  type: object\n"
+           "constraints:\n"
+           "  limits: {memory_mb: 256, output_kb: 64}\n"
+           "implementation:\n"
+           "  runtime: command\n"
+           "  argv: [sh, -c, '{script}', probe, '{file_path}']\n"
+           "  env: {NOTE: '{note}'}\n"
+           "  stdout: text\n"
+           "  exit_codes: {'3': NOT_FOUND}\n";
+}
+
+/* A call w that ran warm (a pool worker, a batch) answered what its cold run c answered: class,
+ * code, exit status, limit, stdout, stderr and the number of files; what names the call. */
+static inline void expect_same_as_cold(const char *what, const tg_call_result *w,
+                                       const tg_call_result *c)
+{
+    const char *wc = w->guidance.code ? w->guidance.code : "", *cc = c->guidance.code ? c->guidance.code : "";
+    CHECK(w->ok == c->ok && w->guidance.cls == c->guidance.cls && strcmp(wc, cc) == 0,
+          "%s: %s %s, cold %s %s", what, tg_error_class_name(w->guidance.cls), wc,
+          tg_error_class_name(c->guidance.cls), cc);
+    CHECK(w->sb.exit_code == c->sb.exit_code && w->sb.killed_by == c->sb.killed_by,
+          "%s: exit %d / %d, limit %d / %d", what, w->sb.exit_code, c->sb.exit_code,
+          (int)w->sb.killed_by, (int)c->sb.killed_by);
+    CHECK(w->sb.out.len == c->sb.out.len &&
+              memcmp(w->sb.out.data, c->sb.out.data, w->sb.out.len) == 0,
+          "%s: stdout \"%.80s\", cold \"%.80s\"", what, w->sb.out.data, c->sb.out.data);
+    CHECK(strcmp(w->sb.err.data, c->sb.err.data) == 0, "%s: stderr \"%.120s\", cold \"%.120s\"",
+          what, w->sb.err.data, c->sb.err.data);
+    CHECK(w->sb.n_files == c->sb.n_files, "%s: %zu files, cold %zu", what, w->sb.n_files,
+          c->sb.n_files);
 }
 
 #endif

@@ -263,32 +263,8 @@ static void test_import_failure(fixture *fx)
     free(tpath);
 }
 
-/* A command tool's cases: through toolgen's command runner (this program, run/cmdrunner.h). */
-static const char cmd_manifest[] =
-    "manifest_version: 1\n"
-    "name: probe\n"
-    "version: 1.0.0\n"
-    "title: Probe\n"
-    "description: Run the shell script the test gives, with a file and a variable.\n"
-    "timeout_ms: 2000\n"
-    "input_schema:\n"
-    "  type: object\n"
-    "  additionalProperties: false\n"
-    "  properties:\n"
-    "    script: {type: string}\n"
-    "    note: {type: string}\n"
-    "    file_path: {type: string, x-toolgen-path: read, default: data/x.csv}\n"
-    "output_schema:\n"
-    "  type: object\n"
-    "constraints:\n"
-    "  limits: {memory_mb: 256, output_kb: 64}\n"
-    "implementation:\n"
-    "  runtime: command\n"
-    "  argv: [sh, -c, '{script}', probe, '{file_path}']\n"
-    "  env: {NOTE: '{note}'}\n"
-    "  stdout: text\n"
-    "  exit_codes: {'3': NOT_FOUND}\n";
-
+/* A command tool's cases (probe_cmd_manifest): through toolgen's command runner (this program,
+ * run/cmdrunner.h). */
 static const char *const cmd_calls[] = {
     "{\"script\":\"wc -l < \\\"$1\\\"; echo to-stderr >&2\"}",
     "{\"script\":\"echo ${NOTE-unset}; printf 'x,y\\\\n' > out.csv\",\"note\":\"hello\"}",
@@ -314,15 +290,7 @@ static void test_command_batch(fixture *fx)
         tg_call_result w, c;
         CHECK(tg_tool_batch_run(b, i, &w, &err) == TG_CALL_DONE, "command %zu: %s", i, err.msg);
         CHECK(tg_tool_call_run(&fx->env.ctx, &calls[i], &c, &err) == TG_CALL_DONE, "cold %zu", i);
-        CHECK(w.ok == c.ok && w.guidance.cls == c.guidance.cls && w.sb.exit_code == c.sb.exit_code &&
-                  w.sb.killed_by == c.sb.killed_by && w.sb.n_files == c.sb.n_files,
-              "%s: ok %d/%d, exit %d/%d, limit %d/%d, %zu/%zu files", cmd_calls[i], w.ok, c.ok,
-              w.sb.exit_code, c.sb.exit_code, (int)w.sb.killed_by, (int)c.sb.killed_by,
-              w.sb.n_files, c.sb.n_files);
-        CHECK(w.sb.out.len == c.sb.out.len && memcmp(w.sb.out.data, c.sb.out.data, w.sb.out.len) == 0 &&
-                  strcmp(w.sb.err.data, c.sb.err.data) == 0,
-              "%s: stdout \"%.60s\" / \"%.60s\", stderr \"%.60s\" / \"%.60s\"", cmd_calls[i],
-              w.sb.out.data, c.sb.out.data, w.sb.err.data, c.sb.err.data);
+        expect_same_as_cold(cmd_calls[i], &w, &c);
         tg_call_result_free(&w);
         tg_call_result_free(&c);
     }
@@ -331,14 +299,6 @@ static void test_command_batch(fixture *fx)
     tg_tool_batch_free(b);
     for (size_t i = 0; i < NCMD; i++)
         cJSON_Delete(args[i]);
-}
-
-static void remove_repo(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
-    if (system(cmd) != 0)
-        fprintf(stderr, "cannot remove %s\n", repo);
 }
 
 int main(int argc, char **argv)
@@ -353,12 +313,12 @@ int main(int argc, char **argv)
         test_import_failure(&fx);
     }
     fixture_close(&fx);
-    remove_repo();
+    fixture_remove(repo);
     snprintf(repo, sizeof repo, "/tmp/tg-toolbatch-cmd-%ld", (long)getpid());
     fixture cm = {0};
-    if (fixture_open(&cm, repo, cmd_manifest, "") == 0)
+    if (fixture_open(&cm, repo, probe_cmd_manifest(), "") == 0)
         test_command_batch(&cm);
     fixture_close(&cm);
-    remove_repo();
+    fixture_remove(repo);
     return tl_finish("toolbatch");
 }

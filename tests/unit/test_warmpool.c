@@ -435,32 +435,8 @@ static void test_calls_kept_apart(fixture *fx)
 
 /* ---- commands in the pool (docs/sandbox.md#commands-in-the-pool) ---------------------------- */
 
-static const char cmd_manifest[] =
-    "manifest_version: 1\n"
-    "name: probe\n"
-    "version: 1.0.0\n"
-    "title: Probe\n"
-    "description: Run the shell script the test gives, with a file and a variable.\n"
-    "timeout_ms: 2000\n"
-    "input_schema:\n"
-    "  type: object\n"
-    "  additionalProperties: false\n"
-    "  properties:\n"
-    "    script: {type: string}\n"
-    "    note: {type: string, default: none}\n"
-    "    file_path: {type: string, x-toolgen-path: read, default: data/x.csv}\n"
-    "output_schema:\n"
-    "  type: object\n"
-    "constraints:\n"
-    "  limits: {memory_mb: 256, output_kb: 64}\n"
-    "implementation:\n"
-    "  runtime: command\n"
-    "  argv: [sh, -c, '{script}', probe, '{file_path}']\n"
-    "  env: {NOTE: '{note}'}\n"
-    "  stdout: text\n"
-    "  exit_codes: {'3': NOT_FOUND}\n";
-
-/* Scripts whose answers must be the same cold and pooled (all but the folder's name). */
+/* Scripts whose answers (probe_cmd_manifest) must be the same cold and pooled (all but the
+ * folder's name). */
 static const char *const cmd_cases[] = {
     "{\"script\":\"wc -l < \\\"$1\\\"; echo to-stderr >&2\"}",
     "{\"script\":\"echo $NOTE; printf 'x,y\\\\n' > out.csv\",\"note\":\"hello\"}",
@@ -501,20 +477,7 @@ static void test_commands(fixture *fx, const char *runner)
         pooled(fx, pool, cmd_cases[i], &a);
         cold(fx, cmd_cases[i], &c);
         CHECK(tg_warmpool_warm_calls(pool) == before + 1, "%s ran in a worker", cmd_cases[i]);
-        CHECK(a.ok == c.ok && a.guidance.cls == c.guidance.cls &&
-                  strcmp(a.guidance.code ? a.guidance.code : "", c.guidance.code ? c.guidance.code : "") == 0,
-              "%s: %s %s, cold %s %s", cmd_cases[i], tg_error_class_name(a.guidance.cls),
-              a.guidance.code ? a.guidance.code : "", tg_error_class_name(c.guidance.cls),
-              c.guidance.code ? c.guidance.code : "");
-        CHECK(a.sb.exit_code == c.sb.exit_code && a.sb.killed_by == c.sb.killed_by,
-              "%s: exit %d / %d, limit %d / %d", cmd_cases[i], a.sb.exit_code, c.sb.exit_code,
-              (int)a.sb.killed_by, (int)c.sb.killed_by);
-        CHECK(a.sb.out.len == c.sb.out.len && memcmp(a.sb.out.data, c.sb.out.data, a.sb.out.len) == 0,
-              "%s: stdout \"%.80s\", cold \"%.80s\"", cmd_cases[i], a.sb.out.data, c.sb.out.data);
-        CHECK(strcmp(a.sb.err.data, c.sb.err.data) == 0, "%s: stderr \"%.120s\", cold \"%.120s\"",
-              cmd_cases[i], a.sb.err.data, c.sb.err.data);
-        CHECK(a.sb.n_files == c.sb.n_files, "%s: %zu files, cold %zu", cmd_cases[i], a.sb.n_files,
-              c.sb.n_files);
+        expect_same_as_cold(cmd_cases[i], &a, &c);
         tg_call_result_free(&a);
         tg_call_result_free(&c);
     }
@@ -671,14 +634,6 @@ static void test_ready_during_streams(fixture *fx)
     tg_warm_stop(w);
 }
 
-static void remove_repo(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", repo);
-    if (system(cmd) != 0)
-        fprintf(stderr, "cannot remove %s\n", repo);
-}
-
 int main(int argc, char **argv)
 {
     int rc;
@@ -689,7 +644,7 @@ int main(int argc, char **argv)
     if (fixture_open(&fx, repo, manifest, tool_py) == 0)
         test_one_call_per_worker(&fx);
     fixture_close(&fx);
-    remove_repo();
+    fixture_remove(repo);
 
     snprintf(repo, sizeof repo, "/tmp/tg-warmpool-pf-%ld", (long)getpid());
     fixture pf = {0};
@@ -698,14 +653,14 @@ int main(int argc, char **argv)
         test_prefork(&pf);
     free(tool);
     fixture_close(&pf);
-    remove_repo();
+    fixture_remove(repo);
 
     snprintf(repo, sizeof repo, "/tmp/tg-warmpool-ka-%ld", (long)getpid());
     fixture ka = {0};
     if (fixture_open(&ka, repo, apart_manifest, apart_tool) == 0)
         test_calls_kept_apart(&ka);
     fixture_close(&ka);
-    remove_repo();
+    fixture_remove(repo);
 
     /* command workers: runner.py first, then this program as their runner (run/cmdrunner.h) */
     for (int own = 0; own < 2; own++) {
@@ -713,14 +668,14 @@ int main(int argc, char **argv)
             tg_cmdrunner_main(1, argv, &rc);
         snprintf(repo, sizeof repo, "/tmp/tg-warmpool-cmd-%ld", (long)getpid());
         fixture cm = {0};
-        if (fixture_open(&cm, repo, cmd_manifest, "") == 0)
+        if (fixture_open(&cm, repo, probe_cmd_manifest(), "") == 0)
             test_commands(&cm, own ? TG_CMDRUNNER_FLAG : "runner.py");
         if (cm.in)
             test_commands_in_flight(&cm);
         if (cm.in && !own)
             test_ready_during_streams(&cm);
         fixture_close(&cm);
-        remove_repo();
+        fixture_remove(repo);
     }
     return tl_finish("warmpool");
 }
