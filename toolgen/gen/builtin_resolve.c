@@ -179,22 +179,27 @@ static bool all_levels_in(const tg_dataset_column *c, const char *const *list)
     return true;
 }
 
-/* Is every level of c one of list, compared without case ("Male" → male)? */
-static bool all_levels_exactly_in(const tg_dataset_column *c, const char *const *list)
+/* Is every one of the n strings v one of list, compared without case? false for none. */
+static bool all_exactly_in(char *const *v, size_t n, const char *const *list)
 {
-    if (c->type != TG_COL_STRING || c->nlevels == 0)
-        return false;
-    for (size_t i = 0; i < c->nlevels; i++) {
+    for (size_t i = 0; i < n; i++) {
         bool found = false;
         for (size_t k = 0; list[k] && !found; k++)
-            found = strcasecmp(list[k], c->levels[i]) == 0;
+            found = strcasecmp(list[k], v[i]) == 0;
         if (!found)
             return false;
     }
-    return true;
+    return n > 0;
 }
 
-/* The US states and DC, by postal code and by name, and the five inhabited territories. */
+/* Is every level of c one of list, compared without case ("Male" → male)? */
+static bool all_levels_exactly_in(const tg_dataset_column *c, const char *const *list)
+{
+    return c->type == TG_COL_STRING && all_exactly_in(c->levels, c->nlevels, list);
+}
+
+/* The US states and DC by postal code and by name, the five inhabited territories by code
+ * (and the two most often named, by name). */
 static const char *const us_states[] = {
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
     "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ",
@@ -209,18 +214,6 @@ static const char *const us_states[] = {
     "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming", "District of Columbia",
     "Puerto Rico", "Guam", NULL};
 #define US_STATES_MAX 56 /* distinct values a column of states can have */
-
-static bool all_exactly_in(char *const *v, size_t n, const char *const *list)
-{
-    for (size_t i = 0; i < n; i++) {
-        bool found = false;
-        for (size_t k = 0; list[k] && !found; k++)
-            found = strcasecmp(list[k], v[i]) == 0;
-        if (!found)
-            return false;
-    }
-    return n > 0;
-}
 
 /* A column of US states ("state" → abbrev holding AL, AK, ...): every value, or with more
  * values than a profile keeps, every sample, is a state's code or name. */
@@ -249,9 +242,10 @@ static int concept_column(const char *w, const tg_dataset *ds)
         return -1;
     for (size_t i = 0; i < ds->ncols; i++) {
         const tg_dataset_column *c = &ds->cols[i];
-        if (list == us_states        ? holds_states(c)
-            : list == genders ? all_levels_exactly_in(c, list)
-                              : all_levels_in(c, list))
+        bool all = list == us_states ? holds_states(c)
+                   : list == genders ? all_levels_exactly_in(c, list)
+                                     : all_levels_in(c, list);
+        if (all)
             return (int)i;
     }
     return -1;
