@@ -2,7 +2,7 @@
 # Tool code runs from the bytes of its source file, never from a bytecode cache: a planted
 # __pycache__/*.pyc whose header matches the approved tool.py (and one that is not checked
 # against the source at all) never runs — not in a cold call (`toolgen run`), not in the test
-# stage's warm sandbox (`toolgen build`), not in serve's warm pool — and neither does a planted
+# stage's workers (`toolgen build`), not in serve's warm pool — and neither does a planted
 # cache of a module the tool imports from its folder (docs/sandbox.md#the-runner).
 . tests/lib.sh
 
@@ -95,7 +95,7 @@ expect_out "cold call: the approved helper.py ran" '"helper": "approved"'
 expect_not_out "cold call: no planted code" "planted"
 
 run sh -c 'cd "$1" && "$2" build -v' - "$REPO" "$TG"
-expect_rc "build: the examples pass in the warm sandbox" 0
+expect_rc "build: the examples pass in the test stage's worker" 0
 expect_not_out "build: no planted code" "planted"
 
 req() {

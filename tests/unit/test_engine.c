@@ -100,11 +100,45 @@ static tg_stage_status gen_run(tg_stage_run *r, tg_err *err)
     return TG_STAGE_DONE;
 }
 
+/* What the pub stages of a build share (tg_stage_shared): counted, and refused while
+ * shared_refuse is set. */
+static int shared_opens, shared_closes, shared_askers, shared_others;
+static bool shared_refuse;
+static void *shared_first; /* the object the first asker of a build got */
+
+static void *shared_open(tg_stage_run *r, tg_err *err)
+{
+    (void)r;
+    shared_opens++; /* serialised by the engine */
+    if (shared_refuse) {
+        tg_err_set(err, "refused");
+        return NULL;
+    }
+    return xstrdup("shared");
+}
+
+static void shared_close(void *obj)
+{
+    shared_closes++;
+    free(obj);
+}
+
+static const tg_stage_shared_def pub_shared = {shared_open, shared_close};
+
 /* pub T: gen's output, framed → pub/T.txt */
 static tg_stage_status pub_run(tg_stage_run *r, tg_err *err)
 {
     const char *tool = tg_stage_tool(r);
     ran("pub", tool);
+    void *obj = tg_stage_shared(r, &pub_shared, err);
+    if (!obj)
+        return TG_STAGE_FAILED;
+    pthread_mutex_lock(&runs_mu);
+    if (!shared_first)
+        shared_first = obj;
+    shared_others += obj != shared_first;
+    shared_askers++;
+    pthread_mutex_unlock(&runs_mu);
     size_t len = 0;
     char *gen = tg_stage_read_upstream(r, "gen", tool, &len, err);
     if (!gen)
@@ -689,6 +723,43 @@ static void test_forced(void)
     result_free(&r);
 }
 
+/* ---- what the stages of a build share ------------------------------------------------------ */
+
+static void test_shared_objects(void)
+{
+    result r;
+    build(&r); /* up to date first */
+    result_free(&r);
+    shared_opens = shared_closes = shared_askers = shared_others = 0;
+    shared_first = NULL;
+    force_next = true;
+    build_with(&r, TG_MODE_BUILD, 0, 3);
+    CHECK(r.status == TG_BUILD_OK && shared_askers == 3, "three pub stages asked: %d",
+          shared_askers);
+    CHECK(shared_opens == 1 && shared_others == 0,
+          "one object made for the build (%d made), every stage got it (%d others)",
+          shared_opens, shared_others);
+    CHECK(shared_closes == 1, "closed once, after the build: %d", shared_closes);
+    result_free(&r);
+
+    /* an object that cannot be made: each asker fails with the reason and the next tries again */
+    shared_opens = shared_closes = 0;
+    shared_refuse = true;
+    force_next = true;
+    build_with(&r, TG_MODE_BUILD, 0, 1);
+    CHECK(r.status == TG_BUILD_FAILED && shared_opens == 3 && shared_closes == 0,
+          "refused: build %d, %d tries, %d closed", r.status, shared_opens, shared_closes);
+    CHECK(has_event(&r, "FAILED pub a: refused"),
+          "the stage failed with the reason");
+    result_free(&r);
+    shared_refuse = false;
+    force_next = true; /* the failed stages' inputs did not change: their last outputs stand */
+    build(&r);
+    CHECK(r.status == TG_BUILD_OK && shared_opens == 4 && shared_closes == 1,
+          "made again by the next build: %d tries, %d closed", shared_opens, shared_closes);
+    result_free(&r);
+}
+
 /* ---- outputs deleted or edited by hand ------------------------------------------------------ */
 
 static void test_outputs(void)
@@ -993,6 +1064,7 @@ int main(void)
     test_mapped_outputs();
     test_failures();
     test_forced();
+    test_shared_objects();
     test_outputs();
     test_keys(datadir);
     test_env();

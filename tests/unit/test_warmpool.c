@@ -308,7 +308,7 @@ static const char apart_manifest[] =
 /* "leave": a file in its folder, /tmp and /dev/shm, System V objects, a detached process;
  * "snoop": what it can do to the worker's other folders and what is left of the earlier call. */
 static const char apart_tool[] =
-    "import ctypes, os, time\n"
+    "import ctypes, os, sys, time\n"
     "def attempt(f):\n"
     "    try:\n"
     "        r = f()\n"
@@ -321,7 +321,7 @@ static const char apart_tool[] =
     "    d = '/tmp/matplotlib'\n"
     "    return {n: len(open(os.path.join(d, n), 'rb').read()) for n in os.listdir(d)}\n"
     "def run(mode='snoop'):\n"
-    "    out = {'cwd': os.getcwd(), 'fonts': fonts()}\n"
+    "    out = {'cwd': os.getcwd(), 'fonts': fonts(), 'pyplot': 'matplotlib.pyplot' in sys.modules}\n"
     "    libc = ctypes.CDLL(None, use_errno=True)\n"
     "    if mode == 'leave':\n"
     "        open('secret.txt', 'w').write('call one')\n"
@@ -431,6 +431,92 @@ static void test_calls_kept_apart(fixture *fx)
     tg_call_result_free(&b);
     CHECK(tg_warmpool_warm_calls(pool) == 2, "warm calls: %zu", tg_warmpool_warm_calls(pool));
     tg_warmpool_free(pool);
+}
+
+/* ---- a waiting pool: the build's test stage (docs/build.md#the-test-stage) ------------------- */
+
+typedef struct waiting_call {
+    tg_warmpool *pool;
+    tg_tool_call c;
+    tg_call_result r;
+    tg_call_status st;
+} waiting_call;
+
+static void *waiting_run(void *arg)
+{
+    waiting_call *w = arg;
+    tg_err err = {0};
+    w->st = tg_warmpool_call_run(w->pool, &w->c, &w->r, &err);
+    return NULL;
+}
+
+/*
+ * In a waiting pool even the first call runs in a worker (it waits for the import), and two
+ * tools of one dependency set called at once share the worker — one waits for the other — each
+ * call in the worker's next folder. fx's tool is the apart tool; a second tool (probe2, the
+ * same code) is made beside it.
+ */
+static void test_waiting(fixture *fx)
+{
+    CHECK(tg_warmpool_reuse_possible() == landlock_here(),
+          "reuse is possible exactly where the kernel has Landlock ABI 3");
+    if (!landlock_here()) /* without it a waiting pool is not used (stage_test.c) */
+        return;
+    char *dir = xasprintf("%s/tools/probe2", repo);
+    const char *name = strstr(apart_manifest, "name: probe\n");
+    char *full = xasprintf("%.*sname: probe2\n%s", (int)(name - apart_manifest), apart_manifest,
+                           name + strlen("name: probe\n"));
+    char *mpath = xasprintf("%s/tool.manifest.yaml", dir), *tpath = xasprintf("%s/tool.py", dir);
+    tg_err err = {0};
+    tg_manifest m2 = {0};
+    SETUP(mkdir(dir, 0755) == 0 && tg_write_file_atomic(tpath, apart_tool, strlen(apart_tool), &err) == 0 &&
+              chmod(tpath, 0644) == 0 &&
+              tg_write_file_atomic(mpath, full, strlen(full), &err) == 0 && chmod(mpath, 0644) == 0 &&
+              tg_manifest_load(&fx->repo, mpath, &m2, &err) == 0,
+          "second tool: %s", err.msg);
+    tg_manifest_bind(&m2);
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_set_waiting(pool, true);
+    cJSON *args = parse("{\"mode\":\"snoop\"}");
+    waiting_call first = {.pool = pool,
+                          .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args}};
+    waiting_run(&first);
+    CHECK(flag(&first.r, "pyplot"), "a matplotlib worker imported matplotlib.pyplot ahead");
+    tg_call_result cold_r;
+    cold(fx, "{\"mode\":\"snoop\"}", &cold_r);
+    CHECK(cold_r.ok && !flag(&cold_r, "pyplot"), "... which a cold call of this tool never imports");
+    tg_call_result_free(&cold_r);
+    CHECK(first.st == TG_CALL_DONE && first.r.ok && tg_warmpool_warm_calls(pool) == 1 &&
+              strcmp(text_of(&first.r, "cwd"), "/work/c0") == 0,
+          "the first call waited for the worker's import and ran in it: %zu warm, in %s",
+          tg_warmpool_warm_calls(pool), text_of(&first.r, "cwd"));
+    waiting_call two[2] = {
+        {.pool = pool, .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args}},
+        {.pool = pool, .c = {.m = &m2, .input = fx->in, .output = fx->out, .args = args}}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        SETUP(pthread_create(&t[i], NULL, waiting_run, &two[i]) == 0, "thread");
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    const char *c0 = text_of(&two[0].r, "cwd"), *c1 = text_of(&two[1].r, "cwd");
+    CHECK(two[0].r.ok && two[1].r.ok && tg_warmpool_warm_calls(pool) == 3,
+          "two tools' calls at once both ran in a worker: %zu warm", tg_warmpool_warm_calls(pool));
+    CHECK((strcmp(c0, "/work/c1") == 0 && strcmp(c1, "/work/c2") == 0) ||
+              (strcmp(c0, "/work/c2") == 0 && strcmp(c1, "/work/c1") == 0),
+          "... the same worker, one after the other (in %s and %s)", c0, c1);
+    CHECK(strcmp(text_of(&two[1].r, "read_other"), "denied") == 0 ||
+              strncmp(text_of(&two[1].r, "read_other"), "error ", 6) == 0,
+          "... the other tool's folder out of reach: %s", text_of(&two[1].r, "read_other"));
+    tg_call_result_free(&first.r);
+    tg_call_result_free(&two[0].r);
+    tg_call_result_free(&two[1].r);
+    cJSON_Delete(args);
+    tg_warmpool_free(pool);
+    tg_manifest_free(&m2);
+    free(full);
+    free(mpath);
+    free(tpath);
+    free(dir);
 }
 
 /* ---- commands in the pool (docs/sandbox.md#commands-in-the-pool) ---------------------------- */
@@ -657,8 +743,10 @@ int main(int argc, char **argv)
 
     snprintf(repo, sizeof repo, "/tmp/tg-warmpool-ka-%ld", (long)getpid());
     fixture ka = {0};
-    if (fixture_open(&ka, repo, apart_manifest, apart_tool) == 0)
+    if (fixture_open(&ka, repo, apart_manifest, apart_tool) == 0) {
         test_calls_kept_apart(&ka);
+        test_waiting(&ka);
+    }
     fixture_close(&ka);
     fixture_remove(repo);
 

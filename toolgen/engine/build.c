@@ -173,6 +173,8 @@ static void engine_free(engine *e)
     tg_strmap_free(&e->dirs);
     tg_strv_free(&e->dir_keys);
     pthread_mutex_destroy(&e->dir_mu);
+    tgb_shared_free(e);
+    pthread_mutex_destroy(&e->shared_mu);
     tgb_env_free(e);
     tg_statelog_close(e->log);
     release_lock(e);
@@ -195,6 +197,7 @@ static void engine_init(engine *e, const tg_build_opts *o, tg_build_stats *st)
     pthread_mutex_init(&e->mu, NULL);
     pthread_mutex_init(&e->ev_mu, NULL);
     pthread_mutex_init(&e->dir_mu, NULL);
+    pthread_mutex_init(&e->shared_mu, NULL);
     pthread_cond_init(&e->cv, NULL);
     tgb_env_init(e);
     e->pid = (long)getpid();

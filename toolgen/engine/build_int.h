@@ -127,6 +127,13 @@ struct engine {
     tg_strmap env_memo;
     void *env_ctx;
     bool env_opened;
+    /* what the stages share (tg_stage_shared): made on first use, closed with the engine */
+    pthread_mutex_t shared_mu;
+    struct shared_obj {
+        const tg_stage_shared_def *def;
+        void *obj;
+    } *shared;
+    size_t nshared;
 };
 
 struct tg_stage_run {
@@ -191,6 +198,7 @@ void tgb_empty_dir(const engine *e, const char *dir, bool rmdir_too);
 #define TGB_ENV_PREFIX "env:"
 void tgb_env_init(engine *e);
 void tgb_env_free(engine *e); /* closes the environment's context */
+void tgb_shared_free(engine *e); /* closes what the stages shared (build_run.c) */
 /* The hash of fact name's value (asked of o->env the first time; thread-safe). */
 tg_hash tgb_env_hash(engine *e, const char *name);
 /* Its value (heap), for explanations. */

@@ -56,6 +56,31 @@ tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err)
     return &w->ss;
 }
 
+void *tg_stage_shared(tg_stage_run *r, const tg_stage_shared_def *def, tg_err *err)
+{
+    engine *e = r->e;
+    pthread_mutex_lock(&e->shared_mu);
+    void *obj = NULL;
+    for (size_t i = 0; i < e->nshared && !obj; i++)
+        if (e->shared[i].def == def)
+            obj = e->shared[i].obj;
+    if (!obj && (obj = def->open(r, err)) != NULL) {
+        e->shared = xrealloc(e->shared, (e->nshared + 1) * sizeof *e->shared);
+        e->shared[e->nshared++] = (struct shared_obj){def, obj};
+    }
+    pthread_mutex_unlock(&e->shared_mu);
+    return obj;
+}
+
+void tgb_shared_free(engine *e)
+{
+    for (size_t i = e->nshared; i-- > 0;)
+        e->shared[i].def->close(e->shared[i].obj);
+    free(e->shared);
+    e->shared = NULL;
+    e->nshared = 0;
+}
+
 /* "stage:<stage>:<tool>" ("stage:<stage>" without a tool): the key input naming an upstream
  * instance, whose id follows "stage:". In buf when it fits (a repository-wide stage asks once
  * per tool: no printf), else on the heap. */

@@ -97,6 +97,21 @@ bool tg_stage_frozen(const tg_stage_run *r);       /* no LLM calls allowed (tool
 size_t tg_stage_tools(const tg_stage_run *r, const char *const **names);
 /* toolgen's schemas, compiled on first use in this worker thread (compiling costs ms). */
 tg_schemaset *tg_stage_schemaset(tg_stage_run *r, tg_err *err);
+/*
+ * Something the stages of one build share because making it costs more than a stage's own work
+ * (the test stage's pool of warm sandboxes, whose imports all the tools' cases reuse). The
+ * engine knows nothing of it: open() makes it the first time a stage of this build asks for def
+ * (serialised: every other asker waits and gets the same object), close() ends it after the
+ * last stage. Like any stage state it must not change what a stage produces: a stage's outputs
+ * are the same whether it got the object new or shared.
+ */
+typedef struct tg_stage_shared_def {
+    void *(*open)(tg_stage_run *r, tg_err *err); /* NULL with err: the asker fails or does
+                                                  * without; asked again by the next one */
+    void (*close)(void *obj);
+} tg_stage_shared_def;
+/* The build's object of def (borrowed until the build ends), or NULL with err. */
+void *tg_stage_shared(tg_stage_run *r, const tg_stage_shared_def *def, tg_err *err);
 /* The bytes of the first output of an upstream instance (tool NULL: repository-wide). Heap. */
 char *tg_stage_read_upstream(tg_stage_run *r, const char *stage, const char *tool, size_t *len,
                              tg_err *err);

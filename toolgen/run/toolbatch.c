@@ -15,6 +15,7 @@
 #include "run/toolrun.h"
 #include "run/toolrun_int.h"
 #include "run/warm.h"
+#include "run/warmpool.h"
 
 struct tg_tool_batch {
     const tg_toolrun_ctx *ctx;
@@ -29,6 +30,7 @@ struct tg_tool_batch {
     tg_strv subdirs;     /* c0 ... c<n-1>: each call's directory, a tmpfs of its own */
     tg_sandbox_cmd cmd;  /* the warm sandbox's command (borrows the above) */
     bool exec;           /* the runtime's warm_exec: each call's child execs the call's argv */
+    struct tg_warmpool *pool; /* tried first (tg_tool_batch_use_pool); NULL: none */
     size_t warm_runs;
 };
 
@@ -39,6 +41,11 @@ tg_tool_batch *tg_tool_batch_new(const tg_toolrun_ctx *ctx, const tg_tool_call *
     b->calls = calls;
     b->n = n;
     return b;
+}
+
+void tg_tool_batch_use_pool(tg_tool_batch *b, struct tg_warmpool *pool)
+{
+    b->pool = pool;
 }
 
 size_t tg_tool_batch_warm_runs(const tg_tool_batch *b)
@@ -202,6 +209,13 @@ static tg_call_status run_warm(tg_tool_batch *b, size_t i, tg_call_result *out, 
 
 tg_call_status tg_tool_batch_run(tg_tool_batch *b, size_t i, tg_call_result *out, tg_err *err)
 {
+    if (b->pool) {
+        bool done = false, warm = false;
+        tg_call_status st = tg_warmpool_call_try(b->pool, &b->calls[i], out, &done, &warm, err);
+        b->warm_runs += warm;
+        if (done)
+            return st;
+    }
     if (!b->tried)
         start_warm(b);
     if (b->warm) {

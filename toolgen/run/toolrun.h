@@ -169,7 +169,8 @@ void tg_call_result_free(tg_call_result *r);
  * more runs them in one warm sandbox (run/warm.h): the tool and its imports load once and each
  * call is a forked child with its own work subdirectory, limits and wall clock
  * (docs/sandbox.md#warm-sandboxes). Anything else, or a warm sandbox that cannot start or breaks,
- * runs the call cold, so a batch never answers differently from single calls.
+ * runs the call cold, so a batch never answers differently from single calls (through a pool,
+ * tg_tool_batch_use_pool: as the pool's calls answer, warmpool.h).
  *
  * calls (and what they point to) are borrowed until tg_tool_batch_free; the batch starts its
  * sandbox on the first tg_tool_batch_run. One thread at a time per batch.
@@ -177,6 +178,13 @@ void tg_call_result_free(tg_call_result *r);
 typedef struct tg_tool_batch tg_tool_batch;
 
 tg_tool_batch *tg_tool_batch_new(const tg_toolrun_ctx *ctx, const tg_tool_call *calls, size_t n);
+/*
+ * Runs the batch's calls through pool first (borrowed; run/warmpool.h): a call its worker takes
+ * runs there, as the pool's calls do (the worker's imports shared with other tools' calls), and
+ * only the calls it would run cold go to the batch's own warm sandbox or run cold. Before the
+ * first tg_tool_batch_run.
+ */
+void tg_tool_batch_use_pool(tg_tool_batch *b, struct tg_warmpool *pool);
 /* Runs calls[i] (each at most once, in any order); as tg_tool_call_run. */
 tg_call_status tg_tool_batch_run(tg_tool_batch *b, size_t i, tg_call_result *out, tg_err *err);
 /* How many calls ran warm (for tests and benchmarks). */

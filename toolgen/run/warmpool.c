@@ -21,6 +21,8 @@
 #include "base/json.h"
 #include "base/strvec.h"
 #include "run/cmdrunner.h"
+#include "run/cmdrunner_int.h"
+#include "run/sandbox_int.h"
 #include "run/toolrun_int.h"
 #include "run/warm.h"
 
@@ -69,9 +71,10 @@ struct tg_warmpool {
     const tg_toolrun_ctx *ctx;
     pthread_mutex_t mu;
     pthread_cond_t wake;   /* the filler thread has work (or is to stop) */
-    pthread_cond_t filled; /* a slot's filling ended */
+    pthread_cond_t filled; /* a slot's filling ended, or a worker came back or became ready */
     pthread_t filler;
     bool filler_on, stopping;
+    bool waiting; /* calls wait for a worker rather than run cold (tg_warmpool_set_waiting) */
     pool_slot **v;
     size_t n;
     tg_strv data_real; /* the data directories' real paths */
@@ -97,6 +100,16 @@ tg_warmpool *tg_warmpool_new(const tg_toolrun_ctx *ctx)
         free(dir);
     }
     return p;
+}
+
+void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting)
+{
+    p->waiting = waiting;
+}
+
+bool tg_warmpool_reuse_possible(void)
+{
+    return cr_landlock_abi() >= CR_LANDLOCK_ABI_NEEDED && sb_filter_available();
 }
 
 size_t tg_warmpool_warm_calls(const tg_warmpool *p)
@@ -338,6 +351,7 @@ static void slot_fill(tg_warmpool *p, pool_slot *s, bool first)
     if (s->n_ready + s->busy < s->cap) {
         s->ready[s->n_ready++] = pw;
         pw = NULL;
+        pthread_cond_broadcast(&p->filled);
     }
     pthread_mutex_unlock(&p->mu);
     worker_free(pw);
@@ -524,10 +538,34 @@ static bool give_back(tg_warmpool *p, pool_slot *s, pool_worker *pw, bool ran)
         s->ready[s->n_ready++] = pw;
     else
         keep = false;
+    pthread_cond_broadcast(&p->filled); /* a waiting call may take it, or ask for another */
     pthread_mutex_unlock(&p->mu);
     if (!keep)
         retire(p, pw);
     return keep;
+}
+
+/*
+ * A ready worker of s for a call, taken out of the slot, or NULL: the call runs cold. A waiting
+ * pool's call waits for the worker being started or out on another call, and when none is on
+ * its way asks the filler thread for one — once: a worker that could not start leaves the call
+ * cold. The pool's lock is held (and released while it waits).
+ */
+static pool_worker *take_worker(tg_warmpool *p, pool_slot *s)
+{
+    bool asked = false;
+    while (!s->n_ready && p->waiting && !p->stopping) {
+        bool coming = s->wants || s->filling || s->busy >= s->cap;
+        if (!coming) {
+            if (asked || !filler_wake(p))
+                break;
+            s->wants++;
+            asked = true;
+            continue;
+        }
+        pthread_cond_wait(&p->filled, &p->mu);
+    }
+    return s->n_ready ? s->ready[--s->n_ready] : NULL;
 }
 
 /* The call in worker pw, in its next folder; false: it broke, run the call cold. */
@@ -557,23 +595,25 @@ static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg
     return ran;
 }
 
-tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg_call_result *out,
-                                tg_err *err)
+tg_call_status tg_warmpool_call_try(tg_warmpool *p, const tg_tool_call *call,
+                                    tg_call_result *out, bool *done, bool *warm, tg_err *err)
 {
+    *done = *warm = false;
     const tg_runtime_ops *ops = poolable(p, call->m);
     if (!ops)
-        return tg_tool_call_run(p->ctx, call, out, err);
+        return TG_CALL_DONE;
     tr_call pc;
     bool ready = false;
     tg_call_status st = tr_prepare(p->ctx, call, out, &pc, &ready, err);
     if (st != TG_CALL_DONE || !ready) {
         tr_call_free(&pc);
+        *done = true;
         return st;
     }
     pthread_mutex_lock(&p->mu);
     pool_slot *s = slot_find(p, ops, call->m, &pc.c, key_of(p, ops, call->m, &pc.c));
     slot_hint(s, pc.c.tool_dir, call->m->impl_file);
-    pool_worker *w = s->n_ready ? s->ready[--s->n_ready] : NULL;
+    pool_worker *w = take_worker(p, s);
     /* a worker's last call: it does not count against the slot's room, and its replacement
      * imports meanwhile, so the next call finds one */
     bool last = w && tg_warm_reusable(w->w) && w->calls + 1 >= WORKER_CALLS_MAX;
@@ -593,10 +633,19 @@ tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg
         pthread_mutex_lock(&p->mu);
         p->warm_calls++;
         pthread_mutex_unlock(&p->mu);
+        *done = *warm = true;
         return TG_CALL_DONE;
     }
     tg_call_result_free(out);
-    return tg_tool_call_run(p->ctx, call, out, err);
+    return TG_CALL_DONE;
+}
+
+tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg_call_result *out,
+                                tg_err *err)
+{
+    bool done = false, warm = false;
+    tg_call_status st = tg_warmpool_call_try(p, call, out, &done, &warm, err);
+    return done ? st : tg_tool_call_run(p->ctx, call, out, err);
 }
 
 void tg_warmpool_free(tg_warmpool *p)

@@ -31,6 +31,7 @@
 #ifndef TG_WARMPOOL_H
 #define TG_WARMPOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "run/toolrun.h"
@@ -48,12 +49,34 @@ void tg_warmpool_prepare(tg_warmpool *p, const tg_manifest *m);
  * importing; for benchmarks and tests, which must not time a worker's start. */
 void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m);
 
+/*
+ * Makes the pool's calls wait, when no worker of their dependency set is ready, for the one
+ * being started or out on another call (or for a new one), instead of running cold — for a
+ * caller whose calls may queue and would otherwise each import the dependencies again (the
+ * build's test stage, docs/build.md#the-test-stage). A call still runs cold when its worker cannot
+ * start or breaks. Set before the first call. Worth it only where a worker serves several calls
+ * (tg_warmpool_reuse_possible): otherwise every call waits for a fresh worker's import.
+ */
+void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting);
+
+/* Whether workers on this machine can serve several calls each: what tg_warm_reusable will say
+ * of a started one (the kernel's Landlock ABI is 3 or later, and the system call filter is
+ * there), asked of the kernel without starting any. */
+bool tg_warmpool_reuse_possible(void);
+
 /* One call, as tg_tool_call_run. A worker that keeps calls apart goes back to the pool for the
  * next call (its replacement starts as its last call begins); otherwise a fresh worker replaces
  * it, started by the pool's thread after the call returns, so a call right after it may find
  * none ready and run cold. */
 tg_call_status tg_warmpool_call_run(tg_warmpool *p, const tg_tool_call *call, tg_call_result *out,
                                 tg_err *err);
+
+/* As tg_warmpool_call_run, but a call the pool would run cold is left to the caller: DONE with
+ * *done false and out empty (a batch then runs it in its own warm sandbox, run/toolrun.h).
+ * *done true: out is complete, as tg_tool_call_run's would be — *warm true when it ran in a
+ * worker, false when its arguments were refused before any run. */
+tg_call_status tg_warmpool_call_try(tg_warmpool *p, const tg_tool_call *call,
+                                    tg_call_result *out, bool *done, bool *warm, tg_err *err);
 
 /* How many calls ran in a pool worker (the rest ran cold). */
 size_t tg_warmpool_warm_calls(const tg_warmpool *p);

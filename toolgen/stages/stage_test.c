@@ -25,6 +25,7 @@
 #include "base/json.h"
 #include "quality/metrics.h"
 #include "run/toolrun.h"
+#include "run/warmpool.h"
 #include "schema/jsonschema.h"
 #include "stages/stages_int.h"
 
@@ -231,7 +232,7 @@ typedef struct refinfo {
  * DONE, FAILED (err) or NO_ENVIRONMENT.
  */
 static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
-                                     const tg_manifest *m, const js_schema *in,
+                                     struct tg_warmpool *pool, const tg_manifest *m, const js_schema *in,
                                      const js_schema *out, tcase *cs, size_t n, refinfo *ri,
                                      tg_err *err)
 {
@@ -256,6 +257,7 @@ static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
     for (size_t i = 0; i < n; i++)
         calls[i] = (tg_tool_call){.m = &ref, .input = in, .output = out, .args = cs[i].input};
     tg_tool_batch *batch = tg_tool_batch_new(ctx, calls, n);
+    tg_tool_batch_use_pool(batch, pool);
     for (; ran < n; ran++) {
         tg_call_status st = tg_tool_batch_run(batch, ran, &rc_[ran].res, err);
         if (st != TG_CALL_DONE) {
@@ -376,8 +378,8 @@ typedef struct test_run_state {
     tcase *cs;
     size_t n, ran;     /* cases; cases started (their results need freeing) */
     char *not_run;     /* why no case ran (runtime http, an unsupported runtime), or NULL */
-    tg_toolrun_env env; /* set up as `toolgen run` does (run/toolrun.h) */
-    bool have_env;
+    tg_toolrun_env *env; /* the build's (test_shared), set up as `toolgen run` does */
+    struct tg_warmpool *pool; /* the build's workers, or NULL: each tool's own warm sandbox */
     js_registry *reg;  /* the manifest's own schemas */
     js_schema *in, *outs;
     refinfo ri;
@@ -430,6 +432,41 @@ static void collect_cases(test_run_state *t)
 }
 
 /*
+ * What the test stages of one build share: the tool-run environment (the same for every tool)
+ * and, where a worker serves several calls, a pool of warm workers whose calls wait for a busy
+ * worker instead of running cold — so the tools that depend on the same packages import them
+ * once per build, not once per tool (docs/build.md#the-test-stage).
+ */
+typedef struct test_shared {
+    tg_toolrun_env env;
+    struct tg_warmpool *pool;
+} test_shared;
+
+static void *test_shared_open(tg_stage_run *r, tg_err *err)
+{
+    test_shared *sh = xcalloc(1, sizeof *sh);
+    if (tg_toolrun_env_open(&sh->env, tg_stage_repo(r), tg_stage_config(r)->doc.root, err) != 0) {
+        free(sh);
+        return NULL;
+    }
+    if (sh->env.sandbox.isolation == TG_ISOLATION_BWRAP && tg_warmpool_reuse_possible()) {
+        sh->pool = tg_warmpool_new(&sh->env.ctx);
+        tg_warmpool_set_waiting(sh->pool, true);
+    }
+    return sh;
+}
+
+static void test_shared_close(void *obj)
+{
+    test_shared *sh = obj;
+    tg_warmpool_free(sh->pool); /* before the environment it borrows */
+    tg_toolrun_env_close(&sh->env);
+    free(sh);
+}
+
+static const tg_stage_shared_def test_shared_def = {test_shared_open, test_shared_close};
+
+/*
  * The tool-run environment, as `toolgen run` sets it up (tg_toolrun_env_open: the sandbox from
  * toolgen.yaml, the visualization-manifest schema, the import allowlist), plus the manifest's
  * compiled schemas. A tool whose runtime is not sandboxed (http: remote) is not run:
@@ -444,10 +481,12 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
                                "run by the build", rt->name);
         return TG_STAGE_DONE;
     }
-    if (tg_toolrun_env_open(&t->env, tg_stage_repo(t->r), t->cfg->doc.root, err) != 0)
+    test_shared *sh = tg_stage_shared(t->r, &test_shared_def, err);
+    if (!sh)
         return TG_STAGE_FAILED;
-    t->have_env = true;
-    tgs_warn_isolation(t->r, "the test stage", &t->env.sandbox);
+    t->env = &sh->env;
+    t->pool = sh->pool;
+    tgs_warn_isolation(t->r, "the test stage", &t->env->sandbox);
     tgs_env_packages(t->r, m);
     t->reg = js_registry_new();
     tg_err ignored = {0};
@@ -468,7 +507,8 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
     for (size_t i = 0; i < t->n; i++)
         calls[i] = (tg_tool_call){.m = &t->m, .input = t->in, .output = t->outs,
                                   .args = t->cs[i].input};
-    tg_tool_batch *batch = tg_tool_batch_new(&t->env.ctx, calls, t->n);
+    tg_tool_batch *batch = tg_tool_batch_new(&t->env->ctx, calls, t->n);
+    tg_tool_batch_use_pool(batch, t->pool);
     tg_stage_status rc = TG_STAGE_DONE;
     for (; !t->not_run && t->ran < t->n;) {
         size_t i = t->ran++;
@@ -506,7 +546,8 @@ static tg_stage_status run_cases(test_run_state *t, tg_err *err)
         return rc;
     t->t_tests = tg_now_ms() - t_start;
     if (!t->not_run && t->m.reference)
-        return run_reference(t->r, &t->env.ctx, &t->m, t->in, t->outs, t->cs, t->n, &t->ri, err);
+        return run_reference(t->r, &t->env->ctx, t->pool, &t->m, t->in, t->outs, t->cs, t->n,
+                             &t->ri, err);
     return TG_STAGE_DONE;
 }
 
@@ -818,8 +859,6 @@ static void test_run_state_free(test_run_state *t)
     js_schema_free(t->in);
     js_schema_free(t->outs);
     js_registry_free(t->reg);
-    if (t->have_env)
-        tg_toolrun_env_close(&t->env);
     if (t->have_m)
         tg_manifest_free(&t->m);
 }
