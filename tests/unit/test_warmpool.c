@@ -456,40 +456,69 @@ static void *waiting_run(void *arg)
  * call in the worker's next folder. fx's tool is the apart tool; a second tool (probe2, the
  * same code) is made beside it.
  */
+/* A tool beside fx's, named name, with the apart tool's code and manifest but for its
+ * dependencies (a YAML flow list). */
+static void make_apart_tool(fixture *fx, const char *name, const char *deps, tg_manifest *m)
+{
+    char *dir = xasprintf("%s/tools/%s", repo, name);
+    const char *at = strstr(apart_manifest, "name: probe\n"),
+               *dl = strstr(apart_manifest, "  dependencies: ");
+    char *text = xasprintf("%.*sname: %s\n%.*s  dependencies: %s\n", (int)(at - apart_manifest),
+                           apart_manifest, name, (int)(dl - at - strlen("name: probe\n")),
+                           at + strlen("name: probe\n"), deps);
+    char *mpath = xasprintf("%s/tool.manifest.yaml", dir), *tpath = xasprintf("%s/tool.py", dir);
+    tg_err err = {0};
+    SETUP(mkdir(dir, 0755) == 0 &&
+              tg_write_file_atomic(tpath, apart_tool, strlen(apart_tool), &err) == 0 &&
+              chmod(tpath, 0644) == 0 &&
+              tg_write_file_atomic(mpath, text, strlen(text), &err) == 0 &&
+              chmod(mpath, 0644) == 0 && tg_manifest_load(&fx->repo, mpath, m, &err) == 0,
+          "tool %s: %s", name, err.msg);
+    tg_manifest_bind(m);
+    free(text);
+    free(mpath);
+    free(tpath);
+    free(dir);
+}
+
+/* One call of m with args through pool, on this thread; its result in r. */
+static void waiting_one(fixture *fx, tg_warmpool *pool, const tg_manifest *m, const cJSON *args,
+                        tg_call_result *r)
+{
+    waiting_call w = {.pool = pool, .c = {.m = m, .input = fx->in, .output = fx->out, .args = args}};
+    waiting_run(&w);
+    *r = w.r;
+    CHECK(w.st == TG_CALL_DONE && r->ok, "%s: %s", m->name, r->guidance.message);
+}
+
+/*
+ * In a waiting pool even the first call runs in a worker (it waits for the import), and two
+ * tools of one dependency set called at once share the worker — one waits for the other — each
+ * call in the worker's next folder. A bound on the idle workers retires the one idle longest.
+ * fx's tool is the apart tool; others are made beside it.
+ */
 static void test_waiting(fixture *fx)
 {
     CHECK(tg_warmpool_reuse_possible() == landlock_here(),
           "reuse is possible exactly where the kernel has Landlock ABI 3");
     if (!landlock_here()) /* without it a waiting pool is not used (stage_test.c) */
         return;
-    char *dir = xasprintf("%s/tools/probe2", repo);
-    const char *name = strstr(apart_manifest, "name: probe\n");
-    char *full = xasprintf("%.*sname: probe2\n%s", (int)(name - apart_manifest), apart_manifest,
-                           name + strlen("name: probe\n"));
-    char *mpath = xasprintf("%s/tool.manifest.yaml", dir), *tpath = xasprintf("%s/tool.py", dir);
-    tg_err err = {0};
-    tg_manifest m2 = {0};
-    SETUP(mkdir(dir, 0755) == 0 && tg_write_file_atomic(tpath, apart_tool, strlen(apart_tool), &err) == 0 &&
-              chmod(tpath, 0644) == 0 &&
-              tg_write_file_atomic(mpath, full, strlen(full), &err) == 0 && chmod(mpath, 0644) == 0 &&
-              tg_manifest_load(&fx->repo, mpath, &m2, &err) == 0,
-          "second tool: %s", err.msg);
-    tg_manifest_bind(&m2);
+    tg_manifest m2 = {0}, m3 = {0};
+    make_apart_tool(fx, "probe2", "[fractions, matplotlib]", &m2);
+    make_apart_tool(fx, "probe3", "[fractions]", &m3);
     tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
-    tg_warmpool_set_waiting(pool, true);
+    tg_warmpool_set_waiting(pool, true, 0);
     cJSON *args = parse("{\"mode\":\"snoop\"}");
-    waiting_call first = {.pool = pool,
-                          .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args}};
-    waiting_run(&first);
-    CHECK(flag(&first.r, "pyplot"), "a matplotlib worker imported matplotlib.pyplot ahead");
+    tg_call_result first;
+    waiting_one(fx, pool, &fx->m, args, &first);
+    CHECK(flag(&first, "pyplot"), "a matplotlib worker imported matplotlib.pyplot ahead");
     tg_call_result cold_r;
     cold(fx, "{\"mode\":\"snoop\"}", &cold_r);
     CHECK(cold_r.ok && !flag(&cold_r, "pyplot"), "... which a cold call of this tool never imports");
     tg_call_result_free(&cold_r);
-    CHECK(first.st == TG_CALL_DONE && first.r.ok && tg_warmpool_warm_calls(pool) == 1 &&
-              strcmp(text_of(&first.r, "cwd"), "/work/c0") == 0,
+    CHECK(tg_warmpool_warm_calls(pool) == 1 && strcmp(text_of(&first, "cwd"), "/work/c0") == 0,
           "the first call waited for the worker's import and ran in it: %zu warm, in %s",
-          tg_warmpool_warm_calls(pool), text_of(&first.r, "cwd"));
+          tg_warmpool_warm_calls(pool), text_of(&first, "cwd"));
     waiting_call two[2] = {
         {.pool = pool, .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args}},
         {.pool = pool, .c = {.m = &m2, .input = fx->in, .output = fx->out, .args = args}}};
@@ -507,16 +536,29 @@ static void test_waiting(fixture *fx)
     CHECK(strcmp(text_of(&two[1].r, "read_other"), "denied") == 0 ||
               strncmp(text_of(&two[1].r, "read_other"), "error ", 6) == 0,
           "... the other tool's folder out of reach: %s", text_of(&two[1].r, "read_other"));
-    tg_call_result_free(&first.r);
+    tg_call_result_free(&first);
     tg_call_result_free(&two[0].r);
     tg_call_result_free(&two[1].r);
-    cJSON_Delete(args);
     tg_warmpool_free(pool);
+
+    /* at most one idle worker: another dependency set's worker retires the first one */
+    pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_set_waiting(pool, true, 1);
+    static const char *const want[] = {"/work/c0", "/work/c1", "/work/c0", "/work/c0"};
+    const tg_manifest *seq[] = {&fx->m, &fx->m, &m3, &fx->m};
+    for (size_t i = 0; i < 4; i++) {
+        tg_call_result r;
+        waiting_one(fx, pool, seq[i], args, &r);
+        CHECK(strcmp(text_of(&r, "cwd"), want[i]) == 0, "bounded: call %zu of %s ran in %s, "
+              "expected %s", i, seq[i]->name, text_of(&r, "cwd"), want[i]);
+        tg_call_result_free(&r);
+    }
+    CHECK(tg_warmpool_warm_calls(pool) == 4, "bounded: every call warm: %zu",
+          tg_warmpool_warm_calls(pool));
+    tg_warmpool_free(pool);
+    cJSON_Delete(args);
     tg_manifest_free(&m2);
-    free(full);
-    free(mpath);
-    free(tpath);
-    free(dir);
+    tg_manifest_free(&m3);
 }
 
 /* ---- commands in the pool (docs/sandbox.md#commands-in-the-pool) ---------------------------- */

@@ -43,6 +43,7 @@ typedef struct pool_worker {
     tg_strv argv; /* the slot's argv and the tool files to compile */
     tg_sandbox_cmd cmd;
     size_t calls; /* calls served so far; the next one goes to call_dirs[calls] */
+    double idle_since; /* tg_now_ms when it last became ready */
 } pool_worker;
 
 /* Workers a slot may hold at once (ready, starting or out on a call): one interpreter with a
@@ -75,6 +76,7 @@ struct tg_warmpool {
     pthread_t filler;
     bool filler_on, stopping;
     bool waiting; /* calls wait for a worker rather than run cold (tg_warmpool_set_waiting) */
+    size_t idle_max; /* ready workers kept across slots; 0: no bound */
     pool_slot **v;
     size_t n;
     tg_strv data_real; /* the data directories' real paths */
@@ -102,9 +104,10 @@ tg_warmpool *tg_warmpool_new(const tg_toolrun_ctx *ctx)
     return p;
 }
 
-void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting)
+void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting, size_t idle_max)
 {
     p->waiting = waiting;
+    p->idle_max = idle_max;
 }
 
 bool tg_warmpool_reuse_possible(void)
@@ -323,6 +326,33 @@ static void reap_retired(tg_warmpool *p)
     free(v);
 }
 
+static void retire(tg_warmpool *p, pool_worker *pw);
+
+/* Puts pw among s's ready workers; the pool's lock is held. Returns the worker to retire when
+ * that leaves more than idle_max ready across the pool: the one ready the longest (of any slot),
+ * taken out of its slot; NULL when none is. */
+static pool_worker *make_ready(tg_warmpool *p, pool_slot *s, pool_worker *pw)
+{
+    pw->idle_since = tg_now_ms();
+    s->ready[s->n_ready++] = pw;
+    pthread_cond_broadcast(&p->filled);
+    size_t idle = 0;
+    pool_slot *os = NULL;
+    size_t oi = 0;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = 0; j < p->v[i]->n_ready; j++, idle++)
+            if (!os || p->v[i]->ready[j]->idle_since < os->ready[oi]->idle_since) {
+                os = p->v[i];
+                oi = j;
+            }
+    if (!p->idle_max || idle <= p->idle_max)
+        return NULL;
+    pool_worker *old = os->ready[oi];
+    memmove(os->ready + oi, os->ready + oi + 1, (os->n_ready - oi - 1) * sizeof *os->ready);
+    os->n_ready--;
+    return old;
+}
+
 /* Starts a worker for s — when it has none ready (first), or room for one more (otherwise);
  * the import runs on while the caller goes on. */
 static void slot_fill(tg_warmpool *p, pool_slot *s, bool first)
@@ -347,14 +377,16 @@ static void slot_fill(tg_warmpool *p, pool_slot *s, bool first)
         worker_free(pw); /* calls run cold; the next call tries again */
         return;
     }
+    pool_worker *evicted = NULL;
     pthread_mutex_lock(&p->mu);
     if (s->n_ready + s->busy < s->cap) {
-        s->ready[s->n_ready++] = pw;
+        evicted = make_ready(p, s, pw);
         pw = NULL;
-        pthread_cond_broadcast(&p->filled);
     }
     pthread_mutex_unlock(&p->mu);
     worker_free(pw);
+    if (evicted)
+        retire(p, evicted);
 }
 
 /*
@@ -532,17 +564,20 @@ static tg_strv *free_links(tg_strv *links)
 static bool give_back(tg_warmpool *p, pool_slot *s, pool_worker *pw, bool ran)
 {
     bool keep = ran && tg_warm_reusable(pw->w) && pw->calls < WORKER_CALLS_MAX;
+    pool_worker *evicted = NULL;
     pthread_mutex_lock(&p->mu);
     s->busy--;
     if (keep && s->n_ready + s->busy < s->cap)
-        s->ready[s->n_ready++] = pw;
+        evicted = make_ready(p, s, pw);
     else
         keep = false;
     pthread_cond_broadcast(&p->filled); /* a waiting call may take it, or ask for another */
     pthread_mutex_unlock(&p->mu);
     if (!keep)
         retire(p, pw);
-    return keep;
+    if (evicted)
+        retire(p, evicted);
+    return keep && evicted != pw;
 }
 
 /*

@@ -54,10 +54,13 @@ void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m);
  * being started or out on another call (or for a new one), instead of running cold — for a
  * caller whose calls may queue and would otherwise each import the dependencies again (the
  * build's test stage, docs/build.md#the-test-stage). A call still runs cold when its worker cannot
- * start or breaks. Set before the first call. Worth it only where a worker serves several calls
+ * start or breaks. Worth it only where a worker serves several calls
  * (tg_warmpool_reuse_possible): otherwise every call waits for a fresh worker's import.
+ * idle_max bounds the workers kept ready across all dependency sets (0: no bound): one more
+ * retires the one ready the longest, so that a build over many dependency sets holds a few
+ * interpreters, not one per set. Set before the first call.
  */
-void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting);
+void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting, size_t idle_max);
 
 /* Whether workers on this machine can serve several calls each: what tg_warm_reusable will say
  * of a started one (the kernel's Landlock ABI is 3 or later, and the system call filter is

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/confine.h"
@@ -451,7 +452,9 @@ static void *test_shared_open(tg_stage_run *r, tg_err *err)
     }
     if (sh->env.sandbox.isolation == TG_ISOLATION_BWRAP && tg_warmpool_reuse_possible()) {
         sh->pool = tg_warmpool_new(&sh->env.ctx);
-        tg_warmpool_set_waiting(sh->pool, true);
+        /* as many idle interpreters as stages run at once, not one per dependency set */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        tg_warmpool_set_waiting(sh->pool, true, cpus > 2 ? (size_t)cpus : 2);
     }
     return sh;
 }
