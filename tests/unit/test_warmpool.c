@@ -344,6 +344,8 @@ static const char apart_tool[] =
     "        os.wait()\n"
     "        return out\n"
     "    other = '/work/c0/secret.txt'\n"
+    "    if out['pyplot']:\n"
+    "        out['fignum'] = sys.modules['matplotlib.pyplot'].figure().number\n"
     "    out['list_work'] = attempt(lambda: os.listdir('/work'))\n"
     "    out['read_other'] = attempt(lambda: open(other).read())\n"
     "    out['truncate_other'] = attempt(lambda: os.truncate(other, 0))\n"
@@ -512,6 +514,8 @@ static void test_waiting(fixture *fx)
     tg_call_result first;
     waiting_one(fx, pool, &fx->m, args, &first);
     CHECK(flag(&first, "pyplot"), "a matplotlib worker imported matplotlib.pyplot ahead");
+    CHECK(tg_json_get_number(first.result, "fignum", 0) == 1,
+          "... and its warm-up drawing left no figure: the call's first is number 1");
     tg_call_result cold_r;
     cold(fx, "{\"mode\":\"snoop\"}", &cold_r);
     CHECK(cold_r.ok && !flag(&cold_r, "pyplot"), "... which a cold call of this tool never imports");
