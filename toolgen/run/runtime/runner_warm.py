@@ -123,11 +123,13 @@ def preload(file, runner):
             pass
 
 
-def warm_up():
+def warm_up(chart=True):
     """Runs pandas' own first-call paths (CSV parser, group-by, sorting, conversions) once, with
     toolgen's data, not the tool's: pandas imports many modules lazily and fills caches on first
-    use, which each forked call would otherwise repeat. Then freezes the heap, so that the
-    children's garbage collector does not write to (and so copy) every inherited page."""
+    use, which each forked call would otherwise repeat — and, with chart, matplotlib's first
+    drawing (a waiting child leaves it out: a second drawing costs what a call's does, for few
+    pages). Then freezes the heap, so that the children's garbage collector does not write to
+    (and so copy) every inherited page."""
     if "pandas" in sys.modules:
         try:
             import io
@@ -143,7 +145,7 @@ def warm_up():
             df.dtypes.astype(str).to_dict()
         except Exception:
             pass
-    if "matplotlib.pyplot" in sys.modules:
+    if chart and "matplotlib.pyplot" in sys.modules:
         # A chart's first draw loads the font, builds the text layout and the PNG writer (~15 ms
         # of each call's ~80): drawn once here, to memory, and closed (figure numbers restart).
         try:
@@ -389,10 +391,10 @@ def waiting_child(sock, parent_end, child_end, module, runner, compiled, idle_s)
     os.closerange(3, keep)
     os.closerange(keep + 1, 1 << 16)
     if idle_s is None:
-        warm_up()
+        warm_up(chart=False)
     send(child_end, {"ready": True})
     if idle_s is not None and not select.select([child_end], [], [], idle_s)[0]:
-        warm_up()
+        warm_up(chart=False)
     msg, fds = receive(child_end, [b""])
     if msg is None or len(fds) != 4:
         os._exit(0)
