@@ -458,20 +458,18 @@ static void *waiting_run(void *arg)
  * call in the worker's next folder. fx's tool is the apart tool; a second tool (probe2, the
  * same code) is made beside it.
  */
-/* A tool beside fx's, named name, with the apart tool's code and manifest but for its
- * dependencies (a YAML flow list). */
-static void make_apart_tool(fixture *fx, const char *name, const char *deps, tg_manifest *m)
+/* A tool beside fx's: its folder tools/<name> with mtext (whose "name: probe" line is
+ * replaced by name) and tool.py, loaded into m. */
+static void make_tool(fixture *fx, const char *name, const char *mtext, const char *code,
+                      tg_manifest *m)
 {
     char *dir = xasprintf("%s/tools/%s", repo, name);
-    const char *at = strstr(apart_manifest, "name: probe\n"),
-               *dl = strstr(apart_manifest, "  dependencies: ");
-    char *text = xasprintf("%.*sname: %s\n%.*s  dependencies: %s\n", (int)(at - apart_manifest),
-                           apart_manifest, name, (int)(dl - at - strlen("name: probe\n")),
-                           at + strlen("name: probe\n"), deps);
+    const char *at = strstr(mtext, "name: probe\n");
+    char *text = xasprintf("%.*sname: %s\n%s", (int)(at - mtext), mtext, name,
+                           at + strlen("name: probe\n"));
     char *mpath = xasprintf("%s/tool.manifest.yaml", dir), *tpath = xasprintf("%s/tool.py", dir);
     tg_err err = {0};
-    SETUP(mkdir(dir, 0755) == 0 &&
-              tg_write_file_atomic(tpath, apart_tool, strlen(apart_tool), &err) == 0 &&
+    SETUP(mkdir(dir, 0755) == 0 && tg_write_file_atomic(tpath, code, strlen(code), &err) == 0 &&
               chmod(tpath, 0644) == 0 &&
               tg_write_file_atomic(mpath, text, strlen(text), &err) == 0 &&
               chmod(mpath, 0644) == 0 && tg_manifest_load(&fx->repo, mpath, m, &err) == 0,
@@ -481,6 +479,16 @@ static void make_apart_tool(fixture *fx, const char *name, const char *deps, tg_
     free(mpath);
     free(tpath);
     free(dir);
+}
+
+/* The apart tool beside fx's, named name, with other dependencies (a YAML flow list). */
+static void make_apart_tool(fixture *fx, const char *name, const char *deps, tg_manifest *m)
+{
+    const char *dl = strstr(apart_manifest, "  dependencies: ");
+    char *mtext = xasprintf("%.*s  dependencies: %s\n", (int)(dl - apart_manifest),
+                            apart_manifest, deps);
+    make_tool(fx, name, mtext, apart_tool, m);
+    free(mtext);
 }
 
 /* One call of m with args through pool, on this thread; its result in r. */
@@ -545,20 +553,43 @@ static void test_waiting(fixture *fx)
     tg_call_result_free(&two[1].r);
     tg_warmpool_free(pool);
 
-    /* at most one idle worker: another dependency set's worker retires the first one */
+    /* at most one idle interpreter: another dependency set's worker retires the first one; a
+     * command worker (which holds no interpreter) retires none */
+    tg_manifest mc = {0};
+    tg_err err = {0};
+    make_tool(fx, "probecmd", probe_cmd_manifest(), "", &mc);
+    js_registry *creg = js_registry_new();
+    js_schema *cin = js_compile(creg, mc.input_schema, &(js_options){0}, &err);
+    js_schema *cout = js_compile(creg, mc.output_schema, &(js_options){0}, &err);
+    SETUP(cin && cout, "command schemas: %s", err.msg);
     pool = tg_warmpool_new(&fx->env.ctx);
     tg_warmpool_set_waiting(pool, true, 1);
-    static const char *const want[] = {"/work/c0", "/work/c1", "/work/c0", "/work/c0"};
-    const tg_manifest *seq[] = {&fx->m, &fx->m, &m3, &fx->m};
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const want[] = {"/work/c0", "/work/c1", "/work/c0", "/work/c0", NULL,
+                                       "/work/c1"};
+    const tg_manifest *seq[] = {&fx->m, &fx->m, &m3, &fx->m, &mc, &fx->m};
+    cJSON *cargs = parse("{\"script\":\"pwd\"}");
+    for (size_t i = 0; i < 6; i++) {
         tg_call_result r;
-        waiting_one(fx, pool, seq[i], args, &r);
-        CHECK(strcmp(text_of(&r, "cwd"), want[i]) == 0, "bounded: call %zu of %s ran in %s, "
-              "expected %s", i, seq[i]->name, text_of(&r, "cwd"), want[i]);
+        if (seq[i] == &mc) {
+            waiting_call w = {.pool = pool, .c = {.m = &mc, .input = cin, .output = cout,
+                                                  .args = cargs}};
+            waiting_run(&w);
+            r = w.r;
+            CHECK(w.st == TG_CALL_DONE && r.ok, "bounded: the command: %s", r.guidance.message);
+        } else {
+            waiting_one(fx, pool, seq[i], args, &r);
+            CHECK(strcmp(text_of(&r, "cwd"), want[i]) == 0, "bounded: call %zu of %s ran in %s, "
+                  "expected %s", i, seq[i]->name, text_of(&r, "cwd"), want[i]);
+        }
         tg_call_result_free(&r);
     }
-    CHECK(tg_warmpool_warm_calls(pool) == 4, "bounded: every call warm: %zu",
+    CHECK(tg_warmpool_warm_calls(pool) == 6, "bounded: every call warm: %zu",
           tg_warmpool_warm_calls(pool));
+    cJSON_Delete(cargs);
+    js_schema_free(cin);
+    js_schema_free(cout);
+    js_registry_free(creg);
+    tg_manifest_free(&mc);
     tg_warmpool_free(pool);
     cJSON_Delete(args);
     tg_manifest_free(&m2);

@@ -328,25 +328,34 @@ static void reap_retired(tg_warmpool *p)
 
 static void retire(tg_warmpool *p, pool_worker *pw);
 
+/* The ready workers holding an interpreter's imports, across the pool (a command worker's
+ * runner holds next to nothing); the pool's lock is held. */
+static size_t idle_interpreters(const tg_warmpool *p)
+{
+    size_t idle = 0;
+    for (size_t i = 0; i < p->n; i++)
+        idle += p->v[i]->exec ? 0 : p->v[i]->n_ready;
+    return idle;
+}
+
 /* Puts pw among s's ready workers; the pool's lock is held. Returns the worker to retire when
- * that leaves more than idle_max ready across the pool: the one ready the longest (of any slot),
- * taken out of its slot; NULL when none is. */
+ * that leaves more than idle_max interpreters ready across the pool: the one ready the longest
+ * (of any slot), taken out of its slot; NULL when none is. */
 static pool_worker *make_ready(tg_warmpool *p, pool_slot *s, pool_worker *pw)
 {
     pw->idle_since = tg_now_ms();
     s->ready[s->n_ready++] = pw;
     pthread_cond_broadcast(&p->filled);
-    size_t idle = 0;
+    if (!p->idle_max || s->exec || idle_interpreters(p) <= p->idle_max)
+        return NULL;
     pool_slot *os = NULL;
     size_t oi = 0;
     for (size_t i = 0; i < p->n; i++)
-        for (size_t j = 0; j < p->v[i]->n_ready; j++, idle++)
+        for (size_t j = 0; !p->v[i]->exec && j < p->v[i]->n_ready; j++)
             if (!os || p->v[i]->ready[j]->idle_since < os->ready[oi]->idle_since) {
                 os = p->v[i];
                 oi = j;
             }
-    if (!p->idle_max || idle <= p->idle_max)
-        return NULL;
     pool_worker *old = os->ready[oi];
     memmove(os->ready + oi, os->ready + oi + 1, (os->n_ready - oi - 1) * sizeof *os->ready);
     os->n_ready--;

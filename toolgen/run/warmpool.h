@@ -56,9 +56,10 @@ void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m);
  * build's test stage, docs/build.md#the-test-stage). A call still runs cold when its worker cannot
  * start or breaks. Worth it only where a worker serves several calls
  * (tg_warmpool_reuse_possible): otherwise every call waits for a fresh worker's import.
- * idle_max bounds the workers kept ready across all dependency sets (0: no bound): one more
- * retires the one ready the longest, so that a build over many dependency sets holds a few
- * interpreters, not one per set. Set before the first call.
+ * idle_max bounds the interpreters kept ready across all dependency sets (0: no bound; command
+ * workers, which hold none, are not counted): one more retires the one ready the longest, so
+ * that a build over many dependency sets holds a few interpreters, not one per set. Set before
+ * the first call.
  */
 void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting, size_t idle_max);
 
