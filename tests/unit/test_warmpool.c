@@ -306,7 +306,8 @@ static const char apart_manifest[] =
     "  dependencies: [fractions, matplotlib]\n";
 
 /* "leave": a file in its folder, /tmp and /dev/shm, System V objects, a detached process;
- * "snoop": what it can do to the worker's other folders and what is left of the earlier call. */
+ * "snoop": what it can do to the worker's other folders and what is left of the earlier call;
+ * "block" (in a pool worker): waits until the data folder has a file "release". */
 static const char apart_tool[] =
     "import ctypes, os, sys, time\n"
     "def attempt(f):\n"
@@ -323,6 +324,11 @@ static const char apart_tool[] =
     "def run(mode='snoop'):\n"
     "    out = {'cwd': os.getcwd(), 'fonts': fonts(), 'pyplot': 'matplotlib.pyplot' in sys.modules}\n"
     "    libc = ctypes.CDLL(None, use_errno=True)\n"
+    "    if mode == 'block':  # named so that the host sees it, until the host releases it\n"
+    "        libc.prctl(15, b'tg-blocked', 0, 0, 0)\n"
+    "        while not os.path.exists('/.toolgen-data/0/release'):\n"
+    "            time.sleep(0.01)\n"
+    "        return out\n"
     "    if mode == 'leave':\n"
     "        open('secret.txt', 'w').write('call one')\n"
     "        open('/tmp/left', 'w').write('x')\n"
@@ -491,6 +497,27 @@ static void make_apart_tool(fixture *fx, const char *name, const char *deps, tg_
     free(mtext);
 }
 
+/* Whether a process named tg-blocked runs (the apart tool's "block" call, seen from the host). */
+static bool blocked_call_running(void)
+{
+    DIR *d = opendir("/proc");
+    bool found = false;
+    for (struct dirent *e; d && !found && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[32] = {0};
+        snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            found = read(fd, buf, sizeof buf - 1) > 0 && strcmp(buf, "tg-blocked\n") == 0;
+            close(fd);
+        }
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 /* One call of m with args through pool, on this thread; its result in r. */
 static void waiting_one(fixture *fx, tg_warmpool *pool, const tg_manifest *m, const cJSON *args,
                         tg_call_result *r)
@@ -517,7 +544,7 @@ static void test_waiting(fixture *fx)
     make_apart_tool(fx, "probe2", "[fractions, matplotlib]", &m2);
     make_apart_tool(fx, "probe3", "[fractions]", &m3);
     tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
-    tg_warmpool_set_waiting(pool, true, 0);
+    tg_warmpool_set_waiting(pool, true, 2);
     cJSON *args = parse("{\"mode\":\"snoop\"}");
     tg_call_result first;
     waiting_one(fx, pool, &fx->m, args, &first);
@@ -551,6 +578,48 @@ static void test_waiting(fixture *fx)
     tg_call_result_free(&first);
     tg_call_result_free(&two[0].r);
     tg_call_result_free(&two[1].r);
+
+    /* a queue grows the slot: with its worker held by a call, the first call to come waits, the
+     * second (as many waiting as there are workers) asks for a worker of its own, which then
+     * serves both */
+    cJSON *block = parse("{\"mode\":\"block\"}");
+    char *release = xasprintf("%s/data/release", repo);
+    waiting_call held = {.pool = pool,
+                         .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = block}};
+    pthread_t th;
+    SETUP(pthread_create(&th, NULL, waiting_run, &held) == 0, "thread");
+    for (int i = 0; i < 3000 && !blocked_call_running(); i++) /* a hang bound, not a timing */
+        usleep(10000);
+    CHECK(blocked_call_running(), "the held call runs in the worker");
+    waiting_call queue[2] = {
+        {.pool = pool, .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args}},
+        {.pool = pool, .c = {.m = &m2, .input = fx->in, .output = fx->out, .args = args}}};
+    for (int i = 0; i < 2; i++)
+        SETUP(pthread_create(&t[i], NULL, waiting_run, &queue[i]) == 0, "thread");
+    /* both ran in a new worker, one after the other, while the held call still blocks the
+     * first (seen by the warm-call count: joining them would hang if they waited for it) */
+    for (int i = 0; i < 3000 && tg_warmpool_warm_calls(pool) < 5; i++)
+        usleep(10000);
+    CHECK(tg_warmpool_warm_calls(pool) == 5 && blocked_call_running(),
+          "both queued calls ran in a second worker while the first was held: %zu warm",
+          tg_warmpool_warm_calls(pool));
+    tg_err werr = {0};
+    SETUP(tg_write_file_atomic(release, "", 0, &werr) == 0, "release: %s", werr.msg);
+    pthread_join(th, NULL);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    const char *q0 = text_of(&queue[0].r, "cwd"), *q1 = text_of(&queue[1].r, "cwd");
+    CHECK(held.r.ok && queue[0].r.ok && queue[1].r.ok && tg_warmpool_warm_calls(pool) == 6,
+          "the held call and both queued ones ran warm: %zu", tg_warmpool_warm_calls(pool));
+    CHECK((strcmp(q0, "/work/c0") == 0 && strcmp(q1, "/work/c1") == 0) ||
+              (strcmp(q0, "/work/c1") == 0 && strcmp(q1, "/work/c0") == 0),
+          "... in the new worker's first two folders (%s, %s)", q0, q1);
+    unlink(release);
+    free(release);
+    cJSON_Delete(block);
+    tg_call_result_free(&held.r);
+    tg_call_result_free(&queue[0].r);
+    tg_call_result_free(&queue[1].r);
     tg_warmpool_free(pool);
 
     /* at most one idle interpreter: another dependency set's worker retires the first one; a

@@ -56,8 +56,10 @@ typedef struct pool_slot {
     pool_worker *ready[SLOT_WORKERS_MAX]; /* ready (or starting) workers, the newest last */
     size_t n_ready;
     size_t busy;         /* workers out on a call (not one on its last call) */
-    size_t cap;          /* at most this many ready and busy workers: 1, or SLOT_WORKERS_MAX */
+    size_t cap;          /* at most this many ready and busy workers: 1 (a waiting pool: its
+                          * idle_max), or SLOT_WORKERS_MAX */
     size_t wants;        /* workers the filler thread is to start */
+    size_t waiters;      /* calls of a waiting pool waiting for a worker (take_worker) */
     bool filling;        /* the filler thread is starting one */
     tg_strv hints;       /* tool files in a worker (TG_WARM_TOOLS/<tool>/<file>), newest first */
     tg_strv argv, env;
@@ -229,7 +231,10 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
     s->key = key;
     ops->warm_argv(m, c, NULL, &s->argv);
     s->exec = ops->warm_exec;
-    s->cap = s->exec ? SLOT_WORKERS_MAX : 1;
+    s->cap = s->exec                       ? SLOT_WORKERS_MAX
+             : p->waiting && p->idle_max > 1 ? (p->idle_max < SLOT_WORKERS_MAX ? p->idle_max
+                                                                              : SLOT_WORKERS_MAX)
+                                             : 1;
     for (size_t i = 0; !s->exec && i < c->env.n; i++) /* a command's env is its call's */
         tg_strv_push(&s->env, c->env.v[i]);
     const char *slash = c->tool_dir ? strrchr(c->tool_dir, '/') : NULL;
@@ -591,23 +596,30 @@ static bool give_back(tg_warmpool *p, pool_slot *s, pool_worker *pw, bool ran)
 
 /*
  * A ready worker of s for a call, taken out of the slot, or NULL: the call runs cold. A waiting
- * pool's call waits for the worker being started or out on another call, and when none is on
- * its way asks the filler thread for one — once: a worker that could not start leaves the call
- * cold. The pool's lock is held (and released while it waits).
+ * pool's call waits for a worker being started or out on another call; it asks the filler
+ * thread for one more — once: a worker that could not start leaves the call cold — when the slot
+ * has none, or when as many calls already wait as it has workers (and it has room): one import
+ * more is worth it for a queue, not for one call that waits for another's case. The pool's lock
+ * is held (and released while it waits).
  */
 static pool_worker *take_worker(tg_warmpool *p, pool_slot *s)
 {
     bool asked = false;
     while (!s->n_ready && p->waiting && !p->stopping) {
-        bool coming = s->wants || s->filling || s->busy >= s->cap;
-        if (!coming) {
-            if (asked || !filler_wake(p))
+        size_t workers = s->busy + s->wants + (s->filling ? 1 : 0);
+        bool more = workers < s->cap && (workers == 0 || s->waiters >= workers);
+        if (more && !asked) {
+            if (!filler_wake(p))
                 break;
             s->wants++;
             asked = true;
             continue;
         }
+        if (workers == 0)
+            break; /* the one asked for could not start */
+        s->waiters++;
         pthread_cond_wait(&p->filled, &p->mu);
+        s->waiters--;
     }
     return s->n_ready ? s->ready[--s->n_ready] : NULL;
 }

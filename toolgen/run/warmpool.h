@@ -51,15 +51,16 @@ void tg_warmpool_wait(tg_warmpool *p, const tg_manifest *m);
 
 /*
  * Makes the pool's calls wait, when no worker of their dependency set is ready, for the one
- * being started or out on another call (or for a new one), instead of running cold — for a
- * caller whose calls may queue and would otherwise each import the dependencies again (the
- * build's test stage, docs/build.md#the-test-stage). A call still runs cold when its worker cannot
- * start or breaks. Worth it only where a worker serves several calls
- * (tg_warmpool_reuse_possible): otherwise every call waits for a fresh worker's import.
- * idle_max bounds the interpreters kept ready across all dependency sets (0: no bound; command
- * workers, which hold none, are not counted): one more retires the one ready the longest, so
- * that a build over many dependency sets holds a few interpreters, not one per set. Set before
- * the first call.
+ * being started or out on another call, instead of running cold — for a caller whose calls
+ * may queue and would otherwise each import the dependencies again (the build's test stage,
+ * docs/build.md#the-test-stage). A new worker starts for a set that has none, or when as many
+ * calls already wait as the set has workers (up to idle_max per set; one when idle_max is 0 or
+ * 1). A call still runs cold when its worker cannot start or breaks. Worth it only where a
+ * worker serves several calls (tg_warmpool_reuse_possible): otherwise every call waits for a
+ * fresh worker's import. idle_max also bounds the interpreters kept ready across all
+ * dependency sets (0: no bound; command workers, which hold none, are not counted): one more
+ * retires the one ready the longest, so that a build over many dependency sets holds a few
+ * interpreters, not one per set. Set before the first call.
  */
 void tg_warmpool_set_waiting(tg_warmpool *p, bool waiting, size_t idle_max);
 
