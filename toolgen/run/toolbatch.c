@@ -107,15 +107,25 @@ static bool plan_mounts(tg_tool_batch *b)
     return b->have_first;
 }
 
+/* Whether the tool's calls may run warm: a tool's code that a runner imports (not the code
+ * runtime's programs, whose working folder a warm call would change), or a command with
+ * toolgen's own runner, which is cheaper than their cold runs. */
+static bool warmable(const tg_tool_batch *b)
+{
+    const tg_manifest *m = b->calls[0].m;
+    const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
+    bool exec = ops && ops->warm_exec;
+    return b->ctx->sandbox->isolation == TG_ISOLATION_BWRAP && ops && ops->warm_argv &&
+           (exec ? tg_cmdrunner_exe() != NULL : m->impl_file != NULL);
+}
+
 static void start_warm(tg_tool_batch *b)
 {
     b->tried = true;
     const tg_manifest *m = b->calls[0].m;
     const tg_runtime_ops *ops = tg_runtime_ops_of(m->runtime);
-    /* a command's calls: only with toolgen's own runner, which is cheaper than their cold runs */
     bool exec = ops && ops->warm_exec;
-    if (b->n < 2 || b->ctx->sandbox->isolation != TG_ISOLATION_BWRAP || !ops || !ops->warm_argv ||
-        !(exec ? tg_cmdrunner_exe() != NULL : m->impl_file != NULL) || !plan_mounts(b))
+    if (b->n < 2 || !warmable(b) || !plan_mounts(b))
         return;
     const tg_runtime_cmd *c = &b->first.c;
     char *file = m->impl_file ? xasprintf("%s/%s", TG_SANDBOX_TOOL, m->impl_file) : NULL;
@@ -209,7 +219,7 @@ static tg_call_status run_warm(tg_tool_batch *b, size_t i, tg_call_result *out, 
 
 tg_call_status tg_tool_batch_run(tg_tool_batch *b, size_t i, tg_call_result *out, tg_err *err)
 {
-    if (b->pool) {
+    if (b->pool && warmable(b)) {
         bool done = false, warm = false;
         tg_call_status st = tg_warmpool_call_try(b->pool, &b->calls[i], out, &done, &warm, err);
         b->warm_runs += warm;

@@ -179,10 +179,11 @@ typedef struct tg_tool_batch tg_tool_batch;
 
 tg_tool_batch *tg_tool_batch_new(const tg_toolrun_ctx *ctx, const tg_tool_call *calls, size_t n);
 /*
- * Runs the batch's calls through pool first (borrowed; run/warmpool.h): a call its worker takes
- * runs there, as the pool's calls do (the worker's imports shared with other tools' calls), and
- * only the calls it would run cold go to the batch's own warm sandbox or run cold. Before the
- * first tg_tool_batch_run.
+ * Runs the batch's calls through pool first (borrowed; run/warmpool.h) when the batch would
+ * run them warm itself (the same working folders, /work/c<i>): a call a worker takes runs there,
+ * as the pool's calls do (the worker's imports shared with other tools' calls), and only the
+ * calls it would run cold go to the batch's own warm sandbox or run cold. Before the first
+ * tg_tool_batch_run.
  */
 void tg_tool_batch_use_pool(tg_tool_batch *b, struct tg_warmpool *pool);
 /* Runs calls[i] (each at most once, in any order); as tg_tool_call_run. */

@@ -78,7 +78,8 @@ struct tg_warmpool {
     pthread_t filler;
     bool filler_on, stopping;
     bool waiting; /* calls wait for a worker rather than run cold (tg_warmpool_set_waiting) */
-    size_t idle_max; /* ready workers kept across slots; 0: no bound */
+    size_t idle_max; /* a waiting pool's bound on idle interpreters, and on workers per
+                      * slot; 0: none */
     pool_slot **v;
     size_t n;
     tg_strv data_real; /* the data directories' real paths */
@@ -231,10 +232,11 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
     s->key = key;
     ops->warm_argv(m, c, NULL, &s->argv);
     s->exec = ops->warm_exec;
-    s->cap = s->exec                       ? SLOT_WORKERS_MAX
-             : p->waiting && p->idle_max > 1 ? (p->idle_max < SLOT_WORKERS_MAX ? p->idle_max
-                                                                              : SLOT_WORKERS_MAX)
-                                             : 1;
+    s->cap = 1; /* an interpreter (pandas: ~100 MB); a waiting pool's queue may grow it */
+    if (s->exec)
+        s->cap = SLOT_WORKERS_MAX;
+    else if (p->waiting && p->idle_max > 1)
+        s->cap = p->idle_max < SLOT_WORKERS_MAX ? p->idle_max : SLOT_WORKERS_MAX;
     for (size_t i = 0; !s->exec && i < c->env.n; i++) /* a command's env is its call's */
         tg_strv_push(&s->env, c->env.v[i]);
     const char *slash = c->tool_dir ? strrchr(c->tool_dir, '/') : NULL;
@@ -624,30 +626,44 @@ static pool_worker *take_worker(tg_warmpool *p, pool_slot *s)
     return s->n_ready ? s->ready[--s->n_ready] : NULL;
 }
 
-/* The call in worker pw, in its next folder; false: it broke, run the call cold. */
-static bool run_in(tg_warmpool *p, const pool_slot *s, pool_worker *pw, const tg_tool_call *call,
-                   tr_call *pc, tg_call_result *out)
+/* The call in worker pw, in its next folder, with its request and the links that put its path
+ * arguments in place (links_for); false: it broke, run the call cold. */
+static bool run_in(tg_warmpool *p, const tg_tool_call *call, tr_call *pc, pool_worker *pw,
+                   const char *req, const tg_strv *links, tg_call_result *out)
 {
-    tg_strv *links = links_for(s, &pc->paths);
-    bool ran = false;
-    char *request = s->exec ? tr_exec_request(&pc->c) : NULL;
-    if (!request && !pc->c.request)
-        links = free_links(links); /* nothing for the worker to run: cold */
-    if (links) {
-        const char *tool = pc->c.tool_dir ? strrchr(pc->c.tool_dir, '/') : NULL;
-        const char *req = request ? request : pc->c.request;
-        tg_warm_call wc = {.request = req, .request_len = strlen(req),
-                           .subdir = call_dirs[pw->calls++], .paths = &pc->paths,
-                           .tool = !pc->c.tool_dir ? NULL : tool ? tool + 1 : "",
-                           .links = (const char *const *)links->v, .limits = pc->c.cmd.limits,
-                           .cancel = call->cancel, .reply_watch = pc->c.cmd.reply_watch};
-        tg_err e = {0};
-        ran = tg_warm_run(pw->w, &wc, &out->sb, &e) == TG_SANDBOX_OK;
-        free_links(links);
-    }
-    free(request);
+    const char *tool = pc->c.tool_dir ? strrchr(pc->c.tool_dir, '/') : NULL;
+    tg_warm_call wc = {.request = req, .request_len = strlen(req),
+                       .subdir = call_dirs[pw->calls++], .paths = &pc->paths,
+                       .tool = !pc->c.tool_dir ? NULL : tool ? tool + 1 : "",
+                       .links = (const char *const *)links->v, .limits = pc->c.cmd.limits,
+                       .cancel = call->cancel, .reply_watch = pc->c.cmd.reply_watch};
+    tg_err e = {0};
+    bool ran = tg_warm_run(pw->w, &wc, &out->sb, &e) == TG_SANDBOX_OK;
     if (ran)
         tr_judge(p->ctx, call, pc, out);
+    return ran;
+}
+
+/* The prepared call pc in a worker of s (taken and given back); false: it ran in none. */
+static bool run_pooled(tg_warmpool *p, pool_slot *s, const tg_tool_call *call, tr_call *pc,
+                       const char *req, const tg_strv *links, tg_call_result *out)
+{
+    pthread_mutex_lock(&p->mu);
+    pool_worker *w = take_worker(p, s);
+    /* a worker's last call: it does not count against the slot's room, and its replacement
+     * imports meanwhile, so the next call finds one */
+    bool last = w && tg_warm_reusable(w->w) && w->calls + 1 >= WORKER_CALLS_MAX;
+    if (w && !last)
+        s->busy++;
+    pthread_mutex_unlock(&p->mu);
+    if (last)
+        slot_refill(p, s);
+    bool ran = w && run_in(p, call, pc, w, req, links, out);
+    bool kept = w && !last && give_back(p, s, w, ran);
+    if (w && last)
+        retire(p, w);
+    if (!kept && !last)
+        slot_refill(p, s); /* the replacement, or (no worker was ready) one more */
     return ran;
 }
 
@@ -669,22 +685,16 @@ tg_call_status tg_warmpool_call_try(tg_warmpool *p, const tg_tool_call *call,
     pthread_mutex_lock(&p->mu);
     pool_slot *s = slot_find(p, ops, call->m, &pc.c, key_of(p, ops, call->m, &pc.c));
     slot_hint(s, pc.c.tool_dir, call->m->impl_file);
-    pool_worker *w = take_worker(p, s);
-    /* a worker's last call: it does not count against the slot's room, and its replacement
-     * imports meanwhile, so the next call finds one */
-    bool last = w && tg_warm_reusable(w->w) && w->calls + 1 >= WORKER_CALLS_MAX;
-    if (w && !last)
-        s->busy++;
     pthread_mutex_unlock(&p->mu);
-    if (last)
-        slot_refill(p, s);
-    bool ran = w && run_in(p, s, w, call, &pc, out);
+    /* what the worker runs, and where the call's path arguments appear: a call a worker cannot
+     * take (a path outside the data directories) leaves the workers alone */
+    char *request = s->exec ? tr_exec_request(&pc.c) : NULL;
+    const char *req = request ? request : pc.c.request;
+    tg_strv *links = req ? links_for(s, &pc.paths) : NULL;
+    bool ran = links && run_pooled(p, s, call, &pc, req, links, out);
+    free_links(links);
+    free(request);
     tr_call_free(&pc);
-    bool kept = w && !last && give_back(p, s, w, ran);
-    if (w && last)
-        retire(p, w);
-    if (!kept && !last)
-        slot_refill(p, s); /* the replacement, or (no worker was ready) one more */
     if (ran) {
         pthread_mutex_lock(&p->mu);
         p->warm_calls++;
