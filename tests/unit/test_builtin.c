@@ -462,6 +462,40 @@ static void test_counted_things(void)
                 "aggregate mean(passengers) where year < 1955");
 }
 
+/* Ranges of years as people write them: "from 1990 to 1999", "between 1990 and 1999", "the
+ * 1990s" — one filter, both ends inclusive (a "to" once read as "== 1999"); a year column
+ * named first takes its comparison ("where Year since 1990"); "the 1900s" is asked back. */
+static void test_year_ranges(void)
+{
+    static char *countries[] = {"Germany", "France", "Japan"};
+    tg_dataset_column cols[4] = {schema_col("Year", TG_COL_INT, NULL, 0),
+                                 schema_col("Country", TG_COL_STRING, countries, 3),
+                                 schema_col("Spending_USD", TG_COL_FLOAT, NULL, 0),
+                                 schema_col("Life_Expectancy", TG_COL_FLOAT, NULL, 0)};
+    cols[0].min = 1970, cols[0].max = 2020;
+    cols[2].min = 123, cols[2].max = 11859;
+    cols[3].min = 65, cols[3].max = 85;
+    tg_dataset ds = {.path = "data/healthexp.csv", .rows = 274, .cols = cols, .ncols = 4};
+    static const char *const nineties[] = {
+        "average life expectancy from 1990 to 1999", "average life expectancy between 1990 and 1999",
+        "average life expectancy in the 1990s", "average life expectancy during the 1990's",
+        "average Life_Expectancy where Year from 1990 to 1999",
+        "average life expectancy for 1990 through 1999"};
+    for (size_t i = 0; i < sizeof nineties / sizeof *nineties; i++)
+        expect_plan(&ds, nineties[i],
+                    "aggregate mean(Life_Expectancy) where Year between 1990 and 1999");
+    expect_plan(&ds, "total spending by country between 2000 and 2009",
+                "aggregate sum(Spending_USD) by Country where Year between 2000 and 2009");
+    expect_plan(&ds, "average life expectancy in the 1970s by country",
+                "aggregate mean(Life_Expectancy) by Country where Year between 1970 and 1979");
+    expect_plan(&ds, "average Life_Expectancy where Year since 1990",
+                "aggregate mean(Life_Expectancy) where Year >= 1990");
+    expect_plan(&ds, "average Life_Expectancy where Year after 1990",
+                "aggregate mean(Life_Expectancy) where Year > 1990");
+    expect_refused(&ds, "average life expectancy in the 1900s", "or the century 1900-1999");
+    expect_refused(&ds, "average life expectancy in the 1995s", "is no decade");
+}
+
 /* "state": the column whose values are all US states (here more than a profile keeps as
  * levels: its samples); "which state has the highest ..." where each row is one state gets
  * that row, where states repeat the ranking of groups (whose aggregate is asked). */
@@ -553,6 +587,7 @@ int main(int argc, char **argv)
     test_hostile_names();
     test_year_scale();
     test_counted_things();
+    test_year_ranges();
     test_no_value();
     test_states();
     return tl_finish("builtin");

@@ -49,6 +49,7 @@ typedef struct bt_tok {
     bool unknown;   /* a word that is no keyword, filler, column or value */
     bool neg;       /* BT_COL of a yes/no column named in the negative ("non-smokers") */
     bool used;      /* consumed by the parser */
+    bool decade;    /* BT_NUM written with an "s" ("1990s"): the ten years from num */
 } bt_tok;
 
 typedef struct bt_toks {

@@ -92,9 +92,13 @@ int bt_lex(const char *intent, bt_toks *out, tg_err *err)
         bt_cmp cmp;
         if ((n = number_len(s, after_space)) > 0) {
             char *text = xstrndup(s, n);
+            /* "1990s", "1990's": a decade, read with the year column (builtin_phrases.c) */
+            size_t plural = s[n] == 's' ? 1 : s[n] == '\'' && s[n + 1] == 's' ? 2 : 0;
+            bool decade = n == 4 && plural && !isalnum((unsigned char)s[n + plural]);
             push(out, (bt_tok){.kind = BT_NUM, .num = strtod(text, NULL), .text = text,
-                               .raw = xstrndup(s, n), .ds = -1, .col = -1});
-            s += n;
+                               .raw = xstrndup(s, n + (decade ? plural : 0)), .ds = -1,
+                               .col = -1, .decade = decade});
+            s += n + (decade ? plural : 0);
             if (*s == '%')
                 s++;
             if (*s == '-' && isalpha((unsigned char)s[1]))

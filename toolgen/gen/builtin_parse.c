@@ -229,12 +229,17 @@ static int filter_on_column(bp_state *s, size_t i)
     if (cmp != BT_ISNA && cmp != BT_NOTNA && after + 1 < t->n && bp_in(&t->v[after + 1], units))
         return 0;
     const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
-    if (cmp != BT_ISNA && cmp != BT_NOTNA && bp_year(&t->v[after]) && bp_year_word(&t->v[j]) &&
-        !bt_word_eq(c->name, "year"))
-        return 0; /* "price since 1950", "per country after 2010": a year, read with the number */
+    bool of_date;
+    if (cmp != BT_ISNA && cmp != BT_NOTNA && bp_year(&t->v[after]) &&
+        (bp_year_word(&t->v[j]) || cmp == BT_BETWEEN) && bp_year_column(s, &of_date) != t->v[i].col)
+        return 0; /* "price since 1950", "spending between 1990 and 1999": years, read with the
+                   * numbers */
     if (cmp != BT_ISNA && cmp != BT_NOTNA && !numeric_col(c))
         return tg_err_set(s->err, "'%s' is compared with a number, but column %s holds %s "
                                   "values", t->v[i].raw, c->name, tg_col_type_name(c->type));
+    bool from = cmp == BT_GE && bp_is(&t->v[j], "from");
+    if (from && bp_range_end(t, after, false))
+        cmp = BT_BETWEEN; /* "year from 1990 to 1999": one range, both ends inclusive */
     bt_filter *f = bp_new_filter(s, t->v[i].col);
     if (!f)
         return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
@@ -244,7 +249,11 @@ static int filter_on_column(bp_state *s, size_t i)
         f->lo = t->v[after].num;
         t->v[after].used = true;
         after++;
-        if (cmp == BT_BETWEEN) {
+        if (cmp == BT_BETWEEN && from) {
+            f->hi = t->v[after + 1].num;
+            t->v[after].used = t->v[after + 1].used = true;
+            after += 2;
+        } else if (cmp == BT_BETWEEN) {
             if (after + 1 >= t->n || !bp_is(&t->v[after], "and") || t->v[after + 1].kind != BT_NUM)
                 return tg_err_set(s->err, "'between' needs two numbers: between 10 and 20");
             f->hi = t->v[after + 1].num;

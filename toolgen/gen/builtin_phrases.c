@@ -47,6 +47,16 @@ static int add_filter(bp_state *s, int col, bt_cmp cmp, double num, bool year, b
     return excluded && bp_negate_last(s) != 0 ? -1 : 1;
 }
 
+/* lo <= column <= hi, inclusive at both ends ("from 1990 to 1999", "the 1990s"). */
+static int add_range(bp_state *s, int col, double lo, double hi, bool year, bool excluded)
+{
+    int rc = add_filter(s, col, BT_BETWEEN, lo, year, false);
+    if (rc < 0)
+        return rc;
+    s->p->filters[s->p->nfilters - 1].hi = hi;
+    return excluded && bp_negate_last(s) != 0 ? -1 : 1;
+}
+
 /* The column of ds[0] one of whose name's words is w (loosely), when exactly one; -1. */
 static int column_of_word(const bp_state *s, const char *w, bool want_numeric)
 {
@@ -69,7 +79,7 @@ static int column_of_word(const bp_state *s, const char *w, bool want_numeric)
 
 /* "in 2015": the year column (named year), else the year of the date column; -1 when neither
  * or several. *year_of_date tells which. */
-static int year_column(const bp_state *s, bool *year_of_date)
+int bp_year_column(const bp_state *s, bool *year_of_date)
 {
     int c = column_of_word(s, "year", true);
     *year_of_date = false;
@@ -256,7 +266,7 @@ static int comparison_column(bp_state *s, size_t start, size_t i, bool *year, si
         *unit = 1; /* "over 10 miles" */
         return t->v[i + 1].col;
     }
-    if (bp_year(&t->v[i]) && (col = year_column(s, year)) >= 0)
+    if (bp_year(&t->v[i]) && (col = bp_year_column(s, year)) >= 0)
         return col;
     const char *options[BT_LIMIT];
     size_t n = columns_holding(s, t->v[i].num, options);
@@ -270,12 +280,67 @@ static int comparison_column(bp_state *s, size_t start, size_t i, bool *year, si
     return pick ? column_index(s, pick) : -1;
 }
 
+bool bp_range_end(const bt_toks *t, size_t i, bool between)
+{
+    static const char *const ends[] = {"to", "through", "thru", "until", "till", NULL};
+    return i + 2 < t->n && !t->v[i + 1].used &&
+           (bp_in(&t->v[i + 1], ends) || (between && bp_is(&t->v[i + 1], "and"))) &&
+           t->v[i + 2].kind == BT_NUM && !t->v[i + 2].decade && t->v[i + 2].num >= t->v[i].num;
+}
+
+/*
+ * "in the 1990s", "during the 1980s": the ten years of a decade, of the year column (or the year
+ * of the one date column). "the 1900s" (a decade or a century) is asked back in words; a
+ * number that ends in another digit is no decade. 1: read; 0: no year column; -1: err.
+ */
+static int decade(bp_state *s, size_t i)
+{
+    bt_toks *t = s->t;
+    long y = (long)t->v[i].num;
+    if (t->v[i].num != (double)y || y % 10 != 0 || y < 1000 || y > 2999)
+        return tg_err_set(s->err, "'%s' is no decade: a decade starts with a year ending in 0 "
+                                  "(\"the 1990s\")", t->v[i].raw);
+    if (y % 100 == 0)
+        return tg_err_set(s->err, "'%s' can be the decade %ld-%ld or the century %ld-%ld: say "
+                                  "which years (\"from %ld to %ld\")",
+                          t->v[i].raw, y, y + 9, y, y + 99, y, y + 9);
+    bool year = false;
+    int col = bp_year_column(s, &year);
+    if (col < 0)
+        return 0;
+    t->v[i].used = true;
+    size_t j = i;
+    if (j > 0 && bp_is(&t->v[j - 1], "the"))
+        t->v[--j].used = true;
+    static const char *const intro[] = {"in", "during", "from", "of", NULL};
+    if (j > 0 && bp_in(&t->v[j - 1], intro))
+        t->v[j - 1].used = true;
+    return add_range(s, col, (double)y, (double)(y + 9), year, false);
+}
+
 int bp_number(bp_state *s, size_t i)
 {
     bt_toks *t = s->t;
     bt_cmp cmp;
     size_t start, after, unit;
     bool year = false;
+    if (t->v[i].decade)
+        return decade(s, i);
+    /* "from 1990 to 1999", "between 2 and 5 dollars", "for 1990 through 1999" (years need no
+     * "from"): one range, both ends inclusive */
+    bool between = i > 0 && bp_is(&t->v[i - 1], "between");
+    bool from = i > 0 && !t->v[i - 1].used && (between || bp_is(&t->v[i - 1], "from"));
+    if ((from || (bp_year(&t->v[i]) && i + 2 < t->n && bp_year(&t->v[i + 2]))) &&
+        bp_range_end(t, i, between)) {
+        size_t first = from ? i - 1 : i;
+        int col = comparison_column(s, first, i + 2, &year, &unit);
+        if (col < 0)
+            return col == -2 ? -1 : 0;
+        for (size_t j = first; j <= i + 2 + unit; j++)
+            t->v[j].used = true;
+        return add_range(s, col, t->v[i].num, t->v[i + 2].num, year,
+                         bp_use_before(s, first, bp_filter_intro));
+    }
     if ((after = or_more(t, i, &cmp)) > 0) { /* "6 or more cylinders", "parties of 4 or more" */
         bool named = after < t->n && t->v[after].kind == BT_COL && t->v[after].ds == 0 &&
                      numeric(&s->ds[0].cols[t->v[after].col]);
@@ -298,7 +363,7 @@ int bp_number(bp_state *s, size_t i)
     }
     if (i > 0 && (bp_is(&t->v[i - 1], "in") || bp_is(&t->v[i - 1], "during")) &&
         bp_year(&t->v[i])) { /* "in 2015" */
-        int col = year_column(s, &year);
+        int col = bp_year_column(s, &year);
         if (col < 0)
             return 0;
         t->v[i].used = t->v[i - 1].used = true;
