@@ -464,7 +464,7 @@ static void test_counted_things(void)
 
 /* Ranges of years as people write them: "from 1990 to 1999", "between 1990 and 1999", "the
  * 1990s" — one filter, both ends inclusive (a "to" once read as "== 1999"); a year column
- * named first takes its comparison ("where Year since 1990"); "the 1900s" is asked back. */
+ * named first takes its comparison ("where Year since 1990"); "the 1900s" is asked about. */
 static void test_year_ranges(void)
 {
     static char *countries[] = {"Germany", "France", "Japan"};
@@ -492,7 +492,10 @@ static void test_year_ranges(void)
                 "aggregate mean(Life_Expectancy) where Year >= 1990");
     expect_plan(&ds, "average Life_Expectancy where Year after 1990",
                 "aggregate mean(Life_Expectancy) where Year > 1990");
-    expect_refused(&ds, "average life expectancy in the 1900s", "or the century 1900-1999");
+    expect_question(&ds, "average life expectancy in the 1900s", "1900s", "century",
+                    "aggregate mean(Life_Expectancy) where Year between 1900 and 1999");
+    expect_question(&ds, "average life expectancy in the 1900s", "1900s", "decade",
+                    "aggregate mean(Life_Expectancy) where Year between 1900 and 1909");
     expect_refused(&ds, "average life expectancy in the 1995s", "is no decade");
 }
 

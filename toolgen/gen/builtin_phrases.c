@@ -290,8 +290,8 @@ bool bp_range_end(const bt_toks *t, size_t i, bool between)
 
 /*
  * "in the 1990s", "during the 1980s": the ten years of a decade, of the year column (or the year
- * of the one date column). "the 1900s" (a decade or a century) is asked back in words; a
- * number that ends in another digit is no decade. 1: read; 0: no year column; -1: err.
+ * of the one date column). "the 1900s" (a decade or a century) is asked; a number that ends in
+ * another digit is no decade. 1: read; 0: no year column; -1: err.
  */
 static int decade(bp_state *s, size_t i)
 {
@@ -300,10 +300,18 @@ static int decade(bp_state *s, size_t i)
     if (t->v[i].num != (double)y || y % 10 != 0 || y < 1000 || y > 2999)
         return tg_err_set(s->err, "'%s' is no decade: a decade starts with a year ending in 0 "
                                   "(\"the 1990s\")", t->v[i].raw);
-    if (y % 100 == 0)
-        return tg_err_set(s->err, "'%s' can be the decade %ld-%ld or the century %ld-%ld: say "
-                                  "which years (\"from %ld to %ld\")",
-                          t->v[i].raw, y, y + 9, y, y + 99, y, y + 9);
+    long span = 9;
+    if (y % 100 == 0) { /* "the 1900s": asked */
+        static const char *const options[] = {"decade", "century"};
+        const char *pick = bt_question(s->x, t->v[i].raw, options, 2,
+                                       "By '%s', do you mean the decade %ld-%ld (decade) or the "
+                                       "century %ld-%ld (century)?",
+                                       t->v[i].raw, y, y + 9, y, y + 99);
+        if (!pick)
+            return tg_err_set(s->err, "'%s' was answered with neither decade nor century",
+                              t->v[i].raw);
+        span = strcmp(pick, "century") == 0 ? 99 : 9;
+    }
     bool year = false;
     int col = bp_year_column(s, &year);
     if (col < 0)
@@ -315,7 +323,7 @@ static int decade(bp_state *s, size_t i)
     static const char *const intro[] = {"in", "during", "from", "of", NULL};
     if (j > 0 && bp_in(&t->v[j - 1], intro))
         t->v[j - 1].used = true;
-    return add_range(s, col, (double)y, (double)(y + 9), year, false);
+    return add_range(s, col, (double)y, (double)(y + span), year, false);
 }
 
 int bp_number(bp_state *s, size_t i)
