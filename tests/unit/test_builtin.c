@@ -462,6 +462,33 @@ static void test_counted_things(void)
                 "aggregate mean(passengers) where year < 1955");
 }
 
+/* "the busiest month" on a table with a row per month and year: every month has as many rows,
+ * so it is the total of the one count column (with another measure beside it, which one is
+ * asked); on a table of events (rows per group that differ) the rows are counted. */
+static void test_busiest(void)
+{
+    static char *months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                             "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    tg_dataset_column cols[4] = {schema_col("year", TG_COL_INT, NULL, 0),
+                                 schema_col("month", TG_COL_STRING, months, 12),
+                                 schema_col("passengers", TG_COL_INT, NULL, 0),
+                                 schema_col("revenue", TG_COL_FLOAT, NULL, 0)};
+    cols[0].min = 1949, cols[0].max = 1960, cols[0].distinct = 12;
+    cols[2].min = 104, cols[2].max = 622;
+    tg_dataset ds = {.path = "data/flights.csv", .rows = 144, .cols = cols, .ncols = 3};
+    expect_plan(&ds, "which is the busiest month",
+                "aggregate sum(passengers) by month | sort desc | top 1");
+    expect_plan(&ds, "the most popular month",
+                "aggregate sum(passengers) by month | sort desc | top 1");
+    ds.ncols = 4; /* a second measure: which total is asked */
+    expect_question(&ds, "which is the busiest month", "busiest", "revenue",
+                    "aggregate sum(revenue) by month | sort desc | top 1");
+    ds.ncols = 3;
+    ds.rows = 150; /* not a month of each year: the rows are events, counted */
+    expect_plan(&ds, "which is the busiest month",
+                "aggregate size() by month | sort desc | top 1");
+}
+
 /* Ranges of years as people write them: "from 1990 to 1999", "between 1990 and 1999", "the
  * 1990s" — one filter, both ends inclusive (a "to" once read as "== 1999"); a year column
  * named first takes its comparison ("where Year since 1990"); "the 1900s" is asked about. */
@@ -591,6 +618,7 @@ int main(int argc, char **argv)
     test_year_scale();
     test_counted_things();
     test_year_ranges();
+    test_busiest();
     test_no_value();
     test_states();
     return tl_finish("builtin");

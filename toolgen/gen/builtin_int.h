@@ -68,6 +68,7 @@ typedef struct bt_ctx {
     size_t nassume;
     bool split_aggregates;           /* "total bill": "total" is the aggregate, not a name part */
     bool merged_aggregate;           /* the resolver read an aggregate word into a column name */
+    bool rows_superlative;           /* "busiest", "most popular" were read as "most rows" */
     struct tg_builtin_question *q;   /* the first question raised; its text NULL: none */
 } bt_ctx;
 

@@ -223,7 +223,7 @@ static const char *measured(const char *const *words, const bt_ctx *x)
 }
 
 /* "heaviest" → highest weight; "most expensive" → most price (the direction word stays). */
-static void superlative(bt_toks *t, size_t i, const bt_ctx *x)
+static void superlative(bt_toks *t, size_t i, bt_ctx *x)
 {
     for (size_t s = 0; s < sizeof superlatives / sizeof *superlatives; s++) {
         if (strcmp(t->v[i].text, superlatives[s].word) != 0)
@@ -233,6 +233,9 @@ static void superlative(bt_toks *t, size_t i, const bt_ctx *x)
                                     strcmp(t->v[i - 1].text, "least") == 0);
         if (!superlatives[s].dir && !after_most)
             return; /* "expensive" alone is not a superlative */
+        /* counting rows may not be what was asked where rows are themselves totals (the
+         * plan's check, builtin_ops.c) */
+        x->rows_superlative = x->rows_superlative || (m && strcmp(m, "rows") == 0);
         if (superlatives[s].dir) {
             free(t->v[i].text);
             t->v[i].text = xstrdup(superlatives[s].dir);

@@ -843,6 +843,76 @@ static void ranked_leftover(bp_state *s)
     }
 }
 
+/* Another column of few levels whose values and the group's together make up the rows: each
+ * pair once (a month of each year), so that every group holds the same number of rows. -1:
+ * none. */
+static int panel_partner(const bp_state *s, int group)
+{
+    const tg_dataset *ds = &s->ds[0];
+    const tg_dataset_column *g = &ds->cols[group];
+    if (g->distinct < 2 || g->distinct > TG_DATASET_MAX_LEVELS || g->missing)
+        return -1;
+    for (size_t c = 0; c < ds->ncols; c++) {
+        const tg_dataset_column *k = &ds->cols[c];
+        if ((int)c != group && k->type != TG_COL_FLOAT && k->distinct > 1 &&
+            k->distinct <= TG_DATASET_MAX_LEVELS && !k->missing &&
+            k->distinct * g->distinct == ds->rows)
+            return (int)c;
+    }
+    return -1;
+}
+
+/*
+ * "the busiest month" read as the most rows, on a table whose rows are a month of each year:
+ * every month has as many rows, so the count ranks nothing — the question is about a measure.
+ * The one whole-number column named in the plural (passengers) is totalled; with another
+ * measure or none, which one is asked. Tables of events (a row per ride) keep the count.
+ */
+static int busiest_of_totals(bp_state *s)
+{
+    bt_plan *p = s->p;
+    if (!s->x->rows_superlative || p->op != BT_OP_AGGREGATE || p->naggs != 1 ||
+        p->aggs[0] != BT_SIZE || p->ngroups != 1 || p->nvalues || !p->sort)
+        return 0;
+    int partner = panel_partner(s, p->groups[0]);
+    if (partner < 0)
+        return 0;
+    const tg_dataset *ds = &s->ds[0];
+    const char *options[BT_LIMIT];
+    size_t n = 0;
+    int counted = -1, ncounted = 0;
+    for (size_t c = 0; c < ds->ncols && n < BT_LIMIT; c++) {
+        const tg_dataset_column *col = &ds->cols[c];
+        if ((int)c == p->groups[0] || (int)c == partner ||
+            (col->type != TG_COL_INT && col->type != TG_COL_FLOAT))
+            continue;
+        options[n++] = col->name;
+        size_t len = strlen(col->name);
+        if (col->type == TG_COL_INT && col->min >= 0 && len >= 4 &&
+            tolower((unsigned char)col->name[len - 1]) == 's' &&
+            tolower((unsigned char)col->name[len - 2]) != 's')
+            counted = (int)c, ncounted++;
+    }
+    if (n == 0)
+        return tg_err_set(s->err, "each %s has as many rows as there are values of %s, so the "
+                                  "count of rows ranks nothing; say what to rank by",
+                          ds->cols[p->groups[0]].name, ds->cols[partner].name);
+    int col = ncounted == 1 && n == 1 ? counted : -1;
+    if (col < 0) {
+        const char *pick = bt_question(s->x, "busiest", options, n, "Each %s has as many rows "
+                                       "(one per %s): by the total of which column?",
+                                       ds->cols[p->groups[0]].name, ds->cols[partner].name);
+        for (size_t c = 0; pick && c < ds->ncols && col < 0; c++)
+            if (strcmp(pick, ds->cols[c].name) == 0)
+                col = (int)c;
+        if (col < 0)
+            return tg_err_set(s->err, "'busiest' was answered with no column of %s", ds->path);
+    }
+    p->aggs[0] = BT_SUM;
+    p->values[p->nvalues++] = col;
+    return 0;
+}
+
 int bp_operation(bp_state *s)
 {
     bool asked = false;
@@ -851,7 +921,7 @@ int bp_operation(bp_state *s)
     ranked_leftover(s);
     s->p->chart = take_chart(s, &asked);
     collect_values(s);
-    if (choose(s) != 0 || settle_chart(s, asked) != 0)
+    if (choose(s) != 0 || settle_chart(s, asked) != 0 || busiest_of_totals(s) != 0)
         return -1;
     return leftovers(s);
 }
