@@ -52,13 +52,13 @@ size_t bp_comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp);
 /* Is tok a number that reads as a year (an integer from 1000 to 2999)? A word that puts one in
  * time ("since", "before", "in")? */
 bool bp_year(const bt_tok *tok);
+bool bp_year_word(const bt_tok *tok);
 /* The column a year is compared with: the one numeric column with "year" in its name, else
  * the one date column (*year_of_date: its year); -1 when neither is one column. */
 int bp_year_column(const bp_state *s, bool *year_of_date);
 /* Whether a range's end follows the number at i: "to", "through", "until", "till" ("and" too
  * when the range began with "between"), then a number no smaller ("from 1990 to 1999"). */
 bool bp_range_end(const bt_toks *t, size_t i, bool between);
-bool bp_year_word(const bt_tok *tok);
 /* The clauses around a number at i that need no column before it (builtin_phrases.c):
  * "4-cylinder", "6 or more cylinders", "in 2015", "since 2000", "over 50" (its column implied
  * or asked). 1 read, 0 not such a clause, -1 with err. */

@@ -300,6 +300,10 @@ static int decade(bp_state *s, size_t i)
     if (t->v[i].num != (double)y || y % 10 != 0 || y < 1000 || y > 2999)
         return tg_err_set(s->err, "'%s' is no decade: a decade starts with a year ending in 0 "
                                   "(\"the 1990s\")", t->v[i].raw);
+    bool year = false;
+    int col = bp_year_column(s, &year);
+    if (col < 0)
+        return 0;
     long span = 9;
     if (y % 100 == 0) { /* "the 1900s": asked */
         static const char *const options[] = {"decade", "century"};
@@ -312,10 +316,6 @@ static int decade(bp_state *s, size_t i)
                               t->v[i].raw);
         span = strcmp(pick, "century") == 0 ? 99 : 9;
     }
-    bool year = false;
-    int col = bp_year_column(s, &year);
-    if (col < 0)
-        return 0;
     t->v[i].used = true;
     size_t j = i;
     if (j > 0 && bp_is(&t->v[j - 1], "the"))
