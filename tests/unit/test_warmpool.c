@@ -528,24 +528,10 @@ static void waiting_one(fixture *fx, tg_warmpool *pool, const tg_manifest *m, co
     CHECK(w.st == TG_CALL_DONE && r->ok, "%s: %s", m->name, r->guidance.message);
 }
 
-/*
- * In a waiting pool even the first call runs in a worker (it waits for the import), and two
- * tools of one dependency set called at once share the worker — one waits for the other — each
- * call in the worker's next folder. A bound on the idle workers retires the one idle longest.
- * fx's tool is the apart tool; others are made beside it.
- */
-static void test_waiting(fixture *fx)
+/* The first call of a waiting pool and two tools' calls at once (pool: waiting, bound 2). */
+static void waiting_shared(fixture *fx, tg_warmpool *pool, const tg_manifest *m2,
+                           const cJSON *args)
 {
-    CHECK(tg_warmpool_reuse_possible() == landlock_here(),
-          "reuse is possible exactly where the kernel has Landlock ABI 3");
-    if (!landlock_here()) /* without it a waiting pool is not used (stage_test.c) */
-        return;
-    tg_manifest m2 = {0}, m3 = {0};
-    make_apart_tool(fx, "probe2", "[fractions, matplotlib]", &m2);
-    make_apart_tool(fx, "probe3", "[fractions]", &m3);
-    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
-    tg_warmpool_set_waiting(pool, true, 2);
-    cJSON *args = parse("{\"mode\":\"snoop\"}");
     tg_call_result first;
     waiting_one(fx, pool, &fx->m, args, &first);
     CHECK(flag(&first, "pyplot"), "a matplotlib worker imported matplotlib.pyplot ahead");
@@ -560,7 +546,7 @@ static void test_waiting(fixture *fx)
           tg_warmpool_warm_calls(pool), text_of(&first, "cwd"));
     waiting_call two[2] = {
         {.pool = pool, .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args}},
-        {.pool = pool, .c = {.m = &m2, .input = fx->in, .output = fx->out, .args = args}}};
+        {.pool = pool, .c = {.m = m2, .input = fx->in, .output = fx->out, .args = args}}};
     pthread_t t[2];
     for (int i = 0; i < 2; i++)
         SETUP(pthread_create(&t[i], NULL, waiting_run, &two[i]) == 0, "thread");
@@ -579,21 +565,25 @@ static void test_waiting(fixture *fx)
     tg_call_result_free(&two[0].r);
     tg_call_result_free(&two[1].r);
 
-    /* a queue grows the slot: with its worker held by a call, the first call to come waits, the
-     * second (as many waiting as there are workers) asks for a worker of its own, which then
-     * serves both */
+}
+
+/* A held call and two queued behind it: the set grows a second worker (pool as above, with
+ * three calls served). */
+static void waiting_queue(fixture *fx, tg_warmpool *pool, const tg_manifest *m2,
+                          const cJSON *args)
+{
     cJSON *block = parse("{\"mode\":\"block\"}");
     char *release = xasprintf("%s/data/release", repo);
     waiting_call held = {.pool = pool,
                          .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = block}};
-    pthread_t th;
+    pthread_t th, t[2];
     SETUP(pthread_create(&th, NULL, waiting_run, &held) == 0, "thread");
     for (int i = 0; i < 3000 && !blocked_call_running(); i++) /* a hang bound, not a timing */
         usleep(10000);
     CHECK(blocked_call_running(), "the held call runs in the worker");
     waiting_call queue[2] = {
         {.pool = pool, .c = {.m = &fx->m, .input = fx->in, .output = fx->out, .args = args}},
-        {.pool = pool, .c = {.m = &m2, .input = fx->in, .output = fx->out, .args = args}}};
+        {.pool = pool, .c = {.m = m2, .input = fx->in, .output = fx->out, .args = args}}};
     for (int i = 0; i < 2; i++)
         SETUP(pthread_create(&t[i], NULL, waiting_run, &queue[i]) == 0, "thread");
     /* both ran in a new worker, one after the other, while the held call still blocks the
@@ -620,10 +610,13 @@ static void test_waiting(fixture *fx)
     tg_call_result_free(&held.r);
     tg_call_result_free(&queue[0].r);
     tg_call_result_free(&queue[1].r);
-    tg_warmpool_free(pool);
 
-    /* at most one idle interpreter: another dependency set's worker retires the first one; a
-     * command worker (which holds no interpreter) retires none */
+}
+
+/* At most one idle interpreter: another dependency set's worker retires the first one; a
+ * command worker (which holds no interpreter) retires none. */
+static void waiting_bounded(fixture *fx, const tg_manifest *m3, const cJSON *args)
+{
     tg_manifest mc = {0};
     tg_err err = {0};
     make_tool(fx, "probecmd", probe_cmd_manifest(), "", &mc);
@@ -631,11 +624,11 @@ static void test_waiting(fixture *fx)
     js_schema *cin = js_compile(creg, mc.input_schema, &(js_options){0}, &err);
     js_schema *cout = js_compile(creg, mc.output_schema, &(js_options){0}, &err);
     SETUP(cin && cout, "command schemas: %s", err.msg);
-    pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
     tg_warmpool_set_waiting(pool, true, 1);
     static const char *const want[] = {"/work/c0", "/work/c1", "/work/c0", "/work/c0", NULL,
                                        "/work/c1"};
-    const tg_manifest *seq[] = {&fx->m, &fx->m, &m3, &fx->m, &mc, &fx->m};
+    const tg_manifest *seq[] = {&fx->m, &fx->m, m3, &fx->m, &mc, &fx->m};
     cJSON *cargs = parse("{\"script\":\"pwd\"}");
     for (size_t i = 0; i < 6; i++) {
         tg_call_result r;
@@ -660,6 +653,30 @@ static void test_waiting(fixture *fx)
     js_registry_free(creg);
     tg_manifest_free(&mc);
     tg_warmpool_free(pool);
+}
+
+/*
+ * In a waiting pool (the build's test stage) even the first call runs in a worker (it waits for
+ * the import); two tools of one dependency set called at once share the worker, one waiting for
+ * the other; a queue grows the set's workers; a bound on idle interpreters retires the one idle
+ * longest. fx's tool is the apart tool; others are made beside it.
+ */
+static void test_waiting(fixture *fx)
+{
+    CHECK(tg_warmpool_reuse_possible() == landlock_here(),
+          "reuse is possible exactly where the kernel has Landlock ABI 3");
+    if (!landlock_here()) /* without it a waiting pool is not used (stage_test.c) */
+        return;
+    tg_manifest m2 = {0}, m3 = {0};
+    make_apart_tool(fx, "probe2", "[fractions, matplotlib]", &m2);
+    make_apart_tool(fx, "probe3", "[fractions]", &m3);
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_set_waiting(pool, true, 2);
+    cJSON *args = parse("{\"mode\":\"snoop\"}");
+    waiting_shared(fx, pool, &m2, args);
+    waiting_queue(fx, pool, &m2, args);
+    tg_warmpool_free(pool);
+    waiting_bounded(fx, &m3, args);
     cJSON_Delete(args);
     tg_manifest_free(&m2);
     tg_manifest_free(&m3);
