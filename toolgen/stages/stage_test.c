@@ -505,7 +505,9 @@ static tg_stage_status open_env(test_run_state *t, tg_err *err)
 static tg_stage_status run_cases(test_run_state *t, tg_err *err)
 {
     double t_start = tg_now_ms();
-    /* One warm sandbox for all the cases (docs/build.md#the-test-stage). */
+    if (t->not_run) /* a remote tool: no environment was opened, nothing runs */
+        return TG_STAGE_DONE;
+    /* The build's workers, or one warm sandbox for all the cases (docs/build.md#the-test-stage) */
     tg_tool_call *calls = xcalloc(t->n + 1, sizeof *calls);
     for (size_t i = 0; i < t->n; i++)
         calls[i] = (tg_tool_call){.m = &t->m, .input = t->in, .output = t->outs,
