@@ -229,13 +229,13 @@ typedef struct refinfo {
 
 /*
  * Runs the reference implementation on every case's input (a copy of the manifest pointing at
- * the reference file: same contract, same sandbox) and measures agreement and CodeBLEU.
- * DONE, FAILED (err) or NO_ENVIRONMENT.
+ * the reference file: same contract, same sandbox; through the build's pool when there is one)
+ * and measures agreement and CodeBLEU. DONE, FAILED (err) or NO_ENVIRONMENT.
  */
 static tg_stage_status run_reference(tg_stage_run *r, const tg_toolrun_ctx *ctx,
-                                     struct tg_warmpool *pool, const tg_manifest *m, const js_schema *in,
-                                     const js_schema *out, tcase *cs, size_t n, refinfo *ri,
-                                     tg_err *err)
+                                     struct tg_warmpool *pool, const tg_manifest *m,
+                                     const js_schema *in, const js_schema *out, tcase *cs,
+                                     size_t n, refinfo *ri, tg_err *err)
 {
     double t0 = tg_now_ms();
     const char *file = tg_json_get_string(m->reference, "file");
