@@ -507,7 +507,11 @@ static void test_year_ranges(void)
         "average life expectancy from 1990 to 1999", "average life expectancy between 1990 and 1999",
         "average life expectancy in the 1990s", "average life expectancy during the 1990's",
         "average Life_Expectancy where Year from 1990 to 1999",
-        "average life expectancy for 1990 through 1999"};
+        "average life expectancy for 1990 through 1999",
+        "average life expectancy from 1999 to 1990", /* either order: once 1999 <= Year == 1990 */
+        "average life expectancy since 1990 until 1999",
+        "average Life_Expectancy where Year from 1999 to 1990",
+        "average Life_Expectancy where Year is in the 1990s"};
     for (size_t i = 0; i < sizeof nineties / sizeof *nineties; i++)
         expect_plan(&ds, nineties[i],
                     "aggregate mean(Life_Expectancy) where Year between 1990 and 1999");
@@ -524,6 +528,12 @@ static void test_year_ranges(void)
     expect_question(&ds, "average life expectancy in the 1900s", "1900s", "decade",
                     "aggregate mean(Life_Expectancy) where Year between 1900 and 1909");
     expect_refused(&ds, "average life expectancy in the 1995s", "is no decade");
+    /* a lone "to" is no comparison ("equal to" is): refused, never read as == 1999 */
+    expect_refused(&ds, "average life expectancy to 1999", "the number 1999");
+    expect_plan(&ds, "average Life_Expectancy where Year is equal to 1995",
+                "aggregate mean(Life_Expectancy) where Year == 1995");
+    expect_plan(&ds, "average Life_Expectancy where Year between 1999 and 1990",
+                "aggregate mean(Life_Expectancy) where Year between 1990 and 1999");
 }
 
 /* "state": the column whose values are all US states (here more than a profile keeps as

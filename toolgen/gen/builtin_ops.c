@@ -132,15 +132,21 @@ static int settle_aggs(bp_state *s, const char *what)
     return 0;
 }
 
+/* A whole-number column named in the plural ("passengers", not "class"): it may count things,
+ * a row holding how many there were. */
+static bool plural_count_column(const tg_dataset_column *c)
+{
+    size_t n = strlen(c->name);
+    return c->type == TG_COL_INT && n >= 4 && tolower((unsigned char)c->name[n - 1]) == 's' &&
+           tolower((unsigned char)c->name[n - 2]) != 's';
+}
+
 /* "how many passengers" where passengers is a whole-number column named in the plural, named
  * right after the count word: the column may count the very things asked about (a row per
  * month holding its passengers), so their number is its total — or it is the rows. */
 static bool counts_things(const bp_state *s, int col)
 {
-    const tg_dataset_column *c = &s->ds[0].cols[col];
-    size_t n = strlen(c->name);
-    if (c->type != TG_COL_INT || n < 4 || tolower((unsigned char)c->name[n - 1]) != 's' ||
-        tolower((unsigned char)c->name[n - 2]) == 's')
+    if (!plural_count_column(&s->ds[0].cols[col]))
         return false;
     size_t j = s->count_at + 1;
     while (j < s->t->n && s->t->v[j].kind == BT_WORD &&
@@ -887,10 +893,7 @@ static int busiest_of_totals(bp_state *s)
             (col->type != TG_COL_INT && col->type != TG_COL_FLOAT))
             continue;
         options[n++] = col->name;
-        size_t len = strlen(col->name);
-        if (col->type == TG_COL_INT && col->min >= 0 && len >= 4 &&
-            tolower((unsigned char)col->name[len - 1]) == 's' &&
-            tolower((unsigned char)col->name[len - 2]) != 's')
+        if (plural_count_column(col) && col->min >= 0)
             counted = (int)c, ncounted++;
     }
     if (n == 0)

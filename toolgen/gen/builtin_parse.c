@@ -144,7 +144,10 @@ size_t bp_comparison_at(const bt_toks *t, size_t j, bt_cmp *cmp)
         return *cmp = BT_GE, j + 1;
     if (bp_is(k, "until") || bp_is(k, "through"))
         return *cmp = BT_LE, j + 1;
-    if (bp_in(k, be) && j + 1 < t->n && t->v[j + 1].kind == BT_NUM)
+    /* "to" is equality only as "equal to": "from 1990 to 1999" is a range, never "== 1999" */
+    bool to = bp_is(k, "to") && !(j > 0 && (bp_is(&t->v[j - 1], "equal") ||
+                                            bp_is(&t->v[j - 1], "equals")));
+    if (bp_in(k, be) && !to && j + 1 < t->n && t->v[j + 1].kind == BT_NUM)
         return *cmp = BT_EQ, j + 1;
     return 0;
 }
@@ -237,7 +240,7 @@ static int filter_on_column(bp_state *s, size_t i)
     if (cmp != BT_ISNA && cmp != BT_NOTNA && !numeric_col(c))
         return tg_err_set(s->err, "'%s' is compared with a number, but column %s holds %s "
                                   "values", t->v[i].raw, c->name, tg_col_type_name(c->type));
-    bool from = cmp == BT_GE && bp_is(&t->v[j], "from");
+    bool from = cmp == BT_GE && (bp_is(&t->v[j], "from") || bp_is(&t->v[j], "since"));
     if (from && bp_range_end(t, after, false))
         cmp = BT_BETWEEN; /* "year from 1990 to 1999": one range, both ends inclusive */
     bt_filter *f = bp_new_filter(s, t->v[i].col);
@@ -259,6 +262,11 @@ static int filter_on_column(bp_state *s, size_t i)
             f->hi = t->v[after + 1].num;
             t->v[after].used = t->v[after + 1].used = true;
             after += 2;
+        }
+        if (cmp == BT_BETWEEN && f->lo > f->hi) { /* "between 20 and 10": the same range */
+            double lo = f->hi;
+            f->hi = f->lo;
+            f->lo = lo;
         }
     }
     int unit = 0;

@@ -57,7 +57,7 @@ bool bp_year_word(const bt_tok *tok);
  * the one date column (*year_of_date: its year); -1 when neither is one column. */
 int bp_year_column(const bp_state *s, bool *year_of_date);
 /* Whether a range's end follows the number at i: "to", "through", "until", "till" ("and" too
- * when the range began with "between"), then a number no smaller ("from 1990 to 1999"). */
+ * when the range began with "between"), then another number ("from 1990 to 1999"). */
 bool bp_range_end(const bt_toks *t, size_t i, bool between);
 /* The clauses around a number at i that need no column before it (builtin_phrases.c):
  * "4-cylinder", "6 or more cylinders", "in 2015", "since 2000", "over 50" (its column implied

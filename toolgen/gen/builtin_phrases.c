@@ -47,13 +47,14 @@ static int add_filter(bp_state *s, int col, bt_cmp cmp, double num, bool year, b
     return excluded && bp_negate_last(s) != 0 ? -1 : 1;
 }
 
-/* lo <= column <= hi, inclusive at both ends ("from 1990 to 1999", "the 1990s"). */
-static int add_range(bp_state *s, int col, double lo, double hi, bool year, bool excluded)
+/* The range between a and b, both ends included, in either order ("from 1990 to 1999", "the
+ * 1990s", "from 1999 back to 1990"). */
+static int add_range(bp_state *s, int col, double a, double b, bool year, bool excluded)
 {
-    int rc = add_filter(s, col, BT_BETWEEN, lo, year, false);
+    int rc = add_filter(s, col, BT_BETWEEN, a < b ? a : b, year, false);
     if (rc < 0)
         return rc;
-    s->p->filters[s->p->nfilters - 1].hi = hi;
+    s->p->filters[s->p->nfilters - 1].hi = a < b ? b : a;
     return excluded && bp_negate_last(s) != 0 ? -1 : 1;
 }
 
@@ -285,7 +286,7 @@ bool bp_range_end(const bt_toks *t, size_t i, bool between)
     static const char *const ends[] = {"to", "through", "thru", "until", "till", NULL};
     return i + 2 < t->n && !t->v[i + 1].used &&
            (bp_in(&t->v[i + 1], ends) || (between && bp_is(&t->v[i + 1], "and"))) &&
-           t->v[i + 2].kind == BT_NUM && !t->v[i + 2].decade && t->v[i + 2].num >= t->v[i].num;
+           t->v[i + 2].kind == BT_NUM && !t->v[i + 2].decade;
 }
 
 /*
@@ -316,14 +317,21 @@ static int decade(bp_state *s, size_t i)
                               t->v[i].raw);
         span = strcmp(pick, "century") == 0 ? 99 : 9;
     }
-    t->v[i].used = true;
-    size_t j = i;
-    if (j > 0 && bp_is(&t->v[j - 1], "the"))
-        t->v[--j].used = true;
     static const char *const intro[] = {"in", "during", "from", "of", NULL};
-    if (j > 0 && bp_in(&t->v[j - 1], intro))
-        t->v[j - 1].used = true;
-    return add_range(s, col, (double)y, (double)(y + span), year, false);
+    static const char *const be[] = {"is", "was", "are", "were", NULL};
+    size_t first = i; /* the phrase's first word: "in the 1990s" */
+    if (first > 0 && bp_is(&t->v[first - 1], "the"))
+        first--;
+    if (first > 0 && bp_in(&t->v[first - 1], intro))
+        first--;
+    size_t named = first > 0 && bp_in(&t->v[first - 1], be) ? first - 1 : first;
+    if (named > 0 && t->v[named - 1].kind == BT_COL && t->v[named - 1].col == col &&
+        !t->v[named - 1].used)
+        first = named - 1; /* "where Year is in the 1990s": the column named first */
+    for (size_t k = first; k <= i; k++)
+        t->v[k].used = true;
+    return add_range(s, col, (double)y, (double)(y + span), year,
+                     bp_use_before(s, first, bp_filter_intro));
 }
 
 int bp_number(bp_state *s, size_t i)
@@ -334,10 +342,11 @@ int bp_number(bp_state *s, size_t i)
     bool year = false;
     if (t->v[i].decade)
         return decade(s, i);
-    /* "from 1990 to 1999", "between 2 and 5 dollars", "for 1990 through 1999" (years need no
-     * "from"): one range, both ends inclusive */
+    /* "from 1990 to 1999", "since 1990 until 1999", "between 2 and 5 dollars", "for 1990
+     * through 1999" (years need no "from"): one range, both ends inclusive */
     bool between = i > 0 && bp_is(&t->v[i - 1], "between");
-    bool from = i > 0 && !t->v[i - 1].used && (between || bp_is(&t->v[i - 1], "from"));
+    bool from = i > 0 && !t->v[i - 1].used &&
+                (between || bp_is(&t->v[i - 1], "from") || bp_is(&t->v[i - 1], "since"));
     if ((from || (bp_year(&t->v[i]) && i + 2 < t->n && bp_year(&t->v[i + 2]))) &&
         bp_range_end(t, i, between)) {
         size_t first = from ? i - 1 : i;
