@@ -126,8 +126,25 @@ expect_out "reference: a reference that disagrees lowers the similarity" "agree=
 R=$TMP/repo
 mkdir -p "$R"
 cp -r manifests data toolgen.yaml "$R/"
-run "$TG" -C "$R" build
+run "$TG" -C "$R" build -j 1 -v
 expect_rc "repository: build" 0
+# the order of one job (docs/build.md#scheduling): the tool whose tests cost most (cases times
+# one plus its packages) has its static check and its tests run before any other tool's
+LONGEST=$(/usr/bin/python3 - "$R/manifests" <<'PY'
+import os, sys, yaml
+def cost(m):
+    impl = m.get("implementation") or {}
+    if impl.get("runtime") == "http":
+        return 0
+    return (len(m.get("examples") or []) + len(m.get("tests") or [])) * (1 + len(impl.get("dependencies") or []))
+costs = sorted((-cost(yaml.safe_load(open(os.path.join(sys.argv[1], t, "tool.manifest.yaml")))), t)
+               for t in os.listdir(sys.argv[1]))
+print(costs[0][1] if costs[0][0] < costs[1][0] else "")
+PY
+)
+[ -n "$LONGEST" ] || setup_failed "two example tools tie for the longest tests"
+FIRST=$(printf '%s\n' "$OUT" | sed -n 's/^\[[0-9]*\/[0-9]*\] \(static\|test\) \([a-z_0-9]*\)$/\1 \2/p' | head -2 | tr '\n' ' ')
+expect_eq "repository: $LONGEST's static check and tests first" "$FIRST" "static $LONGEST test $LONGEST "
 for t in $(ls manifests); do
     expect_out "repository: $t summarised" "$t: "
 done

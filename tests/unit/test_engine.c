@@ -229,6 +229,19 @@ static tg_stage_def stage_gen = {
     .roots = out_roots,
     .run = gen_run,
 };
+/* pub's estimate: pub_cost[T - 'a'], counted (0 for all: every stage is as cheap as gen). */
+static double pub_cost[3];
+static int estimates_asked;
+
+static double pub_estimate(tg_stage_run *r)
+{
+    const char *tool = tg_stage_tool(r);
+    pthread_mutex_lock(&runs_mu);
+    estimates_asked++;
+    pthread_mutex_unlock(&runs_mu);
+    return tool[0] >= 'a' && tool[0] <= 'c' ? pub_cost[tool[0] - 'a'] : 0;
+}
+
 static const tg_stage_def stage_pub = {
     .id = "pub",
     .version = "1",
@@ -236,6 +249,7 @@ static const tg_stage_def stage_pub = {
     .upstream = up_gen,
     .roots = pub_roots,
     .run = pub_run,
+    .estimate = pub_estimate,
 };
 static const tg_stage_def stage_all = {
     .id = "all",
@@ -373,6 +387,7 @@ typedef struct result {
     tg_build_stats st;
     tg_strv events; /* "START gen a", "CUTOFF pub a", "PLAN run gen b: <why>", "WARNING ..." */
     char ran[256];  /* the stages that ran, sorted, space-separated */
+    char order[256]; /* the same in the order they ran */
 } result;
 
 static void on_event(void *ud, const tg_build_event *ev)
@@ -453,8 +468,12 @@ static void build_with(result *res, tg_build_mode mode, int keep_going, int jobs
     tg_repo_release(&repo);
     if (res->status != TG_BUILD_OK && res->status != TG_BUILD_FAILED)
         fprintf(stderr, "build: status %d: %s\n", res->status, err.msg);
-    tg_strv_sort(&runs);
     size_t off = 0;
+    for (size_t i = 0; i < runs.n && off < sizeof res->order; i++)
+        off += (size_t)snprintf(res->order + off, sizeof res->order - off, "%s%s", i ? " " : "",
+                                runs.v[i]);
+    tg_strv_sort(&runs);
+    off = 0;
     for (size_t i = 0; i < runs.n && off < sizeof res->ran; i++)
         off += (size_t)snprintf(res->ran + off, sizeof res->ran - off, "%s%s", i ? " " : "",
                                 runs.v[i]);
@@ -758,6 +777,45 @@ static void test_shared_objects(void)
     CHECK(r.status == TG_BUILD_OK && shared_opens == 4 && shared_closes == 1,
           "made again by the next build: %d tries, %d closed", shared_opens, shared_closes);
     result_free(&r);
+}
+
+/* ---- the order of the ready stages ---------------------------------------------------------- */
+
+static void test_scheduling(void)
+{
+    result r;
+    build(&r); /* up to date first */
+    result_free(&r);
+    /* without estimates (all 0) one job runs the stages in the order they became ready */
+    force_next = true;
+    build_with(&r, TG_MODE_BUILD, 0, 1);
+    CHECK(strcmp(r.order, "gen:a gen:b gen:c pub:a pub:b pub:c all") == 0,
+          "first ready, first run: %s", r.order);
+    result_free(&r);
+
+    /* the highest estimate first, and the stage before it too: gen T waits for nothing, and its
+     * next stage pub T waits for gen T alone, so gen T takes pub T's estimate */
+    pub_cost[0] = 1, pub_cost[1] = 30, pub_cost[2] = 20;
+    estimates_asked = 0;
+    force_next = true;
+    build_with(&r, TG_MODE_BUILD, 0, 1);
+    CHECK(r.status == TG_BUILD_OK, "build with estimates: %d", r.status);
+    CHECK(strcmp(r.order, "gen:b pub:b gen:c pub:c gen:a pub:a all") == 0,
+          "the longest chain first: %s", r.order);
+    CHECK(estimates_asked == 6, "asked for each gen's next stage and each pub: %d",
+          estimates_asked);
+    result_free(&r);
+
+    /* an estimate orders the build and changes nothing it writes */
+    char *all = read_text("pub/all.txt");
+    CHECK(all && strcmp(all, "a: alpha 3\nb: BETA\nc: gamma\n") == 0, "pub/all.txt: %s",
+          all ? all : "(none)");
+    free(all);
+    build(&r);
+    CHECK_RAN(r, "");
+    result_free(&r);
+
+    pub_cost[0] = pub_cost[1] = pub_cost[2] = 0;
 }
 
 /* ---- outputs deleted or edited by hand ------------------------------------------------------ */
@@ -1065,6 +1123,7 @@ int main(void)
     test_failures();
     test_forced();
     test_shared_objects();
+    test_scheduling();
     test_outputs();
     test_keys(datadir);
     test_env();

@@ -161,7 +161,7 @@ static void engine_free(engine *e)
     tg_strv_free(&e->fixed_names);
     tg_strv_free(&e->shared_roots);
     tg_strv_free(&e->own_roots);
-    free(e->ready);
+    tgb_ready_free(&e->ready);
     tg_strv_free(&e->all_tools);
     tg_strv_free(&e->tools);
     for (size_t i = 0; i < e->nprobes; i++) {

@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 
 #include "engine/build.h"
 #include "model/config.h"
@@ -70,7 +71,33 @@ typedef struct node {
     tg_strv out_names;
     tg_hash out_hash; /* all outputs in one hash: what downstream keys see */
     int pending;      /* upstream nodes still to resolve */
+    double est;       /* its stage's estimate when it became ready (build_ready.c), else 0 */
+    uint64_t seq;     /* the order in which it became ready */
 } node;
+
+/*
+ * The ready queue (build_ready.c; under engine.mu): the nodes whose upstream nodes are all
+ * resolved, taken highest estimate first, and in the order they became ready among equals —
+ * so the long stages a clean build cannot know the durations of (a tool's tests that import
+ * heavy packages) start before the short ones instead of last (docs/build.md#scheduling).
+ */
+typedef struct ready_queue {
+    node **heap;
+    size_t n, cap;
+    node **unestimated; /* ready, their stage's estimate not asked yet (in ready order) */
+    size_t nu, capu;
+    uint64_t seq;
+} ready_queue;
+/* n became ready: it takes its place in the ready order, and goes into the queue with estimate
+ * 0, or with estimate_first waits for its estimate (tgb_ready_take_deferred, tgb_ready_push). */
+void tgb_ready_add(ready_queue *q, node *n, bool estimate_first);
+/* Queues a deferred node, its est set. */
+void tgb_ready_push(ready_queue *q, node *n);
+/* The first of the queue, or NULL when it is empty (deferred nodes are not in it yet). */
+node *tgb_ready_pop(ready_queue *q);
+/* The first deferred node, removed, or NULL. */
+node *tgb_ready_take_deferred(ready_queue *q);
+void tgb_ready_free(ready_queue *q);
 
 typedef struct engine engine;
 
@@ -111,8 +138,7 @@ struct engine {
     /* scheduling, under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    node **ready;
-    size_t rhead, rtail, rcap;
+    ready_queue ready;
     size_t unresolved;
     int failures;
     int env_failures; /* stages that returned TG_STAGE_NO_ENVIRONMENT */

@@ -800,13 +800,20 @@ bool tgb_should_stop(const engine *e)
     return e->o->keep_going > 0 && e->failures >= e->o->keep_going;
 }
 
+/* Whether n's place in the ready queue needs an estimate: its own, or one of the next stage's. */
+static bool wants_estimate(const node *n)
+{
+    if (n->def->estimate)
+        return true;
+    for (size_t i = 0; i < n->ndown; i++)
+        if (n->down[i]->def->estimate)
+            return true;
+    return false;
+}
+
 static void push_ready(engine *e, node *n)
 {
-    if (e->rtail == e->rcap) {
-        e->rcap = e->rcap ? e->rcap * 2 : 64;
-        e->ready = xrealloc(e->ready, e->rcap * sizeof *e->ready);
-    }
-    e->ready[e->rtail++] = n;
+    tgb_ready_add(&e->ready, n, wants_estimate(n));
 }
 
 /* Under mu: n is finished (ran, cut off, failed or skipped); release its downstream nodes. */
@@ -918,6 +925,44 @@ static void finish_node(engine *e, node *n)
     resolve(e, n);
 }
 
+static double ask_estimate(worker *w, node *n)
+{
+    tg_stage_run r = {.e = w->e, .w = w, .n = n};
+    double est = n->def->estimate(&r);
+    run_free(&r);
+    return est > 0 ? est : 0;
+}
+
+/*
+ * Under mu: gives the nodes that became ready their place in the queue, then queues them. The
+ * place is the node's own estimate or, when larger, that of a next stage that waits for this
+ * node alone (the other upstream outputs it reads are there): so a tool's static check runs
+ * early when its tests will be long (docs/build.md#scheduling). Estimates are asked outside
+ * mu, since they read upstream outputs.
+ */
+static void estimate_ready(worker *w)
+{
+    engine *e = w->e;
+    node *n;
+    while ((n = tgb_ready_take_deferred(&e->ready))) {
+        node *next[8];
+        size_t k = 0;
+        for (size_t i = 0; i < n->ndown && k < sizeof next / sizeof *next; i++)
+            if (n->down[i]->def->estimate && n->down[i]->pending == 1)
+                next[k++] = n->down[i];
+        pthread_mutex_unlock(&e->mu);
+        double est = n->def->estimate ? ask_estimate(w, n) : 0;
+        for (size_t i = 0; i < k; i++) {
+            double d = ask_estimate(w, next[i]);
+            if (d > est)
+                est = d;
+        }
+        pthread_mutex_lock(&e->mu);
+        n->est = est;
+        tgb_ready_push(&e->ready, n);
+    }
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -930,7 +975,8 @@ static void *worker_main(void *arg)
         }
         if (e->stop || e->unresolved == 0)
             break;
-        if (e->rhead == e->rtail) {
+        node *n = tgb_ready_pop(&e->ready);
+        if (!n) {
             /* timed: a signal handler cannot signal the condition variable */
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
@@ -942,11 +988,11 @@ static void *worker_main(void *arg)
             pthread_cond_timedwait(&e->cv, &e->mu, &ts);
             continue;
         }
-        node *n = e->ready[e->rhead++];
         pthread_mutex_unlock(&e->mu);
         process(w, n);
         pthread_mutex_lock(&e->mu);
         finish_node(e, n);
+        estimate_ready(w);
         pthread_cond_broadcast(&e->cv);
     }
     pthread_mutex_unlock(&e->mu);
@@ -964,11 +1010,6 @@ void tgb_run_graph(engine *e)
             if (n->up[j]->state == N_DIRTY || n->up[j]->state == N_MAYBE)
                 n->pending++;
     }
-    for (size_t i = 0; i < e->nnodes; i++) {
-        node *n = e->nodes[i];
-        if ((n->state == N_DIRTY || n->state == N_MAYBE) && n->pending == 0)
-            push_ready(e, n);
-    }
     if (!e->unresolved)
         return;
     int nth = tgb_jobs(e);
@@ -976,8 +1017,17 @@ void tgb_run_graph(engine *e)
         nth = (int)e->unresolved;
     worker *ws = xcalloc((size_t)nth, sizeof *ws);
     bool *started = xcalloc((size_t)nth, sizeof *started);
-    for (int i = 0; i < nth; i++) {
+    for (int i = 0; i < nth; i++)
         ws[i].e = e;
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < e->nnodes; i++) {
+        node *n = e->nodes[i];
+        if ((n->state == N_DIRTY || n->state == N_MAYBE) && n->pending == 0)
+            push_ready(e, n);
+    }
+    estimate_ready(&ws[0]);
+    pthread_mutex_unlock(&e->mu);
+    for (int i = 0; i < nth; i++) {
         /* a thread that cannot be created just means fewer workers */
         if (i > 0)
             started[i] = pthread_create(&ws[i].th, NULL, worker_main, &ws[i]) == 0;
