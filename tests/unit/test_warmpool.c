@@ -753,6 +753,71 @@ static void test_commands(fixture *fx, const char *runner)
     tg_warmpool_free(pool);
 }
 
+/*
+ * A slot whose workers cannot start (an address space too small for the runner's imports):
+ * after two dead starts in a row it starts none for a while, and its calls run cold — and fail
+ * for the same reason, with their own error — instead of each paying a dead start first.
+ */
+static void test_dead_starts(fixture *fx)
+{
+    const char *at = strstr(manifest, "memory_mb: 512");
+    SETUP(at, "the probe manifest sets memory_mb: 512");
+    char *mtext = xasprintf("%.*smemory_mb: 16%s", (int)(at - manifest), manifest,
+                            at + strlen("memory_mb: 512"));
+    tg_manifest m;
+    make_tool(fx, "tiny", mtext, tool_py, &m);
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    cJSON *args = parse("{}");
+    for (int i = 0; i < 5; i++) {
+        tg_tool_call c = {.m = &m, .input = fx->in, .output = fx->out, .args = args};
+        tg_call_result r;
+        tg_err err = {0};
+        tg_warmpool_wait(pool, &m);
+        CHECK(tg_warmpool_call_run(pool, &c, &r, &err) == TG_CALL_DONE && !r.ok,
+              "call %d of a tool that cannot start fails with its error: %s", i,
+              err.msg[0] ? err.msg : r.guidance.message);
+        tg_call_result_free(&r);
+    }
+    CHECK(tg_warmpool_warm_calls(pool) == 0 && tg_warmpool_workers_started(pool) == 2,
+          "two workers started, none after they both failed: %zu",
+          tg_warmpool_workers_started(pool));
+    cJSON_Delete(args);
+    tg_warmpool_free(pool);
+    tg_manifest_free(&m);
+    free(mtext);
+}
+
+/*
+ * A command worker whose runner cannot start — toolgen's own (here this program, made
+ * unexecutable while the pool runs, as a toolgen whose libraries the sandbox cannot see would
+ * be): the call runs cold and the slot changes to runner.py, whose worker takes the next calls.
+ */
+static void test_runner_cannot_start(fixture *fx)
+{
+    const char *exe = tg_cmdrunner_exe();
+    struct stat st;
+    SETUP(exe && stat(exe, &st) == 0 && chmod(exe, 0644) == 0, "chmod %s", exe ? exe : "(none)");
+    tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
+    tg_warmpool_prepare(pool, &fx->m);
+    tg_call_result a, b, c;
+    pooled(fx, pool, "{\"script\":\"echo a\"}", &a);
+    CHECK(a.ok && tg_warmpool_warm_calls(pool) == 0, "the runner cannot start: the call ran "
+          "cold (%s)", a.ok ? "ok" : a.guidance.message);
+    pooled(fx, pool, "{\"script\":\"tr '\\\\0' ' ' < /proc/1/cmdline\"}", &b);
+    const char *pid1 = b.ok ? tg_json_get_string(b.result, "text") : NULL;
+    CHECK(tg_warmpool_warm_calls(pool) == 1 && pid1 && strstr(pid1, "runner.py"),
+          "the next call ran warm, in runner.py's worker: %s", pid1 ? pid1 : b.guidance.message);
+    pooled(fx, pool, "{\"script\":\"echo c\"}", &c);
+    CHECK(c.ok && tg_warmpool_warm_calls(pool) == 2 && tg_warmpool_workers_started(pool) <= 3,
+          "and the one after it (%zu warm, %zu workers started)", tg_warmpool_warm_calls(pool),
+          tg_warmpool_workers_started(pool));
+    tg_call_result_free(&a);
+    tg_call_result_free(&b);
+    tg_call_result_free(&c);
+    tg_warmpool_free(pool);
+    SETUP(chmod(exe, st.st_mode & 07777) == 0, "chmod %s back", exe);
+}
+
 /* A call held in a worker (until cancelled) while others arrive: a command slot grows a second
  * worker instead of sending every call in flight cold. */
 typedef struct held_call {
@@ -890,8 +955,10 @@ int main(int argc, char **argv)
         return tg_cmdrunner_main(argc, argv, &rc) ? rc : 2;
     snprintf(repo, sizeof repo, "/tmp/tg-warmpool-%ld", (long)getpid());
     fixture fx = {0};
-    if (fixture_open(&fx, repo, manifest, tool_py) == 0)
+    if (fixture_open(&fx, repo, manifest, tool_py) == 0) {
         test_one_call_per_worker(&fx);
+        test_dead_starts(&fx);
+    }
     fixture_close(&fx);
     fixture_remove(repo);
 
@@ -925,6 +992,8 @@ int main(int argc, char **argv)
             test_commands_in_flight(&cm);
         if (cm.in && !own)
             test_ready_during_streams(&cm);
+        if (cm.in && own)
+            test_runner_cannot_start(&cm);
         fixture_close(&cm);
         fixture_remove(repo);
     }

@@ -232,6 +232,20 @@ static bool cmd_warm_ok(const tg_manifest *m)
     return tg_cmdrunner_exe() != NULL || tg_sandbox_python() != NULL;
 }
 
+bool tg_command_warm_argv_py(tg_strv *argv)
+{
+    const char *py = tg_sandbox_python();
+    if (!py)
+        return false;
+    tg_strv_push(argv, py);
+    tg_strv_push(argv, "-B");
+    tg_strv_push(argv, "-s");
+    tg_strv_push(argv, TG_SANDBOX_RUNTIME "/runner.py");
+    tg_strv_push(argv, "--warm");
+    tg_strv_push(argv, "-");
+    return true;
+}
+
 static void cmd_warm_argv(const tg_manifest *m, const tg_runtime_cmd *cold, const char *file,
                           tg_strv *argv)
 {
@@ -243,12 +257,7 @@ static void cmd_warm_argv(const tg_manifest *m, const tg_runtime_cmd *cold, cons
         tg_strv_push(argv, TG_CMDRUNNER_FLAG);
         return;
     }
-    tg_strv_push(argv, tg_sandbox_python());
-    tg_strv_push(argv, "-B");
-    tg_strv_push(argv, "-s");
-    tg_strv_push(argv, TG_SANDBOX_RUNTIME "/runner.py");
-    tg_strv_push(argv, "--warm");
-    tg_strv_push(argv, "-");
+    tg_command_warm_argv_py(argv);
 }
 
 const tg_runtime_ops rt_command = {

@@ -10,6 +10,10 @@
 
 extern const tg_runtime_ops rt_python, rt_node, rt_command, rt_code, rt_http, rt_llm;
 
+/* A command worker's argv with runner.py as its runner rather than toolgen's own (run/cmdrunner.h),
+ * which a pool falls back to when the latter cannot start; false (nothing pushed): no python3. */
+bool tg_command_warm_argv_py(tg_strv *argv);
+
 /* The templates of command and http (docs/manifest.md#templates), rt_command.c: one argument's
  * value as text appended to b (a string as is, a number in its shortest form, true/false,
  * anything else as compact JSON); one template string rendered into out, false when a

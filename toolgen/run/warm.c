@@ -34,6 +34,7 @@ struct tg_warm {
     char line[LINE_MAX_BYTES + 1];
     size_t line_len;
     bool preloaded, broken, ready, restarted, reusable;
+    bool was_ready; /* its runner said ready at least once */
     long start_wall_ms;
     char *chunk;
     char work_path[32]; /* /proc/self/fd/N of k.work_fd (tg_warm_workdir) */
@@ -201,7 +202,7 @@ static tg_sandbox_status wait_for(tg_warm *w, const volatile sig_atomic_t *cance
     }
     tg_sandbox_status st = wait_ready(w, w->start_wall_ms, cancel, err);
     if (st == TG_SANDBOX_OK)
-        w->ready = true;
+        w->ready = w->was_ready = true;
     else if (!(cancel && *cancel))
         w->broken = true;
     return st;
@@ -260,6 +261,11 @@ tg_sandbox_status tg_warm_spawn(const tg_sandbox_config *c, const tg_sandbox_cmd
 bool tg_warm_preloaded(const tg_warm *w)
 {
     return w && w->preloaded;
+}
+
+bool tg_warm_never_ready(const tg_warm *w)
+{
+    return w->broken && !w->was_ready;
 }
 
 bool tg_warm_reusable(const tg_warm *w)

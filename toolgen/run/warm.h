@@ -89,6 +89,10 @@ tg_sandbox_status tg_warm_wait(tg_warm *w, tg_err *err);
 tg_sandbox_status tg_warm_run(tg_warm *w, const tg_warm_call *call, tg_sandbox_result *res,
                               tg_err *err);
 
+/* Whether it broke before its runner ever said ready: the runner could not start (rather than
+ * a call ending it). */
+bool tg_warm_never_ready(const tg_warm *w);
+
 /* Whether the runner had imported the tool (false: each call imports it again, and fails). */
 bool tg_warm_preloaded(const tg_warm *w);
 

@@ -22,12 +22,17 @@
 #include "base/strvec.h"
 #include "run/cmdrunner.h"
 #include "run/cmdrunner_int.h"
+#include "run/rt_int.h"
 #include "run/sandbox_int.h"
 #include "run/toolrun_int.h"
 #include "run/warm.h"
 
 /* Tool files a new worker compiles ahead: the most recently offered or called tools of its slot. */
 #define HINTS_MAX 16
+/* A slot whose workers end this many times in a row before they are ready (their runner cannot
+ * start) starts none for REST_MS: its calls run cold instead of paying a dead start each. */
+#define DEAD_STARTS_MAX 2
+#define REST_MS 30000.0
 
 /* The calls one worker may serve when it keeps them apart (tg_warm_reusable), each in its own
  * tmpfs below /work; then it is replaced. One call when it cannot. */
@@ -68,6 +73,8 @@ typedef struct pool_slot {
     tg_sandbox_cmd cmd;  /* the worker's command (borrows the above) */
     char *tools_dir;     /* real path of the folder holding the tools' folders */
     bool exec;           /* the runtime's warm_exec: each call's child execs the call's argv */
+    unsigned dead_starts; /* workers in a row that ended before they were ready */
+    double rest_until;   /* tg_now_ms() until which it starts no worker (0: none) */
 } pool_slot;
 
 struct tg_warmpool {
@@ -86,6 +93,7 @@ struct tg_warmpool {
     pool_worker **retired; /* used workers whose sandboxes are ending */
     size_t n_retired;
     size_t warm_calls;
+    size_t started; /* workers spawned or tried */
 };
 
 tg_warmpool *tg_warmpool_new(const tg_toolrun_ctx *ctx)
@@ -121,6 +129,16 @@ bool tg_warmpool_reuse_possible(void)
 size_t tg_warmpool_warm_calls(const tg_warmpool *p)
 {
     return p ? p->warm_calls : 0;
+}
+
+size_t tg_warmpool_workers_started(tg_warmpool *p)
+{
+    if (!p)
+        return 0;
+    pthread_mutex_lock(&p->mu);
+    size_t n = p->started;
+    pthread_mutex_unlock(&p->mu);
+    return n;
 }
 
 /* The operations of m's runtime when it can use a worker, else NULL. */
@@ -263,6 +281,38 @@ static pool_slot *slot_new(const tg_warmpool *p, const tg_runtime_ops *ops, cons
     return s;
 }
 
+/* How many workers s may have now: none while it rests (DEAD_STARTS_MAX). */
+static size_t slot_cap(const pool_slot *s)
+{
+    return s->rest_until > 0 && tg_now_ms() < s->rest_until ? 0 : s->cap;
+}
+
+/*
+ * Under the pool's lock: a worker of s ended before it was ready, or could not be started. With
+ * toolgen's own command runner (which needs toolgen's libraries in the sandbox) the slot
+ * changes to runner.py at once; otherwise DEAD_STARTS_MAX such ends in a row make it rest
+ * (docs/sandbox.md#the-warm-pool).
+ */
+static void slot_dead_start(pool_slot *s, const pool_worker *pw)
+{
+    if (!pw->argv.n || !s->argv.n || strcmp(pw->argv.v[0], s->argv.v[0]) != 0)
+        return; /* started before the slot changed its runner */
+    tg_strv py = TG_STRV_INIT;
+    if (s->cmd.runner_exe && tg_command_warm_argv_py(&py)) {
+        tg_strv_free(&s->argv);
+        s->argv = py;
+        s->cmd.argv = (const char *const *)s->argv.v;
+        s->cmd.runner_exe = NULL;
+        s->dead_starts = 0;
+        return;
+    }
+    tg_strv_free(&py);
+    if (++s->dead_starts >= DEAD_STARTS_MAX) {
+        s->rest_until = tg_now_ms() + REST_MS;
+        s->dead_starts = DEAD_STARTS_MAX - 1; /* after the rest, one more dead start rests */
+    }
+}
+
 static void worker_free(pool_worker *pw)
 {
     if (!pw)
@@ -374,7 +424,7 @@ static pool_worker *make_ready(tg_warmpool *p, pool_slot *s, pool_worker *pw)
 static void slot_fill(tg_warmpool *p, pool_slot *s, bool first)
 {
     pthread_mutex_lock(&p->mu);
-    bool need = (!first || s->n_ready == 0) && s->n_ready + s->busy < s->cap;
+    bool need = (!first || s->n_ready == 0) && s->n_ready + s->busy < slot_cap(s);
     pool_worker *pw = NULL;
     if (need) {
         pw = xcalloc(1, sizeof *pw);
@@ -384,18 +434,22 @@ static void slot_fill(tg_warmpool *p, pool_slot *s, bool first)
             tg_strv_push(&pw->argv, s->hints.v[i]);
         pw->cmd = s->cmd;
         pw->cmd.argv = (const char *const *)pw->argv.v;
+        p->started++;
     }
     pthread_mutex_unlock(&p->mu);
     if (!need)
         return;
     tg_err e = {0};
     if (tg_warm_spawn(p->ctx->sandbox, &pw->cmd, &pw->w, &e) != TG_SANDBOX_OK) {
-        worker_free(pw); /* calls run cold; the next call tries again */
+        pthread_mutex_lock(&p->mu);
+        slot_dead_start(s, pw);
+        pthread_mutex_unlock(&p->mu);
+        worker_free(pw); /* calls run cold */
         return;
     }
     pool_worker *evicted = NULL;
     pthread_mutex_lock(&p->mu);
-    if (s->n_ready + s->busy < s->cap) {
+    if (s->n_ready + s->busy < slot_cap(s)) {
         evicted = make_ready(p, s, pw);
         pw = NULL;
     }
@@ -463,7 +517,7 @@ static bool filler_wake(tg_warmpool *p)
 static void slot_refill(tg_warmpool *p, pool_slot *s)
 {
     pthread_mutex_lock(&p->mu);
-    bool room = s->n_ready + s->busy + s->wants < s->cap;
+    bool room = s->n_ready + s->busy + s->wants < slot_cap(s);
     bool queued = room && filler_wake(p);
     if (queued)
         s->wants++;
@@ -583,7 +637,11 @@ static bool give_back(tg_warmpool *p, pool_slot *s, pool_worker *pw, bool ran)
     pool_worker *evicted = NULL;
     pthread_mutex_lock(&p->mu);
     s->busy--;
-    if (keep && s->n_ready + s->busy < s->cap)
+    if (ran)
+        s->dead_starts = 0;
+    else if (tg_warm_never_ready(pw->w))
+        slot_dead_start(s, pw);
+    if (keep && s->n_ready + s->busy < slot_cap(s))
         evicted = make_ready(p, s, pw);
     else
         keep = false;
@@ -609,7 +667,7 @@ static pool_worker *take_worker(tg_warmpool *p, pool_slot *s)
     bool asked = false;
     while (!s->n_ready && p->waiting && !p->stopping) {
         size_t workers = s->busy + s->wants + (s->filling ? 1 : 0);
-        bool more = workers < s->cap && (workers == 0 || s->waiters >= workers);
+        bool more = workers < slot_cap(s) && (workers == 0 || s->waiters >= workers);
         if (more && !asked) {
             if (!filler_wake(p))
                 break;

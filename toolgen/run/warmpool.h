@@ -85,6 +85,13 @@ tg_call_status tg_warmpool_call_try(tg_warmpool *p, const tg_tool_call *call,
 
 /* How many calls ran in a pool worker (the rest ran cold). */
 size_t tg_warmpool_warm_calls(const tg_warmpool *p);
+/*
+ * How many workers the pool started (or tried to). A slot whose workers end before they are
+ * ready starts none for a while after two in a row (its calls run cold), and a command slot
+ * whose worker could not start toolgen's own runner changes to runner.py
+ * (docs/sandbox.md#the-warm-pool).
+ */
+size_t tg_warmpool_workers_started(tg_warmpool *p);
 
 /* Stops every worker. NULL is fine. */
 void tg_warmpool_free(tg_warmpool *p);
