@@ -9,11 +9,9 @@
 // generate_tool out. A second client offers no
 // sampling and must be told so. Prints "FAIL NAME: why" lines and "client: N passed, N failed".
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
 const { SDK, TG, REPO, SERVER_URL, SCRIPT, NO_GENERATE } = process.env;
-const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
 const v1 = SDK === '1';
 const { Client } = v1 ? await load('@modelcontextprotocol/sdk/dist/esm/client/index.js')
                       : await load('@modelcontextprotocol/client/dist/index.mjs');
@@ -23,10 +21,6 @@ const { StreamableHTTPClientTransport } = v1
   ? await load('@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js')
   : await load('@modelcontextprotocol/client/dist/index.mjs');
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const show = (x) => JSON.stringify(x).slice(0, 600);
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
 
@@ -121,5 +115,4 @@ check(s.status === 'failure' && (s.error_message ?? '').includes('offers no samp
       'no sampling: failure naming why', show(s));
 await plain.close();
 
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

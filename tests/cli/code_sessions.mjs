@@ -4,10 +4,8 @@
 // SERVER_URL (`serve --toolset code --http`); then the 2.x client over stdio against SHORT, whose
 // sessions expire after 0.6 s. Run by tests/cli/code_sessions.sh with TG, SHORT, SERVER_URL.
 // Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
 const C1 = await load('@modelcontextprotocol/sdk/dist/esm/client/index.js');
 const H1 = await load('@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js');
 const C2 = await load('@modelcontextprotocol/client/dist/index.mjs');
@@ -15,10 +13,6 @@ const S2 = await load('@modelcontextprotocol/client/dist/stdio.mjs');
 const { TG, SHORT, SERVER_URL } = process.env;
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000; // bounds a wait, only against a hang
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const pin = { versionNegotiation: { mode: { pin: '2026-07-28' } } };
 const sc = (r) => r.structuredContent ?? {};
 const text = (r) => (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -191,5 +185,4 @@ try {
 } catch (e) {
   check(false, 'the clients', e.stack);
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

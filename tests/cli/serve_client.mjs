@@ -10,21 +10,15 @@
 // and "client: N passed, N failed" last; exits 1 on any failure.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { check, finish, load, npm } from './client_lib.mjs';
 
 // The peers live in tests/npm (make test-deps), not beside this script: load them from there.
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const sdk = (p) => load(`@modelcontextprotocol/sdk/dist/esm/${p}`);
 const { Client } = await sdk('client/index.js');
 const { StdioClientTransport, getDefaultEnvironment } = await sdk('client/stdio.js');
 const require = createRequire(`${npm}/`);
 const Ajv2020 = require('ajv/dist/2020.js').default;
-
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 
 // A failed call carries {"error": {...}} as its last text block; structuredContent only when
 // the outputSchema admits it, which the example tools' schemas do not.
@@ -194,11 +188,10 @@ try {
 
   check((await client.ping()) !== undefined, 'ping');
   await client.setLoggingLevel('warning');
-  pass++;
+  check(true, 'logging/setLevel');
 } catch (e) {
   check(false, 'client session', e?.stack || String(e));
 } finally {
   await client.close();
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

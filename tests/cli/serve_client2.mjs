@@ -12,18 +12,14 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { check, finish, npm } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
 const pkg = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/client/dist/${p}`).href);
 const { Client } = await pkg('index.mjs');
 const { StdioClientTransport, getDefaultEnvironment } = await pkg('stdio.mjs');
 const require = createRequire(`${npm}/`);
 const Ajv2020 = require('ajv/dist/2020.js').default;
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { TG, REPO, SPARE } = process.env;
 // every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
@@ -130,5 +126,4 @@ try {
 } finally {
   await client.close();
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

@@ -15,11 +15,9 @@
 // either SERVER_URL (HTTP) or nothing (stdio: the client starts `TG -C REPO serve --dev`).
 // Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
 import { appendFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
 const { SDK, TG, REPO, SERVER_URL } = process.env;
-const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
 const v1 = SDK === '1';
 const { Client } = v1 ? await load('@modelcontextprotocol/sdk/dist/esm/client/index.js')
                       : await load('@modelcontextprotocol/client/dist/index.mjs');
@@ -29,10 +27,6 @@ const { StreamableHTTPClientTransport } = v1
   ? await load('@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js')
   : await load('@modelcontextprotocol/client/dist/index.mjs');
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const show = (x) => JSON.stringify(x).slice(0, 400);
 
 const capabilities = { elicitation: {}, sampling: {}, roots: { listChanged: false } };
@@ -242,5 +236,4 @@ try {
 } finally {
   await client.close();
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

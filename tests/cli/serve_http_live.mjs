@@ -8,19 +8,15 @@
 // lines and "client: N passed, N failed" last; exits 1 on a failure.
 import { cpSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { check, finish, load, npm } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const sdk = (p) => load(`@modelcontextprotocol/sdk/dist/esm/${p}`);
 const v2 = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/client/dist/${p}`).href);
 const { Client } = await sdk('client/index.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
 const { ToolListChangedNotificationSchema } = await sdk('types.js');
 const C2 = await v2('index.mjs');
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { SERVER_URL, REPO, SPARE } = process.env;
 // every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
@@ -83,5 +79,4 @@ try {
   await legacy.close();
   await modern.close();
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

@@ -7,19 +7,14 @@
 // "client: N passed, N failed" last; exits 1 on a failure.
 import { writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const sdk = (p) => load(`@modelcontextprotocol/sdk/dist/esm/${p}`);
 const { Client } = await sdk('client/index.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
 
-let pass = 0, fail = 0;
 // every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const target = new URL(process.env.SERVER_URL);
 
 // The proxy: each client connection gets its own to the server. The first connection whose
@@ -79,5 +74,4 @@ try {
   await client.close();
   proxy.close();
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

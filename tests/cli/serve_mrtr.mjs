@@ -11,18 +11,13 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const sdk = (p) => load(`@modelcontextprotocol/sdk/dist/esm/${p}`);
 const { Client } = await sdk('client/index.js');
 const { StdioClientTransport } = await sdk('client/stdio.js');
 const { ElicitRequestSchema } = await sdk('types.js');
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { TG, REPO, OUT } = process.env;
 
 // ---- 2026-07-28, raw --------------------------------------------------------------------------
@@ -137,5 +132,4 @@ check(res.isError === false && res.structuredContent?.count === 3, 'legacy: the 
 check(res.isError === true && /cancelled the question/.test(res.content[0].text),
   'legacy: a cancelled question is a tool error', JSON.stringify(res));
 
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

@@ -10,19 +10,14 @@
 // (the served repository), SPARE (a tool folder, c_tool, to copy in) and CALLS. Prints
 // "FAIL NAME: why" lines, "session: ID" and "client: N passed, N failed" last.
 import { cpSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const sdk = (p) => load(`@modelcontextprotocol/sdk/dist/esm/${p}`);
 const { Client } = await sdk('client/index.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
 const { ToolListChangedNotificationSchema, LoggingMessageNotificationSchema, ElicitRequestSchema } =
   await sdk('types.js');
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { SERVER_URL, REPO, SPARE } = process.env;
 const CALLS = Number(process.env.CALLS || 30);
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
@@ -108,5 +103,4 @@ try {
 } finally {
   await client.close();
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

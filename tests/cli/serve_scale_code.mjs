@@ -8,17 +8,12 @@
 // Run from the repository root by tests/cli/serve_scale.sh with SERVER_URL (the balancer) and
 // CALLS. Prints "FAIL NAME: why" lines, "handle: H", "counts: ..." and "client: N passed, N
 // failed" last.
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const sdk = (p) => load(`@modelcontextprotocol/sdk/dist/esm/${p}`);
 const { Client } = await sdk('client/index.js');
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js');
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { SERVER_URL } = process.env;
 const CALLS = Number(process.env.CALLS || 9);
 
@@ -66,5 +61,4 @@ try {
 } finally {
   await client.close();
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

@@ -10,11 +10,8 @@
 // "client: N passed, N failed" last; exits 1 on a failure.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { check, finish } from './client_lib.mjs';
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { TG, REPO, SERVER_URL } = process.env;
 const EXT = 'io.modelcontextprotocol/tasks';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -188,5 +185,4 @@ check(r.result?.resultType === 'complete' && r.result.content?.[0]?.text === 'He
   'a plain tool stays plain, whatever the request hints', JSON.stringify(r));
 
 await close();
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

@@ -9,11 +9,8 @@
 import { spawn } from 'node:child_process';
 import { cpSync, rmSync, appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { check, finish } from './client_lib.mjs';
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { TG, REPO, SPARE } = process.env;
 // every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
@@ -108,5 +105,4 @@ check(JSON.stringify(list2?.result?.tools.map((t) => t.name)) === '["a_tool"]', 
 server.stdin.end();
 const code = await new Promise((r) => server.on('close', r));
 check(code === 0, 'serve ends cleanly', String(code));
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

@@ -13,18 +13,13 @@
 // "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
 import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
-const sdk = (p) => import(pathToFileURL(`${npm}/@modelcontextprotocol/sdk/dist/esm/${p}`).href);
+const sdk = (p) => load(`@modelcontextprotocol/sdk/dist/esm/${p}`);
 const { Client } = await sdk('client/index.js');
 const { StdioClientTransport } = await sdk('client/stdio.js');
 const { ElicitRequestSchema, ToolListChangedNotificationSchema } = await sdk('types.js');
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const { TG, REPO } = process.env;
 // every wait is for an event; HANG_S (tests/lib.sh) bounds it, only against a hang
 const HANG_MS = Number(process.env.HANG_S || 300) * 1000;
@@ -391,5 +386,4 @@ web.kill('SIGTERM');
 check(await new Promise((r) => web.on('close', r)) === 0, 'HTTP: serve ends cleanly');
 check(!/Sanitizer/.test(log), 'HTTP: no sanitizer report', log.slice(-2000));
 
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

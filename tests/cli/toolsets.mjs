@@ -4,21 +4,15 @@
 // --toolset calculator` over stdio, finds the calculator in tools/list, and checks that it
 // computes, converts units and refuses code. Run by tests/cli/toolsets.sh with TG, REPO, SDK.
 // Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
 const { TG, REPO, SDK } = process.env;
-const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
 const [{ Client }, { StdioClientTransport }] = SDK === '2'
   ? await Promise.all([load('@modelcontextprotocol/client/dist/index.mjs'),
                        load('@modelcontextprotocol/client/dist/stdio.mjs')])
   : await Promise.all([load('@modelcontextprotocol/sdk/dist/esm/client/index.js'),
                        load('@modelcontextprotocol/sdk/dist/esm/client/stdio.js')]);
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const options = SDK === '2' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
 const client = new Client({ name: `toolgen-toolsets-${SDK}`, version: '1.0.0' }, options);
 const transport = new StdioClientTransport({ command: TG,
@@ -47,5 +41,4 @@ try {
 } finally {
   await client.close().catch(() => {});
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();

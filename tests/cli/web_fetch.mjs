@@ -5,21 +5,15 @@
 // loopback server web_server.py, at BASE). Then against LIMITED, which allows 2 requests a
 // minute. Run by tests/cli/web_fetch.sh with TG, REPO, LIMITED, BASE, PORT, SDK.
 // Prints "FAIL NAME: why" lines and "client: N passed, N failed" last; exits 1 on a failure.
-import { pathToFileURL } from 'node:url';
+import { check, finish, load } from './client_lib.mjs';
 
-const npm = `${process.cwd()}/tests/npm/node_modules`;
 const { TG, REPO, LIMITED, BASE, PORT, SDK, ESCAPE } = process.env;
-const load = (p) => import(pathToFileURL(`${npm}/${p}`).href);
 const [{ Client }, { StdioClientTransport }] = SDK === '2'
   ? await Promise.all([load('@modelcontextprotocol/client/dist/index.mjs'),
                        load('@modelcontextprotocol/client/dist/stdio.mjs')])
   : await Promise.all([load('@modelcontextprotocol/sdk/dist/esm/client/index.js'),
                        load('@modelcontextprotocol/sdk/dist/esm/client/stdio.js')]);
 
-let pass = 0, fail = 0;
-const check = (cond, name, why = '') => {
-  if (cond) { pass++; } else { fail++; console.log(`FAIL ${name}${why ? ': ' + why : ''}`); }
-};
 const options = SDK === '2' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
 const sc = (r) => r.structuredContent ?? {};
 const text = (r) => (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -145,5 +139,4 @@ for (const [repo, label, fn] of [[REPO, 'main', async (c) => { await formats(c);
     await c?.close().catch(() => {});
   }
 }
-console.log(`client: ${pass} passed, ${fail} failed`);
-process.exit(fail ? 1 : 0);
+finish();
