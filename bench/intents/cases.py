@@ -295,7 +295,7 @@ CASES = [
     C("taxis", "busiest pickup zone", lambda d: top(count(d, "pickup_zone")), ordered=True, means=["count"]),
     C("taxis", "mean passengers per ride", lambda d: d.passengers.mean()),
     C("taxis", "longest trip distance", lambda d: d.distance.max()),
-    C("taxis", "rides with more than 4 passengers", lambda d: int((d.passengers > 4).sum())),
+    C("taxis", "rides with more than 4 passengers", lambda d: int((d.passengers > 4).sum()), means=["count"]),
     C("taxis", "average total amount by pickup borough", lambda d: g(d, "pickup_borough", "total", "mean")),
     C("taxis", "fare vs distance scatter", lambda d: Rows(len(d)), chart=True),
     C("taxis", "median fare for trips over 10 miles", lambda d: d[d.distance > 10].fare.median(), means=["distance"]),

@@ -219,6 +219,15 @@ static void test_questions(const tg_dataset *ds)
     /* a direction word is no part of a column's name ("fewest tips": fewest, then tips) */
     expect_question(ds, "which day had the fewest tips", "aggregate", "count",
                     "aggregate count(tip) by day | sort asc | top 1");
+    /* the rows that meet filters, named and nothing said of them: return them or count them */
+    expect_question(ds, "customers with a tip over 5", "result", "rows", "rows where tip > 5");
+    expect_question(ds, "customers with a tip over 5", "result", "count",
+                    "aggregate size() where tip > 5");
+    expect_question(ds, "customers who smoke on sunday", "result", "count",
+                    "aggregate size() where smoker == 'Yes' and day == 'Sun'");
+    expect_plan(ds, "show the customers with a tip over 5", "rows where tip > 5");
+    expect_plan(ds, "how many customers with a tip over 5", "aggregate size() where tip > 5");
+    expect_refused(ds, "customers with a tip over 5", "Should the tool return the rows");
     /* words before a column's own name that name nothing are no modifier of it */
     expect_refused(ds, "predict tomorrow's tip", "'predict'");
     /* a request refused for another reason is refused, not asked about */

@@ -748,14 +748,36 @@ static int op_rate(bp_state *s)
  * passengers") the request may as well want their number: it is refused, saying what to
  * compute.
  */
+/* Filters and nothing else to compute. */
+static bool only_filters(const bp_state *s)
+{
+    const bt_plan *p = s->p;
+    return p->nfilters && !p->naggs && !p->nvalues && !p->ngroups && !p->chart && !p->period &&
+           !p->sort && !p->top_k && p->ratio < 0 && !s->count_word && !s->distinct_word &&
+           !s->superlative && !s->top_word && s->sort_col < 0;
+}
+
 static bool listing(const bp_state *s)
 {
     static const char *const see[] = {"list", "listing", "show", "display", "find", "which",
                                       NULL};
-    const bt_plan *p = s->p;
-    return p->nfilters && !p->naggs && !p->nvalues && !p->ngroups && !p->chart && !p->period &&
-           !p->sort && !p->top_k && p->ratio < 0 && !s->count_word && !s->distinct_word &&
-           !s->superlative && !s->top_word && s->sort_col < 0 && bp_has(s, see);
+    return only_filters(s) && bp_has(s, see);
+}
+
+/* "rides with more than 4 passengers": the rows that meet the filters, named by their noun and
+ * nothing said of them — the rows themselves or how many there are, asked. */
+static int rows_or_count(bp_state *s)
+{
+    static const char *const options[] = {"rows", "count"};
+    const char *a = bt_question(s->x, "result", options, 2, "Should the tool return the rows "
+                                "that meet the filters (rows), or how many there are (count)?");
+    if (!a)
+        return tg_err_set(s->err, "result: answer rows (return them) or count (how many)");
+    if (strcmp(a, "count") == 0) {
+        bp_add_agg(s->p, BT_SIZE);
+        return op_aggregate(s);
+    }
+    return s->p->op = BT_OP_ROWS, 0;
 }
 
 static int choose(bp_state *s)
@@ -806,6 +828,8 @@ static int choose(bp_state *s)
         return op_top_rows(s);
     if (listing(s))
         return p->op = BT_OP_ROWS, 0;
+    if (only_filters(s) && counts_rows(s))
+        return rows_or_count(s);
     return op_aggregate(s);
 }
 
