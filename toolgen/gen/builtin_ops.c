@@ -741,14 +741,7 @@ static int op_rate(bp_state *s)
     return op_aggregate(s);
 }
 
-/*
- * "list the penguins heavier than 6000 g", "show passengers older than 70", "which rides had
- * more than 4 passengers": the rows themselves — filters and a word asking to see rows, and
- * nothing to compute, group, rank or draw. Without such a word ("rides with more than 4
- * passengers") the request may as well want their number: it is refused, saying what to
- * compute.
- */
-/* Filters and nothing else to compute. */
+/* Filters, and nothing to compute, group, rank or draw. */
 static bool only_filters(const bp_state *s)
 {
     const bt_plan *p = s->p;
@@ -757,6 +750,12 @@ static bool only_filters(const bp_state *s)
            !s->superlative && !s->top_word && s->sort_col < 0;
 }
 
+/*
+ * "list the penguins heavier than 6000 g", "show passengers older than 70", "which rides had
+ * more than 4 passengers": the rows themselves — filters and a word asking to see rows. Without
+ * such a word ("rides with more than 4 passengers") the request may as well want their number:
+ * asked (rows_or_count).
+ */
 static bool listing(const bp_state *s)
 {
     static const char *const see[] = {"list", "listing", "show", "display", "find", "which",

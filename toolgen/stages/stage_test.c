@@ -913,8 +913,9 @@ static double test_estimate(tg_stage_run *r)
     tg_err err = {0};
     if (tgs_manifest(r, tg_stage_tool(r), &m, &err) != 0)
         return 0;
+    const tg_runtime_desc *rt = tg_runtime_info(m.runtime);
     double est = 0;
-    if (tg_runtime_info(m.runtime)->sandboxed) {
+    if (!rt || rt->sandboxed) { /* as open_env: only a runtime known not to be is not run */
         double cases = cJSON_GetArraySize(m.examples) + cJSON_GetArraySize(m.tests);
         double deps = cJSON_GetArraySize(tg_json_get(m.implementation, "dependencies"));
         est = cases * (1 + deps);
