@@ -101,6 +101,17 @@ CASES = [
        means=["pickup"]), ("refused",), "pooled across all years"),
     (C("iris", "biggest petal length for each species", lambda d: g(d, "species", "petal_length", "max")),
      SOLVED, ""),
+    # a share asked of the rows that meet a filter, not of a column's values among them (was
+    # every bill amount's share at lunch, and embarked == S among Southampton's passengers)
+    (C("tips", "what share of bills were paid at lunch",
+       lambda d: d.time.value_counts(normalize=True)), SOLVED, ""),
+    (C("titanic", "percentage of passengers who embarked at Southampton",
+       lambda d: d.embark_town.value_counts(normalize=True)), SOLVED, ""),
+    # a number compared with a yes/no column (was survived < 10): of which column, asked
+    (C("titanic", "how many passengers under 10 survived",
+       lambda d: int(((d.age < 10) & (d.survived == 1)).sum()), means=["age"]), ("asked",), ""),
+    (C("titanic", "number of survivors under 10",
+       lambda d: int(((d.age < 10) & (d.survived == 1)).sum()), means=["age"]), ("asked",), ""),
     # "over the years": the years are the x axis
     (C("healthexp", "USA spending over the years, line chart",
        lambda d: d[d.Country == "USA"].sort_values("Year").Spending_USD.tolist(), chart=True), SOLVED, ""),

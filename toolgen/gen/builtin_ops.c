@@ -380,6 +380,31 @@ static int op_top_rows(bp_state *s)
     return 0;
 }
 
+/*
+ * Was the column whose shares are asked named by a word for the rows ("what share of bills were
+ * paid at lunch": bills, loosely total_bill) or as the verb of a clause about them ("percentage
+ * of passengers who embarked at Southampton")? Then the request asks for the share of the rows
+ * that meet its filter, not for the shares of that column's values among those rows (every
+ * bill amount at lunch, or embarked = S among Southampton's passengers: 100 %).
+ */
+static bool shares_of_rows(const bp_state *s)
+{
+    static const char *const rel[] = {"who", "that", "which", NULL};
+    for (size_t i = 0; i < s->t->n; i++) {
+        const bt_tok *k = &s->t->v[i];
+        if (k->kind != BT_COL || k->ds != 0 || k->col != s->p->values[0])
+            continue;
+        char w[32]; /* the word as written, lowercased (a column token's text is its name) */
+        size_t n = 0;
+        for (const char *c = k->raw; *c && n + 1 < sizeof w; c++)
+            w[n++] = (char)tolower((unsigned char)*c);
+        w[n] = '\0';
+        if (bt_is_row_noun(w) || (i > 0 && bp_in(&s->t->v[i - 1], rel)))
+            return true;
+    }
+    return false;
+}
+
 static int op_value_counts(bp_state *s)
 {
     bt_plan *p = s->p;
@@ -387,6 +412,15 @@ static int op_value_counts(bp_state *s)
     if (p->nvalues == 0 && p->ngroups == 1) {
         p->values[p->nvalues++] = p->groups[0];
         p->ngroups = 0;
+    }
+    if (p->nvalues == 1 && p->nfilters && !p->ngroups && shares_of_rows(s)) {
+        const bt_filter *only = p->nfilters == 1 ? &p->filters[0] : NULL;
+        if (!only || only->cmp != BT_EQ || only->numeric || only->nvals != 1)
+            return tg_err_set(s->err, "the share of the rows that meet a condition is read off "
+                                      "the counts of one column's values: ask for the shares of "
+                                      "a column (\"share of each time\"), or for the number of "
+                                      "rows where the condition holds");
+        p->nvalues = 0; /* the filter's column, below */
     }
     /* "proportion of female passengers": the share of a value is read off its column's
      * counts (every value's share, the one asked among them), not taken after filtering to it.
