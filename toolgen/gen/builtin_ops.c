@@ -396,7 +396,7 @@ static bool shares_of_rows(const bp_state *s)
             continue;
         char w[32]; /* the word as written, lowercased (a column token's text is its name) */
         size_t n = 0;
-        for (const char *c = k->raw; *c && n + 1 < sizeof w; c++)
+        for (const char *c = k->raw ? k->raw : ""; *c && n + 1 < sizeof w; c++)
             w[n++] = (char)tolower((unsigned char)*c);
         w[n] = '\0';
         if (bt_is_row_noun(w) || (i > 0 && bp_in(&s->t->v[i - 1], rel)))
