@@ -112,6 +112,11 @@ CASES = [
        lambda d: int(((d.age < 10) & (d.survived == 1)).sum()), means=["age"]), ("asked",), ""),
     (C("titanic", "number of survivors under 10",
        lambda d: int(((d.age < 10) & (d.survived == 1)).sum()), means=["age"]), ("asked",), ""),
+    # "ROWS with COL": the rows that have one, not COL as a second measure over every row
+    (C("taxis", "mean tip for rides with tolls", lambda d: d[d.tolls > 0].tip.mean()), SOLVED, ""),
+    (C("taxis", "number of rides with tolls", lambda d: int((d.tolls > 0).sum())), SOLVED, ""),
+    (C("titanic", "average fare of passengers with an age", lambda d: d[d.age.notna()].fare.mean()),
+     SOLVED, ""),
     # "over the years": the years are the x axis
     (C("healthexp", "USA spending over the years, line chart",
        lambda d: d[d.Country == "USA"].sort_values("Year").Spending_USD.tolist(), chart=True), SOLVED, ""),

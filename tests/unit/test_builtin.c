@@ -578,6 +578,33 @@ static void test_states(void)
 
 /* "no tip": zero where the column holds zeros and no missing values, missing where it holds
  * missing values and no zero, asked where both are possible. */
+/* "ROWS with COL": the rows that have one — not 0, not missing — never COL as a measure (it was
+ * "mean(total_bill, tip)" over every row). */
+static void test_with_value(void)
+{
+    tg_dataset_column cols[8];
+    tg_dataset ds = tips_schema(cols); /* tip: 0 to 50, nothing missing */
+    expect_plan(&ds, "average total bill of customers with a tip",
+                "aggregate mean(total_bill) where tip > 0");
+    expect_plan(&ds, "how many customers that had a tip", "aggregate size() where tip > 0");
+    expect_plan(&ds, "average total bill of customers with a tip over 5",
+                "aggregate mean(total_bill) where tip > 5");
+    expect_plan(&ds, "correlation of tip with total bill", "correlation total_bill, tip pearson");
+    cols[7].min = 32, cols[7].missing = 2; /* bill_length_mm: no zero, two missing */
+    expect_plan(&ds, "average tip of customers with a bill length",
+                "aggregate mean(tip) where bill_length_mm is not missing");
+    cols[7].missing = 0; /* no zero, nothing missing: every customer has one */
+    expect_plan(&ds, "average tip of customers with a bill length", "aggregate mean(tip)");
+    cols[1].missing = 3; /* tip: zeros and missing values */
+    expect_question(&ds, "average total bill of customers with a tip", "with tip", "present",
+                    "aggregate mean(total_bill) where tip is not missing");
+    expect_question(&ds, "average total bill of customers with a tip", "with tip", "nonzero",
+                    "aggregate mean(total_bill) where tip > 0");
+    cols[1].min = -5; /* below 0 too: not 0, and present */
+    expect_question(&ds, "average total bill of customers with a tip", "with tip", "nonzero",
+                    "aggregate mean(total_bill) where tip != 0 and tip is not missing");
+}
+
 static void test_no_value(void)
 {
     tg_dataset_column cols[8];
@@ -639,6 +666,7 @@ int main(int argc, char **argv)
     test_year_ranges();
     test_busiest();
     test_no_value();
+    test_with_value();
     test_states();
     return tl_finish("builtin");
 }

@@ -394,12 +394,7 @@ static bool shares_of_rows(const bp_state *s)
         const bt_tok *k = &s->t->v[i];
         if (k->kind != BT_COL || k->ds != 0 || k->col != s->p->values[0])
             continue;
-        char w[32]; /* the word as written, lowercased (a column token's text is its name) */
-        size_t n = 0;
-        for (const char *c = k->raw ? k->raw : ""; *c && n + 1 < sizeof w; c++)
-            w[n++] = (char)tolower((unsigned char)*c);
-        w[n] = '\0';
-        if (bt_is_row_noun(w) || (i > 0 && bp_in(&s->t->v[i - 1], rel)))
+        if (bp_names_rows(k) || (i > 0 && bp_in(&s->t->v[i - 1], rel)))
             return true;
     }
     return false;

@@ -8,6 +8,7 @@
  * a question with a part of it ignored.
  */
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -201,12 +202,102 @@ static int filter_on_no(bp_state *s, size_t i)
     return 1;
 }
 
+bool bp_names_rows(const bt_tok *k)
+{
+    if (k->kind == BT_WORD)
+        return bt_is_row_noun(k->text);
+    if (k->kind != BT_COL || !k->raw || strchr(k->raw, ' '))
+        return false;
+    char w[32];
+    size_t n = 0;
+    for (const char *c = k->raw; *c && n + 1 < sizeof w; c++)
+        w[n++] = (char)tolower((unsigned char)*c);
+    w[n] = '\0';
+    return bt_is_row_noun(w);
+}
+
+/* Where the "with" of "ROWS with [a] COL" / "ROWS that had [a] COL" before i starts: the index
+ * of the rows' word, or -1. */
+static long with_clause(const bt_toks *t, size_t i)
+{
+    static const char *const has[] = {"with", "having", NULL};
+    static const char *const had[] = {"had", "have", "has", NULL};
+    static const char *const rel[] = {"that", "who", "which", NULL};
+    static const char *const some[] = {"a", "an", "any", "some", NULL};
+    size_t j = i;
+    if (j > 0 && bp_in(&t->v[j - 1], some))
+        j--;
+    if (j < 2)
+        return -1;
+    size_t w = j - 1;
+    if (bp_in(&t->v[w], had) && w >= 2 && bp_in(&t->v[w - 1], rel))
+        w--;
+    else if (!bp_in(&t->v[w], has))
+        return -1;
+    for (size_t k = w; k < i; k++)
+        if (t->v[k].used)
+            return -1;
+    return bp_names_rows(&t->v[w - 1]) && !t->v[w - 1].used ? (long)(w - 1) : -1;
+}
+
+/*
+ * "rides with tolls", "passengers with an age", "bills that had a tip": the rows that have a
+ * COL — not 0 and not missing, each where the column can be so (both: which one is asked; a
+ * column neither can be: every row) — not COL as something to compute. Only after a word for
+ * the rows, and with nothing after COL that compares it ("rides with a tip over 5" is
+ * filter_on_column's); yes/no columns are the flag clauses'.
+ */
+static int filter_on_with(bp_state *s, size_t i)
+{
+    bt_toks *t = s->t;
+    const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
+    long rows = with_clause(t, i);
+    if (rows < 0 || c->distinct <= 2)
+        return 0;
+    bt_cmp cmp;
+    if (i + 1 < t->n && (t->v[i + 1].kind == BT_NUM || t->v[i + 1].kind == BT_CMP ||
+                         t->v[i + 1].kind == BT_VAL || bp_in(&t->v[i + 1], be) ||
+                         bp_in(&t->v[i + 1], neg_words) || bp_comparison_at(t, i + 1, &cmp)))
+        return 0;
+    bool zero = numeric_col(c) && c->min <= 0 && c->max >= 0, missing = c->missing > 0;
+    bool nonzero = zero;
+    if (zero && missing) {
+        static const char *const options[] = {"nonzero", "present"};
+        char about[160];
+        snprintf(about, sizeof about, "with %s", t->v[i].raw);
+        const char *pick = bt_question(s->x, about, options, 2, "By '%s', do you mean %s is not "
+                                       "0 (nonzero) or %s is not missing (present)?", about,
+                                       c->name, c->name);
+        if (!pick)
+            return tg_err_set(s->err, "'%s' was answered with neither nonzero nor present", about);
+        nonzero = strcmp(pick, "nonzero") == 0;
+    }
+    if (nonzero || missing) {
+        bt_filter *f = bp_new_filter(s, t->v[i].col);
+        if (!f)
+            return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+        f->cmp = !nonzero ? BT_NOTNA : c->min >= 0 ? BT_GT : BT_NE;
+        f->numeric = nonzero;
+        f->lo = 0;
+        if (nonzero && missing && f->cmp == BT_NE) { /* NaN != 0 holds: present too */
+            if (!(f = bp_new_filter(s, t->v[i].col)))
+                return tg_err_set(s->err, "more than %d filters", BT_LIMIT);
+            f->cmp = BT_NOTNA;
+        }
+    }
+    for (size_t k = (size_t)rows + (t->v[rows].kind == BT_COL ? 0 : 1); k <= i; k++)
+        t->v[k].used = true; /* the rows' word too when it was read as a column */
+    return 1;
+}
+
 /* COL [is] [not] (missing | present | <comparison> NUM [and NUM]) at i. */
 static int filter_on_column(bp_state *s, size_t i)
 {
     bt_toks *t = s->t;
     int no = filter_on_no(s, i);
     if (no != 0)
+        return no;
+    if ((no = filter_on_with(s, i)) != 0)
         return no;
     size_t j = i + 1;
     while (j < t->n && bp_in(&t->v[j], be) && !(j + 1 < t->n && t->v[j + 1].kind == BT_NUM))

@@ -30,6 +30,8 @@ typedef struct bp_state {
 
 bool bp_is(const bt_tok *k, const char *w);
 bool bp_in(const bt_tok *k, const char *const *list);
+/* A word for the rows at k ("rides"), also one the lexer read loosely as a column ("bills"). */
+bool bp_names_rows(const bt_tok *k);
 bool bp_has(const bp_state *s, const char *const *list);
 /* Add to one of the plan's lists (groups, values; aggs) unless it holds the entry already; a
  * list of BT_LIMIT entries stays as it is. */
