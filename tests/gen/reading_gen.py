@@ -117,6 +117,13 @@ CASES = [
     (C("taxis", "number of rides with tolls", lambda d: int((d.tolls > 0).sum())), SOLVED, ""),
     (C("titanic", "average fare of passengers with an age", lambda d: d[d.age.notna()].fare.mean()),
      SOLVED, ""),
+    # a list of values whose first word is also a ranking word (was class == 'Second' alone)
+    (C("titanic", "average age of first and second class passengers",
+       lambda d: d[d["class"].isin(["First", "Second"])].age.mean()), SOLVED, ""),
+    # a column reported for the group another ranks (was ranked by the reported column)
+    (C("penguins", "average bill length of the heaviest species",
+       lambda d: g(d, "species", "bill_length_mm", "mean").loc[
+           [d.groupby("species").body_mass_g.mean().idxmax()]]), SOLVED, ""),
     # "over the years": the years are the x axis
     (C("healthexp", "USA spending over the years, line chart",
        lambda d: d[d.Country == "USA"].sort_values("Year").Spending_USD.tolist(), chart=True), SOLVED, ""),

@@ -576,6 +576,44 @@ static void test_states(void)
     expect_refused(&ds, "average speeding by state", "'state' is neither a column");
 }
 
+/* Misreadings that were wrong answers: a list of values whose first is a grammar word ("first
+ * and second class": first was a ranking word, and only Second kept), "first N ROWS by COL"
+ * (was the row count per fare), a column at each group's extreme row (was the largest of
+ * both columns per group), a measure on the busiest group, "per" a word for the rows. */
+static void test_listed_and_ranked(void)
+{
+    static char *classes[] = {"First", "Second", "Third"};
+    tg_dataset_column cols[3] = {schema_col("class", TG_COL_STRING, classes, 3),
+                                 schema_col("age", TG_COL_FLOAT, NULL, 0),
+                                 schema_col("fare", TG_COL_FLOAT, NULL, 0)};
+    tg_dataset ds = {.path = "data/titanic.csv", .rows = 891, .cols = cols, .ncols = 3};
+    expect_plan(&ds, "average age of first and second class passengers",
+                "aggregate mean(age) where class in ('First', 'Second')");
+    expect_plan(&ds, "average age of passengers in first or second class",
+                "aggregate mean(age) where class in ('First', 'Second')");
+    expect_plan(&ds, "average age of first class passengers", "aggregate mean(age) where class == 'First'");
+    expect_plan(&ds, "first 5 passengers by fare", "top_rows fare | sort desc | top 5");
+    expect_plan(&ds, "top 5 passengers by fare", "top_rows fare | sort desc | top 5");
+    tg_dataset_column tcols[8];
+    tg_dataset tips = tips_schema(tcols);
+    expect_refused(&tips, "tip of each day's biggest bill", "at the row of each group");
+    expect_plan(&tips, "tip of the biggest total bill", "top_rows total_bill | sort desc | top 1");
+    expect_plan(&tips, "biggest tip and total bill per day", "aggregate max(tip, total_bill) by day");
+    /* a size word before the rows' noun is no count of them (was the day with most rows) */
+    expect_refused(&tips, "biggest customer on each day", "max of which column");
+    expect_plan(&tips, "day with the most customers", "aggregate size() by day | sort desc | top 1");
+    /* a column reported for the group ranked by another (was ranked by the reported one) */
+    expect_plan(&tips, "average tip of the day with the highest total bill",
+                "aggregate mean(total_bill, tip) by day | sort desc | top 1");
+    /* a measure on the busiest group (was ranked by the measure, or its count reported) */
+    expect_refused(&tips, "tip amount on the busiest day", "'busiest' ranks the day");
+    expect_plan(&tips, "busiest day", "aggregate size() by day | sort desc | top 1");
+    /* "per bill" where "bill" loosely names total_bill: each row (was tip / total_bill) */
+    tips.ncols = 7; /* without bill_length_mm, "bill" names only total_bill */
+    expect_plan(&tips, "average tip per bill", "aggregate mean(tip)");
+    expect_plan(&tips, "average tip per customer", "aggregate mean(tip)");
+}
+
 /* "no tip": zero where the column holds zeros and no missing values, missing where it holds
  * missing values and no zero, asked where both are possible. */
 /* "ROWS with COL": the rows that have one — not 0, not missing — never COL as a measure (it was
@@ -667,6 +705,7 @@ int main(int argc, char **argv)
     test_busiest();
     test_no_value();
     test_with_value();
+    test_listed_and_ranked();
     test_states();
     return tl_finish("builtin");
 }

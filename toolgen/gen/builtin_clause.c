@@ -138,8 +138,12 @@ static void group_clause(bp_state *s, size_t i, bool ranking, bool has_agg)
         return;
     bt_tok *next = &t->v[j];
     bool by = bp_is(&t->v[i], "by");
-    if (!by && next->kind == BT_WORD && bt_is_row_noun(next->text)) {
-        t->v[i].used = next->used = true; /* "mean passengers per ride": each row, no group */
+    /* "mean passengers per ride": each row, no group; also a word for the rows that loosely
+     * names a column ("average tip per bill": not per total_bill) */
+    if (!by && bp_names_rows(next) &&
+        (next->kind == BT_WORD ||
+         (next->ds == 0 && !bt_word_eq(next->raw, s->ds[0].cols[next->col].name)))) {
+        t->v[i].used = next->used = true;
         return;
     }
     if (by && bp_in(next, agg_kw) && j + 1 < t->n && t->v[j + 1].kind == BT_COL) {
@@ -314,6 +318,7 @@ int bp_groups(bp_state *s)
     bool ranking = bp_has(s, sort_words);
     for (size_t i = 0; i + 1 < t->n; i++)
         if (bp_is(&t->v[i], "top") || bp_is(&t->v[i], "bottom") ||
+            (bp_is(&t->v[i], "first") && t->v[i + 1].kind == BT_NUM) || /* "first 5 ... by" */
             (t->v[i].kind == BT_NUM && bp_in(&t->v[i + 1], (const char *const[]){
                 "highest", "largest", "biggest", "lowest", "smallest", "most", "least", NULL})))
             ranking = true;
@@ -434,9 +439,12 @@ void bp_aggregates(bp_state *s)
         size_t n = i + 1;
         while (dir && n < t->n && t->v[n].kind == BT_WORD && bt_is_filler(t->v[n].text))
             n++;
-        if (dir && n < t->n && t->v[n].kind == BT_WORD && !t->v[n].used &&
-            bt_is_row_noun(t->v[n].text)) {
-            s->count_word = true; /* "the most penguins": the rows are counted */
+        /* "the most penguins", "fewest rides": the rows are counted — a word of quantity only
+         * ("the biggest penguin" is one penguin, not the most of them) */
+        static const char *const quantity[] = {"most", "least", "fewest", "more", "less", NULL};
+        if (dir && bp_in(k, quantity) && n < t->n && t->v[n].kind == BT_WORD &&
+            !t->v[n].used && bt_is_row_noun(t->v[n].text)) {
+            s->count_word = true;
             t->v[n].used = true;
         }
         if (dir) {

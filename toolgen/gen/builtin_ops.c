@@ -326,10 +326,26 @@ static int op_aggregate(bp_state *s)
         return op_top_rows(s);
     }
     if (s->superlative && !p->naggs && !s->count_word && p->ngroups && !s->ranked_key) {
-        /* "biggest petal length for each species": the largest of each group, every group */
+        /* "biggest petal length for each species": the largest of each group, every group —
+         * but "tip of each day's biggest bill" asks for a row of each group, which is not the
+         * largest of every column */
+        if (p->nvalues > 1 && extreme_row_column(s) >= 0)
+            return tg_err_set(s->err, "a column at the row of each group where another is "
+                                      "largest or smallest is not supported by the built-in "
+                                      "generator; ask for one group's row (\"tip of the biggest "
+                                      "bill\") or the extreme of each group (\"biggest bill per "
+                                      "day\")");
         bp_add_agg(p, s->sup_dir > 0 ? BT_MAX : BT_MIN);
     } else if (s->superlative && (p->naggs || s->count_word || p->ngroups)) {
         p->sort = s->sup_dir; /* "which day has the highest average tip" */
+        /* "average bill length of the heaviest species": ranked by the superlative's column
+         * (the first one is the ranking's), the one named before it reported beside it */
+        if (p->nvalues > 1 && (extreme = extreme_row_column(s)) >= 0)
+            for (size_t v = 1; v < p->nvalues; v++)
+                if (p->values[v] == extreme) {
+                    p->values[v] = p->values[0];
+                    p->values[0] = extreme;
+                }
         if (!p->top_k)
             p->top_k = 1; /* ranking groups without an aggregate: asked in settle_aggs */
     } else if (s->superlative && p->nvalues > 1 && (extreme = extreme_row_column(s)) >= 0) {
@@ -929,6 +945,14 @@ static int panel_partner(const bp_state *s, int group)
 static int busiest_of_totals(bp_state *s)
 {
     bt_plan *p = s->p;
+    if (s->x->rows_superlative && p->op == BT_OP_AGGREGATE && p->nvalues >= 1 &&
+        p->ngroups == 1) { /* "tip amount on the busiest day": a measure of the top group */
+        const char *g = s->ds[0].cols[p->groups[0]].name, *v = s->ds[0].cols[p->values[0]].name;
+        return tg_err_set(s->err, "'busiest' ranks the %s by their number of rows; %s on the "
+                                  "busiest one is not supported by the built-in generator (it "
+                                  "would rank by %s instead, or report the count): ask for the "
+                                  "busiest %s, or for %s per %s", g, v, v, g, v, g);
+    }
     if (!s->x->rows_superlative || p->op != BT_OP_AGGREGATE || p->naggs != 1 ||
         p->aggs[0] != BT_SIZE || p->ngroups != 1 || p->nvalues || !p->sort)
         return 0;

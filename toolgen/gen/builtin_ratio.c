@@ -51,11 +51,13 @@ static bool as_share_of(bp_state *s, size_t i, size_t *last, bool *percent)
     return true;
 }
 
-/* "fare per mile": per, then a column named by another word than its name (a unit). */
+/* "fare per mile": per, then a column named by another word than its name (a unit) — but not
+ * a word for the rows ("tip per bill": each row is a bill, so the tip of each). */
 static bool per_unit(const bp_state *s, size_t i)
 {
     const bt_toks *t = s->t;
-    if (i + 2 >= t->n || !bp_is(&t->v[i + 1], "per") || !numeric_col_at(s, i + 2))
+    if (i + 2 >= t->n || !bp_is(&t->v[i + 1], "per") || !numeric_col_at(s, i + 2) ||
+        bp_names_rows(&t->v[i + 2]))
         return false;
     const bt_tok *u = &t->v[i + 2];
     const tg_dataset_column *c = &s->ds[0].cols[u->col];

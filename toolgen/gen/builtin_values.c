@@ -108,6 +108,34 @@ static bool names_col(const bt_toks *t, size_t j, const bt_ctx *x, int d, int co
     return hit;
 }
 
+/* Whether word w is one of the column's values as written, any case. */
+static bool is_level_of(const char *w, const tg_dataset_column *c)
+{
+    for (size_t l = 0; l < c->nlevels; l++)
+        if (strcasecmp(c->levels[l], w) == 0)
+            return true;
+    return false;
+}
+
+/*
+ * The column's name after a list of its values that starts at i ("first and second class",
+ * "first, second or third class"): the words between are "and", "or" or commas and values of
+ * that column.
+ */
+static bool listed_before_column(const bt_toks *t, size_t i, const bt_ctx *x, int d, int col)
+{
+    const tg_dataset_column *c = &x->ds[d].cols[col];
+    size_t j = i + 1;
+    while (j + 1 < t->n &&
+           ((t->v[j].kind == BT_WORD &&
+             (strcmp(t->v[j].text, "and") == 0 || strcmp(t->v[j].text, "or") == 0)) ||
+            t->v[j].kind == BT_SEP) &&
+           (t->v[j + 1].kind == BT_WORD || t->v[j + 1].kind == BT_VAL) &&
+           is_level_of(t->v[j + 1].text, c))
+        j += 2;
+    return j > i + 1 && names_col(t, j, x, d, col);
+}
+
 /* Every column of the datasets with a value the words w name (the best way per column). */
 static size_t candidates(const char *w, bool one_word, const bt_ctx *x, vcand *out, size_t max)
 {
@@ -189,8 +217,9 @@ size_t bt_match_value(const bt_toks *t, size_t i, bt_ctx *x, int *ds_out, int *c
                 bool exact = strcmp(t->v[i].raw, c[j].level) == 0;
                 bool after = i > 0 && t->v[i - 1].kind == BT_COL && t->v[i - 1].ds == c[j].ds &&
                              t->v[i - 1].col == c[j].col;
-                if ((names_col(t, i + 1, x, c[j].ds, c[j].col) && (!article || exact)) ||
-                    (after && exact))
+                bool named = names_col(t, i + 1, x, c[j].ds, c[j].col) ||
+                             listed_before_column(t, i, x, c[j].ds, c[j].col);
+                if ((named && (!article || exact)) || (after && exact))
                     c[m++] = c[j];
             }
             n = m;
