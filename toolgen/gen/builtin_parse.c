@@ -7,8 +7,8 @@
  * with no role or a number with no meaning makes the intent refused, so the tool never answers
  * a question with a part of it ignored.
  */
-#include <stdio.h>
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
