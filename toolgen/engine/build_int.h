@@ -71,7 +71,9 @@ typedef struct node {
     tg_strv out_names;
     tg_hash out_hash; /* all outputs in one hash: what downstream keys see */
     int pending;      /* upstream nodes still to resolve */
-    double est;       /* its stage's estimate when it became ready (build_ready.c), else 0 */
+    double est;       /* its place in the ready queue (build_ready.c): 0 without estimates */
+    double own_est;   /* its stage's estimate, once asked (own_known; under mu) */
+    bool own_known;
     uint64_t seq;     /* the order in which it became ready */
 } node;
 
@@ -88,8 +90,8 @@ typedef struct ready_queue {
     size_t nu, capu;
     uint64_t seq;
 } ready_queue;
-/* n became ready: it takes its place in the ready order, and goes into the queue with estimate
- * 0, or with estimate_first waits for its estimate (tgb_ready_take_deferred, tgb_ready_push). */
+/* n became ready: it takes its place in the ready order, and goes into the queue with est 0,
+ * or with estimate_first waits for its estimate (tgb_ready_take_deferred, tgb_ready_push). */
 void tgb_ready_add(ready_queue *q, node *n, bool estimate_first);
 /* Queues a deferred node, its est set. */
 void tgb_ready_push(ready_queue *q, node *n);

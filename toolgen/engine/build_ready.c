@@ -57,8 +57,8 @@ void tgb_ready_push(ready_queue *q, node *n)
 void tgb_ready_add(ready_queue *q, node *n, bool estimate_first)
 {
     n->seq = q->seq++;
+    n->est = 0;
     if (!estimate_first) {
-        n->est = 0;
         tgb_ready_push(q, n);
         return;
     }

@@ -937,27 +937,38 @@ static double ask_estimate(worker *w, node *n)
  * Under mu: gives the nodes that became ready their place in the queue, then queues them. The
  * place is the node's own estimate or, when larger, that of a next stage that waits for this
  * node alone (the other upstream outputs it reads are there): so a tool's static check runs
- * early when its tests will be long (docs/build.md#scheduling). Estimates are asked outside
- * mu, since they read upstream outputs.
+ * early when its tests will be long (docs/build.md#scheduling). Each node's estimate is asked
+ * once, outside mu (it reads upstream outputs), and kept for when that node becomes ready.
  */
 static void estimate_ready(worker *w)
 {
     engine *e = w->e;
     node *n;
     while ((n = tgb_ready_take_deferred(&e->ready))) {
-        node *next[8];
+        node *ask[9]; /* n and its next stages, those whose estimate is not known yet */
         size_t k = 0;
-        for (size_t i = 0; i < n->ndown && k < sizeof next / sizeof *next; i++)
-            if (n->down[i]->def->estimate && n->down[i]->pending == 1)
-                next[k++] = n->down[i];
-        pthread_mutex_unlock(&e->mu);
-        double est = n->def->estimate ? ask_estimate(w, n) : 0;
-        for (size_t i = 0; i < k; i++) {
-            double d = ask_estimate(w, next[i]);
-            if (d > est)
-                est = d;
+        if (n->def->estimate && !n->own_known)
+            ask[k++] = n;
+        for (size_t i = 0; i < n->ndown && k < sizeof ask / sizeof *ask; i++) {
+            node *d = n->down[i];
+            if (d->def->estimate && d->pending == 1 && !d->own_known)
+                ask[k++] = d;
         }
+        double got[9];
+        pthread_mutex_unlock(&e->mu);
+        for (size_t i = 0; i < k; i++)
+            got[i] = ask_estimate(w, ask[i]);
         pthread_mutex_lock(&e->mu);
+        for (size_t i = 0; i < k; i++) {
+            ask[i]->own_est = got[i];
+            ask[i]->own_known = true;
+        }
+        double est = n->own_known ? n->own_est : 0;
+        for (size_t i = 0; i < n->ndown; i++) {
+            const node *d = n->down[i];
+            if (d->own_known && d->pending == 1 && d->own_est > est)
+                est = d->own_est;
+        }
         n->est = est;
         tgb_ready_push(&e->ready, n);
     }

@@ -80,9 +80,9 @@ typedef struct tg_stage_def {
     tg_stage_status (*run)(tg_stage_run *r, tg_err *err);
     /*
      * Optional: a rough cost of this run, in any unit shared by the stages of the table (0: as
-     * cheap as a stage without an estimate). Asked when the run becomes ready, and before,
-     * when the one upstream stage it still waits for becomes ready (which then takes this
-     * estimate, so the chain to a long run starts early): only the outputs of upstream stages
+     * cheap as a stage without an estimate). Asked once: when the one upstream stage the run
+     * still waits for becomes ready (which then takes this estimate, so the chain to a long
+     * run starts early), else when the run itself does; only the outputs of upstream stages
      * that are done may be read (tg_stage_read_upstream), nothing else of the context. The
      * ready runs with the highest estimate start first (docs/build.md#scheduling); it orders
      * the build and never changes what a stage produces.

@@ -168,6 +168,26 @@ static bool numeric_col(const tg_dataset_column *c)
 }
 
 /*
+ * "no tip", "with a tip" of a column that holds zeros and missing values: which one the word
+ * means, asked (options: the zero reading, then the missing one; `is`: "is" or "is not").
+ * 1: the zero reading, 0: the missing one, -1: answered with neither (err).
+ */
+static int zero_or_missing(bp_state *s, size_t i, const char *word, const char *is,
+                           const char *const options[2])
+{
+    const char *name = s->ds[0].cols[s->t->v[i].col].name;
+    char about[160];
+    snprintf(about, sizeof about, "%s %s", word, s->t->v[i].raw);
+    const char *pick = bt_question(s->x, about, options, 2, "By '%s', do you mean %s %s 0 (%s) "
+                                   "or %s %s missing (%s)?", about, name, is, options[0], name,
+                                   is, options[1]);
+    if (!pick)
+        return tg_err_set(s->err, "'%s' was answered with neither %s nor %s", about, options[0],
+                          options[1]);
+    return strcmp(pick, options[0]) == 0;
+}
+
+/*
  * "rides with no tip", "passengers with no age recorded": "no" before a column is its zero
  * where the column holds zeros and no missing values, missing where it holds missing values
  * and no zero, and asked where it could be either. 1: read; 0: not this phrase.
@@ -184,14 +204,10 @@ static int filter_on_no(bp_state *s, size_t i)
     bool is_zero = zero;
     if (zero && missing) {
         static const char *const options[] = {"zero", "missing"};
-        char about[160];
-        snprintf(about, sizeof about, "no %s", t->v[i].raw);
-        const char *pick = bt_question(s->x, about, options, 2, "By '%s', do you mean %s is 0 "
-                                       "(zero) or %s is missing (missing)?", about, c->name,
-                                       c->name);
-        if (!pick)
-            return tg_err_set(s->err, "'%s' was answered with neither zero nor missing", about);
-        is_zero = strcmp(pick, "zero") == 0;
+        int z = zero_or_missing(s, i, "no", "is", options);
+        if (z < 0)
+            return -1;
+        is_zero = z == 1;
     }
     bt_filter *f = bp_new_filter(s, t->v[i].col);
     if (!f)
@@ -263,14 +279,10 @@ static int filter_on_with(bp_state *s, size_t i)
     bool nonzero = zero;
     if (zero && missing) {
         static const char *const options[] = {"nonzero", "present"};
-        char about[160];
-        snprintf(about, sizeof about, "with %s", t->v[i].raw);
-        const char *pick = bt_question(s->x, about, options, 2, "By '%s', do you mean %s is not "
-                                       "0 (nonzero) or %s is not missing (present)?", about,
-                                       c->name, c->name);
-        if (!pick)
-            return tg_err_set(s->err, "'%s' was answered with neither nonzero nor present", about);
-        nonzero = strcmp(pick, "nonzero") == 0;
+        int z = zero_or_missing(s, i, "with", "is not", options);
+        if (z < 0)
+            return -1;
+        nonzero = z == 1;
     }
     if (nonzero || missing) {
         bt_filter *f = bp_new_filter(s, t->v[i].col);
