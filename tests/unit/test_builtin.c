@@ -199,6 +199,23 @@ static void expect_question(const tg_dataset *ds, const char *intent, const char
     tg_builtin_question_release(&q);
 }
 
+/* An answer that is none of the question's options: refused, saying which answers there are. */
+static void expect_bad_answer(const tg_dataset *ds, const char *intent, const char *answer,
+                              const char *needle)
+{
+    tg_builtin_tool t;
+    tg_builtin_question q;
+    tg_err err = {0};
+    const char *assume[] = {answer};
+    tg_builtin_status st = tg_builtin_compile(intent, ds, 1, NULL, assume, 1, &t, &q, &err);
+    CHECK(st == TG_BUILTIN_REFUSED, "'%s' with %s must be refused (status %d: %s)", intent,
+          answer, st, st == TG_BUILTIN_OK ? t.plan : err.msg);
+    CHECK_CONTAINS(err.msg, needle);
+    CHECK(t.manifest_yaml == NULL, "'%s' with %s: nothing written", intent, answer);
+    tg_builtin_tool_release(&t);
+    tg_builtin_question_release(&q);
+}
+
 static void test_questions(const tg_dataset *ds)
 {
     expect_question(ds, "tip by day", "aggregate", "sum", "aggregate sum(tip) by day");
@@ -228,6 +245,8 @@ static void test_questions(const tg_dataset *ds)
     expect_plan(ds, "show the customers with a tip over 5", "rows where tip > 5");
     expect_plan(ds, "how many customers with a tip over 5", "aggregate size() where tip > 5");
     expect_refused(ds, "customers with a tip over 5", "Should the tool return the rows");
+    expect_bad_answer(ds, "customers with a tip over 5", "result=both",
+                      "answer rows (return them) or count (how many)");
     /* words before a column's own name that name nothing are no modifier of it */
     expect_refused(ds, "predict tomorrow's tip", "'predict'");
     /* a request refused for another reason is refused, not asked about */
@@ -638,6 +657,10 @@ static void test_with_value(void)
                     "aggregate mean(total_bill) where tip is not missing");
     expect_question(&ds, "average total bill of customers with a tip", "with tip", "nonzero",
                     "aggregate mean(total_bill) where tip > 0");
+    expect_bad_answer(&ds, "average total bill of customers with a tip", "with tip=both",
+                      "'with tip' was answered with neither nonzero nor present");
+    expect_bad_answer(&ds, "how many customers gave no tip", "no tip=both",
+                      "'no tip' was answered with neither zero nor missing");
     cols[1].min = -5; /* below 0 too: not 0, and present */
     expect_question(&ds, "average total bill of customers with a tip", "with tip", "nonzero",
                     "aggregate mean(total_bill) where tip != 0 and tip is not missing");

@@ -792,11 +792,35 @@ static void test_dead_starts(fixture *fx)
  * unexecutable while the pool runs, as a toolgen whose libraries the sandbox cannot see would
  * be): the call runs cold and the slot changes to runner.py, whose worker takes the next calls.
  */
+static const char *unexec_path; /* this program while it is made unexecutable, else NULL */
+static mode_t unexec_mode;
+
+/* Gives this program its mode back; safe in a signal handler (a crash must not leave the test
+ * binary unexecutable, which tests/run.sh would then pass over). */
+static void exe_mode_back(void)
+{
+    if (unexec_path)
+        chmod(unexec_path, unexec_mode);
+}
+
+static void exe_mode_back_on_signal(int sig)
+{
+    exe_mode_back();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void test_runner_cannot_start(fixture *fx)
 {
     const char *exe = tg_cmdrunner_exe();
     struct stat st;
-    SETUP(exe && stat(exe, &st) == 0 && chmod(exe, 0644) == 0, "chmod %s", exe ? exe : "(none)");
+    SETUP(exe && stat(exe, &st) == 0, "stat %s", exe ? exe : "(none)");
+    unexec_path = exe, unexec_mode = st.st_mode & 07777;
+    atexit(exe_mode_back);
+    const int sigs[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        signal(sigs[i], exe_mode_back_on_signal);
+    SETUP(chmod(exe, 0644) == 0, "chmod %s", exe);
     tg_warmpool *pool = tg_warmpool_new(&fx->env.ctx);
     tg_warmpool_prepare(pool, &fx->m);
     tg_call_result a, b, c;
@@ -815,7 +839,10 @@ static void test_runner_cannot_start(fixture *fx)
     tg_call_result_free(&b);
     tg_call_result_free(&c);
     tg_warmpool_free(pool);
-    SETUP(chmod(exe, st.st_mode & 07777) == 0, "chmod %s back", exe);
+    SETUP(chmod(exe, unexec_mode) == 0, "chmod %s back", exe);
+    unexec_path = NULL;
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        signal(sigs[i], SIG_DFL);
 }
 
 /* A call held in a worker (until cancelled) while others arrive: a command slot grows a second

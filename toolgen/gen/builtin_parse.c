@@ -218,6 +218,11 @@ static int filter_on_no(bp_state *s, size_t i)
     return 1;
 }
 
+bool bp_comparable(const tg_dataset_column *c, double num)
+{
+    return c->distinct > 2 || (num >= c->min && num <= c->max);
+}
+
 bool bp_names_rows(const bt_tok *k)
 {
     if (k->kind == BT_WORD)
@@ -335,10 +340,9 @@ static int filter_on_column(bp_state *s, size_t i)
     if (cmp != BT_ISNA && cmp != BT_NOTNA && after + 1 < t->n && bp_in(&t->v[after + 1], units))
         return 0;
     const tg_dataset_column *c = &s->ds[0].cols[t->v[i].col];
-    if (cmp != BT_ISNA && cmp != BT_NOTNA && c->distinct <= 2 &&
-        (t->v[after].num < c->min || t->v[after].num > c->max))
-        return 0; /* "survivors under 10": a yes/no column holds no such number; the comparison
-                   * is of another column, found (or asked) from the number */
+    if (cmp != BT_ISNA && cmp != BT_NOTNA && !bp_comparable(c, t->v[after].num))
+        return 0; /* "survivors under 10": the comparison is of another column, found (or
+                   * asked) from the number */
     bool of_date;
     if (cmp != BT_ISNA && cmp != BT_NOTNA && bp_year(&t->v[after]) &&
         (bp_year_word(&t->v[j]) || cmp == BT_BETWEEN) && bp_year_column(s, &of_date) != t->v[i].col)

@@ -32,6 +32,9 @@ bool bp_is(const bt_tok *k, const char *w);
 bool bp_in(const bt_tok *k, const char *const *list);
 /* A word for the rows at k ("rides"), also one the lexer read loosely as a column ("bills"). */
 bool bp_names_rows(const bt_tok *k);
+/* Whether num may be compared with column c: a column of two values (yes/no, 0/1) only with a
+ * number in its range ("survivors under 10" is of another column than survived). */
+bool bp_comparable(const tg_dataset_column *c, double num);
 bool bp_has(const bp_state *s, const char *const *list);
 /* Add to one of the plan's lists (groups, values; aggs) unless it holds the entry already; a
  * list of BT_LIMIT entries stays as it is. */

@@ -262,10 +262,11 @@ static int comparison_column(bp_state *s, size_t start, size_t i, bool *year, si
         return -2;
     if (col >= 0)
         return col;
-    /* "over 10 miles"; a yes/no column is no unit ("passengers under 10 survived": survived
-     * is the rows', not what is under 10) */
+    /* "over 10 miles"; but "passengers under 10 survived": survived is the rows', not what is
+     * under 10 */
     if (i + 1 < t->n && t->v[i + 1].kind == BT_COL && !t->v[i + 1].used && t->v[i + 1].ds == 0 &&
-        numeric(&s->ds[0].cols[t->v[i + 1].col]) && s->ds[0].cols[t->v[i + 1].col].distinct > 2) {
+        numeric(&s->ds[0].cols[t->v[i + 1].col]) &&
+        bp_comparable(&s->ds[0].cols[t->v[i + 1].col], t->v[i].num)) {
         *unit = 1;
         return t->v[i + 1].col;
     }
